@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { Grant, Role } from '@cairn/core';
+import { createdAt, orgId, ts, updatedAt } from './common.ts';
+
+export const organizations = pgTable('organizations', {
+  id: text().primaryKey(),
+  name: text().notNull(),
+  /** The organization time zone (IANA name). */
+  time_zone: text().notNull().default('UTC'),
+  /** The region whose servers hold this organization's data. */
+  region: text().$type<'eu' | 'us'>().notNull().default('eu'),
+  plan: text().notNull().default('business'),
+  /** Plan limits: analyst seats (admins count as analysts; deactivated users do not count). */
+  plan_analyst_seats: integer().notNull().default(10),
+  /** Plan limits: datasources (the sample data datasource does not count). */
+  plan_datasources: integer().notNull().default(10),
+  settings: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: text().primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text().notNull(),
+    firstname: text().notNull().default(''),
+    lastname: text().notNull().default(''),
+    role: text().$type<Role>().notNull().default('viewer'),
+    password_hash: text(),
+    otp_app_enabled: boolean().notNull().default(false),
+    otp_phone_enabled: boolean().notNull().default(false),
+    time_zone: text(),
+    invited_by_user_id: text(),
+    invitation_token_hash: text(),
+    invitation_created_at: ts(),
+    invitation_accepted_at: ts(),
+    deactivated_at: ts(),
+    last_login_at: ts(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(sql`lower(${t.email})`), index('users_org_idx').on(t.organization_id)],
+);
+
+/** Web-app sign-in sessions. The id is the SHA-256 of the cookie token; the token itself is never stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text().primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expires_at: ts().notNull(),
+    last_seen_at: ts(),
+    user_agent: text(),
+    created_at: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.user_id)],
+);
+
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    id: text().primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    description: text(),
+    /** all_users / all_analysts for the two built-in groups, which keep their members by rule. */
+    built_in_behavior: text().$type<'all_users' | 'all_analysts'>(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    index('user_groups_org_idx').on(t.organization_id),
+    uniqueIndex('user_groups_builtin_unique').on(t.organization_id, t.built_in_behavior),
+  ],
+);
+
+export const userGroupMembers = pgTable(
+  'user_group_members',
+  {
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    user_group_id: text()
+      .notNull()
+      .references(() => userGroups.id, { onDelete: 'cascade' }),
+    user_id: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.user_group_id, t.user_id] }), index('ugm_user_idx').on(t.user_id)],
+);
+
+/**
+ * API keys: `cairn_<key_id>_<secret>`. `key_id` finds the row; only the SHA-256 of the secret is kept.
+ * `permissions` is the list of grants, each optionally restricted to named resources.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text().primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    key_id: text().notNull(),
+    secret_hash: text().notNull(),
+    permissions: jsonb().$type<Grant[]>().notNull().default([]),
+    enabled: boolean().notNull().default(true),
+    created_by_user_id: text(),
+    last_used_at: ts(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [uniqueIndex('api_keys_key_id_unique').on(t.key_id), index('api_keys_org_idx').on(t.organization_id)],
+);
+
+/** Every write through the API or the app: who, what, which resource, when. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    actor_type: text().$type<'api_key' | 'user' | 'system' | 'cli'>().notNull(),
+    actor_id: text(),
+    action: text().notNull(),
+    resource_type: text().notNull(),
+    resource_id: text(),
+    request_id: text(),
+    details: jsonb().$type<Record<string, unknown>>(),
+    created_at: createdAt(),
+  },
+  (t) => [index('audit_org_time_idx').on(t.organization_id, t.created_at)],
+);
