@@ -6,3 +6,5 @@ export * from './crypto.ts';
 export * from './tokens.ts';
 export * from './data-types.ts';
 export * from './jsonapi.ts';
+export * from './sql/params.ts';
+export * from './sql/compile.ts';

@@ -61,6 +61,23 @@ export async function verifyDataToken(
   if (!body || !sig || extra !== undefined) {
     throw new ApiError('invalid_data_token', 'The data access token is malformed.');
   }
+  let claims: DataTokenClaims;
+  try {
+    claims = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as DataTokenClaims;
+  } catch {
+    throw new ApiError('invalid_data_token', 'The data access token is malformed.');
+  }
+  if (typeof claims !== 'object' || claims === null || typeof claims.exp !== 'number') {
+    throw new ApiError('invalid_data_token', 'The data access token is malformed.');
+  }
+  // Each region signs with its own secret, so a token from the other region cannot verify here.
+  // Its (unverified) region claim only serves to say where to send it; it grants nothing.
+  if (claims.region !== expect.region) {
+    throw new ApiError(
+      'wrong_region',
+      `This token was issued in region "${String(claims.region)}"; send it to that region's data server, not "${expect.region}".`,
+    );
+  }
   let ok = false;
   try {
     ok = await crypto.subtle.verify(
@@ -73,18 +90,6 @@ export async function verifyDataToken(
     ok = false;
   }
   if (!ok) throw new ApiError('invalid_data_token', 'The data access token is not valid.');
-  let claims: DataTokenClaims;
-  try {
-    claims = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as DataTokenClaims;
-  } catch {
-    throw new ApiError('invalid_data_token', 'The data access token is malformed.');
-  }
-  if (claims.region !== expect.region) {
-    throw new ApiError(
-      'wrong_region',
-      `This token was issued in region "${claims.region}"; send it to that region's data server, not "${expect.region}".`,
-    );
-  }
   if (claims.exp * 1000 <= now) {
     throw new ApiError('data_token_expired', 'The data access token has expired; request a new one.');
   }

@@ -1,0 +1,61 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { ApiError, API_VERSION } from '@cairn/core';
+import type { AppEnv } from './env.ts';
+import { errorResponse, fromZod, onError } from './lib/errors.ts';
+import { withDb } from './lib/db.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { rateLimit } from './auth/rate-limit.ts';
+import { sessionRoutes } from './auth/session-routes.ts';
+import { dashboardRoutes } from './resources/dashboards/routes.ts';
+import { reportRoutes } from './resources/reports/routes.ts';
+
+/**
+ * The API server's one app factory: request id, database, error envelope, authentication,
+ * rate limit, the resource modules, and the OpenAPI document built from the same zod schemas.
+ */
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const isQuery = (result as { target?: string }).target === 'query' || (result as { target?: string }).target === 'param';
+        return errorResponse(c as never, fromZod(result.error, '', isQuery ? 'parameter' : 'pointer'));
+      }
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
+    await next();
+    c.res.headers.set('x-request-id', c.var.requestId);
+  });
+  app.onError(onError);
+  app.notFound((c) => errorResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+
+  // Unauthenticated, no database: liveness, and the bare route benchmarks compare against.
+  app.get('/health', (c) => c.json({ ok: true, service: 'cairn-api', region: c.env.REGION, version: API_VERSION }));
+  app.get('/bench/bare', (c) => c.json({ ok: true }));
+
+  app.doc31('/openapi.json', (c) => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'Cairn API',
+      version: API_VERSION,
+      description: 'Create, read, update and delete Cairn resources. JSON:API for CRUD, plain JSON for actions. Authenticate with `Authorization: Api <key>`.',
+    },
+    servers: [{ url: new URL(c.req.url).origin, description: `API server (${c.env.REGION.toUpperCase()})` }],
+    security: [{ ApiKey: [] }],
+  }));
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'The value is `Api <key>`, e.g. `Api cairn_AbC…_…`.',
+  });
+
+  app.use('*', withDb);
+  app.route('/', sessionRoutes);
+  app.use('*', authenticate, rateLimit);
+  app.route('/', dashboardRoutes);
+  app.route('/', reportRoutes);
+  return app;
+}

@@ -1,0 +1,71 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { MiddlewareHandler } from 'hono';
+import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual } from '@cairn/core';
+import { apiKeys, sessions, users } from '@cairn/db';
+import type { AppEnv } from '../env.ts';
+import type { Principal } from './principal.ts';
+
+/**
+ * Resolves `Authorization: Api <key>` or `Authorization: Session <token>` into a Principal.
+ * 401 for a missing, malformed, unknown or disabled key, or an expired session.
+ */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header('authorization');
+  if (!header) {
+    throw new ApiError('unauthorized', 'Send your API key as "Authorization: Api <key>".', {
+      source: { header: 'Authorization' },
+    });
+  }
+  const [scheme, ...rest] = header.trim().split(/\s+/);
+  const credential = rest.join(' ');
+  const kind = scheme?.toLowerCase();
+  let principal: Principal;
+  if (kind === 'api') principal = await fromApiKey(c, credential);
+  else if (kind === 'session') principal = await fromSession(c, credential);
+  else {
+    throw new ApiError('unauthorized', `Unknown authorization scheme "${scheme}"; use "Api <key>".`, {
+      source: { header: 'Authorization' },
+    });
+  }
+  c.set('principal', principal);
+  await next();
+};
+
+async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credential: string): Promise<Principal> {
+  const parsed = parseApiKey(credential);
+  const invalid = new ApiError('invalid_api_key', 'The API key is not valid.', { source: { header: 'Authorization' } });
+  if (!parsed) throw invalid;
+  const [row] = await c.var.db.select().from(apiKeys).where(eq(apiKeys.key_id, parsed.keyId)).limit(1);
+  // Hash either way so an unknown key id costs the same as a wrong secret.
+  const hash = await sha256Hex(parsed.secret);
+  if (!row || !timingSafeEqual(hash, row.secret_hash)) throw invalid;
+  if (!row.enabled) {
+    throw new ApiError('api_key_disabled', 'This API key is disabled; an admin can enable it again.', {
+      source: { header: 'Authorization' },
+    });
+  }
+  return { kind: 'api_key', organizationId: row.organization_id, apiKeyId: row.id, grants: row.permissions };
+}
+
+async function fromSession(c: Parameters<MiddlewareHandler<AppEnv>>[0], token: string): Promise<Principal> {
+  const invalid = new ApiError('unauthorized', 'The session has expired; sign in again.', {
+    source: { header: 'Authorization' },
+  });
+  if (!/^[0-9A-Za-z]{20,100}$/.test(token)) throw invalid;
+  const id = await sha256Hex(token);
+  const [row] = await c.var.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .where(and(eq(sessions.id, id), gt(sessions.expires_at, new Date())))
+    .limit(1);
+  if (!row || row.user.deactivated_at) throw invalid;
+  return {
+    kind: 'user',
+    organizationId: row.user.organization_id,
+    userId: row.user.id,
+    role: row.user.role,
+    grants: permissionsForRole(row.user.role),
+    sessionId: row.session.id,
+  };
+}

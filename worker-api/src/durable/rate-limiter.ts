@@ -1,0 +1,52 @@
+import { DurableObject } from 'cloudflare:workers';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket holds one token again (0 when allowed). */
+  retryAfter: number;
+  /** Seconds until the bucket is full. */
+  reset: number;
+}
+
+/**
+ * A token bucket per API key (or signed-in user), one Durable Object instance each
+ * (`idFromName('ratelimit::<key id>')`). State lives in the object's SQLite storage so a restart
+ * keeps the budget; an alarm drops the state of idle buckets.
+ */
+export class RateLimiter extends DurableObject {
+  private tokens: number | null = null;
+  private updated = 0;
+
+  async take(rate: number, burst: number, now = Date.now()): Promise<RateDecision> {
+    if (this.tokens === null) {
+      const saved = await this.ctx.storage.get<{ tokens: number; updated: number }>('bucket');
+      this.tokens = saved?.tokens ?? burst;
+      this.updated = saved?.updated ?? now;
+    }
+    const elapsed = Math.max(0, now - this.updated) / 1000;
+    this.tokens = Math.min(burst, this.tokens + elapsed * rate);
+    this.updated = now;
+    let allowed = false;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      allowed = true;
+    }
+    this.ctx.storage.put('bucket', { tokens: this.tokens, updated: this.updated });
+    // Idle buckets are dropped an hour after their last use (wall-clock time, whatever `now` says).
+    await this.ctx.storage.setAlarm(Date.now() + 3_600_000);
+    return {
+      allowed,
+      limit: burst,
+      remaining: Math.floor(this.tokens),
+      retryAfter: allowed ? 0 : Math.ceil((1 - this.tokens) / rate),
+      reset: Math.ceil((burst - this.tokens) / rate),
+    };
+  }
+
+  override async alarm(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.tokens = null;
+  }
+}

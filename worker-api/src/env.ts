@@ -1,0 +1,32 @@
+import type { Region } from '@cairn/core';
+import type { Db } from '@cairn/db';
+import type postgres from 'postgres';
+import type { RateLimiter } from './durable/rate-limiter.ts';
+import type { Principal } from './auth/principal.ts';
+
+export interface Env {
+  REGION: Region;
+  HYPERDRIVE: Hyperdrive;
+  /** Set by the test config only: leave connections open (the test pool cannot close them). */
+  CAIRN_KEEP_CONNECTIONS?: string;
+  /** HMAC secret shared with this region's data server. */
+  DATA_TOKEN_SECRET: string;
+  /** Seals secrets that must be read back (datasource passwords). */
+  SECRET_KEY: string;
+  /** Public URL of this region's data server, returned beside data tokens. */
+  DATA_SERVER_URL?: string;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Requests per second a key may sustain, and its burst (defaults 20 and 200). */
+  RATE_LIMIT_RPS?: string;
+  RATE_LIMIT_BURST?: string;
+}
+
+/** What the init middleware puts on the context. Nothing is ever written to c.env. */
+export interface Variables {
+  requestId: string;
+  sql: postgres.Sql;
+  db: Db;
+  principal: Principal;
+}
+
+export type AppEnv = { Bindings: Env; Variables: Variables };

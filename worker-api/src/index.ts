@@ -1,0 +1,6 @@
+import { createApp } from './app.ts';
+
+export { RateLimiter } from './durable/rate-limiter.ts';
+
+const app = createApp();
+export default app;

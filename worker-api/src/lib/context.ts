@@ -1,0 +1,29 @@
+import type { Context } from 'hono';
+import type postgres from 'postgres';
+import type { Db } from '@cairn/db';
+import type { AppEnv, Env } from '../env.ts';
+import type { Principal } from '../auth/principal.ts';
+
+/** What a service verb needs: the database, the caller, the deployment and the request id. */
+export interface ServiceContext {
+  db: Db;
+  sql: postgres.Sql;
+  principal: Principal;
+  env: Env;
+  requestId: string;
+  /** Origin of this API server, for links. */
+  baseUrl: string;
+  waitUntil: (p: Promise<unknown>) => void;
+}
+
+export function serviceContext(c: Context<AppEnv>): ServiceContext {
+  return {
+    db: c.var.db,
+    sql: c.var.sql,
+    principal: c.var.principal,
+    env: c.env,
+    requestId: c.var.requestId,
+    baseUrl: new URL(c.req.url).origin,
+    waitUntil: (p) => c.executionCtx.waitUntil(p),
+  };
+}

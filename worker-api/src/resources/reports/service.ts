@@ -1,0 +1,60 @@
+import { and, eq } from 'drizzle-orm';
+import { ApiError, notFound, signDataToken, type InputParameters } from '@cairn/core';
+import { dashboardFilters, filters, reports } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import { requirePermission } from '../../auth/principal.ts';
+import { findDashboard } from '../dashboards/service.ts';
+import { executeQuery } from '../../engine/execute.ts';
+
+/** Reads a report whose dashboard the caller may see; otherwise a 404 (never reveal it exists). */
+export async function findReport(ctx: ServiceContext, id: string) {
+  const [row] = await ctx.db.select().from(reports)
+    .where(and(eq(reports.id, id), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!row) throw notFound('report', id);
+  try {
+    const dashboard = await findDashboard(ctx, row.dashboard_id);
+    return { report: row, dashboard };
+  } catch {
+    throw notFound('report', id);
+  }
+}
+
+/**
+ * POST /reports/{id}/data: runs the report with the given parameters (or reuses a fresh result) and
+ * returns a handle to fetch it from this region's data server; null when the result has no rows.
+ */
+export async function reportData({ ctx, id, parameters, format }: {
+  ctx: ServiceContext; id: string; parameters: InputParameters | undefined; format: 'json' | 'csv' | 'xlsx';
+}) {
+  const { report, dashboard } = await findReport(ctx, id);
+  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
+  if (format !== 'json') {
+    if (!report.data_download_enabled) {
+      throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
+    }
+    throw new ApiError('invalid_attribute', `data_format "${format}" is not served yet; use json.`, {
+      source: { pointer: '/data_format' },
+    });
+  }
+  const defs = await ctx.db.select({
+    variable_name: filters.variable_name, control_type: filters.control_type, value_type: filters.value_type,
+    allowed_aggregations: filters.allowed_aggregations,
+  }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
+    .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));
+  const outcome = await executeQuery(ctx, {
+    datasourceId: report.datasource_id,
+    sql: report.sql_query,
+    filters: defs,
+    parameters: parameters ?? dashboard.default_parameters ?? {},
+    freshMinutes: report.data_refresh_rate ?? dashboard.data_refresh_rate,
+    source: { report_id: report.id },
+    executionType: 'sql_query',
+  });
+  if (outcome.rowCount === 0) return null;
+  const token = await signDataToken(
+    { kind: 'data', org: ctx.principal.organizationId, key: outcome.dataKey, region: ctx.env.REGION },
+    ctx.env.DATA_TOKEN_SECRET,
+  );
+  const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
+  return { data_key: outcome.dataKey, data_access_token: token, data_url: `${base}/data/${outcome.dataKey}`, execution_id: outcome.executionId };
+}

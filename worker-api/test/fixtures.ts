@@ -1,0 +1,57 @@
+import { env, SELF } from 'cloudflare:test';
+import { createDb, type Db } from '@cairn/db';
+import { createOrganization, type CreateOrganizationResult } from '@cairn/db/seed/organization';
+import { createApiKey } from '@cairn/db/seed/api-keys';
+import { PERMISSIONS, randomString, type Grant, type Permission } from '@cairn/core';
+
+let client: Db | null = null;
+export function db(): Db {
+  client ??= createDb(env.HYPERDRIVE.connectionString, { max: 2 }).db;
+  return client;
+}
+
+/** A fresh organization (with its sample dashboard) per call, so test files never share rows. */
+export async function makeOrg(label = 'test'): Promise<CreateOrganizationResult> {
+  return createOrganization(db(), {
+    name: `${label} ${randomString(6)}`,
+    adminEmail: `admin-${randomString(10).toLowerCase()}@example.test`,
+    adminPassword: 'correct horse battery',
+  });
+}
+
+export const all = (): Grant[] => PERMISSIONS.map((permission) => ({ permission, resources: null }));
+export const only = (...perms: Permission[]): Grant[] => perms.map((permission) => ({ permission, resources: null }));
+
+export async function makeKey(organizationId: string, grants: Grant[] = all()): Promise<string> {
+  const { secret } = await createApiKey(db(), { organizationId, name: `key ${randomString(4)}`, grants });
+  return secret;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  session?: string;
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call(path: string, o: CallOptions = {}) {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key) headers.authorization = `Api ${o.key}`;
+  if (o.session) headers.authorization = `Session ${o.session}`;
+  let body: string | undefined;
+  if (o.rawBody !== undefined) body = o.rawBody;
+  else if (o.body !== undefined) body = JSON.stringify(o.body);
+  if (body !== undefined) headers['content-type'] = o.contentType ?? 'application/json';
+  const res = await SELF.fetch(`https://api.test${path}`, { method: o.method ?? (body ? 'POST' : 'GET'), headers, body });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, headers: res.headers, json };
+}
