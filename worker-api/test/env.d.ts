@@ -1,3 +1,4 @@
+type CairnApiEnv = import('../src/env.ts').Env;
 declare namespace Cloudflare {
-  interface Env extends import('../src/env.ts').Env {}
+  interface Env extends CairnApiEnv {}
 }

@@ -1,0 +1,4 @@
+type CairnDataEnv = import('../src/env.ts').Env;
+declare namespace Cloudflare {
+  interface Env extends CairnDataEnv {}
+}
