@@ -5,6 +5,7 @@ import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword }
 import { auditLog, organizations, sessions, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
+import { errorResponse } from '../lib/errors.ts';
 import { authenticate } from './authenticate.ts';
 
 /**
@@ -22,6 +23,14 @@ const signIn = z.object({ email: z.string().trim().email().max(320), password: z
 
 sessionRoutes.post('/auth/sessions', async (c) => {
   const body = await readBody(c, signIn, 'action');
+  // Password guessing is slowed per e-mail address: 10 attempts, then one more every 30 s.
+  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::signin:${body.email.toLowerCase()}`));
+  const gate = await limiter.take(1 / 30, 10);
+  if (!gate.allowed) {
+    return errorResponse(c, new ApiError('rate_limited', `Too many sign-in attempts; try again in ${gate.retryAfter} s.`), {
+      'retry-after': String(gate.retryAfter),
+    });
+  }
   const [user] = await c.var.db.select().from(users)
     .where(and(eq(users.email, body.email.toLowerCase()), isNull(users.deactivated_at))).limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);

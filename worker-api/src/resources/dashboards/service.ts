@@ -1,11 +1,30 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import { dashboards } from '@cairn/db';
-import { notFound } from '@cairn/core';
+import { ApiError, notFound } from '@cairn/core';
 import type { ServiceContext } from '../../lib/context.ts';
-import { requirePermission } from '../../auth/principal.ts';
+import { can, canAny, requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { dashboardIncluded, dashboardRelationships } from './relations.ts';
 import { serializeDashboard } from './serialize.ts';
+
+/**
+ * Sharing links may be included only with Manage Dashboards; user and user groups only with View
+ * Users, Manage Users or Manage Dashboards (spec 01 §6). Asking anyway is a 403, not a silent omission.
+ */
+function requireIncludePermissions(ctx: ServiceContext, include: Set<string>) {
+  if (include.has('dashboard_sharing_links') && !can(ctx.principal, 'manage_dashboards')) {
+    throw new ApiError('forbidden', 'Including dashboard_sharing_links needs the Manage Dashboards permission.', {
+      source: { parameter: 'include' },
+    });
+  }
+  for (const name of ['user', 'user_groups']) {
+    if (include.has(name) && !canAny(ctx.principal, ['view_users', 'manage_users', 'manage_dashboards'])) {
+      throw new ApiError('forbidden', `Including ${name} needs View Users, Manage Users or Manage Dashboards.`, {
+        source: { parameter: 'include' },
+      });
+    }
+  }
+}
 
 export async function listDashboards({ ctx, page, include }: {
   ctx: ServiceContext;
@@ -13,6 +32,7 @@ export async function listDashboards({ ctx, page, include }: {
   include: Set<string>;
 }) {
   requirePermission(ctx.principal, 'view_dashboards');
+  requireIncludePermissions(ctx, include);
   const where = visibleDashboards(ctx.principal);
   const [rows, [total]] = await Promise.all([
     ctx.db.select().from(dashboards).where(where)
@@ -39,6 +59,7 @@ export async function findDashboard(ctx: ServiceContext, id: string) {
 
 export async function getDashboard({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id });
+  requireIncludePermissions(ctx, include);
   const row = await findDashboard(ctx, id);
   const rels = await dashboardRelationships(ctx, [row]);
   const included = include.size ? await dashboardIncluded(ctx, [row], rels, include) : [];
