@@ -1,0 +1,58 @@
+/** Per-file test databases: each test file creates `cairn_test_db_<random>` on the server of DATABASE_URL. */
+import postgres from 'postgres';
+import { randomBytes } from 'node:crypto';
+import { migrate } from '../src/migrate.ts';
+
+export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** Creates an empty database (migrated unless `migrate: false`); `drop()` removes it, closing its sessions. */
+export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const name = `cairn_test_db_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  const url = withDatabase(SERVER_URL, name);
+  if (opts.migrate !== false) await migrate(url);
+  return {
+    name,
+    url,
+    async drop() {
+      const a = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+      try {
+        await a.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await a.end({ timeout: 5 });
+      }
+    },
+  };
+}
+
+/** Replaces every `{...}` placeholder of report SQL by TRUE, as an unset filter compiles. */
+export function placeholdersToTrue(sqlText: string): string {
+  return sqlText.replace(/\{[^{}]*\}/g, 'TRUE');
+}
+
+/** Runs `text` the way the sample datasource does: read-only, as cairn_sample_reader, search_path sample_shop. */
+export async function runAsSampleReader(sql: postgres.Sql, text: string): Promise<postgres.Row[]> {
+  return sql.begin(async (tx) => {
+    await tx.unsafe('SET TRANSACTION READ ONLY');
+    await tx.unsafe('SET LOCAL ROLE cairn_sample_reader');
+    await tx.unsafe('SET LOCAL search_path = sample_shop');
+    return tx.unsafe(text);
+  }) as Promise<postgres.Row[]>;
+}
