@@ -15,6 +15,7 @@ export interface ResourceObject<A = Record<string, unknown>> {
   attributes: A;
   relationships?: Record<string, Relationship>;
   links?: { self: string };
+  meta?: Record<string, unknown>;
 }
 export interface Document<A = Record<string, unknown>> {
   data: ResourceObject<A> | ResourceObject<A>[] | null;

@@ -1,0 +1,123 @@
+/**
+ * The app's only way to the API: calls go through the `API` service binding with the signed-in user's
+ * session token. The API decides every permission and validation question; this module only translates
+ * its JSON:API error envelopes into thrown `Response`s (401 → sign-in, other statuses → error boundaries).
+ */
+import { data, redirect, type AppLoadContext } from 'react-router';
+import { getEnv, type AppEnv } from './env.server.ts';
+import { clearSessionCookie, loginUrl, readSessionToken } from './session.server.ts';
+
+const API_ORIGIN = 'https://cairn-api.internal';
+const JSONAPI = 'application/vnd.api+json';
+
+export interface ApiProblem {
+  status: number;
+  code: string;
+  message: string;
+}
+
+export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; problem: ApiProblem };
+
+/** What error boundaries receive as `error.data` for a thrown API error. */
+export interface ErrorPayload {
+  code: string;
+  message: string;
+}
+
+interface CallOptions {
+  /** JSON body; sent as application/json (action calls) unless `jsonapi` is set. */
+  body?: unknown;
+  jsonapi?: boolean;
+}
+
+export function problemFrom(status: number, body: unknown): ApiProblem {
+  const first = (body as { errors?: { code?: unknown; detail?: unknown; title?: unknown }[] } | null)?.errors?.[0];
+  const code = typeof first?.code === 'string' ? first.code : `http_${status}`;
+  const detail = typeof first?.detail === 'string' && first.detail ? first.detail : undefined;
+  const title = typeof first?.title === 'string' && first.title ? first.title : undefined;
+  return { status, code, message: detail ?? title ?? defaultMessage(status) };
+}
+
+function defaultMessage(status: number): string {
+  if (status === 401) return 'Your session has ended. Please sign in again.';
+  if (status === 403) return 'You do not have access to this page.';
+  if (status === 404) return 'This page does not exist or was removed.';
+  if (status === 429) return 'Too many requests. Please wait a moment and try again.';
+  if (status >= 500) return 'The Cairn API is temporarily unavailable. Please try again shortly.';
+  return `The request failed with status ${status}.`;
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return null;
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { errors: [{ detail: undefined }] };
+  }
+}
+
+export class ApiClient {
+  constructor(
+    private readonly env: AppEnv,
+    private readonly request: Request,
+    private readonly token: string | null,
+  ) {}
+
+  /** Calls the API and reports failures as values (for calls whose failure the page shows in place). */
+  async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResult<T>> {
+    const headers = new Headers({ Accept: `${JSONAPI}, application/json` });
+    if (this.token) headers.set('Authorization', `Session ${this.token}`);
+    const forwardedFor = this.request.headers.get('CF-Connecting-IP');
+    if (forwardedFor) headers.set('X-Forwarded-For', forwardedFor);
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers.set('Content-Type', opts.jsonapi ? JSONAPI : 'application/json');
+      body = JSON.stringify(opts.body);
+    }
+    let res: Response;
+    try {
+      res = await this.env.API.fetch(new Request(API_ORIGIN + path, { method, headers, body }));
+    } catch {
+      return { ok: false, problem: { status: 503, code: 'service_unavailable', message: defaultMessage(503) } };
+    }
+    const parsed = await readBody(res);
+    if (res.ok) return { ok: true, status: res.status, body: parsed as T };
+    return { ok: false, problem: problemFrom(res.status, parsed) };
+  }
+
+  /** Calls the API and throws the matching `Response` on failure (for calls the page cannot do without). */
+  async get<T>(path: string): Promise<T> {
+    return this.unwrap(await this.call<T>('GET', path));
+  }
+
+  async send<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+    return this.unwrap(await this.call<T>(method, path, opts));
+  }
+
+  unwrap<T>(result: ApiResult<T>): T {
+    if (result.ok) return result.body;
+    throw this.toResponse(result.problem);
+  }
+
+  toResponse(problem: ApiProblem): Response | ReturnType<typeof data<ErrorPayload>> {
+    if (problem.status === 401) {
+      return redirect(loginUrl(this.request), { headers: { 'Set-Cookie': clearSessionCookie(this.request) } });
+    }
+    const status = problem.status >= 500 ? 503 : problem.status;
+    return data<ErrorPayload>({ code: problem.code, message: problem.message }, { status });
+  }
+}
+
+/** An API client without a session (sign-in). */
+export function anonymousApi(request: Request, context: AppLoadContext): ApiClient {
+  return new ApiClient(getEnv(context), request, null);
+}
+
+/** The signed-in user's API client; without a session cookie the visitor is sent to the sign-in page. */
+export function requireApi(request: Request, context: AppLoadContext): ApiClient {
+  const token = readSessionToken(request);
+  if (!token) throw redirect(loginUrl(request));
+  return new ApiClient(getEnv(context), request, token);
+}

@@ -1,0 +1,80 @@
+/** The API resources as the app reads them (only the attributes the app uses). */
+import type { ResourceObject } from '@cairn/core';
+
+export interface LayoutTile {
+  type: 'report';
+  id: string;
+  row: number;
+  column: number;
+  width: number;
+  height: number;
+}
+
+export interface DashboardAttributes {
+  name: string;
+  description?: string | null;
+  layout?: LayoutTile[];
+  color_scheme?: string;
+  default_page_width?: number;
+  data_refresh_rate?: number;
+  share_mode?: string;
+  is_locked?: boolean;
+  updated_at?: string;
+}
+
+export interface ReportAttributes {
+  name: string;
+  description?: string | null;
+  chart_configuration?: Record<string, unknown> | null;
+  no_data_message?: string | null;
+  display_name_as_title?: boolean;
+  row?: number;
+  column?: number;
+  width?: number;
+  height?: number;
+}
+
+export interface FilterAttributes {
+  display_name?: string | null;
+  variable_name: string;
+  control_type: string;
+  value_type: string;
+  values?: unknown[] | null;
+  value_names?: string[] | null;
+  default_values?: unknown[] | null;
+  required?: boolean;
+}
+
+export type Dashboard = ResourceObject<DashboardAttributes>;
+export type Report = ResourceObject<ReportAttributes>;
+export type Filter = ResourceObject<FilterAttributes>;
+
+export interface ListDocument<A> {
+  data: ResourceObject<A>[];
+  meta?: Record<string, unknown>;
+}
+export interface SingleDocument<A> {
+  data: ResourceObject<A>;
+  included?: ResourceObject[];
+}
+
+export interface SessionInfo {
+  user: { id: string; email: string; firstname?: string | null; lastname?: string | null; role: string };
+  organization: { id: string; name: string; region: string };
+  permissions?: string[];
+}
+
+export interface DataField {
+  idx: number;
+  name: string;
+  data_type: string;
+  human_name?: string | null;
+}
+
+export type Cell = string | number | boolean | null;
+
+/** One report's result as the dashboard page receives it. */
+export type ReportData =
+  | { status: 'ok'; fields: DataField[]; rows: Cell[][]; rowCount: number; dataTimestamp?: string | null }
+  | { status: 'empty'; message: string }
+  | { status: 'error'; message: string };

@@ -1,0 +1,62 @@
+import { createStore, Provider } from 'jotai';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router';
+import type { Route } from './+types/root';
+import { ErrorPage } from './components/ErrorPage';
+import { THEME_BOOT_SCRIPT, themeAtom, readStoredTheme, type Theme } from './state/theme';
+import './app.css';
+
+export function loader({ request }: Route.LoaderArgs) {
+  const q = new URL(request.url).searchParams.get('theme');
+  return { theme: (q === 'dark' ? 'dark' : q === 'light' ? 'light' : null) as Theme | null };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const theme = data?.theme ?? undefined;
+  return (
+    <html lang="en" data-theme={theme} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <ThemeScope urlTheme={data?.theme ?? null}>{children}</ThemeScope>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/** One jotai store per rendered document (a worker isolate serves many requests). */
+function ThemeScope({ urlTheme, children }: { urlTheme: Theme | null; children: ReactNode }) {
+  const [store] = useState(() => {
+    const s = createStore();
+    s.set(themeAtom, urlTheme ?? 'light');
+    return s;
+  });
+  useEffect(() => {
+    const fromDom = document.documentElement.getAttribute('data-theme');
+    const theme: Theme = urlTheme ?? (fromDom === 'dark' ? 'dark' : fromDom === 'light' ? 'light' : readStoredTheme() ?? 'light');
+    store.set(themeAtom, theme);
+    document.documentElement.setAttribute('data-theme', theme);
+  }, [store, urlTheme]);
+  return <Provider store={store}>{children}</Provider>;
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
+}

@@ -1,0 +1,70 @@
+import { Form, Link, NavLink, Outlet } from 'react-router';
+import type { Route } from './+types/app.layout';
+import { ErrorPage } from '../components/ErrorPage';
+import { Logo } from '../components/Logo';
+import { ThemeToggle } from '../components/ThemeToggle';
+import { requireApi } from '../lib/api.server';
+import { displayName, loadSession } from '../lib/session-info.server';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = await loadSession(requireApi(request, context));
+  return {
+    user: { name: displayName(session.user), email: session.user.email, role: session.user.role },
+    organization: { name: session.organization.name, region: session.organization.region },
+  };
+}
+
+function AppHeader({ user, organization }: { user?: Route.ComponentProps['loaderData']['user']; organization?: { name: string; region: string } }) {
+  return (
+    <header className="topbar topbar--app">
+      <Link to="/app/" className="brand">
+        <Logo /> <span>Cairn</span>
+      </Link>
+      {organization ? (
+        <span className="org-chip" title={`Region ${organization.region.toUpperCase()}`}>
+          {organization.name}
+          <span className="org-chip__region">{organization.region.toUpperCase()}</span>
+        </span>
+      ) : null}
+      <nav aria-label="App" className="topbar__nav">
+        <NavLink to="/app/" end className="topbar__link">Dashboards</NavLink>
+        {user?.role === 'admin' ? (
+          <NavLink to="/app/administration/organization" className="topbar__link">Organization</NavLink>
+        ) : null}
+        <NavLink to="/" className="topbar__link">Docs</NavLink>
+      </nav>
+      <div className="topbar__right">
+        <ThemeToggle />
+        {user ? (
+          <>
+            <span className="user-chip" title={user.email}>
+              <span className="user-chip__avatar" aria-hidden="true">{user.name.slice(0, 1).toUpperCase()}</span>
+              <span className="user-chip__name">{user.name}</span>
+            </span>
+            <Form method="post" action="/app/logout">
+              <button type="submit" className="button button--ghost button--small">Sign out</button>
+            </Form>
+          </>
+        ) : null}
+      </div>
+    </header>
+  );
+}
+
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="app-shell">
+      <AppHeader user={loaderData.user} organization={loaderData.organization} />
+      <Outlet />
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <div className="app-shell">
+      <AppHeader />
+      <ErrorPage error={error} home={{ href: '/app/', label: 'Back to dashboards' }} />
+    </div>
+  );
+}

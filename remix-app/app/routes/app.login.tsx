@@ -1,0 +1,74 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import type { Route } from './+types/app.login';
+import { Logo } from '../components/Logo';
+import { anonymousApi } from '../lib/api.server';
+import { safeNext, sessionCookie } from '../lib/session.server';
+
+export function meta() {
+  return [{ title: 'Sign in · Cairn' }];
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  return { next: safeNext(url.searchParams.get('next')) };
+}
+
+interface SignInAnswer {
+  token: string;
+  expires_at?: string | null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const email = String(form.get('email') ?? '').trim();
+  const password = String(form.get('password') ?? '');
+  const next = safeNext(String(form.get('next') ?? ''));
+  const api = anonymousApi(request, context);
+  const result = await api.call<SignInAnswer>('POST', '/auth/sessions', { body: { email, password } });
+  if (!result.ok) {
+    const status = result.problem.status >= 500 ? 503 : result.problem.status;
+    return data({ error: result.problem.message, email }, { status });
+  }
+  if (typeof result.body?.token !== 'string') {
+    return data({ error: 'The API did not return a session. Please try again.', email }, { status: 503 });
+  }
+  return redirect(next, { headers: { 'Set-Cookie': sessionCookie(request, result.body.token, result.body.expires_at) } });
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <Link to="/" className="brand brand--large">
+          <Logo size={30} /> <span>Cairn</span>
+        </Link>
+        <h1>Sign in</h1>
+        <p className="muted">Dashboards and reports of your organization.</p>
+        <Form method="post" className="form" noValidate={false}>
+          <input type="hidden" name="next" value={loaderData.next} />
+          {actionData?.error ? (
+            <div className="alert alert--error" role="alert" data-testid="login-error">
+              {actionData.error}
+            </div>
+          ) : null}
+          <label className="field">
+            <span className="field__label">E-mail</span>
+            <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus />
+          </label>
+          <label className="field">
+            <span className="field__label">Password</span>
+            <input name="password" type="password" autoComplete="current-password" required />
+          </label>
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </Form>
+      </div>
+      <p className="auth-page__foot">
+        <Link to="/">Documentation</Link>
+      </p>
+    </main>
+  );
+}
