@@ -8,3 +8,4 @@ export * from './data-types.ts';
 export * from './jsonapi.ts';
 export * from './sql/params.ts';
 export * from './sql/compile.ts';
+export * from './resources.ts';

@@ -1,35 +1,12 @@
 import {
   boolean, index, integer, jsonb, pgTable, primaryKey, text,
 } from 'drizzle-orm/pg-core';
+import type { FiltersConfiguration, InputParameters, LayoutTile, TimeZoneConfig } from '@cairn/core';
 import { createdAt, orgId, ts, updatedAt } from './common.ts';
 import { organizations, userGroups, users } from './organizations.ts';
 import { datasources } from './datasources.ts';
 
-export interface LayoutTile {
-  type: 'report';
-  id: string;
-  row: number;
-  column: number;
-  width: number;
-  height: number;
-}
-export interface TimeZoneConfig {
-  type: 'disabled' | 'organization' | 'fixed' | 'input';
-  fixed_time_zone?: string | null;
-  allowed_time_zones?: string[] | null;
-}
-export interface FiltersConfiguration {
-  apply_immediately?: boolean;
-  aggregation_options?: string[];
-  filter_sorting?: string[];
-  hidden_parameters?: string[];
-}
-export interface InputParameters {
-  timerange?: string;
-  aggregation?: string;
-  tz?: string;
-  filters?: { variable_name: string; selected_values: unknown[] }[];
-}
+export type { LayoutTile, TimeZoneConfig, FiltersConfiguration, InputParameters };
 
 export const dashboards = pgTable(
   'dashboards',

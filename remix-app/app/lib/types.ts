@@ -1,14 +1,7 @@
 /** The API resources as the app reads them (only the attributes the app uses). */
-import type { ResourceObject } from '@cairn/core';
+import type { LayoutTile, ResourceObject } from '@cairn/core';
 
-export interface LayoutTile {
-  type: 'report';
-  id: string;
-  row: number;
-  column: number;
-  width: number;
-  height: number;
-}
+export type { LayoutTile };
 
 export interface DashboardAttributes {
   name: string;
