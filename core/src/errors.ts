@@ -109,3 +109,13 @@ export function errorDocument(errors: ErrorObject[], requestId?: string) {
     jsonapi: { version: '1.0' },
   };
 }
+
+// Connection-level failures (socket errors of postgres.js; SQLSTATE class 08 connection exceptions,
+// 53 insufficient resources such as too_many_connections, 57P0x shutdowns) mean "try again later".
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  return UNAVAILABLE_CODES.has(code) || /^(08|53|57P0)/.test(code);
+}
+

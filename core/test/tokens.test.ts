@@ -77,3 +77,11 @@ describe('permissions', () => {
     expect(names('admin')).toContain('manage_users');
   });
 });
+
+describe('database outages', () => {
+  it('connection failures and resource limits are "unavailable", SQL errors are not', async () => {
+    const { isDatabaseUnavailable } = await import('../src/index.ts');
+    for (const code of ['ECONNREFUSED', 'CONNECTION_CLOSED', '53300', '08006', '57P01']) expect(isDatabaseUnavailable({ code })).toBe(true);
+    for (const code of ['42601', '42501', '22P02', undefined]) expect(isDatabaseUnavailable({ code })).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { ApiError, errorDocument, JSONAPI_MEDIA_TYPE } from '@cairn/core';
+import { ApiError, errorDocument, isDatabaseUnavailable, JSONAPI_MEDIA_TYPE } from '@cairn/core';
 import type { Context } from 'hono';
 import type { AppEnv } from './env.ts';
 
@@ -10,6 +10,12 @@ export function errorResponse(c: Context<AppEnv>, err: ApiError) {
 
 export function onError(err: Error, c: Context<AppEnv>) {
   if (err instanceof ApiError) return errorResponse(c, err);
+  if (isDatabaseUnavailable(err)) {
+    console.error(`[${c.get('requestId')}] database unavailable: ${err.message}`);
+    const res = errorResponse(c, new ApiError('service_unavailable', 'The data server is temporarily unavailable; retry with exponential backoff.'));
+    res.headers.set('retry-after', '5');
+    return res;
+  }
   console.error(`[${c.get('requestId')}] unhandled error`, err);
   return errorResponse(c, new ApiError('internal_error', 'An unexpected error occurred. Retry later.'));
 }

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { ApiError, decryptSecret } from '@cairn/core';
+import { ApiError, decryptSecret, isDatabaseUnavailable } from '@cairn/core';
 import type { datasources } from '@cairn/db';
 import type { ServiceContext } from '../lib/context.ts';
 import { pgDataType } from './types.ts';
@@ -73,7 +73,12 @@ export async function runOnDatasource(ctx: ServiceContext, ds: DatasourceRow, te
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    if (isSqlError(err)) throw queryError(err);
+    if (isSqlError(err) && !isDatabaseUnavailable(err)) throw queryError(err);
+    // The sample datasource is Cairn's own database: its outage is ours (503). An analyst's database
+    // that cannot be reached is a state of that datasource, reported with the driver's words.
+    if (!ds.is_sample && err instanceof Error) {
+      throw new ApiError('invalid_state', `Cannot reach datasource "${ds.name}": ${err.message}`);
+    }
     throw err;
   }
   throw new ApiError(

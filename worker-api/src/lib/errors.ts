@@ -1,4 +1,4 @@
-import { ApiError, errorDocument, JSONAPI_MEDIA_TYPE, type ErrorCode } from '@cairn/core';
+import { ApiError, errorDocument, isDatabaseUnavailable, JSONAPI_MEDIA_TYPE, type ErrorCode } from '@cairn/core';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
@@ -51,8 +51,7 @@ export function onError(err: Error, c: Context<AppEnv>) {
     const detail = err.status === 415 ? 'Send the body as application/json.' : err.message || 'Request failed.';
     return errorResponse(c, new ApiError(code, detail, err.status === 415 ? { source: { header: 'Content-Type' } } : {}));
   }
-  const pgCode = (err as { code?: string }).code;
-  if (pgCode === 'ECONNREFUSED' || pgCode === 'CONNECTION_CLOSED' || pgCode === 'CONNECT_TIMEOUT' || pgCode === '57P03') {
+  if (isDatabaseUnavailable(err)) {
     console.error(`[${c.get('requestId')}] database unavailable: ${err.message}`);
     return errorResponse(c, new ApiError('service_unavailable', 'The service is temporarily unavailable; retry with exponential backoff.'), {
       'retry-after': '5',

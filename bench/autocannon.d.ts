@@ -1,0 +1,32 @@
+// The subset of autocannon 9's API that bench/run.ts uses (the package ships no types).
+declare module 'autocannon' {
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    method?: string;
+    timeout?: number;
+  }
+  export interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+    total: number;
+  }
+  export interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    throughput: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+    duration: number;
+  }
+  function autocannon(opts: Options): Promise<Result>;
+  export default autocannon;
+}

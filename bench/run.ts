@@ -1,0 +1,189 @@
+/**
+ * `npm run bench`: throughput of the API worker under `wrangler dev`, a bare JSON route against a real
+ * read (`GET /dashboards/{id}?include=reports` with an API key), measured with autocannon.
+ *
+ *   npm run bench [-- --duration 10 --connections 50 --warmup 2 --no-write]
+ *
+ * Starts its own stack (workers only, free ports, a throwaway state dir and database) and stops it at the end.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result } from 'autocannon';
+import { createRunDatabase, pickPostgres, type RunDatabase } from '../scripts/lib/database.ts';
+import { errorMessage, fail, say, warn } from '../scripts/lib/log.ts';
+import { REPO_ROOT } from '../scripts/lib/paths.ts';
+import { randomPortBase } from '../scripts/lib/ports.ts';
+import { Supervisor } from '../scripts/lib/procs.ts';
+import { startStack } from '../scripts/lib/stack.ts';
+
+const README = join(REPO_ROOT, 'bench/README.md');
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+interface Row {
+  name: string;
+  path: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+function positive(value: string | undefined, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a positive number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+async function load(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Result> {
+  return autocannon({ url, headers, connections, duration, timeout: 10 });
+}
+
+function tableOf(rows: Row[], meta: { date: string; machine: string; db: string; connections: number; duration: number }): string {
+  const bare = rows[0]!;
+  const lines = [
+    `Run ${meta.date} on ${meta.machine}; database: ${meta.db}; ${meta.connections} connections, ${meta.duration} s per route after a warm-up.`,
+    '',
+    '| route | req/s | p50 latency (ms) | p99 latency (ms) | non-2xx | errors | vs bare |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| \`${r.path}\` | ${r.reqPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${
+          r === bare ? '1.00' : (r.reqPerSec / bare.reqPerSec).toFixed(2)
+        } |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+function writeReadme(table: string): void {
+  let text: string;
+  try {
+    text = readFileSync(README, 'utf8');
+  } catch {
+    text = '# Benchmarks\n';
+  }
+  const block = `${START}\n${table}\n${END}`;
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  text = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : `${text.trimEnd()}\n\n## Latest results\n\n${block}\n`;
+  writeFileSync(README, text);
+}
+
+async function main(): Promise<number> {
+  let opts;
+  try {
+    const { values } = parseArgs({
+      options: {
+        duration: { type: 'string', default: '10' },
+        connections: { type: 'string', default: '50' },
+        warmup: { type: 'string', default: '2' },
+        'no-write': { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+    opts = {
+      duration: positive(values.duration, '--duration'),
+      connections: Math.round(positive(values.connections, '--connections')),
+      warmup: positive(values.warmup, '--warmup'),
+      write: !values['no-write'],
+    };
+  } catch (err) {
+    fail(errorMessage(err));
+    return 2;
+  }
+
+  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const stateDir = join(REPO_ROOT, '.data', `bench-${stamp}-${process.pid}`);
+  const sup = new Supervisor();
+  const abort = new AbortController();
+  process.on('SIGINT', () => abort.abort());
+  process.on('SIGTERM', () => abort.abort());
+  let died: string | null = null;
+  let runDb: RunDatabase | null = null;
+  try {
+    const pg = await pickPostgres(sup, { quiet: true, pglitePortFrom: randomPortBase() });
+    runDb = await createRunDatabase(pg, 'cairn_bench');
+    const { info } = await startStack(sup, {
+      databaseUrl: runDb.url,
+      stateDir,
+      stackFile: join(stateDir, 'stack.json'),
+      portBase: randomPortBase(),
+      strictPorts: false,
+      app: false,
+      quiet: true,
+      // Measure the API, not the per-key limiter: the limiter still runs (its cost counts), it just never says no.
+      extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000' },
+      signal: abort.signal,
+    });
+    sup.onUnexpectedExit((child) => {
+      died ??= child.name;
+      fail(child.describeExit());
+      abort.abort();
+    });
+    const api = info.regions.eu.api;
+    const auth = { authorization: `Api ${info.api_key}` };
+    const list = await fetch(`${api}/dashboards`, { headers: auth });
+    const listed = (await list.json()) as { data?: { id: string }[] };
+    const dashboardId = listed.data?.[0]?.id;
+    if (!list.ok || !dashboardId) throw new Error(`GET /dashboards answered ${list.status} without a dashboard`);
+
+    const targets = [
+      { name: 'bare Hono JSON route', path: '/bench/bare', headers: {} },
+      { name: 'dashboard with reports', path: `/dashboards/${dashboardId}?include=reports`, headers: auth },
+    ];
+    const rows: Row[] = [];
+    for (const t of targets) {
+      if (abort.signal.aborted) throw new Error(died ? `${died} died; no results recorded` : 'interrupted');
+      say(`${t.name}: warm-up ${opts.warmup} s, then ${opts.duration} s with ${opts.connections} connections…`);
+      await load(api + t.path, t.headers, opts.connections, opts.warmup);
+      const r = await load(api + t.path, t.headers, opts.connections, opts.duration);
+      rows.push({
+        name: t.name,
+        path: t.path.replace(dashboardId, '{id}'),
+        reqPerSec: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        non2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+      });
+      if (died) throw new Error(`${died} died during the ${t.name} run; no results recorded`);
+      if (r.non2xx || r.errors) warn(`${t.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts`);
+    }
+
+    const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}`;
+    const table = tableOf(rows, {
+      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      machine,
+      db: pg.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL',
+      connections: opts.connections,
+      duration: opts.duration,
+    });
+    console.log(`\n${table}\n`);
+    const broken = rows.filter((r) => r.reqPerSec === 0 || r.errors > 0 || r.non2xx > 0);
+    if (broken.length) {
+      fail(`not recording: ${broken.map((r) => r.path).join(', ')} had errors or non-2xx answers`);
+      return 1;
+    }
+    const ratio = rows[1]!.reqPerSec / rows[0]!.reqPerSec;
+    say(`the dashboard read runs at ${(ratio * 100).toFixed(0)} % of the bare route's throughput`);
+    if (opts.write) {
+      writeReadme(table);
+      say('results written to bench/README.md');
+    }
+    return 0;
+  } catch (err) {
+    fail(errorMessage(err));
+    return 1;
+  } finally {
+    await sup.stopAll();
+    if (runDb) await runDb.drop().catch((err) => warn(`could not drop the bench database: ${errorMessage(err)}`));
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();
+process.exit(process.exitCode);

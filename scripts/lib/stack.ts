@@ -1,0 +1,250 @@
+/**
+ * The whole local stack on one database: dev seed, secrets, the web app build, four workers
+ * (api/data × eu/us) and the app under `wrangler dev`, each answering HTTP before this resolves.
+ * Used by `npm start`, `npm test` (on free ports and a throwaway state dir) and `npm run bench`.
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Region } from '@cairn/core';
+import { appBuildReason, buildApp, APP_WRANGLER_JSON } from './app-build.ts';
+import { waitForHttp } from './http.ts';
+import { say, warn } from './log.ts';
+import { REPO_ROOT, WRANGLER_BIN } from './paths.ts';
+import { assertPortsFree, findFreeBlock, findFreePort } from './ports.ts';
+import { withPassword } from './postgres.ts';
+import type { Child, Supervisor } from './procs.ts';
+import { loadOrCreateSecrets } from './secrets.ts';
+
+/** `.cairn/dev.json` and `.cairn/test-stack.json` (contracts.md). `docs`/`app` are null with `--no-app`. */
+export interface StackFile {
+  docs: string | null;
+  app: string | null;
+  regions: Record<Region, { api: string; data: string }>;
+  api_key: string;
+  admin: { email: string; password: string };
+  database_url: string;
+  organization_id: string;
+}
+
+export const DEFAULT_PORT_BASE = 8780;
+
+export interface StackOptions {
+  /** Postgres URL the workers and the seed use. */
+  databaseUrl: string;
+  /** Holds secrets.json, the dev credentials, wrangler's persisted state and the dev registry. */
+  stateDir: string;
+  /** Where the stack description is written. */
+  stackFile: string;
+  /** Dev seed credentials file (default `<stateDir>/dev-credentials.json`). */
+  credsFile?: string;
+  /** First of five consecutive ports (app, api-eu, data-eu, api-us, data-us). */
+  portBase?: number;
+  /** true: use exactly portBase…portBase+4 and fail if taken; false: the first free block at or above it. */
+  strictPorts?: boolean;
+  app?: boolean;
+  quiet?: boolean;
+  /** wrangler's --log-level (default warn). */
+  logLevel?: string;
+  /** How long each process may take to answer (default 120 s: five wrangler starts share two cores). */
+  readyTimeoutMs?: number;
+  /** More `--var NAME:value` for every worker (e.g. the benchmark lifts the rate limit). */
+  extraVars?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+interface DevCreds {
+  api_key: string;
+  admin: { email: string; password: string };
+  organization_id: string;
+}
+
+function asCreds(value: unknown, source: string): DevCreds {
+  const v = value as Partial<DevCreds> | null | undefined;
+  if (
+    v &&
+    typeof v.api_key === 'string' &&
+    typeof v.organization_id === 'string' &&
+    typeof v.admin?.email === 'string' &&
+    typeof v.admin?.password === 'string'
+  ) {
+    return { api_key: v.api_key, organization_id: v.organization_id, admin: { email: v.admin.email, password: v.admin.password } };
+  }
+  throw new Error(`${source} did not give {api_key, organization_id, admin:{email,password}}`);
+}
+
+/** Migrates, loads the sample shop and creates the demo organization once (db/src/seed.ts). */
+export async function runDevSeed(databaseUrl: string, credsFile: string): Promise<DevCreds> {
+  type SeedModule = { ensureDevSeed?: (url: string, credsPath: string) => Promise<unknown> };
+  // `@cairn/db/seed` is the contract; the folder layout (seed/index.ts, seed/dev.ts) is accepted too.
+  let seed: SeedModule | null = null;
+  let firstError: unknown;
+  for (const specifier of ['@cairn/db/seed', '@cairn/db/seed/index', '@cairn/db/seed/dev']) {
+    try {
+      seed = (await import(specifier)) as SeedModule;
+      break;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ERR_MODULE_NOT_FOUND' || !(err as Error).message.includes('seed')) throw err;
+      firstError ??= err;
+    }
+  }
+  if (!seed) throw new Error(`cannot load @cairn/db/seed (db/src/seed.ts): ${(firstError as Error).message}`);
+  if (typeof seed.ensureDevSeed !== 'function') throw new Error('@cairn/db/seed does not export ensureDevSeed(url, credsPath)');
+  mkdirSync(dirname(credsFile), { recursive: true });
+  const result = await seed.ensureDevSeed(databaseUrl, credsFile);
+  try {
+    return asCreds(result, 'ensureDevSeed()');
+  } catch (err) {
+    if (!existsSync(credsFile)) throw err;
+    return asCreds(JSON.parse(readFileSync(credsFile, 'utf8')), credsFile);
+  }
+}
+
+interface ProcSpec {
+  name: string;
+  args: string[];
+  url: string;
+  /** Path polled for readiness. */
+  probe: string;
+  accept?: (status: number) => boolean;
+}
+
+export interface RunningStack {
+  info: StackFile;
+  children: Child[];
+}
+
+/** Environment for every wrangler process (no metrics, no network waits, a registry of our own). */
+export function wranglerEnv(stateDir: string, databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE: databaseUrl,
+    // Each stack has its own dev registry, so a test stack's app never binds to `npm start`'s workers
+    // (they share worker names).
+    WRANGLER_REGISTRY_PATH: join(stateDir, 'wrangler-registry'),
+    // No browser, no hotkeys: stdin is not a terminal anyway.
+    BROWSER: 'none',
+    FORCE_COLOR: process.stdout.isTTY ? (process.env.FORCE_COLOR ?? '1') : '0',
+  };
+}
+
+/** Fails with a readable message when one of the stack's fixed ports is taken. */
+export async function assertStackPortsFree(base: number, withApp: boolean): Promise<void> {
+  const names = { app: 0, 'api-eu': 1, 'data-eu': 2, 'api-us': 3, 'data-us': 4 };
+  const wanted: Record<string, number> = Object.fromEntries(Object.entries(names).map(([n, i]) => [n, base + i]));
+  if (!withApp) delete wanted.app;
+  await assertPortsFree(wanted, 'Is another `npm start` running? Stop it, or choose other ports with --ports-from N.');
+}
+
+export async function startStack(sup: Supervisor, opts: StackOptions): Promise<RunningStack> {
+  const withApp = opts.app ?? true;
+  const quiet = opts.quiet ?? false;
+  const logLevel = opts.logLevel ?? 'warn';
+  const timeoutMs = opts.readyTimeoutMs ?? 120_000;
+  const databaseUrl = withPassword(opts.databaseUrl);
+  mkdirSync(opts.stateDir, { recursive: true });
+
+  // Ports first: failing here costs nothing.
+  let base = opts.portBase ?? DEFAULT_PORT_BASE;
+  if (opts.strictPorts) {
+    await assertStackPortsFree(base, withApp);
+  } else {
+    base = await findFreeBlock(base, 5);
+  }
+  const url = (i: number) => `http://127.0.0.1:${base + i}`;
+  const regions: StackFile['regions'] = {
+    eu: { api: url(1), data: url(2) },
+    us: { api: url(3), data: url(4) },
+  };
+  const appUrl = url(0);
+
+  say('seeding the database (migrations, sample shop, demo organization)…');
+  const creds = await runDevSeed(databaseUrl, opts.credsFile ?? join(opts.stateDir, 'dev-credentials.json'));
+  const secrets = loadOrCreateSecrets(join(opts.stateDir, 'secrets.json'));
+
+  if (withApp) {
+    const reason = appBuildReason();
+    if (reason) {
+      say(`building the web app (${reason})…`);
+      await buildApp({ quiet, signal: opts.signal });
+    }
+  }
+
+  const persistTo = join(opts.stateDir, 'wrangler');
+  const common = (port: number, inspector: number) => [
+    '--ip', '127.0.0.1',
+    '--port', String(port),
+    '--inspector-port', String(inspector),
+    '--persist-to', persistTo,
+    '--log-level', logLevel,
+    '--show-interactive-dev-session=false',
+  ];
+  const specs: ProcSpec[] = [];
+  let inspector = base + 20;
+  for (const region of ['eu', 'us'] as const) {
+    const vars = [
+      '--var', `DATA_TOKEN_SECRET:${secrets.DATA_TOKEN_SECRET[region]}`,
+      '--var', `SECRET_KEY:${secrets.SECRET_KEY}`,
+      '--var', `DATA_SERVER_URL:${regions[region].data}`,
+      '--var', `APP_URL:${appUrl}`,
+      ...Object.entries(opts.extraVars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+    ];
+    for (const kind of ['api', 'data'] as const) {
+      const port = Number(new URL(regions[region][kind]).port);
+      inspector = await findFreePort(inspector + 1);
+      specs.push({
+        name: `${kind}-${region}`,
+        args: ['dev', '-c', `worker-${kind}/wrangler.toml`, '--env', region, ...common(port, inspector), ...vars],
+        url: regions[region][kind],
+        probe: '/health',
+        accept: (s) => s === 200,
+      });
+    }
+  }
+  if (withApp) {
+    inspector = await findFreePort(inspector + 1);
+    specs.push({
+      name: 'app',
+      args: ['dev', '-c', APP_WRANGLER_JSON, ...common(base, inspector)],
+      url: appUrl,
+      probe: '/',
+      accept: (s) => s >= 200 && s < 500,
+    });
+  }
+
+  const env = wranglerEnv(opts.stateDir, databaseUrl);
+  const spawnSpec = (spec: ProcSpec) =>
+    sup.spawn(spec.name, process.execPath, [WRANGLER_BIN, ...spec.args], { env, cwd: REPO_ROOT, quiet });
+  const started = specs.map((spec) => ({ spec, child: spawnSpec(spec) }));
+  say(`waiting for ${started.map((s) => s.spec.name).join(', ')} to answer…`);
+  await Promise.all(
+    started.map(async (entry) => {
+      const { spec } = entry;
+      try {
+        await waitForHttp(spec.url + spec.probe, { child: entry.child, timeoutMs, accept: spec.accept, signal: opts.signal });
+      } catch (err) {
+        // A wrangler that exits during start-up is retried once: with five of them bundling at once on a
+        // small machine, or a source file saved mid-bundle, a start can fail without anything being wrong.
+        if (entry.child.running || opts.signal?.aborted) throw err;
+        warn(`${spec.name} failed to start; retrying once. ${entry.child.describeExit()}`);
+        entry.child = spawnSpec(spec);
+        await waitForHttp(spec.url + spec.probe, { child: entry.child, timeoutMs, accept: spec.accept, signal: opts.signal });
+      }
+    }),
+  );
+
+  const info: StackFile = {
+    docs: withApp ? `${appUrl}/` : null,
+    app: withApp ? `${appUrl}/app/` : null,
+    regions,
+    api_key: creds.api_key,
+    admin: creds.admin,
+    database_url: databaseUrl,
+    organization_id: creds.organization_id,
+  };
+  mkdirSync(dirname(opts.stackFile), { recursive: true });
+  writeFileSync(opts.stackFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  return { info, children: started.map((s) => s.child) };
+}

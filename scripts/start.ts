@@ -1,0 +1,189 @@
+/**
+ * `npm start`: the whole Cairn stack on one command.
+ *
+ *   npm start [-- --ports-from N] [--state-dir DIR] [--dev-json PATH] [--no-app] [--quiet] [--log-level L]
+ *
+ * Without DATABASE_URL an embedded PGlite (data in <state dir>/pglite) serves as Postgres. Ctrl-C stops
+ * every process this started.
+ */
+import { resolve, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { errorMessage, fail, paint, say, warn } from './lib/log.ts';
+import { REPO_ROOT } from './lib/paths.ts';
+import { PGLITE_DEFAULT_PORT, startPglite } from './lib/pglite.ts';
+import { pgProblem, redact, withPassword } from './lib/postgres.ts';
+import { Supervisor } from './lib/procs.ts';
+import { assertStackPortsFree, DEFAULT_PORT_BASE, startStack, type StackFile } from './lib/stack.ts';
+
+const HELP = `Usage: npm start [-- options]
+
+  --ports-from N    first of five ports: app N, api-eu N+1, data-eu N+2, api-us N+3, data-us N+4
+                    (env CAIRN_PORT_BASE; default ${DEFAULT_PORT_BASE})
+  --state-dir DIR   local state: embedded database, secrets, wrangler storage (default .data)
+  --dev-json PATH   where the stack description is written (default .cairn/dev.json)
+  --no-app          only the four workers (no web app, no app build)
+  --quiet           hide the processes' own output (errors are still explained)
+  --log-level L     wrangler log level: debug, info, log, warn (default), error, none
+
+Environment: DATABASE_URL (use this Postgres instead of the embedded PGlite).`;
+
+function parsePort(value: string | undefined, what: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1024 || n > 65_000) throw new Error(`${what} must be a port between 1024 and 65000, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function printReady(info: StackFile, stackFile: string, pglite: boolean): void {
+  const line = (label: string, value: string) => console.log(`  ${paint('bold', label.padEnd(14))} ${value}`);
+  console.log('');
+  console.log(paint('green', paint('bold', 'Cairn is running.')));
+  if (info.docs && info.app) {
+    line('docs', info.docs);
+    line('app', info.app);
+  }
+  for (const region of ['eu', 'us'] as const) {
+    line(`api (${region})`, info.regions[region].api);
+    line(`data (${region})`, info.regions[region].data);
+  }
+  line('database', `${redact(info.database_url)}${pglite ? ' (embedded PGlite)' : ''}`);
+  line('admin login', `${info.admin.email} / ${info.admin.password}`);
+  line('API key', info.api_key);
+  line('organization', info.organization_id);
+  line('stack file', relative(process.cwd(), stackFile) || stackFile);
+  console.log('');
+  console.log('Try:');
+  console.log(`  curl -H "Authorization: Api ${info.api_key}" ${info.regions.eu.api}/dashboards`);
+  console.log('');
+  console.log('Press Ctrl-C to stop everything.');
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        'ports-from': { type: 'string' },
+        'state-dir': { type: 'string' },
+        'dev-json': { type: 'string' },
+        'no-app': { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    fail(`${errorMessage(err)}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+
+  let portBase: number | undefined;
+  try {
+    portBase = parsePort(values['ports-from'], '--ports-from') ?? parsePort(process.env.CAIRN_PORT_BASE, 'CAIRN_PORT_BASE');
+  } catch (err) {
+    fail(errorMessage(err));
+    return 2;
+  }
+  const logLevel = values['log-level'] ?? 'warn';
+  if (!['debug', 'info', 'log', 'warn', 'error', 'none'].includes(logLevel)) {
+    fail(`--log-level must be one of debug, info, log, warn, error, none (got ${logLevel})`);
+    return 2;
+  }
+  const stateDir = resolve(REPO_ROOT, values['state-dir'] ?? '.data');
+  const stackFile = resolve(REPO_ROOT, values['dev-json'] ?? '.cairn/dev.json');
+  const quiet = values.quiet;
+
+  const sup = new Supervisor();
+  const abort = new AbortController();
+  let stopping: Promise<number> | null = null;
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+
+  const shutdown = (code: number, why: string) => {
+    if (stopping) return stopping;
+    abort.abort();
+    say(`${why}; stopping every process…`);
+    stopping = sup.stopAll().then(() => {
+      const left = sup.liveGroups();
+      if (left.length) warn(`process groups still alive after stopping: ${left.join(', ')}`);
+      else say('stopped.');
+      resolveDone(code);
+      return code;
+    });
+    return stopping;
+  };
+  // Ctrl-C reaches this process twice (from the terminal and relayed by tsx): a repeat within 2 s is the
+  // same interrupt; a later one means "stop waiting" and kills everything at once.
+  let firstSignalAt = 0;
+  const onSignal = (signal: NodeJS.Signals, code: number) => {
+    const now = Date.now();
+    if (firstSignalAt === 0) firstSignalAt = now;
+    else if (now - firstSignalAt < 2000) return;
+    else {
+      warn('second interrupt: killing everything now');
+      sup.killAllNow();
+      process.exit(code);
+    }
+    void shutdown(code, `${signal} received`);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT', 130));
+  process.on('SIGTERM', () => onSignal('SIGTERM', 143));
+  process.on('SIGHUP', () => onSignal('SIGHUP', 129));
+
+  try {
+    await assertStackPortsFree(portBase ?? DEFAULT_PORT_BASE, !values['no-app']);
+    let databaseUrl = process.env.DATABASE_URL?.trim();
+    let pglite = false;
+    if (databaseUrl) {
+      databaseUrl = withPassword(databaseUrl);
+      const problem = await pgProblem(databaseUrl, 5000);
+      if (problem) throw new Error(`DATABASE_URL (${redact(databaseUrl)}) does not answer: ${problem}`);
+      say(`using DATABASE_URL ${redact(databaseUrl)}`);
+    } else {
+      const dataDir = join(stateDir, 'pglite');
+      say(`DATABASE_URL is not set: starting the embedded PGlite (data in ${relative(process.cwd(), dataDir) || dataDir})…`);
+      const db = await startPglite(sup, { dataDir, port: PGLITE_DEFAULT_PORT, quiet });
+      databaseUrl = db.url;
+      pglite = true;
+      say(`embedded PGlite answers on 127.0.0.1:${db.port}`);
+    }
+    const { info } = await startStack(sup, {
+      databaseUrl,
+      stateDir,
+      stackFile,
+      portBase: portBase ?? DEFAULT_PORT_BASE,
+      strictPorts: true,
+      app: !values['no-app'],
+      quiet,
+      logLevel,
+      signal: abort.signal,
+    });
+    if (stopping) return await done;
+    // From now on any exit is a failure (during start-up, waiting for each process reports it).
+    sup.onUnexpectedExit((child) => {
+      fail(child.describeExit());
+      void shutdown(1, `${child.name} stopped unexpectedly`);
+    });
+    // One that died between answering and now (a retried start leaves its failed first attempt behind).
+    const dead = sup.children.filter((c) => !c.running && !sup.children.some((x) => x.name === c.name && x.running)).at(-1);
+    if (dead) {
+      fail(dead.describeExit());
+      return await shutdown(1, `${dead.name} stopped unexpectedly`);
+    }
+    printReady(info, stackFile, pglite);
+  } catch (err) {
+    if (stopping) return await done;
+    fail(errorMessage(err));
+    return await shutdown(1, 'start-up failed');
+  }
+  return await done;
+}
+
+process.exitCode = await main();
+// Nothing of ours should keep the event loop alive after this, but be sure the exit code is final.
+process.exit(process.exitCode);
