@@ -1,3 +1,3 @@
 export * as schema from './schema/index.ts';
 export * from './schema/index.ts';
-export { createDb, type Db, type DbClient } from './client.ts';
+export { createDb, type Db, type DbClient, type Schema } from './client.ts';

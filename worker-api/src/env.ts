@@ -1,7 +1,8 @@
 import type { Region } from '@cairn/core';
-import type { Db } from '@cairn/db';
-import type postgres from 'postgres';
+import type { DbClient } from '@cairn/db';
 import type { RateLimiter } from './durable/rate-limiter.ts';
+import type { DbPool } from './durable/db-pool.ts';
+import type { PooledDb } from './lib/db.ts';
 import type { Principal } from './auth/principal.ts';
 
 export interface Env {
@@ -16,6 +17,10 @@ export interface Env {
   /** Public URL of this region's data server, returned beside data tokens. */
   DATA_SERVER_URL?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  DB_POOL: DurableObjectNamespace<DbPool>;
+  /** How many DbPool instances share the load (default 2), and connections per instance (default 6). */
+  DB_POOL_SHARDS?: string;
+  DB_POOL_CONNECTIONS?: string;
   /** Requests per second a key may sustain, and its burst (defaults 20 and 200). */
   RATE_LIMIT_RPS?: string;
   RATE_LIMIT_BURST?: string;
@@ -24,8 +29,10 @@ export interface Env {
 /** What the init middleware puts on the context. Nothing is ever written to c.env. */
 export interface Variables {
   requestId: string;
-  sql: postgres.Sql;
-  db: Db;
+  /** Statements through the connection pool (no transactions). */
+  db: PooledDb;
+  /** A request-scoped client for transactions; opened on first use. */
+  direct: () => DbClient;
   principal: Principal;
 }
 

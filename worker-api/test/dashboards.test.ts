@@ -83,6 +83,11 @@ describe('GET /dashboards/{id}', () => {
     expect(report.attributes).toHaveProperty('sql_query');
     expect(report.attributes.row).toBeGreaterThanOrEqual(1);
     expect(report.relationships.dashboard.data.id).toBe(org.sampleDashboard.id);
+    // Every sample report uses both filters, and the linkage names them.
+    const filterIds = res.json.included.filter((r: any) => r.type === 'filters').map((f: any) => f.id).sort();
+    expect(report.relationships.filters.data.map((f: any) => f.id).sort()).toEqual(filterIds);
+    expect(report.relationships.sql_snippets.data).toEqual([]);
+    expect(res.json.data.relationships.filters.data.map((f: any) => f.id).sort()).toEqual(filterIds);
     const charts = res.json.included.filter((r: any) => r.type === 'reports').map((r: any) => r.attributes.chart_configuration.type);
     for (const t of ['bar', 'line', 'pie', 'number', 'table']) expect(charts).toContain(t);
   });

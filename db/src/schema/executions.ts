@@ -1,4 +1,4 @@
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, customType, index, integer, json, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { ResultField } from '@cairn/core';
 import { createdAt, orgId, ts, updatedAt } from './common.ts';
 import { organizations } from './organizations.ts';
@@ -57,7 +57,8 @@ export const results = pgTable('results', {
     .references(() => executions.id, { onDelete: 'cascade' }),
   organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
   data_key: text().notNull(),
-  fields: jsonb().$type<ResultField[]>().notNull(),
+  // json, not jsonb: the fields keep the key order the data server sends out.
+  fields: json().$type<ResultField[]>().notNull(),
   row_count: bigint({ mode: 'number' }).notNull(),
   size_in_bytes: bigint({ mode: 'number' }).notNull(),
   time_zone: text().notNull().default('UTC'),

@@ -18,6 +18,7 @@ export interface RateDecision {
 export class RateLimiter extends DurableObject {
   private tokens: number | null = null;
   private updated = 0;
+  private alarmSet = false;
 
   async take(rate: number, burst: number, now = Date.now()): Promise<RateDecision> {
     if (this.tokens === null) {
@@ -34,8 +35,12 @@ export class RateLimiter extends DurableObject {
       allowed = true;
     }
     this.ctx.storage.put('bucket', { tokens: this.tokens, updated: this.updated });
-    // Idle buckets are dropped an hour after their last use (wall-clock time, whatever `now` says).
-    await this.ctx.storage.setAlarm(Date.now() + 3_600_000);
+    // Idle buckets are dropped about an hour after they were first used (wall-clock time, whatever
+    // `now` says); set once per instance, not on every request.
+    if (!this.alarmSet) {
+      this.alarmSet = true;
+      await this.ctx.storage.setAlarm(Date.now() + 3_600_000);
+    }
     return {
       allowed,
       limit: burst,
@@ -46,7 +51,13 @@ export class RateLimiter extends DurableObject {
   }
 
   override async alarm(): Promise<void> {
+    // Still in use within the last hour: keep the bucket and look again later.
+    if (this.tokens !== null && Date.now() - this.updated < 3_600_000) {
+      await this.ctx.storage.setAlarm(Date.now() + 3_600_000);
+      return;
+    }
     await this.ctx.storage.deleteAll();
     this.tokens = null;
+    this.alarmSet = false;
   }
 }

@@ -44,7 +44,7 @@ export async function runOnDatasource(ctx: ServiceContext, ds: DatasourceRow, te
   if (!ds.enabled) throw new ApiError('invalid_state', `Datasource "${ds.name}" is disabled.`);
   try {
     if (ds.is_sample) {
-      return await ctx.sql.begin(async (tx) => {
+      return await ctx.direct().sql.begin(async (tx) => {
         await tx.unsafe('SET TRANSACTION READ ONLY');
         await tx.unsafe('SET LOCAL ROLE cairn_sample_reader');
         await tx.unsafe('SET LOCAL search_path = sample_shop');

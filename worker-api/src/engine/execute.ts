@@ -64,7 +64,7 @@ export async function executeQuery(ctx: ServiceContext, input: {
     const built = await runOnDatasource(ctx, ds, compiled.text, compiled.values);
     const dataKey = makeDataKey(ctx.env.REGION, org, id, (await sha256Hex(`${id}:${paramsHash}`)).slice(0, 16));
     const fields = built.fields();
-    await ctx.db.transaction(async (tx) => {
+    await ctx.direct().db.transaction(async (tx) => {
       await tx.insert(results).values({
         execution_id: id, organization_id: org, data_key: dataKey, fields, row_count: built.rowCount,
         size_in_bytes: built.sizeInBytes, time_zone: ds.data_time_zone, data_timestamp: now, expires_at: expires,

@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
-import type postgres from 'postgres';
-import type { Db } from '@cairn/db';
+import type { DbClient } from '@cairn/db';
+import type { PooledDb } from './db.ts';
 import type { AppEnv, Env } from '../env.ts';
 import type { Principal } from '../auth/principal.ts';
 
 /** What a service verb needs: the database, the caller, the deployment and the request id. */
 export interface ServiceContext {
-  db: Db;
-  sql: postgres.Sql;
+  db: PooledDb;
+  /** A request-scoped client for transactions and query runs; opened on first use. */
+  direct: () => DbClient;
   principal: Principal;
   env: Env;
   requestId: string;
@@ -19,7 +20,7 @@ export interface ServiceContext {
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
   return {
     db: c.var.db,
-    sql: c.var.sql,
+    direct: c.var.direct,
     principal: c.var.principal,
     env: c.env,
     requestId: c.var.requestId,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   dashboardFilters, dashboardGroupMembers, dashboardGroups, dashboardSharingLinks, dashboardUserGroups,
   filters, reportFilters, reports, sqlSnippets, sqlSnippetUses, users, userGroups,
@@ -39,48 +39,53 @@ export async function dashboardRelationships(ctx: ServiceContext, rows: Dashboar
   if (!ids.length) return out;
   const seeLinks = can(ctx.principal, 'manage_dashboards');
   const seeUsers = canAny(ctx.principal, ['view_users', 'manage_users', 'manage_dashboards']);
-  const [reportRows, filterRows, snippetRows, groupRows, linkRows, ugRows] = await Promise.all([
-    ctx.db.select({ id: reports.id, d: reports.dashboard_id }).from(reports)
-      .where(and(eq(reports.organization_id, org), inArray(reports.dashboard_id, ids))).orderBy(asc(reports.created_at), asc(reports.id)),
-    ctx.db.select({ id: dashboardFilters.filter_id, d: dashboardFilters.dashboard_id }).from(dashboardFilters)
-      .where(and(eq(dashboardFilters.organization_id, org), inArray(dashboardFilters.dashboard_id, ids)))
-      .orderBy(asc(dashboardFilters.position)),
-    ctx.db.select({ id: sqlSnippetUses.sql_snippet_id, d: sqlSnippetUses.owner_id }).from(sqlSnippetUses)
-      .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'dashboard'), inArray(sqlSnippetUses.owner_id, ids))),
-    // Keys never see personal dashboard groups.
-    ctx.db.select({ id: dashboardGroupMembers.dashboard_group_id, d: dashboardGroupMembers.dashboard_id, personal: dashboardGroups.personal_user_id })
-      .from(dashboardGroupMembers).innerJoin(dashboardGroups, eq(dashboardGroups.id, dashboardGroupMembers.dashboard_group_id))
-      .where(and(eq(dashboardGroupMembers.organization_id, org), inArray(dashboardGroupMembers.dashboard_id, ids))),
-    seeLinks
-      ? ctx.db.select({ id: dashboardSharingLinks.id, d: dashboardSharingLinks.dashboard_id }).from(dashboardSharingLinks)
-          .where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.dashboard_id, ids)))
-      : Promise.resolve([]),
-    seeUsers
-      ? ctx.db.select({ id: dashboardUserGroups.user_group_id, d: dashboardUserGroups.dashboard_id }).from(dashboardUserGroups)
-          .where(and(eq(dashboardUserGroups.organization_id, org), inArray(dashboardUserGroups.dashboard_id, ids)))
-      : Promise.resolve([]),
-  ]);
-  const visibleGroups = groupRows.filter((g) =>
-    g.personal === null || (ctx.principal.kind === 'user' && g.personal === ctx.principal.userId));
-  const by = {
-    reports: group(reportRows, (r) => r.d, (r) => r.id),
-    filters: group(filterRows, (r) => r.d, (r) => r.id),
-    sql_snippets: group(snippetRows, (r) => r.d, (r) => r.id),
-    dashboard_groups: group(visibleGroups, (r) => r.d, (r) => r.id),
-    dashboard_sharing_links: group(linkRows, (r) => r.d, (r) => r.id),
-    user_groups: group(ugRows, (r) => r.d, (r) => r.id),
-  };
+  // All linkage in one round trip: the pieces are unioned and ordered (reports by creation, filters
+  // by their position on the dashboard).
+  const inIds = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+  const personalOk = ctx.principal.kind === 'user'
+    ? sql`(g.personal_user_id is null or g.personal_user_id = ${ctx.principal.userId})`
+    : sql`g.personal_user_id is null`;
+  const parts = [
+    sql`select 'reports' as rel, dashboard_id as d, id, 0 as pos, created_at as t from reports
+         where organization_id = ${org} and dashboard_id in (${inIds})`,
+    sql`select 'filters', dashboard_id, filter_id, position, null from dashboard_filters
+         where organization_id = ${org} and dashboard_id in (${inIds})`,
+    sql`select 'sql_snippets', owner_id, sql_snippet_id, 0, null from sql_snippet_uses
+         where organization_id = ${org} and owner_type = 'dashboard' and owner_id in (${inIds})`,
+    // API keys never see personal dashboard groups; a user sees only their own.
+    sql`select 'dashboard_groups', m.dashboard_id, m.dashboard_group_id, m.position, null
+          from dashboard_group_members m join dashboard_groups g on g.id = m.dashboard_group_id
+         where m.organization_id = ${org} and m.dashboard_id in (${inIds}) and ${personalOk}`,
+  ];
+  if (seeLinks) {
+    parts.push(sql`select 'dashboard_sharing_links', dashboard_id, id, 0, created_at from dashboard_sharing_links
+         where organization_id = ${org} and dashboard_id in (${inIds})`);
+  }
+  if (seeUsers) {
+    parts.push(sql`select 'user_groups', dashboard_id, user_group_id, 0, null from dashboard_user_groups
+         where organization_id = ${org} and dashboard_id in (${inIds})`);
+  }
+  const linkage = (await ctx.db.execute(
+    sql`select rel, d, id from (${sql.join(parts, sql` union all `)}) x order by rel, pos, t nulls last, id`,
+  )) as unknown as { rel: string; d: string; id: string }[];
+  const by = new Map<string, Map<string, string[]>>();
+  for (const r of linkage) {
+    const m = by.get(r.rel) ?? new Map<string, string[]>();
+    m.set(r.d, [...(m.get(r.d) ?? []), r.id]);
+    by.set(r.rel, m);
+  }
+  const linked = (rel: string, d: string) => by.get(rel)?.get(d) ?? [];
   for (const d of rows) {
     const rel: Record<string, Relationship> = {
-      reports: toMany('reports', by.reports.get(d.id) ?? []),
-      filters: toMany('filters', by.filters.get(d.id) ?? []),
-      sql_snippets: toMany('sql_snippets', by.sql_snippets.get(d.id) ?? []),
-      dashboard_groups: toMany('dashboard_groups', by.dashboard_groups.get(d.id) ?? []),
+      reports: toMany('reports', linked('reports', d.id)),
+      filters: toMany('filters', linked('filters', d.id)),
+      sql_snippets: toMany('sql_snippets', linked('sql_snippets', d.id)),
+      dashboard_groups: toMany('dashboard_groups', linked('dashboard_groups', d.id)),
     };
-    if (seeLinks) rel.dashboard_sharing_links = toMany('dashboard_sharing_links', by.dashboard_sharing_links.get(d.id) ?? []);
+    if (seeLinks) rel.dashboard_sharing_links = toMany('dashboard_sharing_links', linked('dashboard_sharing_links', d.id));
     if (seeUsers) {
       rel.user = toOne('users', d.user_id);
-      rel.user_groups = toMany('user_groups', by.user_groups.get(d.id) ?? []);
+      rel.user_groups = toMany('user_groups', linked('user_groups', d.id));
     }
     out.set(d.id, rel);
   }
@@ -111,16 +116,22 @@ export async function dashboardIncluded(
     tasks.push((async () => {
       const ids = idsOf('reports');
       if (!ids.length) return;
-      const [rs, rf, rsn] = await Promise.all([
-        ctx.db.select().from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, ids))),
-        ctx.db.select().from(reportFilters).where(and(eq(reportFilters.organization_id, org), inArray(reportFilters.report_id, ids))),
-        ctx.db.select().from(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), inArray(sqlSnippetUses.owner_id, ids))),
-      ]);
-      const f = group(rf, (x) => x.report_id, (x) => x.filter_id);
-      const s = group(rsn, (x) => x.owner_id, (x) => x.sql_snippet_id);
+      // One query: each report with the ids of the filters and snippets it uses.
+      const rs = await ctx.db.select({
+        report: reports,
+        filterIds: sql<unknown>`coalesce((select json_agg(rf.filter_id order by rf.filter_id) from report_filters rf
+          where rf.report_id = ${reports.id} and rf.organization_id = ${org}), '[]'::json)`,
+        snippetIds: sql<unknown>`coalesce((select json_agg(u.sql_snippet_id order by u.sql_snippet_id) from sql_snippet_uses u
+          where u.owner_type = 'report' and u.owner_id = ${reports.id} and u.organization_id = ${org}), '[]'::json)`,
+      }).from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, ids)));
       const order = new Map(ids.map((id, i) => [id, i]));
-      rs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      for (const r of rs) out.push(serializeReport(ctx.baseUrl, r, tiles.get(r.id), { filters: f.get(r.id) ?? [], sql_snippets: s.get(r.id) ?? [] }));
+      rs.sort((a, b) => order.get(a.report.id)! - order.get(b.report.id)!);
+      for (const r of rs) {
+        out.push(serializeReport(ctx.baseUrl, r.report, tiles.get(r.report.id), {
+          filters: jsonIds(r.filterIds),
+          sql_snippets: jsonIds(r.snippetIds),
+        }));
+      }
     })());
   }
   if (include.has('filters')) {
@@ -213,6 +224,12 @@ export async function dashboardIncluded(
   return out;
 }
 
+
+/** A json array of ids, whether the driver parsed it or not. */
+function jsonIds(v: unknown): string[] {
+  const arr = typeof v === 'string' ? JSON.parse(v) : v;
+  return Array.isArray(arr) ? arr.map(String) : [];
+}
 
 function userResource(ctx: ServiceContext, u: typeof users.$inferSelect): ResourceObject {
   const attributes: Record<string, unknown> = {

@@ -1,0 +1,1 @@
+ALTER TABLE "results" ALTER COLUMN "fields" SET DATA TYPE json;
