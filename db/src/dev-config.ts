@@ -9,6 +9,11 @@ export const DEV_JSON_PATH = resolve(REPO_ROOT, '.cairn/dev.json');
 
 /** Reads `.cairn/dev.json`; null when it does not exist. Throws a readable error when it is not JSON. */
 export function readDevJson(path = DEV_JSON_PATH): Record<string, unknown> | null {
+  return readJsonObject(path, 'delete it or fix it');
+}
+
+/** Reads a JSON object file; null when the file does not exist; a readable error when it is not an object. */
+export function readJsonObject(path: string, remedy: string): Record<string, unknown> | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -22,7 +27,7 @@ export function readDevJson(path = DEV_JSON_PATH): Record<string, unknown> | nul
   } catch {
     /* reported below */
   }
-  throw new Error(`${path} is not a JSON object; delete it or fix it.`);
+  throw new Error(`${path} is not a JSON object; ${remedy}.`);
 }
 
 /**

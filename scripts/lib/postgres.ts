@@ -1,18 +1,11 @@
 /** Postgres helpers for the scripts: is a server there, per-run databases, URL handling. */
 import postgres from 'postgres';
-
-export const LOCAL_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+import { redactUrl as redact } from '@cairn/db/dev-config';
 
 /** Hides the password of a connection string for messages. */
-export function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable database URL)';
-  }
-}
+export { redact };
+
+export const LOCAL_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
 /** host:port of a connection string, for messages. */
 export function hostPort(url: string): string {

@@ -1,5 +1,6 @@
 /** Development seeding used by `npm start` and the test harness: idempotent, keeps its credentials in a file. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readJsonObject } from '../dev-config.ts';
 import { dirname } from 'node:path';
 import { and, eq, sql as dsql } from 'drizzle-orm';
 import {
@@ -27,22 +28,6 @@ export interface DevSeedResult extends DevCredentials {
   created: boolean;
 }
 
-function readJsonObject(path: string): Record<string, unknown> | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    /* reported below */
-  }
-  throw new Error(`${path} is not a JSON object; fix it or delete it to seed again.`);
-}
 
 function credentialsIn(file: Record<string, unknown> | null): DevCredentials | null {
   if (!file) return null;
@@ -98,7 +83,7 @@ export async function ensureDevSeed(url: string, credsPath: string): Promise<Dev
   const { sql, db } = createDb(url, { max: 2 });
   try {
     await loadSampleShop(sql);
-    const file = readJsonObject(credsPath);
+    const file = readJsonObject(credsPath, 'fix it or delete it to seed again');
     const saved = credentialsIn(file);
     let creds: DevCredentials;
     let created = false;
