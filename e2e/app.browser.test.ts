@@ -259,6 +259,12 @@ describe('web app', () => {
       expect(await page.locator('nav[aria-label="Documentation"] a', { hasText: 'API Docs' }).getAttribute('href')).toBe('/api/v2024-06-01');
       expect(await page.locator('footer').textContent()).toContain(String(new Date().getFullYear()));
 
+      // The navbar's API Docs link leads to a real page, with its table of contents.
+      await page.click('nav[aria-label="Documentation"] a:has-text("API Docs")');
+      await page.waitForURL(`${origin}/api/v2024-06-01`);
+      expect(await page.locator('h1').first().textContent()).toBe('API reference v2024-06-01');
+      expect(await page.locator('article').textContent()).toContain('wrong_region');
+
       const missing = await page.goto(`${origin}/no-such-page-here`);
       expect(missing?.status()).toBe(404);
       expect(await page.locator('h1').first().textContent()).toBe('Page not found');

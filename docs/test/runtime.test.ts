@@ -33,6 +33,6 @@ describe('runtime', () => {
 
   it('lists routes and the sidebar from the manifest', () => {
     expect(runtime.docRoutes()).toEqual(expect.arrayContaining([{ route: '/', title: 'Cairn documentation' }]));
-    expect(runtime.docSidebar().map((g) => g.label)).toEqual(['Introduction', 'Administration']);
+    expect(runtime.docSidebar().map((g) => g.label)).toEqual(['Introduction', 'Administration', 'API reference']);
   });
 });
