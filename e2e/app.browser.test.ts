@@ -262,6 +262,8 @@ describe('web app', () => {
       // The navbar's API Docs link leads to a real page, with its table of contents.
       await page.click('nav[aria-label="Documentation"] a:has-text("API Docs")');
       await page.waitForURL(`${origin}/api/v2024-06-01`);
+      // Client-side navigation: the URL changes before the page's content arrives.
+      await page.locator('h1', { hasText: 'API reference v2024-06-01' }).waitFor({ timeout: 10_000 });
       expect(await page.locator('h1').first().textContent()).toBe('API reference v2024-06-01');
       expect(await page.locator('article').textContent()).toContain('wrong_region');
 
