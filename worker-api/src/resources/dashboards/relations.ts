@@ -10,6 +10,10 @@ import { toMany, toOne } from '../../lib/jsonapi.ts';
 import { serializeReport } from '../reports/serialize.ts';
 import { serializeFilter } from '../filters/serialize.ts';
 import { serializeSnippet } from '../sql-snippets/serialize.ts';
+import { serializeDashboardGroup } from '../dashboard-groups/serialize.ts';
+import { serializeSharingLink } from '../dashboard-sharing-links/serialize.ts';
+import { serializeUser } from '../users/serialize.ts';
+import { serializeUserGroup } from '../user-groups/serialize.ts';
 import type { dashboards } from '@cairn/db';
 
 export const DASHBOARD_INCLUDES = [
@@ -164,17 +168,12 @@ export async function dashboardIncluded(
     tasks.push((async () => {
       const ids = idsOf('dashboard_groups');
       if (!ids.length) return;
-      const gs = await ctx.db.select().from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids)));
-      const members = await ctx.db.select().from(dashboardGroupMembers).where(and(eq(dashboardGroupMembers.organization_id, org), inArray(dashboardGroupMembers.dashboard_group_id, ids)));
+      const [gs, members] = await Promise.all([
+        ctx.db.select().from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids))),
+        ctx.db.select().from(dashboardGroupMembers).where(and(eq(dashboardGroupMembers.organization_id, org), inArray(dashboardGroupMembers.dashboard_group_id, ids))),
+      ]);
       const m = group(members, (x) => x.dashboard_group_id, (x) => x.dashboard_id);
-      for (const g of gs) {
-        out.push({
-          type: 'dashboard_groups', id: g.id,
-          attributes: { name: g.name, description: g.description, created_at: g.created_at.toISOString(), updated_at: g.updated_at.toISOString() },
-          relationships: { dashboards: toMany('dashboards', m.get(g.id) ?? []) },
-          links: { self: `${ctx.baseUrl}/dashboard_groups/${g.id}` },
-        });
-      }
+      for (const g of gs) out.push(serializeDashboardGroup(ctx.baseUrl, g, m.get(g.id) ?? []));
     })());
   }
   if (include.has('dashboard_sharing_links')) {
@@ -182,20 +181,7 @@ export async function dashboardIncluded(
       const ids = idsOf('dashboard_sharing_links');
       if (!ids.length) return;
       const ls = await ctx.db.select().from(dashboardSharingLinks).where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.id, ids)));
-      for (const l of ls) {
-        out.push({
-          type: 'dashboard_sharing_links', id: l.id,
-          attributes: {
-            name: l.name, description: l.description, token: l.token, toolbar_enabled: l.toolbar_enabled,
-            parameters_enabled: l.parameters_enabled, filter_bar_enabled: l.filter_bar_enabled, refresh_enabled: l.refresh_enabled,
-            data_download_enabled: l.data_download_enabled, unlimited_csv_export_enabled: l.unlimited_csv_export_enabled,
-            sharing_secret_required: l.sharing_secret_required, color_mode: l.color_mode, ip_whitelist: l.ip_whitelist,
-            created_at: l.created_at.toISOString(), updated_at: l.updated_at.toISOString(),
-          },
-          relationships: { dashboard: toOne('dashboards', l.dashboard_id) },
-          links: { self: `${ctx.baseUrl}/dashboard_sharing_links/${l.id}` },
-        });
-      }
+      for (const l of ls) out.push(serializeSharingLink(ctx.baseUrl, l));
     })());
   }
   if (include.has('user')) {
@@ -203,7 +189,7 @@ export async function dashboardIncluded(
       const ids = idsOf('user');
       if (!ids.length) return;
       const us = await ctx.db.select().from(users).where(and(eq(users.organization_id, org), inArray(users.id, ids)));
-      for (const u of us) out.push(userResource(ctx, u));
+      for (const u of us) out.push(serializeUser(ctx.baseUrl, u, { showOtp: can(ctx.principal, 'manage_users') }));
     })());
   }
   if (include.has('user_groups')) {
@@ -211,13 +197,7 @@ export async function dashboardIncluded(
       const ids = idsOf('user_groups');
       if (!ids.length) return;
       const gs = await ctx.db.select().from(userGroups).where(and(eq(userGroups.organization_id, org), inArray(userGroups.id, ids)));
-      for (const g of gs) {
-        out.push({
-          type: 'user_groups', id: g.id,
-          attributes: { name: g.name, description: g.description, built_in_behavior: g.built_in_behavior, created_at: g.created_at.toISOString(), updated_at: g.updated_at.toISOString() },
-          links: { self: `${ctx.baseUrl}/user_groups/${g.id}` },
-        });
-      }
+      for (const g of gs) out.push(serializeUserGroup(ctx.baseUrl, g));
     })());
   }
   await Promise.all(tasks);
@@ -229,19 +209,4 @@ export async function dashboardIncluded(
 function jsonIds(v: unknown): string[] {
   const arr = typeof v === 'string' ? JSON.parse(v) : v;
   return Array.isArray(arr) ? arr.map(String) : [];
-}
-
-function userResource(ctx: ServiceContext, u: typeof users.$inferSelect): ResourceObject {
-  const attributes: Record<string, unknown> = {
-    firstname: u.firstname, lastname: u.lastname, email: u.email, role: u.role,
-    created_at: u.created_at.toISOString(),
-    deactivated_at: u.deactivated_at?.toISOString() ?? null,
-    invitation_created_at: u.invitation_created_at?.toISOString() ?? null,
-    invitation_accepted_at: u.invitation_accepted_at?.toISOString() ?? null,
-  };
-  if (can(ctx.principal, 'manage_users')) {
-    attributes.otp_app_enabled = u.otp_app_enabled;
-    attributes.otp_phone_enabled = u.otp_phone_enabled;
-  }
-  return { type: 'users', id: u.id, attributes, links: { self: `${ctx.baseUrl}/users/${u.id}` } };
 }
