@@ -26,6 +26,19 @@ describe('web-app sessions', () => {
     expect(ok.json.token).toMatch(/^[0-9A-Za-z]{48}$/);
   });
 
+  it('finds a user whose e-mail was stored with capitals, whatever case is typed', async () => {
+    const id = newId('user');
+    const stored = `Mixed.Case-${id}@Example.Test`;
+    await db().insert(users).values({
+      id, organization_id: org.organization.id, email: stored, role: 'analyst', password_hash: await hashPassword('mixed case pw'),
+    });
+    for (const typed of [stored.toLowerCase(), stored.toUpperCase(), stored]) {
+      const res = await signIn(typed, 'mixed case pw');
+      expect(res.status, typed).toBe(201);
+      expect(res.json.user.email).toBe(stored);
+    }
+  });
+
   it('slows password guessing per e-mail address', async () => {
     const target = `guess-${Date.now()}@example.test`;
     const statuses: number[] = [];

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword } from '@cairn/core';
 import { auditLog, organizations, sessions, users } from '@cairn/db';
@@ -32,7 +32,8 @@ sessionRoutes.post('/auth/sessions', async (c) => {
     });
   }
   const [user] = await c.var.db.select().from(users)
-    .where(and(eq(users.email, body.email.toLowerCase()), isNull(users.deactivated_at))).limit(1);
+    // E-mails keep the case they were given; they are unique (and looked up) case-insensitively.
+    .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at))).limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
   const token = randomString(48);

@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
-  dashboardFilters, dashboardGroupMembers, dashboardGroups, dashboardSharingLinks, dashboardUserGroups,
-  filters, reportFilters, reports, sqlSnippets, sqlSnippetUses, users, userGroups,
+  dashboardGroups, dashboardSharingLinks, filters, reports, sqlSnippets, users, userGroups,
 } from '@cairn/db';
 import type { ResourceObject, Relationship } from '@cairn/core';
 import type { ServiceContext } from '../../lib/context.ts';
@@ -22,14 +21,6 @@ export const DASHBOARD_INCLUDES = [
 
 type DashboardRow = typeof dashboards.$inferSelect;
 
-const group = <T, K extends string>(rows: T[], key: (r: T) => K, val: (r: T) => string) => {
-  const m = new Map<K, string[]>();
-  for (const r of rows) {
-    const k = key(r);
-    m.set(k, [...(m.get(k) ?? []), val(r)]);
-  }
-  return m;
-};
 
 /**
  * Relationship linkage for a page of dashboards, in a fixed number of queries whatever the page size.
@@ -96,7 +87,9 @@ export async function dashboardRelationships(ctx: ServiceContext, rows: Dashboar
   return out;
 }
 
-/** The `included` array for the requested names, each resource once. */
+type Loader = (ids: string[]) => Promise<ResourceObject[]>;
+
+/** The `included` array for the requested names: each resource once, one query per name. */
 export async function dashboardIncluded(
   ctx: ServiceContext,
   rows: DashboardRow[],
@@ -104,106 +97,86 @@ export async function dashboardIncluded(
   include: Set<string>,
 ): Promise<ResourceObject[]> {
   const org = ctx.principal.organizationId;
-  const idsOf = (name: string) => {
-    const s = new Set<string>();
-    for (const r of rels.values()) {
-      const data = r[name]?.data;
-      if (Array.isArray(data)) data.forEach((x) => s.add(x.id));
-      else if (data) s.add(data.id);
-    }
-    return [...s];
-  };
   const tiles = new Map(rows.flatMap((d) => d.layout.map((t) => [t.id, t] as const)));
-  const out: ResourceObject[] = [];
-  const tasks: Promise<void>[] = [];
-  if (include.has('reports')) {
-    tasks.push((async () => {
-      const ids = idsOf('reports');
-      if (!ids.length) return;
-      // One query: each report with the ids of the filters and snippets it uses.
+  /** Ids, as a json array, of the snippets an owner of this type uses. */
+  const snippetsOf = (ownerType: string, ownerId: unknown) =>
+    sql<unknown>`coalesce((select json_agg(u.sql_snippet_id order by u.sql_snippet_id) from sql_snippet_uses u
+      where u.owner_type = ${ownerType} and u.owner_id = ${ownerId} and u.organization_id = ${org}), '[]'::json)`;
+
+  const loaders: Record<string, Loader> = {
+    reports: async (ids) => {
       const rs = await ctx.db.select({
-        report: reports,
+        row: reports,
         filterIds: sql<unknown>`coalesce((select json_agg(rf.filter_id order by rf.filter_id) from report_filters rf
           where rf.report_id = ${reports.id} and rf.organization_id = ${org}), '[]'::json)`,
-        snippetIds: sql<unknown>`coalesce((select json_agg(u.sql_snippet_id order by u.sql_snippet_id) from sql_snippet_uses u
-          where u.owner_type = 'report' and u.owner_id = ${reports.id} and u.organization_id = ${org}), '[]'::json)`,
+        snippetIds: snippetsOf('report', reports.id),
       }).from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, ids)));
-      const order = new Map(ids.map((id, i) => [id, i]));
-      rs.sort((a, b) => order.get(a.report.id)! - order.get(b.report.id)!);
-      for (const r of rs) {
-        out.push(serializeReport(ctx.baseUrl, r.report, tiles.get(r.report.id), {
-          filters: jsonIds(r.filterIds),
-          sql_snippets: jsonIds(r.snippetIds),
-        }));
-      }
-    })());
-  }
-  if (include.has('filters')) {
-    tasks.push((async () => {
-      const ids = idsOf('filters');
-      if (!ids.length) return;
-      const [fs, fsn] = await Promise.all([
-        ctx.db.select().from(filters).where(and(eq(filters.organization_id, org), inArray(filters.id, ids))),
-        ctx.db.select().from(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'filter'), inArray(sqlSnippetUses.owner_id, ids))),
-      ]);
-      const s = group(fsn, (x) => x.owner_id, (x) => x.sql_snippet_id);
-      const order = new Map(ids.map((id, i) => [id, i]));
-      fs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      for (const f of fs) out.push(serializeFilter(ctx.baseUrl, f, s.get(f.id) ?? [], { exposeManualValues: ctx.principal.kind === 'user' }));
-    })());
-  }
-  if (include.has('sql_snippets')) {
-    tasks.push((async () => {
-      const ids = idsOf('sql_snippets');
-      if (!ids.length) return;
-      const [ss, deps] = await Promise.all([
-        ctx.db.select().from(sqlSnippets).where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids))),
-        ctx.db.select().from(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet'), inArray(sqlSnippetUses.owner_id, ids))),
-      ]);
-      const d = group(deps, (x) => x.owner_id, (x) => x.sql_snippet_id);
-      for (const s of ss) out.push(serializeSnippet(ctx.baseUrl, s, d.get(s.id) ?? []));
-    })());
-  }
-  if (include.has('dashboard_groups')) {
-    tasks.push((async () => {
-      const ids = idsOf('dashboard_groups');
-      if (!ids.length) return;
-      const [gs, members] = await Promise.all([
-        ctx.db.select().from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids))),
-        ctx.db.select().from(dashboardGroupMembers).where(and(eq(dashboardGroupMembers.organization_id, org), inArray(dashboardGroupMembers.dashboard_group_id, ids))),
-      ]);
-      const m = group(members, (x) => x.dashboard_group_id, (x) => x.dashboard_id);
-      for (const g of gs) out.push(serializeDashboardGroup(ctx.baseUrl, g, m.get(g.id) ?? []));
-    })());
-  }
-  if (include.has('dashboard_sharing_links')) {
-    tasks.push((async () => {
-      const ids = idsOf('dashboard_sharing_links');
-      if (!ids.length) return;
-      const ls = await ctx.db.select().from(dashboardSharingLinks).where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.id, ids)));
-      for (const l of ls) out.push(serializeSharingLink(ctx.baseUrl, l));
-    })());
-  }
-  if (include.has('user')) {
-    tasks.push((async () => {
-      const ids = idsOf('user');
-      if (!ids.length) return;
-      const us = await ctx.db.select().from(users).where(and(eq(users.organization_id, org), inArray(users.id, ids)));
-      for (const u of us) out.push(serializeUser(ctx.baseUrl, u, { showOtp: can(ctx.principal, 'manage_users') }));
-    })());
-  }
-  if (include.has('user_groups')) {
-    tasks.push((async () => {
-      const ids = idsOf('user_groups');
-      if (!ids.length) return;
-      const gs = await ctx.db.select().from(userGroups).where(and(eq(userGroups.organization_id, org), inArray(userGroups.id, ids)));
-      for (const g of gs) out.push(serializeUserGroup(ctx.baseUrl, g));
-    })());
-  }
-  await Promise.all(tasks);
-  return out;
+      return inOrder(ids, rs).map((r) => serializeReport(ctx.baseUrl, r.row, tiles.get(r.row.id), {
+        filters: jsonIds(r.filterIds), sql_snippets: jsonIds(r.snippetIds),
+      }));
+    },
+    filters: async (ids) => {
+      const fs = await ctx.db.select({ row: filters, snippetIds: snippetsOf('filter', filters.id) }).from(filters)
+        .where(and(eq(filters.organization_id, org), inArray(filters.id, ids)));
+      return inOrder(ids, fs).map((f) => serializeFilter(ctx.baseUrl, f.row, jsonIds(f.snippetIds), {
+        exposeManualValues: ctx.principal.kind === 'user',
+      }));
+    },
+    sql_snippets: async (ids) => {
+      const ss = await ctx.db.select({ row: sqlSnippets, snippetIds: snippetsOf('sql_snippet', sqlSnippets.id) }).from(sqlSnippets)
+        .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids)));
+      return inOrder(ids, ss).map((x) => serializeSnippet(ctx.baseUrl, x.row, jsonIds(x.snippetIds)));
+    },
+    dashboard_groups: async (ids) => {
+      const gs = await ctx.db.select({
+        row: dashboardGroups,
+        dashboardIds: sql<unknown>`coalesce((select json_agg(m.dashboard_id order by m.position, m.dashboard_id)
+          from dashboard_group_members m where m.dashboard_group_id = ${dashboardGroups.id} and m.organization_id = ${org}), '[]'::json)`,
+      }).from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids)));
+      return inOrder(ids, gs).map((g) => serializeDashboardGroup(ctx.baseUrl, g.row, jsonIds(g.dashboardIds)));
+    },
+    dashboard_sharing_links: async (ids) => {
+      const ls = await ctx.db.select({ row: dashboardSharingLinks }).from(dashboardSharingLinks)
+        .where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.id, ids)));
+      return inOrder(ids, ls).map((l) => serializeSharingLink(ctx.baseUrl, l.row));
+    },
+    user: async (ids) => {
+      const us = await ctx.db.select({ row: users }).from(users).where(and(eq(users.organization_id, org), inArray(users.id, ids)));
+      const showOtp = can(ctx.principal, 'manage_users');
+      return inOrder(ids, us).map((u) => serializeUser(ctx.baseUrl, u.row, { showOtp }));
+    },
+    user_groups: async (ids) => {
+      const gs = await ctx.db.select({ row: userGroups }).from(userGroups)
+        .where(and(eq(userGroups.organization_id, org), inArray(userGroups.id, ids)));
+      return inOrder(ids, gs).map((g) => serializeUserGroup(ctx.baseUrl, g.row));
+    },
+  };
+
+  const lists = await Promise.all(
+    [...include].map((name) => {
+      const ids = linkedIds(rels, name);
+      return ids.length ? loaders[name]!(ids) : Promise.resolve([]);
+    }),
+  );
+  return lists.flat();
 }
 
+/** Every id a relationship names across the page, first appearance first. */
+function linkedIds(rels: Map<string, Record<string, Relationship>>, name: string): string[] {
+  const s = new Set<string>();
+  for (const r of rels.values()) {
+    const data = r[name]?.data;
+    if (Array.isArray(data)) data.forEach((x) => s.add(x.id));
+    else if (data) s.add(data.id);
+  }
+  return [...s];
+}
+
+/** Rows in the order of `ids` (the order of the relationship linkage). */
+function inOrder<T extends { row: { id: string } }>(ids: string[], rows: T[]): T[] {
+  const pos = new Map(ids.map((id, i) => [id, i]));
+  return [...rows].sort((a, b) => pos.get(a.row.id)! - pos.get(b.row.id)!);
+}
 
 /** A json array of ids, whether the driver parsed it or not. */
 function jsonIds(v: unknown): string[] {

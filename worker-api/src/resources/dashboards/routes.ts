@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
 import { pageLinks, parseInclude, parsePage, sendDocument } from '../../lib/jsonapi.ts';

@@ -14,8 +14,10 @@ export async function findReport(ctx: ServiceContext, id: string) {
   try {
     const dashboard = await findDashboard(ctx, row.dashboard_id);
     return { report: row, dashboard };
-  } catch {
-    throw notFound('report', id);
+  } catch (err) {
+    // A report on a dashboard the caller may not see does not exist for them; other failures stay what they are.
+    if (err instanceof ApiError && err.code === 'not_found') throw notFound('report', id);
+    throw err;
   }
 }
 
