@@ -15,6 +15,16 @@ beforeAll(async () => {
   key = await makeKey(org.organization.id);
 });
 
+/** A report with this SQL on the sample dashboard and datasource. */
+async function sampleReport(name: string, sql_query: string): Promise<string> {
+  const id = newId('report');
+  await db().insert(reports).values({
+    id, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
+    datasource_id: org.sampleDatasource.id, name, sql_query,
+  });
+  return id;
+}
+
 const data = (id: string, body?: unknown) => call(`/reports/${id}/data`, { key, method: 'POST', body });
 const countryFilter = (...codes: unknown[]) => ({ parameters: { filters: [{ variable_name: 'country', selected_values: codes }] } });
 
@@ -90,11 +100,7 @@ describe('POST /reports/{id}/data', () => {
   });
 
   it('a broken SQL query is the user\'s error: 422 query_error, stored as such', async () => {
-    const id = newId('report');
-    await db().insert(reports).values({
-      id, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
-      datasource_id: org.sampleDatasource.id, name: 'broken', sql_query: 'SELEC 1 FROM nowhere',
-    });
+    const id = await sampleReport('broken', 'SELEC 1 FROM nowhere');
     const res = await data(id);
     expect(res.status).toBe(422);
     expect(res.json.errors[0].code).toBe('query_error');
@@ -105,11 +111,7 @@ describe('POST /reports/{id}/data', () => {
   });
 
   it('the sample datasource cannot read Cairn\'s own tables', async () => {
-    const id = newId('report');
-    await db().insert(reports).values({
-      id, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
-      datasource_id: org.sampleDatasource.id, name: 'snoop', sql_query: 'SELECT secret_hash FROM public.api_keys',
-    });
+    const id = await sampleReport('snoop', 'SELECT secret_hash FROM public.api_keys');
     const res = await data(id);
     expect(res.status).toBe(422);
     expect(res.json.errors[0].detail).toMatch(/permission denied/);
