@@ -8,6 +8,19 @@ import { rateLimit } from './auth/rate-limit.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import { dashboardRoutes } from './resources/dashboards/routes.ts';
 import { reportRoutes } from './resources/reports/routes.ts';
+import { dashboardGroupRoutes } from './resources/dashboard-groups/routes.ts';
+import { dashboardSharingLinkRoutes } from './resources/dashboard-sharing-links/routes.ts';
+import { exportJobRoutes } from './resources/export-jobs/routes.ts';
+import { filterRoutes } from './resources/filters/routes.ts';
+import { sqlSnippetRoutes } from './resources/sql-snippets/routes.ts';
+import { dashboardScheduleRoutes } from './resources/dashboard-schedules/routes.ts';
+import { datasourceRoutes } from './resources/datasources/routes.ts';
+import { datasourceAgentRoutes } from './resources/datasource-agents/routes.ts';
+import { sqlAlertRoutes } from './resources/sql-alerts/routes.ts';
+import { userRoutes } from './resources/users/routes.ts';
+import { userGroupRoutes } from './resources/user-groups/routes.ts';
+import { apiKeyRoutes } from './resources/api-keys/routes.ts';
+import { executionRoutes } from './resources/executions/routes.ts';
 
 /**
  * The API server's one app factory: request id, database, error envelope, authentication,
@@ -57,5 +70,18 @@ export function createApp() {
   app.use('*', authenticate, rateLimit);
   app.route('/', dashboardRoutes);
   app.route('/', reportRoutes);
+  app.route('/', dashboardGroupRoutes);
+  app.route('/', dashboardSharingLinkRoutes);
+  app.route('/', exportJobRoutes);
+  app.route('/', filterRoutes);
+  app.route('/', sqlSnippetRoutes);
+  app.route('/', dashboardScheduleRoutes);
+  app.route('/', datasourceRoutes);
+  app.route('/', datasourceAgentRoutes);
+  app.route('/', sqlAlertRoutes);
+  app.route('/', userRoutes);
+  app.route('/', userGroupRoutes);
+  app.route('/', apiKeyRoutes);
+  app.route('/', executionRoutes);
   return app;
 }

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 type CairnApiEnv = import('../src/env.ts').Env;
 declare namespace Cloudflare {
   interface Env extends CairnApiEnv {}

@@ -55,3 +55,23 @@ export async function call(path: string, o: CallOptions = {}) {
   }
   return { status: res.status, headers: res.headers, json };
 }
+
+/** A JSON:API create/update call: `data` is sent as `{ data }` with the JSON:API media type. */
+export function jsonApi(path: string, method: 'POST' | 'PATCH', data: unknown, key: string | CallOptions = {}) {
+  const o: CallOptions = typeof key === 'string' ? { key } : key;
+  return call(path, { ...o, method, body: { data }, contentType: 'application/vnd.api+json' });
+}
+
+/** A user of the organization with a signed-in session; `session` goes to `call(…, { session })`. */
+export async function makeUser(organizationId: string, role: 'viewer' | 'analyst' | 'admin' = 'viewer') {
+  const { newId, sha256Hex } = await import('@cairn/core');
+  const { users, sessions } = await import('@cairn/db');
+  const id = newId('user');
+  const email = `${role}-${randomString(10).toLowerCase()}@example.test`;
+  await db().insert(users).values({ id, organization_id: organizationId, email, role, firstname: 'Test', lastname: role });
+  const session = randomString(48);
+  await db().insert(sessions).values({
+    id: await sha256Hex(session), organization_id: organizationId, user_id: id, expires_at: new Date(Date.now() + 3_600_000),
+  });
+  return { id, email, session };
+}

@@ -83,3 +83,21 @@ export function pageLinks(c: Context, page: { size: number; number: number }, to
     next: page.number < last ? at(page.number + 1) : null,
   };
 }
+
+/** Sends a page of resources with pagination links and `meta.total`. */
+export function sendList(
+  c: Context,
+  page: { size: number; number: number },
+  res: { data: ResourceObject[]; total: number; included?: ResourceObject[] },
+  include?: Set<string>,
+): never {
+  return sendDocument(c, {
+    data: res.data,
+    ...(include?.size ? { included: res.included ?? [] } : {}),
+    links: pageLinks(c, page, res.total),
+    meta: { total: res.total, page: { size: page.size, number: page.number } },
+  });
+}
+
+/** `(page.number - 1) * page.size` for OFFSET. */
+export const offsetOf = (page: { size: number; number: number }) => (page.number - 1) * page.size;

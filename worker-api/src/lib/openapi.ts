@@ -69,3 +69,63 @@ export function errorResponses(...statuses: number[]) {
     statuses.map((s) => [s, { description: ERROR_TEXT[s] ?? 'Error', content: { 'application/vnd.api+json': { schema: errorDocument } } }]),
   );
 }
+
+// ---- Typed resource documents, request bodies and route registration ----
+
+const JSONAPI = 'application/vnd.api+json';
+const identifier = z.object({ type: z.string(), id: z.string() });
+const relationshipDoc = z.object({ data: z.union([identifier, z.array(identifier), z.null()]) });
+
+/**
+ * A named resource object schema for the OpenAPI document (components/schemas/<Name>), built from
+ * the resource's response attributes.
+ */
+export function resourceObjectSchema(name: string, type: string, attributes: z.ZodObject<z.ZodRawShape>, relationships: readonly string[] = []) {
+  return z
+    .object({
+      type: z.literal(type),
+      id: z.string(),
+      attributes,
+      ...(relationships.length
+        ? { relationships: z.object(Object.fromEntries(relationships.map((r) => [r, relationshipDoc.optional()]))) }
+        : {}),
+      links: z.object({ self: z.string() }),
+    })
+    .openapi(name);
+}
+
+/** 200/201 answer holding one resource (plus `included`). */
+export const oneDocument = (description: string, resourceSchema: z.ZodType) => ({
+  description,
+  content: { [JSONAPI]: { schema: z.object({ data: resourceSchema, included: z.array(resourceObject).optional() }) } },
+});
+
+/** 200 answer holding a page of resources, with pagination links and the total. */
+export const listDocument = (description: string, resourceSchema: z.ZodType) => ({
+  description,
+  content: {
+    [JSONAPI]: {
+      schema: z.object({
+        data: z.array(resourceSchema),
+        included: z.array(resourceObject).optional(),
+        links: z.object({ self: z.string(), first: z.string(), last: z.string(), prev: z.string().nullable(), next: z.string().nullable() }),
+        meta: z.object({ total: z.number().int(), page: z.object({ size: z.number().int(), number: z.number().int() }) }),
+      }),
+    },
+  },
+});
+
+/** A JSON:API request body (create/update). */
+export const jsonApiBody = (schema: z.ZodType, description?: string) => ({
+  required: true,
+  ...(description ? { description } : {}),
+  content: { [JSONAPI]: { schema } },
+});
+
+/** A plain JSON request body (actions). */
+export const actionBody = (schema: z.ZodType, required = false) => ({
+  required,
+  content: { 'application/json': { schema } },
+});
+
+export const noContent = (description = 'Done; no body') => ({ description });

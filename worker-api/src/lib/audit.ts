@@ -1,0 +1,32 @@
+import { auditLog } from '@cairn/db';
+import { actorOf } from '../auth/principal.ts';
+import type { ServiceContext } from './context.ts';
+
+/**
+ * Records one write: organization, the key or user who made it, the action (`create`, `update`,
+ * `delete`, or a verb such as `lock`), the resource and the request id. `details` names what
+ * changed (attribute names, never secret values). Called by every service verb that writes.
+ */
+export async function audit(
+  ctx: Pick<ServiceContext, 'db' | 'principal' | 'requestId'>,
+  action: string,
+  resourceType: string,
+  resourceId: string | null,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await ctx.db.insert(auditLog).values({
+    organization_id: ctx.principal.organizationId,
+    ...actorOf(ctx.principal),
+    action,
+    resource_type: resourceType,
+    resource_id: resourceId,
+    request_id: ctx.requestId,
+    details: details ?? null,
+  });
+}
+
+/** Attribute names that changed, for `details` (values left out: they may be secret). */
+export const changed = (attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) => ({
+  attributes: Object.keys(attributes),
+  ...(Object.keys(relationships).length ? { relationships: Object.keys(relationships) } : {}),
+});

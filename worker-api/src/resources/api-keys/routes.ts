@@ -1,0 +1,5 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env.ts';
+
+/** Routes of this resource (being written). */
+export const apiKeyRoutes = new OpenAPIHono<AppEnv>();

@@ -1,0 +1,39 @@
+import { z } from '@hono/zod-openapi';
+import type { ResourceBodySpec } from '../../lib/resource-body.ts';
+import { resourceObjectSchema } from '../../lib/openapi.ts';
+
+const name = z.string().trim().min(1).max(200);
+
+/** What clients may write; `dashboards` (ordered) is the group's membership. */
+export const dashboardGroupBody = {
+  type: 'dashboard_groups',
+  attributes: z.object({
+    name,
+    description: z.string().max(2000).nullable(),
+  }),
+  required: ['name'],
+  readOnly: ['created_at', 'updated_at'],
+  relationships: { dashboards: { type: 'dashboards', many: true } },
+} satisfies ResourceBodySpec<{ name: typeof name; description: z.ZodNullable<z.ZodString> }>;
+
+export const DashboardGroup = resourceObjectSchema(
+  'DashboardGroup',
+  'dashboard_groups',
+  z.object({
+    name: z.string(),
+    description: z.string().nullable(),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    updated_at: z.string().openapi({ format: 'date-time' }),
+  }),
+  ['dashboards'],
+);
+
+export const sortBody = z
+  .object({
+    dashboard_group_ids: z.array(z.string().min(1).max(64)).min(1).max(1000)
+      .openapi({ description: 'Group ids in the wanted order; groups left out keep their order after these.' }),
+  })
+  .strict()
+  .openapi('DashboardGroupSort');
+
+export const DASHBOARD_GROUP_INCLUDES = ['dashboards'] as const;
