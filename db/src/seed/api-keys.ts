@@ -26,7 +26,7 @@ async function requireOrganization(ex: Executor, organizationId: string): Promis
 }
 
 /** Checks the grants' shape and that every restricted resource exists in the organization. */
-async function validateGrants(ex: Executor, organizationId: string, grants: unknown): Promise<Grant[]> {
+export async function validateGrants(ex: Executor, organizationId: string, grants: unknown): Promise<Grant[]> {
   if (!Array.isArray(grants) || grants.length === 0) {
     throw new ApiError('invalid_attribute', 'An API key needs at least one permission.');
   }

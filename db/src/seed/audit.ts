@@ -6,7 +6,7 @@ export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Who performs an operator write: the `cairn` CLI or the system itself (dev seeding, migrations). */
 export interface Actor {
-  type: 'cli' | 'system';
+  type: 'cli' | 'system' | 'user';
   id?: string | null;
 }
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: null };

@@ -1,0 +1,88 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import { ApiError, notFound, type Grant } from '@cairn/core';
+import { apiKeys } from '@cairn/db';
+import { createApiKey, validateGrants } from '@cairn/db/seed/api-keys';
+import type { ServiceContext } from '../../lib/context.ts';
+import { requireAdminUser } from '../../auth/principal.ts';
+import { audit } from '../../lib/audit.ts';
+import { offsetOf, resource, toOne } from '../../lib/jsonapi.ts';
+
+type Page = { size: number; number: number };
+type KeyRow = typeof apiKeys.$inferSelect;
+
+function serialize(baseUrl: string, k: KeyRow, secret?: string) {
+  return resource(baseUrl, 'api_keys', k.id, {
+    name: k.name,
+    key_id: k.key_id,
+    ...(secret ? { secret } : {}),
+    permissions: k.permissions,
+    enabled: k.enabled,
+    last_used_at: k.last_used_at?.toISOString() ?? null,
+    created_at: k.created_at.toISOString(),
+    updated_at: k.updated_at.toISOString(),
+  }, { created_by_user: toOne('users', k.created_by_user_id) });
+}
+
+async function findKey(ctx: ServiceContext, id: string) {
+  const [row] = await ctx.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!row) throw notFound('API key', id);
+  return row;
+}
+
+export async function listKeys(ctx: ServiceContext, page: Page) {
+  requireAdminUser(ctx.principal);
+  const where = eq(apiKeys.organization_id, ctx.principal.organizationId);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(apiKeys).where(where).orderBy(asc(apiKeys.created_at), asc(apiKeys.id)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select({ n: count() }).from(apiKeys).where(where),
+  ]);
+  return { data: rows.map((k) => serialize(ctx.baseUrl, k)), total: total?.n ?? 0 };
+}
+
+export async function getKey(ctx: ServiceContext, id: string) {
+  requireAdminUser(ctx.principal);
+  return serialize(ctx.baseUrl, await findKey(ctx, id));
+}
+
+/** Restricted resources must exist in the organization (checked by the seed's createApiKey, which also audits). */
+export async function createKey(ctx: ServiceContext, attrs: { name?: string; permissions?: Grant[]; enabled?: boolean }) {
+  requireAdminUser(ctx.principal);
+  const userId = ctx.principal.kind === 'user' ? ctx.principal.userId : null;
+  const { apiKey, secret } = await createApiKey(ctx.direct().db as unknown as Parameters<typeof createApiKey>[0], {
+    organizationId: ctx.principal.organizationId, name: attrs.name!, grants: attrs.permissions!, createdByUserId: userId,
+  }, { actor: { type: 'user', id: userId } }).catch(pointAt);
+  let row: KeyRow = apiKey;
+  if (attrs.enabled === false) {
+    const [off] = await ctx.db.update(apiKeys).set({ enabled: false }).where(eq(apiKeys.id, apiKey.id)).returning();
+    row = off!;
+  }
+  return serialize(ctx.baseUrl, row, secret);
+}
+
+export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?: string; permissions?: Grant[]; enabled?: boolean }) {
+  requireAdminUser(ctx.principal);
+  await findKey(ctx, id);
+  if (attrs.permissions) {
+    // Same validation as on create: restricted resources must be this organization's.
+    attrs = { ...attrs, permissions: await validateGrants(ctx.db as never, ctx.principal.organizationId, attrs.permissions).catch(pointAt) };
+  }
+  const [row] = await ctx.db.update(apiKeys).set({ ...attrs, updated_at: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId))).returning();
+  await audit(ctx, 'update', 'api_keys', id, { attributes: Object.keys(attrs) });
+  return serialize(ctx.baseUrl, row!);
+}
+
+export async function deleteKey(ctx: ServiceContext, id: string) {
+  requireAdminUser(ctx.principal);
+  await findKey(ctx, id);
+  await ctx.db.delete(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId)));
+  await audit(ctx, 'delete', 'api_keys', id);
+}
+
+/** The seed's validation errors carry no pointer; the API's answers point at the attribute. */
+function pointAt(err: unknown): never {
+  if (err instanceof ApiError && err.code === 'invalid_attribute' && !err.source) {
+    throw new ApiError('invalid_attribute', err.message, { source: { pointer: '/data/attributes/permissions' } });
+  }
+  throw err;
+}
