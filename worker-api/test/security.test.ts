@@ -92,6 +92,18 @@ describe('rate limit', () => {
     expect((await stub.take(1, 2, t0 + 1500)).allowed).toBe(true);
   });
 
+  it('leases several tokens at once, takes back unused ones, and refuses an empty bucket', async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`ratelimit::lease-${Math.random()}`));
+    const t0 = 2_000_000;
+    expect(await stub.lease(1, 10, 4, 0, t0)).toMatchObject({ granted: 4, remaining: 6, allowed: true });
+    expect(await stub.lease(1, 10, 20, 0, t0)).toMatchObject({ granted: 6, remaining: 0 });
+    const refused = await stub.lease(1, 10, 5, 0, t0);
+    expect(refused).toMatchObject({ granted: 0, allowed: false });
+    expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+    // Three unused tokens come back with the next lease.
+    expect(await stub.lease(1, 10, 2, 3, t0)).toMatchObject({ granted: 2, remaining: 1 });
+  });
+
   it('every authenticated answer carries RateLimit headers', async () => {
     // The test config allows a burst of 1000 per key.
     const res = await call('/dashboards', { key });

@@ -1,7 +1,40 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '@cairn/core';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv, Env } from '../env.ts';
 import { errorResponse } from '../lib/errors.ts';
+
+/**
+ * The caller's token bucket lives in a RateLimiter Durable Object (one per key or user). To spare a
+ * busy caller one round trip per request, this isolate leases several tokens at once — as many as
+ * the caller used in the previous second (1 to 20) — spends them locally for at most a second, and
+ * gives back what it did not use with the next lease. A caller sending one request now and then
+ * leases one token per request, exactly as before; the bucket's budget is the same either way.
+ */
+interface Lease {
+  tokens: number;
+  expires: number;
+  used: number;
+  limit: number;
+  remaining: number;
+  reset: number;
+  pending: Promise<void> | null;
+}
+const leases = new Map<string, Lease>();
+const LEASE_MS = 1000;
+const MAX_LEASE = 20;
+
+async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: number, burst: number) {
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`ratelimit::${bucket}`));
+  const want = Math.min(MAX_LEASE, Math.max(1, lease?.used ?? 1));
+  const leftover = lease && lease.expires > 0 ? lease.tokens : 0;
+  const d = await stub.lease(rate, burst, want, leftover);
+  const next: Lease = {
+    tokens: d.granted, expires: Date.now() + LEASE_MS, used: 0, limit: d.limit, remaining: d.remaining, reset: d.reset, pending: null,
+  };
+  leases.set(bucket, next);
+  if (leases.size > 10_000) leases.delete(leases.keys().next().value!);
+  return { lease: next, retryAfter: d.retryAfter };
+}
 
 /** Applies the caller's token bucket; answers 429 with Retry-After and RateLimit-* headers. */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -9,21 +42,41 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bucket = p.kind === 'api_key' ? `key:${p.apiKeyId}` : `user:${p.userId}`;
   const rate = Number(c.env.RATE_LIMIT_RPS ?? 20);
   const burst = Number(c.env.RATE_LIMIT_BURST ?? 200);
-  const stub = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::${bucket}`));
-  const d = await stub.take(rate, burst);
+  let lease = leases.get(bucket);
+  let retryAfter = 0;
+  // Concurrent requests of one caller wait for the same renewal instead of each asking the object.
+  while (lease?.pending) {
+    await lease.pending;
+    lease = leases.get(bucket);
+  }
+  if (!lease || lease.tokens < 1 || lease.expires < Date.now()) {
+    const old = lease;
+    let done!: () => void;
+    const pending = new Promise<void>((r) => (done = r));
+    if (old) old.pending = pending;
+    try {
+      ({ lease, retryAfter } = await renew(c.env, bucket, old, rate, burst));
+      if (old) lease.used = 0;
+    } finally {
+      if (old) old.pending = null;
+      done();
+    }
+  }
   const headers = {
-    'ratelimit-limit': String(d.limit),
-    'ratelimit-remaining': String(d.remaining),
-    'ratelimit-reset': String(d.reset),
+    'ratelimit-limit': String(lease.limit),
+    'ratelimit-remaining': String(Math.max(0, lease.remaining + lease.tokens - 1)),
+    'ratelimit-reset': String(lease.reset),
     'ratelimit-policy': `${burst};w=${Math.ceil(burst / rate)}`,
   };
-  if (!d.allowed) {
+  if (lease.tokens < 1) {
     return errorResponse(
       c,
-      new ApiError('rate_limited', `Too many requests; retry in ${d.retryAfter} s with exponential backoff.`),
-      { ...headers, 'retry-after': String(d.retryAfter) },
+      new ApiError('rate_limited', `Too many requests; retry in ${retryAfter || 1} s with exponential backoff.`),
+      { ...headers, 'retry-after': String(retryAfter || 1) },
     );
   }
+  lease.tokens -= 1;
+  lease.used += 1;
   await next();
   for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
 };

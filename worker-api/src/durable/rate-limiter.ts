@@ -50,6 +50,37 @@ export class RateLimiter extends DurableObject {
     };
   }
 
+  /**
+   * Takes up to `want` tokens at once (at least one when the bucket has one) and gives back
+   * `returned` unused tokens of an earlier lease, so a busy caller needs one call per lease instead
+   * of one per request. `granted` 0 means refused.
+   */
+  async lease(rate: number, burst: number, want: number, returned = 0, now = Date.now()): Promise<RateDecision & { granted: number }> {
+    if (this.tokens === null) {
+      const saved = await this.ctx.storage.get<{ tokens: number; updated: number }>('bucket');
+      this.tokens = saved?.tokens ?? burst;
+      this.updated = saved?.updated ?? now;
+    }
+    const elapsed = Math.max(0, now - this.updated) / 1000;
+    this.tokens = Math.min(burst, this.tokens + elapsed * rate + Math.max(0, returned));
+    this.updated = now;
+    const granted = Math.max(0, Math.min(Math.floor(this.tokens), Math.max(1, Math.floor(want))));
+    this.tokens -= granted;
+    this.ctx.storage.put('bucket', { tokens: this.tokens, updated: this.updated });
+    if (!this.alarmSet) {
+      this.alarmSet = true;
+      await this.ctx.storage.setAlarm(Date.now() + 3_600_000);
+    }
+    return {
+      allowed: granted > 0,
+      granted,
+      limit: burst,
+      remaining: Math.floor(this.tokens),
+      retryAfter: granted > 0 ? 0 : Math.ceil((1 - this.tokens) / rate),
+      reset: Math.ceil((burst - this.tokens) / rate),
+    };
+  }
+
   override async alarm(): Promise<void> {
     // Still in use within the last hour: keep the bucket and look again later.
     if (this.tokens !== null && Date.now() - this.updated < 3_600_000) {

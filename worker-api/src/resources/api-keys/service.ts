@@ -4,6 +4,7 @@ import { apiKeys } from '@cairn/db';
 import { createApiKey, validateGrants } from '@cairn/db/seed/api-keys';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requireAdminUser } from '../../auth/principal.ts';
+import { forgetApiKey } from '../../auth/authenticate.ts';
 import { audit } from '../../lib/audit.ts';
 import { offsetOf, resource, toOne } from '../../lib/jsonapi.ts';
 
@@ -61,7 +62,7 @@ export async function createKey(ctx: ServiceContext, attrs: { name?: string; per
 
 export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?: string; permissions?: Grant[]; enabled?: boolean }) {
   requireAdminUser(ctx.principal);
-  await findKey(ctx, id);
+  forgetApiKey((await findKey(ctx, id)).key_id);
   if (attrs.permissions) {
     // Same validation as on create: restricted resources must be this organization's.
     attrs = { ...attrs, permissions: await validateGrants(ctx.db as never, ctx.principal.organizationId, attrs.permissions).catch(pointAt) };
@@ -74,7 +75,7 @@ export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?:
 
 export async function deleteKey(ctx: ServiceContext, id: string) {
   requireAdminUser(ctx.principal);
-  await findKey(ctx, id);
+  forgetApiKey((await findKey(ctx, id)).key_id);
   await ctx.db.delete(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId)));
   await audit(ctx, 'delete', 'api_keys', id);
 }
