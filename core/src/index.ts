@@ -6,6 +6,5 @@ export * from './crypto.ts';
 export * from './tokens.ts';
 export * from './data-types.ts';
 export * from './jsonapi.ts';
-export * from './sql/params.ts';
-export * from './sql/compile.ts';
+export * from './sql/index.ts';
 export * from './resources.ts';

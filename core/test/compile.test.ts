@@ -1,89 +1,148 @@
 import { describe, expect, it } from 'vitest';
 import { compileSql, type FilterDefinition } from '../src/index.ts';
+import { DIALECTS, compile, filter, ph, pick, rejects } from './sql-helpers.ts';
 
 const filters: FilterDefinition[] = [
-  { variable_name: 'country', control_type: 'dropdown_multi_manual', value_type: 'TEXT' },
-  { variable_name: 'qty', control_type: 'input', value_type: 'NUMBER' },
-  { variable_name: 'order_date', control_type: 'date_range', value_type: 'DATE' },
-  { variable_name: 'at', control_type: 'date_time_range', value_type: 'DATE_TIME' },
+  filter('country', 'dropdown_multi_manual'),
+  filter('qty', 'input', 'NUMBER'),
+  filter('order_date', 'date_range', 'DATE'),
+  filter('at', 'date_time_range', 'DATE_TIME'),
+  filter('parent', 'dropdown_dynamic'),
 ];
-const pg = (sql: string, parameters = {}) => compileSql({ sql, dialect: 'postgres', filters, parameters });
-const sel = (variable_name: string, ...selected_values: unknown[]) => ({ filters: [{ variable_name, selected_values }] });
 
-describe('conditions', () => {
-  it('an unset filter becomes TRUE', () => {
-    expect(pg('SELECT 1 WHERE {[c.country]=country}')).toEqual({ text: 'SELECT 1 WHERE TRUE', values: [], variables: ['country'] });
+describe.each(DIALECTS)('conditions (%s)', (dialect) => {
+  const c = (sql: string, parameters = {}) => compile(dialect, sql, { filters, parameters });
+
+  it('an unset filter becomes TRUE and binds nothing', () => {
+    expect(c('SELECT 1 WHERE {[c.country]=country}')).toMatchObject({ text: 'SELECT 1 WHERE TRUE', values: [], variables: ['country'] });
+    expect(c('WHERE {country=country}', pick({ country: [] })).text).toBe('WHERE TRUE');
   });
-  it('one value is an equality, several an IN list, all bound', () => {
-    expect(pg('WHERE {[c.country]=country}', sel('country', 'DE'))).toMatchObject({ text: 'WHERE (c.country = $1)', values: ['DE'] });
-    expect(pg('WHERE {country=country}', sel('country', 'DE', 'FR'))).toMatchObject({ text: 'WHERE (country IN ($1, $2))', values: ['DE', 'FR'] });
+
+  it('one value is an equality, several an IN list, all bound in order', () => {
+    expect(c('WHERE {[c.country]=country}', pick({ country: ['DE'] }))).toMatchObject({ text: `WHERE (c.country = ${ph(dialect, 1)})`, values: ['DE'] });
+    const r = c('WHERE {country=country} AND {[o.qty]=qty}', pick({ country: ['DE', 'FR'], qty: ['3'] }));
+    const p = dialect === 'postgres' ? ['$1', '$2', '$3'] : ['?', '?', '?'];
+    expect(r.text).toBe(`WHERE (country IN (${p[0]}, ${p[1]})) AND (o.qty = ${p[2]})`);
+    expect(r.values).toEqual(['DE', 'FR', 3]);
   });
-  it('mysql uses ? placeholders', () => {
-    const r = compileSql({ sql: 'WHERE {[a]=country} AND {[b]=qty}', dialect: 'mysql', filters, parameters: { filters: [{ variable_name: 'country', selected_values: ['x'] }, { variable_name: 'qty', selected_values: ['3'] }] } });
-    expect(r).toMatchObject({ text: 'WHERE (a = ?) AND (b = ?)', values: ['x', 3] });
+
+  it('a selected null is IS NULL, alone or beside values', () => {
+    expect(c('WHERE {c=country}', pick({ country: [null] }))).toMatchObject({ text: 'WHERE (c IS NULL)', values: [] });
+    expect(c('WHERE {c=country}', pick({ country: ['DE', null] }))).toMatchObject({ text: `WHERE (c = ${ph(dialect, 1)} OR c IS NULL)`, values: ['DE'] });
+    expect(c('WHERE {c=country}', pick({ country: [null, 'DE', 'FR'] })).values).toEqual(['DE', 'FR']);
   });
-  it('a date range ends exclusively at the next day', () => {
-    const r = pg('WHERE {[o.ordered_at]=order_date}', sel('order_date', '2026-01-01', '2026-01-31'));
-    expect(r.text).toBe('WHERE (o.ordered_at >= $1 AND o.ordered_at < $2)');
-    expect(r.values).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
+
+  it('parenthesises an expression that is not a plain column', () => {
+    expect(c('WHERE {[a OR b]=country}', pick({ country: ['x'] })).text).toBe(`WHERE ((a OR b) = ${ph(dialect, 1)})`);
+    expect(c("WHERE {[lower(name) || 'x']=country}", pick({ country: ['x'] })).text).toBe(`WHERE ((lower(name) || 'x') = ${ph(dialect, 1)})`);
+    expect(c('WHERE {[ t.col ]=country}', pick({ country: ['x'] })).text).toBe(`WHERE (t.col = ${ph(dialect, 1)})`);
   });
-  it('an open-ended range binds one side only; start~end strings and unix times work', () => {
-    expect(pg('WHERE {[t]=at}', sel('at', '1700000000~'))).toMatchObject({ text: 'WHERE (t >= $1)', values: ['2023-11-14T22:13:20.000Z'] });
-    expect(pg('WHERE {[t]=timerange}', { timerange: '~1700000000' })).toMatchObject({ text: 'WHERE (t < $1)' });
+
+  it('tolerates whitespace inside the braces', () => {
+    expect(c('WHERE { [a] = country }', pick({ country: ['x'] })).text).toBe(`WHERE (a = ${ph(dialect, 1)})`);
+    expect(c('WHERE {a = country}', pick({ country: ['x'] })).text).toBe(`WHERE (a = ${ph(dialect, 1)})`);
   });
-  it('range bounds as values', () => {
-    expect(pg('SELECT {order_date.start}, {order_date.end}', sel('order_date', '2026-01-01', '2026-01-01')).values).toEqual([
-      '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z',
-    ]);
+
+  it('binds again at each use (no placeholder is shared)', () => {
+    const r = c('{[a]=country} OR {[b]=country}', pick({ country: ['DE'] }));
+    expect(r.text).toBe(dialect === 'postgres' ? '(a = $1) OR (b = $2)' : '(a = ?) OR (b = ?)');
+    expect(r.values).toEqual(['DE', 'DE']);
   });
-  it('reuses nothing across placeholders: each use binds again', () => {
-    expect(pg('{[a]=country} OR {[b]=country}', sel('country', 'DE')).text).toBe('(a = $1) OR (b = $2)');
+
+  it('leaves braces that are not Cairn syntax alone', () => {
+    const sql = 'SELECT ARRAY[1], x->{a}, {a>=b}, {1}, {[unclosed=country}';
+    expect(c(sql).text).toBe(sql);
   });
 });
 
-describe('values are never spliced into SQL', () => {
-  const payloads = ["' OR '1'='1", "'); DROP TABLE users; --", '$1', '\\', '*/ SELECT 1 /*', '{[x]=country}', 'a\u0301'];
-  for (const p of payloads) {
-    it(`payload ${JSON.stringify(p)}`, () => {
-      const r = pg('SELECT * FROM t WHERE {[name]=country}', sel('country', p));
-      expect(r.text).toBe('SELECT * FROM t WHERE (name = $1)');
-      expect(r.values).toEqual([p]);
+describe('result shape', () => {
+  it('reports variables in order of first use, unknown ones separately, and the zones', () => {
+    const r = compileSql({
+      sql: 'SELECT {t:aggregation} WHERE {t=timerange} AND {c=country} AND {x=adhoc} AND {y=adhoc} AND {z=other}',
+      dialect: 'postgres', filters, parameters: {},
     });
-  }
-  it('refuses a NUL character in text', () => {
-    expect(() => pg('WHERE {[a]=country}', sel('country', 'a\u0000b'))).toThrow(/NUL/);
+    expect(r.variables).toEqual(['aggregation', 'timerange', 'country', 'adhoc', 'other']);
+    expect(r.unknownVariables).toEqual(['adhoc', 'other']);
+    expect(r.timeZone).toBe('UTC');
+    expect(r.sessionTimeZone).toBe('UTC');
+    expect(r.snippets).toEqual([]);
   });
-  it('checks numbers, dates and ranges, pointing at the bad value', () => {
-    try {
-      pg('WHERE {[q]=qty}', sel('qty', '3; DROP'));
-      throw new Error('no error');
-    } catch (e: any) {
-      expect(e.code).toBe('invalid_attribute');
-      expect(e.source.pointer).toBe('/parameters/filters/0/selected_values/0');
-    }
-    expect(() => pg('WHERE {[d]=order_date}', sel('order_date', '2026-02-01', '2026-01-01'))).toThrow(/ends before/);
-    expect(() => pg('WHERE {[d]=order_date}', sel('order_date', 'soon', 'later'))).toThrow(/not a unix time/);
+
+  it('an unknown variable compiles as an unset multi-select text filter, whatever is selected', () => {
+    const r = compile('postgres', 'WHERE {c=adhoc} AND {adhoc.value} IS NULL', { parameters: pick({ adhoc: ['x'] }) });
+    expect(r).toMatchObject({ text: 'WHERE TRUE AND NULL IS NULL', values: [], unknownVariables: ['adhoc'] });
+    rejects(() => compile('postgres', 'SELECT {adhoc.start}'), /holds values, not a range/);
+  });
+
+  it('keeps the original call shape of the engine working (sql, dialect, filters, parameters)', () => {
+    const r = compileSql({ sql: 'SELECT * FROM orders o WHERE {[o.country]=country}', dialect: 'postgres', filters, parameters: pick({ country: ['DE'] }) });
+    expect(r.text).toBe('SELECT * FROM orders o WHERE (o.country = $1)');
+    expect(r.values).toEqual(['DE']);
   });
 });
 
-describe('literals and comments are left alone', () => {
-  it('does not touch braces inside strings, identifiers or comments', () => {
-    const sql = `SELECT '{[a]=country}', "{b=country}" -- {[c]=country}\n/* {[d]=country} */ WHERE {[e]=country}`;
-    const r = pg(sql, sel('country', 'X'));
-    expect(r.text).toBe(`SELECT '{[a]=country}', "{b=country}" -- {[c]=country}\n/* {[d]=country} */ WHERE (e = $1)`);
+describe.each(DIALECTS)('values (%s)', (dialect) => {
+  const c = (sql: string, parameters = {}) => compile(dialect, sql, { filters, parameters });
+
+  it('{var.value} binds a single value, NULL when unset', () => {
+    expect(c('SELECT {qty.value}', pick({ qty: ['7'] }))).toMatchObject({ text: `SELECT ${ph(dialect, 1)}`, values: [7] });
+    expect(c('SELECT {qty.value}')).toMatchObject({ text: 'SELECT NULL', values: [] });
+    expect(c('SELECT {country.value}', pick({ country: ['DE'] })).values).toEqual(['DE']);
   });
-  it('leaves JSON-ish braces that are not filter syntax', () => {
-    expect(pg("SELECT '{}'::jsonb, ARRAY[1] WHERE x = '{a}'").text).toBe("SELECT '{}'::jsonb, ARRAY[1] WHERE x = '{a}'");
+
+  it('{var.value} of a list with several values is a 422 naming the filter', () => {
+    rejects(() => c('SELECT {country.value}', pick({ country: ['DE', 'FR'] })), /Filter "country".*needs one value/, '/parameters/filters/0/selected_values');
+  });
+
+  it('{aggregation} alone is the aggregation name as a value', () => {
+    expect(c('SELECT {aggregation}, {aggregation.value}', { aggregation: 'month' })).toMatchObject({
+      text: `SELECT ${ph(dialect, 1)}, ${ph(dialect, 2)}`, values: ['month', 'month'],
+    });
+    expect(c('SELECT {aggregation}').values).toEqual(['day']);
+  });
+
+  it('refuses value syntax that does not fit the filter, pointing at the SQL', () => {
+    rejects(() => c('SELECT {country}'), /write \{country\.value\}/, '/sql_query');
+    rejects(() => c('SELECT {order_date.value}'), /is a range; use \{order_date\.start\}/);
+    rejects(() => c('SELECT {qty.start}'), /holds values, not a range/);
+    rejects(() => c('SELECT {qty.middle}'), /unknown selector "\.middle"/);
+    rejects(() => c('SELECT {aggregation.start}'), /only the selector \.value/);
+  });
+
+  it('leaves {name} and {name.other} of unknown names alone', () => {
+    expect(c('SELECT {nobody}, {nobody.thing}').text).toBe('SELECT {nobody}, {nobody.thing}');
+  });
+
+  it('refuses conditions and transformations that do not fit the variable', () => {
+    rejects(() => c('WHERE {[t]=aggregation}'), /is an aggregation; use it as a transformation/);
+    rejects(() => c('SELECT {[t]:country}'), /needs an aggregation/);
+    rejects(() => c('WHERE {[t]=country.previous}'), /needs a range filter/);
+    rejects(() => c('WHERE {[t]=timerange.later}'), /unknown condition selector "\.later"/);
+    rejects(() => c('SELECT {[t]:aggregation.next}'), /takes no selector/);
   });
 });
 
-describe('aggregation', () => {
-  it('binds the unit for date_trunc and checks it', () => {
-    expect(pg('SELECT {[o.at]:aggregation}', { aggregation: 'month' })).toMatchObject({ text: 'SELECT date_trunc($1, o.at)', values: ['month'] });
-    expect(pg('SELECT {[o.at]:aggregation}').values).toEqual(['day']);
-    expect(() => pg('SELECT {[o.at]:aggregation}', { aggregation: 'fortnight; drop' })).toThrow(/Unknown aggregation/);
+describe('dynamic dropdown SQL', () => {
+  it('compiles the same way; the parent filter is an ordinary variable', () => {
+    const sql = 'SELECT city, city_name FROM cities WHERE {country=parent} AND {[updated_at]=timerange} ORDER BY 2';
+    const r = compile('postgres', sql, { filters, parameters: pick({ parent: ['DE'] }) });
+    expect(r.text).toBe('SELECT city, city_name FROM cities WHERE (country = $1) AND TRUE ORDER BY 2');
+    expect(r.values).toEqual(['DE']);
+    expect(compile('mysql', sql, { filters }).text).toBe('SELECT city, city_name FROM cities WHERE TRUE AND TRUE ORDER BY 2');
   });
-  it('week_sunday shifts the week start', () => {
-    expect(pg('SELECT {[t]:aggregation}', { aggregation: 'week_sunday' }).text).toContain("interval '1 day'");
+});
+
+describe('time zone options', () => {
+  it('validates IANA names: an unknown zone or an offset is a 422', () => {
+    rejects(() => compile('postgres', 'SELECT 1', { timeZone: 'Mars/Olympus' }), /not a known IANA time zone/, '/parameters/tz');
+    rejects(() => compile('postgres', 'SELECT 1', { timeZone: '+01:00' }), /not a known IANA time zone/);
+    rejects(() => compile('postgres', 'SELECT 1', { dataTimeZone: "UTC'; DROP TABLE x; --" }), /not a known IANA/, '/data_time_zone');
+  });
+
+  it('canonicalises names and reports the zones used', () => {
+    const r = compile('postgres', 'SELECT 1', { timeZone: 'europe/berlin', dataTimeZone: 'utc' });
+    expect(r.timeZone).toBe('Europe/Berlin');
+    expect(r.sessionTimeZone).toBe('UTC');
+    expect(compile('postgres', 'SELECT 1', { dataTimeZone: 'America/New_York' }).timeZone).toBe('America/New_York');
   });
 });

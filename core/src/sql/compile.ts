@@ -1,201 +1,173 @@
 /**
- * The parameter compiler: turns report SQL written with Cairn's filter syntax into SQL text with
- * placeholders plus a list of values. Values never enter the SQL text — only placeholders do.
+ * The parameter compiler: turns SQL written with Cairn's syntax into SQL text with placeholders plus
+ * the list of values to bind. Values never enter the SQL text — the text only gains placeholders and
+ * fixed SQL written by the compiler (see dialects.ts). Pure: no I/O.
  *
- *   {[expr]=var}   condition on expr (TRUE when var is unset; = / IN for lists; >= AND < for ranges)
- *   {col=var}      the same with a bare column name
- *   {[expr]:var}   transformation of expr by the aggregation built-in (date_trunc)
- *   {var.start} / {var.end}   one bound of a range as a value
+ *   {[expr]=var} / {col=var}          condition: TRUE when unset; = or IN for values (IS NULL for a
+ *                                     selected null); >= AND < for ranges; .previous / .next selectors
+ *   {[expr]:var} / {col:aggregation}  transformation: time buckets in the dashboard's time zone
+ *   {var.start} {var.end} {var.value} {aggregation}   one value ({var.end}: the exclusive end the
+ *                                     condition uses, e.g. the day after a date range's last day)
+ *   [snippet] [snippet(1, 'a')]       snippets (nested, with parameters); [CAIRN_USER_EMAIL] … built-ins
  *
- * Text inside string literals, quoted identifiers and comments is left untouched.
- * This is the foundation subset; snippets and time zones build on it later.
+ * Literals, quoted identifiers and comments are never rewritten (lexer.ts).
  */
-import { ApiError } from '../errors.ts';
-import {
-  AGGREGATIONS, RANGE_CONTROLS, coerceValue, parseRange,
-  type Aggregation, type FilterDefinition, type InputParameters, type TimeRange,
-} from './params.ts';
+import type { Part } from './dialects.ts';
+import { condition, sqlError, transformation, value } from './dialects.ts';
+import type { Dialect } from './lexer.ts';
+import { BUILT_IN_VARIABLES, type FilterDefinition, type InputParameters } from './params.ts';
+import { resolveVariable, type Selection } from './selection.ts';
+import type { SnippetDefinition, SqlContext } from './snippets.ts';
+import type { ExprToken, FilterToken } from './syntax.ts';
+import { checkTimeZone } from './time.ts';
+import type { TimeContext } from './values.ts';
+import { Walker } from './walker.ts';
 
-export type Dialect = 'postgres' | 'mysql';
+export type { Dialect };
 
 export interface CompileOptions {
   sql: string;
   dialect: Dialect;
   filters: readonly FilterDefinition[];
   parameters: InputParameters;
+  /**
+   * The dashboard's effective time zone (see resolveDashboardTimeZone): ranges are read and buckets cut
+   * in it. Default: the data time zone.
+   */
+  timeZone?: string | null;
+  /** The datasource's data_time_zone: zone-less timestamps are in it. Default UTC. */
+  dataTimeZone?: string | null;
+  /** The dashboard's filters_configuration.aggregation_options, which govern the built-in `aggregation`. */
+  aggregationOptions?: readonly string[] | null;
+  /** Snippets that `[name]` may refer to (only these names are replaced). */
+  snippets?: readonly SnippetDefinition[];
+  /** Values of the built-in snippets. */
+  context?: SqlContext | null;
 }
 
 export interface CompiledQuery {
   text: string;
+  /**
+   * Values in placeholder order: strings (dates, times and timestamps as the database's literal text),
+   * numbers (integers beyond 2^53 as digit strings), booleans and nulls. Send strings as untyped text
+   * parameters: postgres.js re-serialises any date or timestamp parameter through a JS Date (in UTC)
+   * unless its `date` type is overridden to pass strings through.
+   */
   values: unknown[];
   /** Variables the SQL refers to (built-ins included), in order of first use. */
   variables: string[];
+  /** Variables with neither a definition nor a built-in meaning: ad hoc filters to create. */
+  unknownVariables: string[];
+  /** Custom snippets used, nested ones included. */
+  snippets: string[];
+  /** The zone ranges and buckets were computed in. */
+  timeZone: string;
+  /**
+   * Run the query with the session time zone set to this (the data time zone), so zone-less values and
+   * MySQL TIMESTAMP columns are read as the data time zone's wall clock.
+   */
+  sessionTimeZone: string;
 }
-
-type Resolved =
-  | { kind: 'unset' }
-  | { kind: 'list'; values: unknown[] }
-  | { kind: 'range'; range: TimeRange }
-  | { kind: 'aggregation'; value: Aggregation };
-
-const TOKEN = /\{\s*(?:\[([^\]\n]+)\]|([A-Za-z_][\w.]*))\s*([=:])\s*([A-Za-z_][\w-]*)\s*\}|\{\s*([A-Za-z_][\w-]*)\.(start|end)\s*\}/y;
 
 export function compileSql(opts: CompileOptions): CompiledQuery {
-  const values: unknown[] = [];
+  const dataZone = opts.dataTimeZone ? checkTimeZone(opts.dataTimeZone, 'The data time zone', '/data_time_zone') : 'UTC';
+  const zone = opts.timeZone ? checkTimeZone(opts.timeZone, 'The time zone', '/parameters/tz') : dataZone;
+  const time: TimeContext = { zone, dataZone };
+  const target = { dialect: opts.dialect, time };
+  const defined = new Set(opts.filters.map((f) => f.variable_name));
   const variables: string[] = [];
-  const place = (v: unknown) => {
-    values.push(v);
-    return opts.dialect === 'postgres' ? `$${values.length}` : '?';
+  const unknownVariables: string[] = [];
+  const cache = new Map<string, Selection>();
+  const resolve = (name: string): Selection => {
+    let sel = cache.get(name);
+    if (!sel) {
+      sel = resolveVariable(name, {
+        filters: opts.filters, parameters: opts.parameters ?? {}, aggregationOptions: opts.aggregationOptions ?? null, time,
+      });
+      cache.set(name, sel);
+    }
+    return sel;
   };
-  const resolve = memoResolver(opts);
-  const sql = opts.sql;
-  let out = '';
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    const skip = skipLiteral(sql, i);
-    if (skip > i) {
-      out += sql.slice(i, skip);
-      i = skip;
+  const isKnown = (name: string) => defined.has(name) || (BUILT_IN_VARIABLES as readonly string[]).includes(name);
+  const use = (name: string) => {
+    if (!variables.includes(name)) variables.push(name);
+    if (!isKnown(name) && !unknownVariables.includes(name)) unknownVariables.push(name);
+  };
+
+  const walker = new Walker({
+    dialect: opts.dialect,
+    snippets: opts.snippets ?? [],
+    context: opts.context ?? null,
+    handler: {
+      token(token: FilterToken, expr: Part[] | null, written: string): Part[] | null {
+        if (token.kind === 'value') {
+          const sel = valueSelection(token.variable, token.selector, isKnown, resolve, written);
+          if (!sel) return null;
+          use(token.variable);
+          return value(sel, token.selector, target, written);
+        }
+        use(token.variable);
+        const sel = resolve(token.variable);
+        return token.kind === 'condition'
+          ? condition(expr!, sel, token.selector, target, written)
+          : transformationFor(token, expr!, sel, target, written);
+      },
+    },
+  });
+  const parts = walker.walk(opts.sql);
+  const { text, values } = render(parts, opts.dialect);
+  return { text, values, variables, unknownVariables, snippets: walker.snippetsUsed, timeZone: zone, sessionTimeZone: dataZone };
+}
+
+const VALUE_SELECTORS = ['start', 'end', 'value'];
+
+/**
+ * The selection behind a value token, or null when the token is not ours: `{name}` alone is a value only
+ * for aggregations; an unknown selector on an unknown name is left alone.
+ */
+function valueSelection(
+  name: string, selector: string | null, isKnown: (n: string) => boolean, resolve: (n: string) => Selection, written: string,
+): Selection | null {
+  if (selector === null) {
+    if (!isKnown(name)) return null;
+    const sel = resolve(name);
+    if (sel.kind === 'aggregation') return sel;
+    throw sqlError(`"${written}": write {${name}.value}, {${name}.start} or {${name}.end} for a value, or {[expr]=${name}} for a condition.`);
+  }
+  if (!VALUE_SELECTORS.includes(selector)) {
+    if (!isKnown(name)) return null;
+    throw sqlError(`"${written}": unknown selector ".${selector}"; use .start, .end or .value.`);
+  }
+  return resolve(name);
+}
+
+function transformationFor(token: ExprToken, expr: Part[], sel: Selection, target: Parameters<typeof transformation>[2], written: string): Part[] {
+  if (token.selector !== null) throw sqlError(`"${written}": a transformation takes no selector.`);
+  return transformation(expr, sel, target, written);
+}
+
+/** Parts → text with placeholders ($1… for Postgres, ? for MySQL) and the values in placeholder order. */
+export function render(parts: readonly Part[], dialect: Dialect): { text: string; values: unknown[] } {
+  let text = '';
+  const values: unknown[] = [];
+  const shared = new Map<string, number>();
+  for (const p of parts) {
+    if (typeof p === 'string') {
+      text += p;
       continue;
     }
-    if (ch === '{') {
-      TOKEN.lastIndex = i;
-      const m = TOKEN.exec(sql);
-      if (m) {
-        const [whole, bracketExpr, bareExpr, op, variable, rangeVar, bound] = m;
-        const name = (variable ?? rangeVar)!;
-        if (!variables.includes(name)) variables.push(name);
-        const r = resolve(name);
-        if (rangeVar) {
-          out += rangeBound(r, bound as 'start' | 'end', place);
-        } else if (op === '=') {
-          out += condition((bracketExpr ?? bareExpr)!.trim(), r, place);
-        } else {
-          out += transformation((bracketExpr ?? bareExpr)!.trim(), r, name, opts.dialect, place);
-        }
-        i += whole.length;
-        continue;
-      }
+    if (dialect === 'mysql') {
+      values.push(p.value);
+      text += '?';
+      continue;
     }
-    out += ch;
-    i++;
-  }
-  return { text: out, values, variables };
-}
-
-/** Index just past a string literal, quoted identifier or comment starting at i (or i itself). */
-function skipLiteral(sql: string, i: number): number {
-  const ch = sql[i];
-  if (ch === "'" || ch === '"' || ch === '`') {
-    let j = i + 1;
-    while (j < sql.length) {
-      if (sql[j] === ch) {
-        if (sql[j + 1] === ch) j += 2;
-        else return j + 1;
-      } else if (sql[j] === '\\' && ch !== '"') j += 2;
-      else j++;
+    let n = p.shared ? shared.get(p.shared) : undefined;
+    if (n === undefined) {
+      values.push(p.value);
+      n = values.length;
+      if (p.shared) shared.set(p.shared, n);
     }
-    return sql.length;
+    text += `$${n}`;
   }
-  if (ch === '-' && sql[i + 1] === '-') {
-    const nl = sql.indexOf('\n', i);
-    return nl === -1 ? sql.length : nl;
-  }
-  if (ch === '/' && sql[i + 1] === '*') {
-    const end = sql.indexOf('*/', i + 2);
-    return end === -1 ? sql.length : end + 2;
-  }
-  return i;
-}
-
-function memoResolver(opts: CompileOptions) {
-  const cache = new Map<string, Resolved>();
-  return (name: string): Resolved => {
-    let r = cache.get(name);
-    if (!r) {
-      r = resolveVariable(name, opts);
-      cache.set(name, r);
-    }
-    return r;
-  };
-}
-
-function resolveVariable(name: string, opts: CompileOptions): Resolved {
-  const p = opts.parameters;
-  if (name === 'timerange') {
-    if (!p.timerange) return { kind: 'unset' };
-    return { kind: 'range', range: parseRange(p.timerange, '/parameters/timerange') };
-  }
-  if (name === 'aggregation') {
-    const a = p.aggregation ?? 'day';
-    if (!(AGGREGATIONS as readonly string[]).includes(a)) {
-      throw new ApiError('invalid_attribute', `Unknown aggregation "${a}"; use one of ${AGGREGATIONS.join(', ')}.`, {
-        source: { pointer: '/parameters/aggregation' },
-      });
-    }
-    return { kind: 'aggregation', value: a as Aggregation };
-  }
-  const def = opts.filters.find((f) => f.variable_name === name);
-  const idx = (p.filters ?? []).findIndex((f) => f.variable_name === name);
-  const selection = idx >= 0 ? p.filters![idx]! : undefined;
-  if (!selection || selection.selected_values.length === 0) return { kind: 'unset' };
-  const pointer = `/parameters/filters/${idx}/selected_values`;
-  if (def && (RANGE_CONTROLS as readonly string[]).includes(def.control_type)) {
-    const sv = selection.selected_values;
-    const raw = sv.length === 1 ? sv[0] : sv;
-    return { kind: 'range', range: parseRange(raw, pointer, def.value_type === 'DATE') };
-  }
-  const valueType = def?.value_type ?? 'TEXT';
-  return {
-    kind: 'list',
-    values: selection.selected_values.map((v, n) => coerceValue(v, valueType, `${pointer}/${n}`)),
-  };
-}
-
-function condition(expr: string, r: Resolved, place: (v: unknown) => string): string {
-  switch (r.kind) {
-    case 'unset':
-    case 'aggregation':
-      return 'TRUE';
-    case 'list':
-      if (r.values.length === 1) return r.values[0] === null ? `(${expr} IS NULL)` : `(${expr} = ${place(r.values[0])})`;
-      return `(${expr} IN (${r.values.map(place).join(', ')}))`;
-    case 'range': {
-      const parts: string[] = [];
-      if (r.range.start) parts.push(`${expr} >= ${place(r.range.start)}`);
-      if (r.range.end) parts.push(`${expr} < ${place(r.range.end)}`);
-      return parts.length ? `(${parts.join(' AND ')})` : 'TRUE';
-    }
-  }
-}
-
-function rangeBound(r: Resolved, bound: 'start' | 'end', place: (v: unknown) => string): string {
-  if (r.kind !== 'range') return 'NULL';
-  const v = bound === 'start' ? r.range.start : r.range.end;
-  return v ? place(v) : 'NULL';
-}
-
-const MYSQL_FORMATS: Record<string, string> = {
-  second: '%Y-%m-%d %H:%i:%s', minute: '%Y-%m-%d %H:%i:00', hour: '%Y-%m-%d %H:00:00', day: '%Y-%m-%d',
-  month: '%Y-%m-01', year: '%Y-01-01',
-};
-
-function transformation(expr: string, r: Resolved, name: string, dialect: Dialect, place: (v: unknown) => string): string {
-  if (r.kind !== 'aggregation') {
-    throw new ApiError('invalid_attribute', `"{[${expr}]:${name}}" needs the aggregation variable, not "${name}".`, {
-      source: { pointer: '/sql_query' },
-    });
-  }
-  const a = r.value;
-  if (dialect === 'postgres') {
-    if (a === 'all_time') return `MIN(${expr}) OVER ()`;
-    if (a === 'week_sunday') return `(date_trunc('week', (${expr}) + interval '1 day') - interval '1 day')`;
-    return `date_trunc(${place(a)}, ${expr})`;
-  }
-  if (a === 'all_time') return `MIN(${expr}) OVER ()`;
-  if (a === 'week') return `DATE(DATE_SUB(${expr}, INTERVAL WEEKDAY(${expr}) DAY))`;
-  if (a === 'week_sunday') return `DATE(DATE_SUB(${expr}, INTERVAL DAYOFWEEK(${expr}) - 1 DAY))`;
-  if (a === 'quarter') return `MAKEDATE(YEAR(${expr}), 1) + INTERVAL (QUARTER(${expr}) - 1) QUARTER`;
-  return `DATE_FORMAT(${expr}, ${place(MYSQL_FORMATS[a])})`;
+  return { text, values };
 }
