@@ -75,3 +75,15 @@ export async function makeUser(organizationId: string, role: 'viewer' | 'analyst
   });
   return { id, email, session };
 }
+
+/** A key inserted as is, without checking that restricted resources exist (for restrictions to ids that do not). */
+export async function makeRawKey(organizationId: string, grants: Grant[]): Promise<string> {
+  const { generateApiKey, newId, sha256Hex } = await import('@cairn/core');
+  const { apiKeys } = await import('@cairn/db');
+  const k = generateApiKey();
+  await db().insert(apiKeys).values({
+    id: newId('api_key'), organization_id: organizationId, name: `raw ${randomString(4)}`, key_id: k.keyId,
+    secret_hash: await sha256Hex(k.secret), permissions: grants,
+  });
+  return k.full;
+}

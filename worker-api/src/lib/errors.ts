@@ -20,12 +20,14 @@ const JSON_API_OR_JSON = (c: Context) =>
 export function fromZod(error: ZodError, base: string, target: 'pointer' | 'parameter' = 'pointer'): ApiError {
   const errs = error.issues.map((issue) => {
     const path = issue.path.map(String);
+    // zod 4 leaves `input` off its issues unless asked, so an absent value is told by the message.
+    const absent = issue.code === 'invalid_type' && issue.input === undefined && /received undefined$/.test(issue.message);
     const where = target === 'pointer' ? `${base}${path.length ? '/' + path.join('/') : ''}` : path.join('.') || base;
-    const code = issue.code === 'unrecognized_keys' ? 'unknown_attribute' : issue.code === 'invalid_type' && issue.input === undefined ? 'missing_attribute' : 'invalid_attribute';
+    const code = issue.code === 'unrecognized_keys' ? 'unknown_attribute' : absent ? 'missing_attribute' : 'invalid_attribute';
     const detail =
       issue.code === 'unrecognized_keys'
         ? `Unknown member${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`
-        : issue.code === 'invalid_type' && issue.input === undefined
+        : absent
           ? `${path.at(-1) ?? 'value'} is required.`
           : `${path.length ? path.join('.') + ': ' : ''}${issue.message}`;
     const status = target === 'parameter' ? 'invalid_query_parameter' : code;

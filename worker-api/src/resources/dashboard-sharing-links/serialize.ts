@@ -1,7 +1,10 @@
 import type { dashboardSharingLinks } from '@cairn/db';
 import { resource, toOne } from '../../lib/jsonapi.ts';
 
-/** The password and the signing secret never leave the server; only whether a secret is required. */
+/**
+ * The password and the signing secret never leave the server: only whether a password is set
+ * (`sharing_password_set`) and whether signed parameters are required.
+ */
 export function serializeSharingLink(baseUrl: string, l: typeof dashboardSharingLinks.$inferSelect) {
   return resource(
     baseUrl,
@@ -18,6 +21,7 @@ export function serializeSharingLink(baseUrl: string, l: typeof dashboardSharing
       data_download_enabled: l.data_download_enabled,
       unlimited_csv_export_enabled: l.unlimited_csv_export_enabled,
       sharing_secret_required: l.sharing_secret_required,
+      sharing_password_set: l.sharing_password_hash !== null,
       color_mode: l.color_mode,
       ip_whitelist: l.ip_whitelist,
       created_at: l.created_at.toISOString(),

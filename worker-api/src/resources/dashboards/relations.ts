@@ -3,8 +3,10 @@ import {
   dashboardGroups, dashboardSharingLinks, filters, reports, sqlSnippets, users, userGroups,
 } from '@cairn/db';
 import type { ResourceObject, Relationship } from '@cairn/core';
+import type { dashboards } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can, canAny } from '../../auth/principal.ts';
+import { visibleDashboards } from '../../auth/access.ts';
 import { toMany, toOne } from '../../lib/jsonapi.ts';
 import { serializeReport } from '../reports/serialize.ts';
 import { serializeFilter } from '../filters/serialize.ts';
@@ -13,7 +15,6 @@ import { serializeDashboardGroup } from '../dashboard-groups/serialize.ts';
 import { serializeSharingLink } from '../dashboard-sharing-links/serialize.ts';
 import { serializeUser } from '../users/serialize.ts';
 import { serializeUserGroup } from '../user-groups/serialize.ts';
-import type { dashboards } from '@cairn/db';
 
 export const DASHBOARD_INCLUDES = [
   'reports', 'filters', 'sql_snippets', 'dashboard_groups', 'dashboard_sharing_links', 'user', 'user_groups',
@@ -77,7 +78,10 @@ export async function dashboardRelationships(ctx: ServiceContext, rows: Dashboar
       sql_snippets: toMany('sql_snippets', linked('sql_snippets', d.id)),
       dashboard_groups: toMany('dashboard_groups', linked('dashboard_groups', d.id)),
     };
-    if (seeLinks) rel.dashboard_sharing_links = toMany('dashboard_sharing_links', linked('dashboard_sharing_links', d.id));
+    // A key may manage only some dashboards: their links show on those alone.
+    if (seeLinks && can(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: d.id })) {
+      rel.dashboard_sharing_links = toMany('dashboard_sharing_links', linked('dashboard_sharing_links', d.id));
+    }
     if (seeUsers) {
       rel.user = toOne('users', d.user_id);
       rel.user_groups = toMany('user_groups', linked('user_groups', d.id));
@@ -128,10 +132,13 @@ export async function dashboardIncluded(
       return inOrder(ids, ss).map((x) => serializeSnippet(ctx.baseUrl, x.row, jsonIds(x.snippetIds)));
     },
     dashboard_groups: async (ids) => {
+      // Members are listed only when the caller may see them (private dashboards of others stay hidden).
       const gs = await ctx.db.select({
         row: dashboardGroups,
         dashboardIds: sql<unknown>`coalesce((select json_agg(m.dashboard_id order by m.position, m.dashboard_id)
-          from dashboard_group_members m where m.dashboard_group_id = ${dashboardGroups.id} and m.organization_id = ${org}), '[]'::json)`,
+          from dashboard_group_members m join dashboards on dashboards.id = m.dashboard_id
+          where m.dashboard_group_id = dashboard_groups.id and m.organization_id = ${org}
+            and ${visibleDashboards(ctx.principal)}), '[]'::json)`,
       }).from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids)));
       return inOrder(ids, gs).map((g) => serializeDashboardGroup(ctx.baseUrl, g.row, jsonIds(g.dashboardIds)));
     },

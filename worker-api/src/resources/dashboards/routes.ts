@@ -1,52 +1,161 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { pageLinks, parseInclude, parsePage, sendDocument } from '../../lib/jsonapi.ts';
-import { documentSchema, errorResponses, idParam, includeQuery, pageQuery } from '../../lib/openapi.ts';
-import { DASHBOARD_INCLUDES } from './relations.ts';
-import { getDashboard, listDashboards } from './service.ts';
+import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { readBody } from '../../lib/body.ts';
+import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
+import { defineRoute } from '../../lib/routes.ts';
+import {
+  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+} from '../../lib/openapi.ts';
+import { Dashboard, DASHBOARD_INCLUDES, dashboardBody, layoutBody, shareBody } from './schema.ts';
+import { dashboardBackup } from './backup-format.ts';
+import {
+  createDashboard, deleteDashboard, getDashboard, listDashboards, setLock, updateDashboard,
+} from './service.ts';
+import { putLayout, shareDashboard } from './actions.ts';
+import { backupDashboard } from './backup.ts';
+import { duplicateDashboard, restoreDashboard } from './restore.ts';
 
 export const dashboardRoutes = new OpenAPIHono<AppEnv>();
+const tags = ['Dashboards'];
+const LOCKED = 'A locked dashboard answers 422 invalid_state until it is unlocked.';
+const dashboardAnswer = (description: string) => oneDocument(description, Dashboard);
 
-const list = createRoute({
-  method: 'get',
-  path: '/dashboards',
-  tags: ['Dashboards'],
-  summary: 'List dashboards',
-  description: 'Dashboards the key may see, ordered by name. Needs View Dashboards (or Manage Dashboards).',
+defineRoute(dashboardRoutes, createRoute({
+  method: 'get', path: '/dashboards', tags, summary: 'List dashboards',
+  description: 'Dashboards the caller may see, ordered by name. Needs View Dashboards (or Manage Dashboards). Private dashboards (share_mode none) are listed for API keys, admins and their creator only.',
   'x-permissions': ['view_dashboards'],
   request: { query: pageQuery.extend(includeQuery(DASHBOARD_INCLUDES).shape) },
-  responses: { 200: documentSchema('A page of dashboards'), ...errorResponses(400, 401, 403, 429) },
-});
-
-dashboardRoutes.openapi(list, async (c) => {
+  responses: { 200: listDocument('A page of dashboards', Dashboard), ...errorResponses(400, 401, 403, 429) },
+}), async (c) => {
   const page = parsePage(c);
   const include = parseInclude(c, DASHBOARD_INCLUDES);
-  const res = await listDashboards({ ctx: serviceContext(c), page, include });
-  return sendDocument(c, {
-    data: res.data,
-    ...(include.size ? { included: res.included } : {}),
-    links: pageLinks(c, page, res.total),
-    meta: { total: res.total, page: { size: page.size, number: page.number } },
-  });
+  return sendList(c, page, await listDashboards({ ctx: serviceContext(c), page, include }), include);
 });
 
-const get = createRoute({
-  method: 'get',
-  path: '/dashboards/{id}',
-  tags: ['Dashboards'],
-  summary: 'Get a dashboard',
+defineRoute(dashboardRoutes, createRoute({
+  method: 'post', path: '/dashboards', tags, summary: 'Create a dashboard',
+  description: `Needs Manage Dashboards (a key restricted to named dashboards cannot create new ones). \`name\` is required; the other attributes take their defaults (data_refresh_rate 1440, default_page_width 1600, color_scheme scheme_6, time_zone_config {type: organization}, …). Read-only attributes (published, layout, floating_enabled, thumbnail_image_url, thumbnail_created_at, share_mode, created_at, updated_at) are refused with 422 read_only_attribute and a pointer to them: layout, sharing and locking have their own calls. \`filters\` (ordered) and \`sql_snippets\` relationships may be set. A new dashboard is private (share_mode none) and owned by the signed-in user who creates it.`,
+  'x-permissions': ['manage_dashboards'],
+  request: { body: jsonApiBody(resourceRequestSchema(dashboardBody, 'create')) },
+  responses: { 201: dashboardAnswer('The new dashboard'), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
+}), async (c) => {
+  const body = await readResourceBody(c, dashboardBody, 'create');
+  const res = await createDashboard(serviceContext(c), body);
+  return sendDocument(c, { data: res.data }, 201);
+});
+
+// Registered before /dashboards/{id}/… so "restore" is never taken for an id.
+defineRoute(dashboardRoutes, createRoute({
+  method: 'post', path: '/dashboards/restore', tags, summary: 'Restore a dashboard from a backup',
+  description: 'Takes the JSON of a dashboard backup (POST /dashboards/{id}/backup) as the body and creates a new dashboard from it, with new ids for the dashboard and its reports. Datasources are matched by id and must exist in this organization (422 naming every missing one otherwise); SQL snippets are reused by name or created; filters are reused when one with the same variable_name, control_type and value_type exists, else created. The restored dashboard is private. Needs Manage Dashboards (not restricted to named dashboards) and access to the datasources.',
+  'x-permissions': ['manage_dashboards'],
+  request: { body: actionBody(dashboardBackup, true) },
+  responses: { 201: dashboardAnswer('The restored dashboard'), ...errorResponses(400, 401, 403, 415, 422, 429) },
+}), async (c) => {
+  const body = await readBody(c, dashboardBackup, 'action');
+  const res = await restoreDashboard(serviceContext(c), body);
+  return sendDocument(c, { data: res.data }, 201);
+});
+
+defineRoute(dashboardRoutes, createRoute({
+  method: 'get', path: '/dashboards/{id}', tags, summary: 'Get a dashboard',
   description:
-    'One dashboard. `include` accepts reports, filters, sql_snippets, dashboard_groups, dashboard_sharing_links (needs Manage Dashboards), user and user_groups (need View Users, Manage Users or Manage Dashboards).',
+    'One dashboard. Needs View Dashboards on it. `include` accepts reports, filters, sql_snippets, dashboard_groups, dashboard_sharing_links (needs Manage Dashboards), user and user_groups (need View Users, Manage Users or Manage Dashboards). Included dashboard groups list only the dashboards the caller may see.',
   'x-permissions': ['view_dashboards'],
   request: { params: idParam, query: includeQuery(DASHBOARD_INCLUDES) },
-  responses: { 200: documentSchema('The dashboard'), ...errorResponses(400, 401, 403, 404, 429) },
-});
-
-dashboardRoutes.openapi(get, async (c) => {
+  responses: { 200: dashboardAnswer('The dashboard'), ...errorResponses(400, 401, 403, 404, 429) },
+}), async (c) => {
   const include = parseInclude(c, DASHBOARD_INCLUDES);
-  const ctx = serviceContext(c);
-  const res = await getDashboard({ ctx, id: c.req.valid('param').id, include });
+  const res = await getDashboard({ ctx: serviceContext(c), id: c.req.param('id')!, include });
   return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
 });
 
+defineRoute(dashboardRoutes, createRoute({
+  method: 'patch', path: '/dashboards/{id}', tags, summary: 'Update a dashboard',
+  description: `Needs Manage Dashboards on it. Only the attributes sent change; \`filters\` and \`sql_snippets\` replace the lists. ${LOCKED} A request that sends is_locked: false unlocks and changes the dashboard in one step.`,
+  'x-permissions': ['manage_dashboards'],
+  request: { params: idParam, body: jsonApiBody(resourceRequestSchema(dashboardBody, 'update')) },
+  responses: { 200: dashboardAnswer('The dashboard'), ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
+}), async (c) => {
+  const id = c.req.param('id')!;
+  const body = await readResourceBody(c, dashboardBody, 'update', id);
+  const res = await updateDashboard(serviceContext(c), id, body);
+  return sendDocument(c, { data: res.data });
+});
+
+defineRoute(dashboardRoutes, createRoute({
+  method: 'delete', path: '/dashboards/{id}', tags, summary: 'Delete a dashboard',
+  description: `Needs Manage Dashboards on it. Deletes its reports, sharing links, schedules and export jobs too; filters and snippets stay. ${LOCKED}`,
+  'x-permissions': ['manage_dashboards'],
+  request: { params: idParam },
+  responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
+}), async (c) => {
+  await deleteDashboard(serviceContext(c), c.req.param('id')!);
+  return c.body(null, 204);
+});
+
+for (const method of ['post', 'delete'] as const) {
+  const locking = method === 'post';
+  defineRoute(dashboardRoutes, createRoute({
+    method, path: '/dashboards/{id}/lock', tags, summary: locking ? 'Lock a dashboard' : 'Unlock a dashboard',
+    description: locking
+      ? 'Protects the dashboard from edits: while locked, PATCH, layout, share and DELETE answer 422 invalid_state. Locking a locked dashboard changes nothing. Needs Manage Dashboards on it. Answers the dashboard.'
+      : 'Lifts the lock set by POST /dashboards/{id}/lock. Unlocking an unlocked dashboard changes nothing. Needs Manage Dashboards on it. Answers the dashboard.',
+    'x-permissions': ['manage_dashboards'],
+    request: { params: idParam },
+    responses: { 200: dashboardAnswer('The dashboard, with is_locked set'), ...errorResponses(401, 403, 404, 429) },
+  }), async (c) => {
+    const res = await setLock(serviceContext(c), c.req.param('id')!, locking);
+    return sendDocument(c, { data: res.data });
+  });
+}
+
+defineRoute(dashboardRoutes, createRoute({
+  method: 'post', path: '/dashboards/{id}/duplicate', tags, summary: 'Duplicate a dashboard',
+  description: 'Creates "<name> (copy)": copies of the reports (new ids, same datasources), the same filters and SQL snippets, and the layout pointing at the new reports. The copy is unlocked, private (share_mode none) and owned by the caller; sharing links, schedules and group memberships are not copied. Needs View Dashboards on the original and Manage Dashboards (not restricted to named dashboards).',
+  'x-permissions': ['manage_dashboards'],
+  request: { params: idParam },
+  responses: { 201: dashboardAnswer('The copy'), ...errorResponses(401, 403, 404, 429) },
+}), async (c) => {
+  const res = await duplicateDashboard(serviceContext(c), c.req.param('id')!);
+  return sendDocument(c, { data: res.data }, 201);
+});
+
+defineRoute(dashboardRoutes, createRoute({
+  method: 'put', path: '/dashboards/{id}/layout', tags, summary: 'Set the layout',
+  description: `Replaces the tiles on the 12-column grid: each tile is {type: report, id, row ≥ 1, column 1–12, width 1–12, height ≥ 1} with column + width − 1 ≤ 12; ids must be reports of this dashboard, each placed at most once; tiles may not overlap unless floating_enabled (kept as it is when left out). Errors point at the tile, e.g. /layout/3/column. Needs Manage Dashboards on it. ${LOCKED}`,
+  'x-permissions': ['manage_dashboards'],
+  request: { params: idParam, body: actionBody(layoutBody, true) },
+  responses: { 200: dashboardAnswer('The dashboard with its new layout'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+}), async (c) => {
+  const body = await readBody(c, layoutBody, 'action');
+  const res = await putLayout(serviceContext(c), c.req.param('id')!, body);
+  return sendDocument(c, { data: res.data });
+});
+
+defineRoute(dashboardRoutes, createRoute({
+  method: 'post', path: '/dashboards/{id}/share', tags, summary: 'Share a dashboard',
+  description: `Sets share_mode: none (private: creator and admins), all_users, all_analysts, or custom with user_group_ids (group ids, or the built-in aliases all_users and all_analysts). user_group_ids is refused for the other modes. Needs Manage Dashboards on it. ${LOCKED} Answers the dashboard.`,
+  'x-permissions': ['manage_dashboards'],
+  request: { params: idParam, body: actionBody(shareBody, true) },
+  responses: { 200: dashboardAnswer('The dashboard with its sharing'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+}), async (c) => {
+  const body = await readBody(c, shareBody, 'action');
+  const res = await shareDashboard(serviceContext(c), c.req.param('id')!, body);
+  return sendDocument(c, { data: res.data });
+});
+
+defineRoute(dashboardRoutes, createRoute({
+  method: 'post', path: '/dashboards/{id}/backup', tags, summary: 'Back up a dashboard',
+  description: 'Answers a JSON backup (format "cairn.dashboard-backup", version 1) holding the dashboard\'s attributes and layout, its reports, the filters and SQL snippets they use (nested ones too, and manual dropdown options) and the ids and names of their datasources (never credentials). POST /dashboards/restore recreates a dashboard from it. Needs Manage Dashboards on the dashboard.',
+  'x-permissions': ['manage_dashboards'],
+  request: { params: idParam },
+  responses: {
+    200: { description: 'The backup', content: { 'application/json': { schema: dashboardBackup } } },
+    ...errorResponses(401, 403, 404, 429),
+  },
+}), async (c) => {
+  return c.json(await backupDashboard(serviceContext(c), c.req.param('id')!), 200);
+});

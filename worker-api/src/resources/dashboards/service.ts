@@ -1,11 +1,14 @@
-import { and, asc, count, eq } from 'drizzle-orm';
-import { dashboards } from '@cairn/db';
-import { ApiError, notFound } from '@cairn/core';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { dashboardFilters, dashboards, reports, sqlSnippetUses } from '@cairn/db';
+import { ApiError, newId, notFound } from '@cairn/core';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can, canAny, requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
+import { audit, changed } from '../../lib/audit.ts';
 import { dashboardIncluded, dashboardRelationships } from './relations.ts';
 import { serializeDashboard } from './serialize.ts';
+import { checkFilterIds, checkSnippetIds, requireDashboardCreation, unchangedError, type Tx } from './checks.ts';
+import type { DashboardWrite } from './schema.ts';
 
 /**
  * Sharing links may be included only with Manage Dashboards; user and user groups only with View
@@ -64,4 +67,111 @@ export async function getDashboard({ ctx, id, include }: { ctx: ServiceContext; 
   const rels = await dashboardRelationships(ctx, [row]);
   const included = include.size ? await dashboardIncluded(ctx, [row], rels, include) : [];
   return { data: serializeDashboard(ctx.baseUrl, row, rels.get(row.id)!), included };
+}
+
+/** The dashboard a write may change: Manage Dashboards on it, and visible to the caller. */
+export async function findManagedDashboard(ctx: ServiceContext, id: string) {
+  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id });
+  return findDashboard(ctx, id);
+}
+
+/** Replaces the dashboard's filters (in order) and snippet uses with the given lists, when given. */
+export async function writeDashboardLinks(tx: Tx, org: string, id: string, rels: { filters?: string[]; sql_snippets?: string[] }) {
+  if (rels.filters) {
+    await tx.delete(dashboardFilters).where(and(eq(dashboardFilters.dashboard_id, id), eq(dashboardFilters.organization_id, org)));
+    if (rels.filters.length) {
+      await tx.insert(dashboardFilters).values(rels.filters.map((f, i) => ({ organization_id: org, dashboard_id: id, filter_id: f, position: i })));
+    }
+  }
+  if (rels.sql_snippets) {
+    await tx.delete(sqlSnippetUses).where(and(
+      eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'dashboard'), eq(sqlSnippetUses.owner_id, id),
+    ));
+    if (rels.sql_snippets.length) {
+      await tx.insert(sqlSnippetUses).values(rels.sql_snippets.map((s) => ({
+        organization_id: org, owner_type: 'dashboard' as const, owner_id: id, sql_snippet_id: s,
+      })));
+    }
+  }
+}
+
+const linksOf = (body: DashboardWrite) => ({
+  filters: body.relationships.filters as string[] | undefined,
+  sql_snippets: body.relationships.sql_snippets as string[] | undefined,
+});
+
+export async function createDashboard(ctx: ServiceContext, body: DashboardWrite) {
+  const id = newId('dashboard');
+  requireDashboardCreation(ctx, id);
+  const links = linksOf(body);
+  await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
+  const org = ctx.principal.organizationId;
+  await ctx.direct().db.transaction(async (tx) => {
+    await tx.insert(dashboards).values({
+      ...body.attributes,
+      name: body.attributes.name!,
+      id,
+      organization_id: org,
+      // The creator: private dashboards stay reachable by them (API keys create organization-owned ones).
+      user_id: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
+    });
+    await writeDashboardLinks(tx, org, id, links);
+  });
+  await audit(ctx, 'create', 'dashboards', id, changed(body.attributes, body.relationships));
+  return getDashboard({ ctx, id, include: new Set() });
+}
+
+/**
+ * Writes only the attributes sent. A locked dashboard refuses changes unless the same request unlocks
+ * it (`is_locked: false`); the lock is checked in the UPDATE itself, so a concurrent lock wins cleanly.
+ */
+export async function updateDashboard(ctx: ServiceContext, id: string, body: DashboardWrite) {
+  await findManagedDashboard(ctx, id);
+  const links = linksOf(body);
+  await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
+  const org = ctx.principal.organizationId;
+  const unlocking = body.attributes.is_locked === false;
+  await ctx.direct().db.transaction(async (tx) => {
+    const done = await tx.update(dashboards).set({ ...body.attributes, updated_at: new Date() })
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), unlocking ? undefined : eq(dashboards.is_locked, false)))
+      .returning({ id: dashboards.id });
+    if (!done.length) throw await unchangedError(tx, org, id);
+    await writeDashboardLinks(tx, org, id, links);
+  });
+  await audit(ctx, 'update', 'dashboards', id, changed(body.attributes, body.relationships));
+  return getDashboard({ ctx, id, include: new Set() });
+}
+
+/**
+ * Deletes the dashboard with its reports, filter links, snippet uses, sharing links, schedules, export
+ * jobs, group memberships and custom shares (foreign keys cascade; snippet uses are removed here). The
+ * filters and snippets themselves are organization resources and stay. A locked dashboard is refused.
+ */
+export async function deleteDashboard(ctx: ServiceContext, id: string) {
+  await findManagedDashboard(ctx, id);
+  const org = ctx.principal.organizationId;
+  await ctx.direct().db.transaction(async (tx) => {
+    const reportIds = (await tx.select({ id: reports.id }).from(reports)
+      .where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)))).map((r) => r.id);
+    const gone = await tx.delete(dashboards)
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), eq(dashboards.is_locked, false)))
+      .returning({ id: dashboards.id });
+    if (!gone.length) throw await unchangedError(tx, org, id);
+    await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'dashboard'), eq(sqlSnippetUses.owner_id, id)));
+    if (reportIds.length) {
+      await tx.delete(sqlSnippetUses).where(and(
+        eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), inArray(sqlSnippetUses.owner_id, reportIds),
+      ));
+    }
+  });
+  await audit(ctx, 'delete', 'dashboards', id);
+}
+
+/** Locks (true) or unlocks (false) a dashboard; repeating either is harmless. */
+export async function setLock(ctx: ServiceContext, id: string, locked: boolean) {
+  await findManagedDashboard(ctx, id);
+  await ctx.db.update(dashboards).set({ is_locked: locked, updated_at: sql`now()` })
+    .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, ctx.principal.organizationId)));
+  await audit(ctx, locked ? 'lock' : 'unlock', 'dashboards', id);
+  return getDashboard({ ctx, id, include: new Set() });
 }

@@ -1,0 +1,133 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+import { ApiError, notFound, type LayoutTile } from '@cairn/core';
+import { dashboards, dashboardUserGroups, reports, userGroups } from '@cairn/db';
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext } from '../../lib/context.ts';
+import { audit } from '../../lib/audit.ts';
+import { findManagedDashboard, getDashboard } from './service.ts';
+import { lockedError, unchangedError } from './checks.ts';
+import type { layoutBody, shareBody } from './schema.ts';
+
+const GRID_COLUMNS = 12;
+
+const invalid = (pointer: string, detail: string) => new ApiError('invalid_attribute', detail, { source: { pointer } });
+
+/** Throws every problem of a layout together (one error per tile and rule), or returns quietly. */
+export function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: boolean) {
+  const problems: ApiError[] = [];
+  const seen = new Map<string, number>();
+  tiles.forEach((t, i) => {
+    if (t.column + t.width - 1 > GRID_COLUMNS) {
+      problems.push(invalid(`/layout/${i}/width`, `Tile ${i} spans columns ${t.column}–${t.column + t.width - 1}; the grid has ${GRID_COLUMNS} columns (column + width − 1 ≤ 12).`));
+    }
+    if (!reportIds.has(t.id)) {
+      problems.push(invalid(`/layout/${i}/id`, `Report "${t.id}" is not a report of this dashboard.`));
+    } else if (seen.has(t.id)) {
+      problems.push(invalid(`/layout/${i}/id`, `Report "${t.id}" is placed twice (tiles ${seen.get(t.id)} and ${i}).`));
+    } else {
+      seen.set(t.id, i);
+    }
+  });
+  if (!floating) {
+    for (let i = 0; i < tiles.length; i++) {
+      for (let j = 0; j < i; j++) {
+        const a = tiles[i]!;
+        const b = tiles[j]!;
+        const apart = a.column + a.width <= b.column || b.column + b.width <= a.column || a.row + a.height <= b.row || b.row + b.height <= a.row;
+        if (!apart) {
+          problems.push(invalid(`/layout/${i}`, `Tile ${i} overlaps tile ${j}; tiles may overlap only with floating_enabled.`));
+          break;
+        }
+      }
+    }
+  }
+  if (problems.length) {
+    const [first, ...more] = problems;
+    throw new ApiError(first!.code, first!.message, { source: first!.source, more });
+  }
+}
+
+/**
+ * PUT /dashboards/{id}/layout: replaces the tiles (and floating_enabled when sent). The dashboard row is
+ * locked for the check and the write, so the reports checked are the reports the layout is stored with.
+ */
+export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<typeof layoutBody>) {
+  await findManagedDashboard(ctx, id);
+  const org = ctx.principal.organizationId;
+  await ctx.direct().db.transaction(async (tx) => {
+    const [row] = await tx.select({ is_locked: dashboards.is_locked, floating_enabled: dashboards.floating_enabled })
+      .from(dashboards).where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org))).for('update');
+    if (!row) throw notFound('dashboard', id);
+    if (row.is_locked) throw lockedError(id);
+    const mine = await tx.select({ id: reports.id }).from(reports).where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)));
+    const floating = body.floating_enabled ?? row.floating_enabled;
+    checkLayout(body.layout, new Set(mine.map((r) => r.id)), floating);
+    await tx.update(dashboards).set({ layout: body.layout, floating_enabled: floating, updated_at: new Date() })
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+  });
+  await audit(ctx, 'layout', 'dashboards', id, { tiles: body.layout.length, floating_enabled: body.floating_enabled ?? null });
+  return getDashboard({ ctx, id, include: new Set() });
+}
+
+const ALIASES = ['all_users', 'all_analysts'] as const;
+
+/** Group ids (or the built-in aliases all_users / all_analysts) → this organization's group ids. */
+async function resolveGroups(ctx: ServiceContext, given: string[]): Promise<string[]> {
+  if (!given.length) return [];
+  const org = ctx.principal.organizationId;
+  const aliases = given.filter((g): g is (typeof ALIASES)[number] => (ALIASES as readonly string[]).includes(g));
+  const rows = await ctx.db.select({ id: userGroups.id, alias: userGroups.built_in_behavior }).from(userGroups)
+    .where(and(eq(userGroups.organization_id, org), or(
+      inArray(userGroups.id, given),
+      aliases.length ? inArray(userGroups.built_in_behavior, aliases) : undefined,
+    )));
+  const byKey = new Map<string, string>();
+  for (const r of rows) {
+    byKey.set(r.id, r.id);
+    if (r.alias) byKey.set(r.alias, r.id);
+  }
+  const problems: ApiError[] = [];
+  const out: string[] = [];
+  given.forEach((g, i) => {
+    const id = byKey.get(g);
+    if (!id) problems.push(invalid(`/user_group_ids/${i}`, `No user group with id "${g}" exists in this organization (aliases: all_users, all_analysts).`));
+    else if (!out.includes(id)) out.push(id);
+  });
+  if (problems.length) {
+    const [first, ...more] = problems;
+    throw new ApiError(first!.code, first!.message, { source: first!.source, more });
+  }
+  return out;
+}
+
+/**
+ * POST /dashboards/{id}/share: sets share_mode; custom shares with the listed groups (stored as
+ * dashboard_user_groups), the other modes clear them. A locked dashboard refuses.
+ */
+export async function shareDashboard(ctx: ServiceContext, id: string, body: z.infer<typeof shareBody>) {
+  await findManagedDashboard(ctx, id);
+  const given = body.user_group_ids ?? [];
+  if (body.share_mode === 'custom' && !given.length) {
+    throw invalid('/user_group_ids', 'share_mode custom needs user_group_ids: at least one group id (or all_users / all_analysts).');
+  }
+  if (body.share_mode !== 'custom' && given.length) {
+    throw invalid('/user_group_ids', `user_group_ids is used only with share_mode custom, not ${body.share_mode}.`);
+  }
+  const groupIds = await resolveGroups(ctx, given);
+  const org = ctx.principal.organizationId;
+  await ctx.direct().db.transaction(async (tx) => {
+    const done = await tx.update(dashboards).set({ share_mode: body.share_mode, updated_at: new Date() })
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), eq(dashboards.is_locked, false)))
+      .returning({ id: dashboards.id });
+    if (!done.length) throw await unchangedError(tx, org, id);
+    await tx.delete(dashboardUserGroups).where(and(eq(dashboardUserGroups.dashboard_id, id), eq(dashboardUserGroups.organization_id, org)));
+    if (groupIds.length) {
+      await tx.insert(dashboardUserGroups).values(groupIds.map((g) => ({ organization_id: org, dashboard_id: id, user_group_id: g })));
+    }
+  });
+  await audit(ctx, 'share', 'dashboards', id, {
+    share_mode: body.share_mode, user_group_ids: groupIds,
+    notify_new_users: body.notify_new_users ?? false, include_thumbnail: body.include_thumbnail ?? false,
+  });
+  return getDashboard({ ctx, id, include: new Set() });
+}

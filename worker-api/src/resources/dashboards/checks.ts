@@ -1,0 +1,65 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { ApiError, notFound } from '@cairn/core';
+import { dashboards, filters, sqlSnippets, type Db } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import { requirePermission } from '../../auth/principal.ts';
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * A locked dashboard is protected from edits: its attributes, layout, sharing and existence stay as
+ * they are until it is unlocked (POST/DELETE /dashboards/{id}/lock). Other modules that change what a
+ * dashboard shows (its reports, for instance) may call this too.
+ */
+export function assertUnlocked(d: { id: string; is_locked: boolean }) {
+  if (d.is_locked) throw lockedError(d.id);
+}
+
+export const lockedError = (id: string) =>
+  new ApiError('invalid_state', `Dashboard "${id}" is locked; unlock it (DELETE /dashboards/${id}/lock) before changing it.`);
+
+/**
+ * Why a write guarded by `is_locked = false` changed no row: the dashboard is locked, or it was
+ * deleted meanwhile.
+ */
+export async function unchangedError(tx: Tx, org: string, id: string): Promise<ApiError> {
+  const [row] = await tx.select({ id: dashboards.id }).from(dashboards).where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+  return row ? lockedError(id) : notFound('dashboard', id);
+}
+
+/**
+ * Creating or changing reports and SQL-driven filters needs access to their datasource: an API key
+ * whose Manage Dashboards grant names datasources reaches only those. Creating a dashboard needs Manage
+ * Dashboards on the new dashboard, which a key restricted to other dashboards does not have.
+ */
+export function requireDatasourceAccess(ctx: ServiceContext, datasourceId: string) {
+  requirePermission(ctx.principal, 'manage_dashboards', { type: 'datasources', id: datasourceId });
+}
+
+export function requireDashboardCreation(ctx: ServiceContext, newDashboardId: string) {
+  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: newDashboardId });
+}
+
+/** Every id must be a resource of this organization; the first stranger is a 422 pointing at its linkage. */
+async function checkIds(ids: string[], found: Promise<{ id: string }[]>, label: string, rel: string) {
+  if (!ids.length) return;
+  const have = new Set((await found).map((r) => r.id));
+  const missing = ids.findIndex((id) => !have.has(id));
+  if (missing >= 0) {
+    throw new ApiError('invalid_relationship', `No ${label} with id "${ids[missing]}" exists in this organization.`, {
+      source: { pointer: `/data/relationships/${rel}/data/${missing}/id` },
+    });
+  }
+}
+
+export function checkFilterIds(ctx: ServiceContext, ids: string[]) {
+  const org = ctx.principal.organizationId;
+  return checkIds(ids, ids.length ? ctx.db.select({ id: filters.id }).from(filters)
+    .where(and(eq(filters.organization_id, org), inArray(filters.id, ids))) : Promise.resolve([]), 'filter', 'filters');
+}
+
+export function checkSnippetIds(ctx: ServiceContext, ids: string[]) {
+  const org = ctx.principal.organizationId;
+  return checkIds(ids, ids.length ? ctx.db.select({ id: sqlSnippets.id }).from(sqlSnippets)
+    .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids))) : Promise.resolve([]), 'SQL snippet', 'sql_snippets');
+}

@@ -1,0 +1,61 @@
+import { and, eq } from 'drizzle-orm';
+import { ApiError, notFound, signDataToken } from '@cairn/core';
+import { exportJobs, reports } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import { actorOf, can, requirePermission } from '../../auth/principal.ts';
+import { audit } from '../../lib/audit.ts';
+import { findDashboard } from '../dashboards/service.ts';
+import { serializeExportJob } from './serialize.ts';
+
+type JobRow = typeof exportJobs.$inferSelect;
+
+/**
+ * A job of this organization whose dashboard (its own, or its report's) the caller may see. Reading
+ * needs View Dashboards on that dashboard; a job on an invisible dashboard is a 404.
+ */
+async function findJob(ctx: ServiceContext, id: string): Promise<{ job: JobRow; dashboardId: string | null }> {
+  requirePermission(ctx.principal, 'view_dashboards');
+  const [row] = await ctx.db.select({ job: exportJobs, reportDashboard: reports.dashboard_id }).from(exportJobs)
+    .leftJoin(reports, eq(reports.id, exportJobs.report_id))
+    .where(and(eq(exportJobs.id, id), eq(exportJobs.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!row) throw notFound('export job', id);
+  const dashboardId = row.job.dashboard_id ?? row.reportDashboard;
+  if (dashboardId) {
+    requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId });
+    try {
+      await findDashboard(ctx, dashboardId);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'not_found') throw notFound('export job', id);
+      throw err;
+    }
+  }
+  return { job: row.job, dashboardId };
+}
+
+/** A short-lived URL of the exported file on this region's data server (a data token for the file key). */
+async function fileUrl(ctx: ServiceContext, j: JobRow): Promise<string | null> {
+  if (j.job_status !== 'success' || !j.file_key) return null;
+  if (j.expires_at && j.expires_at.getTime() <= Date.now()) return null;
+  const token = await signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: j.file_key, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET);
+  const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
+  return `${base}/exports/${encodeURIComponent(j.id)}?token=${encodeURIComponent(token)}`;
+}
+
+export async function getExportJob(ctx: ServiceContext, id: string) {
+  const { job } = await findJob(ctx, id);
+  return { data: serializeExportJob(ctx.baseUrl, job, await fileUrl(ctx, job)) };
+}
+
+/**
+ * Deletes a job (a running one is abandoned; its file, if any, is no longer handed out). Allowed with
+ * Manage Dashboards on the job's dashboard, or to the key or user that started the job.
+ */
+export async function deleteExportJob(ctx: ServiceContext, id: string) {
+  const { job, dashboardId } = await findJob(ctx, id);
+  const manages = can(ctx.principal, 'manage_dashboards', dashboardId ? { type: 'dashboards', id: dashboardId } : undefined);
+  if (!manages && job.created_by !== actorOf(ctx.principal).actor_id) {
+    throw new ApiError('forbidden', 'Deleting an export job needs Manage Dashboards on its dashboard, unless you started the job.');
+  }
+  await ctx.db.delete(exportJobs).where(and(eq(exportJobs.id, id), eq(exportJobs.organization_id, ctx.principal.organizationId)));
+  await audit(ctx, 'delete', 'export_jobs', id);
+}
