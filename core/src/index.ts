@@ -8,3 +8,4 @@ export * from './data-types.ts';
 export * from './jsonapi.ts';
 export * from './sql/index.ts';
 export * from './resources.ts';
+export * from './schedule.ts';

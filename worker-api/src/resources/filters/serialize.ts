@@ -10,7 +10,12 @@ const MANUAL = new Set(['dropdown_manual', 'dropdown_multi_manual']);
  * dropdown, reads the options through the options call — until then, the manual options are
  * exposed to signed-in users only (the app's session principal), never to API keys.
  */
-export function serializeFilter(baseUrl: string, f: FilterRow, snippetIds: string[], opts: { exposeManualValues: boolean }) {
+export function serializeFilter(
+  baseUrl: string,
+  f: FilterRow,
+  snippetIds: string[],
+  opts: { exposeManualValues: boolean; dashboardIds?: string[] },
+) {
   const attributes: Record<string, unknown> = {
     display_name: f.display_name,
     variable_name: f.variable_name,
@@ -44,6 +49,8 @@ export function serializeFilter(baseUrl: string, f: FilterRow, snippetIds: strin
     datasource: toOne('datasources', f.datasource_id),
     sql_snippets: toMany('sql_snippets', snippetIds),
     parent_filter: toOne('filters', f.parent_filter_id),
+    // Extra to the spec's list: the dashboards (visible to the caller) whose filter bar shows this filter.
+    ...(opts.dashboardIds ? { dashboards: toMany('dashboards', opts.dashboardIds) } : {}),
   });
   return meta ? { ...obj, meta } : obj;
 }

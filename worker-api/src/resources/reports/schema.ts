@@ -1,5 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { AGGREGATIONS } from '@cairn/core';
+import type { ResourceBodySpec } from '../../lib/resource-body.ts';
+import { resourceObjectSchema } from '../../lib/openapi.ts';
+import { hhmm, name, refreshRate, text, timestamp } from './fields.ts';
 
 export const inputParametersSchema = z
   .object({
@@ -30,3 +33,100 @@ export const dataHandle = z
     execution_id: z.string(),
   })
   .openapi('DataHandle');
+
+// ---- The report resource ----
+
+/**
+ * A new report's tile when the create call gives no size: the report's default page of 800 × 600 px
+ * on a dashboard page of 1600 px with 12 columns is 6 columns wide; with the app's 88 px rows and
+ * 16 px gaps, 600 px is 6 rows high.
+ */
+export const DEFAULT_TILE = { width: 6, height: 6 } as const;
+export const MAX_TILE_HEIGHT = 100;
+
+const switches = {
+  download_actions_enabled: z.boolean().openapi({ default: true }),
+  data_download_enabled: z.boolean().openapi({ default: true }),
+  maximize_action_enabled: z.boolean().openapi({ default: true }),
+  refresh_enabled: z.boolean().openapi({ default: true }),
+  unused_filters_warning_enabled: z.boolean().openapi({ default: false }),
+  unlimited_csv_export_enabled: z.boolean().openapi({ default: false }),
+  display_name_as_title: z.boolean().openapi({ default: true }),
+};
+
+const reportAttributes = z.object({
+  name,
+  description: text(5000).nullable(),
+  sql_query: text(100_000).refine((s) => s.trim() !== '', { message: 'must not be empty' }),
+  r_query: text(100_000).nullable(),
+  r_query_enabled: z.boolean().openapi({ default: false }),
+  data_refresh_rate: refreshRate.nullable().openapi({ description: 'Minutes; null uses the dashboard\'s rate.' }),
+  data_refresh_anchor_time: hhmm.nullable(),
+  ...switches,
+  default_page_width: z.number().int().min(100).max(10_000).openapi({ default: 800 }),
+  default_page_height: z.number().int().min(100).max(10_000).openapi({ default: 600 }),
+  attribution: text(2000).nullable(),
+  no_data_message: text(2000).nullable(),
+  width: z.number().int().min(1).max(12).openapi({ description: 'Create only: tile width in grid columns (default 6).' }),
+  height: z.number().int().min(1).max(MAX_TILE_HEIGHT).openapi({ description: 'Create only: tile height in grid rows (default 6).' }),
+});
+
+const relationships = {
+  dashboard: { type: 'dashboards', many: false, requiredOnCreate: true, createOnly: true },
+  datasource: { type: 'datasources', many: false, requiredOnCreate: true },
+} as const;
+
+/** What clients may write (documented in the OpenAPI request schema). */
+export const reportBody = {
+  type: 'reports',
+  attributes: reportAttributes,
+  required: ['name', 'sql_query'],
+  readOnly: ['chart_configuration', 'query_error', 'row', 'column', 'created_at', 'updated_at'],
+  createOnly: ['width', 'height'],
+  relationships,
+} satisfies ResourceBodySpec<typeof reportAttributes.shape>;
+
+/**
+ * The reader also knows the derived relationships (filters and sql_snippets come from the SQL), so
+ * that sending them is a read-only error rather than an unknown relationship.
+ */
+export const reportBodyReader = {
+  ...reportBody,
+  relationships: { ...relationships, filters: { type: 'filters', many: true }, sql_snippets: { type: 'sql_snippets', many: true } },
+} satisfies ResourceBodySpec<typeof reportAttributes.shape>;
+export const DERIVED_REPORT_RELATIONSHIPS = ['filters', 'sql_snippets'] as const;
+
+export const Report = resourceObjectSchema(
+  'Report',
+  'reports',
+  z.object({
+    name: z.string(),
+    description: z.string().nullable(),
+    sql_query: z.string(),
+    r_query: z.string().nullable(),
+    r_query_enabled: z.boolean(),
+    data_refresh_rate: z.number().int().nullable(),
+    data_refresh_anchor_time: z.string().nullable(),
+    chart_configuration: z.record(z.string(), z.unknown()).openapi({ description: 'Opaque, read-only.' }),
+    ...Object.fromEntries(Object.keys(switches).map((k) => [k, z.boolean()])),
+    default_page_width: z.number().int(),
+    default_page_height: z.number().int(),
+    attribution: z.string().nullable(),
+    no_data_message: z.string().nullable(),
+    query_error: z.string().nullable(),
+    row: z.number().int().nullable(),
+    column: z.number().int().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  ['dashboard', 'datasource', 'filters', 'sql_snippets'],
+);
+
+export const REPORT_INCLUDES = ['dashboard', 'datasource', 'filters', 'sql_snippets'] as const;
+
+export const duplicateBody = z
+  .object({ name: name.optional().openapi({ description: 'Name of the copy; default "<name> (copy)".' }) })
+  .strict()
+  .openapi('ReportDuplicate');

@@ -1,24 +1,22 @@
 import { and, eq } from 'drizzle-orm';
 import { ApiError, notFound, signDataToken, type InputParameters } from '@cairn/core';
-import { dashboardFilters, filters, reports } from '@cairn/db';
+import { dashboardFilters, dashboards, filters, reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
-import { findDashboard } from '../dashboards/service.ts';
+import { visibleDashboards } from '../../auth/access.ts';
 import { executeQuery } from '../../engine/execute.ts';
 
-/** Reads a report whose dashboard the caller may see; otherwise a 404 (never reveal it exists). */
+/**
+ * Reads a report whose dashboard the caller may see, with that dashboard; otherwise a 404 (a report
+ * on an invisible dashboard does not exist for the caller). One query.
+ */
 export async function findReport(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select().from(reports)
-    .where(and(eq(reports.id, id), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
+  const [row] = await ctx.db.select({ report: reports, dashboard: dashboards }).from(reports)
+    .innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id))
+    .where(and(eq(reports.id, id), eq(reports.organization_id, ctx.principal.organizationId), visibleDashboards(ctx.principal)))
+    .limit(1);
   if (!row) throw notFound('report', id);
-  try {
-    const dashboard = await findDashboard(ctx, row.dashboard_id);
-    return { report: row, dashboard };
-  } catch (err) {
-    // A report on a dashboard the caller may not see does not exist for them; other failures stay what they are.
-    if (err instanceof ApiError && err.code === 'not_found') throw notFound('report', id);
-    throw err;
-  }
+  return row;
 }
 
 /**
@@ -28,6 +26,7 @@ export async function findReport(ctx: ServiceContext, id: string) {
 export async function reportData({ ctx, id, parameters, format }: {
   ctx: ServiceContext; id: string; parameters: InputParameters | undefined; format: 'json' | 'csv' | 'xlsx';
 }) {
+  requirePermission(ctx.principal, 'view_dashboards');
   const { report, dashboard } = await findReport(ctx, id);
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
   if (format !== 'json') {

@@ -1,0 +1,143 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import { ApiError, newId, type ResourceObject } from '@cairn/core';
+import { dashboards, dashboardSchedules, organizations } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import type { ResourceBody } from '../../lib/resource-body.ts';
+import { canAny, requirePermission } from '../../auth/principal.ts';
+import { audit, changed } from '../../lib/audit.ts';
+import { offsetOf } from '../../lib/jsonapi.ts';
+import { linked, loadDashboards, loadReports } from '../reports/included.ts';
+import { throwAll } from '../reports/problems.ts';
+import { findSchedule, resolveTarget, scheduleColumns, scheduleDashboards } from './access.ts';
+import type { scheduleBody } from './schema.ts';
+import { nextSendAt, serializeSchedule } from './serialize.ts';
+import { attachAs, collect, recipients, scheduleString, timeZone } from './validate.ts';
+
+type Body = ResourceBody<typeof scheduleBody.attributes.shape>;
+type Page = { size: number; number: number };
+
+/** Including the dashboard or the report shows their contents, so it needs View Dashboards too. */
+function requireIncludePermissions(ctx: ServiceContext, include: Set<string>) {
+  for (const name of include) {
+    if (!canAny(ctx.principal, ['view_dashboards', 'manage_dashboards'])) {
+      throw new ApiError('forbidden', `Including ${name} needs View Dashboards or Manage Dashboards.`, { source: { parameter: 'include' } });
+    }
+  }
+}
+
+async function included(ctx: ServiceContext, data: ResourceObject[], include: Set<string>) {
+  const parts = await Promise.all([
+    include.has('dashboard') ? loadDashboards(ctx, linked(data, 'dashboard')) : [],
+    include.has('report') ? loadReports(ctx, linked(data, 'report')) : [],
+  ]);
+  return parts.flat();
+}
+
+export async function listSchedules(ctx: ServiceContext, page: Page, include: Set<string>) {
+  requirePermission(ctx.principal, 'view_schedules');
+  requireIncludePermissions(ctx, include);
+  const where = and(eq(dashboardSchedules.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal));
+  const from = () => ctx.db.select(scheduleColumns).from(dashboardSchedules)
+    .innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id))
+    .innerJoin(organizations, eq(organizations.id, dashboardSchedules.organization_id));
+  const [rows, [total]] = await Promise.all([
+    from().where(where).orderBy(asc(dashboardSchedules.created_at), asc(dashboardSchedules.id)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select({ n: count() }).from(dashboardSchedules).innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id)).where(where),
+  ]);
+  const data = rows.map((r) => serializeSchedule(ctx.baseUrl, r.schedule, r.orgTimeZone));
+  return { data, included: include.size ? await included(ctx, data, include) : [], total: total?.n ?? 0 };
+}
+
+export async function getSchedule(ctx: ServiceContext, id: string, include: Set<string>) {
+  requirePermission(ctx.principal, 'view_schedules');
+  requireIncludePermissions(ctx, include);
+  const row = await findSchedule(ctx, id);
+  requirePermission(ctx.principal, 'view_schedules', { type: 'dashboards', id: row.schedule.dashboard_id! });
+  const data = serializeSchedule(ctx.baseUrl, row.schedule, row.orgTimeZone);
+  return { data, included: include.size ? await included(ctx, [data], include) : [] };
+}
+
+/** Validates and normalizes the attributes sent (every problem reported together). */
+function checkAttributes(a: Body['attributes']) {
+  const checks: [string, () => unknown][] = [];
+  if (a.emails !== undefined) checks.push(['emails', () => recipients(a.emails!, 'emails', true)]);
+  if (a.cc_emails !== undefined) checks.push(['cc_emails', () => recipients(a.cc_emails!, 'cc_emails', false)]);
+  if (a.bcc_emails !== undefined) checks.push(['bcc_emails', () => recipients(a.bcc_emails!, 'bcc_emails', false)]);
+  if (a.attach_as !== undefined) checks.push(['attach_as', () => attachAs(a.attach_as!)]);
+  if (a.schedule !== undefined) checks.push(['schedule', () => scheduleString(a.schedule!)]);
+  if (a.time_zone !== undefined) checks.push(['time_zone', () => timeZone(a.time_zone!)]);
+  const { values, problems } = collect(checks);
+  throwAll(problems);
+  return { ...a, ...values };
+}
+
+async function orgTimeZone(ctx: ServiceContext) {
+  const [o] = await ctx.db.select({ tz: organizations.time_zone }).from(organizations).where(eq(organizations.id, ctx.principal.organizationId));
+  return o?.tz ?? 'UTC';
+}
+
+export async function createSchedule(ctx: ServiceContext, body: Body) {
+  requirePermission(ctx.principal, 'manage_schedules');
+  const attributes = checkAttributes(body.attributes);
+  const target = await resolveTarget(ctx, body.relationships as { dashboard?: string | null; report?: string | null });
+  requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: target.dashboard_id });
+  const id = newId('dashboard_schedule');
+  const next = nextSendAt({ schedule: attributes.schedule!, time_zone: attributes.time_zone ?? null }, await orgTimeZone(ctx));
+  await ctx.db.insert(dashboardSchedules).values({
+    ...attributes, ...target, id, organization_id: ctx.principal.organizationId,
+    name: attributes.name!, emails: attributes.emails!, attach_as: attributes.attach_as!, schedule: attributes.schedule!,
+    created_by_user_id: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
+    next_send_at: next,
+  });
+  await audit(ctx, 'create', 'dashboard_schedules', id, changed(body.attributes, body.relationships));
+  return getSchedule(ctx, id, new Set());
+}
+
+/**
+ * PATCH: only the attributes sent change. Relationships: a report sent moves the schedule to that
+ * report (and its dashboard); a dashboard sent alone makes it send that whole dashboard (the report
+ * is cleared); report null alone keeps the dashboard and stops sending the report.
+ */
+export async function updateSchedule(ctx: ServiceContext, id: string, body: Body) {
+  requirePermission(ctx.principal, 'manage_schedules');
+  const current = await findSchedule(ctx, id);
+  requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });
+  const attributes = checkAttributes(body.attributes);
+  const rels = body.relationships as { dashboard?: string | null; report?: string | null };
+  let target: { dashboard_id: string; report_id: string | null } | null = null;
+  if (rels.report || rels.dashboard) target = await resolveTarget(ctx, rels);
+  else if (rels.dashboard === null && rels.report !== undefined) target = await resolveTarget(ctx, rels);
+  else if (rels.dashboard === null) throw new ApiError('invalid_relationship', 'A schedule needs a dashboard or a report relationship.', { source: { pointer: '/data/relationships/dashboard' } });
+  else if (rels.report === null) target = { dashboard_id: current.schedule.dashboard_id!, report_id: null };
+  if (target) requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: target.dashboard_id });
+  const timing = attributes.schedule !== undefined || attributes.time_zone !== undefined
+    ? { next_send_at: nextSendAt({ schedule: attributes.schedule ?? current.schedule.schedule, time_zone: attributes.time_zone !== undefined ? attributes.time_zone : current.schedule.time_zone }, current.orgTimeZone) }
+    : {};
+  // Only the attributes sent are written, so concurrent updates of different fields both survive.
+  await ctx.db.update(dashboardSchedules).set({ ...attributes, ...(target ?? {}), ...timing, updated_at: new Date() })
+    .where(and(eq(dashboardSchedules.id, id), eq(dashboardSchedules.organization_id, ctx.principal.organizationId)));
+  await audit(ctx, 'update', 'dashboard_schedules', id, changed(body.attributes, body.relationships));
+  return getSchedule(ctx, id, new Set());
+}
+
+export async function deleteSchedule(ctx: ServiceContext, id: string) {
+  requirePermission(ctx.principal, 'manage_schedules');
+  const current = await findSchedule(ctx, id);
+  requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });
+  await ctx.db.delete(dashboardSchedules).where(and(eq(dashboardSchedules.id, id), eq(dashboardSchedules.organization_id, ctx.principal.organizationId)));
+  await audit(ctx, 'delete', 'dashboard_schedules', id);
+}
+
+/**
+ * send_now: checks the schedule can be sent and records the request (audit action `send_now`).
+ * Rendering and delivery belong to the export engine, which this version does not have yet, so the
+ * answer is "queued" and no e-mail leaves.
+ */
+export async function sendScheduleNow(ctx: ServiceContext, id: string) {
+  requirePermission(ctx.principal, 'manage_schedules');
+  const current = await findSchedule(ctx, id);
+  requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });
+  const requestedAt = new Date();
+  await audit(ctx, 'send_now', 'dashboard_schedules', id, { requested_at: requestedAt.toISOString(), delivery: 'queued' });
+  return { status: 'queued' as const, dashboard_schedule_id: id, requested_at: requestedAt.toISOString() };
+}
