@@ -1,0 +1,154 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import { ApiError, newId, notFound, type ResourceObject } from '@cairn/core';
+import { organizations, sqlAlerts, sqlSnippetUses } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import type { ResourceBody } from '../../lib/resource-body.ts';
+import { can, canAny, requirePermission } from '../../auth/principal.ts';
+import { audit, changed } from '../../lib/audit.ts';
+import { offsetOf } from '../../lib/jsonapi.ts';
+import { requireAlertWrite, requireAnyAlertWrite, visibleAlerts } from './access.ts';
+import { checkDatasource, checkSnippets, includedDatasources, includedSnippets, replaceSnippets, snippetsUsedBy } from './relations.ts';
+import { alertProblems, clearedFor, normalized, type AlertState } from './rules.ts';
+import { nextRunAt } from './schedule.ts';
+import type { sqlAlertBody } from './schema.ts';
+import { serializeAlert, type AlertRow } from './serialize.ts';
+import { throwProblems } from '../datasources/rules.ts';
+
+type Body = ResourceBody<typeof sqlAlertBody.attributes.shape>;
+type Page = { size: number; number: number };
+type Values = Partial<typeof sqlAlerts.$inferInsert>;
+
+const inOrg = (ctx: ServiceContext, id: string) => and(eq(sqlAlerts.id, id), eq(sqlAlerts.organization_id, ctx.principal.organizationId));
+
+/** An alert the caller may read (View Alerts reaches it); otherwise 404. */
+export async function findAlert(ctx: ServiceContext, id: string) {
+  const [row] = await ctx.db.select().from(sqlAlerts).where(and(eq(sqlAlerts.id, id), visibleAlerts(ctx.principal))).limit(1);
+  if (!row) throw notFound('SQL alert', id);
+  return row;
+}
+
+/** `include=datasource` follows the datasource rule of the API: View or Manage Datasources, or Manage Dashboards. */
+function checkInclude(ctx: ServiceContext, include: Set<string>) {
+  if (include.has('datasource') && !canAny(ctx.principal, ['view_datasources', 'manage_datasources', 'manage_dashboards'])) {
+    throw new ApiError('forbidden', 'Including the datasource needs View Datasources, Manage Datasources or Manage Dashboards.', {
+      source: { parameter: 'include' },
+    });
+  }
+}
+
+async function serializeAlerts(ctx: ServiceContext, rows: AlertRow[], include: Set<string>) {
+  const snippets = await snippetsUsedBy(ctx.db, ctx.principal.organizationId, 'sql_alert', rows.map((r) => r.id));
+  const data = rows.map((a) => serializeAlert(ctx.baseUrl, a, snippets.get(a.id)!));
+  const included: ResourceObject[] = [];
+  if (include.has('datasource')) included.push(...await includedDatasources(ctx, [...new Set(rows.map((r) => r.datasource_id))]));
+  if (include.has('sql_snippets')) included.push(...await includedSnippets(ctx, [...new Set([...snippets.values()].flat())]));
+  return { data, included };
+}
+
+export async function listAlerts(ctx: ServiceContext, page: Page, include: Set<string>) {
+  requirePermission(ctx.principal, 'view_alerts');
+  checkInclude(ctx, include);
+  const where = visibleAlerts(ctx.principal);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(sqlAlerts).where(where).orderBy(asc(sqlAlerts.name), asc(sqlAlerts.id)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select({ n: count() }).from(sqlAlerts).where(where),
+  ]);
+  return { ...(await serializeAlerts(ctx, rows, include)), total: total?.n ?? 0 };
+}
+
+export async function getAlert(ctx: ServiceContext, id: string, include: Set<string>) {
+  requirePermission(ctx.principal, 'view_alerts', { type: 'sql_alerts', id });
+  checkInclude(ctx, include);
+  const res = await serializeAlerts(ctx, [await findAlert(ctx, id)], include);
+  return { data: res.data[0]!, included: res.included };
+}
+
+/** The alert just written, for the answer of a write (which Manage Datasources alone may make, without View Alerts). */
+async function written(ctx: ServiceContext, id: string) {
+  const [row] = await ctx.db.select().from(sqlAlerts).where(inOrg(ctx, id)).limit(1);
+  if (!row) throw notFound('SQL alert', id);
+  return { data: (await serializeAlerts(ctx, [row], new Set())).data[0]! };
+}
+
+async function organizationTimeZone(ctx: ServiceContext) {
+  const [org] = await ctx.db.select({ tz: organizations.time_zone }).from(organizations).where(eq(organizations.id, ctx.principal.organizationId));
+  return org?.tz ?? 'UTC';
+}
+
+const stateOf = (v: Values): AlertState => ({
+  run_schedule: v.run_schedule!,
+  run_at: v.run_at ?? null,
+  run_every: v.run_every ?? null,
+  trigger_condition: v.trigger_condition!,
+  trigger_value: v.trigger_value ?? null,
+});
+
+const SCHEDULE_FIELDS = ['run_schedule', 'run_at', 'run_every'] as const;
+
+export async function createAlert(ctx: ServiceContext, body: Body) {
+  requirePermission(ctx.principal, 'manage_alerts');
+  const id = newId('sql_alert');
+  // A key whose Manage Alerts is restricted to named alerts cannot add others (it could never see them).
+  if (!can(ctx.principal, 'manage_alerts', { type: 'sql_alerts', id })) {
+    throw new ApiError('forbidden', 'This key may manage only the SQL alerts its permission names; it cannot create new ones.');
+  }
+  const org = ctx.principal.organizationId;
+  const datasourceId = body.relationships.datasource as string;
+  const snippetIds = (body.relationships.sql_snippets as string[] | undefined) ?? [];
+  const sent = normalized(body.attributes) as Values;
+  throwProblems(alertProblems(stateOf(sent), body.attributes));
+  await checkDatasource(ctx.db, org, datasourceId);
+  // The key needs access to the alert's datasource (a grant restricted to datasources).
+  requirePermission(ctx.principal, 'manage_alerts', { type: 'datasources', id: datasourceId });
+  await checkSnippets(ctx.db, org, snippetIds);
+  const values = { ...sent, next_run_at: nextRunAt(stateOf(sent), await organizationTimeZone(ctx), new Date()) };
+  await ctx.direct().db.transaction(async (tx) => {
+    await tx.insert(sqlAlerts).values({ ...values, id, organization_id: org, datasource_id: datasourceId } as typeof sqlAlerts.$inferInsert);
+    await replaceSnippets(tx, org, id, snippetIds);
+  });
+  await audit(ctx, 'create', 'sql_alerts', id, changed(body.attributes, body.relationships));
+  return written(ctx, id);
+}
+
+export async function updateAlert(ctx: ServiceContext, id: string, body: Body) {
+  requireAnyAlertWrite(ctx.principal);
+  const org = ctx.principal.organizationId;
+  const sent = normalized(body.attributes) as Values;
+  const newDatasource = body.relationships.datasource as string | undefined;
+  const snippetIds = body.relationships.sql_snippets as string[] | undefined;
+  const timeZone = await organizationTimeZone(ctx);
+  await ctx.direct().db.transaction(async (tx) => {
+    // The row is locked while the merged state is checked, so concurrent updates see each other.
+    const [row] = await tx.select().from(sqlAlerts).where(inOrg(ctx, id)).for('update');
+    if (!row) throw notFound('SQL alert', id);
+    requireAlertWrite(ctx.principal, id, row.datasource_id);
+    if (newDatasource && newDatasource !== row.datasource_id) {
+      await checkDatasource(tx, org, newDatasource);
+      requireAlertWrite(ctx.principal, id, newDatasource);
+    }
+    if (snippetIds) await checkSnippets(tx, org, snippetIds);
+    const merged = stateOf({ ...row, ...sent });
+    throwProblems(alertProblems(merged, body.attributes));
+    // Only the columns sent (and what they imply) are written, so concurrent updates of other fields survive.
+    const set: Values = { ...sent, ...clearedFor(merged) };
+    if (SCHEDULE_FIELDS.some((k) => k in sent)) set.next_run_at = nextRunAt(merged, timeZone, new Date());
+    if (newDatasource) set.datasource_id = newDatasource;
+    await tx.update(sqlAlerts).set({ ...set, updated_at: new Date() }).where(inOrg(ctx, id));
+    if (snippetIds) await replaceSnippets(tx, org, id, snippetIds);
+  });
+  await audit(ctx, 'update', 'sql_alerts', id, changed(body.attributes, body.relationships));
+  return written(ctx, id);
+}
+
+export async function deleteAlert(ctx: ServiceContext, id: string) {
+  requireAnyAlertWrite(ctx.principal);
+  const [row] = await ctx.db.select({ datasource_id: sqlAlerts.datasource_id }).from(sqlAlerts).where(inOrg(ctx, id)).limit(1);
+  if (!row) throw notFound('SQL alert', id);
+  requireAlertWrite(ctx.principal, id, row.datasource_id);
+  await ctx.direct().db.transaction(async (tx) => {
+    await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.owner_type, 'sql_alert'), eq(sqlSnippetUses.owner_id, id)));
+    // Its results go with it (foreign key cascade).
+    await tx.delete(sqlAlerts).where(inOrg(ctx, id));
+  });
+  await audit(ctx, 'delete', 'sql_alerts', id);
+}
