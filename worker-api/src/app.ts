@@ -21,6 +21,10 @@ import { userRoutes } from './resources/users/routes.ts';
 import { userGroupRoutes } from './resources/user-groups/routes.ts';
 import { apiKeyRoutes } from './resources/api-keys/routes.ts';
 import { executionRoutes } from './resources/executions/routes.ts';
+import { dashboardStatusRoutes } from './resources/dashboard-status/routes.ts';
+import { invitationRoutes } from './resources/invitations/routes.ts';
+import { publicLinkRoutes, sharingSecretRoutes } from './resources/public-links/routes.ts';
+import { organizationRoutes } from './resources/organization/routes.ts';
 
 /**
  * The API server's one app factory: request id, database, error envelope, authentication,
@@ -67,6 +71,8 @@ export function createApp() {
 
   app.use('*', withDb);
   app.route('/', sessionRoutes);
+  app.route('/', invitationRoutes);
+  app.route('/', publicLinkRoutes);
   app.use('*', authenticate, rateLimit);
   app.route('/', dashboardRoutes);
   app.route('/', reportRoutes);
@@ -83,5 +89,8 @@ export function createApp() {
   app.route('/', userGroupRoutes);
   app.route('/', apiKeyRoutes);
   app.route('/', executionRoutes);
+  app.route('/', dashboardStatusRoutes);
+  app.route('/', organizationRoutes);
+  app.route('/', sharingSecretRoutes);
   return app;
 }

@@ -3,6 +3,7 @@ import type { DbClient } from '@cairn/db';
 import type { RateLimiter } from './durable/rate-limiter.ts';
 import type { DbPool } from './durable/db-pool.ts';
 import type { DatasourceGate } from './durable/datasource-gate.ts';
+import type { DashboardStatus } from './durable/dashboard-status.ts';
 import type { PooledDb } from './lib/db.ts';
 import type { Principal } from './auth/principal.ts';
 
@@ -21,6 +22,8 @@ export interface Env {
   DB_POOL: DurableObjectNamespace<DbPool>;
   /** One per datasource: its concurrency limit, waiting queue and cancellation. */
   DATASOURCE_GATE: DurableObjectNamespace<DatasourceGate>;
+  /** One per dashboard and parameter set: coalesces the pollers of a dashboard into one execution per report. */
+  DASHBOARD_STATUS: DurableObjectNamespace<DashboardStatus>;
   /** How many DbPool instances share the load (default 2), and connections per instance (default 6). */
   DB_POOL_SHARDS?: string;
   DB_POOL_CONNECTIONS?: string;
@@ -29,6 +32,21 @@ export interface Env {
   RATE_LIMIT_BURST?: string;
   /** How long this isolate trusts a verified API key before looking it up again (ms, default 2000; 0 = never cache). */
   AUTH_CACHE_MS?: string;
+  /** Outgoing mail (src/mail): the SMTP relay; unset = mail is not sent (and callers are told so). */
+  SMTP_HOST?: string;
+  /** Default 25, or 587 with SMTP_SECURE=starttls, 465 with SMTP_SECURE=tls. */
+  SMTP_PORT?: string;
+  /** off (default), starttls or tls. */
+  SMTP_SECURE?: string;
+  /** AUTH PLAIN credentials (a secret in production). */
+  SMTP_USER?: string;
+  SMTP_PASSWORD?: string;
+  /** Longest wait for one SMTP reply in ms (default 15000). */
+  SMTP_TIMEOUT_MS?: string;
+  /** Sender of every message, `Name <address>` (default `Cairn <no-reply@cairn.local>`). */
+  MAIL_FROM?: string;
+  /** Origin of the web app, for links in e-mails (e.g. https://cairn.example.com). */
+  APP_URL?: string;
 }
 
 /** What the init middleware puts on the context. Nothing is ever written to c.env. */

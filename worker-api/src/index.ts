@@ -2,6 +2,8 @@ import { createApp } from './app.ts';
 
 export { RateLimiter } from './durable/rate-limiter.ts';
 export { DbPool } from './durable/db-pool.ts';
+export { DatasourceGate } from './durable/datasource-gate.ts';
+export { DashboardStatus } from './durable/dashboard-status.ts';
 
 const app = createApp();
 export default app;

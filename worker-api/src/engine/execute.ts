@@ -1,15 +1,94 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import {
-  compileSql, makeDataKey, newId, sha256Hex, ApiError,
+  compileSql, dialectOf, newId, sha256Hex, ApiError,
   type FilterDefinition, type InputParameters,
 } from '@cairn/core';
-import { datasources, executions, resultChunks, results } from '@cairn/db';
+import { datasources, executions, results } from '@cairn/db';
 import type { ServiceContext } from '../lib/context.ts';
-import { runOnDatasource } from './connectors.ts';
+import type { ExecutionJob, ExecutionOutcome } from './job.ts';
+import { EXECUTION_TTL_MS } from './ttl.ts';
+import type { CompileExtras } from './compile-context.ts';
 
-export const EXECUTION_TTL_MS = 24 * 3_600_000;
+export { EXECUTION_TTL_MS };
 
-export interface ExecutionOutcome {
+type DatasourceRow = typeof datasources.$inferSelect;
+export type ExecutionType = 'sql_query' | 'sql_filter' | 'sql_alert' | 'export_query';
+
+export interface ExecutionInput {
+  datasourceId: string;
+  /** Snippets, time zone and built-in snippet values (engine/compile-context.ts); none when absent. */
+  extras?: Partial<CompileExtras>;
+  sql: string;
+  filters: FilterDefinition[];
+  parameters: InputParameters;
+  source: { report_id?: string; filter_id?: string; sql_alert_id?: string };
+  executionType: ExecutionType;
+}
+
+export const dialectOfDatasource = (ds: Pick<DatasourceRow, 'database_type'>) => dialectOf(ds.database_type) ?? 'postgres';
+
+export async function loadDatasource(ctx: ServiceContext, id: string): Promise<DatasourceRow> {
+  const [ds] = await ctx.db.select().from(datasources)
+    .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!ds) throw new ApiError('invalid_relationship', 'The datasource no longer exists.');
+  return ds;
+}
+
+/** Compiles the SQL for the datasource's dialect and hashes what identifies its result. */
+export async function compileFor(ds: DatasourceRow, input: ExecutionInput) {
+  const compiled = compileSql({
+    sql: input.sql, dialect: dialectOf(ds.database_type) ?? 'postgres', filters: input.filters, parameters: input.parameters,
+    dataTimeZone: ds.data_time_zone, timeZone: input.extras?.timeZone ?? null, aggregationOptions: input.extras?.aggregationOptions ?? null,
+    snippets: input.extras?.snippets ?? [], context: input.extras?.context ?? null,
+  });
+  const paramsHash = await sha256Hex(JSON.stringify([ds.id, compiled.text, compiled.values, compiled.sessionTimeZone]));
+  return { compiled, paramsHash };
+}
+
+/** A successful result of the same compiled query that is younger than `freshMinutes`. */
+export async function findFresh(ctx: ServiceContext, paramsHash: string, freshMinutes: number) {
+  const now = new Date();
+  const [fresh] = await ctx.db
+    .select({ id: executions.id, key: results.data_key, rows: results.row_count, at: results.data_timestamp })
+    .from(executions).innerJoin(results, eq(results.execution_id, executions.id))
+    .where(and(
+      eq(executions.organization_id, ctx.principal.organizationId),
+      eq(executions.params_hash, paramsHash),
+      eq(executions.execution_status, 'success'),
+      gt(executions.completed_at, new Date(now.getTime() - freshMinutes * 60_000)),
+      gt(results.expires_at, now),
+    ))
+    .orderBy(desc(executions.completed_at)).limit(1);
+  return fresh ?? null;
+}
+
+/** Records a new execution (status starting) and returns the job for the datasource's gate. */
+export async function createExecution(
+  ctx: ServiceContext, ds: DatasourceRow, input: ExecutionInput, compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string }, paramsHash: string,
+): Promise<ExecutionJob> {
+  if (!ds.enabled) throw new ApiError('invalid_state', `Datasource "${ds.name}" is disabled.`);
+  const id = newId('execution');
+  const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
+  await ctx.db.insert(executions).values({
+    id, organization_id: ctx.principal.organizationId, datasource_id: ds.id, execution_type: input.executionType,
+    execution_status: 'starting', ...input.source, sql_query: input.sql, parameters: input.parameters, params_hash: paramsHash,
+    created_by: actor, expires_at: new Date(Date.now() + EXECUTION_TTL_MS),
+  });
+  return {
+    executionId: id, organizationId: ctx.principal.organizationId, datasourceId: ds.id, text: compiled.text, values: compiled.values,
+    paramsHash, maxConcurrent: ds.max_concurrent_executions, sessionTimeZone: compiled.sessionTimeZone, resultTimeZone: compiled.timeZone,
+  };
+}
+
+export const gateOf = (ctx: Pick<ServiceContext, 'env'>, datasourceId: string) =>
+  ctx.env.DATASOURCE_GATE.get(ctx.env.DATASOURCE_GATE.idFromName(`gate::${datasourceId}`));
+
+/** Hands the job to its datasource's gate; the promise settles when the execution ends. */
+export function dispatch(ctx: Pick<ServiceContext, 'env'>, job: ExecutionJob): Promise<ExecutionOutcome> {
+  return gateOf(ctx, job.datasourceId).run(job) as Promise<ExecutionOutcome>;
+}
+
+export interface QueryOutcome {
   executionId: string;
   dataKey: string;
   rowCount: number;
@@ -17,75 +96,28 @@ export interface ExecutionOutcome {
 }
 
 /**
- * Runs (or reuses) a query for a report: compiles the filter syntax into bound parameters, looks for
- * a result of the same compiled query that is still fresh under `freshMinutes`, otherwise executes
- * it, stores the rows in chunks and records the execution. A user's bad SQL becomes a stored
- * `query_error` execution and a 422.
+ * Runs (or reuses) a query and waits for it: a result of the same compiled query that is still
+ * fresh under `freshMinutes` is reused; otherwise a new execution goes through the datasource's gate.
+ * A user's bad SQL is a 422 query_error with the database's message; a timeout or cancellation a 422
+ * naming it.
  */
-export async function executeQuery(ctx: ServiceContext, input: {
-  datasourceId: string;
-  sql: string;
-  filters: FilterDefinition[];
-  parameters: InputParameters;
-  freshMinutes: number;
-  source: { report_id?: string; filter_id?: string };
-  executionType: 'sql_query' | 'sql_filter';
-}): Promise<ExecutionOutcome> {
-  const org = ctx.principal.organizationId;
-  const [ds] = await ctx.db.select().from(datasources)
-    .where(and(eq(datasources.id, input.datasourceId), eq(datasources.organization_id, org))).limit(1);
-  if (!ds) throw new ApiError('invalid_relationship', 'The datasource of this report no longer exists.');
-  const compiled = compileSql({ sql: input.sql, dialect: 'postgres', filters: input.filters, parameters: input.parameters });
-  const paramsHash = await sha256Hex(JSON.stringify([ds.id, compiled.text, compiled.values]));
-
-  const now = new Date();
-  const [fresh] = await ctx.db
-    .select({ id: executions.id, key: results.data_key, rows: results.row_count })
-    .from(executions).innerJoin(results, eq(results.execution_id, executions.id))
-    .where(and(
-      eq(executions.organization_id, org),
-      eq(executions.params_hash, paramsHash),
-      eq(executions.execution_status, 'success'),
-      gt(executions.completed_at, new Date(now.getTime() - input.freshMinutes * 60_000)),
-      gt(results.expires_at, now),
-    ))
-    .orderBy(desc(executions.completed_at)).limit(1);
+export async function executeQuery(ctx: ServiceContext, input: ExecutionInput & { freshMinutes: number }): Promise<QueryOutcome> {
+  const ds = await loadDatasource(ctx, input.datasourceId);
+  const { compiled, paramsHash } = await compileFor(ds, input);
+  const fresh = await findFresh(ctx, paramsHash, input.freshMinutes);
   if (fresh) return { executionId: fresh.id, dataKey: fresh.key, rowCount: fresh.rows, reused: true };
-
-  const id = newId('execution');
-  const expires = new Date(now.getTime() + EXECUTION_TTL_MS);
-  const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
-  await ctx.db.insert(executions).values({
-    id, organization_id: org, datasource_id: ds.id, execution_type: input.executionType, execution_status: 'running',
-    ...input.source, sql_query: input.sql, parameters: input.parameters, params_hash: paramsHash,
-    created_by: actor, started_at: now, expires_at: expires,
-  });
-  try {
-    const built = await runOnDatasource(ctx, ds, compiled.text, compiled.values);
-    const dataKey = makeDataKey(ctx.env.REGION, org, id, (await sha256Hex(`${id}:${paramsHash}`)).slice(0, 16));
-    const fields = built.fields();
-    await ctx.direct().db.transaction(async (tx) => {
-      await tx.insert(results).values({
-        execution_id: id, organization_id: org, data_key: dataKey, fields, row_count: built.rowCount,
-        size_in_bytes: built.sizeInBytes, time_zone: ds.data_time_zone, data_timestamp: now, expires_at: expires,
-      });
-      for (let i = 0; i < built.chunks.length; i += 8) {
-        await tx.insert(resultChunks).values(built.chunks.slice(i, i + 8).map((c, j) => ({
-          execution_id: id, seq: i + j, rows: c.rows, data: new TextEncoder().encode(c.data),
-        })));
-      }
-      await tx.update(executions).set({
-        execution_status: 'success', completed_at: new Date(), result_columns: fields.length,
-        result_rows: built.rowCount, result_size: built.sizeInBytes,
-      }).where(eq(executions.id, id));
+  const job = await createExecution(ctx, ds, input, compiled, paramsHash);
+  const out = await dispatch(ctx, job);
+  if (out.status !== 'success' || !out.dataKey) {
+    const detail = out.status === 'timed_out'
+      ? `The query ran longer than the statement timeout: ${out.errorMessage ?? ''}`.trim()
+      : out.errorMessage ?? 'The query failed.';
+    if (out.status === 'internal_error' || out.status === 'internal_timeout') {
+      throw new ApiError('invalid_state', `The query could not run: ${detail}`, { meta: { execution_id: out.executionId, execution_status: out.status } });
+    }
+    throw new ApiError('query_error', detail, {
+      source: { pointer: '/data/attributes/sql_query' }, meta: { execution_id: out.executionId, execution_status: out.status },
     });
-    return { executionId: id, dataKey, rowCount: built.rowCount, reused: false };
-  } catch (err) {
-    const status = err instanceof ApiError && err.code === 'query_error' ? 'query_error' : 'internal_error';
-    await ctx.db.update(executions).set({
-      execution_status: status, completed_at: new Date(),
-      error_message: err instanceof Error ? err.message.slice(0, 4000) : 'failed',
-    }).where(eq(executions.id, id));
-    throw err;
   }
+  return { executionId: out.executionId, dataKey: out.dataKey, rowCount: out.rowCount, reused: false };
 }

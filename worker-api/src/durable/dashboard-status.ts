@@ -1,0 +1,259 @@
+import { DurableObject } from 'cloudflare:workers';
+import postgres from 'postgres';
+import {
+  compileSql, dialectOf, newId, resolveDashboardTimeZone, sha256Hex,
+  type FilterDefinition, type InputParameters, type SnippetDefinition, type SqlContext, type TimeZoneConfig,
+} from '@cairn/core';
+import type { Env } from '../env.ts';
+import type { ExecutionJob, ExecutionOutcome } from '../engine/job.ts';
+import { EXECUTION_TTL_MS } from '../engine/ttl.ts';
+
+/** One poller's question to the object: the dashboard, its parameters, and whether to re-run. */
+export interface StatusRequest {
+  organizationId: string;
+  dashboardId: string;
+  parameters: InputParameters;
+  refresh: boolean;
+  /** Who asks, for the record of who caused an execution. */
+  actor: string;
+  /** The asker as the built-in snippets see them (nulls for API keys). */
+  context: Pick<SqlContext, 'userEmail' | 'userFirstname' | 'userLastname' | 'userRole'>;
+}
+
+export interface StatusEntry {
+  id: string;
+  kind: 'report' | 'filter';
+  result_status: 'success' | 'no_data' | 'running' | 'error';
+  data_key: string | null;
+  data_timestamp: string | null;
+  /** The data is within the report's refresh rate. */
+  data_current: boolean;
+  execution_id: string | null;
+  execution_status: string | null;
+  /** An execution for this entry is under way (older data may still be shown). */
+  running: boolean;
+  row_count: number | null;
+  error: { code: string; message: string } | null;
+}
+
+interface Source {
+  id: string;
+  kind: 'report' | 'filter';
+  datasourceId: string;
+  dialect: 'postgres' | 'mysql';
+  dataTimeZone: string;
+  sql: string;
+  refreshMinutes: number;
+  maxConcurrent: number;
+}
+
+interface Snapshot {
+  at: number;
+  sources: Source[];
+  filters: FilterDefinition[];
+  snippets: SnippetDefinition[];
+  dashboardName: string;
+  timeZoneConfig: TimeZoneConfig;
+  organizationTimeZone: string;
+  aggregationOptions: string[] | null;
+}
+
+interface Slot {
+  paramsHash: string;
+  executionId: string | null;
+  executionStatus: string | null;
+  dataKey: string | null;
+  rowCount: number | null;
+  dataTimestamp: number | null;
+  error: { code: string; message: string } | null;
+  inFlight: Promise<void> | null;
+}
+
+const SNAPSHOT_MS = 3_000;
+
+/**
+ * One per dashboard and parameter set (`status::<dashboard>::<hash of parameters>`): every viewer
+ * polling the same dashboard with the same filters asks this one object, which keeps each report's
+ * latest result in memory and starts at most one execution per report at a time. A thousand pollers
+ * cause one execution per report; results are reused until the report's refresh rate says they are
+ * stale, and then re-run while the older data is still served (`data_current: false, running: true`).
+ */
+export class DashboardStatus extends DurableObject<Env> {
+  private readonly sql: postgres.Sql;
+  private snapshot: Snapshot | null = null;
+  private loading: Promise<Snapshot> | null = null;
+  /** By source id and the hash of its compiled query (users whose context changes the SQL get their own). */
+  private slots = new Map<string, Slot>();
+  private static readonly MAX_SLOTS = 2_000;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = postgres(env.HYPERDRIVE.connectionString, {
+      max: 3, fetch_types: false, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'cairn-status' },
+    });
+  }
+
+  async poll(req: StatusRequest): Promise<{ entries: StatusEntry[]; updated_at: string }> {
+    const snap = await this.load(req);
+    const entries: StatusEntry[] = [];
+    for (const source of snap.sources) {
+      entries.push(await this.entry(source, snap, req));
+    }
+    return { entries, updated_at: new Date().toISOString() };
+  }
+
+  /** The dashboard's reports and dynamic filters, re-read every few seconds so edits show up. */
+  private async load(req: StatusRequest): Promise<Snapshot> {
+    if (this.snapshot && Date.now() - this.snapshot.at < SNAPSHOT_MS && !req.refresh) return this.snapshot;
+    this.loading ??= (async () => {
+      try {
+        const rows = await this.sql<{
+          kind: 'report' | 'filter'; id: string; datasource_id: string; database_type: string; sql_query: string;
+          refresh: number; max_concurrent: number; data_time_zone: string;
+        }[]>`
+          select 'report' as kind, r.id, r.datasource_id, ds.database_type, r.sql_query,
+                 coalesce(r.data_refresh_rate, d.data_refresh_rate) as refresh, ds.max_concurrent_executions as max_concurrent,
+                 ds.data_time_zone
+            from reports r join dashboards d on d.id = r.dashboard_id join datasources ds on ds.id = r.datasource_id
+           where r.dashboard_id = ${req.dashboardId} and r.organization_id = ${req.organizationId}
+          union all
+          select 'filter', f.id, f.datasource_id, ds.database_type, f.sql_query,
+                 coalesce(f.data_refresh_rate, d.data_refresh_rate), ds.max_concurrent_executions, ds.data_time_zone
+            from dashboard_filters df join filters f on f.id = df.filter_id join dashboards d on d.id = df.dashboard_id
+            join datasources ds on ds.id = f.datasource_id
+           where df.dashboard_id = ${req.dashboardId} and df.organization_id = ${req.organizationId}
+             and f.sql_query is not null and f.control_type in ('dropdown_dynamic', 'dropdown_multi_dynamic', 'dropdown', 'dropdown_multi')
+           order by 1 desc, 2`;
+        const filters = await this.sql<FilterDefinition[]>`
+          select f.variable_name, f.control_type, f.value_type, f.allowed_aggregations, f.default_values
+            from dashboard_filters df join filters f on f.id = df.filter_id
+           where df.dashboard_id = ${req.dashboardId} and df.organization_id = ${req.organizationId}`;
+        const [dash] = await this.sql<{ name: string; time_zone_config: TimeZoneConfig; filters_configuration: { aggregation_options?: string[] }; org_tz: string }[]>`
+          select d.name, d.time_zone_config, d.filters_configuration, o.time_zone as org_tz
+            from dashboards d join organizations o on o.id = d.organization_id
+           where d.id = ${req.dashboardId} and d.organization_id = ${req.organizationId}`;
+        const snippets = await this.sql<SnippetDefinition[]>`
+          select name, text, params from sql_snippets where organization_id = ${req.organizationId}`;
+        this.snapshot = {
+          at: Date.now(),
+          filters: [...filters],
+          snippets: [...snippets],
+          dashboardName: dash?.name ?? '',
+          timeZoneConfig: dash?.time_zone_config ?? { type: 'organization' },
+          organizationTimeZone: dash?.org_tz ?? 'UTC',
+          aggregationOptions: dash?.filters_configuration?.aggregation_options ?? null,
+          sources: rows.map((r) => ({
+            id: r.id, kind: r.kind, datasourceId: r.datasource_id, sql: r.sql_query, refreshMinutes: Number(r.refresh ?? 1440),
+            dialect: dialectOf(r.database_type) ?? 'postgres', dataTimeZone: r.data_time_zone ?? 'UTC',
+            maxConcurrent: Number(r.max_concurrent ?? 20),
+          })),
+        };
+        return this.snapshot;
+      } finally {
+        this.loading = null;
+      }
+    })();
+    return this.loading;
+  }
+
+  private async entry(source: Source, snap: Snapshot, req: StatusRequest): Promise<StatusEntry> {
+    let compiled;
+    try {
+      compiled = compileSql({
+        sql: source.sql, dialect: source.dialect, filters: snap.filters, parameters: req.parameters,
+        dataTimeZone: source.dataTimeZone, aggregationOptions: snap.aggregationOptions, snippets: snap.snippets,
+        timeZone: resolveDashboardTimeZone({ config: snap.timeZoneConfig, requested: req.parameters.tz ?? null, organizationTimeZone: snap.organizationTimeZone }),
+        context: { ...req.context, dashboardName: snap.dashboardName, dashboardId: req.dashboardId },
+      });
+    } catch (err) {
+      const e = err as { code?: string; message: string };
+      return this.view(source, null, { code: e.code === 'invalid_attribute' ? 'invalid_sql' : e.code ?? 'invalid_sql', message: e.message });
+    }
+    const paramsHash = await sha256Hex(JSON.stringify([source.datasourceId, compiled.text, compiled.values, compiled.sessionTimeZone]));
+    const slotKey = `${source.id}:${paramsHash}`;
+    let slot = this.slots.get(slotKey);
+    if (!slot) {
+      slot = { paramsHash, executionId: null, executionStatus: null, dataKey: null, rowCount: null, dataTimestamp: null, error: null, inFlight: null };
+      if (this.slots.size >= DashboardStatus.MAX_SLOTS) this.slots.delete(this.slots.keys().next().value!);
+      this.slots.set(slotKey, slot);
+      if (!req.refresh) await this.adoptStored(slot, source);
+    }
+    const stale = !slot.dataTimestamp || Date.now() - slot.dataTimestamp > source.refreshMinutes * 60_000;
+    const wantRun = (req.refresh || (stale && !slot.error)) && !slot.inFlight;
+    if (wantRun) this.start(slot, source, req, compiled);
+    return this.view(source, slot, null);
+  }
+
+  /** A stored result of the same query that is still within the refresh rate (another poller's or a report data call's). */
+  private async adoptStored(slot: Slot, source: Source) {
+    const [row] = await this.sql<{ id: string; data_key: string; row_count: number; data_timestamp: Date }[]>`
+      select e.id, r.data_key, r.row_count::float8 as row_count, r.data_timestamp
+        from executions e join results r on r.execution_id = e.id
+       where e.params_hash = ${slot.paramsHash} and e.execution_status = 'success' and r.expires_at > now()
+         and e.completed_at > now() - make_interval(mins => ${source.refreshMinutes})
+       order by e.completed_at desc limit 1`;
+    if (row) Object.assign(slot, { executionId: row.id, executionStatus: 'success', dataKey: row.data_key, rowCount: row.row_count, dataTimestamp: new Date(row.data_timestamp).getTime() });
+  }
+
+  private start(slot: Slot, source: Source, req: StatusRequest, compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string }) {
+    const id = newId('execution');
+    slot.executionId = id;
+    slot.executionStatus = 'starting';
+    slot.error = null;
+    const run = async () => {
+      const exe: ExecutionJob = {
+        executionId: id, organizationId: req.organizationId, datasourceId: source.datasourceId, text: compiled.text,
+        values: compiled.values, paramsHash: slot.paramsHash, maxConcurrent: source.maxConcurrent,
+        sessionTimeZone: compiled.sessionTimeZone, resultTimeZone: compiled.timeZone,
+      };
+      await this.sql`insert into executions (id, organization_id, datasource_id, execution_type, execution_status,
+          report_id, filter_id, sql_query, parameters, params_hash, created_by, expires_at)
+        values (${id}, ${req.organizationId}, ${source.datasourceId}, ${source.kind === 'report' ? 'sql_query' : 'sql_filter'}, 'starting',
+          ${source.kind === 'report' ? source.id : null}, ${source.kind === 'filter' ? source.id : null}, ${source.sql},
+          ${JSON.stringify(req.parameters)}::jsonb, ${slot.paramsHash}, ${req.actor}, ${new Date(Date.now() + EXECUTION_TTL_MS)})`;
+      const gate = this.env.DATASOURCE_GATE.get(this.env.DATASOURCE_GATE.idFromName(`gate::${source.datasourceId}`));
+      const out = (await gate.run(exe)) as ExecutionOutcome;
+      if (slot.executionId !== id) return;
+      slot.executionStatus = out.status;
+      if (out.status === 'success') {
+        Object.assign(slot, { dataKey: out.dataKey, rowCount: out.rowCount, dataTimestamp: Date.now(), error: null });
+      } else {
+        slot.error = { code: out.status, message: out.errorMessage ?? out.status };
+      }
+      if (source.kind === 'report') {
+        await this.sql`update reports set query_error = ${out.status === 'success' ? null : out.errorMessage}, updated_at = updated_at
+          where id = ${source.id}`.catch(() => {});
+      }
+    };
+    slot.inFlight = run()
+      .catch((err) => {
+        if (slot.executionId === id) {
+          slot.executionStatus = 'internal_error';
+          slot.error = { code: 'internal_error', message: err instanceof Error ? err.message : String(err) };
+        }
+      })
+      .finally(() => {
+        if (slot.executionId === id) slot.inFlight = null;
+      });
+  }
+
+  private view(source: Source, slot: Slot | null, error: StatusEntry['error']): StatusEntry {
+    const ts = slot?.dataTimestamp ?? null;
+    const hasData = !!slot?.dataKey;
+    const running = !!slot?.inFlight;
+    const err = error ?? slot?.error ?? null;
+    return {
+      id: source.id,
+      kind: source.kind,
+      result_status: err && !running ? 'error' : hasData ? (slot!.rowCount ? 'success' : 'no_data') : running ? 'running' : 'running',
+      data_key: slot?.rowCount ? slot.dataKey : null,
+      data_timestamp: ts ? new Date(ts).toISOString() : null,
+      data_current: !!ts && Date.now() - ts <= source.refreshMinutes * 60_000,
+      execution_id: slot?.executionId ?? null,
+      execution_status: slot?.executionStatus ?? null,
+      running,
+      row_count: slot?.rowCount ?? null,
+      error: err && !running ? err : null,
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env.ts';
+import { serviceContext } from '../../lib/context.ts';
+import { readBody } from '../../lib/body.ts';
+import { defineRoute } from '../../lib/routes.ts';
+import { actionBody, errorResponses, idParam, noContent } from '../../lib/openapi.ts';
+import { inputParametersSchema } from '../reports/schema.ts';
+import { dashboardStatus, refreshDashboard, refreshReport } from './service.ts';
+
+export const dashboardStatusRoutes = new OpenAPIHono<AppEnv>();
+
+const statusBody = z.object({
+  parameters: inputParametersSchema.optional(),
+  refresh_data: z.boolean().default(false).openapi({ description: 'Re-run every report now instead of reusing results that are still fresh.' }),
+}).strict().openapi('DashboardStatusRequest');
+const paramsBody = z.object({ parameters: inputParametersSchema.optional() }).strict().openapi('RefreshRequest');
+
+const entry = {
+  result_status: z.enum(['success', 'no_data', 'running', 'error']),
+  data_key: z.string().nullable(),
+  data_access_token: z.string().nullable().openapi({ description: 'For GET /data/{data_key} on this region’s data server; expires within minutes.' }),
+  data_timestamp: z.string().nullable(),
+  data_current: z.boolean().openapi({ description: 'The data is within the refresh rate.' }),
+  execution_id: z.string().nullable(),
+  execution_status: z.string().nullable(),
+  running: z.boolean().openapi({ description: 'A newer result is being computed (older data may be shown meanwhile).' }),
+  row_count: z.number().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+};
+const DashboardStatus = z.object({
+  reports: z.array(z.object({ report_id: z.string(), ...entry })),
+  filters: z.array(z.object({ filter_id: z.string(), ...entry })),
+  data_keys: z.array(z.object({ ...entry, data_key: z.string(), report_id: z.string().optional(), filter_id: z.string().optional() })),
+  updated_at: z.string(),
+  status_check_delay: z.number().int().openapi({ description: 'Seconds to wait before the next poll: 60 when everything is settled, less while something runs.' }),
+}).openapi('DashboardStatus');
+
+defineRoute(dashboardStatusRoutes, createRoute({
+  method: 'post', path: '/dashboards/{id}/status', tags: ['Dashboards'], summary: 'Dashboard status (poll)',
+  description: 'Where each report’s data stands for these parameters (merged over the dashboard’s default_parameters). Results still within the report’s data_refresh_rate are reused; otherwise one execution per report is started, shared by every caller asking with the same parameters. Poll again after `status_check_delay` seconds until every report is success, no_data or error. Needs View Dashboards.',
+  'x-permissions': ['view_dashboards'],
+  request: { params: idParam, body: actionBody(statusBody) },
+  responses: { 200: { description: 'The status', content: { 'application/json': { schema: DashboardStatus } } }, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+}), async (c) => {
+  const body = await readBody(c, statusBody, 'action');
+  return c.json(await dashboardStatus(serviceContext(c), c.req.param('id')!, body));
+});
+
+defineRoute(dashboardStatusRoutes, createRoute({
+  method: 'post', path: '/dashboards/{id}/refresh', tags: ['Dashboards'], summary: 'Refresh a dashboard',
+  description: 'Re-runs every report (and dynamic filter) of the dashboard with these parameters. Poll the status call for the outcome. Needs View Dashboards.',
+  'x-permissions': ['view_dashboards'],
+  request: { params: idParam, body: actionBody(paramsBody) },
+  responses: { 204: noContent('Started'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+}), async (c) => {
+  const body = await readBody(c, paramsBody, 'action');
+  await refreshDashboard(serviceContext(c), c.req.param('id')!, body.parameters);
+  return c.body(null, 204);
+});
+
+defineRoute(dashboardStatusRoutes, createRoute({
+  method: 'post', path: '/reports/{id}/refresh', tags: ['Reports'], summary: 'Refresh a report',
+  description: 'Re-runs the report with these parameters and returns the execution id to follow with GET /executions/{id}. Needs View Dashboards.',
+  'x-permissions': ['view_dashboards'],
+  request: { params: idParam, body: actionBody(paramsBody) },
+  responses: { 200: { description: 'The execution', content: { 'application/json': { schema: z.object({ execution_id: z.string().nullable() }) } } }, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+}), async (c) => {
+  const body = await readBody(c, paramsBody, 'action');
+  return c.json(await refreshReport(serviceContext(c), c.req.param('id')!, body.parameters));
+});

@@ -1,0 +1,87 @@
+import { and, eq } from 'drizzle-orm';
+import { notFound, sha256Hex, signDataToken, type InputParameters } from '@cairn/core';
+import { reports } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import { requirePermission } from '../../auth/principal.ts';
+import { findDashboard } from '../dashboards/service.ts';
+import type { StatusEntry } from '../../durable/dashboard-status.ts';
+import { principalContext } from '../../engine/compile-context.ts';
+
+/** The dashboard's default parameters, overridden field by field (filters by variable name) by the request's. */
+export function mergeParameters(defaults: InputParameters | null | undefined, given: InputParameters | undefined): InputParameters {
+  const d = defaults ?? {};
+  const g = given ?? {};
+  const filters = new Map((d.filters ?? []).map((f) => [f.variable_name, f]));
+  for (const f of g.filters ?? []) filters.set(f.variable_name, f);
+  const out: InputParameters = {};
+  for (const k of ['timerange', 'aggregation', 'tz'] as const) {
+    const v = g[k] ?? d[k];
+    if (v !== undefined) out[k] = v;
+  }
+  if (filters.size) out.filters = [...filters.values()].sort((a, b) => a.variable_name.localeCompare(b.variable_name));
+  return out;
+}
+
+const RUNNING_DELAY_S = 2;
+const IDLE_DELAY_S = 60;
+
+async function poll(ctx: ServiceContext, dashboardId: string, given: InputParameters | undefined, refresh: boolean) {
+  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId });
+  const dashboard = await findDashboard(ctx, dashboardId);
+  const parameters = mergeParameters(dashboard.default_parameters, given);
+  const hash = (await sha256Hex(JSON.stringify(parameters))).slice(0, 32);
+  const stub = ctx.env.DASHBOARD_STATUS.get(ctx.env.DASHBOARD_STATUS.idFromName(`status::${dashboard.id}::${hash}`));
+  const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
+  const context = await principalContext(ctx);
+  const res = await stub.poll({ organizationId: ctx.principal.organizationId, dashboardId: dashboard.id, parameters, refresh, actor, context });
+  return { dashboard, ...res };
+}
+
+/** POST /dashboards/{id}/status: where each report's and dynamic filter's data stands, with tokens for what is ready. */
+export async function dashboardStatus(ctx: ServiceContext, dashboardId: string, body: { parameters?: InputParameters; refresh_data?: boolean }) {
+  const { entries, updated_at } = await poll(ctx, dashboardId, body.parameters, body.refresh_data ?? false);
+  const tokens = new Map<string, string>();
+  for (const e of entries) {
+    if (e.data_key && !tokens.has(e.data_key)) {
+      tokens.set(e.data_key, await signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: e.data_key, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET));
+    }
+  }
+  const item = (e: StatusEntry) => ({
+    result_status: e.result_status,
+    data_key: e.data_key,
+    data_access_token: e.data_key ? tokens.get(e.data_key)! : null,
+    data_timestamp: e.data_timestamp,
+    data_current: e.data_current,
+    execution_id: e.execution_id,
+    execution_status: e.execution_status,
+    running: e.running,
+    row_count: e.row_count,
+    ...(e.error ? { error: e.error } : {}),
+  });
+  const anyRunning = entries.some((e) => e.running || e.result_status === 'running');
+  return {
+    reports: entries.filter((e) => e.kind === 'report').map((e) => ({ report_id: e.id, ...item(e) })),
+    filters: entries.filter((e) => e.kind === 'filter').map((e) => ({ filter_id: e.id, ...item(e) })),
+    data_keys: entries.filter((e) => e.data_key).map((e) => ({ ...item(e), [`${e.kind}_id`]: e.id })),
+    updated_at,
+    status_check_delay: anyRunning ? RUNNING_DELAY_S : IDLE_DELAY_S,
+  };
+}
+
+/** POST /dashboards/{id}/refresh: re-runs every report and dynamic filter with these parameters. */
+export async function refreshDashboard(ctx: ServiceContext, dashboardId: string, parameters: InputParameters | undefined) {
+  await poll(ctx, dashboardId, parameters, true);
+}
+
+/** POST /reports/{id}/refresh: re-runs the dashboard's data with these parameters and returns this report's execution id. */
+export async function refreshReport(ctx: ServiceContext, reportId: string, parameters: InputParameters | undefined) {
+  const [row] = await ctx.db.select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled }).from(reports)
+    .where(and(eq(reports.id, reportId), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!row) throw notFound('report', reportId);
+  const { entries } = await poll(ctx, row.dashboard_id, parameters, true).catch((err) => {
+    if ((err as { code?: string }).code === 'not_found') throw notFound('report', reportId);
+    throw err;
+  });
+  const mine = entries.find((e) => e.kind === 'report' && e.id === reportId);
+  return { execution_id: mine?.execution_id ?? null };
+}

@@ -1,0 +1,94 @@
+import { and, eq } from 'drizzle-orm';
+import { ApiError, notFound, signDataToken, type InputParameters } from '@cairn/core';
+import { executions, FINISHED_STATUSES, results } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import { can } from '../../auth/principal.ts';
+import { compileFor, createExecution, dispatch, gateOf, loadDatasource } from '../../engine/execute.ts';
+
+type ExecutionRow = typeof executions.$inferSelect;
+
+export function serializeExecution(e: ExecutionRow) {
+  return {
+    execution_id: e.id,
+    execution_type: e.execution_type,
+    execution_status: e.execution_status,
+    result_columns: e.result_columns,
+    result_rows: e.result_rows,
+    result_size: e.result_size,
+    error_message: e.error_message,
+    created_at: e.created_at.toISOString(),
+    updated_at: e.updated_at.toISOString(),
+    started_at: e.started_at?.toISOString() ?? null,
+    completed_at: e.completed_at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Who may run ad hoc SQL on a datasource: Manage Datasources, or Manage Dashboards / Manage Alerts
+ * (those who build reports and alerts). A key restricted to datasources may run only on those.
+ */
+function requireRunAccess(ctx: ServiceContext, datasourceId: string) {
+  const resource = { type: 'datasources' as const, id: datasourceId };
+  const ok = ['manage_datasources', 'manage_dashboards', 'manage_alerts'].some((p) => can(ctx.principal, p as never, resource));
+  if (!ok) {
+    throw new ApiError('forbidden', 'Running SQL on this datasource needs Manage Datasources, Manage Dashboards or Manage Alerts (for this datasource).');
+  }
+}
+
+export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: { sql_query: string; r_query?: string | null; parameters?: InputParameters }) {
+  requireRunAccess(ctx, datasourceId);
+  const ds = await loadDatasource(ctx, datasourceId).catch(() => { throw notFound('datasource', datasourceId); });
+  if (body.r_query) {
+    throw new ApiError('invalid_attribute', 'R post-processing is not available in Cairn; send sql_query only.', { source: { pointer: '/r_query' } });
+  }
+  const input = { datasourceId: ds.id, sql: body.sql_query, filters: [], parameters: body.parameters ?? {}, source: {}, executionType: 'sql_query' as const };
+  const { compiled, paramsHash } = await compileFor(ds, input);
+  const job = await createExecution(ctx, ds, input, compiled, paramsHash);
+  // Runs on after the answer; the caller polls GET /executions/{id}.
+  ctx.waitUntil(dispatch(ctx, job).catch((err) => console.error(`[${ctx.requestId}] execution ${job.executionId} failed to dispatch`, err)));
+  return getExecution(ctx, job.executionId);
+}
+
+/** An execution of the caller's organization whose datasource the caller may use (else a 404). */
+async function findExecution(ctx: ServiceContext, id: string): Promise<ExecutionRow> {
+  const [row] = await ctx.db.select().from(executions)
+    .where(and(eq(executions.id, id), eq(executions.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!row || (row.expires_at && row.expires_at < new Date())) throw notFound('execution', id);
+  const perms = ['view_dashboards', 'manage_dashboards', 'view_alerts', 'manage_alerts', 'view_datasources', 'manage_datasources'] as const;
+  const resource = row.datasource_id ? { type: 'datasources' as const, id: row.datasource_id } : undefined;
+  if (!perms.some((p) => can(ctx.principal, p, resource))) {
+    throw new ApiError('forbidden', 'This caller may not read executions of this datasource.');
+  }
+  return row;
+}
+
+export async function getExecution(ctx: ServiceContext, id: string) {
+  return serializeExecution(await findExecution(ctx, id));
+}
+
+/** Cancels a waiting or running execution (in the database itself); a finished one is left as it is. */
+export async function cancelExecution(ctx: ServiceContext, id: string) {
+  const row = await findExecution(ctx, id);
+  if ((FINISHED_STATUSES as readonly string[]).includes(row.execution_status) || !row.datasource_id) return;
+  const found = await gateOf(ctx, row.datasource_id).cancel(id);
+  if (!found) {
+    // Not known to the gate (it restarted): nothing runs for it any more.
+    await ctx.db.update(executions).set({ execution_status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
+      .where(and(eq(executions.id, id), eq(executions.execution_status, row.execution_status)));
+  }
+}
+
+/** The data key and a fresh data access token of a successful execution's result; null when there is none (204). */
+export async function executionData(ctx: ServiceContext, id: string) {
+  const row = await findExecution(ctx, id);
+  if (row.execution_status !== 'success') {
+    if ((FINISHED_STATUSES as readonly string[]).includes(row.execution_status)) return null;
+    throw new ApiError('invalid_state', `The execution is ${row.execution_status}; poll GET /executions/${id} until it is success.`);
+  }
+  const [r] = await ctx.db.select({ key: results.data_key, rows: results.row_count }).from(results)
+    .where(and(eq(results.execution_id, id), eq(results.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!r || r.rows === 0) return null;
+  const token = await signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: r.key, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET);
+  const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
+  return { data_key: r.key, data_access_token: token, data_url: `${base}/data/${r.key}`, execution_id: id };
+}
