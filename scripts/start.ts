@@ -17,7 +17,8 @@ import { assertStackPortsFree, DEFAULT_PORT_BASE, startStack, type StackFile } f
 
 const HELP = `Usage: npm start [-- options]
 
-  --ports-from N    first of five ports: app N, api-eu N+1, data-eu N+2, api-us N+3, data-us N+4
+  --ports-from N    first of seven ports: app N, api-eu N+1, data-eu N+2, api-us N+3, data-us N+4,
+                    the SMTP catcher N+5 and its mail inbox N+6
                     (env CAIRN_PORT_BASE; default ${DEFAULT_PORT_BASE})
   --state-dir DIR   local state: embedded database, secrets, wrangler storage (default .data)
   --dev-json PATH   where the stack description is written (default .cairn/dev.json)
@@ -46,6 +47,7 @@ function printReady(info: StackFile, stackFile: string, pglite: boolean): void {
     line(`api (${region})`, info.regions[region].api);
     line(`data (${region})`, info.regions[region].data);
   }
+  line('mail inbox', `${info.mail.inbox}/  (every e-mail the API sends: SMTP ${info.mail.smtp_host}:${info.mail.smtp_port}, nothing is delivered)`);
   line('database', `${redact(info.database_url)}${pglite ? ' (embedded PGlite)' : ''}`);
   line('admin login', `${info.admin.email} / ${info.admin.password}`);
   line('API key', info.api_key);

@@ -14,6 +14,7 @@ import { assertPortsFree, findFreeBlock, findFreePort } from './ports.ts';
 import { withPassword } from './postgres.ts';
 import type { Child, Supervisor } from './procs.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
+import { startMailCatcher } from './smtp-catcher.ts';
 
 /** `.cairn/dev.json` and `.cairn/test-stack.json` (contracts.md). `docs`/`app` are null with `--no-app`. */
 export interface StackFile {
@@ -24,7 +25,14 @@ export interface StackFile {
   admin: { email: string; password: string };
   database_url: string;
   organization_id: string;
+  /** The SMTP catcher the API workers send through, and its inbox (page and JSON API, smtp-catcher.ts). */
+  mail: { smtp_host: string; smtp_port: number; inbox: string };
 }
+
+/** Sender of the stack's mail (the API workers' MAIL_FROM). */
+export const STACK_MAIL_FROM = 'Cairn <no-reply@cairn.local>';
+/** The SMTP catcher listens right after the five servers: SMTP on base+5, its inbox on base+6. */
+const MAIL_OFFSETS = { smtp: 5, inbox: 6 } as const;
 
 export const DEFAULT_PORT_BASE = 8780;
 
@@ -49,6 +57,8 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** More `--var NAME:value` for every worker (e.g. the benchmark lifts the rate limit). */
   extraVars?: Record<string, string>;
+  /** `--var NAME:value` for the web app only (the e2e suite turns on the docs test hooks). */
+  appVars?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -134,6 +144,8 @@ export function wranglerEnv(stateDir: string, databaseUrl: string): NodeJS.Proce
 export async function assertStackPortsFree(base: number, withApp: boolean): Promise<void> {
   const names = { app: 0, 'api-eu': 1, 'data-eu': 2, 'api-us': 3, 'data-us': 4 };
   const wanted: Record<string, number> = Object.fromEntries(Object.entries(names).map(([n, i]) => [n, base + i]));
+  wanted['mail-smtp'] = base + MAIL_OFFSETS.smtp;
+  wanted['mail-inbox'] = base + MAIL_OFFSETS.inbox;
   if (!withApp) delete wanted.app;
   await assertPortsFree(wanted, 'Is another `npm start` running? Stop it, or choose other ports with --ports-from N.');
 }
@@ -159,6 +171,8 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     us: { api: url(3), data: url(4) },
   };
   const appUrl = url(0);
+  const smtpPort = opts.strictPorts ? base + MAIL_OFFSETS.smtp : await findFreePort(base + MAIL_OFFSETS.smtp);
+  const inboxPort = opts.strictPorts ? base + MAIL_OFFSETS.inbox : await findFreePort(smtpPort + 1);
 
   say('seeding the database (migrations, sample shop, demo organization)…');
   const creds = await runDevSeed(databaseUrl, opts.credsFile ?? join(opts.stateDir, 'dev-credentials.json'));
@@ -171,6 +185,9 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
       await buildApp({ quiet, signal: opts.signal });
     }
   }
+
+  const mail = await startMailCatcher(sup, { smtpPort, httpPort: inboxPort, quiet, repoRoot: REPO_ROOT });
+  const mailVars = ['--var', 'SMTP_HOST:127.0.0.1', '--var', `SMTP_PORT:${mail.smtpPort}`, '--var', `MAIL_FROM:${STACK_MAIL_FROM}`];
 
   const persistTo = join(opts.stateDir, 'wrangler');
   const common = (port: number, inspector: number) => [
@@ -196,7 +213,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
       inspector = await findFreePort(inspector + 1);
       specs.push({
         name: `${kind}-${region}`,
-        args: ['dev', '-c', `worker-${kind}/wrangler.toml`, '--env', region, ...common(port, inspector), ...vars],
+        args: ['dev', '-c', `worker-${kind}/wrangler.toml`, '--env', region, ...common(port, inspector), ...(kind === 'api' ? mailVars : []), ...vars],
         url: regions[region][kind],
         probe: '/health',
         accept: (s) => s === 200,
@@ -207,7 +224,10 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     inspector = await findFreePort(inspector + 1);
     specs.push({
       name: 'app',
-      args: ['dev', '-c', APP_WRANGLER_JSON, ...common(base, inspector)],
+      args: [
+        'dev', '-c', APP_WRANGLER_JSON, ...common(base, inspector),
+        ...Object.entries(opts.appVars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+      ],
       url: appUrl,
       probe: '/',
       accept: (s) => s >= 200 && s < 500,
@@ -243,6 +263,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     admin: creds.admin,
     database_url: databaseUrl,
     organization_id: creds.organization_id,
+    mail: { smtp_host: '127.0.0.1', smtp_port: mail.smtpPort, inbox: mail.url },
   };
   mkdirSync(dirname(opts.stackFile), { recursive: true });
   writeFileSync(opts.stackFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });

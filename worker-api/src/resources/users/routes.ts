@@ -1,4 +1,5 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
 import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
@@ -8,25 +9,47 @@ import { defineRoute } from '../../lib/routes.ts';
 import {
   actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
 } from '../../lib/openapi.ts';
+import { mailMeta, type MailResult } from '../../mail/index.ts';
 import { activateBody, inviteBody, User, USER_INCLUDES, userBody } from './schema.ts';
 import {
   activateUser, deactivateUser, getUser, inviteUser, listUsers, resendInvitation, revokeInvitation, updateUser,
 } from './service.ts';
 
 export const userRoutes = new OpenAPIHono<AppEnv>();
+
+// The invitation e-mail: reported in meta.mail of the invite answer, in headers of the (bodiless) resend answer.
+const mailStatus = z.object({
+  sent: z.boolean(),
+  reason: z.string().optional().openapi({ description: 'Why the e-mail was not sent (no mail server configured, a refused address…).' }),
+}).openapi('InvitationMailStatus');
+const invitedDocument = {
+  description: 'The invited user. `meta.mail` says whether the invitation e-mail was sent; the invitation stands either way (resend it later).',
+  content: { 'application/vnd.api+json': { schema: z.object({ data: User, meta: z.object({ mail: mailStatus }) }) } },
+};
+const resentAnswer = {
+  ...noContent('A new invitation link was issued; the headers say whether its e-mail was sent.'),
+  headers: z.object({
+    'Cairn-Mail': z.enum(['sent', 'not-sent']).openapi({ description: 'Whether the invitation e-mail was sent.' }),
+    'Cairn-Mail-Reason': z.string().optional().openapi({ description: 'Why not, when not sent.' }),
+  }),
+};
+function setMailHeaders(c: Context, mail: MailResult) {
+  c.header('Cairn-Mail', mail.sent ? 'sent' : 'not-sent');
+  if (!mail.sent) c.header('Cairn-Mail-Reason', mail.reason.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 300));
+}
 const tags = ['Users'];
 const MANAGE = 'Needs Manage Users. API keys cannot promote anyone to admin, update an admin or deactivate an admin.';
 
 defineRoute(userRoutes, createRoute({
   method: 'post', path: '/users/invite', tags, summary: 'Invite a user',
-  description: `Creates a user in the invited state. \`role\` defaults to viewer; an analyst (or admin) invitation needs a free analyst seat of the plan (422 plan_limit). \`user_group_ids\` defaults to none. An e-mail address that already has an account is a 409. ${MANAGE}`,
+  description: `Creates a user in the invited state and e-mails the invitation link (\`meta.mail\` says whether the e-mail was sent). \`role\` defaults to viewer; an analyst (or admin) invitation needs a free analyst seat of the plan (422 plan_limit). \`user_group_ids\` defaults to none. An e-mail address that already has an account is a 409. ${MANAGE}`,
   'x-permissions': ['manage_users'],
   request: { body: actionBody(inviteBody, true) },
-  responses: { 201: oneDocument('The invited user', User), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
+  responses: { 201: invitedDocument, ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
 }), async (c) => {
   const body = await readBody(c, inviteBody, 'action');
   const res = await inviteUser(serviceContext(c), body);
-  return sendDocument(c, { data: res.data }, 201);
+  return sendDocument(c, { data: res.data, meta: { mail: mailMeta(res.mail) } }, 201);
 });
 
 for (const [method, summary, run] of [
@@ -35,12 +58,13 @@ for (const [method, summary, run] of [
 ] as const) {
   defineRoute(userRoutes, createRoute({
     method, path: '/users/invite/{id}', tags, summary,
-    description: `${method === 'post' ? 'Issues a new invitation link (the previous one stops working).' : 'Removes the invited user.'} 422 invalid_state when the user has no pending invitation. Needs Manage Users.`,
+    description: `${method === 'post' ? 'Issues a new invitation link (the previous one stops working) and e-mails it (header Cairn-Mail: sent or not-sent, with Cairn-Mail-Reason).' : 'Removes the invited user.'} 422 invalid_state when the user has no pending invitation. Needs Manage Users.`,
     'x-permissions': ['manage_users'],
     request: { params: idParam },
-    responses: { 204: noContent(), ...errorResponses(401, 403, 404, 422, 429) },
+    responses: { 204: method === 'post' ? resentAnswer : noContent(), ...errorResponses(401, 403, 404, 422, 429) },
   }), async (c) => {
-    await run(serviceContext(c), c.req.param('id')!);
+    const mail = await run(serviceContext(c), c.req.param('id')!);
+    if (mail) setMailHeaders(c, mail);
     return c.body(null, 204);
   });
 }

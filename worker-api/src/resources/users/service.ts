@@ -8,6 +8,7 @@ import { offsetOf } from '../../lib/jsonapi.ts';
 import { serializeUserGroup } from '../user-groups/serialize.ts';
 import { explicitGroupIds } from './groups.ts';
 import { serializeUser } from './serialize.ts';
+import { sendInvitationMail } from '../../mail/index.ts';
 
 type Page = { size: number; number: number };
 type UserRow = typeof users.$inferSelect;
@@ -202,7 +203,9 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
     if (explicit.length) await tx.insert(userGroupMembers).values(explicit.map((g) => ({ organization_id: org, user_group_id: g, user_id: id })));
   });
   await audit(ctx, 'invite', 'users', id, { role: input.role, user_groups: explicit });
-  return getUser(ctx, id, new Set());
+  // The invitation stands whether or not the e-mail leaves; the answer says which (meta.mail).
+  const mail = await sendInvitationMail(ctx, input, token);
+  return { ...(await getUser(ctx, id, new Set())), mail };
 }
 
 async function findInvitation(ctx: ServiceContext, id: string) {
@@ -216,10 +219,12 @@ async function findInvitation(ctx: ServiceContext, id: string) {
 /** A fresh invitation token (the old link stops working) and a new invitation time. */
 export async function resendInvitation(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_users');
-  await findInvitation(ctx, id);
-  await ctx.db.update(users).set({ invitation_token_hash: await sha256Hex(randomString(40)), invitation_created_at: new Date(), updated_at: new Date() })
+  const invitee = await findInvitation(ctx, id);
+  const token = randomString(40);
+  await ctx.db.update(users).set({ invitation_token_hash: await sha256Hex(token), invitation_created_at: new Date(), updated_at: new Date() })
     .where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId), isNull(users.invitation_accepted_at)));
   await audit(ctx, 'resend_invitation', 'users', id);
+  return sendInvitationMail(ctx, invitee, token);
 }
 
 /** Revoking removes the invited user (nothing else refers to someone who never signed in). */
