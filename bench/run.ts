@@ -133,7 +133,7 @@ async function main(): Promise<number> {
 
     const targets = [
       { name: 'bare Hono JSON route', path: '/bench/bare', headers: {} },
-      { name: 'dashboard with reports', path: `/dashboards/${dashboardId}?include=reports`, headers: auth },
+      { name: 'dashboard with reports and filters', path: `/dashboards/${dashboardId}?include=reports,filters`, headers: auth },
     ];
     const rows: Row[] = [];
     for (const t of targets) {

@@ -35,6 +35,11 @@ export class DbPool extends DurableObject<Env> {
     drizzle(this.sql);
   }
 
+  /** Several statements of one request in one call; they run concurrently on the pool's connections. */
+  async batch(items: { text: string; params: unknown[]; method: 'all' | 'execute' }[]): Promise<PoolAnswer[]> {
+    return Promise.all(items.map((i) => this.query(i.text, i.params, i.method)));
+  }
+
   async query(text: string, params: unknown[], method: 'all' | 'execute'): Promise<PoolAnswer> {
     try {
       const q = this.sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);

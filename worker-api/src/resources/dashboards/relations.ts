@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   dashboardGroups, dashboardSharingLinks, filters, reports, sqlSnippets, users, userGroups,
 } from '@cairn/db';
@@ -29,10 +29,15 @@ type DashboardRow = typeof dashboards.$inferSelect;
  * without View Users, Manage Users or Manage Dashboards) are left out entirely, not shown empty.
  */
 export async function dashboardRelationships(ctx: ServiceContext, rows: DashboardRow[]) {
-  const ids = rows.map((d) => d.id);
+  return composeRelationships(ctx, rows, await fetchLinkage(ctx, rows.map((d) => d.id)));
+}
+
+type Linkage = { rel: string; d: string; id: string }[];
+
+/** The linkage rows of these dashboards: one statement whatever the number of dashboards. */
+export async function fetchLinkage(ctx: ServiceContext, ids: string[]): Promise<Linkage> {
+  if (!ids.length) return [];
   const org = ctx.principal.organizationId;
-  const out = new Map<string, Record<string, Relationship>>();
-  if (!ids.length) return out;
   const seeLinks = can(ctx.principal, 'manage_dashboards');
   const seeUsers = canAny(ctx.principal, ['view_users', 'manage_users', 'manage_dashboards']);
   // All linkage in one round trip: the pieces are unioned and ordered (reports by creation, filters
@@ -61,9 +66,16 @@ export async function dashboardRelationships(ctx: ServiceContext, rows: Dashboar
     parts.push(sql`select 'user_groups', dashboard_id, user_group_id, 0, null from dashboard_user_groups
          where organization_id = ${org} and dashboard_id in (${inIds})`);
   }
-  const linkage = (await ctx.db.execute(
+  return (await ctx.db.execute(
     sql`select rel, d, id from (${sql.join(parts, sql` union all `)}) x order by rel, pos, t nulls last, id`,
-  )) as unknown as { rel: string; d: string; id: string }[];
+  )) as unknown as Linkage;
+}
+
+/** Relationship objects from linkage rows (see dashboardRelationships). */
+export function composeRelationships(ctx: ServiceContext, rows: DashboardRow[], linkage: Linkage) {
+  const out = new Map<string, Record<string, Relationship>>();
+  const seeLinks = can(ctx.principal, 'manage_dashboards');
+  const seeUsers = canAny(ctx.principal, ['view_users', 'manage_users', 'manage_dashboards']);
   const by = new Map<string, Map<string, string[]>>();
   for (const r of linkage) {
     const m = by.get(r.rel) ?? new Map<string, string[]>();
@@ -91,7 +103,78 @@ export async function dashboardRelationships(ctx: ServiceContext, rows: Dashboar
   return out;
 }
 
-type Loader = (ids: string[]) => Promise<ResourceObject[]>;
+/** Which ids to load: a list, or (for one dashboard) a subquery, so loading need not wait for the linkage. */
+type IdSource = string[] | SQL;
+interface Loader {
+  fetch: (ids: IdSource) => Promise<{ row: { id: string } }[]>;
+  serialize: (rows: any[]) => ResourceObject[];
+}
+
+function loadersFor(ctx: ServiceContext, rows: DashboardRow[]): Record<string, Loader> {
+  const org = ctx.principal.organizationId;
+  const tiles = new Map(rows.flatMap((d) => d.layout.map((t) => [t.id, t] as const)));
+  /** Ids, as a json array, of the snippets an owner of this type uses. */
+  const snippetsOf = (ownerType: string, ownerId: unknown) =>
+    sql<unknown>`coalesce((select json_agg(u.sql_snippet_id order by u.sql_snippet_id) from sql_snippet_uses u
+      where u.owner_type = ${ownerType} and u.owner_id = ${ownerId} and u.organization_id = ${org}), '[]'::json)`;
+  const showOtp = can(ctx.principal, 'manage_users');
+  return {
+    reports: {
+      fetch: (ids) => ctx.db.select({
+        row: reports,
+        filterIds: sql<unknown>`coalesce((select json_agg(rf.filter_id order by rf.filter_id) from report_filters rf
+          where rf.report_id = ${reports.id} and rf.organization_id = ${org}), '[]'::json)`,
+        snippetIds: snippetsOf('report', reports.id),
+      }).from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, ids))),
+      serialize: (rs) => rs.map((r) => serializeReport(ctx.baseUrl, r.row, tiles.get(r.row.id), {
+        filters: jsonIds(r.filterIds), sql_snippets: jsonIds(r.snippetIds),
+      })),
+    },
+    filters: {
+      fetch: (ids) => ctx.db.select({ row: filters, snippetIds: snippetsOf('filter', filters.id) }).from(filters)
+        .where(and(eq(filters.organization_id, org), inArray(filters.id, ids))),
+      serialize: (fs) => fs.map((f) => serializeFilter(ctx.baseUrl, f.row, jsonIds(f.snippetIds), {
+        exposeManualValues: ctx.principal.kind === 'user',
+      })),
+    },
+    sql_snippets: {
+      fetch: (ids) => ctx.db.select({ row: sqlSnippets, snippetIds: snippetsOf('sql_snippet', sqlSnippets.id) }).from(sqlSnippets)
+        .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids))),
+      serialize: (ss) => ss.map((x) => serializeSnippet(ctx.baseUrl, x.row, jsonIds(x.snippetIds))),
+    },
+    dashboard_groups: {
+      // Members are listed only when the caller may see them (private dashboards of others stay hidden).
+      fetch: (ids) => ctx.db.select({
+        row: dashboardGroups,
+        dashboardIds: sql<unknown>`coalesce((select json_agg(m.dashboard_id order by m.position, m.dashboard_id)
+          from dashboard_group_members m join dashboards on dashboards.id = m.dashboard_id
+          where m.dashboard_group_id = dashboard_groups.id and m.organization_id = ${org}
+            and ${visibleDashboards(ctx.principal)}), '[]'::json)`,
+      }).from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids))),
+      serialize: (gs) => gs.map((g) => serializeDashboardGroup(ctx.baseUrl, g.row, jsonIds(g.dashboardIds))),
+    },
+    dashboard_sharing_links: {
+      fetch: (ids) => ctx.db.select({ row: dashboardSharingLinks }).from(dashboardSharingLinks)
+        .where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.id, ids))),
+      serialize: (ls) => ls.map((l) => serializeSharingLink(ctx.baseUrl, l.row)),
+    },
+    user: {
+      fetch: (ids) => ctx.db.select({ row: users }).from(users).where(and(eq(users.organization_id, org), inArray(users.id, ids))),
+      serialize: (us) => us.map((u) => serializeUser(ctx.baseUrl, u.row, { showOtp })),
+    },
+    user_groups: {
+      fetch: (ids) => ctx.db.select({ row: userGroups }).from(userGroups)
+        .where(and(eq(userGroups.organization_id, org), inArray(userGroups.id, ids))),
+      serialize: (gs) => gs.map((g) => serializeUserGroup(ctx.baseUrl, g.row)),
+    },
+  };
+}
+
+/** Rows that the linkage names, in its order (anything else a subquery found is dropped). */
+function ordered<T extends { row: { id: string } }>(ids: string[], rows: T[]): T[] {
+  const pos = new Map(ids.map((id, i) => [id, i]));
+  return rows.filter((r) => pos.has(r.row.id)).sort((a, b) => pos.get(a.row.id)! - pos.get(b.row.id)!);
+}
 
 /** The `included` array for the requested names: each resource once, one query per name. */
 export async function dashboardIncluded(
@@ -100,72 +183,53 @@ export async function dashboardIncluded(
   rels: Map<string, Record<string, Relationship>>,
   include: Set<string>,
 ): Promise<ResourceObject[]> {
-  const org = ctx.principal.organizationId;
-  const tiles = new Map(rows.flatMap((d) => d.layout.map((t) => [t.id, t] as const)));
-  /** Ids, as a json array, of the snippets an owner of this type uses. */
-  const snippetsOf = (ownerType: string, ownerId: unknown) =>
-    sql<unknown>`coalesce((select json_agg(u.sql_snippet_id order by u.sql_snippet_id) from sql_snippet_uses u
-      where u.owner_type = ${ownerType} and u.owner_id = ${ownerId} and u.organization_id = ${org}), '[]'::json)`;
-
-  const loaders: Record<string, Loader> = {
-    reports: async (ids) => {
-      const rs = await ctx.db.select({
-        row: reports,
-        filterIds: sql<unknown>`coalesce((select json_agg(rf.filter_id order by rf.filter_id) from report_filters rf
-          where rf.report_id = ${reports.id} and rf.organization_id = ${org}), '[]'::json)`,
-        snippetIds: snippetsOf('report', reports.id),
-      }).from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, ids)));
-      return inOrder(ids, rs).map((r) => serializeReport(ctx.baseUrl, r.row, tiles.get(r.row.id), {
-        filters: jsonIds(r.filterIds), sql_snippets: jsonIds(r.snippetIds),
-      }));
-    },
-    filters: async (ids) => {
-      const fs = await ctx.db.select({ row: filters, snippetIds: snippetsOf('filter', filters.id) }).from(filters)
-        .where(and(eq(filters.organization_id, org), inArray(filters.id, ids)));
-      return inOrder(ids, fs).map((f) => serializeFilter(ctx.baseUrl, f.row, jsonIds(f.snippetIds), {
-        exposeManualValues: ctx.principal.kind === 'user',
-      }));
-    },
-    sql_snippets: async (ids) => {
-      const ss = await ctx.db.select({ row: sqlSnippets, snippetIds: snippetsOf('sql_snippet', sqlSnippets.id) }).from(sqlSnippets)
-        .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids)));
-      return inOrder(ids, ss).map((x) => serializeSnippet(ctx.baseUrl, x.row, jsonIds(x.snippetIds)));
-    },
-    dashboard_groups: async (ids) => {
-      // Members are listed only when the caller may see them (private dashboards of others stay hidden).
-      const gs = await ctx.db.select({
-        row: dashboardGroups,
-        dashboardIds: sql<unknown>`coalesce((select json_agg(m.dashboard_id order by m.position, m.dashboard_id)
-          from dashboard_group_members m join dashboards on dashboards.id = m.dashboard_id
-          where m.dashboard_group_id = dashboard_groups.id and m.organization_id = ${org}
-            and ${visibleDashboards(ctx.principal)}), '[]'::json)`,
-      }).from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids)));
-      return inOrder(ids, gs).map((g) => serializeDashboardGroup(ctx.baseUrl, g.row, jsonIds(g.dashboardIds)));
-    },
-    dashboard_sharing_links: async (ids) => {
-      const ls = await ctx.db.select({ row: dashboardSharingLinks }).from(dashboardSharingLinks)
-        .where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.id, ids)));
-      return inOrder(ids, ls).map((l) => serializeSharingLink(ctx.baseUrl, l.row));
-    },
-    user: async (ids) => {
-      const us = await ctx.db.select({ row: users }).from(users).where(and(eq(users.organization_id, org), inArray(users.id, ids)));
-      const showOtp = can(ctx.principal, 'manage_users');
-      return inOrder(ids, us).map((u) => serializeUser(ctx.baseUrl, u.row, { showOtp }));
-    },
-    user_groups: async (ids) => {
-      const gs = await ctx.db.select({ row: userGroups }).from(userGroups)
-        .where(and(eq(userGroups.organization_id, org), inArray(userGroups.id, ids)));
-      return inOrder(ids, gs).map((g) => serializeUserGroup(ctx.baseUrl, g.row));
-    },
-  };
-
+  const loaders = loadersFor(ctx, rows);
   const lists = await Promise.all(
-    [...include].map((name) => {
+    [...include].map(async (name) => {
       const ids = linkedIds(rels, name);
-      return ids.length ? loaders[name]!(ids) : Promise.resolve([]);
+      return ids.length ? loaders[name]!.serialize(ordered(ids, await loaders[name]!.fetch(ids))) : [];
     }),
   );
   return lists.flat();
+}
+
+/**
+ * For one dashboard: starts loading every requested include at once, by subqueries on the dashboard's
+ * id, so these statements travel together with the dashboard's own (lib/db.ts batches statements that
+ * are issued together). `finish` orders and filters them by the linkage once it is known.
+ */
+export function startDashboardIncluded(ctx: ServiceContext, id: string, include: Set<string>) {
+  const org = ctx.principal.organizationId;
+  const personalOk = ctx.principal.kind === 'user'
+    ? sql`(g.personal_user_id is null or g.personal_user_id = ${ctx.principal.userId})`
+    : sql`g.personal_user_id is null`;
+  const sub: Record<string, SQL> = {
+    reports: sql`(select id from reports where dashboard_id = ${id} and organization_id = ${org})`,
+    filters: sql`(select filter_id from dashboard_filters where dashboard_id = ${id} and organization_id = ${org})`,
+    sql_snippets: sql`(select sql_snippet_id from sql_snippet_uses where owner_type = 'dashboard' and owner_id = ${id} and organization_id = ${org})`,
+    dashboard_groups: sql`(select m.dashboard_group_id from dashboard_group_members m join dashboard_groups g on g.id = m.dashboard_group_id
+      where m.dashboard_id = ${id} and m.organization_id = ${org} and ${personalOk})`,
+    dashboard_sharing_links: sql`(select id from dashboard_sharing_links where dashboard_id = ${id} and organization_id = ${org})`,
+    user: sql`(select user_id from dashboards where id = ${id} and organization_id = ${org})`,
+    user_groups: sql`(select user_group_id from dashboard_user_groups where dashboard_id = ${id} and organization_id = ${org})`,
+  };
+  // Loaders need the dashboard row only to serialize (report tiles); fetching needs just the id.
+  const base = loadersFor(ctx, []);
+  const raw = new Map([...include].map((name) => {
+    const p = base[name]!.fetch(sub[name]!);
+    p.catch(() => {}); // awaited below; a 404 on the dashboard may leave it unawaited
+    return [name, p] as const;
+  }));
+  return async (row: DashboardRow, rels: Record<string, Relationship>): Promise<ResourceObject[]> => {
+    const loaders = loadersFor(ctx, [row]);
+    const one = new Map([[row.id, rels]]);
+    const lists = await Promise.all([...raw].map(async ([name, p]) => {
+      const rows = await p;
+      const ids = linkedIds(one, name);
+      return ids.length ? loaders[name]!.serialize(ordered(ids, rows)) : [];
+    }));
+    return lists.flat();
+  };
 }
 
 /** Every id a relationship names across the page, first appearance first. */
@@ -177,12 +241,6 @@ function linkedIds(rels: Map<string, Record<string, Relationship>>, name: string
     else if (data) s.add(data.id);
   }
   return [...s];
-}
-
-/** Rows in the order of `ids` (the order of the relationship linkage). */
-function inOrder<T extends { row: { id: string } }>(ids: string[], rows: T[]): T[] {
-  const pos = new Map(ids.map((id, i) => [id, i]));
-  return [...rows].sort((a, b) => pos.get(a.row.id)! - pos.get(b.row.id)!);
 }
 
 /** A json array of ids, whether the driver parsed it or not. */
