@@ -1,8 +1,38 @@
+import { createRequire, isBuiltin } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { mergeConfig } from 'vitest/config';
 import { workersTestConfig } from '../vitest.workers.ts';
 
-export default workersTestConfig({
+/**
+ * CommonJS dependencies (mysql2 and its helpers) inside the test pool: `require()` is resolved the way
+ * Node resolves it (the package's CommonJS entry, not its ESM `module` field, which the pool would hand
+ * back as undefined; a package that is not installed throws as in Node, for optional requires), and
+ * `require('process')` gets workerd's global process object (the pool's list of workerd built-ins
+ * lacks `node:process`). Bundled deployments (wrangler/esbuild) need none of this.
+ */
+const processShim = fileURLToPath(new URL('./test/shims/process.cjs', import.meta.url));
+const missingShim = fileURLToPath(new URL('./test/shims/missing-module.cjs', import.meta.url));
+const commonJsRequires = {
+  name: 'cairn-commonjs-requires',
+  enforce: 'pre' as const,
+  resolveId(id: string, importer: string | undefined, opts: { custom?: Record<string, { isRequire?: boolean }> }) {
+    if (!opts?.custom?.['node-resolve']?.isRequire || !importer?.includes('/node_modules/')) return null;
+    if (id === 'process' || id === 'node:process') return processShim;
+    if (isBuiltin(id) || id.startsWith('.') || id.startsWith('/')) return null;
+    try {
+      return createRequire(importer).resolve(id);
+    } catch {
+      return missingShim;
+    }
+  },
+};
+
+export default mergeConfig(workersTestConfig({
   SECRET_KEY: 'test-secret-key',
   DATA_SERVER_URL: 'http://data.test',
   RATE_LIMIT_RPS: '1000',
   RATE_LIMIT_BURST: '1000',
-});
+  // Tests flip keys in the database directly; the isolate's key cache (lib: auth/authenticate.ts)
+  // is exercised by the end-to-end suite, which runs with the default.
+  AUTH_CACHE_MS: '0',
+}), { plugins: [commonJsRequires] });

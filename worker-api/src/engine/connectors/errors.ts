@@ -1,0 +1,54 @@
+import { ApiError } from '@cairn/core';
+import type { ExecutionStatus } from '@cairn/db';
+
+/**
+ * Why a run failed:
+ * - query_error: the database refused the SQL (its own message; the user's mistake, a 422);
+ * - timed_out: the statement timeout was reached;
+ * - cancelled: someone cancelled the statement;
+ * - connection_error: the database could not be reached or refused the login (names the host).
+ */
+export type FailureKind = 'query_error' | 'timed_out' | 'cancelled' | 'connection_error';
+
+export class ConnectorError extends ApiError {
+  constructor(readonly kind: FailureKind, detail: string, meta?: Record<string, unknown>) {
+    super(kind === 'connection_error' ? 'invalid_state' : 'query_error', detail, {
+      ...(kind === 'query_error' ? { source: { pointer: '/data/attributes/sql_query' } } : {}),
+      meta: { failure: kind, ...meta },
+    });
+    this.name = 'ConnectorError';
+  }
+
+  /** The execution status this failure leaves behind (a connection failure is the query's error). */
+  get executionStatus(): ExecutionStatus {
+    return this.kind === 'connection_error' ? 'query_error' : this.kind;
+  }
+}
+
+/** The execution status for anything a run may throw. */
+export function executionStatusOf(err: unknown): ExecutionStatus {
+  if (err instanceof ConnectorError) return err.executionStatus;
+  if (err instanceof ApiError && err.code === 'query_error') return 'query_error';
+  return 'internal_error';
+}
+
+export const timedOut = (ms: number) =>
+  new ConnectorError('timed_out', `The query was stopped: it ran longer than the statement timeout of ${formatSeconds(ms)}.`);
+
+export const cancelled = () => new ConnectorError('cancelled', 'The query was cancelled.');
+
+export function connectionError(host: string, port: number, message: string, meta?: Record<string, unknown>) {
+  return new ConnectorError('connection_error', `Could not connect to ${host}:${port}: ${message}`, meta);
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/** The message of anything thrown, without a trailing period doubling up. */
+export function messageOf(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : String(err);
+}

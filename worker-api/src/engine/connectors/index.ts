@@ -1,0 +1,95 @@
+import type postgres from 'postgres';
+import { ApiError, decryptSecret } from '@cairn/core';
+import type { datasources } from '@cairn/db';
+import type { ResultChunk, ResultSummary } from '../result.ts';
+import type { ConnectionSettings, Connector, RunOptions } from './connector.ts';
+import { MysqlConnector } from './mysql.ts';
+import { PostgresConnector } from './postgres.ts';
+import { remoteSource, sampleSource, type Closer, type PgFamily } from './postgres-source.ts';
+
+export * from './connector.ts';
+export { ConnectorError, executionStatusOf, type FailureKind } from './errors.ts';
+export { PostgresConnector } from './postgres.ts';
+export { MysqlConnector } from './mysql.ts';
+export { closeInBackground, remoteSource, sampleSource, type PgSource, type Closer } from './postgres-source.ts';
+
+export type DatasourceRow = typeof datasources.$inferSelect;
+
+/** The datasource fields a connector is built from. */
+export type DatasourceConfig = Pick<
+  DatasourceRow,
+  | 'name' | 'database_type' | 'connection_mode' | 'is_sample' | 'enabled' | 'host' | 'port' | 'username'
+  | 'password_encrypted' | 'database' | 'require_ssl' | 'verify_ssl' | 'default_schema_name'
+>;
+
+export interface ConnectorEnv {
+  /** Unseals datasource passwords (env.SECRET_KEY). */
+  secretKey: string;
+  /** Cairn's own database, for the sample datasource: a client owned (and closed) by the caller. */
+  cairnSql?: () => postgres.Sql;
+  /** How connections are closed after an operation (a request: `(close) => ctx.waitUntil(close())`). */
+  closer?: Closer;
+}
+
+const POSTGRES_FAMILY: Record<string, PgFamily> = { postgres: 'postgres', redshift: 'redshift', cratedb: 'cratedb' };
+const MYSQL_FAMILY = new Set(['mysql', 'mariadb']);
+const DEFAULT_PORTS: Record<string, number> = { postgres: 5432, redshift: 5439, cratedb: 5432, mysql: 3306, mariadb: 3306 };
+
+/** The database types that run directly today. */
+export const DIRECT_TYPES = ['postgres', 'redshift', 'mysql', 'mariadb'] as const;
+
+/**
+ * The connector for a datasource. A disabled datasource, a connection mode other than direct, or a
+ * database type without a driver is an `invalid_state` (422) naming what is missing.
+ */
+export async function connectorFor(ds: DatasourceConfig, env: ConnectorEnv): Promise<Connector> {
+  if (!ds.enabled) throw new ApiError('invalid_state', `Datasource "${ds.name}" is disabled.`);
+  if (ds.is_sample) {
+    if (!env.cairnSql) throw new Error('The sample datasource needs Cairn\'s own database client.');
+    return new PostgresConnector(sampleSource(env.cairnSql));
+  }
+  const family = POSTGRES_FAMILY[ds.database_type];
+  const isMysql = MYSQL_FAMILY.has(ds.database_type);
+  if (!family && !isMysql) {
+    throw new ApiError(
+      'invalid_state',
+      `Datasources of type "${ds.database_type}" cannot run queries yet: there is no driver for it. ` +
+        `Types that run directly: ${DIRECT_TYPES.join(', ')}.`,
+      { source: { pointer: '/data/attributes/database_type' } },
+    );
+  }
+  if (ds.connection_mode !== 'direct') {
+    throw new ApiError(
+      'invalid_state',
+      `Datasource "${ds.name}" connects through ${ds.connection_mode === 'ssh_tunnel' ? 'an SSH tunnel' : 'an agent'}, ` +
+        'which cannot run queries yet; only direct connections do.',
+      { source: { pointer: '/data/attributes/connection_mode' } },
+    );
+  }
+  if (!ds.host) throw new ApiError('invalid_state', `Datasource "${ds.name}" has no host.`, { source: { pointer: '/data/attributes/host' } });
+  const settings: ConnectionSettings = {
+    host: ds.host,
+    port: ds.port ?? DEFAULT_PORTS[ds.database_type]!,
+    user: ds.username ?? '',
+    password: ds.password_encrypted ? await decryptSecret(ds.password_encrypted, env.secretKey) : undefined,
+    database: ds.database ?? undefined,
+    requireSsl: ds.require_ssl,
+    verifySsl: ds.verify_ssl,
+    defaultSchema: ds.default_schema_name,
+  };
+  return family ? new PostgresConnector(remoteSource(family, settings, env.closer)) : new MysqlConnector(settings, env.closer);
+}
+
+/** A whole result held in memory: the shape `engine/execute.ts` stores today. */
+export interface CollectedResult extends ResultSummary {
+  chunks: { rows: number; data: string }[];
+  fields: ResultSummary['fields'];
+}
+
+/** Runs a query and keeps its chunks (for callers that store the result after the run). */
+export async function collect(connector: Connector, text: string, values: unknown[], opts: RunOptions = {}): Promise<CollectedResult> {
+  const chunks: ResultChunk[] = [];
+  const summary = await connector.run({ text, values }, { chunk: (c) => void chunks.push(c) }, opts);
+  const decoder = new TextDecoder();
+  return { ...summary, chunks: chunks.map((c) => ({ rows: c.rows, data: decoder.decode(c.data) })) };
+}

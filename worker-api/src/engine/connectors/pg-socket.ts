@@ -1,0 +1,165 @@
+/**
+ * The socket postgres.js gets inside workerd (its `socket` option), in place of its own polyfill.
+ * postgres.js 3.4.9's polyfill leaves rejected promises unhandled when a connection fails or is
+ * closed, and when TLS fails during the handshake it reconnects without end (the socket closes
+ * without an error). This one opens the TCP connection itself, negotiates SSL itself when the
+ * datasource requires it (SSLRequest: 'S' → STARTTLS, 'N' → a clear error), reports every failure
+ * once as 'error' then 'close', and hands postgres.js a connected socket.
+ *
+ * workerd always verifies server certificates, so `verify_ssl: false` cannot relax that here.
+ */
+
+/** The part of a cloudflare:sockets socket used here (declared here: Node-typed code imports this file too). */
+interface CfSocket {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+  readonly opened: Promise<unknown>;
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+  startTls(options?: { expectedServerHostname?: string }): CfSocket;
+}
+type Connect = (address: { hostname: string; port: number }, options?: { secureTransport?: 'off' | 'on' | 'starttls'; allowHalfOpen?: boolean }) => CfSocket;
+
+type Listener = (...args: unknown[]) => void;
+type Wrapped = Listener & { listener?: Listener };
+
+/** True inside workerd (Cloudflare Workers); Node uses postgres.js's own sockets. */
+export const inWorkerd = () => (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+
+const SSL_REQUEST = new Uint8Array([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
+
+/** postgres.js reads with Buffer methods; workerd's nodejs_compat has Buffer as a global. */
+const NodeBuffer = (globalThis as unknown as { Buffer: { from(b: ArrayBufferLike, offset: number, length: number): Uint8Array } }).Buffer;
+
+export class SslRefused extends Error {
+  constructor() {
+    super('the server does not accept SSL connections, but the datasource requires SSL');
+  }
+}
+
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('the connection timed out'), { code: 'CONNECT_TIMEOUT' })), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => {
+    if (timer !== null) clearTimeout(timer);
+  });
+}
+
+/** Opens a connection for postgres.js: TCP, and TLS after an accepted SSLRequest when `ssl` is set. */
+export async function openPgSocket(host: string, port: number, ssl: boolean, timeoutMs: number): Promise<PgSocket> {
+  // Imported here: the module exists only in workerd (Node runs never get here).
+  const { connect } = (await import('cloudflare:sockets')) as unknown as { connect: Connect };
+  const tcp = connect({ hostname: host, port }, { secureTransport: ssl ? 'starttls' : 'off', allowHalfOpen: false });
+  tcp.closed.catch(() => {});
+  try {
+    await within(tcp.opened, timeoutMs);
+    if (!ssl) return new PgSocket(tcp);
+    const writer = tcp.writable.getWriter();
+    await writer.write(SSL_REQUEST);
+    writer.releaseLock();
+    const reader = tcp.readable.getReader();
+    const { value } = await within(reader.read(), timeoutMs);
+    reader.releaseLock();
+    if (value?.[0] !== 0x53) throw new SslRefused();
+    const secure = tcp.startTls({ expectedServerHostname: host });
+    secure.closed.catch(() => {});
+    await within(secure.opened, timeoutMs);
+    return new PgSocket(secure);
+  } catch (err) {
+    tcp.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** The part of a Node socket that postgres.js uses: events, write, end, destroy, readyState. */
+export class PgSocket {
+  readyState: 'open' | 'closed' = 'open';
+  private readonly listeners = new Map<string, Wrapped[]>();
+  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+
+  constructor(private readonly socket: CfSocket) {
+    this.writer = socket.writable.getWriter();
+    this.reader = socket.readable.getReader();
+    this.writer.closed.catch(() => {});
+    this.reader.closed.catch(() => {});
+    void this.pump();
+  }
+
+  on(event: string, fn: Listener): this {
+    const list = this.listeners.get(event) ?? [];
+    list.push(fn);
+    this.listeners.set(event, list);
+    return this;
+  }
+
+  once(event: string, fn: Listener): this {
+    const wrapped: Wrapped = (...args) => {
+      this.removeListener(event, fn);
+      fn(...args);
+    };
+    wrapped.listener = fn;
+    return this.on(event, wrapped);
+  }
+
+  removeListener(event: string, fn: Listener): this {
+    const list = this.listeners.get(event);
+    if (list) this.listeners.set(event, list.filter((l) => l !== fn && l.listener !== fn));
+    return this;
+  }
+
+  removeAllListeners(event?: string): this {
+    if (event) this.listeners.delete(event);
+    else this.listeners.clear();
+    return this;
+  }
+
+  private emit(event: string, ...args: unknown[]): void {
+    for (const fn of [...(this.listeners.get(event) ?? [])]) fn(...args);
+  }
+
+  write(data: Uint8Array, cb?: () => void): boolean {
+    if (this.readyState !== 'open') return false;
+    this.writer.write(data).then(() => cb?.(), (err) => this.fail(err));
+    return true;
+  }
+
+  end(data?: Uint8Array): void {
+    if (data && this.readyState === 'open') this.write(data, () => this.close());
+    else this.close();
+  }
+
+  destroy(): void {
+    this.close();
+  }
+
+  private close(): void {
+    if (this.readyState === 'closed') return;
+    this.readyState = 'closed';
+    this.socket.close().catch(() => {});
+  }
+
+  private fail(err: unknown): void {
+    if (this.readyState === 'closed') return;
+    this.emit('error', err);
+    this.close();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      for (;;) {
+        const { done, value } = await this.reader.read();
+        if (done) break;
+        this.emit('data', NodeBuffer.from(value.buffer, value.byteOffset, value.byteLength));
+      }
+    } catch (err) {
+      // Closing from this side cancels the read: that is not an error.
+      if (this.readyState === 'open') this.emit('error', err);
+    } finally {
+      this.readyState = 'closed';
+      this.emit('close');
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import postgres from 'postgres';
+import { CONNECT_TIMEOUT_S, type ConnectionSettings } from './connector.ts';
+import { inWorkerd, openPgSocket } from './pg-socket.ts';
+
+/** A client for one operation and how to let go of it afterwards. */
+export interface PgSession {
+  sql: postgres.Sql;
+  release(): void;
+}
+
+/** The Postgres wire-protocol databases and what each of them supports. */
+export type PgFamily = 'postgres' | 'redshift' | 'cratedb';
+
+/**
+ * Where a Postgres-family connector gets its connections: an analyst's database (a client per
+ * operation, closed afterwards) or Cairn's own database for the sample datasource (D3).
+ */
+export interface PgSource {
+  family: PgFamily;
+  /** `host:port`, for messages. */
+  label: string;
+  /** The sample datasource: runs as role cairn_sample_reader with search_path sample_shop. */
+  sample: boolean;
+  defaultSchema?: string | null;
+  open(): PgSession;
+}
+
+/**
+ * Decides how a finished operation's connection is closed: a request hands `close()` to
+ * ctx.waitUntil; the default closes it in the background.
+ */
+export type Closer = (close: () => Promise<unknown>) => void;
+
+export const closeInBackground: Closer = (close) => void close().catch(() => {});
+
+export function sslOption(s: Pick<ConnectionSettings, 'requireSsl' | 'verifySsl'>): 'verify-full' | 'require' | false {
+  if (!s.requireSsl) return false;
+  return s.verifySsl ? 'verify-full' : 'require';
+}
+
+export function remoteSource(family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground): PgSource {
+  return {
+    family,
+    label: `${s.host}:${s.port}`,
+    sample: false,
+    defaultSchema: s.defaultSchema,
+    open() {
+      // In workerd the socket (and SSL negotiation) is ours; in Node postgres.js opens its own.
+      const workerd = inWorkerd();
+      const sql = postgres({
+        host: s.host,
+        port: s.port,
+        user: s.user,
+        password: s.password ?? '',
+        database: s.database || undefined,
+        max: 1,
+        fetch_types: false,
+        prepare: false,
+        connect_timeout: CONNECT_TIMEOUT_S,
+        max_lifetime: null,
+        ssl: workerd ? false : sslOption(s),
+        ...(workerd ? { socket: () => openPgSocket(s.host, s.port, s.requireSsl, CONNECT_TIMEOUT_S * 1000) } : {}),
+        connection: { application_name: 'cairn' },
+        onnotice: () => {},
+      });
+      return { sql, release: () => close(() => sql.end({ timeout: 2 })) };
+    },
+  };
+}
+
+/** Cairn's own database (a request-scoped client that belongs to the caller and is never closed here). */
+export function sampleSource(client: () => postgres.Sql): PgSource {
+  return {
+    family: 'postgres',
+    label: 'the sample database',
+    sample: true,
+    defaultSchema: 'sample_shop',
+    open: () => ({ sql: client(), release: () => {} }),
+  };
+}

@@ -1,0 +1,236 @@
+import type postgres from 'postgres';
+import { ResultWriter, type ResultSummary, type RowSink } from '../result.ts';
+import { CHUNK_BYTES, MAX_BACKLOG } from '../result.ts';
+import {
+  DEFAULT_TIMEOUT_MS, FIRST_BATCH_ROWS,
+  type CancelHandle, type ConnectionTestResult, type Connector, type Query, type RunOptions, type SchemaData, type SchemaOptions,
+} from './connector.ts';
+import { ConnectorError, cancelled, messageOf, timedOut } from './errors.ts';
+import { pgColumn } from './postgres-types.ts';
+import { pgSchema } from './postgres-schema.ts';
+import type { PgFamily, PgSource } from './postgres-source.ts';
+import { RunGuard, callSink } from './run-guard.ts';
+
+/** Per-family differences inside the wire-compatible family. */
+const FAMILY: Record<PgFamily, { transaction: boolean; cancels: boolean; version: string }> = {
+  postgres: { transaction: true, cancels: true, version: `select current_setting('server_version') as v` },
+  redshift: { transaction: true, cancels: true, version: 'select version() as v' },
+  // CrateDB has no transactions and does not cancel through pg_cancel_backend (the run's own
+  // timeout guard closes the connection instead).
+  cratedb: { transaction: false, cancels: false, version: 'select version() as v' },
+};
+
+type Tx = postgres.TransactionSql | postgres.Sql;
+
+/**
+ * The Postgres family through postgres.js. A run opens a read-only transaction, sets the statement
+ * timeout, a per-run application_name (so a cancel finds exactly this statement) and ISO date output,
+ * then reads the result through a cursor in batches of about one chunk: rows arrive as raw text
+ * bytes and are written straight into JSON chunks (engine/result.ts), never as JS objects.
+ */
+export class PostgresConnector implements Connector {
+  constructor(private readonly source: PgSource) {}
+
+  async run(query: Query, sink: RowSink, opts: RunOptions = {}): Promise<ResultSummary> {
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const session = this.source.open();
+    const tag = `cairn-run-${crypto.randomUUID().slice(0, 13)}`;
+    let running: { cancel(): unknown } | null = null;
+    const guard = new RunGuard(timeoutMs, opts.signal, {
+      // Cairn's own client may have a single connection, busy with this very statement: there the
+      // protocol's cancel request (on a connection of its own) stops it instead of pg_cancel_backend.
+      cancel: async (handle) => {
+        if (!this.source.sample) return this.cancel(handle);
+        await running?.cancel();
+        return true;
+      },
+      // If cancelling does not stop it, the connection goes (not Cairn's own: its statement timeout holds).
+      destroy: () => {
+        if (!this.source.sample) void session.sql.end({ timeout: 0 }).catch(() => {});
+      },
+    });
+    let connected = false;
+    try {
+      const family = FAMILY[this.source.family];
+      const body = async (tx: Tx) => {
+        // Inside a transaction the connection is up (BEGIN ran); without one, once the settings are made.
+        connected = family.transaction;
+        const handle = await this.prepare(tx, timeoutMs, tag, opts.timeZone ?? 'UTC');
+        connected = true;
+        if (handle) {
+          guard.handle = handle;
+          await opts.onCancelHandle?.(handle);
+        }
+        guard.throwIfStopped();
+        return readCursor(tx, query, sink, guard, (q) => (running = q));
+      };
+      const summary = family.transaction
+        ? ((await session.sql.begin('read only', body)) as ResultSummary)
+        : await body(session.sql);
+      guard.throwIfStopped();
+      return summary;
+    } catch (err) {
+      throw this.failure(err, guard, connected, timeoutMs);
+    } finally {
+      guard.done();
+      session.release();
+    }
+  }
+
+  /** Session settings for one run, in one round trip; returns how to cancel it. */
+  private async prepare(tx: Tx, timeoutMs: number, tag: string, timeZone: string): Promise<CancelHandle | null> {
+    const family = this.source.family;
+    if (family === 'cratedb') return null;
+    if (family === 'redshift') {
+      await tx.unsafe(`set statement_timeout to ${Math.max(1, Math.floor(timeoutMs))}`);
+      await tx.unsafe(`set timezone to '${timeZone.replace(/'/g, "''")}'`);
+      const [row] = await tx.unsafe<{ pid: number }[]>('select pg_backend_pid() as pid');
+      return { family: 'postgres', pid: Number(row!.pid), application_name: '' };
+    }
+    const settings: [string, string][] = [
+      ['statement_timeout', String(Math.max(1, Math.floor(timeoutMs)))],
+      ['application_name', tag],
+      ['TimeZone', timeZone],
+      ['DateStyle', 'ISO, YMD'],
+      ['IntervalStyle', 'postgres'],
+    ];
+    if (this.source.sample) settings.push(['role', 'cairn_sample_reader']);
+    if (this.source.defaultSchema) settings.push(['search_path', this.source.defaultSchema]);
+    const calls = settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ');
+    const [row] = await tx.unsafe<{ pid: number }[]>(`select pg_backend_pid() as pid, ${calls}`, settings.flat());
+    return { family: 'postgres', pid: Number(row!.pid), application_name: tag };
+  }
+
+  private failure(err: unknown, guard: RunGuard, connected: boolean, timeoutMs: number): unknown {
+    if (guard.sinkError !== undefined && err === guard.sinkError) return err;
+    if (guard.timedOut) return timedOut(timeoutMs);
+    if (guard.cancelled) return cancelled();
+    if (err instanceof ConnectorError) return err;
+    const e = err as { code?: string; message?: string; position?: string; hint?: string };
+    if (e.code === '57014') {
+      return /statement timeout/i.test(e.message ?? '') ? timedOut(timeoutMs) : cancelled();
+    }
+    if (!connected) return pgConnectionError(this.source.label, err);
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && !/^(08|57P)/.test(e.code)) {
+      const where = e.position ? ` (at character ${e.position})` : '';
+      return new ConnectorError('query_error', `${e.message ?? 'The query failed'}${where}`, {
+        sqlstate: e.code,
+        ...(e.hint ? { hint: e.hint } : {}),
+      });
+    }
+    return new ConnectorError('connection_error', `Lost the connection to ${this.source.label}: ${messageOf(err)}`);
+  }
+
+  async cancel(handle: CancelHandle): Promise<boolean> {
+    if (handle.family !== 'postgres' || !FAMILY[this.source.family].cancels) return false;
+    const session = this.source.open();
+    try {
+      const rows = handle.application_name
+        ? await session.sql.unsafe<{ ok: boolean }[]>(
+          'select pg_cancel_backend(pid) as ok from pg_stat_activity where pid = $1 and application_name = $2',
+          [handle.pid, handle.application_name],
+        )
+        : await session.sql.unsafe<{ ok: boolean }[]>('select pg_cancel_backend($1) as ok', [handle.pid]);
+      return rows.some((r) => r.ok === true);
+    } finally {
+      session.release();
+    }
+  }
+
+  async testConnection(): Promise<ConnectionTestResult> {
+    const session = this.source.open();
+    try {
+      const [row] = await session.sql.unsafe<{ v: string }[]>(FAMILY[this.source.family].version);
+      return { status: 'ok', error_message: null, server_version: row?.v ?? null };
+    } catch (err) {
+      return { status: 'error', error_message: pgConnectionError(this.source.label, err).message, server_version: null };
+    } finally {
+      session.release();
+    }
+  }
+
+  async schema(opts: SchemaOptions = {}): Promise<SchemaData> {
+    const session = this.source.open();
+    try {
+      return await pgSchema(session.sql, this.source, opts);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|28|3D|57P)/.test(code)) {
+        throw new ConnectorError('query_error', `Reading the schema failed: ${messageOf(err)}`, { sqlstate: code });
+      }
+      throw pgConnectionError(this.source.label, err);
+    } finally {
+      session.release();
+    }
+  }
+}
+
+/** A failure before the statement ran: unreachable host, refused login, missing database, SSL. */
+export function pgConnectionError(label: string, err: unknown): ConnectorError {
+  if (err instanceof ConnectorError) return err;
+  const e = err as { code?: string; message?: string };
+  let message = messageOf(err);
+  if (e.code === 'CONNECT_TIMEOUT') message = 'the connection timed out';
+  return new ConnectorError('connection_error', `Could not connect to ${label}: ${message}`, e.code ? { code: e.code } : undefined);
+}
+
+/**
+ * Values as text the server parses for the placeholder's type. (Dates as ISO strings: a client that
+ * drizzle wraps has its Date serializer replaced by an identity function.)
+ */
+function bindable(values: unknown[]): postgres.ParameterOrJSON<never>[] {
+  return values.map((v) => (v instanceof Date ? v.toISOString() : typeof v === 'bigint' ? v.toString() : v)) as postgres.ParameterOrJSON<never>[];
+}
+
+/** The internals of a postgres.js query that the cursor read uses (postgres 3.4.9, pinned). */
+interface PgQueryInternals {
+  cursorRows: number;
+  forEachFn?: (row: (Uint8Array | null)[]) => void;
+  statement?: { columns?: { name: string; type: number }[] | null };
+}
+
+/**
+ * Reads the statement's rows through a portal, a batch per round trip. Each row is encoded the
+ * moment postgres.js has parsed it (its `forEach` hook, so rows never pile up as objects that outlive
+ * a garbage collection), and between batches the full chunks go to the sink, which writes them while
+ * the next batch is read; the next batch waits only when the sink lags by more than MAX_BACKLOG
+ * chunks, so memory stays at about one batch of JSON plus that backlog.
+ */
+async function readCursor(
+  tx: Tx, query: Query, sink: RowSink, guard: RunGuard, started: (q: { cancel(): unknown }) => void,
+): Promise<ResultSummary> {
+  const pending = tx.unsafe(query.text, bindable(query.values), { prepare: false }).raw();
+  started(pending);
+  const q = pending as unknown as PgQueryInternals;
+  let writer: ResultWriter | null = null;
+  let announced = false;
+  const open = () => (writer = new ResultWriter((q.statement?.columns ?? []).map((c) => pgColumn(c.name, c.type))));
+  const handOver = async (final: boolean) => {
+    const w = writer ?? open();
+    if (!announced) {
+      announced = true;
+      const columns = w.summary().columns;
+      await callSink(guard, () => sink.columns?.(columns));
+    }
+    await callSink(guard, () => w.flow(sink, final ? 0 : MAX_BACKLOG, final));
+    return w;
+  };
+  q.forEachFn = (row) => (writer ?? open()).textRow(row);
+  // postgres.js awaits this between batches, but after the last batch it calls it without waiting:
+  // the steps are chained, and their failure is rethrown below, never left unhandled.
+  let steps: Promise<void> = Promise.resolve();
+  const step = () => {
+    steps = steps.then(async () => {
+      guard.throwIfStopped();
+      const w = await handOver(false);
+      // About four chunks of JSON per round trip.
+      const perRow = Math.max(1, w.bytesWritten / Math.max(1, w.rowCount));
+      q.cursorRows = Math.min(50_000, Math.max(100, Math.round((4 * CHUNK_BYTES) / perRow)));
+    });
+    steps.catch(() => {});
+    return steps;
+  };
+  await pending.cursor(FIRST_BATCH_ROWS, step);
+  await steps;
+  return (await handOver(true)).summary();
+}

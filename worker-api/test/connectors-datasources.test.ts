@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:test';
+import postgres from 'postgres';
+import { ApiError, encryptSecret } from '@cairn/core';
+import {
+  ConnectorError, MysqlConnector, PostgresConnector, connectorFor, executionStatusOf,
+  type CancelHandle, type DatasourceConfig,
+} from '../src/engine/connectors/index.ts';
+import { collect, failure, sleep } from './connectors-fixtures.ts';
+
+/** Cairn's own database as a request sees it (ctx.direct()): the sample datasource runs there. */
+let cairn: postgres.Sql | null = null;
+const cairnSql = () => (cairn ??= postgres(env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false, onnotice: () => {} }));
+const connectorEnv = { secretKey: env.SECRET_KEY, cairnSql };
+
+const base: DatasourceConfig = {
+  name: 'Shop', database_type: 'postgres', connection_mode: 'direct', is_sample: false, enabled: true,
+  host: '127.0.0.1', port: 5432, username: 'postgres', password_encrypted: null, database: 'postgres',
+  require_ssl: false, verify_ssl: false, default_schema_name: null,
+};
+const sample: DatasourceConfig = { ...base, name: 'Sample data', is_sample: true, host: null, port: null, username: null, database: null };
+
+describe('connectorFor', () => {
+  it('picks the driver family by database type', async () => {
+    expect(await connectorFor(base, connectorEnv)).toBeInstanceOf(PostgresConnector);
+    expect(await connectorFor({ ...base, database_type: 'redshift' }, connectorEnv)).toBeInstanceOf(PostgresConnector);
+    expect(await connectorFor({ ...base, database_type: 'mysql', port: 3306 }, connectorEnv)).toBeInstanceOf(MysqlConnector);
+    expect(await connectorFor({ ...base, database_type: 'mariadb', port: 3306 }, connectorEnv)).toBeInstanceOf(MysqlConnector);
+  });
+
+  it('a type without a driver is a 422 invalid_state naming the type and the types that run', async () => {
+    for (const type of ['bigquery', 'snowflake', 'oracle', 'mssql', 'mongodb'] as const) {
+      const err = await failure(connectorFor({ ...base, database_type: type }, connectorEnv));
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ code: 'invalid_state', status: 422 });
+      expect(err.message).toBe(
+        `Datasources of type "${type}" cannot run queries yet: there is no driver for it. Types that run directly: postgres, redshift, mysql, mariadb.`,
+      );
+    }
+  });
+
+  it('ssh tunnels, agents, disabled datasources and a missing host are invalid_state', async () => {
+    expect(await failure(connectorFor({ ...base, connection_mode: 'ssh_tunnel' }, connectorEnv))).toMatchObject({
+      code: 'invalid_state', message: expect.stringMatching(/SSH tunnel.*only direct connections/),
+    });
+    expect(await failure(connectorFor({ ...base, connection_mode: 'agent' }, connectorEnv))).toMatchObject({ code: 'invalid_state' });
+    expect(await failure(connectorFor({ ...base, enabled: false }, connectorEnv))).toMatchObject({
+      code: 'invalid_state', message: 'Datasource "Shop" is disabled.',
+    });
+    expect(await failure(connectorFor({ ...base, host: null }, connectorEnv))).toMatchObject({ code: 'invalid_state' });
+  });
+
+  it('unseals the stored password', async () => {
+    const sealed = await encryptSecret('not-the-root-password', env.SECRET_KEY);
+    const c = await connectorFor({ ...base, database_type: 'mariadb', port: 3306, username: 'root', database: null, password_encrypted: sealed }, connectorEnv);
+    const result = await c.testConnection();
+    expect(result.status).toBe('error');
+    expect(result.error_message).toMatch(/Access denied for user 'root'.*\(using password: YES\)/);
+    const empty = await connectorFor({ ...base, database_type: 'mariadb', port: 3306, username: 'root', database: null }, connectorEnv);
+    expect((await empty.testConnection()).status).toBe('ok');
+  });
+});
+
+describe('the sample datasource (D3)', () => {
+  it('reads the sample shop with plain table names', async () => {
+    const c = await connectorFor(sample, connectorEnv);
+    const { rows, summary } = await collect(c, 'select count(*)::int as n, current_user as who from orders');
+    expect(rows[0]![0]).toBeGreaterThan(0);
+    expect(rows[0]![1]).toBe('cairn_sample_reader');
+    expect(summary.columns.map((col) => col.data_type)).toEqual(['Integer', 'String']);
+  });
+
+  it('cannot read Cairn\'s own tables or write anything', async () => {
+    const c = await connectorFor(sample, connectorEnv);
+    const denied = await failure(collect(c, 'select * from public.api_keys'));
+    expect(denied).toMatchObject({ kind: 'query_error', code: 'query_error' });
+    expect(denied.message).toMatch(/permission denied for table api_keys/);
+    const write = await failure(collect(c, 'delete from orders'));
+    expect(write.message).toMatch(/read-only transaction|permission denied/);
+  });
+
+  it('tests its connection and lists only sample_shop', async () => {
+    const c = await connectorFor(sample, connectorEnv);
+    expect(await c.testConnection()).toMatchObject({ status: 'ok', error_message: null });
+    const { schemas } = await c.schema({ included_schemas: ['public'] });
+    expect(schemas.map((s) => s.name)).toEqual(['sample_shop']);
+    expect(schemas[0]!.tables.map((t) => t.name)).toEqual(expect.arrayContaining(['orders', 'customers', 'products']));
+    const orders = schemas[0]!.tables.find((t) => t.name === 'orders')!;
+    expect(orders.columns.length).toBeGreaterThan(2);
+  });
+
+  it('cancels a running sample query', async () => {
+    const c = await connectorFor(sample, connectorEnv);
+    let handle: CancelHandle | null = null;
+    // Cairn's own client has one connection; the cancel goes through a second one.
+    const other = await connectorFor(sample, { ...connectorEnv, cairnSql: () => postgres(env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false }) });
+    const started = Date.now();
+    const running = failure(collect(c, 'select pg_sleep(30)', { onCancelHandle: (h) => void (handle = h) }));
+    while (!handle) await sleep(20);
+    await sleep(200);
+    expect(await other.cancel(handle)).toBe(true);
+    const err = await running;
+    expect(err).toBeInstanceOf(ConnectorError);
+    expect(executionStatusOf(err)).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('the sample datasource on a one-connection client', () => {
+  it('stops at an AbortSignal though its only connection is busy', async () => {
+    const single = postgres(env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false, onnotice: () => {} });
+    const c = await connectorFor(sample, { ...connectorEnv, cairnSql: () => single });
+    const ctl = new AbortController();
+    const started = Date.now();
+    const err = await failure(collect(c, 'select pg_sleep(30)', { signal: ctl.signal, onCancelHandle: () => void setTimeout(() => ctl.abort(), 200) }));
+    expect(err).toMatchObject({ kind: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The client is free again.
+    const { rows } = await collect(c, 'select 1 as one');
+    expect(rows).toEqual([[1]]);
+  });
+
+  it('times out by the statement timeout', async () => {
+    const c = await connectorFor(sample, connectorEnv);
+    const err = await failure(collect(c, 'select pg_sleep(10)', { timeoutMs: 300 }));
+    expect(err).toMatchObject({ kind: 'timed_out', executionStatus: 'timed_out' });
+  });
+});
+
+describe('executionStatusOf', () => {
+  it('maps failures to execution statuses', () => {
+    expect(executionStatusOf(new ConnectorError('timed_out', 'x'))).toBe('timed_out');
+    expect(executionStatusOf(new ConnectorError('cancelled', 'x'))).toBe('cancelled');
+    expect(executionStatusOf(new ConnectorError('query_error', 'x'))).toBe('query_error');
+    expect(executionStatusOf(new ConnectorError('connection_error', 'x'))).toBe('query_error');
+    expect(executionStatusOf(new Error('boom'))).toBe('internal_error');
+  });
+});
