@@ -1,30 +1,67 @@
 /**
  * Data access tokens and data process tokens: short-lived, HMAC-SHA256-signed claims that let a
- * data server hand out one result without an API key. A token is bound to its organization, its
- * data key and the region that issued it; the other region's data server refuses it.
+ * data server hand out results without an API key. A token is bound to its organization and to
+ * the region that issued it; the other region's data server refuses it (403 wrong_region).
  *
+ * - `data`: one stored result (`key`), for `GET /data/{key}`; optionally a download `format`
+ *   (json, csv, xlsx), the CSV options and a `name` for the file.
+ * - `schema`: one stored schema document (`key`), for `GET /schema/{key}`; optionally the `name`
+ *   of the one schema to return.
+ * - `process`: several results (`items`, each a data key and the report's name and id), for
+ *   `POST /process`, with the `format` of the download (json, csv_zip, xlsx) and the CSV options.
+ *
+ * Every token expires at most five minutes after it was signed.
  * Wire format: `<base64url(JSON claims)>.<base64url(signature)>`.
  */
 import { ApiError } from './errors.ts';
 import { base64url, fromBase64url } from './crypto.ts';
 import type { Region } from './regions.ts';
+import type { CsvOptions, DataFormat, ProcessFormat } from './export/options.ts';
 
 export const DATA_TOKEN_TTL_SECONDS = 5 * 60;
 
 export type TokenKind = 'data' | 'process' | 'schema';
 
-export interface DataTokenClaims {
-  /** What the token opens: a result (`data`), a processing request (`process`) or schema data. */
-  kind: TokenKind;
+interface BaseClaims {
   org: string;
-  /** The data key the token opens (for `process`, the key of the stored processing request). */
-  key: string;
   region: Region;
   /** Expiry, unix seconds. */
   exp: number;
-  /** Options carried by process tokens (format, csv settings). */
-  opts?: Record<string, unknown>;
 }
+
+export interface DataTokenClaims extends BaseClaims {
+  kind: 'data' | 'schema';
+  /** The data key the token opens. */
+  key: string;
+  /** Download format of a result (default json). */
+  format?: DataFormat;
+  /** CSV options (format csv; defaults comma, point, necessary). */
+  csv?: CsvOptions;
+  /** A result: the file name (the report's name). A schema: the one schema to return. */
+  name?: string;
+}
+
+export interface ProcessItem {
+  /** Data key of the result. */
+  key: string;
+  /** The report's name: file name in the zip, sheet name in the workbook. */
+  name: string;
+  /** The report's id: the result's key in the JSON answer. */
+  id: string;
+}
+
+export interface ProcessTokenClaims extends BaseClaims {
+  kind: 'process';
+  items: ProcessItem[];
+  format: ProcessFormat;
+  csv?: CsvOptions;
+  /** Name of the download (the dashboard's name). */
+  name?: string;
+}
+
+export type AnyTokenClaims = DataTokenClaims | ProcessTokenClaims;
+
+type Unsigned<T> = Omit<T, 'exp'> & { exp?: number };
 
 const enc = new TextEncoder();
 
@@ -35,57 +72,53 @@ async function hmacKey(secret: string): Promise<CryptoKey> {
   ]);
 }
 
-export async function signDataToken(
-  claims: Omit<DataTokenClaims, 'exp'> & { exp?: number },
-  secret: string,
-  now = Date.now(),
-): Promise<string> {
-  const full: DataTokenClaims = { ...claims, exp: claims.exp ?? Math.floor(now / 1000) + DATA_TOKEN_TTL_SECONDS };
-  const body = base64url(enc.encode(JSON.stringify(full)));
+async function sign(claims: Unsigned<AnyTokenClaims>, secret: string, now: number): Promise<string> {
+  const latest = Math.floor(now / 1000) + DATA_TOKEN_TTL_SECONDS;
+  // Never longer than the TTL: an expiry further out is cut back to it.
+  const exp = Math.min(claims.exp ?? latest, latest);
+  const body = base64url(enc.encode(JSON.stringify({ ...claims, exp })));
   const sig = await crypto.subtle.sign('HMAC', await hmacKey(secret), enc.encode(body));
   return `${body}.${base64url(new Uint8Array(sig))}`;
 }
 
+/** Signs a data access token (kinds `data` and `schema`). */
+export function signDataToken(claims: Unsigned<DataTokenClaims>, secret: string, now = Date.now()): Promise<string> {
+  return sign(claims, secret, now);
+}
+
+/** Signs a data process token for `POST /process`. */
+export function signProcessToken(claims: Unsigned<ProcessTokenClaims>, secret: string, now = Date.now()): Promise<string> {
+  return sign(claims, secret, now);
+}
+
+const malformed = () => new ApiError('invalid_data_token', 'The data access token is malformed.');
+
 /**
- * Verifies a token for this data server. Throws an ApiError naming what is wrong:
- * forged or malformed (401 invalid_data_token), expired (401 data_token_expired),
- * issued by the other region (403 wrong_region), or for another kind of call.
+ * Checks a token in this order: well-formed (401 invalid_data_token), issued in this region (403
+ * wrong_region; read before the signature because the other region's secret signed it — the claim
+ * only says where to go and grants nothing), signature (401 invalid_data_token), expiry (401
+ * data_token_expired), kind (401 invalid_data_token naming the kinds this call takes).
  */
-export async function verifyDataToken(
-  token: string,
-  secret: string,
-  expect: { region: Region; kind?: TokenKind | TokenKind[] },
-  now = Date.now(),
-): Promise<DataTokenClaims> {
+async function verify(token: string, secret: string, region: Region, kinds: readonly TokenKind[], now: number): Promise<AnyTokenClaims> {
+  if (typeof token !== 'string') throw malformed();
   const [body, sig, extra] = token.trim().split('.');
-  if (!body || !sig || extra !== undefined) {
-    throw new ApiError('invalid_data_token', 'The data access token is malformed.');
-  }
-  let claims: DataTokenClaims;
+  if (!body || !sig || extra !== undefined) throw malformed();
+  let claims: AnyTokenClaims;
   try {
-    claims = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as DataTokenClaims;
+    claims = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as AnyTokenClaims;
   } catch {
-    throw new ApiError('invalid_data_token', 'The data access token is malformed.');
+    throw malformed();
   }
-  if (typeof claims !== 'object' || claims === null || typeof claims.exp !== 'number') {
-    throw new ApiError('invalid_data_token', 'The data access token is malformed.');
-  }
-  // Each region signs with its own secret, so a token from the other region cannot verify here.
-  // Its (unverified) region claim only serves to say where to send it; it grants nothing.
-  if (claims.region !== expect.region) {
+  if (typeof claims !== 'object' || claims === null || typeof claims.exp !== 'number') throw malformed();
+  if (claims.region !== region) {
     throw new ApiError(
       'wrong_region',
-      `This token was issued in region "${String(claims.region)}"; send it to that region's data server, not "${expect.region}".`,
+      `This token was issued in region "${String(claims.region)}"; send it to that region's data server, not "${region}".`,
     );
   }
   let ok = false;
   try {
-    ok = await crypto.subtle.verify(
-      'HMAC',
-      await hmacKey(secret),
-      fromBase64url(sig) as BufferSource,
-      enc.encode(body),
-    );
+    ok = await crypto.subtle.verify('HMAC', await hmacKey(secret), fromBase64url(sig) as BufferSource, enc.encode(body));
   } catch {
     ok = false;
   }
@@ -93,10 +126,33 @@ export async function verifyDataToken(
   if (claims.exp * 1000 <= now) {
     throw new ApiError('data_token_expired', 'The data access token has expired; request a new one.');
   }
-  const kinds = expect.kind === undefined ? null : Array.isArray(expect.kind) ? expect.kind : [expect.kind];
-  if (kinds && !kinds.includes(claims.kind)) {
-    throw new ApiError('invalid_data_token', `This token is a ${claims.kind} token and cannot be used here.`);
+  if (!kinds.includes(claims.kind)) {
+    const wanted = kinds.map((k) => (k === 'process' ? 'data process token' : `${k} access token`)).join(' or ');
+    throw new ApiError('invalid_data_token', `This is a ${claims.kind} token; this call takes a ${wanted}.`);
   }
+  return claims;
+}
+
+/**
+ * Verifies a data access token for this data server (kind `data` unless `expect.kind` says
+ * otherwise). Throws an ApiError naming what is wrong; see `verify` for the order of the checks.
+ */
+export async function verifyDataToken(
+  token: string,
+  secret: string,
+  expect: { region: Region; kind?: 'data' | 'schema' | ('data' | 'schema')[] },
+  now = Date.now(),
+): Promise<DataTokenClaims> {
+  const kinds = expect.kind === undefined ? ['data' as const] : Array.isArray(expect.kind) ? expect.kind : [expect.kind];
+  const claims = (await verify(token, secret, expect.region, kinds, now)) as DataTokenClaims;
+  if (typeof claims.key !== 'string') throw malformed();
+  return claims;
+}
+
+/** Verifies a data process token (`POST /process`). */
+export async function verifyProcessToken(token: string, secret: string, expect: { region: Region }, now = Date.now()): Promise<ProcessTokenClaims> {
+  const claims = (await verify(token, secret, expect.region, ['process'], now)) as ProcessTokenClaims;
+  if (!Array.isArray(claims.items) || typeof claims.format !== 'string') throw malformed();
   return claims;
 }
 

@@ -2,25 +2,100 @@ import { describe, expect, it } from 'vitest';
 import {
   allows, generateApiKey, hashPassword, parseApiKey, parsePermission, permissionsForRole, signDataToken,
   timingSafeEqual, verifyDataToken, verifyPassword, encryptSecret, decryptSecret, newId,
+  signProcessToken, verifyProcessToken, DATA_TOKEN_TTL_SECONDS,
 } from '../src/index.ts';
+import { csvOptionsFrom } from '../src/export/options.ts';
 
 describe('data tokens', () => {
   const base = { kind: 'data' as const, org: 'org_1', key: 'eu/org_1/exe_1/abc', region: 'eu' as const };
+  const processBase = {
+    kind: 'process' as const, org: 'org_1', region: 'eu' as const, format: 'csv_zip' as const,
+    items: [{ key: 'eu/org_1/exe_1/abc', name: 'Revenue', id: 'rpt_1' }],
+    csv: { column_separator: 'semicolon' as const, decimal_separator: 'comma' as const, quote_style: 'always' as const },
+  };
+
   it('round-trips and expires', async () => {
     const t = await signDataToken(base, 's', 1_000_000);
     await expect(verifyDataToken(t, 's', { region: 'eu' }, 1_000_000)).resolves.toMatchObject(base);
-    await expect(verifyDataToken(t, 's', { region: 'eu' }, 1_000_000 + 301_000)).rejects.toMatchObject({ code: 'data_token_expired' });
+    await expect(verifyDataToken(t, 's', { region: 'eu' }, 1_000_000 + 299_000)).resolves.toMatchObject(base);
+    await expect(verifyDataToken(t, 's', { region: 'eu' }, 1_000_000 + 300_000)).rejects.toMatchObject({ code: 'data_token_expired', status: 401 });
   });
+
+  it('carries the download format, CSV options and file name', async () => {
+    const csv = { column_separator: 'tab' as const, decimal_separator: 'comma' as const, quote_style: 'necessary' as const };
+    const t = await signDataToken({ ...base, format: 'csv', csv, name: 'Umsätze 2024' }, 's');
+    const claims = await verifyDataToken(t, 's', { region: 'eu' });
+    expect(claims).toMatchObject({ format: 'csv', csv, name: 'Umsätze 2024' });
+  });
+
+  it('never lives longer than five minutes', async () => {
+    const now = 1_700_000_000_000;
+    const t = await signDataToken({ ...base, exp: now / 1000 + 3600 }, 's', now);
+    const claims = await verifyDataToken(t, 's', { region: 'eu' }, now);
+    expect(claims.exp).toBe(now / 1000 + DATA_TOKEN_TTL_SECONDS);
+  });
+
   it('refuses a tampered body or a wrong secret', async () => {
     const t = await signDataToken(base, 's');
     const [body, sig] = t.split('.');
     const forged = Buffer.from(JSON.stringify({ ...base, org: 'org_2', exp: 9e9 })).toString('base64url');
     await expect(verifyDataToken(`${forged}.${sig}`, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token' });
     await expect(verifyDataToken(`${body}.${sig}`, 'other', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token' });
+    await expect(verifyDataToken(`${body}.${sig!.slice(0, -2)}`, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token' });
   });
-  it('names the other region', async () => {
-    const t = await signDataToken({ ...base, region: 'us' }, 's');
-    await expect(verifyDataToken(t, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'wrong_region', status: 403 });
+
+  it('refuses malformed tokens as invalid, not as errors', async () => {
+    const json = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    for (const t of ['', 'abc', 'a.b.c', '.sig', 'body.', '%%%.%%%', `${json(null)}.c2ln`, `${json({ kind: 'data' })}.c2ln`, `${json('x')}.c2ln`]) {
+      await expect(verifyDataToken(t, 's', { region: 'eu' }), t).rejects.toMatchObject({ code: 'invalid_data_token', status: 401 });
+    }
+  });
+
+  it('names the other region before looking at the signature', async () => {
+    const t = await signDataToken({ ...base, region: 'us' }, 'the-us-secret');
+    const err = await verifyDataToken(t, 's', { region: 'eu' }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'wrong_region', status: 403 });
+    expect(err.message).toContain('"us"');
+    await expect(verifyProcessToken(await signProcessToken({ ...processBase, region: 'us' }, 'x'), 's', { region: 'eu' }))
+      .rejects.toMatchObject({ code: 'wrong_region' });
+  });
+
+  it('an expired token of the other region is still sent to its region', async () => {
+    const t = await signDataToken({ ...base, region: 'us', exp: 1 }, 'x');
+    await expect(verifyDataToken(t, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'wrong_region' });
+  });
+
+  it('each call takes its own kind of token', async () => {
+    const data = await signDataToken(base, 's');
+    const schema = await signDataToken({ ...base, kind: 'schema' }, 's');
+    const proc = await signProcessToken(processBase, 's');
+    await expect(verifyDataToken(proc, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token', message: expect.stringContaining('process token') });
+    await expect(verifyDataToken(schema, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token' });
+    await expect(verifyDataToken(data, 's', { region: 'eu', kind: 'schema' })).rejects.toMatchObject({ code: 'invalid_data_token' });
+    await expect(verifyProcessToken(data, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token', message: expect.stringContaining('data process token') });
+    await expect(verifyDataToken(schema, 's', { region: 'eu', kind: 'schema' })).resolves.toMatchObject({ kind: 'schema' });
+  });
+
+  it('process tokens carry their results, format and CSV options', async () => {
+    const t = await signProcessToken({ ...processBase, name: 'Sales' }, 's', 5_000_000);
+    const claims = await verifyProcessToken(t, 's', { region: 'eu' }, 5_000_000);
+    expect(claims).toMatchObject({ ...processBase, name: 'Sales', exp: 5_000 + 300 });
+    await expect(verifyProcessToken(t, 's', { region: 'eu' }, 5_000_000 + 300_000)).rejects.toMatchObject({ code: 'data_token_expired' });
+    await expect(verifyProcessToken(t, 'other', { region: 'eu' }, 5_000_000)).rejects.toMatchObject({ code: 'invalid_data_token' });
+  });
+});
+
+describe('CSV options of download calls', () => {
+  it('fills in the defaults', () => {
+    expect(csvOptionsFrom({})).toEqual({ column_separator: 'comma', decimal_separator: 'point', quote_style: 'necessary' });
+  });
+  it('a decimal comma needs another column separator', () => {
+    expect(() => csvOptionsFrom({ csv_decimal_separator: 'comma' })).toThrow(expect.objectContaining({
+      code: 'invalid_attribute', status: 422, source: { pointer: '/csv_decimal_separator' },
+    }));
+    expect(csvOptionsFrom({ csv_decimal_separator: 'comma', csv_column_separator: 'semicolon' }).decimal_separator).toBe('comma');
+    expect(csvOptionsFrom({ csv_decimal_separator: 'comma', csv_column_separator: 'tab' }).column_separator).toBe('tab');
+    expect(csvOptionsFrom({ csv_decimal_separator: 'slash', csv_quote_style: 'always' })).toMatchObject({ decimal_separator: 'slash', quote_style: 'always' });
   });
 });
 

@@ -117,9 +117,10 @@ describe('POST /reports/{id}/data', () => {
     expect(res.json.errors[0].detail).toMatch(/permission denied/);
   });
 
-  it('csv and xlsx are refused clearly for now', async () => {
+  it('csv and xlsx hand out a token carrying the format (the files: dashboard-data-report-formats.test.ts)', async () => {
     const res = await data(byChart('table').id, { data_format: 'csv' });
-    expect(res.status).toBe(422);
-    expect(res.json.errors[0].source.pointer).toBe('/data_format');
+    expect(res.status).toBe(200);
+    const claims = await verifyDataToken(res.json.data_access_token, env.DATA_TOKEN_SECRET, { region: 'eu', kind: 'data' });
+    expect(claims.format).toBe('csv');
   });
 });

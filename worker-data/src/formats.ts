@@ -1,0 +1,99 @@
+import {
+  contentDisposition, csvStream, fileNamer, toReadableStream, xlsxStream, zipStream, DEFAULT_CSV_OPTIONS,
+  type CsvOptions, type ZipEntry,
+} from '@cairn/core/export/index';
+import type { DataFormat, ProcessFormat } from '@cairn/core/export/options';
+import type postgres from 'postgres';
+import { chunksOf, resultJson, type StoredResult } from './results.ts';
+
+export const MEDIA = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8; header=present',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  zip: 'application/zip',
+} as const;
+
+/**
+ * CSV files bigger than this (as stored JSON) go into the zip uncompressed: deflate costs about a
+ * second of CPU per 50 MB, and large downloads should stream at the speed of the data.
+ */
+export const STORE_ABOVE_BYTES = 32 * 1024 * 1024;
+
+function respond(body: AsyncIterable<Uint8Array>, headers: Record<string, string>, onDone: () => void): Response {
+  return new Response(toReadableStream(body, { onDone, onError: (err) => console.error('download failed while streaming', err) }), {
+    headers: { 'x-content-type-options': 'nosniff', ...headers },
+  });
+}
+
+/** `GET /data/{key}`: the result as JSON (the default), CSV or XLSX, as the token says. */
+export function resultResponse(
+  sql: postgres.Sql, r: StoredResult, opts: { format?: DataFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
+): Response {
+  const chunks = chunksOf(sql, r.execution_id);
+  const base = opts.name?.trim() || `data ${r.execution_id}`;
+  switch (opts.format ?? 'json') {
+    case 'csv':
+      return respond(csvStream(r.fields, chunks, opts.csv ?? DEFAULT_CSV_OPTIONS), {
+        'content-type': MEDIA.csv, 'content-disposition': contentDisposition(fileNamer('.csv')(base)), 'cache-control': 'private, no-store',
+      }, onDone);
+    case 'xlsx':
+      return respond(xlsxStream([{ name: base, fields: r.fields, chunks }]), {
+        'content-type': MEDIA.xlsx, 'content-disposition': contentDisposition(fileNamer('.xlsx')(base)), 'cache-control': 'private, no-store',
+      }, onDone);
+    default:
+      return respond(resultJson(r, chunks), { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' }, onDone);
+  }
+}
+
+export interface ProcessPart {
+  id: string;
+  name: string;
+  result: StoredResult;
+}
+
+/** `{"<report id>": {"name": …, "data_key": …, "fields": …, "rows": …, …}, …}` */
+async function* processJson(sql: postgres.Sql, parts: ProcessPart[]): AsyncGenerator<Uint8Array> {
+  const enc = new TextEncoder();
+  yield enc.encode('{');
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    yield enc.encode(`${i ? ',' : ''}${JSON.stringify(p.id)}:`);
+    const extra = `"report_id":${JSON.stringify(p.id)},"name":${JSON.stringify(p.name)},"data_key":${JSON.stringify(p.result.data_key)},`;
+    yield* resultJson(p.result, chunksOf(sql, p.result.execution_id), extra);
+  }
+  yield enc.encode('}');
+}
+
+/** One CSV per report in a zip, named after the reports. */
+async function* csvEntries(sql: postgres.Sql, parts: ProcessPart[], csv: CsvOptions, modified: Date): AsyncGenerator<ZipEntry> {
+  const nameOf = fileNamer('.csv');
+  for (const p of parts) {
+    yield {
+      name: nameOf(p.name),
+      data: csvStream(p.result.fields, chunksOf(sql, p.result.execution_id), csv),
+      method: p.result.size_in_bytes > STORE_ABOVE_BYTES ? 'store' : 'deflate',
+      modified,
+    };
+  }
+}
+
+/** `POST /process`: the results of a dashboard as one JSON document, a zip of CSV files or one workbook. */
+export function processResponse(
+  sql: postgres.Sql, parts: ProcessPart[], opts: { format: ProcessFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
+): Response {
+  const base = opts.name?.trim() || 'dashboard data';
+  const download = { 'cache-control': 'private, no-store' };
+  const modified = new Date();
+  switch (opts.format) {
+    case 'csv_zip':
+      return respond(zipStream(csvEntries(sql, parts, opts.csv ?? DEFAULT_CSV_OPTIONS, modified)), {
+        ...download, 'content-type': MEDIA.zip, 'content-disposition': contentDisposition(fileNamer('.zip')(base)),
+      }, onDone);
+    case 'xlsx':
+      return respond(xlsxStream(parts.map((p) => ({ name: p.name, fields: p.result.fields, chunks: chunksOf(sql, p.result.execution_id) })), { modified }), {
+        ...download, 'content-type': MEDIA.xlsx, 'content-disposition': contentDisposition(fileNamer('.xlsx')(base)),
+      }, onDone);
+    default:
+      return respond(processJson(sql, parts), { ...download, 'content-type': MEDIA.json }, onDone);
+  }
+}
