@@ -1,6 +1,6 @@
 import { createStore, Provider } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/root';
 import { ErrorPage } from './components/ErrorPage';
 import { THEME_BOOT_SCRIPT, themeAtom, readStoredTheme, type Theme } from './state/theme';
@@ -9,6 +9,11 @@ import './app.css';
 export function loader({ request }: Route.LoaderArgs) {
   const q = new URL(request.url).searchParams.get('theme');
   return { theme: (q === 'dark' ? 'dark' : q === 'light' ? 'light' : null) as Theme | null };
+}
+
+/** The loader only reads `?theme=`: navigations that keep it need not ask the server again. */
+export function shouldRevalidate({ currentUrl, nextUrl }: ShouldRevalidateFunctionArgs) {
+  return currentUrl.searchParams.get('theme') !== nextUrl.searchParams.get('theme');
 }
 
 export const links: Route.LinksFunction = () => [

@@ -1,18 +1,58 @@
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
+import { SEARCH_TAGS } from '@cairn/docs/search-tags';
 
 export default [
   // The analyst app.
   route('app/login', 'routes/app.login.tsx'),
   route('app/logout', 'routes/app.logout.tsx'),
+  route('app/invitation/:token', 'routes/app.invitation.$token.tsx'),
+  // A report's data as a CSV or XLSX file (the report menu's downloads).
+  route('app/reports/:id/download', 'routes/app.reports.$id.download.tsx'),
+  // Resource routes the dashboard page calls from the browser (status polls, result rows).
+  route('app/dashboards/:id/status', 'routes/app.dashboard-status.tsx'),
+  route('app/data/*', 'routes/app.dashboard-data.tsx'),
+  // The report editor's runs and the schema browser (resource routes called from the browser).
+  route('app/reports/executions', 'routes/app.reports.executions.tsx'),
+  route('app/reports/executions/:id', 'routes/app.reports.execution.tsx'),
+  route('app/reports/executions/:id/data', 'routes/app.reports.execution-data.tsx'),
+  route('app/datasources/:id/schema', 'routes/app.datasources.schema.tsx'),
   layout('routes/app.layout.tsx', [
     route('app', 'routes/app.index.tsx'),
     route('app/dashboards/:id', 'routes/app.dashboard.tsx'),
+    // Report editor, dashboard edit mode and datasources.
+    route('app/reports/new', 'routes/app.reports.editor.tsx', { id: 'report-new' }),
+    route('app/reports/:id', 'routes/app.reports.editor.tsx', { id: 'report-edit' }),
+    route('app/dashboards/:id/edit', 'routes/app.dashboard.$id.edit.tsx', [
+      index('routes/app.dashboard.$id.edit.layout.tsx'),
+      route('filters', 'routes/app.dashboard.$id.edit.filters.tsx'),
+      route('snippets', 'routes/app.dashboard.$id.edit.snippets.tsx'),
+    ]),
+    route('app/datasources', 'routes/app.datasources.tsx'),
+    route('app/datasources/new', 'routes/app.datasources.form.tsx', { id: 'datasource-new' }),
+    route('app/datasources/:id', 'routes/app.datasources.form.tsx', { id: 'datasource-edit' }),
     route('app/administration/organization', 'routes/app.administration.organization.tsx'),
+    route('app/administration/docs-search', 'routes/app.administration.docs-search.tsx'),
+    route('app/administration', 'routes/app.administration.tsx'),
+    route('app/administration/users', 'routes/app.administration.users.tsx'),
+    route('app/administration/groups', 'routes/app.administration.groups.tsx'),
+    route('app/administration/api-keys', 'routes/app.administration.api-keys.tsx'),
+    route('app/administration/sharing-links', 'routes/app.administration.sharing-links.tsx'),
+    route('app/administration/alerts', 'routes/app.administration.alerts.tsx'),
+    route('app/administration/schedules', 'routes/app.administration.schedules.tsx'),
+    route('app/dashboards/:id/share', 'routes/app.dashboard.$id.share.tsx'),
+    route('app/dashboards/:id/share/links/:linkId', 'routes/app.dashboard.$id.share.link.tsx'),
     route('app/*', 'routes/app.not-found.tsx'),
   ]),
-  // Public links (reserved; the sharing issue fills it in).
+  // Public sharing links: the page, its status poll and its downloads (no sign-in).
   route('s/:token', 'routes/s.$token.tsx'),
-  // Everything else is the documentation site.
-  index('routes/docs.tsx', { id: 'docs-index' }),
-  route('*', 'routes/docs.tsx'),
+  route('s/:token/status', 'routes/s.$token.status.tsx'),
+  route('s/:token/download/:reportId', 'routes/s.$token.download.tsx'),
+  // The docs search: an index file per tag (`/search-index-{tag}.json`) and the insights endpoint.
+  ...SEARCH_TAGS.map((tag) => route(`search-index-${tag}.json`, 'routes/search-index.ts', { id: `search-index-${tag}` })),
+  route('docs-insights', 'routes/docs-insights.ts'),
+  // Everything else is the documentation site: one frame (navbar, sidebar, footer) around its pages.
+  layout('routes/docs.layout.tsx', { id: 'docs-layout' }, [
+    index('routes/docs.tsx', { id: 'docs-index' }),
+    route('*', 'routes/docs.tsx', { id: 'docs-page' }),
+  ]),
 ] satisfies RouteConfig;

@@ -1,5 +1,6 @@
 /**
- * The "Online shop overview" dashboard every new organization gets on its Sample data datasource.
+ * The "Online shop overview" dashboard every new organization gets on its Sample data datasource (and,
+ * from chart-gallery.ts, the "Chart gallery" beside it).
  * Each report uses both dashboard filters: the date range `order_date` and the country dropdown `country`.
  */
 import { newId } from '@cairn/core';
@@ -8,6 +9,7 @@ import {
 } from '../schema/index.ts';
 import { SAMPLE_COUNTRIES } from '../sample-shop/constants.ts';
 import { audit, type Actor, type Executor } from './audit.ts';
+import { createChartGallery } from './chart-gallery.ts';
 
 export type DashboardRow = typeof dashboards.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;
@@ -198,6 +200,9 @@ export async function createSampleDashboard(
       createdFilters.map((f) => ({ organization_id: org, report_id: r.id, filter_id: f.id })),
     ),
   );
+
+  // The chart gallery sits next to it, on the same datasource and filters.
+  await createChartGallery(ex, actor, { organizationId: org, ownerUserId: input.ownerUserId, datasourceId: input.datasourceId, filters: createdFilters });
 
   // Keep the layout order in the returned list.
   const byId = new Map(createdReports.map((r) => [r.id, r]));

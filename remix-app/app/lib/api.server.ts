@@ -67,6 +67,13 @@ export class ApiClient {
 
   /** Calls the API and reports failures as values (for calls whose failure the page shows in place). */
   async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResult<T>> {
+    const res = await this.raw(method, path, opts);
+    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, body: res.body as T };
+    return { ok: false, problem: problemFrom(res.status, res.body) };
+  }
+
+  /** The API's status and parsed body as they are (forms read every error of a 422 with its pointer). */
+  async raw(method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: unknown }> {
     const headers = new Headers({ Accept: `${JSONAPI}, application/json` });
     if (this.token) headers.set('Authorization', `Session ${this.token}`);
     const forwardedFor = this.request.headers.get('CF-Connecting-IP');
@@ -80,11 +87,9 @@ export class ApiClient {
     try {
       res = await this.env.API.fetch(new Request(API_ORIGIN + path, { method, headers, body }));
     } catch {
-      return { ok: false, problem: { status: 503, code: 'service_unavailable', message: defaultMessage(503) } };
+      return { status: 503, body: { errors: [{ code: 'service_unavailable', detail: defaultMessage(503) }] } };
     }
-    const parsed = await readBody(res);
-    if (res.ok) return { ok: true, status: res.status, body: parsed as T };
-    return { ok: false, problem: problemFrom(res.status, parsed) };
+    return { status: res.status, body: await readBody(res) };
   }
 
   /** Calls the API and throws the matching `Response` on failure (for calls the page cannot do without). */

@@ -39,3 +39,7 @@ export function docRoutes(): { route: string; title: string }[] {
 export function docSidebar(): { label: string; items: { route: string; title: string }[] }[] {
   return [{ label: 'Cairn', items: docRoutes() }];
 }
+
+export function docDrafts(): string[] {
+  return [];
+}

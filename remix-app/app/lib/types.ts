@@ -13,6 +13,20 @@ export interface DashboardAttributes {
   share_mode?: string;
   is_locked?: boolean;
   updated_at?: string;
+  time_zone_config?: { type?: string; fixed_time_zone?: string | null; allowed_time_zones?: string[] | null } | null;
+  filters_configuration?: {
+    apply_immediately?: boolean;
+    aggregation_options?: string[];
+    filter_sorting?: string[];
+    hidden_parameters?: string[];
+  } | null;
+  default_parameters?: {
+    timerange?: string;
+    aggregation?: string;
+    tz?: string;
+    filters?: { variable_name: string; selected_values: unknown[] }[];
+  } | null;
+  automatic_update_enabled?: boolean;
 }
 
 export interface ReportAttributes {
@@ -20,6 +34,9 @@ export interface ReportAttributes {
   description?: string | null;
   chart_configuration?: Record<string, unknown> | null;
   no_data_message?: string | null;
+  sql_query?: string | null;
+  query_error?: string | null;
+  refresh_enabled?: boolean;
   display_name_as_title?: boolean;
   row?: number;
   column?: number;
@@ -36,6 +53,14 @@ export interface FilterAttributes {
   value_names?: string[] | null;
   default_values?: unknown[] | null;
   required?: boolean;
+  dropdown_validate?: boolean;
+  dropdown_default_to_first?: boolean;
+  relative_range_enabled?: boolean;
+  before_range_enabled?: boolean;
+  after_range_enabled?: boolean;
+  from_to_range_enabled?: boolean;
+  allowed_aggregations?: string[] | null;
+  sql_query?: string | null;
 }
 
 export type Dashboard = ResourceObject<DashboardAttributes>;
@@ -53,7 +78,7 @@ export interface SingleDocument<A> {
 
 export interface SessionInfo {
   user: { id: string; email: string; firstname?: string | null; lastname?: string | null; role: string };
-  organization: { id: string; name: string; region: string };
+  organization: { id: string; name: string; region: string; time_zone?: string };
   permissions?: string[];
 }
 

@@ -1,52 +1,148 @@
-import { data } from 'react-router';
+/**
+ * `/app/administration/organization`: name and time zone, the plan's limits and their use, and the
+ * legal and compliance facts. Reading needs Manage Users (the API answers 403 otherwise, shown as the
+ * error page); saving is for admins in the app (the API decides that too).
+ */
+import { data, Form, useNavigation } from 'react-router';
 import type { Route } from './+types/app.administration.organization';
+import { AdminHeader } from '../components/admin/AdminNav';
+import { answer, field, jsonapi, loadViewer } from '../components/admin/admin.server';
+import { formatDate, Meter, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
-import { loadSession } from '../lib/session-info.server';
+import '../components/admin/admin.css';
+
+interface Organization {
+  name: string;
+  time_zone: string;
+  region: 'eu' | 'us';
+  plan: string;
+  plan_analyst_seats: number;
+  analyst_seats_used: number;
+  plan_datasources: number;
+  datasources_used: number;
+  created_at: string;
+}
 
 export function meta() {
   return [{ title: 'Organization · Cairn' }];
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const session = await loadSession(requireApi(request, context));
-  // The role comes from the API's session answer; the page itself only shows what that answer holds.
-  if (session.user.role !== 'admin') {
-    throw data({ code: 'forbidden', message: 'Only administrators of the organization can open its settings.' }, { status: 403 });
+function timeZones(): string[] {
+  try {
+    return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone');
+  } catch {
+    return [];
   }
-  return { organization: session.organization };
 }
 
-export default function OrganizationSettings({ loaderData }: Route.ComponentProps) {
-  const { organization } = loaderData;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const api = requireApi(request, context);
+  const [viewer, doc] = await Promise.all([loadViewer(api), api.get<{ data: { id: string; attributes: Organization } }>('/organization')]);
+  return { viewer, id: doc.data.id, organization: doc.data.attributes, zones: timeZones() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const api = requireApi(request, context);
+  const form = await request.formData();
+  const orgId = field(form, 'id');
+  const res = await api.call('PATCH', '/organization', {
+    jsonapi: true,
+    body: jsonapi('organizations', { name: field(form, 'name'), time_zone: field(form, 'time_zone') }, orgId),
+  });
+  const out = answer(res, 'save', orgId, { message: 'Saved.' });
+  return data(out, { status: res.ok ? 200 : res.problem.status >= 500 ? 503 : res.problem.status });
+}
+
+const REGION_TEXT = {
+  eu: 'European Union: the organization’s database records, cached query results and exports are stored and processed on the EU servers.',
+  us: 'United States: the organization’s database records, cached query results and exports are stored and processed on the US servers.',
+} as const;
+
+export default function OrganizationSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { organization: o, viewer, zones, id } = loaderData;
+  const navigation = useNavigation();
+  const saving = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const canEdit = viewer.role === 'admin';
   return (
-    <main className="page page--narrow">
-      <header className="page-header">
-        <div>
-          <p className="eyebrow">Administration</p>
-          <h1>Organization</h1>
+    <main className="page admin-page">
+      <AdminHeader title="Organization" viewer={viewer} lead="Settings that apply to everyone in the organization." />
+
+      <section className="section" aria-labelledby="general">
+        <h2 id="general">General</h2>
+        <div className="card">
+          <dl className="facts">
+            <div><dt>Name</dt><dd data-testid="organization-name">{o.name}</dd></div>
+            <div><dt>Organization id</dt><dd><code>{id}</code></dd></div>
+            <div><dt>Region</dt><dd data-testid="organization-region">{o.region.toUpperCase()}</dd></div>
+            <div><dt>Created</dt><dd>{formatDate(o.created_at)}</dd></div>
+          </dl>
         </div>
-      </header>
-      <section className="card">
-        <dl className="facts">
-          <div>
-            <dt>Name</dt>
-            <dd data-testid="organization-name">{organization.name}</dd>
-          </div>
-          <div>
-            <dt>Region</dt>
-            <dd>{organization.region.toUpperCase()}</dd>
-          </div>
-          <div>
-            <dt>Id</dt>
-            <dd><code>{organization.id}</code></dd>
-          </div>
-        </dl>
+        {canEdit ? (
+          <Form method="post" className="card" aria-label="Organization settings">
+            <input type="hidden" name="id" value={id} />
+            <div className="form-grid">
+              <label className="field">
+                <span className="field__label">Name</span>
+                <input name="name" required maxLength={200} defaultValue={o.name} data-testid="organization-name-input" />
+              </label>
+              <label className="field">
+                <span className="field__label">Time zone</span>
+                <input name="time_zone" required list="time-zones" defaultValue={o.time_zone} data-testid="organization-time-zone" />
+                <datalist id="time-zones">{zones.map((z) => <option key={z} value={z} />)}</datalist>
+              </label>
+            </div>
+            <p className="muted small">
+              The time zone is used for scheduled e-mails and SQL alerts, refresh anchor times, and every dashboard whose
+              time zone follows the organization. Changing it changes how dates fall into days and weeks on those dashboards.
+            </p>
+            <div className="form-actions">
+              <button type="submit" className="button button--primary" disabled={saving}>{saving ? 'Saving…' : 'Save'}</button>
+              {actionData?.ok ? <span className="row-ok" role="status" data-testid="organization-saved">{actionData.message}</span> : null}
+            </div>
+            <RowError message={actionData && !actionData.ok ? actionData.error : null} />
+          </Form>
+        ) : null}
       </section>
-      <div className="notice">
-        This is a placeholder. Organization settings, including the legal and compliance section, arrive in a later
-        issue.
-      </div>
+
+      <section className="section" aria-labelledby="plan">
+        <h2 id="plan">Plan and limits</h2>
+        <p className="section__lead">
+          Plan <strong>{o.plan}</strong>. Analysts and admins who are not deactivated take an analyst seat, pending invitations
+          included; viewers do not. The sample datasource does not count as a datasource. A change beyond a limit is refused
+          with the error <code>plan_limit</code>.
+        </p>
+        <div className="card stats">
+          <Meter label="Analyst seats" used={o.analyst_seats_used} limit={o.plan_analyst_seats} testId="seats" />
+          <Meter label="Datasources" used={o.datasources_used} limit={o.plan_datasources} testId="datasources" />
+        </div>
+      </section>
+
+      <section className="section legal" aria-labelledby="legal">
+        <h2 id="legal">Legal and compliance</h2>
+        <p className="section__lead">What your legal or security team usually asks about.</p>
+        <div className="card">
+          <dl>
+            <dt>Where data lives</dt>
+            <dd>{REGION_TEXT[o.region]} The region is chosen when the organization is created and cannot be changed.</dd>
+            <dt>Query results</dt>
+            <dd>Executions and their result data are kept for 24 hours, then deleted. Data access tokens for the data server expire after 5 minutes.</dd>
+            <dt>SQL alert results</dt>
+            <dd>Kept for 30 days.</dd>
+            <dt>Secrets</dt>
+            <dd>User passwords, API key secrets and sharing-link passwords are stored only as hashes; datasource passwords and sharing secrets are stored encrypted.</dd>
+            <dt>Sub-processors</dt>
+            <dd>None when you run Cairn yourself: your data stays on the servers and databases you operate. On a hosted installation, the operator names theirs.</dd>
+            <dt>Export and deletion</dt>
+            <dd>
+              Dashboards can be exported as backups through the API (<code>POST /dashboards/&#123;id&#125;/backup</code>); users are
+              deactivated on the Users page. For a complete export of the organization’s data, or its deletion, ask the operator of
+              your installation: everything the organization holds lives in its own rows of the database and can be exported
+              or removed together.
+            </dd>
+          </dl>
+        </div>
+      </section>
     </main>
   );
 }

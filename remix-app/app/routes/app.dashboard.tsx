@@ -1,40 +1,73 @@
-import { Suspense } from 'react';
-import { Await, Link, useLocation, useNavigation } from 'react-router';
+/**
+ * A dashboard: header with data age, refresh and (for analysts and admins) the dashboard menu; the
+ * filter bar; the report tiles on the 12-column grid. The server renders the shell and starts the first
+ * status call; the browser polls on, fetches each result as it is ready and draws it.
+ */
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
+import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/app.dashboard';
-import { ChartBody, ChartFrame, ChartSkeleton } from '../components/charts/ChartBody';
+import { preloadCharts } from '../components/charts/ChartBody';
 import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
+import { Tile } from '../components/dashboard/Tile';
+import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
+import { FilterBar } from '../components/filters/FilterBar';
 import { ErrorPage } from '../components/ErrorPage';
-import { FilterBar } from '../components/FilterBar';
 import { requireApi } from '../lib/api.server';
-import { buildFilters, buildTiles, type TileView } from '../lib/dashboard-view';
-import { getEnv } from '../lib/env.server';
-import { readFilterValues, toParameters } from '../lib/filters';
-import { loadReportData } from '../lib/report-data.server';
-import type { DashboardAttributes, ReportData, SingleDocument } from '../lib/types';
+import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
+import { buildTiles, dashboardZone } from '../lib/dashboard-view';
+import { dashboardDefaultValues, effectiveValues, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
+import { buildFilterDefs } from '../lib/filters-defs';
+import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
+import { filterOptionsAtom, pollAtom } from '../state/dashboard';
+import '../styles/dashboard.css';
 
-export function meta({ data }: Route.MetaArgs) {
-  return [{ title: data ? `${data.dashboard.name} · Cairn` : 'Dashboard · Cairn' }];
+export function meta({ data: d }: Route.MetaArgs) {
+  return [{ title: d ? `${d.dashboard.name} · Cairn` : 'Dashboard · Cairn' }];
+}
+
+interface Setup {
+  defs: FilterDef[];
+  defaults: Record<string, string>;
+  zones: string[] | null;
+  timeZoneConfig: DashboardAttributes['time_zone_config'];
+  organizationZone: string;
+}
+
+/** Everything the parameters depend on, computed the same way on the server and in the browser. */
+function parametersFor(setup: Setup, search: string, options: Record<string, { value: string; label: string }[] | undefined>, now: number) {
+  const url = readUrlState(new URLSearchParams(search), setup.defs, setup.zones);
+  const eff = effectiveValues(setup.defs, url.values, setup.defaults, options);
+  const zone = dashboardZone(setup.timeZoneConfig, setup.organizationZone, url.tz);
+  const parameters = toParameters(setup.defs, eff.values, { now, zone, tz: url.tz });
+  return { url, eff, zone, parameters, key: JSON.stringify(parameters) };
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);
-  const env = getEnv(context);
-  const doc = await api.get<SingleDocument<DashboardAttributes>>(
-    `/dashboards/${encodeURIComponent(params.id)}?include=reports,filters`,
-  );
-  const tiles = buildTiles(doc);
-  const filters = buildFilters(doc);
-  const url = new URL(request.url);
-  const { values, problems } = readFilterValues(
-    url.searchParams,
-    filters.map((f) => ({ variable_name: f.variable, control_type: f.controlType })),
-  );
-  const parameters = toParameters(values, filters.map((f) => ({ variable_name: f.variable, control_type: f.controlType })));
-  // All reports load in parallel and stream to the page as each one finishes.
-  const data: Record<string, Promise<ReportData>> = {};
-  for (const t of tiles) data[t.reportId] = loadReportData(api, env.DATA, t.reportId, parameters, t.noDataMessage);
+  const [doc, session] = await Promise.all([
+    api.get<SingleDocument<DashboardAttributes>>(`/dashboards/${encodeURIComponent(params.id)}?include=reports,filters`),
+    api.get<SessionInfo>('/auth/session'),
+  ]);
   const a = doc.data.attributes;
+  const defs = buildFilterDefs(doc);
+  const tzConfig = a.time_zone_config ?? { type: 'organization' };
+  const setup: Setup = {
+    defs,
+    defaults: dashboardDefaultValues(defs, a.default_parameters),
+    zones: tzConfig.type === 'input' ? (tzConfig.allowed_time_zones ?? []) : null,
+    timeZoneConfig: tzConfig,
+    organizationZone: session.organization.time_zone ?? 'UTC',
+  };
+  const tiles = buildTiles(doc);
+  const first = parametersFor(setup, new URL(request.url).search, {}, Date.now());
+  // The first status call starts now and streams to the page, so the browser can fetch results at once.
+  const needsStatus = tiles.length > 0 && (first.eff.missing.length === 0 || defs.some((d) => d.queryOptions));
+  const status: Promise<DashboardStatus | StatusError> | null = needsStatus
+    ? api.call<DashboardStatus>('POST', `/dashboards/${encodeURIComponent(params.id)}/status`, { body: { parameters: first.parameters, refresh_data: false } })
+      .then((r) => (r.ok ? r.body : { error: r.problem }))
+    : null;
   return {
     dashboard: {
       id: doc.data.id,
@@ -43,64 +76,124 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       pageWidth: typeof a.default_page_width === 'number' && a.default_page_width >= 320 ? a.default_page_width : 1600,
       colorScheme: a.color_scheme ?? 'scheme_6',
       locked: Boolean(a.is_locked),
+      applyImmediately: a.filters_configuration?.apply_immediately !== false,
+      automaticUpdate: a.automatic_update_enabled !== false,
     },
+    setup,
     tiles,
-    filters,
-    values,
-    problems,
-    data,
+    initial: status ? { key: first.key, status } : null,
   };
 }
 
-function Tile({ tile, data, palette }: { tile: TileView; data: Promise<ReportData>; palette: string[] }) {
-  const { config, problem } = parseChartConfig(tile.chartConfiguration);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const api = requireApi(request, context);
+  const form = await request.formData();
+  const intent = String(form.get('intent') ?? '');
+  const id = encodeURIComponent(params.id);
+  const fail = (message: string, status: number) => data({ error: message }, { status });
+  if (intent === 'lock' || intent === 'unlock') {
+    const r = await api.call(intent === 'lock' ? 'POST' : 'DELETE', `/dashboards/${id}/lock`);
+    return r.ok ? { ok: true } : fail(r.problem.message, r.problem.status);
+  }
+  if (intent === 'duplicate') {
+    const r = await api.call<{ data?: { id?: string } }>('POST', `/dashboards/${id}/duplicate`);
+    if (!r.ok) return fail(r.problem.message, r.problem.status);
+    const copy = r.body?.data?.id;
+    return copy ? redirect(`/app/dashboards/${encodeURIComponent(copy)}`) : redirect('/app/');
+  }
+  if (intent === 'delete') {
+    const r = await api.call('DELETE', `/dashboards/${id}`);
+    return r.ok ? redirect('/app/') : fail(r.problem.message, r.problem.status);
+  }
+  return fail('Unknown action.', 400);
+}
+
+/** Filter changes only change the URL's query: the browser recomputes the parameters; no loader round trip. */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
+  return defaultShouldRevalidate;
+}
+
+function DashboardMenu({ id, locked, canManage }: { id: string; locked: boolean; canManage: boolean }) {
+  const [open, setOpen] = useState(false);
+  if (!canManage) return null;
+  const base = `/app/dashboards/${encodeURIComponent(id)}`;
   return (
-    <section
-      className={`tile tile--${config.type}`}
-      style={{ gridColumn: `${tile.column} / span ${tile.width}`, gridRow: `${tile.row} / span ${tile.height}` }}
-      aria-labelledby={`title-${tile.reportId}`}
-      data-report-id={tile.reportId}
-    >
-      <header className={`tile__header${tile.showTitle ? '' : ' visually-hidden'}`}>
-        <h2 className="tile__title" id={`title-${tile.reportId}`}>{tile.name}</h2>
-        {tile.description ? <p className="tile__desc" title={tile.description}>{tile.description}</p> : null}
-      </header>
-      <div className="tile__body">
-        <Suspense
-          fallback={
-            <ChartFrame reportId={tile.reportId} type={config.type} state="loading">
-              <ChartSkeleton type={config.type} />
-            </ChartFrame>
-          }
-        >
-          <Await
-            resolve={data}
-            errorElement={
-              <ChartFrame reportId={tile.reportId} type={config.type} state="error">
-                <div className="tile-message tile-message--error" role="alert">
-                  <p className="tile-message__text">The report could not be loaded.</p>
-                </div>
-              </ChartFrame>
-            }
-          >
-            {(result) => (
-              <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={result} palette={palette} title={tile.name} noDataMessage={tile.noDataMessage} />
-            )}
-          </Await>
-        </Suspense>
-      </div>
-    </section>
+    <div className="menu">
+      <button type="button" className="button button--small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="dashboard-menu">
+        ⋯ <span className="visually-hidden">Dashboard menu</span>
+      </button>
+      {open ? (
+        <Form method="post" className="menu__panel" role="menu" onSubmit={(e) => {
+          const intent = ((e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
+          if (intent === 'delete' && !window.confirm('Delete this dashboard and all its reports? This cannot be undone.')) e.preventDefault();
+          setOpen(false);
+        }}>
+          {!locked ? (
+            <>
+              <Link to={`/app/reports/new?dashboard=${encodeURIComponent(id)}`} role="menuitem" data-testid="dashboard-add-report">Add report</Link>
+              <Link to={`${base}/edit`} role="menuitem" data-testid="dashboard-edit">Edit layout</Link>
+              <Link to={`${base}/edit/filters`} role="menuitem">Filters</Link>
+            </>
+          ) : null}
+          <Link to={`${base}/share`} role="menuitem">Share…</Link>
+          <button type="submit" name="intent" value={locked ? 'unlock' : 'lock'} role="menuitem" data-testid={locked ? 'dashboard-unlock' : 'dashboard-lock'}>{locked ? 'Unlock' : 'Lock'}</button>
+          <button type="submit" name="intent" value="duplicate" role="menuitem" data-testid="dashboard-duplicate">Duplicate</button>
+          {!locked ? <button type="submit" name="intent" value="delete" role="menuitem" className="menu__danger" data-testid="dashboard-delete">Delete…</button> : null}
+        </Form>
+      ) : null}
+    </div>
   );
 }
 
-export default function DashboardPage({ loaderData }: Route.ComponentProps) {
-  const { dashboard, tiles, filters, values, problems, data } = loaderData;
-  const navigation = useNavigation();
+export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { dashboard, setup, tiles, initial } = loaderData;
   const location = useLocation();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const layout = useRouteLoaderData('routes/app.layout') as { user?: { role?: string } } | undefined;
+  const canManage = layout?.user?.role === 'admin' || layout?.user?.role === 'analyst';
+  const options = useAtomValue(filterOptionsAtom(dashboard.id));
+  const poll = useAtomValue(pollAtom(dashboard.id));
   const palette = paletteFor(dashboard.colorScheme);
-  const refreshing = navigation.state === 'loading' && navigation.location?.pathname === location.pathname;
+  // "now" for relative ranges is taken when the filters change, so the parameters stay stable while polling.
+  const now = useMemo(() => Date.now(), [location.search]);
+  const state = useMemo(() => parametersFor(setup, location.search, options, now), [setup, location.search, options, now]);
+  const [refreshNonce, setRefreshNonce] = useState(0);
+  const waitingFor = state.eff.missing.length ? state.eff.missing.map((d) => `“${d.label}”`).join(' and ') : null;
+  const filterVariables = useMemo(() => Object.fromEntries(setup.defs.filter((d) => d.queryOptions).map((d) => [d.id, d.variable])), [setup.defs]);
+  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage })), [tiles]);
+  const { refresh } = useDashboardPoll({
+    dashboardId: dashboard.id,
+    reports,
+    filterVariables,
+    parameters: state.parameters,
+    parametersKey: state.key,
+    reportsEnabled: !waitingFor,
+    automaticUpdate: dashboard.automaticUpdate,
+    refreshNonce,
+    initial,
+  });
+  useEffect(() => {
+    preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
+  }, [tiles]);
+
+  const commit = (changes: Record<string, string>, tz?: string | null) => {
+    const defaults = Object.fromEntries(setup.defs.map((d) => [d.variable, setup.defaults[d.variable] ?? d.defaultValue]));
+    navigate({ pathname: location.pathname, search: withFilterValues(location.search, changes, defaults, tz) }, { preventScrollReset: true });
+  };
+  const reset = () => {
+    const kept = new URLSearchParams(location.search);
+    for (const k of [...kept.keys()]) if (k.startsWith('f.') || k === 'tz') kept.delete(k);
+    const qs = kept.toString();
+    navigate({ pathname: location.pathname, search: qs ? `?${qs}` : '' }, { preventScrollReset: true });
+  };
+  const busy = navigation.state !== 'idle' && navigation.formMethod !== undefined;
+  const problems = [...state.url.problems, ...state.eff.notes];
+  const error = actionData && 'error' in actionData ? String(actionData.error) : null;
+
   return (
-    <main className="page page--dashboard" style={{ maxWidth: dashboard.pageWidth }}>
+    <main className="page page--dashboard" style={{ maxWidth: dashboard.pageWidth + 48 }} data-testid="dashboard-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <span>{dashboard.name}</span>
       </nav>
@@ -110,21 +203,48 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           {dashboard.description ? <p className="muted page-header__desc">{dashboard.description}</p> : null}
         </div>
         <div className="page-header__meta">
-          {dashboard.locked ? <span className="badge">Locked</span> : null}
+          {dashboard.locked ? <span className="badge badge--lock" data-testid="locked-badge" title="Locked: settings, layout and reports cannot be changed until an analyst unlocks it">🔒 Locked</span> : null}
           <span className="muted">{tiles.length === 1 ? '1 report' : `${tiles.length} reports`}</span>
+          {poll.error ? <span className="badge badge--error" role="alert">{poll.error}</span> : null}
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => {
+              refresh();
+              setRefreshNonce((n) => n + 1);
+            }}
+            disabled={poll.refreshing || busy}
+            data-testid="dashboard-refresh"
+            title="Run every report again now"
+          >
+            <span className={poll.running ? 'spin' : undefined} aria-hidden="true">↻</span> Refresh
+          </button>
+          <DashboardMenu id={dashboard.id} locked={dashboard.locked} canManage={canManage} />
         </div>
       </header>
-      <FilterBar key={location.search} filters={filters} values={values} problems={problems} />
+      {error ? <p className="alert alert--error" role="alert">{error}</p> : null}
+      <FilterBar
+        defs={setup.defs}
+        values={state.eff.values}
+        options={options}
+        zone={state.zone}
+        applyImmediately={dashboard.applyImmediately}
+        timeZones={setup.zones}
+        tz={state.url.tz}
+        problems={problems}
+        onCommit={commit}
+        onReset={reset}
+      />
       {tiles.length === 0 ? (
         <section className="empty-state">
           <div className="empty-state__art" aria-hidden="true">▦</div>
           <h2>This dashboard has no reports yet</h2>
-          <p>Reports added to the dashboard through the API appear here.</p>
+          <p>{canManage ? 'Add a report in the report editor; it appears here.' : 'Reports that analysts add appear here.'}</p>
         </section>
       ) : (
-        <div className={`dashboard-grid${refreshing ? ' is-refreshing' : ''}`} aria-busy={refreshing}>
+        <div className="dashboard-grid" data-testid="dashboard-grid">
           {tiles.map((t) => (
-            <Tile key={t.reportId} tile={t} data={data[t.reportId]!} palette={palette} />
+            <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} editable={canManage && !dashboard.locked} />
           ))}
         </div>
       )}

@@ -1,16 +1,41 @@
-import { Link } from 'react-router';
+/**
+ * The dashboard list: dashboard groups in their order, then "Other dashboards"; a search box; and for
+ * analysts and admins New dashboard, Duplicate and Delete (the API refuses them to viewers anyway).
+ */
+import { useMemo, useState } from 'react';
+import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from 'react-router';
 import type { Route } from './+types/app.index';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import type { DashboardAttributes, ListDocument } from '../lib/types';
+import '../styles/dashboard.css';
 
 export function meta() {
   return [{ title: 'Dashboards · Cairn' }];
 }
 
+interface Card {
+  id: string;
+  name: string;
+  description: string | null;
+  reportCount: number;
+  updatedAt: string | null;
+  locked: boolean;
+}
+interface Group {
+  id: string;
+  name: string;
+  description: string | null;
+  dashboardIds: string[];
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const doc = await requireApi(request, context).get<ListDocument<DashboardAttributes>>('/dashboards');
-  const dashboards = (doc.data ?? []).map((d) => {
+  const api = requireApi(request, context);
+  const [list, groups] = await Promise.all([
+    api.get<ListDocument<DashboardAttributes>>('/dashboards?page[size]=200'),
+    api.call<ListDocument<{ name: string; description?: string | null }>>('GET', '/dashboard_groups?include=dashboards&page[size]=200'),
+  ]);
+  const dashboards: Card[] = (list.data ?? []).map((d) => {
     const reports = d.relationships?.reports?.data;
     return {
       id: d.id,
@@ -21,7 +46,42 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       locked: Boolean(d.attributes.is_locked),
     };
   });
-  return { dashboards };
+  const visible = new Set(dashboards.map((d) => d.id));
+  const groupList: Group[] = groups.ok
+    ? (groups.body.data ?? []).map((g) => {
+      const rel = g.relationships?.dashboards?.data;
+      return {
+        id: g.id,
+        name: g.attributes.name,
+        description: g.attributes.description ?? null,
+        dashboardIds: (Array.isArray(rel) ? rel.map((r) => r.id) : []).filter((id) => visible.has(id)),
+      };
+    })
+    : [];
+  return { dashboards, groups: groupList, total: typeof list.meta?.total === 'number' ? list.meta.total : dashboards.length };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const api = requireApi(request, context);
+  const form = await request.formData();
+  const intent = String(form.get('intent') ?? '');
+  const id = encodeURIComponent(String(form.get('id') ?? ''));
+  if (intent === 'create') {
+    const name = String(form.get('name') ?? '').trim();
+    if (!name) return data({ error: 'Give the dashboard a name.' }, { status: 422 });
+    const r = await api.call<{ data: { id: string } }>('POST', '/dashboards', { jsonapi: true, body: { data: { type: 'dashboards', attributes: { name } } } });
+    if (!r.ok) return data({ error: r.problem.message }, { status: r.problem.status });
+    return redirect(`/app/dashboards/${encodeURIComponent(r.body.data.id)}`);
+  }
+  if (intent === 'duplicate') {
+    const r = await api.call<{ data: { id: string; attributes: { name: string } } }>('POST', `/dashboards/${id}/duplicate`);
+    return r.ok ? { done: `Created “${r.body.data.attributes.name}”.` } : data({ error: r.problem.message }, { status: r.problem.status });
+  }
+  if (intent === 'delete') {
+    const r = await api.call('DELETE', `/dashboards/${id}`);
+    return r.ok ? { done: 'The dashboard was deleted.' } : data({ error: r.problem.message }, { status: r.problem.status });
+  }
+  return data({ error: 'Unknown action.' }, { status: 400 });
 }
 
 function formatDate(iso: string | null): string | null {
@@ -31,8 +91,52 @@ function formatDate(iso: string | null): string | null {
   return d.toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
-export default function DashboardList({ loaderData }: Route.ComponentProps) {
-  const { dashboards } = loaderData;
+function DashboardCard({ d, canManage }: { d: Card; canManage: boolean }) {
+  return (
+    <li className="dashboard-tile">
+      <Link to={`/app/dashboards/${encodeURIComponent(d.id)}`} className="dashboard-card" data-testid="dashboard-card">
+        <div className="dashboard-card__thumb" aria-hidden="true"><span /><span /><span /><span /></div>
+        <div className="dashboard-card__body">
+          <h3 className="dashboard-card__title">{d.name}</h3>
+          {d.description ? <p className="dashboard-card__desc">{d.description}</p> : null}
+          <p className="dashboard-card__meta">
+            <span>{d.reportCount === 1 ? '1 report' : `${d.reportCount} reports`}</span>
+            {formatDate(d.updatedAt) ? <span>Updated {formatDate(d.updatedAt)}</span> : null}
+            {d.locked ? <span className="badge">Locked</span> : null}
+          </p>
+        </div>
+      </Link>
+      {canManage ? (
+        <Form method="post" className="dashboard-tile__actions" onSubmit={(e) => {
+          const intent = ((e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
+          if (intent === 'delete' && !window.confirm(`Delete “${d.name}” and all its reports? This cannot be undone.`)) e.preventDefault();
+        }}>
+          <input type="hidden" name="id" value={d.id} />
+          <button type="submit" name="intent" value="duplicate" data-testid="dashboard-card-duplicate" aria-label={`Duplicate ${d.name}`}>Duplicate</button>
+          {!d.locked ? <button type="submit" name="intent" value="delete" className="is-danger" data-testid="dashboard-card-delete" aria-label={`Delete ${d.name}`}>Delete</button> : null}
+        </Form>
+      ) : null}
+    </li>
+  );
+}
+
+export default function DashboardList({ loaderData, actionData }: Route.ComponentProps) {
+  const { dashboards, groups } = loaderData;
+  const layout = useRouteLoaderData('routes/app.layout') as { user?: { role?: string } } | undefined;
+  const canManage = layout?.user?.role === 'admin' || layout?.user?.role === 'analyst';
+  const navigation = useNavigation();
+  const [query, setQuery] = useState('');
+  const [creating, setCreating] = useState(false);
+  const q = query.trim().toLowerCase();
+  const matches = (d: Card) => !q || d.name.toLowerCase().includes(q) || (d.description ?? '').toLowerCase().includes(q);
+  const byId = useMemo(() => new Map(dashboards.map((d) => [d.id, d])), [dashboards]);
+  const grouped = new Set(groups.flatMap((g) => g.dashboardIds));
+  const sections = [
+    ...groups.map((g) => ({ id: g.id, name: g.name, description: g.description, items: g.dashboardIds.map((id) => byId.get(id)!).filter(matches) })),
+    { id: 'other', name: groups.length ? 'Other dashboards' : 'All dashboards', description: null, items: dashboards.filter((d) => !grouped.has(d.id)).filter(matches) },
+  ].filter((s) => s.items.length > 0 || (!q && s.id !== 'other'));
+  const found = new Set(sections.flatMap((s) => s.items.map((d) => d.id))).size;
+  const message = actionData && 'error' in actionData ? { error: String(actionData.error) } : actionData && 'done' in actionData ? { done: String(actionData.done) } : null;
   return (
     <main className="page">
       <header className="page-header">
@@ -42,34 +146,53 @@ export default function DashboardList({ loaderData }: Route.ComponentProps) {
         </div>
         <p className="muted">{dashboards.length === 1 ? '1 dashboard' : `${dashboards.length} dashboards`}</p>
       </header>
+      <div className="list-toolbar">
+        <input
+          type="search"
+          className="list-toolbar__search"
+          placeholder="Search dashboards"
+          aria-label="Search dashboards"
+          value={query}
+          onChange={(e) => setQuery(e.currentTarget.value)}
+          data-testid="dashboard-search"
+        />
+        {canManage ? (
+          creating ? (
+            <Form method="post" onSubmit={() => setCreating(false)}>
+              <input type="hidden" name="intent" value="create" />
+              <input name="name" placeholder="Dashboard name" aria-label="Dashboard name" required maxLength={200} autoFocus data-testid="new-dashboard-name" />
+              <button type="submit" className="button button--primary button--small" disabled={navigation.state !== 'idle'} data-testid="new-dashboard-create">Create</button>
+              <button type="button" className="button button--ghost button--small" onClick={() => setCreating(false)}>Cancel</button>
+            </Form>
+          ) : (
+            <button type="button" className="button button--primary button--small" onClick={() => setCreating(true)} data-testid="new-dashboard">+ New dashboard</button>
+          )
+        ) : null}
+      </div>
+      {message ? <p className={`alert ${'error' in message ? 'alert--error' : 'alert--ok'}`} role="status">{'error' in message ? message.error : message.done}</p> : null}
       {dashboards.length === 0 ? (
         <section className="empty-state" data-testid="dashboards-empty">
           <div className="empty-state__art" aria-hidden="true">▦</div>
           <h2>No dashboards yet</h2>
-          <p>Dashboards that you create or that are shared with you appear here. Create one through the API or ask an analyst to share theirs.</p>
+          <p>{canManage ? 'Create one with “New dashboard”, or through the API.' : 'Dashboards shared with you appear here. Ask an analyst to share theirs.'}</p>
           <Link to="/api/v2024-06-01" className="button">Read the API docs</Link>
         </section>
+      ) : q && found === 0 ? (
+        <p className="muted" data-testid="dashboards-no-match">No dashboard matches “{query.trim()}”.</p>
       ) : (
-        <ul className="dashboard-list" data-testid="dashboard-list">
-          {dashboards.map((d) => (
-            <li key={d.id}>
-              <Link to={`/app/dashboards/${encodeURIComponent(d.id)}`} className="dashboard-card">
-                <div className="dashboard-card__thumb" aria-hidden="true">
-                  <span /><span /><span /><span />
-                </div>
-                <div className="dashboard-card__body">
-                  <h2 className="dashboard-card__title">{d.name}</h2>
-                  {d.description ? <p className="dashboard-card__desc">{d.description}</p> : null}
-                  <p className="dashboard-card__meta">
-                    <span>{d.reportCount === 1 ? '1 report' : `${d.reportCount} reports`}</span>
-                    {formatDate(d.updatedAt) ? <span>Updated {formatDate(d.updatedAt)}</span> : null}
-                    {d.locked ? <span className="badge">Locked</span> : null}
-                  </p>
-                </div>
-              </Link>
-            </li>
+        <div data-testid="dashboard-list">
+          {sections.map((s) => (
+            <section key={s.id} className="dashboard-group" aria-labelledby={`group-${s.id}`} data-testid="dashboard-group">
+              <h2 className="dashboard-group__title" id={`group-${s.id}`}>{s.name} <span className="dashboard-group__count">{s.items.length}</span></h2>
+              {s.description ? <p className="dashboard-group__desc">{s.description}</p> : null}
+              {s.items.length ? (
+                <ul className="dashboard-list">
+                  {s.items.map((d) => <DashboardCard key={d.id} d={d} canManage={canManage} />)}
+                </ul>
+              ) : <p className="muted">No dashboards in this group that you may open.</p>}
+            </section>
           ))}
-        </ul>
+        </div>
       )}
     </main>
   );

@@ -1,32 +1,232 @@
-import { data, isRouteErrorResponse, Link } from 'react-router';
+/**
+ * `/s/{token}`: a dashboard opened through a sharing link, without an account. The API's public-links
+ * module checks the token, the IP allow-list, the signature (links that require a sharing secret) and
+ * the password grant on every call; this page asks for the password when needed, then draws the
+ * dashboard read-only with the link's toolbar, filter bar, refresh, downloads and colour mode.
+ */
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
+import { data, Form, isRouteErrorResponse, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/s.$token';
-import { ErrorPage } from '../components/ErrorPage';
+import { preloadCharts } from '../components/charts/ChartBody';
+import { parseChartConfig } from '../components/charts/config';
+import { paletteFor } from '../components/charts/palette';
+import { Tile } from '../components/dashboard/Tile';
+import { FilterBar } from '../components/filters/FilterBar';
+import { Logo } from '../components/Logo';
+import { downloadHref } from '../components/sharing/DownloadMenu';
+import { publicDashboard, type PublicLinkView } from '../components/sharing/public-dashboard';
+import { grantCookie, publicCall, publicLinkApiPath } from '../components/sharing/public-link.server';
+import { usePublicPoll } from '../components/sharing/usePublicPoll';
+import { dashboardZone } from '../lib/dashboard-view';
+import { dashboardDefaultValues, effectiveValues, readUrlState, toParameters } from '../lib/filters';
+import type { DashboardAttributes } from '../lib/types';
+import { filterOptionsAtom, pollAtom } from '../state/dashboard';
+import '../styles/dashboard.css';
+import '../components/sharing/public-link.css';
 
-/** Reserved for public dashboard links; the sharing issue implements them. */
-export function loader() {
-  throw data({ message: 'Public links arrive with the sharing issue.' }, { status: 404 });
+type View = PublicLinkView & { dashboard: PublicLinkView['dashboard'] & { default_parameters?: DashboardAttributes['default_parameters']; organization_time_zone?: string } };
+
+export function meta({ data: d }: Route.MetaArgs) {
+  const title = d && d.state === 'open' ? `${d.view.dashboard.name} · ${d.view.link.name}` : 'Shared dashboard';
+  return [{ title: `${title} · Cairn` }, { name: 'robots', content: 'noindex, nofollow' }];
 }
 
-export function meta() {
-  return [{ title: 'Public link · Cairn' }, { name: 'robots', content: 'noindex' }];
+/** Public links are meant to be embedded: any site may frame them (the app's other pages: same origin only). */
+export function headers() {
+  return {
+    'Content-Security-Policy': 'frame-ancestors *',
+    'Cache-Control': 'private, no-store',
+    'X-Robots-Tag': 'noindex, nofollow',
+  };
 }
 
-export default function PublicLink() {
-  return null;
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const query = new URL(request.url).search.replace(/^\?/, '');
+  const res = await publicCall<View>(request, context, params.token, publicLinkApiPath(params.token), { query });
+  if (res.ok) return { state: 'open' as const, view: res.body, query, token: params.token };
+  if (res.problem.code === 'password_required') return { state: 'password' as const, token: params.token };
+  throw data({ code: res.problem.code, message: res.problem.message }, { status: res.problem.status >= 500 ? 503 : res.problem.status });
 }
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  const form = await request.formData();
+  const password = String(form.get('password') ?? '');
+  if (!password) return data({ error: 'Enter the password of this link.' }, { status: 422 });
+  const res = await publicCall<{ grant: string; expires_at: string }>(request, context, params.token, publicLinkApiPath(params.token, '/password'), {
+    password, query: url.search.replace(/^\?/, ''),
+  });
+  if (!res.ok) return data({ error: res.problem.message }, { status: res.problem.status >= 500 ? 503 : res.problem.status });
+  return redirect(`${url.pathname}${url.search}`, { headers: { 'Set-Cookie': await grantCookie(request, params.token, res.body.grant, res.body.expires_at) } });
+}
+
+function PasswordPage({ error }: { error: string | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <span className="brand brand--large"><Logo size={30} /> <span>Cairn</span></span>
+        <h1>This dashboard is protected</h1>
+        <p className="muted">Enter the password you were given with the link.</p>
+        <Form method="post" className="form">
+          {error ? <div className="alert alert--error" role="alert" data-testid="link-password-error">{error}</div> : null}
+          <label className="field">
+            <span className="field__label">Password</span>
+            <input name="password" type="password" required autoFocus autoComplete="current-password" data-testid="link-password-input" />
+          </label>
+          <button type="submit" className="button button--primary button--block" disabled={busy}>{busy ? 'Checking…' : 'Open dashboard'}</button>
+        </Form>
+      </div>
+    </main>
+  );
+}
+
+/** The link's colour mode, whatever the visitor chose elsewhere in Cairn (not stored). */
+function useColorMode(mode: 'light' | 'dark') {
+  useEffect(() => {
+    const html = document.documentElement;
+    const before = html.getAttribute('data-theme');
+    html.setAttribute('data-theme', mode);
+    return () => {
+      if (before) html.setAttribute('data-theme', before);
+    };
+  }, [mode]);
+}
+
+function Downloads({ view, token, query, parameters, order }: { view: View; token: string; query: string; parameters: unknown; order: string[] }) {
+  const position = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const reports = view.link.data_download_enabled
+    ? view.reports.filter((r) => r.download_enabled).sort((a, b) => position(a.id) - position(b.id))
+    : [];
+  if (!reports.length) return null;
+  const base = (id: string) => `/s/${encodeURIComponent(token)}/download/${encodeURIComponent(id)}`;
+  const keep = new URLSearchParams({ query }).toString();
+  return (
+    <details className="public-downloads" data-testid="public-downloads">
+      <summary className="button button--small">Download</summary>
+      <ul>
+        {reports.map((r) => (
+          <li key={r.id}>
+            <span>{r.name}</span>
+            <a href={downloadHref(base(r.id), 'csv', r.name, parameters, keep)} download>CSV</a>
+            <a href={downloadHref(base(r.id), 'xlsx', r.name, parameters, keep)} download>Excel</a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function PublicDashboard({ view, token, query }: { view: View; token: string; query: string }) {
+  const { link, dashboard } = view;
+  useColorMode(link.color_mode);
+  const { tiles, defs } = useMemo(() => publicDashboard(view), [view]);
+  const tzConfig = dashboard.time_zone_config ?? { type: 'organization' };
+  const zones = tzConfig.type === 'input' ? (tzConfig.allowed_time_zones ?? []) : null;
+  const initial = useMemo(() => readUrlState(new URLSearchParams(query), defs, zones), [query, defs, zones]);
+  // Filter changes stay on the page (a signed address must not change); the address keeps what was shared.
+  const [values, setValues] = useState<Record<string, string>>(initial.values);
+  const [tz, setTz] = useState<string | null>(initial.tz);
+  const [now, setNow] = useState(() => Date.now());
+  const options = useAtomValue(filterOptionsAtom(dashboard.id));
+  const poll = useAtomValue(pollAtom(dashboard.id));
+  const defaults = useMemo(() => dashboardDefaultValues(defs, dashboard.default_parameters ?? null), [defs, dashboard.default_parameters]);
+  const zone = dashboardZone(tzConfig, dashboard.organization_time_zone ?? 'UTC', tz);
+  const eff = effectiveValues(defs, values, defaults, options);
+  const withBar = link.toolbar_enabled && link.filter_bar_enabled;
+  const parameters = withBar ? toParameters(defs, eff.values, { now, zone, tz }) : undefined;
+  const parametersKey = JSON.stringify(parameters ?? null);
+  const [refreshNonce, setRefreshNonce] = useState(0);
+  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage })), [tiles]);
+  const filterVariables = useMemo(() => Object.fromEntries(defs.filter((d) => d.queryOptions).map((d) => [d.id, d.variable])), [defs]);
+  const { refresh } = usePublicPoll({ token, dashboardId: dashboard.id, reports, filterVariables, query, parameters, parametersKey, refreshNonce });
+  useEffect(() => {
+    preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
+  }, [tiles]);
+  const palette = paletteFor(dashboard.color_scheme);
+  const width = typeof dashboard.default_page_width === 'number' && dashboard.default_page_width >= 320 ? dashboard.default_page_width : 1600;
+  const waitingFor = withBar && eff.missing.length ? eff.missing.map((d) => `“${d.label}”`).join(' and ') : null;
+  const problems = [...view.problems, ...(withBar ? [...initial.problems, ...eff.notes] : [])];
+
+  return (
+    <main className="page page--dashboard public-link" style={{ maxWidth: width + 48 }} data-testid="public-dashboard" data-color-mode={link.color_mode}>
+      {link.toolbar_enabled ? (
+        <header className="page-header page-header--dashboard public-toolbar" data-testid="public-toolbar">
+          <div>
+            <h1>{dashboard.name}</h1>
+            {dashboard.description ? <p className="muted page-header__desc">{dashboard.description}</p> : null}
+          </div>
+          <div className="page-header__meta">
+            {poll.error ? <span className="badge badge--error" role="alert">{poll.error}</span> : null}
+            {link.refresh_enabled ? (
+              <button type="button" className="button button--small" data-testid="public-refresh" disabled={poll.refreshing}
+                onClick={() => { refresh(); setNow(Date.now()); setRefreshNonce((n) => n + 1); }}>
+                <span className={poll.running ? 'spin' : undefined} aria-hidden="true">↻</span> Refresh
+              </button>
+            ) : null}
+            <Downloads view={view} token={token} query={query} parameters={parameters} order={tiles.map((t) => t.reportId)} />
+          </div>
+        </header>
+      ) : null}
+      {withBar ? (
+        <FilterBar
+          defs={defs}
+          values={eff.values}
+          options={options}
+          zone={zone}
+          applyImmediately={dashboard.filters_configuration?.apply_immediately !== false}
+          timeZones={zones}
+          tz={tz}
+          problems={problems}
+          onCommit={(changes, nextTz) => {
+            setValues((v) => ({ ...v, ...changes }));
+            if (nextTz !== undefined) setTz(nextTz);
+            setNow(Date.now());
+          }}
+          onReset={() => { setValues({}); setTz(null); setNow(Date.now()); }}
+        />
+      ) : problems.length ? <p className="alert alert--error" role="status">{problems.join(' ')}</p> : null}
+      {tiles.length === 0 ? (
+        <section className="empty-state"><h2>This dashboard has no reports yet</h2></section>
+      ) : (
+        <div className="dashboard-grid" data-testid="dashboard-grid">
+          {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} />)}
+        </div>
+      )}
+      <footer className="public-footer">
+        <a href="/" target="_blank" rel="noreferrer"><Logo size={14} /> Made with Cairn</a>
+      </footer>
+    </main>
+  );
+}
+
+export default function PublicLink({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.state === 'password') return <PasswordPage error={actionData?.error ?? null} />;
+  return <PublicDashboard view={loaderData.view} token={loaderData.token} query={loaderData.query} />;
+}
+
+const REFUSALS: Record<string, { title: string; text: string }> = {
+  ip_not_allowed: { title: 'Not available from your network', text: 'This link can be opened only from certain network addresses. Ask the person who shared it.' },
+  signature_missing: { title: 'Open this dashboard from its application', text: 'This link works only inside the application that embeds it.' },
+  signature_invalid: { title: 'This address is not valid', text: 'The signed address was changed or belongs to another link. Reload the page that embeds the dashboard.' },
+  signature_expired: { title: 'This address has expired', text: 'Reload the page that embeds the dashboard to get a fresh one.' },
+};
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <main className="error-page" data-status={404}>
-        <p className="error-page__status">404</p>
-        <h1>Public links are not available yet</h1>
-        <p>Public links arrive with the sharing issue. Until then, sign in to see shared dashboards.</p>
-        <p>
-          <Link className="button button--primary" to="/app/">Sign in to Cairn</Link>
-        </p>
-      </main>
-    );
-  }
-  return <ErrorPage error={error} home={{ href: '/', label: 'Go to the Cairn documentation' }} />;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const payload = isRouteErrorResponse(error) ? (error.data as { code?: string; message?: string } | null) : null;
+  const known = payload?.code ? REFUSALS[payload.code] : undefined;
+  const title = known?.title ?? (status === 404 ? 'This link does not exist' : status === 429 ? 'Too many requests' : status >= 500 ? 'Temporarily unavailable' : 'This link cannot be opened');
+  const text = known?.text ?? (status === 404
+    ? 'The link may have been deleted, or the address is incomplete. Ask the person who shared it for a new one.'
+    : payload?.message ?? 'Please try again later.');
+  return (
+    <main className="error-page" data-status={status} data-reason={payload?.code ?? ''}>
+      <p className="error-page__status">{status}</p>
+      <h1>{title}</h1>
+      <p>{text}</p>
+    </main>
+  );
 }

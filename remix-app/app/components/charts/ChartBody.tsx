@@ -1,25 +1,54 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import type { ReportData } from '../../lib/types';
-import { Columns } from './columns';
+/**
+ * A tile's chart area: loading skeleton, no-data message, query error, or the chart itself. Each chart
+ * type is its own lazily loaded module (nivo, TanStack and the map shapes never weigh on the dashboard
+ * shell); `preloadCharts` starts those downloads while the queries still run.
+ */
+import { useAtomValue } from 'jotai';
+import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import type { ResultData } from '../../lib/dashboard-status';
+import { themeAtom } from '../../state/theme';
 import type { ChartConfig, ChartType } from './config';
-import { NumberView } from './NumberView';
-import { TableView } from './TableView';
+import { resolveRoles } from './resolve';
+import type { ViewProps } from './views/types';
+import NumberChart from './views/NumberChart';
 
-const NivoChart = lazy(() => import('./NivoChart'));
+type Loader = () => Promise<{ default: ComponentType<ViewProps<never>> }>;
 
-interface Props {
-  reportId: string;
-  config: ChartConfig;
-  configProblem?: string;
-  data: ReportData;
-  palette: string[];
-  title: string;
-  /** Shown when the result has no rows, or (numbers) when the value is null. */
-  noDataMessage?: string | null;
+const LOADERS: Record<Exclude<ChartType, 'number'>, Loader> = {
+  table: () => import('./views/TableChart') as never,
+  pivot: () => import('./views/PivotChart') as never,
+  multi_pivot: () => import('./views/MultiPivotChart') as never,
+  pie: () => import('./views/PieChart') as never,
+  line: () => import('./views/LineChart') as never,
+  bar: () => import('./views/BarChart') as never,
+  map: () => import('./views/MapChart') as never,
+  gauge: () => import('./views/GaugeChart') as never,
+  xy_bubble: () => import('./views/XyChart') as never,
+  word_cloud: () => import('./views/WordCloudChart') as never,
+  histogram: () => import('./views/HistogramChart') as never,
+  hierarchy: () => import('./views/HierarchyChart') as never,
+};
+
+const started = new Map<ChartType, Promise<unknown>>();
+const VIEWS = Object.fromEntries(
+  (Object.keys(LOADERS) as Exclude<ChartType, 'number'>[]).map((t) => [t, lazy(() => {
+    if (!started.has(t)) started.set(t, LOADERS[t]());
+    return started.get(t) as ReturnType<Loader>;
+  })]),
+) as unknown as Record<Exclude<ChartType, 'number'>, ComponentType<ViewProps<never>>>;
+
+/** Starts downloading the modules of these chart types (idempotent). */
+export function preloadCharts(types: Iterable<ChartType>): void {
+  for (const t of types) {
+    if (t === 'number' || started.has(t)) continue;
+    started.set(t, LOADERS[t]().catch(() => started.delete(t)));
+  }
 }
 
+export type FrameState = 'loading' | 'ready' | 'empty' | 'error' | 'waiting';
+
 /** Every tile's chart area: one container with a stable test id, whatever state the report is in. */
-export function ChartFrame({ reportId, type, state, children }: { reportId: string; type: ChartType; state: string; children: ReactNode }) {
+export function ChartFrame({ reportId, type, state, children }: { reportId: string; type: ChartType; state: FrameState; children: ReactNode }) {
   return (
     <div className="chart" data-testid={`chart-${reportId}`} data-chart-type={type} data-state={state}>
       {children}
@@ -30,99 +59,84 @@ export function ChartFrame({ reportId, type, state, children }: { reportId: stri
 export function ChartSkeleton({ type }: { type: ChartType }) {
   return (
     <div className={`skeleton skeleton--${type}`} role="status" aria-label="Loading the report">
-      {type === 'number' ? (
+      {type === 'number' || type === 'gauge' ? (
         <>
           <span className="skeleton__block skeleton__block--value" />
           <span className="skeleton__block skeleton__block--label" />
         </>
-      ) : type === 'table' ? (
+      ) : type === 'table' || type === 'pivot' || type === 'multi_pivot' ? (
         Array.from({ length: 6 }, (_, i) => <span key={i} className="skeleton__block skeleton__block--row" />)
-      ) : type === 'pie' ? (
+      ) : type === 'pie' || type === 'hierarchy' ? (
         <span className="skeleton__ring" />
       ) : (
         <div className="skeleton__bars">
-          {[46, 70, 38, 88, 62, 76, 52, 94].map((h, i) => (
-            <span key={i} style={{ height: `${h}%` }} />
-          ))}
+          {[46, 70, 38, 88, 62, 76, 52, 94].map((h, i) => <span key={i} style={{ height: `${h}%` }} />)}
         </div>
       )}
     </div>
   );
 }
 
-function EmptyChart({ reportId, type, message }: { reportId: string; type: ChartType; message: string }) {
+export function TileMessage({ kind, title, text, testId }: { kind: 'empty' | 'error' | 'waiting'; title?: string; text: string; testId: string }) {
   return (
-    <ChartFrame reportId={reportId} type={type} state="empty">
-      <div className="tile-message">
-        <span className="tile-message__icon" aria-hidden="true">∅</span>
-        <p className="tile-message__text" data-testid="report-empty">{message}</p>
-      </div>
-    </ChartFrame>
+    <div className={`tile-message tile-message--${kind}`} role={kind === 'error' ? 'alert' : undefined}>
+      <span className="tile-message__icon" aria-hidden="true">{kind === 'error' ? '!' : kind === 'waiting' ? '⧗' : '∅'}</span>
+      {title ? <p className="tile-message__title">{title}</p> : null}
+      <p className="tile-message__text" data-testid={testId}>{text}</p>
+    </div>
   );
 }
 
-function useMounted(): boolean {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  return mounted;
+/** Marks the moment a chart's drawing is in the page (performance mark `cairn:drawn:<report>`). */
+function useDrawnMark(reportId: string, ref: React.RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    let frames = 0;
+    let id = 0;
+    const check = () => {
+      const el = ref.current;
+      if (el?.querySelector('svg *, canvas, table tbody tr, [data-testid="number-value"]')) {
+        performance.mark(`cairn:drawn:${reportId}`);
+        el.closest('[data-testid^="chart-"]')?.setAttribute('data-drawn', 'true');
+        return;
+      }
+      if (++frames < 600) id = requestAnimationFrame(check);
+    };
+    id = requestAnimationFrame(check);
+    return () => cancelAnimationFrame(id);
+  }, [reportId, ref]);
 }
 
-export function ChartBody({ reportId, config, configProblem, data, palette, title, noDataMessage }: Props) {
-  const mounted = useMounted();
-  if (data.status === 'error') {
-    return (
-      <ChartFrame reportId={reportId} type={config.type} state="error">
-        <div className="tile-message tile-message--error" role="alert">
-          <span className="tile-message__icon" aria-hidden="true">!</span>
-          <p className="tile-message__title">This report could not be loaded</p>
-          <p className="tile-message__text" data-testid="report-error">{data.message}</p>
-        </div>
-      </ChartFrame>
-    );
-  }
-  if (data.status === 'empty') return <EmptyChart reportId={reportId} type={config.type} message={data.message} />;
-  const columns = new Columns(data.fields);
-  // An aggregate over no rows answers one row of nulls: that is "no data" too.
-  if (config.type === 'number' && columns.has(config.value) && data.rows.every((r) => columns.get(r, config.value) == null)) {
-    return <EmptyChart reportId={reportId} type={config.type} message={noDataMessage?.trim() || 'No data'} />;
-  }
-  const missing =
-    config.type === 'bar' || config.type === 'line'
-      ? columns.missing([config.x, ...config.y])
-      : config.type === 'pie'
-        ? columns.missing([config.label, config.value])
-        : config.type === 'number'
-          ? columns.missing([config.value, config.compare])
-          : [];
-  if (missing.length > 0) {
-    return (
-      <ChartFrame reportId={reportId} type={config.type} state="error">
-        <div className="tile-message tile-message--error" role="alert">
-          <span className="tile-message__icon" aria-hidden="true">!</span>
-          <p className="tile-message__title">The chart does not match the data</p>
-          <p className="tile-message__text" data-testid="report-error">
-            The result has no column {missing.map((m) => `“${m}”`).join(', ')}.
-          </p>
-        </div>
-      </ChartFrame>
-    );
-  }
+interface Props {
+  reportId: string;
+  config: ChartConfig;
+  configProblem?: string;
+  data: ResultData;
+  palette: string[];
+  title: string;
+}
+
+export function ChartBody({ reportId, config, configProblem, data, palette, title }: Props) {
+  const mode = useAtomValue(themeAtom);
+  const ref = useRef<HTMLDivElement>(null);
+  useDrawnMark(reportId, ref);
+  const resolved = resolveRoles(config, data.fields);
+  const shown: ChartConfig = resolved.ok ? config : { type: 'table' };
+  const roles = resolved.ok ? resolved.roles : {};
+  const note = configProblem ?? (resolved.ok ? undefined : resolved.note);
+  const props = { config: shown as never, roles, data, palette, mode, title };
+  const View = shown.type === 'number' ? null : VIEWS[shown.type];
   return (
-    <ChartFrame reportId={reportId} type={config.type} state={config.type === 'number' || config.type === 'table' || mounted ? 'ready' : 'loading'}>
-      {configProblem ? <p className="chart__note">{configProblem}</p> : null}
-      {config.type === 'number' ? (
-        <NumberView config={config} columns={columns} rows={data.rows} />
-      ) : config.type === 'table' ? (
-        <TableView columns={columns} rows={data.rows} rowCount={data.rowCount} caption={title} />
-      ) : mounted ? (
-        <Suspense fallback={<ChartSkeleton type={config.type} />}>
-          <div className="chart__canvas">
-            <NivoChart config={config} columns={columns} rows={data.rows} palette={palette} title={title} />
-          </div>
-        </Suspense>
-      ) : (
-        <ChartSkeleton type={config.type} />
-      )}
+    <ChartFrame reportId={reportId} type={config.type} state="ready">
+      {note ? <p className="chart__note" data-testid="chart-note">{note}</p> : null}
+      <div className={`chart__canvas chart__canvas--${shown.type}`} ref={ref}>
+        {View ? (
+          <Suspense fallback={<ChartSkeleton type={shown.type} />}>
+            <View {...props} />
+          </Suspense>
+        ) : (
+          <NumberChart {...(props as ViewProps<never>)} />
+        )}
+      </div>
     </ChartFrame>
   );
 }

@@ -1,74 +1,107 @@
+/** Formatting of values in charts and tables: numbers after the chart's number format, dates by their grain. */
 import type { Cell, DataField } from '../../lib/types';
+import type { NumberFormat } from './config';
+import { toNumber as toNum } from './data';
 
-const NUMBER = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
-const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+export const toNumber = toNum;
 
-export function toNumber(v: Cell | undefined): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : null;
+const plain = new Map<number, Intl.NumberFormat>();
+const compact = new Map<number, Intl.NumberFormat>();
+function nf(cache: Map<number, Intl.NumberFormat>, decimals: number, opts: Intl.NumberFormatOptions) {
+  let f = cache.get(decimals);
+  if (!f) cache.set(decimals, (f = new Intl.NumberFormat('en', { ...opts, maximumFractionDigits: decimals, minimumFractionDigits: opts.notation ? 0 : undefined })));
+  return f;
+}
+
+/** Formats a number: decimals (at most 2 by default), short forms from 1,000 on when compact, percent, prefix and suffix. */
+export function formatNumber(n: number, format: NumberFormat = {}): string {
+  let v = n;
+  let suffix = format.suffix ?? '';
+  if (format.percent) {
+    v = n * 100;
+    suffix = `%${suffix}`;
   }
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  return null;
+  const decimals = format.decimals ?? 2;
+  const body = format.compact && Math.abs(v) >= 1000
+    ? nf(compact, Math.min(decimals, 1), { notation: 'compact' }).format(v)
+    : format.decimals !== undefined
+      ? new Intl.NumberFormat('en', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(v)
+      : nf(plain, decimals, {}).format(v);
+  return `${format.prefix ?? ''}${body}${suffix}`;
 }
 
-export function formatNumber(n: number): string {
-  return NUMBER.format(n);
-}
-
-export function formatCompact(n: number): string {
-  return Math.abs(n) >= 1_000 ? COMPACT.format(n) : NUMBER.format(n);
+/** Short axis labels: 12.3K, 4.5M. */
+export function formatCompact(n: number, format: NumberFormat = {}): string {
+  return formatNumber(n, { ...format, compact: true, decimals: Math.abs(n) >= 1000 ? 1 : format.decimals });
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 
 export function isDateType(field: DataField | undefined): boolean {
-  return Boolean(field && /date|time/i.test(field.data_type));
+  return Boolean(field && /^(date|datetime|timestamp)$/i.test(field.data_type));
 }
 
-/** A date label that matches the grain of the series: month starts read as "Jan 2026". */
+const parseDate = (v: string) => new Date(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v.includes('Z') || /[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`);
+
+/** A date label that matches the grain of the series: month starts read "Jan 2026", whole days "Mar 3, 2026", else with the time. */
 export function dateLabeler(values: Cell[]): (v: Cell) => string {
-  const dates = values.map((v) => (typeof v === 'string' && (DATE_ONLY.test(v) || DATE_TIME.test(v)) ? new Date(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : null));
-  const valid = dates.filter((d): d is Date => d !== null && !Number.isNaN(d.getTime()));
-  const monthly = valid.length > 0 && valid.every((d) => d.getUTCDate() === 1 && d.getUTCHours() === 0);
-  const yearly = monthly && valid.every((d) => d.getUTCMonth() === 0);
+  const dates = values
+    .map((v) => (typeof v === 'string' && (DATE_ONLY.test(v) || DATE_TIME.test(v)) ? parseDate(v) : null))
+    .filter((d): d is Date => d !== null && !Number.isNaN(d.getTime()));
+  const midnight = dates.every((d) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0);
+  const monthly = dates.length > 0 && midnight && dates.every((d) => d.getUTCDate() === 1);
+  const yearly = monthly && dates.every((d) => d.getUTCMonth() === 0);
   const opts: Intl.DateTimeFormatOptions = yearly
     ? { year: 'numeric', timeZone: 'UTC' }
     : monthly
       ? { month: 'short', year: 'numeric', timeZone: 'UTC' }
-      : { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' };
+      : midnight
+        ? { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }
+        : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' };
   const fmt = new Intl.DateTimeFormat('en', opts);
   return (v) => {
     if (typeof v !== 'string') return formatCell(v);
-    const d = new Date(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v);
+    const d = parseDate(v);
     return Number.isNaN(d.getTime()) ? v : fmt.format(d);
   };
 }
 
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]00(:?00)?)?$/;
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
 
 /** Identifiers read better without thousands separators. */
 function isIdField(field: DataField | undefined): boolean {
-  return Boolean(field && (field.name === 'id' || field.name.endsWith('_id')));
+  return Boolean(field && (field.name === 'id' || field.name.endsWith('_id') || /^(year|zip|postcode)$/i.test(field.name)));
 }
 
-export function formatCell(v: Cell | undefined, field?: DataField): string {
-  if (v === null || v === undefined) return '—';
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'number') return isIdField(field) ? String(v) : formatNumber(v);
-  if (field && /datetime|timestamp/i.test(field.data_type)) {
-    const m = TIMESTAMP.exec(v);
-    if (m) return `${m[1]} ${m[2]}${m[5] ? ' UTC' : ''}`;
+/** A table cell: numbers with separators, date-times to the minute (seconds when set), booleans as ✓/✗, NULL empty. */
+export function formatCell(v: Cell | undefined | unknown, field?: DataField, format?: NumberFormat): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'boolean') return v ? '✓' : '✗';
+  if (typeof v === 'number') return isIdField(field) ? String(v) : formatNumber(v, format);
+  if (typeof v === 'object') return JSON.stringify(v);
+  const s = String(v);
+  if (field && /^(datetime|timestamp)$/i.test(field.data_type)) {
+    const m = TIMESTAMP.exec(s);
+    if (m) return `${m[1]} ${m[2]}${m[3] && m[3] !== ':00' ? m[3] : ''}`;
   }
-  if (field && /numeric|decimal|float|double|real|int/i.test(field.data_type)) {
-    const n = toNumber(v);
-    if (n !== null) return formatNumber(n);
+  if (field && /^(float|bigint|integer|decimal)$/i.test(field.data_type) && !isIdField(field)) {
+    const n = Number(s);
+    if (Number.isFinite(n)) return formatNumber(n, format);
   }
-  return String(v);
+  return s;
 }
 
 export function isNumericField(field: DataField): boolean {
-  return /numeric|decimal|float|double|real|int|number/i.test(field.data_type);
+  return /^(integer|bigint|float|decimal|number)$/i.test(field.data_type);
+}
+
+/** "revenue_eur" → "Revenue Eur" unless the result names it (human_name). */
+export function columnLabel(field: DataField | undefined): string {
+  if (!field) return '';
+  return field.human_name || field.name.replace(/[_\s]+/g, ' ').trim().replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+export function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }

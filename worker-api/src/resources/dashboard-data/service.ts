@@ -70,7 +70,7 @@ export async function dashboardData(ctx: ServiceContext, id: string, body: Dashb
     if (!report.data_download_enabled) return { report_id: report.id, name: report.name, reason: 'data_download_disabled' };
     try {
       const out = await executeQuery(ctx, {
-        datasourceId: report.datasource_id, sql: report.sql_query, filters: defs, parameters,
+        datasourceId: report.datasource_id, sql: report.sql_query, filters: defs, parameters, dashboard,
         freshMinutes: report.data_refresh_rate ?? dashboard.data_refresh_rate,
         source: { report_id: report.id }, executionType: 'sql_query',
       });

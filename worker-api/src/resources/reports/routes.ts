@@ -8,12 +8,14 @@ import { defineRoute } from '../../lib/routes.ts';
 import {
   actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
 } from '../../lib/openapi.ts';
-import { dataHandle, duplicateBody, Report, REPORT_INCLUDES, reportBody, reportBodyReader, reportDataBody } from './schema.ts';
+import { dataHandle, duplicateBody, Report, REPORT_INCLUDES, reportBody, reportBodyReader, reportBodyUserReader, reportDataBody } from './schema.ts';
 import { reportData } from './service.ts';
 import { createReport, deleteReport, duplicateReport, getReport, listReports, updateReport } from './crud.ts';
 
 export const reportRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Reports'];
+/** chart_configuration is written by the app's report editor (signed-in users); API keys may not write it. */
+const bodyReaderFor = (ctx: ReturnType<typeof serviceContext>) => (ctx.principal.kind === 'user' ? reportBodyUserReader : reportBodyReader);
 const INCLUDE_NOTE = '`include` accepts dashboard, datasource (needs View Datasources, Manage Datasources or Manage Dashboards), filters and sql_snippets.';
 
 defineRoute(reportRoutes, createRoute({
@@ -43,8 +45,9 @@ defineRoute(reportRoutes, createRoute({
   request: { body: jsonApiBody(resourceRequestSchema(reportBody, 'create')) },
   responses: { 201: oneDocument('The new report', Report), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
 }), async (c) => {
-  const body = await readResourceBody(c, reportBodyReader, 'create');
-  const res = await createReport(serviceContext(c), body);
+  const ctx = serviceContext(c);
+  const body = await readResourceBody(c, bodyReaderFor(ctx), 'create');
+  const res = await createReport(ctx, body);
   return sendDocument(c, { data: res.data }, 201);
 });
 
@@ -68,8 +71,9 @@ defineRoute(reportRoutes, createRoute({
   responses: { 200: oneDocument('The report', Report), ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
 }), async (c) => {
   const id = c.req.param('id')!;
-  const body = await readResourceBody(c, reportBodyReader, 'update', id);
-  const res = await updateReport(serviceContext(c), id, body);
+  const ctx = serviceContext(c);
+  const body = await readResourceBody(c, bodyReaderFor(ctx), 'update', id);
+  const res = await updateReport(ctx, id, body);
   return sendDocument(c, { data: res.data });
 });
 

@@ -96,6 +96,20 @@ export const reportBodyReader = {
 } satisfies ResourceBodySpec<typeof reportAttributes.shape>;
 export const DERIVED_REPORT_RELATIONSHIPS = ['filters', 'sql_snippets'] as const;
 
+/**
+ * Signed-in users (the app's report editor) may also write `chart_configuration`; for API keys it stays
+ * read-only (422 read_only_attribute), as the public API documents. It is opaque to the API: any JSON
+ * object up to 100,000 characters, without the NUL character (Postgres jsonb cannot hold it).
+ */
+const chartConfiguration = z.record(z.string(), z.unknown())
+  .refine((v) => JSON.stringify(v).length <= 100_000, { message: 'must be at most 100,000 characters as JSON' })
+  .refine((v) => !JSON.stringify(v).includes('\\u0000'), { message: 'must not contain the NUL character' });
+export const reportBodyUserReader = {
+  ...reportBodyReader,
+  attributes: reportAttributes.extend({ chart_configuration: chartConfiguration }),
+  readOnly: reportBody.readOnly.filter((a) => a !== 'chart_configuration'),
+} satisfies ResourceBodySpec<typeof reportAttributes.shape & { chart_configuration: typeof chartConfiguration }>;
+
 export const Report = resourceObjectSchema(
   'Report',
   'reports',

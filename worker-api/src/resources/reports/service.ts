@@ -5,6 +5,8 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { executeQuery } from '../../engine/execute.ts';
+import { downloadClaims } from './data-format.ts';
+import { mergeParameters } from '../dashboard-status/service.ts';
 
 /**
  * Reads a report whose dashboard the caller may see, with that dashboard; otherwise a 404 (a report
@@ -29,13 +31,8 @@ export async function reportData({ ctx, id, parameters, format }: {
   requirePermission(ctx.principal, 'view_dashboards');
   const { report, dashboard } = await findReport(ctx, id);
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
-  if (format !== 'json') {
-    if (!report.data_download_enabled) {
-      throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
-    }
-    throw new ApiError('invalid_attribute', `data_format "${format}" is not served yet; use json.`, {
-      source: { pointer: '/data_format' },
-    });
+  if (format !== 'json' && !report.data_download_enabled) {
+    throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
   }
   const defs = await ctx.db.select({
     variable_name: filters.variable_name, control_type: filters.control_type, value_type: filters.value_type,
@@ -46,14 +43,16 @@ export async function reportData({ ctx, id, parameters, format }: {
     datasourceId: report.datasource_id,
     sql: report.sql_query,
     filters: defs,
-    parameters: parameters ?? dashboard.default_parameters ?? {},
+    // The same parameters, time zone and built-in snippet values as the dashboard's status call.
+    parameters: mergeParameters(dashboard.default_parameters, parameters),
+    dashboard,
     freshMinutes: report.data_refresh_rate ?? dashboard.data_refresh_rate,
     source: { report_id: report.id },
     executionType: 'sql_query',
   });
   if (outcome.rowCount === 0) return null;
   const token = await signDataToken(
-    { kind: 'data', org: ctx.principal.organizationId, key: outcome.dataKey, region: ctx.env.REGION },
+    { kind: 'data', org: ctx.principal.organizationId, key: outcome.dataKey, region: ctx.env.REGION, ...downloadClaims(format, report.name) },
     ctx.env.DATA_TOKEN_SECRET,
   );
   const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');

@@ -1,0 +1,54 @@
+/** The nivo theme of each colour mode, matching the app's design tokens. */
+import type { Theme } from '../../state/theme';
+
+export function nivoTheme(mode: Theme) {
+  const dark = mode === 'dark';
+  const text = dark ? '#cbd5e1' : '#475569';
+  const line = dark ? '#334155' : '#cbd5e1';
+  return {
+    background: 'transparent',
+    text: { fontSize: 11, fill: text, fontFamily: 'inherit' },
+    axis: {
+      domain: { line: { stroke: line, strokeWidth: 1 } },
+      ticks: { line: { stroke: line, strokeWidth: 1 }, text: { fontSize: 11, fill: text } },
+      legend: { text: { fontSize: 12, fill: text, fontWeight: 600 } },
+    },
+    grid: { line: { stroke: dark ? '#1e293b' : '#eef2f7', strokeWidth: 1 } },
+    legends: { text: { fontSize: 11, fill: text } },
+    labels: { text: { fontSize: 11, fontWeight: 600 } },
+    annotations: { text: { fill: text, fontSize: 11 }, link: { stroke: line }, outline: { stroke: 'transparent' }, symbol: { fill: text } },
+    tooltip: {
+      container: {
+        background: dark ? '#0f172a' : '#ffffff',
+        color: dark ? '#e2e8f0' : '#0f172a',
+        fontSize: 12,
+        borderRadius: 8,
+        boxShadow: '0 8px 24px rgba(15, 23, 42, 0.18)',
+        border: `1px solid ${dark ? '#334155' : '#e2e8f0'}`,
+      },
+    },
+  };
+}
+
+export type NivoTheme = ReturnType<typeof nivoTheme>;
+
+/** Keeps at most `max` evenly spaced tick values. */
+export function thinTicks<T>(values: T[], max: number): T[] {
+  if (values.length <= max) return values;
+  const step = Math.ceil(values.length / max);
+  return values.filter((_, i) => i % step === 0);
+}
+
+/** Legend placement for nivo from the chart's `legend` option. */
+export function legendFor(position: 'top' | 'right' | 'bottom' | 'none' | undefined, count: number, fallback: 'top' | 'right' | 'bottom' | 'none' = 'top') {
+  const pos = position ?? (count > 1 ? fallback : 'none');
+  if (pos === 'none' || count === 0) return { legends: [] as never[], margin: {} as Record<string, number> };
+  const common = { itemHeight: 16, symbolSize: 10, itemsSpacing: 4 };
+  if (pos === 'right') {
+    return { legends: [{ anchor: 'right' as const, direction: 'column' as const, translateX: 120, itemWidth: 110, ...common }], margin: { right: 130 } };
+  }
+  if (pos === 'bottom') {
+    return { legends: [{ anchor: 'bottom' as const, direction: 'row' as const, translateY: 56, itemWidth: 100, ...common }], margin: { bottom: 70 } };
+  }
+  return { legends: [{ anchor: 'top-left' as const, direction: 'row' as const, translateY: -28, itemWidth: 110, ...common }], margin: { top: 36 } };
+}

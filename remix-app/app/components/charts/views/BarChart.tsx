@@ -1,0 +1,77 @@
+/** Bar chart: vertical or horizontal, grouped, stacked or stacked to 100 %, wide or long data. */
+import { ResponsiveBar } from '@nivo/bar';
+import { useMemo } from 'react';
+import type { BarConfig } from '../config';
+import { toSeries } from '../data';
+import { columnLabel, dateLabeler, formatCell, formatCompact, formatNumber, isDateType, truncate } from '../format';
+import { legendFor, nivoTheme, thinTicks } from '../theme';
+import { idx, idxList, type ViewProps } from './types';
+import { useSize } from './useWidth';
+
+export default function BarChart({ config, roles, data, palette, mode, title }: ViewProps<BarConfig>) {
+  const x = idx(roles, 'x')!;
+  const y = idxList(roles, 'y');
+  const seriesCol = idx(roles, 'series');
+  const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
+  const [ref, size] = useSize();
+  const { xs, series } = useMemo(() => toSeries(data.rows, x, y, seriesCol, (i) => columnLabel(field(i))), [data, x, y.join(), seriesCol]);
+  const label = isDateType(field(x)) ? dateLabeler(xs) : (v: unknown) => formatCell(v as never, field(x)) || '—';
+  const percent = config.grouping === 'percent';
+  const keys = series.map((s) => s.name);
+  const bars = xs.map((xv, i) => {
+    const datum: Record<string, string | number> = { __x: `${label(xv as never)}\u200b${i}` };
+    const sum = percent ? series.reduce((s, ser) => s + Math.abs(ser.values[i] ?? 0), 0) : 1;
+    for (const s of series) datum[s.name] = percent ? ((s.values[i] ?? 0) / (sum || 1)) * 100 : (s.values[i] ?? 0);
+    return datum;
+  });
+  const horizontal = config.layout === 'horizontal';
+  if (horizontal) bars.reverse();
+  const show = (v: string | number) => truncate(String(v).split('\u200b')[0]!, 18);
+  const categories = bars.map((d) => d.__x as string);
+  const longest = Math.min(22, categories.reduce((m, c) => Math.max(m, show(c).length), 0));
+  const maxTicks = Math.max(2, Math.floor((size.width || 800) / 90));
+  const rotate = !horizontal && categories.length > maxTicks;
+  const legend = legendFor(config.legend, keys.length);
+  const fmt = percent ? { decimals: 1, suffix: ' %' } : config.format ?? {};
+  return (
+    <div ref={ref} className="chart__measure">
+      <ResponsiveBar
+        data={bars}
+        keys={keys}
+        indexBy="__x"
+        layout={horizontal ? 'horizontal' : 'vertical'}
+        groupMode={config.grouping === 'stacked' || percent ? 'stacked' : 'grouped'}
+        margin={{ top: 12, right: 20, bottom: horizontal ? 36 : rotate ? 70 : 40, left: horizontal ? Math.max(60, longest * 6.6 + 18) : 60, ...legend.margin }}
+        padding={0.28}
+        innerPadding={keys.length > 1 && config.grouping !== 'stacked' && !percent ? 2 : 0}
+        colors={palette}
+        borderRadius={3}
+        enableLabel={Boolean(config.labels)}
+        label={(d) => formatCompact(Number(d.value), fmt)}
+        labelSkipWidth={28}
+        labelSkipHeight={14}
+        labelTextColor="#ffffff"
+        animate={false}
+        theme={nivoTheme(mode)}
+        valueFormat={(v) => formatNumber(Number(v), fmt)}
+        axisBottom={
+          horizontal
+            ? { tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt) }
+            : { tickSize: 0, tickPadding: 8, tickRotation: rotate ? -38 : 0, tickValues: thinTicks(categories, rotate ? maxTicks * 2 : maxTicks), format: show }
+        }
+        axisLeft={
+          horizontal
+            ? { tickSize: 0, tickPadding: 8, format: show }
+            : { tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt) }
+        }
+        gridYValues={horizontal ? undefined : 5}
+        enableGridX={horizontal}
+        enableGridY={!horizontal}
+        tooltipLabel={(d) => `${keys.length > 1 ? `${d.id} · ` : ''}${show(d.indexValue)}`}
+        legends={legend.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
+        role="img"
+        ariaLabel={title}
+      />
+    </div>
+  );
+}

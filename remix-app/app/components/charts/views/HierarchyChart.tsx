@@ -1,0 +1,132 @@
+/**
+ * Hierarchy: treemap, sunburst, packed circles or partition (nivo). Clicking a node with children
+ * zooms into it; the breadcrumb goes back up.
+ */
+import { ResponsiveCirclePacking } from '@nivo/circle-packing';
+import { ResponsiveIcicle } from '@nivo/icicle';
+import { ResponsiveSunburst } from '@nivo/sunburst';
+import { ResponsiveTreeMap } from '@nivo/treemap';
+import { useMemo, useState } from 'react';
+import type { HierarchyConfig } from '../config';
+import { toTree, type TreeNode } from '../data';
+import { formatCompact, formatNumber } from '../format';
+import { nivoTheme } from '../theme';
+import { idx, idxList, type ViewProps } from './types';
+
+function find(node: TreeNode, id: string, trail: TreeNode[] = []): TreeNode[] | null {
+  if (node.id === id) return [...trail, node];
+  for (const c of node.children ?? []) {
+    const hit = find(c, id, [...trail, node]);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+export default function HierarchyChart({ config, roles, data, palette, mode, title }: ViewProps<HierarchyConfig>) {
+  const levels = idxList(roles, 'levels');
+  const value = idx(roles, 'value')!;
+  const tree = useMemo(() => toTree(data.rows, levels, value, title), [data.rows, levels.join(), value, title]);
+  const [focus, setFocus] = useState('root');
+  const trail = find(tree, focus) ?? [tree];
+  const node = trail[trail.length - 1]!;
+  const layout = config.layout ?? 'treemap';
+  const fmt = config.format ?? {};
+  const theme = nivoTheme(mode);
+  const colorBy = config.color_by === 'depth' ? 'depth' : 'id';
+  const zoom = (id: string, hasChildren: boolean) => {
+    if (hasChildren && id !== node.id) setFocus(id);
+  };
+  const common = {
+    data: node,
+    identity: 'id',
+    value: 'value',
+    valueFormat: (v: number) => formatNumber(v, fmt),
+    colors: palette,
+    animate: false,
+    theme,
+  } as const;
+  return (
+    <div className="hierarchy-view">
+      {trail.length > 1 ? (
+        <nav className="hierarchy-view__trail" aria-label="Zoom">
+          {trail.map((t, i) => (
+            <span key={t.id}>
+              {i > 0 ? <span aria-hidden="true"> › </span> : null}
+              {i < trail.length - 1 ? <button type="button" onClick={() => setFocus(t.id)}>{t.name}</button> : <strong>{t.name}</strong>}
+            </span>
+          ))}
+        </nav>
+      ) : null}
+      <div className="chart__measure hierarchy-view__chart">
+        {layout === 'sunburst' ? (
+          <ResponsiveSunburst
+            {...common}
+            margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
+            cornerRadius={2}
+            borderWidth={1}
+            borderColor={mode === 'dark' ? '#111a2e' : '#ffffff'}
+            colorBy={colorBy}
+            inheritColorFromParent={colorBy === 'id'}
+            childColor={{ from: 'color', modifiers: [['brighter', 0.35]] }}
+            enableArcLabels
+            arcLabel={(d) => (d.percentage > 6 ? String(d.id).split('/').pop()! : '')}
+            arcLabelsSkipAngle={12}
+            arcLabelsTextColor="#ffffff"
+            onClick={(d) => zoom(String(d.id), Boolean((d.data as TreeNode).children?.length))}
+            role="img"
+          />
+        ) : layout === 'circles' ? (
+          <ResponsiveCirclePacking
+            {...common}
+            margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
+            padding={3}
+            colorBy={colorBy}
+            inheritColorFromParent={colorBy === 'id'}
+            childColor={{ from: 'color', modifiers: [['brighter', 0.5]] }}
+            enableLabels
+            label={(d) => (d as unknown as { data: TreeNode }).data.name}
+            labelsSkipRadius={18}
+            labelTextColor={mode === 'dark' ? '#e2e8f0' : '#0f172a'}
+            onClick={(d) => zoom(String(d.id), Boolean((d.data as TreeNode).children?.length))}
+            role="img"
+          />
+        ) : layout === 'partition' ? (
+          <ResponsiveIcicle
+            {...common}
+            orientation="bottom"
+            margin={{ top: 4, right: 4, bottom: 4, left: 4 }}
+            colorBy={colorBy}
+            inheritColorFromParent={colorBy === 'id'}
+            childColor={{ from: 'color', modifiers: [['brighter', 0.3]] }}
+            borderWidth={1}
+            borderColor={mode === 'dark' ? '#111a2e' : '#ffffff'}
+            enableLabels
+            label={(d) => (d.data as TreeNode).name}
+            labelTextColor="#ffffff"
+            onClick={(d) => zoom(String(d.id), Boolean((d.data as TreeNode).children?.length))}
+            role="img"
+          />
+        ) : (
+          <ResponsiveTreeMap
+            {...common}
+            margin={{ top: 0, right: 0, bottom: 0, left: 0 }}
+            tile="squarify"
+            innerPadding={2}
+            outerPadding={2}
+            nodeOpacity={1}
+            borderWidth={0}
+            label={(d) => `${(d.data as TreeNode).name} · ${formatCompact(d.value, fmt)}`}
+            labelSkipSize={38}
+            labelTextColor="#ffffff"
+            parentLabel={(d) => (d.data as TreeNode).name}
+            parentLabelTextColor="#ffffff"
+            parentLabelSize={18}
+            enableParentLabel
+            onClick={(d) => zoom(String(d.id), Boolean((d.data as TreeNode).children?.length))}
+            role="img"
+          />
+        )}
+      </div>
+    </div>
+  );
+}

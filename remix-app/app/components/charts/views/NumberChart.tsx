@@ -1,0 +1,45 @@
+/** One KPI in large type, with a change arrow against a comparison column or the second row. */
+import type { NumberConfig } from '../config';
+import { toNumber } from '../data';
+import { columnLabel, formatCell, formatCompact, formatNumber } from '../format';
+import { idx, type ViewProps } from './types';
+
+export function kpiChange(value: number | null, compare: number | null, as: 'percent' | 'absolute' = 'percent'): number | null {
+  if (value === null || compare === null) return null;
+  if (as === 'absolute') return value - compare;
+  if (compare === 0) return null;
+  return ((value - compare) / Math.abs(compare)) * 100;
+}
+
+export default function NumberChart({ config, roles, data }: ViewProps<NumberConfig>) {
+  const v = idx(roles, 'value')!;
+  const field = data.fields.find((f) => f.idx === v) ?? data.fields[v];
+  const first = data.rows[0] ?? [];
+  const raw = first[v];
+  const value = toNumber(raw);
+  const compareIndex = idx(roles, 'compare');
+  const compareRaw = roles.secondRow ? data.rows[1]?.[v] : compareIndex !== undefined ? first[compareIndex] : undefined;
+  const compare = compareRaw === undefined ? null : toNumber(compareRaw);
+  const fmt = { ...config.format, prefix: config.prefix ?? config.format?.prefix, suffix: config.suffix ?? config.format?.suffix };
+  const text = value === null ? formatCell(raw, field) || '—' : formatNumber(value, { ...fmt, prefix: '', suffix: '' });
+  const change = kpiChange(value, compare, config.change_as);
+  const good = change === null || change === 0 ? null : (change > 0) !== Boolean(config.down_is_good);
+  const compareLabel = roles.secondRow ? 'previous' : compareIndex !== undefined ? columnLabel(data.fields.find((f) => f.idx === compareIndex)) : '';
+  return (
+    <div className="number-view" data-testid="number-view">
+      <p className="number-view__value" title={text}>
+        {fmt.prefix ? <span className="number-view__affix">{fmt.prefix}</span> : null}
+        <span data-testid="number-value">{text}</span>
+        {fmt.suffix ? <span className="number-view__affix">{fmt.suffix}</span> : null}
+      </p>
+      {config.label ? <p className="number-view__label">{config.label}</p> : null}
+      {change !== null && compare !== null ? (
+        <p className={`number-view__delta ${good === null ? '' : good ? 'is-good' : 'is-bad'}`} data-testid="number-change">
+          <span aria-label={change >= 0 ? 'up' : 'down'}>{change > 0 ? '▲' : change < 0 ? '▼' : '■'}</span>{' '}
+          {config.change_as === 'absolute' ? formatNumber(Math.abs(change), fmt) : `${formatNumber(Math.abs(change), { decimals: 1 })} %`}
+          <span className="muted"> vs {formatCompact(compare, fmt)}{compareLabel ? ` (${compareLabel})` : ''}</span>
+        </p>
+      ) : null}
+    </div>
+  );
+}

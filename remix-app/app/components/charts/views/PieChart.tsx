@@ -1,0 +1,53 @@
+/** Pie or donut: slices in row order, small ones grouped into "Other", labels as names, values or percentages. */
+import { ResponsivePie } from '@nivo/pie';
+import type { PieConfig } from '../config';
+import { toNumber } from '../data';
+import { columnLabel, formatCell, formatCompact, formatNumber, truncate } from '../format';
+import { nivoTheme } from '../theme';
+import { idx, type ViewProps } from './types';
+import { useSize } from './useWidth';
+
+export default function PieChart({ config, roles, data, palette, mode, title }: ViewProps<PieConfig>) {
+  const l = idx(roles, 'label')!, v = idx(roles, 'value')!;
+  const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
+  const [ref, size] = useSize();
+  const slices = data.rows
+    .map((r) => ({ label: formatCell(r[l], field(l)) || '—', value: toNumber(r[v]) ?? 0 }))
+    .filter((s) => s.value > 0);
+  const max = Math.max(2, config.max_slices ?? palette.length);
+  const top = slices.length > max ? [...slices].sort((a, b) => b.value - a.value).slice(0, max - 1) : slices;
+  if (slices.length > max) {
+    const kept = new Set(top);
+    const rest = slices.filter((s) => !kept.has(s));
+    top.push({ label: `Other (${rest.length})`, value: rest.reduce((s, x) => s + x.value, 0) });
+  }
+  const total = top.reduce((s, x) => s + x.value, 0);
+  const pieData = top.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value, color: palette[i % palette.length]! }));
+  const fmt = config.format ?? {};
+  const labels = config.slice_labels ?? 'percent';
+  const legendRight = (size.width || 600) > 420 && config.legend !== 'none';
+  return (
+    <div ref={ref} className="chart__measure">
+      <ResponsivePie
+        data={pieData}
+        margin={{ top: 16, right: legendRight ? 150 : 16, bottom: legendRight ? 16 : 40, left: 16 }}
+        innerRadius={config.donut === false ? 0 : 0.56}
+        padAngle={1}
+        cornerRadius={3}
+        activeOuterRadiusOffset={6}
+        colors={{ datum: 'data.color' }}
+        enableArcLinkLabels={false}
+        enableArcLabels={labels !== 'none'}
+        arcLabelsSkipAngle={16}
+        arcLabel={(d) => (labels === 'value' ? formatCompact(d.value, fmt) : labels === 'name' ? truncate(String(d.label), 10) : `${Math.round((d.value / total) * 100)}%`)}
+        arcLabelsTextColor="#ffffff"
+        valueFormat={(x) => `${formatNumber(x, fmt)} (${formatNumber((x / total) * 100, { decimals: 1 })} %)`}
+        animate={false}
+        theme={nivoTheme(mode)}
+        legends={legendRight ? [{ anchor: 'right', direction: 'column', translateX: 140, itemWidth: 130, itemHeight: 20, itemsSpacing: 2, symbolSize: 10, symbolShape: 'circle', data: pieData.map((d) => ({ id: d.id, label: truncate(d.label, 18), color: d.color })) }] : []}
+        role="img"
+      />
+      <span className="visually-hidden">{title}: {pieData.map((d) => `${d.label} ${formatNumber(d.value, fmt)}`).join(', ')} ({columnLabel(field(v))})</span>
+    </div>
+  );
+}

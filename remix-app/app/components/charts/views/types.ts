@@ -1,0 +1,23 @@
+import type { ResultData } from '../../../lib/dashboard-status';
+import type { Theme } from '../../../state/theme';
+import type { ChartConfig } from '../config';
+import type { Roles } from '../resolve';
+
+/** What every chart view receives. */
+export interface ViewProps<C extends ChartConfig = ChartConfig> {
+  config: C;
+  roles: Roles;
+  data: ResultData;
+  palette: string[];
+  mode: Theme;
+  title: string;
+}
+
+export const idx = (roles: Roles, name: string): number | undefined => {
+  const v = roles[name];
+  return typeof v === 'number' ? v : undefined;
+};
+export const idxList = (roles: Roles, name: string): number[] => {
+  const v = roles[name];
+  return Array.isArray(v) ? v : typeof v === 'number' ? [v] : [];
+};

@@ -1,0 +1,182 @@
+/**
+ * Polls `POST /dashboards/{id}/status` (through the app's resource route) for the current filter
+ * parameters, waits `status_check_delay` between polls (2 s while something runs, 60 s once settled),
+ * and fetches each ready result from the data server (through /app/data/…) as soon as its token
+ * arrives, so every tile draws the moment its own data is there.
+ */
+import { useStore } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { INITIAL_TILE, nextTile, optionsFrom, type DashboardStatus, type ResultData, type StatusError, type TileState } from '../../lib/dashboard-status';
+import { filterOptionsAtom, pollAtom, tileAtom } from '../../state/dashboard';
+
+export interface PollInput {
+  dashboardId: string;
+  reports: { id: string; noDataMessage: string }[];
+  /** Filter id → variable, for query-driven dropdowns. */
+  filterVariables: Record<string, string>;
+  parameters: unknown;
+  /** Stable key of `parameters`. */
+  parametersKey: string;
+  /** false: required filters are missing; reports wait (dynamic options still load). */
+  reportsEnabled: boolean;
+  automaticUpdate: boolean;
+  /** Bumped by the refresh button. */
+  refreshNonce: number;
+  /** The loader's first status answer for `initialKey` (saves a round trip). */
+  initial?: { key: string; status: Promise<DashboardStatus | StatusError> } | null;
+}
+
+const MIN_DELAY_S = 1;
+const MAX_PARALLEL_FETCHES = 4;
+const MAX_DELAY_S = 600;
+
+async function postStatus(dashboardId: string, parameters: unknown, refresh: boolean, signal: AbortSignal): Promise<DashboardStatus | StatusError> {
+  const res = await fetch(`/app/dashboards/${encodeURIComponent(dashboardId)}/status`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ parameters, refresh_data: refresh }),
+    signal,
+  });
+  if (res.redirected && res.url.includes('/app/login')) {
+    window.location.assign(res.url);
+    return new Promise(() => {});
+  }
+  try {
+    return (await res.json()) as DashboardStatus | StatusError;
+  } catch {
+    return { error: { status: res.status, code: 'bad_response', message: `The app answered ${res.status}.` } };
+  }
+}
+
+async function fetchResult(key: string, token: string, signal: AbortSignal): Promise<ResultData> {
+  const res = await fetch(`/app/data/${key}`, { headers: { Authorization: `Data ${token}`, Accept: 'application/json' }, signal });
+  const body = (await res.json().catch(() => null)) as (ResultData & { errors?: { detail?: string }[] }) | null;
+  if (!res.ok || !body || !Array.isArray(body.fields) || !Array.isArray(body.rows)) {
+    throw new Error(body?.errors?.[0]?.detail || `The data server answered ${res.status}.`);
+  }
+  return body;
+}
+
+export function useDashboardPoll(input: PollInput): { refresh: () => void } {
+  const store = useStore();
+  const latest = useRef(input);
+  latest.current = input;
+  const refreshRef = useRef(false);
+
+  useEffect(() => {
+    const { dashboardId, reports, filterVariables, parameters, parametersKey, reportsEnabled } = latest.current;
+    const controller = new AbortController();
+    const { signal } = controller;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let first = true;
+    const noData = new Map(reports.map((r) => [r.id, r.noDataMessage]));
+    const tile = (id: string) => tileAtom(`${dashboardId}:${id}`);
+    const setTile = (id: string, update: (t: TileState) => TileState) => store.set(tile(id), update(store.get(tile(id))));
+    const poll = pollAtom(dashboardId);
+
+    // New parameters: tiles keep their old data (shown dimmed) until the new data arrives.
+    for (const r of reports) {
+      setTile(r.id, (t) => (reportsEnabled ? { ...t, running: true, phase: t.result || t.phase === 'empty' ? t.phase : 'loading' } : { ...INITIAL_TILE, phase: 'waiting', running: false }));
+    }
+
+    // Results are fetched in layout order, a few at a time, and each is applied in a task of its own:
+    // the first tiles' data does not queue behind twenty JSON parses, and the browser paints in between.
+    const queue: (() => Promise<void>)[] = [];
+    let active = 0;
+    const pump = () => {
+      while (active < MAX_PARALLEL_FETCHES && queue.length) {
+        const job = queue.shift()!;
+        active++;
+        void job().finally(() => {
+          active--;
+          pump();
+        });
+      }
+    };
+    const loadResult = (id: string, key: string, token: string, apply: (data: ResultData) => void, fail: (message: string) => void) => {
+      queue.push(async () => {
+        try {
+          const data = await fetchResult(key, token, signal);
+          if (signal.aborted) return;
+          performance.mark(`cairn:data:${id}`);
+          apply(data);
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        } catch (err) {
+          if (!signal.aborted) fail(err instanceof Error ? err.message : String(err));
+        }
+      });
+      pump();
+    };
+
+    const handle = (answer: DashboardStatus | StatusError) => {
+      if ('error' in answer) {
+        store.set(poll, { updatedAt: Date.now(), running: false, error: answer.error.message, refreshing: false });
+        for (const r of reports) setTile(r.id, (t) => ({ ...t, phase: t.result ? t.phase : 'error', running: false, message: t.result ? t.message : answer.error.message }));
+        return 30;
+      }
+      if (reportsEnabled) {
+        const order = new Map(reports.map((r, i) => [r.id, i]));
+        const entries = [...answer.reports].sort((x, y) => (order.get(x.report_id) ?? 1e9) - (order.get(y.report_id) ?? 1e9));
+        for (const e of entries) {
+          if (!noData.has(e.report_id)) continue;
+          const { tile: next, fetch } = nextTile(store.get(tile(e.report_id)), e, noData.get(e.report_id)!);
+          store.set(tile(e.report_id), next);
+          if (fetch) {
+            loadResult(
+              e.report_id, fetch.key, fetch.token,
+              (data) => setTile(e.report_id, (t) => ({ ...t, phase: 'ready', result: data, dataKey: fetch.key, message: null })),
+              (message) => setTile(e.report_id, (t) => ({ ...t, phase: t.result ? t.phase : 'error', message })),
+            );
+          }
+        }
+      }
+      for (const e of answer.filters) {
+        const variable = filterVariables[e.filter_id];
+        if (!variable || e.result_status !== 'success' || !e.data_key || !e.data_access_token) continue;
+        loadResult(e.filter_id, e.data_key, e.data_access_token, (data) => {
+          const options = store.get(filterOptionsAtom(dashboardId));
+          store.set(filterOptionsAtom(dashboardId), { ...options, [variable]: optionsFrom(data) });
+        }, () => {});
+      }
+      const running = answer.reports.some((r) => r.running || r.result_status === 'running') || answer.filters.some((f) => f.running || f.result_status === 'running');
+      store.set(poll, { updatedAt: Date.now(), running, error: null, refreshing: false });
+      const delay = Number(answer.status_check_delay);
+      return Math.min(MAX_DELAY_S, Math.max(MIN_DELAY_S, Number.isFinite(delay) ? delay : 60));
+    };
+
+    const run = async () => {
+      const refresh = refreshRef.current;
+      refreshRef.current = false;
+      const initial = latest.current.initial;
+      let answer: DashboardStatus | StatusError;
+      try {
+        answer = first && !refresh && initial && initial.key === parametersKey
+          ? await initial.status
+          : await postStatus(dashboardId, parameters, refresh, signal);
+      } catch (err) {
+        if (signal.aborted) return;
+        answer = { error: { status: 0, code: 'network', message: 'The dashboard status could not be loaded; retrying.' } };
+      }
+      first = false;
+      if (signal.aborted) return;
+      const delay = handle(answer);
+      const settled = !store.get(poll).running;
+      if (settled && !latest.current.automaticUpdate) return;
+      timer = setTimeout(run, delay * 1000);
+    };
+    if (refreshRef.current) store.set(poll, { ...store.get(poll), refreshing: true });
+    void run();
+    return () => {
+      controller.abort();
+      if (timer) clearTimeout(timer);
+    };
+    // The poll restarts when the parameters change or a refresh is asked for.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store, input.dashboardId, input.parametersKey, input.reportsEnabled, input.refreshNonce]);
+
+  return {
+    refresh: () => {
+      refreshRef.current = true;
+    },
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * The chart tab's options: the chart type (every type of components/charts/config.ts) and, per type, the
+ * columns that feed it and its switches, choices and numbers, written into `chart_configuration`.
+ */
+import { CHART_LABELS, CHART_TYPES, type ChartType } from '../charts/config';
+import {
+  chartControls, columnsFor, getPath, isChartType, MULTI_PIVOT_AGGREGATIONS, setPath, switchChartType, switchValue, type ChartControl,
+} from '../../lib/editor-chart';
+import type { DataField } from '../../lib/types';
+
+type Config = Record<string, unknown>;
+
+interface Props {
+  config: Config;
+  fields: DataField[];
+  palette: string[];
+  onChange(config: Config): void;
+}
+
+const ICONS: Record<ChartType, string> = {
+  table: '▤', pivot: '⊞', multi_pivot: '⊟', number: '#', pie: '◔', line: '⟋', bar: '▮', map: '◍', gauge: '◠',
+  xy_bubble: '⁘', word_cloud: '☁', histogram: '▙', hierarchy: '▦',
+};
+
+export function ChartTypePicker({ value, onPick }: { value: ChartType; onPick(type: ChartType): void }) {
+  return (
+    <div className="chart-types" role="radiogroup" aria-label="Chart type" data-testid="chart-type-picker">
+      {CHART_TYPES.map((t) => (
+        <button
+          key={t}
+          type="button"
+          role="radio"
+          aria-checked={value === t}
+          className={`chart-types__item${value === t ? ' is-active' : ''}`}
+          onClick={() => onPick(t)}
+          data-testid={`chart-type-${t}`}
+        >
+          <span className="chart-types__icon" aria-hidden="true">{ICONS[t]}</span>
+          <span>{CHART_LABELS[t]}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function ChartConfigEditor({ config, fields, palette, onChange }: Props) {
+  const type: ChartType = isChartType(config.type) ? config.type : 'table';
+  const set = (key: string, value: unknown) => onChange(setPath(config, key, value));
+  const controls = chartControls(type);
+  const main = controls.filter((c) => !c.key.startsWith('format.'));
+  const format = controls.filter((c) => c.key.startsWith('format.'));
+  return (
+    <div className="chart-config" data-testid="chart-config">
+      <ChartTypePicker value={type} onPick={(t) => onChange(switchChartType(config, t))} />
+      {fields.length === 0 ? <p className="muted small">Run the query to choose columns from its result.</p> : null}
+      <div className="chart-config__grid">
+        {main.map((c) => (
+          <Control key={c.key} control={c} value={getPath(config, c.key)} fields={fields} palette={palette} onChange={(v) => set(c.key, v)} />
+        ))}
+      </div>
+      <fieldset className="chart-config__group">
+        <legend>Number format</legend>
+        <div className="chart-config__grid">
+          {format.map((c) => (
+            <Control key={c.key} control={c} value={getPath(config, c.key)} fields={fields} palette={palette} onChange={(v) => set(c.key, v)} />
+          ))}
+        </div>
+      </fieldset>
+      <div className="chart-config__palette" aria-label="Colours of the dashboard’s scheme">
+        <span className="muted small">Colours follow the dashboard’s colour scheme:</span>
+        {palette.map((c) => <span key={c} className="swatch" style={{ background: c }} title={c} />)}
+      </div>
+    </div>
+  );
+}
+
+interface ControlProps {
+  control: ChartControl;
+  value: unknown;
+  fields: DataField[];
+  palette: string[];
+  onChange(value: unknown): void;
+}
+
+function Control({ control: c, value, fields, palette, onChange }: ControlProps) {
+  const id = `chart-${c.key.replace(/\./g, '-')}`;
+  switch (c.kind) {
+    case 'boolean': {
+      const checked = typeof value === 'boolean' ? value : c.on ?? false;
+      return (
+        <label className="check" htmlFor={id}>
+          <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(switchValue(c, e.target.checked))} data-testid={id} />
+          <span>{c.label}</span>
+        </label>
+      );
+    }
+    case 'column': {
+      const names = columnsFor(c.accepts, fields);
+      const current = typeof value === 'string' ? value : '';
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field__label">{c.label}</span>
+          <select id={id} value={current} onChange={(e) => onChange(e.target.value || undefined)} data-testid={id}>
+            <option value="">Automatic</option>
+            {c.allowSecondRow ? <option value="second_row">The second row’s value</option> : null}
+            {current && current !== 'second_row' && !names.includes(current) ? <option value={current}>{current} (not in the result)</option> : null}
+            {names.map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        </label>
+      );
+    }
+    case 'columns':
+      return <ColumnList id={id} label={c.label} value={Array.isArray(value) ? (value as string[]) : []} options={columnsFor(c.accepts, fields)} onChange={onChange} />;
+    case 'choice':
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field__label">{c.label}</span>
+          <select id={id} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value || undefined)} data-testid={id}>
+            <option value="">Default</option>
+            {c.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          </select>
+        </label>
+      );
+    case 'number':
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field__label">{c.label}</span>
+          <input
+            id={id}
+            type="number"
+            min={c.min}
+            max={c.max}
+            step={c.step ?? 'any'}
+            value={typeof value === 'number' ? value : ''}
+            onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+            data-testid={id}
+          />
+        </label>
+      );
+    case 'text':
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field__label">{c.label}</span>
+          <input id={id} type="text" value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value || undefined)} data-testid={id} />
+        </label>
+      );
+    case 'column_or_number':
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field__label">{c.label}</span>
+          <input
+            id={id}
+            list={`${id}-columns`}
+            placeholder="a number or a column"
+            value={value === undefined || value === null ? '' : String(value)}
+            onChange={(e) => {
+              const v = e.target.value.trim();
+              onChange(v === '' ? undefined : Number.isFinite(Number(v)) ? Number(v) : v);
+            }}
+            data-testid={id}
+          />
+          <datalist id={`${id}-columns`}>{fields.map((f) => <option key={f.name} value={f.name} />)}</datalist>
+        </label>
+      );
+    case 'value_list':
+      return <ValueList value={Array.isArray(value) ? (value as { column: string; aggregation?: string }[]) : []} fields={fields} onChange={onChange} />;
+    case 'bands':
+      return <Bands value={Array.isArray(value) ? (value as { to: number; color?: string }[]) : []} palette={palette} onChange={onChange} />;
+  }
+}
+
+function ColumnList({ id, label, value, options, onChange }: { id: string; label: string; value: string[]; options: string[]; onChange(v: unknown): void }) {
+  const rest = options.filter((o) => !value.includes(o));
+  return (
+    <div className="field column-list" data-testid={id}>
+      <span className="field__label">{label}</span>
+      <div className="column-list__chips">
+        {value.length === 0 ? <span className="muted small">Automatic</span> : null}
+        {value.map((v, i) => (
+          <span key={v} className="chip">
+            {v}
+            {i > 0 ? <button type="button" aria-label={`Move ${v} left`} onClick={() => onChange(value.map((x, j) => (j === i - 1 ? v : j === i ? value[i - 1]! : x)))}>‹</button> : null}
+            <button type="button" aria-label={`Remove ${v}`} onClick={() => onChange(value.filter((x) => x !== v))}>×</button>
+          </span>
+        ))}
+      </div>
+      {rest.length ? (
+        <select aria-label={`Add to ${label}`} value="" onChange={(e) => e.target.value && onChange([...value, e.target.value])} data-testid={`${id}-add`}>
+          <option value="">Add a column…</option>
+          {rest.map((o) => <option key={o} value={o}>{o}</option>)}
+        </select>
+      ) : null}
+    </div>
+  );
+}
+
+function ValueList({ value, fields, onChange }: { value: { column: string; aggregation?: string }[]; fields: DataField[]; onChange(v: unknown): void }) {
+  const update = (i: number, patch: Partial<{ column: string; aggregation?: string }>) => onChange(value.map((v, j) => (j === i ? { ...v, ...patch } : v)));
+  return (
+    <div className="field value-list">
+      <span className="field__label">Values</span>
+      {value.map((v, i) => (
+        <div key={i} className="value-list__row">
+          <select aria-label="Column" value={v.column} onChange={(e) => update(i, { column: e.target.value })}>
+            {fields.map((f) => <option key={f.name} value={f.name}>{f.name}</option>)}
+            {fields.some((f) => f.name === v.column) ? null : <option value={v.column}>{v.column}</option>}
+          </select>
+          <select aria-label="Aggregation" value={v.aggregation ?? 'sum'} onChange={(e) => update(i, { aggregation: e.target.value })}>
+            {MULTI_PIVOT_AGGREGATIONS.map((a) => <option key={a} value={a}>{a.replace('_', ' ')}</option>)}
+          </select>
+          <button type="button" className="icon-button" aria-label="Remove this value" onClick={() => onChange(value.filter((_, j) => j !== i))}>×</button>
+        </div>
+      ))}
+      {fields.length ? (
+        <button type="button" className="button button--ghost button--small" onClick={() => onChange([...value, { column: fields[fields.length - 1]!.name, aggregation: 'sum' }])}>Add a value</button>
+      ) : null}
+    </div>
+  );
+}
+
+function Bands({ value, palette, onChange }: { value: { to: number; color?: string }[]; palette: string[]; onChange(v: unknown): void }) {
+  const update = (i: number, patch: Partial<{ to: number; color?: string }>) => onChange(value.map((v, j) => (j === i ? { ...v, ...patch } : v)));
+  return (
+    <div className="field bands">
+      <span className="field__label">Colour bands (up to a value)</span>
+      {value.map((b, i) => (
+        <div key={i} className="value-list__row">
+          <input type="number" aria-label="Up to" value={Number.isFinite(b.to) ? b.to : ''} onChange={(e) => update(i, { to: Number(e.target.value) })} />
+          <div className="swatches" role="radiogroup" aria-label="Colour">
+            {palette.map((c) => (
+              <button key={c} type="button" role="radio" aria-checked={b.color === c} className={`swatch${b.color === c ? ' is-active' : ''}`} style={{ background: c }} onClick={() => update(i, { color: c })} title={c} />
+            ))}
+          </div>
+          <button type="button" className="icon-button" aria-label="Remove this band" onClick={() => onChange(value.filter((_, j) => j !== i))}>×</button>
+        </div>
+      ))}
+      <button type="button" className="button button--ghost button--small" onClick={() => onChange([...value, { to: (value[value.length - 1]?.to ?? 0) + 100, color: palette[value.length % palette.length] }])}>Add a band</button>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The dashboard's filter bar inside the report editor (the dashboard's own component), so a query can be
+ * tried with real filter values. Values live in the URL as on the dashboard; changing one reloads the
+ * parameters without touching the SQL being edited.
+ */
+import { useLocation, useNavigate } from 'react-router';
+import { FilterBar } from '../filters/FilterBar';
+import { FILTER_PREFIX, TZ_PARAM, withFilterValues } from '../../lib/filters';
+import type { EditorFilterState } from '../../lib/editor-filter-state';
+
+export function EditorFilters({ state }: { state: Omit<EditorFilterState, 'parameters' | 'search'> }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  if (state.defs.length === 0) return null;
+  const commit = (changes: Record<string, string>, tz?: string | null) => {
+    navigate({ pathname: location.pathname, search: withFilterValues(location.search, changes, state.defaults, tz) }, { preventScrollReset: true, replace: true });
+  };
+  const reset = () => {
+    const kept = new URLSearchParams(location.search);
+    for (const k of [...kept.keys()]) if (k.startsWith(FILTER_PREFIX) || k === TZ_PARAM) kept.delete(k);
+    const qs = kept.toString();
+    navigate({ pathname: location.pathname, search: qs ? `?${qs}` : '' }, { preventScrollReset: true, replace: true });
+  };
+  return (
+    <div className="editor-filters" data-testid="editor-filters">
+      <FilterBar
+        defs={state.defs}
+        values={state.values}
+        options={{}}
+        zone={state.zone}
+        applyImmediately={state.applyImmediately}
+        timeZones={state.timeZones}
+        tz={state.tz}
+        problems={state.problems}
+        onCommit={commit}
+        onReset={reset}
+      />
+    </div>
+  );
+}

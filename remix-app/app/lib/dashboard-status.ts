@@ -1,0 +1,97 @@
+/**
+ * The status poll as the dashboard page reads it (pure): per report, what to show and which result
+ * to fetch; per dynamic filter, where its options are.
+ */
+import type { Cell, DataField } from './types.ts';
+
+export interface StatusEntry {
+  result_status: 'success' | 'no_data' | 'running' | 'error' | string;
+  data_key: string | null;
+  data_access_token: string | null;
+  data_timestamp: string | null;
+  data_current: boolean;
+  execution_id: string | null;
+  execution_status: string | null;
+  running: boolean;
+  row_count: number | null;
+  error?: { code: string; message: string } | null;
+}
+export interface DashboardStatus {
+  reports: (StatusEntry & { report_id: string })[];
+  filters: (StatusEntry & { filter_id: string })[];
+  updated_at: string;
+  status_check_delay: number;
+}
+export interface StatusError {
+  error: { status: number; code: string; message: string };
+}
+
+export interface ResultData {
+  fields: DataField[];
+  rows: Cell[][];
+  data_timestamp?: string | null;
+  time_zone?: string | null;
+}
+
+export type TilePhase = 'loading' | 'ready' | 'empty' | 'error' | 'waiting';
+
+export interface TileState {
+  phase: TilePhase;
+  result: ResultData | null;
+  /** The data key of `result`. */
+  dataKey: string | null;
+  dataTimestamp: string | null;
+  current: boolean;
+  running: boolean;
+  message: string | null;
+}
+
+export const INITIAL_TILE: TileState = { phase: 'loading', result: null, dataKey: null, dataTimestamp: null, current: true, running: true, message: null };
+
+/** What one status entry means for a tile, and whether its result must be fetched. */
+export function nextTile(prev: TileState, e: StatusEntry, noDataMessage: string): { tile: TileState; fetch: { key: string; token: string } | null } {
+  const meta = { dataTimestamp: e.data_timestamp, current: e.data_current, running: e.running || e.result_status === 'running' };
+  if (e.result_status === 'error') {
+    return { tile: { ...prev, ...meta, running: false, phase: 'error', message: e.error?.message || 'The query failed.' }, fetch: null };
+  }
+  if (e.result_status === 'no_data') {
+    return { tile: { ...prev, ...meta, phase: 'empty', result: null, dataKey: null, message: noDataMessage }, fetch: null };
+  }
+  if (e.result_status === 'success' && e.data_key && e.data_access_token) {
+    if (prev.dataKey === e.data_key && prev.result) return { tile: { ...prev, ...meta, phase: 'ready', message: null }, fetch: null };
+    return { tile: { ...prev, ...meta }, fetch: { key: e.data_key, token: e.data_access_token } };
+  }
+  // Running without a result yet: keep what is shown (older data stays visible while a new run goes on).
+  return { tile: { ...prev, ...meta, phase: prev.result ? prev.phase : prev.phase === 'error' ? 'loading' : prev.phase === 'empty' ? 'empty' : 'loading' }, fetch: null };
+}
+
+/** The options of a query-driven dropdown from its result: first column values, second column labels. */
+export function optionsFrom(result: ResultData): { value: string; label: string }[] {
+  const seen = new Set<string>();
+  const out: { value: string; label: string }[] = [];
+  for (const row of result.rows) {
+    const v = row[0];
+    if (v === null || v === undefined) continue;
+    const value = String(v);
+    if (seen.has(value)) continue;
+    seen.add(value);
+    const label = row.length > 1 && row[1] !== null && row[1] !== undefined ? String(row[1]) : value;
+    out.push({ value, label });
+  }
+  return out;
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago". */
+export function dataAge(iso: string | null, now: number): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return null;
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 45) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 36) return `${h} h ago`;
+  const d = Math.round(h / 24);
+  return `${d} day${d === 1 ? '' : 's'} ago`;
+}

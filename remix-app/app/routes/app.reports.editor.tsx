@@ -1,0 +1,138 @@
+/**
+ * The report editor: `/app/reports/new?dashboard=<id>` and `/app/reports/<id>`. The dashboard's filter
+ * values come along in the URL (`f.<variable>=…`, as on the dashboard), so a query runs with them.
+ * Saving answers the API's errors to the form, or returns to the dashboard.
+ */
+import { data, redirect } from 'react-router';
+import type { Route } from './+types/app.reports.editor';
+import { paletteFor } from '../components/charts/palette';
+import { ErrorPage } from '../components/ErrorPage';
+import { EditorFilters } from '../components/editor/EditorFilters';
+import { ReportEditor } from '../components/editor/ReportEditor';
+import { requireApi, type ErrorPayload } from '../lib/api.server';
+import { can, EDIT_REFUSED, errorItems, listAll, requireGrant, write } from '../lib/editor.server';
+import { formFromAttributes, newReportForm, REPORT_FIELDS, type ResourceBody } from '../lib/editor-forms';
+import { editorFilterState } from '../lib/editor-filter-state';
+import type { DashboardAttributes, FilterAttributes, ReportAttributes, SingleDocument } from '../lib/types';
+
+import '../components/editor/editor.css';
+
+export function meta({ data: d }: Route.MetaArgs) {
+  const name = d?.mode === 'update' ? String(d.original.name ?? 'Report') : 'New report';
+  return [{ title: `${name} · Report editor · Cairn` }];
+}
+
+interface DatasourceAttributes {
+  name: string;
+  database_type: string;
+  is_sample?: boolean;
+  enabled?: boolean;
+  default_schema_name?: string | null;
+}
+interface SnippetAttributes {
+  name: string;
+  params?: string[];
+  description?: string | null;
+}
+
+const relId = (r: { relationships?: Record<string, { data?: unknown }> }, name: string): string | null => {
+  const d = r.relationships?.[name]?.data as { id?: string } | null | undefined;
+  return d && typeof d.id === 'string' ? d.id : null;
+};
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const api = requireApi(request, context);
+  const session = await requireGrant(api, 'manage_dashboards', EDIT_REFUSED);
+  const url = new URL(request.url);
+  let dashboardId = url.searchParams.get('dashboard');
+  let report: SingleDocument<ReportAttributes>['data'] | null = null;
+  if (params.id) {
+    report = (await api.get<SingleDocument<ReportAttributes>>(`/reports/${encodeURIComponent(params.id)}`)).data;
+    dashboardId = relId(report, 'dashboard');
+  }
+  if (!dashboardId) throw data<ErrorPayload>({ code: 'bad_request', message: 'Open the report editor from a dashboard (the link names the dashboard the report goes on).' }, { status: 400 });
+  const [doc, datasources, snippets] = await Promise.all([
+    api.get<SingleDocument<DashboardAttributes>>(`/dashboards/${encodeURIComponent(dashboardId)}?include=filters,reports`),
+    can(session, 'view_datasources') ? listAll<DatasourceAttributes>(api, '/datasources') : Promise.resolve([]),
+    listAll<SnippetAttributes>(api, '/sql_snippets'),
+  ]);
+  const a = doc.data.attributes;
+  const filters = (doc.included ?? []).filter((r) => r.type === 'filters').map((r) => r.attributes as unknown as FilterAttributes);
+  const { parameters, search, ...filterState } = editorFilterState(doc, url.searchParams, session.organization.time_zone ?? 'UTC');
+  const sample = datasources.find((d) => d.attributes.is_sample) ?? datasources[0];
+  const pickedDatasource = report ? relId(report, 'datasource') : url.searchParams.get('datasource') ?? sample?.id ?? null;
+  const original = report ? (report.attributes as unknown as Record<string, unknown>) : {};
+  return {
+    mode: report ? ('update' as const) : ('create' as const),
+    reportId: report?.id ?? null,
+    original,
+    originalDatasourceId: report ? relId(report, 'datasource') : null,
+    initialForm: report ? formFromAttributes(REPORT_FIELDS, original) : newReportForm(),
+    initialDatasourceId: pickedDatasource,
+    dashboard: {
+      id: doc.data.id,
+      name: a.name,
+      locked: Boolean(a.is_locked),
+      palette: paletteFor(a.color_scheme),
+      backTo: `/app/dashboards/${encodeURIComponent(doc.data.id)}${search}`,
+    },
+    filters: filters.map((f) => ({ variable_name: f.variable_name, display_name: f.display_name ?? null, control_type: f.control_type })),
+    filterState,
+    datasources: datasources.map((d) => ({
+      id: d.id, name: d.attributes.name, database_type: d.attributes.database_type, is_sample: Boolean(d.attributes.is_sample),
+      enabled: d.attributes.enabled !== false, default_schema_name: d.attributes.default_schema_name ?? null,
+    })),
+    snippets: snippets.map((s) => ({ name: s.attributes.name, params: s.attributes.params ?? [], description: s.attributes.description ?? null })),
+    parameters,
+    canRefreshSchema: can(session, 'manage_datasources'),
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const api = requireApi(request, context);
+  let payload: { body?: ResourceBody; backTo?: string };
+  try {
+    payload = (await request.json()) as typeof payload;
+  } catch {
+    return { errors: [{ code: 'malformed_json', detail: 'The editor sent a body the app cannot read.' }] };
+  }
+  const body = payload.body;
+  if (!body?.data || body.data.type !== 'reports' || (params.id ? body.data.id !== params.id : body.data.id !== undefined)) {
+    return { errors: [{ code: 'bad_request', detail: 'The editor sent a report body the app cannot use.' }] };
+  }
+  const res = params.id
+    ? await write(api, 'PATCH', `/reports/${encodeURIComponent(params.id)}`, body)
+    : await write(api, 'POST', '/reports', body);
+  if (!res.ok) {
+    if (res.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
+    return { errors: res.errors.length ? res.errors : errorItems(res.status, null) };
+  }
+  const back = typeof payload.backTo === 'string' && payload.backTo.startsWith('/app/dashboards/') ? payload.backTo : '/app/';
+  return redirect(back);
+}
+
+export default function ReportEditorPage({ loaderData }: Route.ComponentProps) {
+  const d = loaderData;
+  return (
+    <ReportEditor
+      key={d.reportId ?? 'new'}
+      mode={d.mode}
+      reportId={d.reportId}
+      original={d.original}
+      originalDatasourceId={d.originalDatasourceId}
+      initialForm={d.initialForm}
+      initialDatasourceId={d.initialDatasourceId}
+      dashboard={d.dashboard}
+      filters={d.filters}
+      datasources={d.datasources}
+      snippets={d.snippets}
+      parameters={d.parameters}
+      canRefreshSchema={d.canRefreshSchema}
+      filterBar={<EditorFilters state={d.filterState} />}
+    />
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} home={{ href: '/app/', label: 'Back to dashboards' }} />;
+}

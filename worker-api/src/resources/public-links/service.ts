@@ -1,0 +1,212 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { ApiError, notFound, verifyPassword, type InputParameters } from '@cairn/core';
+import { sqlReferences } from '@cairn/core/sql/references';
+import { dashboardFilters, filters, organizations, reports } from '@cairn/db';
+import type { ServiceContext } from '../../lib/context.ts';
+import { dashboardStatus } from '../dashboard-status/service.ts';
+import { reportData } from '../reports/service.ts';
+import { checkAccess, linkPrincipal, loadLink, type Caller, type DashboardRow, type LinkRow } from './access.ts';
+import { issueGrant } from './grant.ts';
+import { overlay, parametersFromQuery, type FilterDef } from './url-params.ts';
+
+/** What every public verb starts from: the request's database and deployment, without a principal. */
+export type PublicContext = Omit<ServiceContext, 'principal'>;
+
+async function take(ctx: PublicContext, bucket: string, rate: number, burst: number, what: string) {
+  const limiter = ctx.env.RATE_LIMITER.get(ctx.env.RATE_LIMITER.idFromName(`ratelimit::${bucket}`));
+  const gate = await limiter.take(rate, burst);
+  if (!gate.allowed) {
+    throw new ApiError('rate_limited', `Too many ${what}; try again in ${gate.retryAfter} s.`, { meta: { retry_after: gate.retryAfter } });
+  }
+}
+
+/** The link, checked for this caller, and a service context acting as the link's viewer. */
+async function openFor(ctx: PublicContext, token: string, caller: Caller) {
+  const { link, dashboard } = await loadLink(ctx.db, token);
+  await checkAccess(ctx.env, link, caller);
+  const as: ServiceContext = { ...ctx, principal: linkPrincipal(link) };
+  return { link, dashboard, as };
+}
+
+async function filterRows(ctx: ServiceContext, dashboardId: string) {
+  return ctx.db.select({ filter: filters }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
+    .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
+    .orderBy(asc(dashboardFilters.position))
+    .then((rows) => rows.map((r) => r.filter));
+}
+
+/**
+ * The parameters a call runs with. Without parameters_enabled: none (the dashboard's defaults).
+ * Otherwise the URL's values; with the filter bar, the viewer's own choice (`given`) instead. When a
+ * sharing secret is required, the URL was signed, and its values win over anything the viewer sends.
+ */
+export function effectiveParameters(link: LinkRow, defs: FilterDef[], caller: Caller, given: InputParameters | undefined) {
+  if (!link.parameters_enabled) return { parameters: {} as InputParameters, fixed: [] as string[], problems: [] as string[] };
+  const fromUrl = parametersFromQuery(new URLSearchParams(caller.query), defs);
+  const base = link.filter_bar_enabled && given ? given : fromUrl.parameters;
+  if (!link.sharing_secret_required) return { parameters: base, fixed: [], problems: fromUrl.problems };
+  return { parameters: overlay(base, fromUrl.parameters), fixed: fromUrl.variables, problems: fromUrl.problems };
+}
+
+function linkOptions(link: LinkRow) {
+  return {
+    name: link.name,
+    description: link.description,
+    toolbar_enabled: link.toolbar_enabled,
+    parameters_enabled: link.parameters_enabled,
+    filter_bar_enabled: link.filter_bar_enabled,
+    refresh_enabled: link.refresh_enabled,
+    data_download_enabled: link.data_download_enabled,
+    unlimited_csv_export_enabled: link.unlimited_csv_export_enabled,
+    sharing_secret_required: link.sharing_secret_required,
+    password_protected: link.sharing_password_hash !== null,
+    color_mode: link.color_mode,
+  };
+}
+
+function dashboardView(d: DashboardRow, organizationTimeZone: string) {
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    layout: d.layout,
+    default_page_width: d.default_page_width,
+    color_scheme: d.color_scheme,
+    data_refresh_rate: d.data_refresh_rate,
+    filters_configuration: d.filters_configuration,
+    time_zone_config: d.time_zone_config,
+    default_parameters: d.default_parameters,
+    organization_time_zone: organizationTimeZone,
+    updated_at: d.updated_at.toISOString(),
+  };
+}
+
+type ReportRow = typeof reports.$inferSelect;
+type FilterRow = typeof filters.$inferSelect;
+
+/** A report as a public viewer sees it: never its SQL. Downloads follow the stricter of link and report. */
+function reportView(r: ReportRow, link: LinkRow) {
+  const downloads = link.data_download_enabled && r.download_actions_enabled && r.data_download_enabled;
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    chart_configuration: r.chart_configuration,
+    no_data_message: r.no_data_message,
+    display_name_as_title: r.display_name_as_title,
+    attribution: r.attribution,
+    download_enabled: downloads,
+  };
+}
+
+/** A filter as the public filter bar needs it; manual options only when the viewer may choose. */
+function filterView(f: FilterRow, link: LinkRow, fixed: string[]) {
+  return {
+    id: f.id,
+    variable_name: f.variable_name,
+    display_name: f.display_name,
+    control_type: f.control_type,
+    value_type: f.value_type,
+    default_values: f.default_values,
+    required: f.required,
+    parent_filter_id: f.parent_filter_id,
+    allowed_aggregations: f.allowed_aggregations,
+    dropdown_validate: f.dropdown_validate,
+    dropdown_default_to_first: f.dropdown_default_to_first,
+    query_options: f.sql_query !== null && f.sql_query.trim() !== '',
+    relative_range_enabled: f.relative_range_enabled,
+    before_range_enabled: f.before_range_enabled,
+    after_range_enabled: f.after_range_enabled,
+    from_to_range_enabled: f.from_to_range_enabled,
+    fixed: fixed.includes(f.variable_name),
+    ...(link.filter_bar_enabled && Array.isArray(f.values) ? { options: { values: f.values, value_names: f.value_names ?? [] } } : {}),
+  };
+}
+
+/** The built-in variables (timerange, aggregation) the reports use, so the filter bar can offer them; never the SQL itself. */
+function builtInsUsed(rows: ReportRow[], filterList: FilterRow[]) {
+  const defined = new Set(filterList.map((f) => f.variable_name));
+  const used = new Set<string>();
+  for (const r of rows) {
+    try {
+      for (const v of sqlReferences(r.sql_query).variables) used.add(v);
+    } catch {
+      // A report whose SQL cannot be read contributes nothing; its tile shows the error.
+    }
+  }
+  return { timerange: used.has('timerange') && !defined.has('timerange'), aggregation: used.has('aggregation') && !defined.has('aggregation') };
+}
+
+/** POST /public/links/{token}: the link's options, its dashboard (reports without SQL, filters) and the parameters in force. */
+export async function openLink(ctx: PublicContext, token: string, caller: Caller) {
+  const { link, dashboard, as } = await openFor(ctx, token, caller);
+  const [reportRows, filterList, [org]] = await Promise.all([
+    as.db.select().from(reports)
+      .where(and(eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, link.organization_id)))
+      .orderBy(asc(reports.created_at), asc(reports.id)),
+    filterRows(as, dashboard.id),
+    as.db.select({ tz: organizations.time_zone }).from(organizations).where(eq(organizations.id, link.organization_id)).limit(1),
+  ]);
+  const { parameters, fixed, problems } = effectiveParameters(link, filterList, caller, undefined);
+  return {
+    link: linkOptions(link),
+    dashboard: dashboardView(dashboard, org?.tz ?? 'UTC'),
+    reports: reportRows.map((r) => reportView(r, link)),
+    filters: filterList.map((f) => filterView(f, link, fixed)),
+    built_ins: builtInsUsed(reportRows, filterList),
+    parameters,
+    fixed_variables: fixed,
+    problems,
+  };
+}
+
+/** POST /public/links/{token}/status: the dashboard status for the link's viewer (see POST /dashboards/{id}/status). */
+export async function linkStatus(ctx: PublicContext, token: string, caller: Caller, body: { parameters?: InputParameters; refresh_data?: boolean }) {
+  const { link, dashboard, as } = await openFor(ctx, token, caller);
+  if (body.refresh_data) {
+    if (!link.refresh_enabled) {
+      throw new ApiError('forbidden', 'Refreshing is switched off for this sharing link (refresh_enabled).', { source: { pointer: '/refresh_data' } });
+    }
+    await take(ctx, `link-refresh:${link.id}:${caller.ip ?? 'unknown'}`, 1 / 10, 3, 'refreshes');
+  }
+  const { parameters } = effectiveParameters(link, await filterRows(as, dashboard.id), caller, body.parameters);
+  return dashboardStatus(as, dashboard.id, { parameters, refresh_data: body.refresh_data ?? false });
+}
+
+/** POST /public/links/{token}/reports/{id}/data: a CSV or XLSX download of one report, when link and report allow it. */
+export async function linkReportData(
+  ctx: PublicContext, token: string, reportId: string, caller: Caller,
+  body: { parameters?: InputParameters; data_format: 'csv' | 'xlsx' },
+) {
+  const { link, dashboard, as } = await openFor(ctx, token, caller);
+  const [report] = await as.db.select().from(reports)
+    .where(and(eq(reports.id, reportId), eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, link.organization_id))).limit(1);
+  if (!report) throw notFound('report', reportId);
+  if (!link.data_download_enabled) {
+    throw new ApiError('forbidden', 'Downloads are switched off for this sharing link (data_download_enabled).');
+  }
+  if (!report.download_actions_enabled || !report.data_download_enabled) {
+    throw new ApiError('forbidden', 'Downloads are switched off for this report.');
+  }
+  const { parameters } = effectiveParameters(link, await filterRows(as, dashboard.id), caller, body.parameters);
+  return reportData({ ctx: as, id: report.id, parameters, format: body.data_format });
+}
+
+/**
+ * POST /public/links/{token}/password: checks the password (against the stored PBKDF2 hash) and hands
+ * out a grant for GRANT_HOURS. Guessing is slowed per link and address: 10 tries, then one per 30 s.
+ * The allow-list and the signature are checked first, so nobody outside them can even try.
+ */
+export async function unlockLink(ctx: PublicContext, token: string, caller: Caller, password: string) {
+  const { link } = await loadLink(ctx.db, token);
+  if (!link.sharing_password_hash) {
+    throw new ApiError('invalid_state', 'This sharing link has no password.', { source: { pointer: '/password' } });
+  }
+  // Everything but the password: checked with a grant that cannot be valid.
+  await checkAccess(ctx.env, { ...link, sharing_password_hash: null }, caller);
+  await take(ctx, `link-password:${link.id}:${caller.ip ?? 'unknown'}`, 1 / 30, 10, 'password attempts');
+  if (!(await verifyPassword(password, link.sharing_password_hash))) {
+    throw new ApiError('unauthorized', 'The password is not correct.', { source: { pointer: '/password' }, meta: { reason: 'wrong_password' } });
+  }
+  return issueGrant(ctx.env.SECRET_KEY, link.id, link.sharing_password_hash);
+}
