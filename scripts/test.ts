@@ -191,6 +191,8 @@ async function main(): Promise<number> {
         portBase: randomPortBase(),
         strictPorts: false,
         app: true,
+        // The docs test hooks (a page that crashes on demand) for e2e/docs.browser.test.ts.
+        appVars: { DOCS_TEST_HOOKS: '1' },
         quiet: !verbose,
         signal: abort.signal,
       });

@@ -65,3 +65,8 @@ export function docRoutes(): { route: string; title: string }[] {
 export function docSidebar(): SidebarGroup[] {
   return manifest().sidebar;
 }
+
+/** Ids of draft docs (not published): navbar items pointing at them draw nothing. */
+export function docDrafts(): string[] {
+  return manifest().drafts ?? [];
+}

@@ -35,6 +35,8 @@ export interface SidebarGroup {
 export interface DocsManifest {
   routes: { route: string; title: string; file: string }[];
   sidebar: SidebarGroup[];
+  /** Doc ids (route without the leading slash, `index` for `/`) of pages marked `draft: true`: not built. */
+  drafts: string[];
 }
 
 /** One section of a page (split at h2/h3), as indexed by MiniSearch. */
@@ -52,11 +54,14 @@ export interface SearchDocument {
 }
 
 /** The part of a search document the results list shows; `documents[i].id === i`. */
-export type SearchResultDocument = Pick<SearchDocument, 'id' | 'pageTitle' | 'sectionTitle' | 'sectionRoute' | 'type'>;
+export interface SearchResultDocument extends Pick<SearchDocument, 'id' | 'pageTitle' | 'sectionTitle' | 'sectionRoute' | 'type'> {
+  /** The start of the section's text (at most SNIPPET_LENGTH characters, cut at a word), for the results list. */
+  snippet: string;
+}
 
 /** docs/.generated/search/search-index-<tag>.json */
 export interface SearchIndexFile {
   documents: SearchResultDocument[];
-  /** `JSON.stringify(miniSearch)`; load with `MiniSearch.loadJSON(index, miniSearchOptions)`. */
-  index: string;
+  /** The MiniSearch index as a plain object (`miniSearch.toJSON()`); load with `MiniSearch.loadJS(index, miniSearchOptions)`. */
+  index: unknown;
 }

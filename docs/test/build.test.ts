@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs, type BuildResult } from '../src/build.ts';
+import { mermaidKey } from '../src/build/mermaid.ts';
 import { miniSearchOptions } from '../src/search-options.ts';
 import { loadSearchIndex, searchDocs } from '../src/search.ts';
 import type { DocsManifest, GeneratedPage, SearchIndexFile } from '../src/types.ts';
@@ -48,7 +49,14 @@ graph TD
 const tag = '<script>' && a < b;
 \`\`\`
 
-See [missing anchor](/administration/users#no-such-heading) and [relative](../administration/users).`,
+See [missing anchor](/administration/users#no-such-heading) and [relative](../administration/users).
+
+The same diagram again:
+
+\`\`\`mermaid
+graph TD
+  A[Program] -->|"POST <data>"| B[API]
+\`\`\``,
   ),
   'administration/_category_.json': JSON.stringify({ label: 'Admin area', position: 1 }),
   'administration/api-keys.mdx': page(
@@ -61,7 +69,8 @@ Each key holds a set of permissions, for example View Dashboards. A key may be r
 
 ## Rotating a key
 
-Create a new key, then delete the old key.`,
+Create a new key, then delete the old key. Who may do it: see [roles](./users.mdx#roles-and-permissions),
+[the guide](../guide/index.mdx) and [an old page](./old-page.md).`,
     'tags: [api, security]\nsidebar_position: 2\n',
   ),
   'administration/users.mdx': page(
@@ -73,6 +82,7 @@ Create a new key, then delete the old key.`,
 Roles decide the permissions of a user in the app and the API; a key is not needed for users.`,
     'sidebar_position: 1\ndescription: People in your organization.\n',
   ),
+  'administration/secret.mdx': page('Secret plans', 'Not published yet.', 'draft: true\n'),
   '_partial.mdx': 'not a page',
 };
 
@@ -87,7 +97,7 @@ const pageJson = (route: string): GeneratedPage => {
 
 beforeAll(async () => {
   fx = await fixture(FILES);
-  result = await buildDocs({ pagesDir: fx.pagesDir, outDir: fx.outDir });
+  result = await buildDocs({ pagesDir: fx.pagesDir, outDir: fx.outDir, mermaid: { cacheDir: join(fx.root, 'mermaid-cache') } });
 });
 afterAll(() => fx.cleanup());
 
@@ -129,33 +139,52 @@ describe('docs build on a fixture', () => {
       { depth: 3, id: 'install-the-cli', title: 'Install the CLI' },
       { depth: 2, id: 'setup-1', title: 'Setup' },
     ]);
-    expect(guide.html).toContain('<h2 id="setup">Setup</h2>');
-    expect(guide.html).toContain('<h2 id="setup-1">Setup</h2>');
-    expect(guide.html).toContain('<h3 id="install-the-cli">Install the CLI</h3>');
-    expect(guide.html).toContain('<h4 id="deep-detail">');
+    expect(guide.html).toContain('<h2 id="setup">Setup<a class="hash-link" href="#setup" aria-label="Direct link to Setup">#</a></h2>');
+    expect(guide.html).toContain('<h2 id="setup-1">Setup<a class="hash-link" href="#setup-1" aria-label="Direct link to Setup">#</a></h2>');
+    expect(guide.html).toContain('<h3 id="install-the-cli">Install the CLI<a class="hash-link" href="#install-the-cli"');
+    expect(guide.html).toContain('<h4 id="deep-detail">Deep detail<a class="hash-link" href="#deep-detail"');
   });
 
-  it('turns a mermaid fence into escaped pre.mermaid and other fences into escaped code', () => {
+  it.skipIf(!existsSync('/usr/bin/chromium'))('draws a mermaid fence as an accessible inline SVG, cached by a hash of its source', () => {
     const { html } = pageJson('/guide');
-    expect(html).toContain('<pre class="mermaid">graph TD\n  A[Program] --&gt;|&quot;POST &lt;data&gt;&quot;| B[API]</pre>');
+    const key = mermaidKey('graph TD\n  A[Program] -->|"POST <data>"| B[API]');
+    expect(html).toMatch(new RegExp(`<figure class="mermaid-diagram"><svg id="mermaid-${key}"[^>]* aria-label="Flowchart" role="img"`));
+    // Used twice on the page: the second copy's ids are made unique.
+    expect(html).toContain(`<svg id="mermaid-${key}-1"`);
+    expect(html).not.toContain('<pre class="mermaid"');
     expect(html).not.toContain('language-mermaid');
+    expect(existsSync(join(fx.root, 'mermaid-cache', `${key}.svg`))).toBe(true);
+    expect(result.diagrams).toEqual({ rendered: 1, cached: 0, browser: 0 });
     expect(html).toContain('<pre><code class="language-ts">const tag = &#x27;&lt;script&gt;&#x27; &amp;&amp; a &lt; b;');
     expect(html).not.toContain('<script>');
   });
 
-  it('warns about a broken anchor without failing', () => {
+  it('points markdown links to page files at their routes', () => {
+    const { html } = pageJson('/administration/api-keys');
+    expect(html).toContain('<a href="/administration/users#roles-and-permissions">roles</a>');
+    expect(html).toContain('<a href="/guide">the guide</a>');
+  });
+
+  it('warns about a broken anchor and a broken markdown link without failing', () => {
     expect(result.warnings).toEqual([
+      expect.stringMatching(/administration\/api-keys\.mdx:\d+: broken markdown link "\.\/old-page\.md" — no page file for the route \/administration\/old-page/),
       expect.stringMatching(/guide\/index\.mdx:\d+: broken anchor "\/administration\/users#no-such-heading"/),
     ]);
   });
 
-  it('writes a search index that loads with the exported options and ranks sections', () => {
-    const file = read<SearchIndexFile>('search', 'search-index-default.json');
-    expect(typeof file.index).toBe('string');
-    expect(file.documents.every((d, i) => d.id === i)).toBe(true);
-    expect(Object.keys(file.documents[0]!).sort()).toEqual(['id', 'pageTitle', 'sectionRoute', 'sectionTitle', 'type']);
+  it('leaves drafts out and lists their ids', () => {
+    expect(result.routes).not.toContain('/administration/secret');
+    expect(read<DocsManifest>('manifest.json').drafts).toEqual(['administration/secret']);
+  });
 
-    const ms = MiniSearch.loadJSON(file.index, miniSearchOptions);
+  it('writes a search index that loads with the exported options and ranks sections', () => {
+    // These pages belong to the user manual: docs plugin "default", version "current".
+    const file = read<SearchIndexFile>('search', 'search-index-docs-default-current.json');
+    expect(typeof file.index).toBe('object');
+    expect(file.documents.every((d, i) => d.id === i)).toBe(true);
+    expect(Object.keys(file.documents[0]!).sort()).toEqual(['id', 'pageTitle', 'sectionRoute', 'sectionTitle', 'snippet', 'type']);
+
+    const ms = MiniSearch.loadJS(file.index as AsPlainObject, miniSearchOptions);
     const raw = ms.search('api key permissions');
     expect(file.documents[raw[0]!.id as number]!.sectionRoute).toBe('/administration/api-keys#permissions');
 

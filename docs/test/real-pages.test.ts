@@ -23,7 +23,10 @@ describe('the real docs/pages', () => {
 
   it('render the data round trip diagram and the curl example', async () => {
     const index = JSON.parse(await readFile(join(outDir, 'pages', 'index.json'), 'utf8')) as GeneratedPage;
-    expect(index.html).toMatch(/<pre class="mermaid">sequenceDiagram[\s\S]*POST \/reports\/\{id\}\/data[\s\S]*GET \/data\/\{dataKey\}/);
+    // Drawn at build time (or taken from docs/mermaid-cache): an SVG, no diagram source left.
+    expect(index.html).toMatch(/<figure class="mermaid-diagram"><svg [^>]*role="img"[\s\S]*POST \/reports\/\{id\}\/data[\s\S]*GET \/data\/\{dataKey\}/);
+    expect(index.html).not.toContain('<pre class="mermaid"');
+    expect(result.diagrams.browser).toBe(0);
     const keys = JSON.parse(await readFile(join(outDir, 'pages', 'administration__api-keys.json'), 'utf8')) as GeneratedPage;
     expect(keys.html).toContain('<code class="language-sh">');
     expect(keys.html).toContain('Authorization: Api $KEY');
@@ -32,7 +35,7 @@ describe('the real docs/pages', () => {
   });
 
   it('find the permissions section of the API keys page first for "api key permissions"', async () => {
-    const file = JSON.parse(await readFile(join(outDir, 'search', 'search-index-default.json'), 'utf8'));
+    const file = JSON.parse(await readFile(join(outDir, 'search', 'search-index-docs-default-current.json'), 'utf8'));
     const hits = searchDocs(loadSearchIndex(file), 'api key permissions');
     expect(hits[0]?.sectionRoute).toBe('/administration/api-keys#permissions');
   });

@@ -31,8 +31,13 @@ describe('runtime', () => {
     expect(await runtime.loadDocPage('/administration/%E0%A4%A')).toBeNull();
   });
 
-  it('lists routes and the sidebar from the manifest', () => {
+  it('lists routes, drafts and the sidebar from the manifest', () => {
+    expect(runtime.docDrafts()).toEqual([]);
     expect(runtime.docRoutes()).toEqual(expect.arrayContaining([{ route: '/', title: 'Cairn documentation' }]));
-    expect(runtime.docSidebar().map((g) => g.label)).toEqual(['Introduction', 'Administration', 'API reference']);
+    // Sections in the order of their _category_.json positions (docs conventions in notes/contracts.md).
+    expect(runtime.docSidebar().map((g) => g.label)).toEqual([
+      'Introduction', 'Account and security', 'Administration', 'Chart types', 'Dashboards', 'Datasources',
+      'Embedding', 'Filters', 'Reports', 'Sharing', 'SQL alerts', 'SQL snippets', 'Time zones', 'Tips', 'API reference',
+    ]);
   });
 });

@@ -5,31 +5,47 @@ import { renderToString } from 'react-dom/server';
 import { bundleMDX } from 'mdx-bundler';
 import remarkGfm from 'remark-gfm';
 import { getMDXComponent } from 'mdx-bundler/client/index.js';
-import { emptyFacts, remarkMermaid, remarkPageFacts, type PageFacts } from './remark.ts';
+import { mermaidKey } from './mermaid.ts';
+import { emptyFacts, rehypeHeadingLinks, remarkMarkdownLinks, remarkMermaid, remarkPageFacts, type PageFacts } from './remark.ts';
 
 export interface Frontmatter {
   title: string;
   description?: string;
   sidebar_position?: number;
   tags: string[];
+  /** A draft is compiled (so it stays valid) but not published. */
+  draft: boolean;
 }
 
 export interface CompiledPage {
   frontmatter: Frontmatter;
   html: string;
   facts: PageFacts;
+  /** Mermaid diagrams of the page: KEY → source (the HTML holds `<pre class="mermaid" data-mermaid="KEY">`). */
+  diagrams: Map<string, string>;
 }
 
-/** Throws an Error whose message names the problem (the caller prefixes the file). */
-export async function compilePage(source: string, absoluteFile: string): Promise<CompiledPage> {
+/**
+ * Throws an Error whose message names the problem (the caller prefixes the file).
+ * `file` is the page's path inside the pages folder (for relative links to other page files).
+ */
+export async function compilePage(source: string, absoluteFile: string, file = ''): Promise<CompiledPage> {
   const facts = emptyFacts();
+  const diagrams = new Map<string, string>();
   let result;
   try {
     result = await bundleMDX<Record<string, unknown>>({
     source,
     cwd: dirname(absoluteFile),
     mdxOptions(options) {
-      options.remarkPlugins = [...(options.remarkPlugins ?? []), remarkGfm, remarkMermaid, remarkPageFacts(facts)];
+      options.remarkPlugins = [
+        ...(options.remarkPlugins ?? []),
+        remarkGfm,
+        remarkMermaid(diagrams, mermaidKey),
+        remarkMarkdownLinks(file, facts),
+        remarkPageFacts(facts),
+      ];
+      options.rehypePlugins = [...(options.rehypePlugins ?? []), rehypeHeadingLinks];
       return options;
     },
     esbuildOptions(options) {
@@ -47,7 +63,7 @@ export async function compilePage(source: string, absoluteFile: string): Promise
   const frontmatter = checkFrontmatter(result.frontmatter);
   const Component = getMDXComponent(result.code);
   const html = renderToString(createElement(Component));
-  return { frontmatter, html, facts };
+  return { frontmatter, html, facts, diagrams };
 }
 
 /**
@@ -77,6 +93,7 @@ export function checkFrontmatter(fm: Record<string, unknown> | undefined): Front
   if (position !== undefined && (typeof position !== 'number' || !Number.isFinite(position))) {
     problems.push('frontmatter "sidebar_position" must be a number');
   }
+  if (data.draft !== undefined && typeof data.draft !== 'boolean') problems.push('frontmatter "draft" must be true or false');
   const tags = data.tags;
   if (tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))) {
     problems.push('frontmatter "tags" must be a list of strings');
@@ -87,5 +104,6 @@ export function checkFrontmatter(fm: Record<string, unknown> | undefined): Front
     ...(typeof description === 'string' ? { description: description.trim() } : {}),
     ...(typeof position === 'number' ? { sidebar_position: position } : {}),
     tags: (tags as string[] | undefined) ?? [],
+    draft: data.draft === true,
   };
 }

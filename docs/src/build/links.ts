@@ -1,6 +1,7 @@
 /**
  * Link checking across all pages after they compiled. A link to a docs route that does not exist
- * is an error (the build fails); a link to a missing heading anchor is a warning.
+ * is an error (the build fails); a markdown link to a page file that does not exist and a link to a
+ * missing heading anchor are warnings.
  */
 import { posix } from 'node:path';
 import { DocPathError, normalizeDocPath, routeForPageFile } from '../paths.ts';
@@ -24,6 +25,11 @@ export function checkLinks(pages: LinkedPage[], nonDocPrefixes: string[] = DEFAU
   for (const page of pages) {
     for (const link of page.links) {
       const where = `${page.file}${link.line ? `:${link.line}` : ''}`;
+      if (link.markdownTarget !== undefined) {
+        const problem = checkMarkdownLink(link.markdownTarget, byRoute);
+        if (problem) warnings.push(`${where}: broken markdown link "${link.url}" — ${problem}`);
+        continue;
+      }
       const url = link.url.trim();
       if (!url || /^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//')) continue;
       const hashAt = url.indexOf('#');
@@ -42,17 +48,8 @@ export function checkLinks(pages: LinkedPage[], nonDocPrefixes: string[] = DEFAU
         errors.push(`${where}: broken link "${link.url}" — no docs page has the route ${target}`);
         continue;
       }
-      if (hash) {
-        let anchor = hash;
-        try {
-          anchor = decodeURIComponent(hash);
-        } catch {
-          /* keep it raw; it will not match and is reported below */
-        }
-        if (!targetPage.headingIds.has(anchor)) {
-          warnings.push(`${where}: broken anchor "${link.url}" — ${target} has no heading with id "${anchor}"`);
-        }
-      }
+      const anchor = missingAnchor(targetPage, hash);
+      if (anchor !== null) warnings.push(`${where}: broken anchor "${link.url}" — ${target} has no heading with id "${anchor}"`);
     }
   }
   return { errors, warnings };
@@ -76,4 +73,27 @@ function resolveTarget(page: LinkedPage, pathPart: string): string {
     if (err instanceof DocPathError) throw new Error('invalid percent-encoding');
     throw err;
   }
+}
+
+/** The decoded anchor when `page` has no heading with that id, else null (also for no anchor). */
+function missingAnchor(page: LinkedPage, hash: string): string | null {
+  if (!hash) return null;
+  let anchor = hash;
+  try {
+    anchor = decodeURIComponent(hash);
+  } catch {
+    /* keep it raw; it will not match */
+  }
+  return page.headingIds.has(anchor) ? null : anchor;
+}
+
+/** What is wrong with a markdown link already rewritten to `target` (`/route#hash`), or null. */
+function checkMarkdownLink(target: string, byRoute: Map<string, LinkedPage>): string | null {
+  if (!target) return 'the file path cannot be decoded';
+  const hashAt = target.indexOf('#');
+  const route = hashAt === -1 ? target : target.slice(0, hashAt);
+  const page = byRoute.get(route);
+  if (!page) return `no page file for the route ${route}`;
+  const anchor = missingAnchor(page, hashAt === -1 ? '' : target.slice(hashAt + 1));
+  return anchor === null ? null : `${route} has no heading with id "${anchor}"`;
 }
