@@ -74,8 +74,8 @@ describe('opening the search', () => {
   it('opens the modal with Ctrl+K, ⌘+K, "/" and the button, focused on a labelled combobox; Escape closes it', async () => {
     const { context, page, errors, requests } = await open('/');
     try {
-      // Nothing of the index is loaded with the page.
-      expect(requests.filter((p) => p.startsWith('/search-index-'))).toEqual([]);
+      // Nothing of the search (modal, MiniSearch, indexes) is loaded with the page.
+      expect(requests.filter((p) => p.startsWith('/search-index-') || /SearchModal|minisearch/i.test(p))).toEqual([]);
       for (const how of ['ctrl-k', 'meta-k', 'slash', 'click'] as const) {
         await openModal(page, how);
         const box = input(page);

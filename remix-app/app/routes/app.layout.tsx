@@ -28,6 +28,7 @@ function AppHeader({ user, organization }: { user?: Route.ComponentProps['loader
       ) : null}
       <nav aria-label="App" className="topbar__nav">
         <NavLink to="/app/" end className="topbar__link">Dashboards</NavLink>
+        {user?.role === 'admin' || user?.role === 'analyst' ? <NavLink to="/app/datasources" className="topbar__link">Datasources</NavLink> : null}
         {user?.role === 'admin' ? (
           <NavLink to="/app/administration/organization" className="topbar__link">Organization</NavLink>
         ) : null}

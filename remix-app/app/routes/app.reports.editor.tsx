@@ -15,6 +15,8 @@ import { formFromAttributes, newReportForm, REPORT_FIELDS, type ResourceBody } f
 import { editorFilterState } from '../lib/editor-filter-state';
 import type { DashboardAttributes, FilterAttributes, ReportAttributes, SingleDocument } from '../lib/types';
 
+// The filter bar and the result table are the dashboard's own components, styled there.
+import '../styles/dashboard.css';
 import '../components/editor/editor.css';
 
 export function meta({ data: d }: Route.MetaArgs) {

@@ -95,7 +95,7 @@ export function DatasourceForm({ mode, initial, stored, agents, errors, busy, re
         <legend>Connection</legend>
         <div className="field-row">
           <TextField name="name" label="Name" value={String(form.name ?? '')} onChange={(v) => set('name', v)} errors={errors} required />
-          <SelectField name="database_type" label="Database" value={type} onChange={changeType} errors={errors} disabled={mode === 'update'} options={DATABASE_TYPES.map((t) => ({ value: t, label: DATABASE_LABELS[t] }))} />
+          <SelectField name="database_type" label="Type" value={type} onChange={changeType} errors={errors} disabled={mode === 'update'} options={DATABASE_TYPES.map((t) => ({ value: t, label: DATABASE_LABELS[t] }))} />
           <SelectField name="connection_mode" label="Connect through" value={connection} onChange={(v) => set('connection_mode', v)} errors={errors} options={modes.map((m) => ({ value: m, label: MODE_LABELS[m] }))} />
         </div>
         {connection === 'agent' ? (

@@ -4,7 +4,7 @@
  * (ReportEditor imports it with React.lazy), so no other page carries CodeMirror.
  */
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import {
@@ -164,7 +164,7 @@ export default function SqlEditor(props: SqlEditorProps) {
         syntaxHighlighting(highlight),
         placeholder('SELECT …   (Ctrl+Enter runs the query)'),
         keymap.of([
-          { key: 'Mod-Enter', preventDefault: true, run: () => (latest.current.onRun(), true) },
+          { key: 'Mod-Enter', preventDefault: true, run: (v) => (closeCompletion(v), latest.current.onRun(), true) },
           ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab,
         ]),
         language.current.of(sql({ dialect })),

@@ -116,8 +116,8 @@ export function LayoutEditor({ tiles, floating: savedFloating, reports, search }
             onDragStop={(next, _old, item) => settle(next, item)}
             onResizeStop={(next, _old, item) => settle(next, item)}
             onLayoutChange={(next: Layout) => {
-              // While a tile moves, the grid keeps its own state; the result is taken when it stops.
-              if (!active.current) settle(next, null);
+              // Moves and resizes are taken when they stop; besides those, only floating compacts the grid.
+              if (floating && !active.current) settle(next, null);
             }}
           >
             {items.map((it) => {
