@@ -296,6 +296,25 @@ describe('reports: permissions', () => {
     expect((await call(`/reports/${id}`, { key: await makeKey(orgId, only('view_schedules')) })).status).toBe(403);
   });
 
+  it('lets signed-in users write chart_configuration (the app’s editor) and refuses it from API keys', async () => {
+    const analyst = await makeUser(orgId, 'analyst');
+    const chart = { type: 'bar', x: 'country', y: ['revenue'], grouping: 'stacked' };
+    const made = await create({ chart_configuration: chart }, { as: { session: analyst.session } });
+    expect(made.status).toBe(201);
+    expect(made.json.data.attributes.chart_configuration).toEqual(chart);
+    const id = made.json.data.id;
+    const patched = await jsonApi(`/reports/${id}`, 'PATCH', report({ chart_configuration: { type: 'pie' } }), { session: analyst.session });
+    expect(patched.status).toBe(200);
+    expect(patched.json.data.attributes.chart_configuration).toEqual({ type: 'pie' });
+    const bad = await jsonApi(`/reports/${id}`, 'PATCH', report({ chart_configuration: ['bar'] }), { session: analyst.session });
+    expect(bad.status).toBe(422);
+    expect(errorsOf(bad)).toEqual([['invalid_attribute', '/data/attributes/chart_configuration']]);
+    const byKey = await jsonApi(`/reports/${id}`, 'PATCH', report({ chart_configuration: { type: 'line' } }), key);
+    expect(byKey.status).toBe(422);
+    expect(errorsOf(byKey)).toEqual([['read_only_attribute', '/data/attributes/chart_configuration']]);
+    expect((await call(`/reports/${id}`, { key })).json.data.attributes.chart_configuration).toEqual({ type: 'pie' });
+  });
+
   it('hides reports of dashboards the caller may not see (private dashboards, restricted keys)', async () => {
     const priv = await makeDashboard({ share_mode: 'none', user_id: org.admin.id });
     const id = (await create({}, { dashboard: priv })).json.data.id;

@@ -4,7 +4,7 @@
  * options (Chart), the report settings (Settings), and Save (the API's 422 errors shown by the field).
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useFetcher } from 'react-router';
+import { Link, useBlocker, useFetcher } from 'react-router';
 import { ChartBody } from '../charts/ChartBody';
 import { parseChartConfig } from '../charts/config';
 import { SchemaBrowser } from '../datasources/SchemaBrowser';
@@ -83,6 +83,11 @@ export function ReportEditor(props: ReportEditorProps) {
   const formMessages = unplacedErrors(errors, PLACED);
   const saving = save.state !== 'idle';
 
+  // A refused save leaves the changes unsaved.
+  useEffect(() => {
+    if (save.state === 'idle' && save.data?.errors?.length) setDirty(true);
+  }, [save.state, save.data]);
+
   // Leaving with unsaved changes asks first.
   useEffect(() => {
     if (!dirty || saving) return;
@@ -90,6 +95,14 @@ export function ReportEditor(props: ReportEditorProps) {
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty, saving]);
+
+  // So does leaving for another page of the app (filter changes stay on this page and are fine).
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !saving && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm('Leave the report editor? Your changes are not saved.')) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
 
   const runQuery = () => {
     if (!datasourceId) return;
