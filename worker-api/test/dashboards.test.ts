@@ -20,14 +20,15 @@ describe('GET /dashboards', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/vnd.api+json');
     expectJsonApiDocument(res.json);
-    expect(res.json.data).toHaveLength(1);
-    const d = res.json.data[0];
+    // A new organization gets the sample dashboard and the chart gallery beside it, ordered by name.
+    expect(res.json.data.map((x: any) => x.attributes.name)).toEqual(['Chart gallery', 'Online shop overview']);
+    const d = res.json.data.find((x: any) => x.id === org.sampleDashboard.id);
     expect(d).toMatchObject({ type: 'dashboards', id: org.sampleDashboard.id });
     expect(d.attributes).toMatchObject({ name: 'Online shop overview', data_refresh_rate: 1440, color_scheme: 'scheme_6', default_page_width: 1600, is_locked: false });
     expect(d.attributes).not.toHaveProperty('organization_id');
     expect(d.relationships.reports.data.length).toBeGreaterThanOrEqual(5);
     expect(d.links.self).toBe(`https://api.test/dashboards/${d.id}`);
-    expect(res.json.meta.total).toBe(1);
+    expect(res.json.meta.total).toBe(2);
   });
 
   it('never shows another organization\'s dashboards', async () => {
@@ -37,8 +38,14 @@ describe('GET /dashboards', () => {
 
   it('paginates with links and validates page parameters', async () => {
     const res = await call('/dashboards?page[size]=1', { key });
-    expect(res.json.links.next).toBeNull();
+    expect(res.json.data).toHaveLength(1);
+    expect(res.json.links.prev).toBeNull();
+    expect(res.json.links.next).toContain('page%5Bnumber%5D=2');
     expect(res.json.links.self).toContain('page%5Bsize%5D=1');
+    const second = await call('/dashboards?page[size]=1&page[number]=2', { key });
+    expect(second.json.data[0].id).not.toBe(res.json.data[0].id);
+    expect(second.json.links.next).toBeNull();
+    expect(second.json.links.prev).toContain('page%5Bnumber%5D=1');
     const bad = await call('/dashboards?page[size]=5000', { key });
     expect(bad.status).toBe(400);
     expect(bad.json.errors[0]).toMatchObject({ code: 'invalid_query_parameter', source: { parameter: 'page[size]' } });
@@ -67,7 +74,10 @@ describe('GET /dashboards', () => {
     const denied = await call(`/dashboards/${org.sampleDashboard.id}`, { key: restricted });
     expect(denied.status).toBe(403);
     const full = await call('/dashboards', { key });
-    expect(full.json.data.map((d: any) => d.id)).toEqual([extra, org.sampleDashboard.id]);
+    const ids = full.json.data.map((d: any) => d.id);
+    expect(ids[0]).toBe(extra);
+    expect(ids).toHaveLength(3);
+    expect(ids.at(-1)).toBe(org.sampleDashboard.id);
   });
 });
 
