@@ -1,4 +1,4 @@
-// The subset of autocannon 9's API that bench/run.ts uses (the package ships no types).
+// The subset of autocannon 9's API that bench/run.ts and bench/engine.ts use (the package ships no types).
 declare module 'autocannon' {
   export interface Options {
     url: string;
@@ -6,6 +6,7 @@ declare module 'autocannon' {
     duration?: number;
     headers?: Record<string, string>;
     method?: string;
+    body?: string;
     timeout?: number;
   }
   export interface Histogram {

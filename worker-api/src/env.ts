@@ -47,6 +47,10 @@ export interface Env {
   MAIL_FROM?: string;
   /** Origin of the web app, for links in e-mails (e.g. https://cairn.example.com). */
   APP_URL?: string;
+  /** Statement timeout of query runs in ms (default 120000): past it an execution ends timed_out. */
+  STATEMENT_TIMEOUT_MS?: string;
+  /** Overall limit of one execution in ms (default 600000): past it the run is stopped as internal_timeout. */
+  EXECUTION_GUARD_MS?: string;
 }
 
 /** What the init middleware puts on the context. Nothing is ever written to c.env. */

@@ -1,4 +1,6 @@
 import { createApp } from './app.ts';
+import { scheduled } from './cron.ts';
+import type { Env } from './env.ts';
 
 export { RateLimiter } from './durable/rate-limiter.ts';
 export { DbPool } from './durable/db-pool.ts';
@@ -6,4 +8,4 @@ export { DatasourceGate } from './durable/datasource-gate.ts';
 export { DashboardStatus } from './durable/dashboard-status.ts';
 
 const app = createApp();
-export default app;
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

@@ -4,6 +4,8 @@ import { executions, reports } from '@cairn/db';
 import { newId } from '@cairn/core';
 import { call, db, makeKey, makeOrg, makeUser } from './fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
+import { anchorMinutes, isStale, staleAt } from '../src/engine/staleness.ts';
+import { dashboardWith } from './dashboard-data-helpers.ts';
 
 let org: CreateOrganizationResult;
 let key: string;
@@ -60,6 +62,19 @@ describe('dashboard status', () => {
     expect(rows.filter((r) => ids.has(r.id))).toHaveLength(reportIds.length);
   }, 90_000);
 
+  it('coalesces pollers of queries that never ran: exactly one execution per report', async () => {
+    const tag = Math.random().toString(36).slice(2, 10);
+    const board = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Fresh', [0, 1, 2].map((i) => ({
+      name: `R${i}`, sql: `select '${tag}' as tag, ${i} as n, pg_sleep(0.3)`,
+    })));
+    const answers = await Promise.all(Array.from({ length: 60 }, () => call(`/dashboards/${board.id}/status`, { key, method: 'POST', body: {} })));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const rows = await db().select({ id: executions.id }).from(executions)
+      .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, board.reportIds)));
+    expect(rows).toHaveLength(3);
+    expect(new Set(answers.flatMap((a) => a.json.reports.map((r: any) => r.execution_id)))).toEqual(new Set(rows.map((r) => r.id)));
+  }, 60_000);
+
   it('refresh re-runs; a broken report reports its error without stopping the others', async () => {
     const before = await settle();
     expect((await call(`/dashboards/${dash}/refresh`, { key, method: 'POST', body: {} })).status).toBe(204);
@@ -95,5 +110,28 @@ describe('dashboard status', () => {
     const bad = await status({ parameters: { aggregation: 'fortnight' } });
     expect(bad.status).toBe(422);
     expect(bad.json.errors[0].source.pointer).toBe('/parameters/aggregation');
+  });
+});
+
+describe('staleness: data_refresh_rate and data_refresh_anchor_time', () => {
+  const at = (iso: string) => Date.parse(iso);
+  it('without an anchor, data goes stale a refresh rate after it was computed', () => {
+    expect(staleAt(at('2025-03-10T10:00:00Z'), 60, null, 'UTC')).toBe(at('2025-03-10T11:00:00Z'));
+    expect(isStale(at('2025-03-10T10:00:00Z'), at('2025-03-10T10:59:59Z'), 60, null, 'UTC')).toBe(false);
+    expect(isStale(at('2025-03-10T10:00:00Z'), at('2025-03-10T11:00:00Z'), 60, null, 'UTC')).toBe(true);
+  });
+
+  it('with an anchor, at the refresh points anchor + k × rate, in the organization\'s time zone', () => {
+    // Daily at 06:00 Berlin (05:00 UTC in winter): data from 10:00 goes stale the next morning.
+    expect(staleAt(at('2025-01-10T10:00:00Z'), 1440, '06:00', 'Europe/Berlin')).toBe(at('2025-01-11T05:00:00Z'));
+    // Computed before today's anchor: stale at today's anchor.
+    expect(staleAt(at('2025-01-10T03:00:00Z'), 1440, '06:00', 'Europe/Berlin')).toBe(at('2025-01-10T05:00:00Z'));
+    // Hourly at :15.
+    expect(staleAt(at('2025-01-10T10:20:00Z'), 60, '00:15', 'UTC')).toBe(at('2025-01-10T11:15:00Z'));
+    expect(staleAt(at('2025-01-10T10:10:00Z'), 60, '00:15', 'UTC')).toBe(at('2025-01-10T10:15:00Z'));
+    // Summer time moves the anchor's instant.
+    expect(staleAt(at('2025-07-10T10:00:00Z'), 1440, '06:00', 'Europe/Berlin')).toBe(at('2025-07-11T04:00:00Z'));
+    expect(anchorMinutes('6:00')).toBeNull();
+    expect(anchorMinutes('23:59')).toBe(1439);
   });
 });

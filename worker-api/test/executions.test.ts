@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:test';
 import { eq, sql } from 'drizzle-orm';
-import { datasources, executions } from '@cairn/db';
+import { datasources, executions, resultChunks, results, sqlSnippets } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, makeKey, makeOrg, makeRawKey, makeUser, only } from './fixtures.ts';
+import type { ExecutionJob } from '../src/engine/job.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, makeUser, only } from './fixtures.ts';
+import { roomForDatasources } from './engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
@@ -27,6 +30,7 @@ beforeAll(async () => {
   org = await makeOrg('executions');
   key = await makeKey(org.organization.id);
   sample = org.sampleDatasource.id;
+  await roomForDatasources(org.organization.id);
 });
 
 describe('executions', () => {
@@ -45,6 +49,15 @@ describe('executions', () => {
     const [row] = await db().select().from(executions).where(eq(executions.id, res.json.execution_id));
     // The value travelled as a parameter: the stored SQL is what the analyst wrote.
     expect(row!.sql_query).toContain('{country=country}');
+  });
+
+  it('snippets and the built-in snippets work in ad hoc SQL', async () => {
+    const name = `n_${newId('sql_snippet').slice(4, 12).toLowerCase()}`;
+    await db().insert(sqlSnippets).values({ id: newId('sql_snippet'), organization_id: org.organization.id, name, text: 'select 40 + 2 as answer' });
+    const res = await run(`[${name}]`);
+    expect((await waitFor(res.json.execution_id)).execution_status).toBe('success');
+    const [chunk] = await db().select().from(resultChunks).where(eq(resultChunks.execution_id, res.json.execution_id));
+    expect(new TextDecoder().decode(chunk!.data)).toBe('[42]');
   });
 
   it('a bad query ends as query_error with the database message, and no data', async () => {
@@ -108,5 +121,131 @@ describe('executions', () => {
     expect((await call(`/datasources/${sample}/executions`, { key, method: 'POST', body: {} })).json.errors[0].code).toBe('missing_attribute');
     expect((await call(`/datasources/${sample}/executions`, { key, method: 'POST', body: { sql_query: 'select 1', r_query: 'x <- 1' } })).status).toBe(422);
     expect((await call(`/datasources/${sample}/executions`, { key, method: 'POST', rawBody: 'select 1', contentType: 'text/plain' })).status).toBe(415);
+  });
+});
+
+/** A datasource made through the API (its password sealed as in production). */
+async function makeDatasource(attributes: Record<string, unknown>) {
+  const res = await jsonApi('/datasources', 'POST', { type: 'datasources', attributes: { name: `DS ${newId('datasource')}`, connection_mode: 'direct', ...attributes } }, key);
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json.data.id as string;
+}
+const pgAttrs = { database_type: 'postgres', host: '127.0.0.1', port: 5432, username: 'postgres', password: 'postgres', database: 'postgres' };
+const mariaAttrs = { database_type: 'mariadb', host: '127.0.0.1', port: 3306, username: 'root', database: null };
+
+/** Runs a job on a datasource's gate directly, with per-test limits (statement timeout, guard). */
+async function runOnGate(dsId: string, text: string, over: Partial<ExecutionJob> = {}) {
+  const id = newId('execution');
+  await db().insert(executions).values({
+    id, organization_id: org.organization.id, datasource_id: dsId, execution_type: 'sql_query', execution_status: 'starting',
+    sql_query: text, expires_at: new Date(Date.now() + 86_400_000),
+  });
+  const gate = env.DATASOURCE_GATE.get(env.DATASOURCE_GATE.idFromName(`gate::${dsId}`));
+  const out = await gate.run({
+    executionId: id, organizationId: org.organization.id, datasourceId: dsId, text, values: [], paramsHash: 'test',
+    maxConcurrent: 20, sessionTimeZone: 'UTC', resultTimeZone: 'UTC', ...over,
+  });
+  const [row] = await db().select().from(executions).where(eq(executions.id, id));
+  return { out, row: row! };
+}
+
+describe('executions on real databases', () => {
+  it('a Postgres datasource streams a large result into many chunks; fields, rows and time zones are stored', async () => {
+    const ds = await makeDatasource(pgAttrs);
+    const res = await run(`select i::bigint as id, 'customer_' || (i % 50) as customer, (i % 7)::numeric(10,2) as amount,
+      timestamptz '2024-01-01 00:00:00+00' + i * interval '1 minute' as created_at from generate_series(1, 60000) as s(i)`,
+    { ds, parameters: { tz: 'Europe/Berlin' } });
+    expect(res.status).toBe(201);
+    const done = await waitFor(res.json.execution_id, undefined, 60_000);
+    expect(done).toMatchObject({ execution_status: 'success', result_rows: 60000, result_columns: 4 });
+    const chunks = await db().select({ seq: resultChunks.seq, rows: resultChunks.rows }).from(resultChunks)
+      .where(eq(resultChunks.execution_id, res.json.execution_id)).orderBy(resultChunks.seq);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_, i) => i));
+    expect(chunks.reduce((n, c) => n + c.rows, 0)).toBe(60000);
+    const [r] = await db().select().from(results).where(eq(results.execution_id, res.json.execution_id));
+    expect(r!.row_count).toBe(60000);
+    expect(r!.time_zone).toBe('Europe/Berlin');
+    expect(r!.fields.map((f) => [f.name, f.data_type])).toEqual([['id', 'BigInt'], ['customer', 'String'], ['amount', 'Float'], ['created_at', 'DateTime']]);
+    expect(r!.fields[0]).toMatchObject({ min_value: 1, max_value: 60000, unique_count: 60000 });
+    expect(r!.fields[1]!.unique_count).toBe(50);
+  }, 90_000);
+
+  it('runs in the datasource\'s data time zone (session time zone)', async () => {
+    const ds = await makeDatasource({ ...pgAttrs, data_time_zone: 'America/New_York' });
+    const res = await run('select current_setting(\'TimeZone\') as tz', { ds });
+    expect((await waitFor(res.json.execution_id)).execution_status).toBe('success');
+    const [chunk] = await db().select().from(resultChunks).where(eq(resultChunks.execution_id, res.json.execution_id));
+    expect(new TextDecoder().decode(chunk!.data)).toBe('["America/New_York"]');
+  });
+
+  it('cancel stops a running MariaDB query (KILL QUERY)', async () => {
+    const ds = await makeDatasource(mariaAttrs);
+    const res = await run('select sleep(30) as s', { ds });
+    const id = res.json.execution_id;
+    expect((await waitFor(id, (s) => s === 'running', 10_000)).execution_status).toBe('running');
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    expect((await call(`/executions/${id}/cancel`, { key, method: 'POST' })).status).toBe(204);
+    expect((await waitFor(id)).execution_status).toBe('cancelled');
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('a statement timeout ends timed_out (Postgres and MariaDB)', async () => {
+    const pg = await runOnGate(await makeDatasource(pgAttrs), 'select pg_sleep(5)', { timeoutMs: 500 });
+    expect(pg.out.status).toBe('timed_out');
+    expect(pg.row).toMatchObject({ execution_status: 'timed_out' });
+    expect(pg.row.error_message).toMatch(/statement timeout/);
+    const maria = await runOnGate(await makeDatasource(mariaAttrs), 'select sleep(5)', { timeoutMs: 500 });
+    expect(maria.out.status).toBe('timed_out');
+    expect(maria.row.execution_status).toBe('timed_out');
+  });
+
+  it('the overall guard ends a run as internal_timeout', async () => {
+    const t0 = Date.now();
+    const { out, row } = await runOnGate(await makeDatasource(pgAttrs), 'select pg_sleep(10)', { timeoutMs: 60_000, guardMs: 700 });
+    expect(out.status).toBe('internal_timeout');
+    expect(row.execution_status).toBe('internal_timeout');
+    expect(row.error_message).toMatch(/limit for one execution/);
+    expect(Date.now() - t0).toBeLessThan(8_000);
+  });
+
+  it('an unreachable database or a refused login is internal_error with the driver\'s message', async () => {
+    const closed = await makeDatasource({ ...pgAttrs, port: 1 });
+    const res = await run('select 1', { ds: closed });
+    const done = await waitFor(res.json.execution_id);
+    expect(done.execution_status).toBe('internal_error');
+    expect(done.error_message).toMatch(/127\.0\.0\.1:1/);
+    const wrong = await makeDatasource({ ...pgAttrs, username: 'no_such_user_here' });
+    const denied = await waitFor((await run('select 1', { ds: wrong })).json.execution_id);
+    expect(denied.execution_status).toBe('internal_error');
+    expect(denied.error_message).toMatch(/no_such_user_here/);
+  });
+
+  it('a datasource type without a driver is refused with a 422 naming the type', async () => {
+    const ds = await makeDatasource({ database_type: 'snowflake', snowflake_identifier: 'acme-xy12345', username: 'u', password: 'p' });
+    const res = await run('select 1', { ds });
+    expect(res.status).toBe(422);
+    expect(res.json.errors[0].code).toBe('invalid_state');
+    expect(res.json.errors[0].detail).toContain('"snowflake"');
+  });
+
+  it('a restarted gate writes off executions it does not know that are older than the guard', async () => {
+    const ds = await makeDatasource(pgAttrs);
+    const lost = newId('execution');
+    const fresh = newId('execution');
+    const old = new Date(Date.now() - 30 * 60_000);
+    await db().insert(executions).values([
+      { id: lost, organization_id: org.organization.id, datasource_id: ds, execution_type: 'sql_query', execution_status: 'running',
+        sql_query: 'select 1', started_at: old, created_at: old, expires_at: new Date(Date.now() + 3_600_000) },
+      { id: fresh, organization_id: org.organization.id, datasource_id: ds, execution_type: 'sql_query', execution_status: 'running',
+        sql_query: 'select 1', started_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) },
+    ]);
+    // The first job a (new) gate object gets makes it sweep its datasource.
+    expect((await runOnGate(ds, 'select 1')).out.status).toBe('success');
+    const rows = await db().select().from(executions).where(sql`${executions.id} in (${lost}, ${fresh})`);
+    expect(rows.find((r) => r.id === lost)).toMatchObject({ execution_status: 'internal_error' });
+    expect(rows.find((r) => r.id === lost)!.error_message).toMatch(/restarted/);
+    expect(rows.find((r) => r.id === fresh)!.execution_status).toBe('running');
   });
 });

@@ -17,7 +17,8 @@ interface Lease {
   limit: number;
   remaining: number;
   reset: number;
-  pending: Promise<void> | null;
+  /** Another request of this isolate is renewing the lease. */
+  pending: boolean;
 }
 const leases = new Map<string, Lease>();
 const LEASE_MS = 1000;
@@ -29,7 +30,7 @@ async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: n
   const leftover = lease && lease.expires > 0 ? lease.tokens : 0;
   const d = await stub.lease(rate, burst, want, leftover);
   const next: Lease = {
-    tokens: d.granted, expires: Date.now() + LEASE_MS, used: 0, limit: d.limit, remaining: d.remaining, reset: d.reset, pending: null,
+    tokens: d.granted, expires: Date.now() + LEASE_MS, used: 0, limit: d.limit, remaining: d.remaining, reset: d.reset, pending: false,
   };
   leases.set(bucket, next);
   if (leases.size > 10_000) leases.delete(leases.keys().next().value!);
@@ -45,21 +46,21 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   let lease = leases.get(bucket);
   let retryAfter = 0;
   // Concurrent requests of one caller wait for the same renewal instead of each asking the object.
-  while (lease?.pending) {
-    await lease.pending;
+  // They look again every few ms rather than await the renewing request's promise: workerd would run
+  // the rest of the waiting request in the renewing request's context, where its I/O fails ("Cannot
+  // perform I/O on behalf of a different request") and, once that request is gone, hangs.
+  for (let waited = 0; lease?.pending && waited < 1_000; waited += 5) {
+    await new Promise((r) => setTimeout(r, 5));
     lease = leases.get(bucket);
   }
   if (!lease || lease.tokens < 1 || lease.expires < Date.now()) {
     const old = lease;
-    let done!: () => void;
-    const pending = new Promise<void>((r) => (done = r));
-    if (old) old.pending = pending;
+    if (old) old.pending = true;
     try {
       ({ lease, retryAfter } = await renew(c.env, bucket, old, rate, burst));
       if (old) lease.used = 0;
     } finally {
-      if (old) old.pending = null;
-      done();
+      if (old) old.pending = false;
     }
   }
   const headers = {

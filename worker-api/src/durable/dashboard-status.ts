@@ -7,6 +7,7 @@ import {
 import type { Env } from '../env.ts';
 import type { ExecutionJob, ExecutionOutcome } from '../engine/job.ts';
 import { EXECUTION_TTL_MS } from '../engine/ttl.ts';
+import { isStale } from '../engine/staleness.ts';
 
 /** One poller's question to the object: the dashboard, its parameters, and whether to re-run. */
 export interface StatusRequest {
@@ -44,6 +45,8 @@ interface Source {
   dataTimeZone: string;
   sql: string;
   refreshMinutes: number;
+  /** data_refresh_anchor_time (HH:MM in the organization's time zone), if any. */
+  anchor: string | null;
   maxConcurrent: number;
 }
 
@@ -58,6 +61,18 @@ interface Snapshot {
   aggregationOptions: string[] | null;
 }
 
+/** Where one report's or filter's data stands for a parameter set (the options call reads it). */
+export interface SourceState {
+  executionId: string | null;
+  executionStatus: string | null;
+  /** The latest successful result (possibly older than a run under way). */
+  dataKey: string | null;
+  dataTimestamp: string | null;
+  rowCount: number | null;
+  running: boolean;
+  error: { code: string; message: string } | null;
+}
+
 interface Slot {
   paramsHash: string;
   executionId: string | null;
@@ -66,10 +81,22 @@ interface Slot {
   rowCount: number | null;
   dataTimestamp: number | null;
   error: { code: string; message: string } | null;
+  /** When the last run failed (a failed run is retried after ERROR_RETRY_MS, not on every poll). */
+  errorAt?: number;
+  /** Adopting a stored result when the slot was made; callers wait for it. */
+  ready?: Promise<void> | null;
   inFlight: Promise<void> | null;
 }
 
+interface Compiled {
+  compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string };
+  paramsHash: string;
+}
+
 const SNAPSHOT_MS = 3_000;
+/** The longest a `source` call waits for a run under way. */
+const MAX_WAIT_MS = 25_000;
+const ERROR_RETRY_MS = 5 * 60_000;
 
 /**
  * One per dashboard and parameter set (`status::<dashboard>::<hash of parameters>`): every viewer
@@ -84,6 +111,7 @@ export class DashboardStatus extends DurableObject<Env> {
   private loading: Promise<Snapshot> | null = null;
   /** By source id and the hash of its compiled query (users whose context changes the SQL get their own). */
   private slots = new Map<string, Slot>();
+  private compiledCache = new Map<string, { at: number; value: Compiled | { error: NonNullable<StatusEntry['error']> } }>();
   private static readonly MAX_SLOTS = 2_000;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -103,22 +131,23 @@ export class DashboardStatus extends DurableObject<Env> {
   }
 
   /** The dashboard's reports and dynamic filters, re-read every few seconds so edits show up. */
-  private async load(req: StatusRequest): Promise<Snapshot> {
-    if (this.snapshot && Date.now() - this.snapshot.at < SNAPSHOT_MS && !req.refresh) return this.snapshot;
+  private async load(req: StatusRequest, force = false): Promise<Snapshot> {
+    if (this.snapshot && Date.now() - this.snapshot.at < SNAPSHOT_MS && !req.refresh && !force) return this.snapshot;
     this.loading ??= (async () => {
       try {
         const rows = await this.sql<{
           kind: 'report' | 'filter'; id: string; datasource_id: string; database_type: string; sql_query: string;
-          refresh: number; max_concurrent: number; data_time_zone: string;
+          refresh: number; anchor: string | null; max_concurrent: number; data_time_zone: string;
         }[]>`
           select 'report' as kind, r.id, r.datasource_id, ds.database_type, r.sql_query,
-                 coalesce(r.data_refresh_rate, d.data_refresh_rate) as refresh, ds.max_concurrent_executions as max_concurrent,
+                 coalesce(r.data_refresh_rate, d.data_refresh_rate) as refresh,
+                 coalesce(r.data_refresh_anchor_time, d.data_refresh_anchor_time) as anchor, ds.max_concurrent_executions as max_concurrent,
                  ds.data_time_zone
             from reports r join dashboards d on d.id = r.dashboard_id join datasources ds on ds.id = r.datasource_id
            where r.dashboard_id = ${req.dashboardId} and r.organization_id = ${req.organizationId}
           union all
           select 'filter', f.id, f.datasource_id, ds.database_type, f.sql_query,
-                 coalesce(f.data_refresh_rate, d.data_refresh_rate), ds.max_concurrent_executions, ds.data_time_zone
+                 coalesce(f.data_refresh_rate, d.data_refresh_rate), d.data_refresh_anchor_time, ds.max_concurrent_executions, ds.data_time_zone
             from dashboard_filters df join filters f on f.id = df.filter_id join dashboards d on d.id = df.dashboard_id
             join datasources ds on ds.id = f.datasource_id
            where df.dashboard_id = ${req.dashboardId} and df.organization_id = ${req.organizationId}
@@ -143,7 +172,7 @@ export class DashboardStatus extends DurableObject<Env> {
           organizationTimeZone: dash?.org_tz ?? 'UTC',
           aggregationOptions: dash?.filters_configuration?.aggregation_options ?? null,
           sources: rows.map((r) => ({
-            id: r.id, kind: r.kind, datasourceId: r.datasource_id, sql: r.sql_query, refreshMinutes: Number(r.refresh ?? 1440),
+            id: r.id, kind: r.kind, datasourceId: r.datasource_id, sql: r.sql_query, refreshMinutes: Number(r.refresh ?? 1440), anchor: r.anchor,
             dialect: dialectOf(r.database_type) ?? 'postgres', dataTimeZone: r.data_time_zone ?? 'UTC',
             maxConcurrent: Number(r.max_concurrent ?? 20),
           })),
@@ -156,41 +185,100 @@ export class DashboardStatus extends DurableObject<Env> {
     return this.loading;
   }
 
+  /**
+   * Where one report's or dynamic filter's data stands for these parameters (the options call):
+   * starts a run when the data is missing or stale (or `refresh`), and waits up to `waitMs` for a run
+   * under way. Null when the dashboard shows no such source.
+   */
+  async source(req: StatusRequest, sourceId: string, opts: { refresh?: boolean; waitMs?: number } = {}): Promise<SourceState | null> {
+    let snap = await this.load(req);
+    let source = snap.sources.find((s) => s.id === sourceId);
+    // Just added to the dashboard (the snapshot is a few seconds old): look again before saying no.
+    if (!source) {
+      snap = await this.load(req, true);
+      source = snap.sources.find((s) => s.id === sourceId);
+    }
+    if (!source) return null;
+    const { slot, error } = await this.slotFor(source, snap, req, opts.refresh ?? false);
+    if (slot?.inFlight && opts.waitMs) {
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      await Promise.race([slot.inFlight, new Promise<void>((r) => { timer = setTimeout(r, Math.min(opts.waitMs!, MAX_WAIT_MS)); })]);
+      if (timer) clearTimeout(timer);
+    }
+    return {
+      executionId: slot?.executionId ?? null,
+      executionStatus: slot?.executionStatus ?? null,
+      dataKey: slot?.dataKey ?? null,
+      dataTimestamp: slot?.dataTimestamp ? new Date(slot.dataTimestamp).toISOString() : null,
+      rowCount: slot?.rowCount ?? null,
+      running: !!slot?.inFlight,
+      error: error ?? slot?.error ?? null,
+    };
+  }
+
   private async entry(source: Source, snap: Snapshot, req: StatusRequest): Promise<StatusEntry> {
-    let compiled;
+    const { slot, error } = await this.slotFor(source, snap, req, req.refresh);
+    return this.view(source, snap, slot, error);
+  }
+
+  /**
+   * The source's SQL compiled for these parameters and this caller's snippet context, and its hash;
+   * remembered until the snapshot is re-read (the hot path of a poll: no compiling per poller).
+   */
+  private async compiled(source: Source, snap: Snapshot, req: StatusRequest): Promise<Compiled | { error: NonNullable<StatusEntry['error']> }> {
+    const key = `${source.id}\u0000${JSON.stringify(req.context)}\u0000${JSON.stringify(req.parameters)}`;
+    const hit = this.compiledCache.get(key);
+    if (hit && hit.at === snap.at) return hit.value;
+    let value: Compiled | { error: NonNullable<StatusEntry['error']> };
     try {
-      compiled = compileSql({
+      const compiled = compileSql({
         sql: source.sql, dialect: source.dialect, filters: snap.filters, parameters: req.parameters,
         dataTimeZone: source.dataTimeZone, aggregationOptions: snap.aggregationOptions, snippets: snap.snippets,
         timeZone: resolveDashboardTimeZone({ config: snap.timeZoneConfig, requested: req.parameters.tz ?? null, organizationTimeZone: snap.organizationTimeZone }),
         context: { ...req.context, dashboardName: snap.dashboardName, dashboardId: req.dashboardId },
       });
+      const paramsHash = await sha256Hex(JSON.stringify([source.datasourceId, compiled.text, compiled.values, compiled.sessionTimeZone]));
+      value = { compiled, paramsHash };
     } catch (err) {
       const e = err as { code?: string; message: string };
-      return this.view(source, null, { code: e.code === 'invalid_attribute' ? 'invalid_sql' : e.code ?? 'invalid_sql', message: e.message });
+      value = { error: { code: e.code === 'invalid_attribute' ? 'invalid_sql' : e.code ?? 'invalid_sql', message: e.message } };
     }
-    const paramsHash = await sha256Hex(JSON.stringify([source.datasourceId, compiled.text, compiled.values, compiled.sessionTimeZone]));
+    if (this.compiledCache.size >= DashboardStatus.MAX_SLOTS) this.compiledCache.clear();
+    this.compiledCache.set(key, { at: snap.at, value });
+    return value;
+  }
+
+  /** The source's slot for these parameters; a run is started when its data is missing, stale or `force`d. */
+  private async slotFor(source: Source, snap: Snapshot, req: StatusRequest, force: boolean): Promise<{ slot: Slot | null; error: StatusEntry['error'] }> {
+    const made = await this.compiled(source, snap, req);
+    if ('error' in made) return { slot: null, error: made.error };
+    const { compiled, paramsHash } = made;
     const slotKey = `${source.id}:${paramsHash}`;
     let slot = this.slots.get(slotKey);
     if (!slot) {
       slot = { paramsHash, executionId: null, executionStatus: null, dataKey: null, rowCount: null, dataTimestamp: null, error: null, inFlight: null };
       if (this.slots.size >= DashboardStatus.MAX_SLOTS) this.slots.delete(this.slots.keys().next().value!);
       this.slots.set(slotKey, slot);
-      if (!req.refresh) await this.adoptStored(slot, source);
+      // Every concurrent caller waits for the stored result to be adopted before deciding to run.
+      slot.ready = force ? null : this.adoptStored(slot).catch(() => {});
     }
-    const stale = !slot.dataTimestamp || Date.now() - slot.dataTimestamp > source.refreshMinutes * 60_000;
-    const wantRun = (req.refresh || (stale && !slot.error)) && !slot.inFlight;
+    if (slot.ready) await slot.ready;
+    const stale = !slot.dataTimestamp || isStale(slot.dataTimestamp, Date.now(), source.refreshMinutes, source.anchor, snap.organizationTimeZone);
+    const retry = !slot.error || Date.now() - (slot.errorAt ?? 0) > Math.min(ERROR_RETRY_MS, source.refreshMinutes * 60_000);
+    const wantRun = (force || (stale && retry)) && !slot.inFlight;
     if (wantRun) this.start(slot, source, req, compiled);
-    return this.view(source, slot, null);
+    return { slot, error: null };
   }
 
-  /** A stored result of the same query that is still within the refresh rate (another poller's or a report data call's). */
-  private async adoptStored(slot: Slot, source: Source) {
+  /**
+   * The newest stored result of the same query that has not expired (another poller's, a refresh's,
+   * a prewarm's): shown at once, and re-run meanwhile when it is stale.
+   */
+  private async adoptStored(slot: Slot) {
     const [row] = await this.sql<{ id: string; data_key: string; row_count: number; data_timestamp: Date }[]>`
       select e.id, r.data_key, r.row_count::float8 as row_count, r.data_timestamp
         from executions e join results r on r.execution_id = e.id
        where e.params_hash = ${slot.paramsHash} and e.execution_status = 'success' and r.expires_at > now()
-         and e.completed_at > now() - make_interval(mins => ${source.refreshMinutes})
        order by e.completed_at desc limit 1`;
     if (row) Object.assign(slot, { executionId: row.id, executionStatus: 'success', dataKey: row.data_key, rowCount: row.row_count, dataTimestamp: new Date(row.data_timestamp).getTime() });
   }
@@ -210,7 +298,7 @@ export class DashboardStatus extends DurableObject<Env> {
           report_id, filter_id, sql_query, parameters, params_hash, created_by, expires_at)
         values (${id}, ${req.organizationId}, ${source.datasourceId}, ${source.kind === 'report' ? 'sql_query' : 'sql_filter'}, 'starting',
           ${source.kind === 'report' ? source.id : null}, ${source.kind === 'filter' ? source.id : null}, ${source.sql},
-          ${JSON.stringify(req.parameters)}::jsonb, ${slot.paramsHash}, ${req.actor}, ${new Date(Date.now() + EXECUTION_TTL_MS)})`;
+          ${this.sql.json(req.parameters as never)}, ${slot.paramsHash}, ${req.actor}, ${new Date(Date.now() + EXECUTION_TTL_MS)})`;
       const gate = this.env.DATASOURCE_GATE.get(this.env.DATASOURCE_GATE.idFromName(`gate::${source.datasourceId}`));
       const out = (await gate.run(exe)) as ExecutionOutcome;
       if (slot.executionId !== id) return;
@@ -219,10 +307,16 @@ export class DashboardStatus extends DurableObject<Env> {
         Object.assign(slot, { dataKey: out.dataKey, rowCount: out.rowCount, dataTimestamp: Date.now(), error: null });
       } else {
         slot.error = { code: out.status, message: out.errorMessage ?? out.status };
+        slot.errorAt = Date.now();
       }
       if (source.kind === 'report') {
         await this.sql`update reports set query_error = ${out.status === 'success' ? null : out.errorMessage}, updated_at = updated_at
           where id = ${source.id}`.catch(() => {});
+      } else if (out.status === 'success') {
+        await this.sql`update filters set last_query_success = now(), last_query_error_message = null, options_refreshed_at = now()
+          where id = ${source.id}`.catch(() => {});
+      } else if (out.status !== 'cancelled') {
+        await this.sql`update filters set last_query_error_message = ${out.errorMessage} where id = ${source.id}`.catch(() => {});
       }
     };
     slot.inFlight = run()
@@ -230,6 +324,7 @@ export class DashboardStatus extends DurableObject<Env> {
         if (slot.executionId === id) {
           slot.executionStatus = 'internal_error';
           slot.error = { code: 'internal_error', message: err instanceof Error ? err.message : String(err) };
+          slot.errorAt = Date.now();
         }
       })
       .finally(() => {
@@ -237,7 +332,7 @@ export class DashboardStatus extends DurableObject<Env> {
       });
   }
 
-  private view(source: Source, slot: Slot | null, error: StatusEntry['error']): StatusEntry {
+  private view(source: Source, snap: Snapshot, slot: Slot | null, error: StatusEntry['error']): StatusEntry {
     const ts = slot?.dataTimestamp ?? null;
     const hasData = !!slot?.dataKey;
     const running = !!slot?.inFlight;
@@ -248,7 +343,7 @@ export class DashboardStatus extends DurableObject<Env> {
       result_status: err && !running ? 'error' : hasData ? (slot!.rowCount ? 'success' : 'no_data') : running ? 'running' : 'running',
       data_key: slot?.rowCount ? slot.dataKey : null,
       data_timestamp: ts ? new Date(ts).toISOString() : null,
-      data_current: !!ts && Date.now() - ts <= source.refreshMinutes * 60_000,
+      data_current: !!ts && !isStale(ts, Date.now(), source.refreshMinutes, source.anchor, snap.organizationTimeZone),
       execution_id: slot?.executionId ?? null,
       execution_status: slot?.executionStatus ?? null,
       running,

@@ -27,7 +27,10 @@ export async function organizationSnippets(ctx: ServiceContext): Promise<Snippet
   return rows;
 }
 
-/** Everything the compiler needs for a query shown on `dashboard` with `parameters`. */
+/**
+ * Everything the compiler needs for a query shown on `dashboard` with `parameters`. Without a
+ * dashboard (ad hoc runs, alerts) the requested `tz` applies, else the organization's time zone.
+ */
 export async function compileExtras(ctx: ServiceContext, dashboard: DashboardRow | null, parameters: InputParameters): Promise<CompileExtras> {
   const [snippets, who, [org]] = await Promise.all([
     organizationSnippets(ctx),
@@ -35,7 +38,7 @@ export async function compileExtras(ctx: ServiceContext, dashboard: DashboardRow
     ctx.db.select({ tz: organizations.time_zone }).from(organizations).where(and(eq(organizations.id, ctx.principal.organizationId))).limit(1),
   ]);
   const timeZone = resolveDashboardTimeZone({
-    config: dashboard?.time_zone_config ?? { type: 'organization' },
+    config: dashboard?.time_zone_config ?? { type: 'input' },
     requested: parameters.tz ?? null,
     organizationTimeZone: org?.tz ?? 'UTC',
   });

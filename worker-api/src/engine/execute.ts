@@ -3,21 +3,26 @@ import {
   compileSql, dialectOf, newId, sha256Hex, ApiError,
   type FilterDefinition, type InputParameters,
 } from '@cairn/core';
-import { datasources, executions, results } from '@cairn/db';
+import { datasources, executions, results, type dashboards } from '@cairn/db';
 import type { ServiceContext } from '../lib/context.ts';
 import type { ExecutionJob, ExecutionOutcome } from './job.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
-import type { CompileExtras } from './compile-context.ts';
+import { compileExtras, type CompileExtras } from './compile-context.ts';
+import { connectorFor } from './connectors/index.ts';
 
 export { EXECUTION_TTL_MS };
 
 type DatasourceRow = typeof datasources.$inferSelect;
-export type ExecutionType = 'sql_query' | 'sql_filter' | 'sql_alert' | 'export_query';
+export type ExecutionType = 'sql_query' | 'sql_filter' | 'sql_alert' | 'almanach_query' | 'export_query';
 
 export interface ExecutionInput {
   datasourceId: string;
-  /** Snippets, time zone and built-in snippet values (engine/compile-context.ts); none when absent. */
+  /**
+   * Snippets, time zone and built-in snippet values (engine/compile-context.ts). `executeQuery` reads
+   * them itself when absent (for `dashboard`, when given).
+   */
   extras?: Partial<CompileExtras>;
+  dashboard?: typeof dashboards.$inferSelect | null;
   sql: string;
   filters: FilterDefinition[];
   parameters: InputParameters;
@@ -62,11 +67,19 @@ export async function findFresh(ctx: ServiceContext, paramsHash: string, freshMi
   return fresh ?? null;
 }
 
+/**
+ * Whether the datasource can run queries at all: a 422 invalid_state naming what is missing (a type
+ * without a driver, a disabled datasource, an SSH tunnel or agent, no host). Opens no connection.
+ */
+export async function assertRunnable(ctx: Pick<ServiceContext, 'env'>, ds: DatasourceRow): Promise<void> {
+  await connectorFor(ds, { secretKey: ctx.env.SECRET_KEY, cairnSql: () => { throw new Error('not used'); } });
+}
+
 /** Records a new execution (status starting) and returns the job for the datasource's gate. */
 export async function createExecution(
   ctx: ServiceContext, ds: DatasourceRow, input: ExecutionInput, compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string }, paramsHash: string,
 ): Promise<ExecutionJob> {
-  if (!ds.enabled) throw new ApiError('invalid_state', `Datasource "${ds.name}" is disabled.`);
+  await assertRunnable(ctx, ds);
   const id = newId('execution');
   const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
   await ctx.db.insert(executions).values({
@@ -103,7 +116,8 @@ export interface QueryOutcome {
  */
 export async function executeQuery(ctx: ServiceContext, input: ExecutionInput & { freshMinutes: number }): Promise<QueryOutcome> {
   const ds = await loadDatasource(ctx, input.datasourceId);
-  const { compiled, paramsHash } = await compileFor(ds, input);
+  const extras = input.extras ?? await compileExtras(ctx, input.dashboard ?? null, input.parameters);
+  const { compiled, paramsHash } = await compileFor(ds, { ...input, extras });
   const fresh = await findFresh(ctx, paramsHash, input.freshMinutes);
   if (fresh) return { executionId: fresh.id, dataKey: fresh.key, rowCount: fresh.rows, reused: true };
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);

@@ -1,8 +1,23 @@
+import type { SchemaOptions } from './connectors/connector.ts';
+
+/** What an alert run needs once its query has finished (engine/alert-run.ts). */
+export interface AlertFollowUp {
+  kind: 'sql_alert';
+  alertId: string;
+  /** The SQL as it was sent (snippets expanded, placeholders for bound values), for the alert result. */
+  sqlText: string;
+}
+
 /** What the API hands to a datasource's gate to run: everything needed, already compiled. */
 export interface ExecutionJob {
   executionId: string;
   organizationId: string;
   datasourceId: string;
+  /**
+   * `query` (default): run `text` with `values` and store its rows. `schema`: read the datasource's
+   * schema through its connector, cache it on the datasource and store it for `GET /schema/{dataKey}`.
+   */
+  kind?: 'query' | 'schema';
   /** SQL text with placeholders and its bound values (never spliced). */
   text: string;
   values: unknown[];
@@ -14,6 +29,14 @@ export interface ExecutionJob {
   sessionTimeZone: string;
   /** The zone the result's times are meant in (the dashboard's), stored with the result. */
   resultTimeZone: string;
+  /** Statement timeout in ms (default: env STATEMENT_TIMEOUT_MS, else 120 s). */
+  timeoutMs?: number;
+  /** Overall guard in ms past which the run is abandoned as internal_timeout (default: env EXECUTION_GUARD_MS, else 10 min). */
+  guardMs?: number;
+  /** Schema jobs: which schemas and whether to count rows (from the datasource when absent). */
+  schema?: SchemaOptions;
+  /** Work that runs in the gate after the execution ends (alert evaluation and e-mail). */
+  followUp?: AlertFollowUp;
 }
 
 export type FinalStatus = 'success' | 'query_error' | 'timed_out' | 'cancelled' | 'internal_error' | 'internal_timeout';
@@ -24,4 +47,6 @@ export interface ExecutionOutcome {
   dataKey: string | null;
   rowCount: number;
   errorMessage: string | null;
+  /** Milliseconds from the start of the run (after any wait) to its end. */
+  durationMs?: number;
 }

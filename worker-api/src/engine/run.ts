@@ -1,88 +1,205 @@
 import type postgres from 'postgres';
-import { ApiError, makeDataKey, sha256Hex } from '@cairn/core';
-import { schema, type DbClient } from '@cairn/db';
+import { ApiError, humanName, makeDataKey, sha256Hex, type ResultField } from '@cairn/core';
 import type { Env } from '../env.ts';
-import type { ServiceContext } from '../lib/context.ts';
-import { runOnDatasource } from './connectors.ts';
+import {
+  ConnectorError, closeInBackground, connectorFor,
+  type CancelHandle, type Connector, type DatasourceRow, type SchemaData, type SchemaOptions,
+} from './connectors/index.ts';
+import { CHUNK_BYTES, type ResultChunk, type RowSink } from './result.ts';
 import type { ExecutionJob, ExecutionOutcome, FinalStatus } from './job.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
 
-export type CancelHandle = () => Promise<void>;
-
 export interface RunDeps {
   env: Env;
-  /** A pool on Cairn's own database. */
+  /** A pool on Cairn's own database for status updates and result storage. */
   sql: postgres.Sql;
+  /** A pool on Cairn's own database that the sample datasource's queries run on (never the one above: a run holds its connection while its chunks are written). */
+  sampleSql: postgres.Sql;
 }
 
 export interface RunHooks {
-  onCancelHandle: (h: CancelHandle) => void;
-  isCancelled: () => boolean;
+  /** Aborted when the execution is cancelled. */
+  signal: AbortSignal;
+  /** The running statement's handle, for cancelling it from a second connection. */
+  onCancelHandle?: (handle: CancelHandle, ds: DatasourceRow) => void;
 }
 
-/** The outcome's status for an error thrown while running. */
-function statusOf(err: unknown, cancelled: boolean): FinalStatus {
-  if (cancelled) return 'cancelled';
-  const e = err as { code?: string; meta?: { sqlstate?: string }; message?: string };
-  if (err instanceof ApiError) {
-    if (/statement timeout|timed out|max_statement_time|maximum statement execution time/i.test(err.message)) return 'timed_out';
-    if (err.code === 'query_error') return 'query_error';
-    return 'internal_error';
-  }
-  if (e.code === '57014') return 'timed_out';
-  return 'internal_error';
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
+export const DEFAULT_GUARD_MS = 10 * 60_000;
+/** Result chunks written at the same time (the writes pool has 4 connections). */
+const PARALLEL_WRITES = 3;
+/** How long past the guard a run that ignores being stopped is waited for. */
+const HARD_STOP_GRACE_MS = 15_000;
+
+const positive = (v: string | undefined) => (v && Number(v) > 0 ? Number(v) : undefined);
+
+/** The statement timeout and the overall guard of a job (job → environment → defaults). */
+export function limitsOf(env: Pick<Env, 'STATEMENT_TIMEOUT_MS' | 'EXECUTION_GUARD_MS'>, job: Pick<ExecutionJob, 'timeoutMs' | 'guardMs'>) {
+  const timeoutMs = job.timeoutMs ?? positive(env.STATEMENT_TIMEOUT_MS) ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const guardMs = job.guardMs ?? positive(env.EXECUTION_GUARD_MS) ?? DEFAULT_GUARD_MS;
+  return { timeoutMs, guardMs };
 }
+
+const FINISHED = ['cancelled', 'success', 'query_error', 'timed_out', 'internal_error', 'internal_timeout'];
+
+class GuardExceeded extends Error {}
+
+/** The final status and message for anything a run may throw. */
+export function failureOf(err: unknown, state: { cancelled: boolean; guardFired: boolean; guardMs: number }): { status: FinalStatus; message: string } {
+  if (state.guardFired || err instanceof GuardExceeded) {
+    return { status: 'internal_timeout', message: `The execution was stopped after ${Math.round(state.guardMs / 1000)} s, Cairn's limit for one execution.` };
+  }
+  if (state.cancelled) return { status: 'cancelled', message: 'The query was cancelled.' };
+  if (err instanceof ConnectorError) {
+    const status: FinalStatus = err.kind === 'connection_error' ? 'internal_error' : err.kind;
+    return { status, message: err.message };
+  }
+  if (err instanceof ApiError) return { status: 'internal_error', message: err.message };
+  const message = err instanceof Error && err.message ? err.message : String(err);
+  return { status: 'internal_error', message: `The result could not be stored: ${message}` };
+}
+
+/** What the schema refresh of a datasource reads (its included schemas/databases and row-count setting). */
+export function schemaOptionsOf(ds: Pick<DatasourceRow, 'included_schemas' | 'included_databases' | 'update_schema_row_counts'>): SchemaOptions {
+  return { included_schemas: ds.included_schemas ?? null, included_databases: ds.included_databases ?? null, rowCounts: ds.update_schema_row_counts };
+}
+
+/** The one field of a stored schema document (results of kind schema hold one JSON object, not rows). */
+const SCHEMA_FIELDS: ResultField[] = [
+  { idx: 0, name: 'schema', data_type: 'JSON', unique_count: 1, human_name: humanName('schema'), min_value: null, max_value: null, group_by: false },
+];
 
 /**
- * Runs one execution to its end inside the datasource's gate: marks it running, runs the SQL on the
- * datasource, stores the rows as JSON chunks and the field statistics, and records the final status
- * (success, query_error, timed_out, cancelled or internal_error) with the database's own message.
+ * Runs one execution to its end inside the datasource's gate: marks it running, streams the
+ * connector's result chunks into `result_chunks` as they fill (memory stays at a few chunks), then
+ * records the result with its field statistics and the final status with the database's own message:
+ * success, query_error, timed_out (statement timeout), cancelled, internal_error (unreachable
+ * database, no driver, storage failure) or internal_timeout (the overall guard).
  */
 export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks): Promise<ExecutionOutcome> {
   const { sql } = deps;
   const id = job.executionId;
-  const fail = async (status: FinalStatus, message: string): Promise<ExecutionOutcome> => {
+  const { timeoutMs, guardMs } = limitsOf(deps.env, job);
+  const t0 = Date.now();
+  const finish = async (status: FinalStatus, message: string): Promise<ExecutionOutcome> => {
+    await sql`delete from result_chunks where execution_id = ${id}`;
     await sql`update executions set execution_status = ${status}, completed_at = now(), updated_at = now(),
-      error_message = ${message.slice(0, 4000)} where id = ${id}`;
-    return { executionId: id, status, dataKey: null, rowCount: 0, errorMessage: message };
+      error_message = ${message.slice(0, 4000)} where id = ${id} and execution_status not in ${sql(FINISHED)}`;
+    return { executionId: id, status, dataKey: null, rowCount: 0, errorMessage: message, durationMs: Date.now() - t0 };
   };
-  const [ds] = await sql<(typeof schema.datasources.$inferSelect)[]>`
-    select * from datasources where id = ${job.datasourceId} and organization_id = ${job.organizationId}`;
-  if (!ds) return fail('internal_error', 'The datasource no longer exists.');
-  if (hooks.isCancelled()) return fail('cancelled', 'Cancelled before it started.');
-  await sql`update executions set execution_status = 'running', started_at = now(), updated_at = now() where id = ${id}`;
 
-  // The connectors take a service context; inside the gate it is this pool and the environment. (No
-  // drizzle on this pool: drizzle's driver turns postgres.js's own date and json serializers off.)
-  const direct = { sql, get db(): never { throw new Error('No drizzle client inside the gate.'); } } as unknown as DbClient;
-  const ctx = {
-    env: deps.env, direct: () => direct, waitUntil: (p: Promise<unknown>) => void p.catch(() => {}),
-  } as unknown as ServiceContext;
-  let built;
+  const [ds] = await sql<DatasourceRow[]>`select * from datasources where id = ${job.datasourceId} and organization_id = ${job.organizationId}`;
+  if (!ds) return finish('internal_error', 'The datasource no longer exists.');
+  if (hooks.signal.aborted) return finish('cancelled', 'Cancelled before it started.');
+  await sql`update executions set execution_status = 'running', started_at = now(), updated_at = now()
+    where id = ${id} and execution_status not in ${sql(FINISHED)}`;
+
+  // Cancelling and the guard both stop the connector through one signal.
+  const stop = new AbortController();
+  const state = { cancelled: false, guardFired: false, guardMs };
+  const onCancel = () => {
+    state.cancelled = true;
+    stop.abort();
+  };
+  hooks.signal.addEventListener('abort', onCancel, { once: true });
+  const guardTimer = setTimeout(() => {
+    state.guardFired = true;
+    stop.abort();
+  }, guardMs);
+  let hardTimer: ReturnType<typeof setTimeout> | null = null;
+  const hardStop = new Promise<never>((_, reject) => {
+    hardTimer = setTimeout(() => reject(new GuardExceeded()), guardMs + HARD_STOP_GRACE_MS);
+  });
+
   try {
-    built = await runOnDatasource(ctx, ds, job.text, job.values);
+    const connector = await connectorFor(ds, { secretKey: deps.env.SECRET_KEY, cairnSql: () => deps.sampleSql, closer: closeInBackground });
+    const work = job.kind === 'schema'
+      ? readSchema(deps, job, ds, connector)
+      : runQuery(deps, job, ds, connector, { timeoutMs, signal: stop.signal, hooks });
+    // If the hard stop wins, the work may still end later: storeResult then finds the execution ended and stores nothing.
+    work.catch(() => {});
+    const stored = await Promise.race([work, hardStop]);
+    return { ...stored, durationMs: Date.now() - t0 };
   } catch (err) {
-    const status = statusOf(err, hooks.isCancelled());
-    const message = status === 'cancelled' ? 'Cancelled.' : err instanceof Error ? err.message : 'The query failed.';
-    return fail(status, message);
+    const { status, message } = failureOf(err, state);
+    return finish(status, message);
+  } finally {
+    clearTimeout(guardTimer);
+    if (hardTimer) clearTimeout(hardTimer);
+    hooks.signal.removeEventListener('abort', onCancel);
   }
-  if (hooks.isCancelled()) return fail('cancelled', 'Cancelled.');
+}
 
+/** Streams the query's rows into result_chunks and records the result. */
+async function runQuery(
+  deps: RunDeps, job: ExecutionJob, ds: DatasourceRow, connector: Connector,
+  opts: { timeoutMs: number; signal: AbortSignal; hooks: RunHooks },
+): Promise<ExecutionOutcome> {
+  const { sql } = deps;
+  const id = job.executionId;
+  let seq = 0;
+  // Chunks are written on up to PARALLEL_WRITES connections at once (their seq keeps the order); the
+  // connector waits when those are busy and a few more chunks are queued, so memory stays bounded.
+  const inFlight = new Set<Promise<void>>();
+  let writeError: unknown = null;
+  const sink: RowSink = {
+    chunk: async (c: ResultChunk) => {
+      if (writeError) throw writeError;
+      while (inFlight.size >= PARALLEL_WRITES) await Promise.race(inFlight);
+      const n = seq++;
+      const write: Promise<void> = sql`insert into result_chunks (execution_id, seq, rows, data) values (${id}, ${n}, ${c.rows}, ${c.data})`
+        .then(() => {}, (err) => { writeError ??= err; })
+        .finally(() => inFlight.delete(write));
+      inFlight.add(write);
+    },
+  };
+  const summary = await connector.run({ text: job.text, values: job.values }, sink, {
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    timeZone: job.sessionTimeZone,
+    onCancelHandle: (handle) => opts.hooks.onCancelHandle?.(handle, ds),
+  }).finally(() => Promise.all(inFlight));
+  if (writeError) throw writeError;
+  if (opts.signal.aborted) throw new Error('stopped');
+  return storeResult(deps, job, summary.fields, summary.rowCount, summary.sizeInBytes);
+}
+
+/** Reads the schema, caches it on the datasource and stores it as the execution's result (one JSON document). */
+async function readSchema(deps: RunDeps, job: ExecutionJob, ds: DatasourceRow, connector: Connector): Promise<ExecutionOutcome> {
+  const { sql } = deps;
+  const data: SchemaData = await connector.schema(job.schema ?? schemaOptionsOf(ds));
   const now = new Date();
+  const doc = {
+    schemas: data.schemas,
+    schema_updated_at: now.toISOString(),
+    ...(data.total_row_count !== undefined ? { total_row_count: data.total_row_count, total_row_count_exact: data.total_row_count_exact ?? false } : {}),
+  };
+  const bytes = new TextEncoder().encode(JSON.stringify(doc));
+  for (let at = 0, n = 0; at < bytes.length || n === 0; at += CHUNK_BYTES, n++) {
+    const piece = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
+    await sql`insert into result_chunks (execution_id, seq, rows, data) values (${job.executionId}, ${n}, ${n === 0 ? 1 : 0}, ${piece})`;
+  }
+  await sql`update datasources set schema_cache = ${sql.json(doc as never)}, schema_updated_at = ${now},
+      total_row_count = ${data.total_row_count ?? null}, total_row_count_exact = ${data.total_row_count === undefined ? null : (data.total_row_count_exact ?? false)}
+    where id = ${ds.id} and organization_id = ${job.organizationId}`;
+  return storeResult(deps, job, SCHEMA_FIELDS, 1, bytes.length, now);
+}
+
+/** The result row and the final status, together (the chunks are already written). */
+async function storeResult(deps: RunDeps, job: ExecutionJob, fields: ResultField[], rowCount: number, sizeInBytes: number, now = new Date()): Promise<ExecutionOutcome> {
+  const id = job.executionId;
   const expires = new Date(now.getTime() + EXECUTION_TTL_MS);
   const dataKey = makeDataKey(deps.env.REGION, job.organizationId, id, (await sha256Hex(`${id}:${job.paramsHash}`)).slice(0, 16));
-  const fields = built.fields();
-  await sql.begin(async (tx) => {
+  // (The fields go as a JSON parameter: a string cast to json would be encoded twice by postgres.js.)
+  await deps.sql.begin(async (tx) => {
+    const [mine] = await tx`update executions set execution_status = 'success', completed_at = now(), updated_at = now(), error_message = null,
+      result_columns = ${fields.length}, result_rows = ${rowCount}, result_size = ${sizeInBytes} where id = ${id} and execution_status = 'running'
+      returning id`;
+    // Ended meanwhile (cancelled while the last chunk was written, written off by a sweep): keep that ending.
+    if (!mine) throw new ConnectorError('cancelled', 'The execution ended before its result was stored.');
     await tx`insert into results (execution_id, organization_id, data_key, fields, row_count, size_in_bytes, time_zone, data_timestamp, expires_at)
-      values (${id}, ${job.organizationId}, ${dataKey}, ${JSON.stringify(fields)}::json, ${built.rowCount}, ${built.sizeInBytes},
+      values (${id}, ${job.organizationId}, ${dataKey}, ${deps.sql.json(fields as never)}, ${rowCount}, ${sizeInBytes},
               ${job.resultTimeZone}, ${now}, ${expires})`;
-    const enc = new TextEncoder();
-    for (let i = 0; i < built.chunks.length; i++) {
-      const c = built.chunks[i]!;
-      await tx`insert into result_chunks (execution_id, seq, rows, data) values (${id}, ${i}, ${c.rows}, ${enc.encode(c.data)})`;
-    }
-    await tx`update executions set execution_status = 'success', completed_at = now(), updated_at = now(),
-      result_columns = ${fields.length}, result_rows = ${built.rowCount}, result_size = ${built.sizeInBytes} where id = ${id}`;
   });
-  return { executionId: id, status: 'success', dataKey, rowCount: built.rowCount, errorMessage: null };
+  return { executionId: id, status: 'success', dataKey, rowCount, errorMessage: null };
 }

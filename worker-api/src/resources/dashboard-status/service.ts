@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { notFound, sha256Hex, signDataToken, type InputParameters } from '@cairn/core';
+import { notFound, sha256Hex, type InputParameters } from '@cairn/core';
 import { reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
-import { findDashboard } from '../dashboards/service.ts';
-import type { StatusEntry } from '../../durable/dashboard-status.ts';
-import { principalContext } from '../../engine/compile-context.ts';
+import type { StatusEntry, StatusRequest } from '../../durable/dashboard-status.ts';
+import type { Env } from '../../env.ts';
+import { callerContext, dataTokenFor, visibleDashboard } from './hot-path.ts';
 
 /** The dashboard's default parameters, overridden field by field (filters by variable name) by the request's. */
 export function mergeParameters(defaults: InputParameters | null | undefined, given: InputParameters | undefined): InputParameters {
@@ -25,15 +25,28 @@ export function mergeParameters(defaults: InputParameters | null | undefined, gi
 const RUNNING_DELAY_S = 2;
 const IDLE_DELAY_S = 60;
 
+/**
+ * The DashboardStatus object of a dashboard and a (merged) parameter set: every caller asking with
+ * the same parameters — pollers, the options call, the prewarm cron — reaches the same object.
+ */
+export async function statusObject(env: Env, dashboardId: string, parameters: InputParameters) {
+  const hash = (await sha256Hex(JSON.stringify(parameters))).slice(0, 32);
+  return env.DASHBOARD_STATUS.get(env.DASHBOARD_STATUS.idFromName(`status::${dashboardId}::${hash}`));
+}
+
+/** The request the status object takes, for the caller of this request. */
+export async function statusRequest(ctx: ServiceContext, dashboardId: string, parameters: InputParameters, refresh: boolean): Promise<StatusRequest> {
+  const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
+  const context = await callerContext(ctx);
+  return { organizationId: ctx.principal.organizationId, dashboardId, parameters, refresh, actor, context };
+}
+
 async function poll(ctx: ServiceContext, dashboardId: string, given: InputParameters | undefined, refresh: boolean) {
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId });
-  const dashboard = await findDashboard(ctx, dashboardId);
+  const dashboard = await visibleDashboard(ctx, dashboardId);
   const parameters = mergeParameters(dashboard.default_parameters, given);
-  const hash = (await sha256Hex(JSON.stringify(parameters))).slice(0, 32);
-  const stub = ctx.env.DASHBOARD_STATUS.get(ctx.env.DASHBOARD_STATUS.idFromName(`status::${dashboard.id}::${hash}`));
-  const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
-  const context = await principalContext(ctx);
-  const res = await stub.poll({ organizationId: ctx.principal.organizationId, dashboardId: dashboard.id, parameters, refresh, actor, context });
+  const stub = await statusObject(ctx.env, dashboard.id, parameters);
+  const res = await stub.poll(await statusRequest(ctx, dashboard.id, parameters, refresh));
   return { dashboard, ...res };
 }
 
@@ -42,9 +55,7 @@ export async function dashboardStatus(ctx: ServiceContext, dashboardId: string, 
   const { entries, updated_at } = await poll(ctx, dashboardId, body.parameters, body.refresh_data ?? false);
   const tokens = new Map<string, string>();
   for (const e of entries) {
-    if (e.data_key && !tokens.has(e.data_key)) {
-      tokens.set(e.data_key, await signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: e.data_key, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET));
-    }
+    if (e.data_key && !tokens.has(e.data_key)) tokens.set(e.data_key, await dataTokenFor(ctx, e.data_key));
   }
   const item = (e: StatusEntry) => ({
     result_status: e.result_status,

@@ -25,7 +25,7 @@ defineRoute(executionRoutes, createRoute({
 
 defineRoute(executionRoutes, createRoute({
   method: 'get', path: '/executions/{id}', tags, summary: 'Get an execution',
-  description: 'Statuses: starting, running, waiting (the datasource is at its concurrency limit), scheduled, and the final ones: success, query_error (the database refused the SQL; `error_message` holds its words), timed_out (statement timeout), cancelled, internal_error, internal_timeout. Executions are kept 24 hours.',
+  description: 'Statuses: starting, running, waiting (the datasource is at its concurrency limit), scheduled, and the final ones: success, query_error (the database refused the SQL; `error_message` holds its words), timed_out (the statement timeout), cancelled, internal_error (the database could not be reached or refused the login — the driver’s message —, or the result could not be stored), internal_timeout (Cairn’s overall limit of 10 minutes per execution). Executions are kept 24 hours.',
   'x-permissions': ['view_dashboards', 'view_alerts', 'view_datasources'],
   request: { params: idParam },
   responses: { 200: json(Execution, 'The execution'), ...errorResponses(401, 403, 404, 429) },
@@ -44,7 +44,7 @@ defineRoute(executionRoutes, createRoute({
 
 defineRoute(executionRoutes, createRoute({
   method: 'get', path: '/executions/{id}/data', tags, summary: 'Get an execution’s data handle',
-  description: 'For a successful execution: the data key and a data access token (valid for minutes) to fetch the rows from the data server of this region, `GET /data/{data_key}` with `Authorization: Data <token>`. 204 when the execution produced no rows or did not succeed; 422 while it still runs.',
+  description: 'For a successful execution: the data key and a data access token (valid for minutes) to fetch the rows from the data server of this region, `GET /data/{data_key}` with `Authorization: Data <token>`. 204 when the execution produced no rows, did not succeed, or is a schema read (almanach_query: its document is fetched with GET /datasources/{id}/schema); 422 while it still runs.',
   'x-permissions': ['view_dashboards', 'view_alerts', 'view_datasources'],
   request: { params: idParam },
   responses: { 200: json(dataHandle, 'Where and how to fetch the rows'), 204: noContent('No data'), ...errorResponses(401, 403, 404, 422, 429) },

@@ -4,6 +4,7 @@ import { executions, FINISHED_STATUSES, results } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can } from '../../auth/principal.ts';
 import { compileFor, createExecution, dispatch, gateOf, loadDatasource } from '../../engine/execute.ts';
+import { compileExtras } from '../../engine/compile-context.ts';
 
 type ExecutionRow = typeof executions.$inferSelect;
 
@@ -41,7 +42,10 @@ export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: 
   if (body.r_query) {
     throw new ApiError('invalid_attribute', 'R post-processing is not available in Cairn; send sql_query only.', { source: { pointer: '/r_query' } });
   }
-  const input = { datasourceId: ds.id, sql: body.sql_query, filters: [], parameters: body.parameters ?? {}, source: {}, executionType: 'sql_query' as const };
+  const parameters = body.parameters ?? {};
+  // Snippets and the built-in snippets work; ranges are read in the requested tz, else the organization's zone.
+  const extras = await compileExtras(ctx, null, parameters);
+  const input = { datasourceId: ds.id, sql: body.sql_query, filters: [], parameters, extras, source: {}, executionType: 'sql_query' as const };
   const { compiled, paramsHash } = await compileFor(ds, input);
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);
   // Runs on after the answer; the caller polls GET /executions/{id}.
@@ -81,6 +85,8 @@ export async function cancelExecution(ctx: ServiceContext, id: string) {
 /** The data key and a fresh data access token of a successful execution's result; null when there is none (204). */
 export async function executionData(ctx: ServiceContext, id: string) {
   const row = await findExecution(ctx, id);
+  // A schema read stores one JSON document for GET /schema/{dataKey}, not rows.
+  if (row.execution_type === 'almanach_query') return null;
   if (row.execution_status !== 'success') {
     if ((FINISHED_STATUSES as readonly string[]).includes(row.execution_status)) return null;
     throw new ApiError('invalid_state', `The execution is ${row.execution_status}; poll GET /executions/${id} until it is success.`);

@@ -1,0 +1,341 @@
+/**
+ * The query engine end to end, under `wrangler dev` (one command; it starts its own stack):
+ *
+ *   npx tsx bench/engine.ts [--rows 1000000] [--pollers 1000] [--reports 10] [--duration 10] [--only large,pollers] [--no-write] [--verbose] [--chunks-lz4]
+ *
+ * `--chunks-lz4` first switches the bench database's `result_chunks.data` to lz4 compression (the
+ * migration bench/README.md suggests), to measure what it would change; the run says so.
+ *
+ * (a) A large result — `--rows` rows of six columns (bigint, timestamp, two short texts, numeric,
+ *     int) generated on a Postgres datasource that points at the local server: the time from
+ *     `POST /datasources/{id}/executions` to the last byte of `GET /data/{key}` (JSON), and to the
+ *     last byte of `POST /process` (a zip of CSV, through `POST /dashboards/{id}/data`), beside
+ *     `psql -c "COPY (…) TO STDOUT"` of the same query in the same run; the peak RSS of every process
+ *     of the stack (wrangler's Node processes and their workerd) and of this one, sampled from /proc.
+ * (b) `--pollers` concurrent pollers of one dashboard of `--reports` reports (autocannon, one
+ *     connection per poller, `POST /dashboards/{id}/status`): how many executions they caused (the
+ *     target is exactly one per report) and the poll latency p99 beside the bare route's p99 under
+ *     the same load on the same `wrangler dev`.
+ *
+ * The numbers go to bench/README.md between the `bench:engine` markers (`--no-write` leaves it).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result } from 'autocannon';
+import postgres from 'postgres';
+import { createRunDatabase, pickPostgres, type RunDatabase } from '../scripts/lib/database.ts';
+import { errorMessage, fail, say, warn } from '../scripts/lib/log.ts';
+import { REPO_ROOT } from '../scripts/lib/paths.ts';
+import { randomPortBase } from '../scripts/lib/ports.ts';
+import { Supervisor } from '../scripts/lib/procs.ts';
+import { startStack } from '../scripts/lib/stack.ts';
+import { RssSampler, type ProcPeak } from './proc-rss.ts';
+
+const README = join(REPO_ROOT, 'bench/README.md');
+const START = '<!-- bench:engine:start -->';
+const END = '<!-- bench:engine:end -->';
+const JSONAPI = 'application/vnd.api+json';
+const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+const s = (ms: number) => (ms / 1000).toFixed(2);
+
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    pollers: { type: 'string', default: '1000' },
+    reports: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '10' },
+    only: { type: 'string', default: 'large,pollers' },
+    'no-write': { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+    'chunks-lz4': { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+const ROWS = Number(args.rows);
+const POLLERS = Number(args.pollers);
+const REPORTS = Number(args.reports);
+const DURATION = Number(args.duration);
+const ONLY = new Set(args.only!.split(','));
+
+const largeQuery = (rows: number) => `select i::bigint as id,
+       timestamp '2024-01-01 00:00:00' + i * interval '1 second' as created_at,
+       'customer_' || (i % 5000) as customer,
+       (array['open', 'paid', 'shipped', 'returned'])[i % 4 + 1] as status,
+       round((i % 100000) / 100.0, 2)::numeric(12, 2) as amount,
+       (i % 1000)::int as quantity
+  from generate_series(1, ${rows}) as s(i)`;
+
+interface Api {
+  base: string;
+  key: string;
+}
+
+async function api(a: Api, method: string, path: string, body?: unknown, type = 'application/json') {
+  const send = () => fetch(a.base + path, {
+    method,
+    headers: { authorization: `Api ${a.key}`, ...(body !== undefined ? { 'content-type': type } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // A read that fails on the network (a reset connection on a busy machine) is tried once more.
+  const res = await send().catch((err) => {
+    if (method !== 'GET') throw err;
+    warn(`GET ${path}: ${errorMessage(err)} (${String((err as { cause?: unknown }).cause ?? '')}); retrying`);
+    return send();
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 400)}`);
+  return json;
+}
+
+/** Reads a response to its last byte; returns the byte count. */
+async function drain(res: Response): Promise<number> {
+  if (!res.ok || !res.body) throw new Error(`download answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  return bytes;
+}
+
+/** Starts an ad hoc execution and waits for it (polling every 25 ms); returns its id. */
+async function execute(a: Api, datasourceId: string, sqlText: string): Promise<string> {
+  const started = await api(a, 'POST', `/datasources/${datasourceId}/executions`, { sql_query: sqlText });
+  for (;;) {
+    const e = await api(a, 'GET', `/executions/${started.execution_id}`);
+    if (e.execution_status === 'success') return started.execution_id;
+    if (!['starting', 'running', 'waiting', 'scheduled'].includes(e.execution_status)) {
+      throw new Error(`execution ${started.execution_id} ended ${e.execution_status}: ${e.error_message}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function copyTime(dbUrl: string, sqlText: string): { ms: number; bytes: number } {
+  const u = new URL(dbUrl);
+  const t0 = performance.now();
+  // Through a pipe into wc, so that this process never holds the COPY text.
+  const out = execFileSync('bash', ['-c', 'psql "$@" | wc -c', 'psql',
+    '-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'),
+    '-d', u.pathname.slice(1), '-X', '-q', '-c', `COPY (${sqlText}) TO STDOUT`,
+  ], { env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } });
+  return { ms: performance.now() - t0, bytes: Number(out.toString().trim()) };
+}
+
+interface LargeResult {
+  copy: { ms: number; bytes: number };
+  json: { ms: number; execMs: number; bytes: number };
+  csv: { ms: number; execMs: number; bytes: number; reused: boolean };
+  peaks: ProcPeak[];
+}
+
+async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: string, sampler: RssSampler): Promise<LargeResult> {
+  const query = largeQuery(ROWS);
+  say(`(a) ${ROWS.toLocaleString('en')} rows: COPY through psql…`);
+  const copy = copyTime(dbUrl, query);
+  say(`    COPY: ${s(copy.ms)} s, ${mb(copy.bytes)} MB`);
+  sampler.start(100);
+
+  say('    JSON: POST /datasources/{id}/executions → GET /data/{key}…');
+  let t0 = performance.now();
+  let exe = await execute(a, datasourceId, query);
+  let execMs = performance.now() - t0;
+  const handle = await api(a, 'GET', `/executions/${exe}/data`);
+  const jsonBytes = await drain(await fetch(handle.data_url, { headers: { authorization: `Data ${handle.data_access_token}` } }));
+  const json = { ms: performance.now() - t0, execMs, bytes: jsonBytes };
+  say(`    JSON: ${s(json.ms)} s (execution ${s(execMs)} s), ${mb(jsonBytes)} MB`);
+
+  say('    CSV zip: POST /datasources/{id}/executions → POST /dashboards/{id}/data → POST /process…');
+  const dash = await api(a, 'POST', '/dashboards', { data: { type: 'dashboards', attributes: { name: `Bench large ${Date.now()}` } } }, JSONAPI);
+  const dashboardId = dash.data.id as string;
+  await api(a, 'POST', '/reports', {
+    data: {
+      type: 'reports', attributes: { name: 'Large', sql_query: query },
+      relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
+    },
+  }, JSONAPI);
+  t0 = performance.now();
+  exe = await execute(a, datasourceId, query);
+  execMs = performance.now() - t0;
+  const proc = await api(a, 'POST', `/dashboards/${dashboardId}/data`, { data_format: 'csv_zip' });
+  const reused = proc.reports?.[0]?.execution_id === exe;
+  const csvBytes = await drain(await fetch(proc.data_url ?? `${data}/process`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data_access_token: proc.data_process_token }),
+  }));
+  const csv = { ms: performance.now() - t0, execMs, bytes: csvBytes, reused };
+  say(`    CSV zip: ${s(csv.ms)} s (execution ${s(execMs)} s), ${mb(csvBytes)} MB${reused ? '' : ' (the dashboard data call ran the query again)'}`);
+  return { copy, json, csv, peaks: sampler.stop() };
+}
+
+interface PollResult {
+  executions: number;
+  cold: Result;
+  warm: Result;
+  bare: Result;
+}
+
+/** Waits until the server answers the bare route quickly again (requests left over from a load run drain first). */
+async function settle(base: string, maxMs = 60_000) {
+  const until = Date.now() + maxMs;
+  let quick = 0;
+  while (quick < 3 && Date.now() < until) {
+    const t0 = performance.now();
+    await (await fetch(`${base}/bench/bare`)).text().catch(() => '');
+    quick = performance.now() - t0 < 100 ? quick + 1 : 0;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function load(url: string, opts: { method?: 'POST' | 'GET'; headers?: Record<string, string>; body?: string; connections: number; duration: number }) {
+  return autocannon({ url, method: opts.method ?? 'GET', headers: opts.headers, body: opts.body, connections: opts.connections, duration: opts.duration, timeout: 30 });
+}
+
+async function benchPollers(a: Api, datasourceId: string, dbUrl: string): Promise<PollResult> {
+  const tag = Math.random().toString(36).slice(2, 10);
+  const dash = await api(a, 'POST', '/dashboards', { data: { type: 'dashboards', attributes: { name: `Bench pollers ${tag}` } } }, JSONAPI);
+  const dashboardId = dash.data.id as string;
+  const reportIds: string[] = [];
+  for (let i = 0; i < REPORTS; i++) {
+    const r = await api(a, 'POST', '/reports', {
+      data: {
+        type: 'reports',
+        // Each run takes a second, so the pollers pile up on runs under way.
+        attributes: { name: `R${i}`, sql_query: `select '${tag}-${i}' as tag, g from generate_series(1, 1000) g, (select pg_sleep(1)) s` },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
+      },
+    }, JSONAPI);
+    reportIds.push(r.data.id);
+  }
+  const headers = { authorization: `Api ${a.key}`, 'content-type': 'application/json' };
+  const url = `${a.base}/dashboards/${dashboardId}/status`;
+  say(`(b) ${POLLERS} concurrent pollers of a dashboard of ${REPORTS} reports, ${DURATION} s (cold: the first polls start the runs)…`);
+  const cold = await load(url, { method: 'POST', headers, body: '{}', connections: POLLERS, duration: DURATION });
+  say(`    cold: p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, ${cold.requests.total} polls, ${cold.non2xx} non-2xx, ${cold.errors} errors`);
+  await settle(a.base);
+  const warm = await load(url, { method: 'POST', headers, body: '{}', connections: POLLERS, duration: DURATION });
+  say(`    warm: p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ${warm.requests.total} polls`);
+  say(`    bare route, same load…`);
+  await settle(a.base);
+  await load(`${a.base}/bench/bare`, { connections: POLLERS, duration: 2 });
+  await settle(a.base);
+  const bare = await load(`${a.base}/bench/bare`, { connections: POLLERS, duration: DURATION });
+  say(`    bare: p50 ${bare.latency.p50} ms, p99 ${bare.latency.p99} ms`);
+  const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from executions where report_id in ${sql(reportIds)}`;
+  await sql.end();
+  say(`    executions caused: ${row!.n} (reports: ${REPORTS})`);
+  return { executions: row!.n, cold, warm, bare };
+}
+
+function report(large: LargeResult | null, polls: PollResult | null, meta: { date: string; machine: string }): string {
+  const lines = [`Run ${meta.date} on ${meta.machine}; PostgreSQL on 127.0.0.1:5432; \`wrangler dev\` (workerd) for the four workers.`, ''];
+  if (large) {
+    const { copy, json, csv } = large;
+    lines.push(
+      `**(a) ${ROWS.toLocaleString('en')}-row result** (6 columns: bigint, timestamp, two short texts, numeric, int; ${mb(copy.bytes)} MB as COPY text)${
+        args['chunks-lz4'] ? ' — with `result_chunks.data` switched to lz4 compression (`--chunks-lz4`)' : ''}`,
+      '',
+      '| path | time (s) | × COPY | execution part (s) | bytes received (MB) |',
+      '|---|---:|---:|---:|---:|',
+      `| \`psql -c "COPY (…) TO STDOUT"\` | ${s(copy.ms)} | 1.00 | | ${mb(copy.bytes)} |`,
+      `| \`POST /datasources/{id}/executions\` → last byte of \`GET /data/{key}\` (JSON) | ${s(json.ms)} | ${(json.ms / copy.ms).toFixed(2)} | ${s(json.execMs)} | ${mb(json.bytes)} |`,
+      `| \`POST /datasources/{id}/executions\` → last byte of \`POST /process\` (CSV zip)${csv.reused ? '' : ' ¹'} | ${s(csv.ms)} | ${(csv.ms / copy.ms).toFixed(2)} | ${s(csv.execMs)} | ${mb(csv.bytes)} |`,
+      '',
+      ...(csv.reused ? [] : ['¹ The dashboard data call did not reuse the execution and ran the query again.', '']),
+      'Peak RSS per process while (a) ran (sampled every 100 ms from /proc):',
+      '',
+      '| process | pid | peak RSS (MB) |',
+      '|---|---:|---:|',
+      ...large.peaks.map((p) => `| ${p.group} (${p.comm}) | ${p.pid} | ${mb(p.peakBytes)} |`),
+      '',
+    );
+  }
+  if (polls) {
+    const row = (name: string, r: Result) => `| ${name} | ${r.requests.total} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${r.errors + r.timeouts} |`;
+    lines.push(
+      `**(b) ${POLLERS} concurrent pollers** of one dashboard of ${REPORTS} reports (each report's query takes ~1 s), ${DURATION} s per run: **${polls.executions} executions caused** (target: ${REPORTS}).`,
+      '',
+      '| run | requests | p50 (ms) | p99 (ms) | non-2xx | errors |',
+      '|---|---:|---:|---:|---:|---:|',
+      row('`POST /dashboards/{id}/status`, cold (the first polls start the runs)', polls.cold),
+      row('`POST /dashboards/{id}/status`, warm (data current)', polls.warm),
+      row('`GET /bench/bare`, same connections', polls.bare),
+      '',
+      `Poll p99 above the bare route's p99: cold ${polls.cold.latency.p99 - polls.bare.latency.p99} ms, warm ${polls.warm.latency.p99 - polls.bare.latency.p99} ms (target: under 50 ms).`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function writeReadme(block: string): void {
+  let text = readFileSync(README, 'utf8');
+  const wrapped = `${START}\n${block}\n${END}`;
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  text = a >= 0 && b > a ? text.slice(0, a) + wrapped + text.slice(b + END.length) : `${text.trimEnd()}\n\n## Engine: latest results\n\n${wrapped}\n`;
+  writeFileSync(README, text);
+}
+
+async function main(): Promise<number> {
+  if (![ROWS, POLLERS, REPORTS, DURATION].every((n) => Number.isInteger(n) && n > 0)) {
+    fail('--rows, --pollers, --reports and --duration must be positive integers');
+    return 2;
+  }
+  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const stateDir = join(REPO_ROOT, '.data', `bench-engine-${stamp}-${process.pid}`);
+  const sup = new Supervisor();
+  const abort = new AbortController();
+  process.on('SIGINT', () => abort.abort());
+  process.on('SIGTERM', () => abort.abort());
+  let runDb: RunDatabase | null = null;
+  try {
+    const pg = await pickPostgres(sup, { quiet: true, pglitePortFrom: randomPortBase() });
+    if (pg.kind === 'pglite') throw new Error('this benchmark needs a real PostgreSQL (set DATABASE_URL or run one on 127.0.0.1:5432)');
+    runDb = await createRunDatabase(pg, 'cairn_bench');
+    const { info, children } = await startStack(sup, {
+      databaseUrl: runDb.url, stateDir, stackFile: join(stateDir, 'stack.json'), portBase: randomPortBase(), strictPorts: false,
+      app: false, quiet: !args.verbose, signal: abort.signal,
+      extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', STATEMENT_TIMEOUT_MS: '600000' },
+    });
+    const a: Api = { base: info.regions.eu.api, key: info.api_key };
+    if (args['chunks-lz4']) {
+      const sql = postgres(runDb.url, { max: 1, onnotice: () => {} });
+      await sql`alter table result_chunks alter column data set compression lz4`;
+      await sql.end();
+      say('result_chunks.data now compresses with lz4 (--chunks-lz4)');
+    }
+    const u = new URL(runDb.url);
+    const ds = await api(a, 'POST', '/datasources', {
+      data: {
+        type: 'datasources',
+        attributes: {
+          name: 'Bench Postgres', database_type: 'postgres', connection_mode: 'direct', host: u.hostname, port: Number(u.port || 5432),
+          username: decodeURIComponent(u.username || 'postgres'), password: decodeURIComponent(u.password || 'postgres'), database: u.pathname.slice(1),
+        },
+      },
+    }, JSONAPI);
+    const groups = new Map(children.filter((c) => c.pid !== undefined).map((c) => [c.pid!, c.name]));
+    const sampler = new RssSampler(groups, new Map([[process.pid, 'bench (this process)']]));
+    const large = ONLY.has('large') ? await benchLarge(a, info.regions.eu.data, runDb.url, ds.data.id, sampler) : null;
+    const polls = ONLY.has('pollers') ? await benchPollers(a, ds.data.id, runDb.url) : null;
+    const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (other work shared the cores)`;
+    const block = report(large, polls, { date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, machine });
+    console.log(`\n${block}\n`);
+    if (!args['no-write']) {
+      writeReadme(block);
+      say('results written to bench/README.md');
+    }
+    return 0;
+  } catch (err) {
+    fail(errorMessage(err));
+    return 1;
+  } finally {
+    await sup.stopAll();
+    if (runDb) await runDb.drop().catch((err) => warn(`could not drop the bench database: ${errorMessage(err)}`));
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();
+process.exit(process.exitCode);
