@@ -6,7 +6,7 @@ import { errorResponse } from '../lib/errors.ts';
 /**
  * The caller's token bucket lives in a RateLimiter Durable Object (one per key or user). To spare a
  * busy caller one round trip per request, this isolate leases several tokens at once — as many as
- * the caller used in the previous second (1 to 20) — spends them locally for at most a second, and
+ * the caller asked for in the last second (1 to 50) — spends them locally for at most a second, and
  * gives back what it did not use with the next lease. A caller sending one request now and then
  * leases one token per request, exactly as before; the bucket's budget is the same either way.
  */
@@ -22,11 +22,25 @@ interface Lease {
 }
 const leases = new Map<string, Lease>();
 const LEASE_MS = 1000;
-const MAX_LEASE = 20;
+const MAX_LEASE = 50;
 
-async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: number, burst: number) {
+/** Requests per bucket in the current and the previous one-second window: the size of the next lease. */
+const demand = new Map<string, { start: number; count: number; prev: number }>();
+function noteDemand(bucket: string): number {
+  const now = Date.now();
+  let d = demand.get(bucket);
+  if (!d || now - d.start >= LEASE_MS) {
+    d = { start: now, count: 0, prev: d && now - d.start < 2 * LEASE_MS ? d.count : 0 };
+    demand.set(bucket, d);
+    if (demand.size > 10_000) demand.delete(demand.keys().next().value!);
+  }
+  d.count += 1;
+  return Math.max(d.prev, d.count);
+}
+
+async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: number, burst: number, asked: number) {
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`ratelimit::${bucket}`));
-  const want = Math.min(MAX_LEASE, Math.max(1, lease?.used ?? 1));
+  const want = Math.min(MAX_LEASE, Math.max(1, asked));
   const leftover = lease && lease.expires > 0 ? lease.tokens : 0;
   const d = await stub.lease(rate, burst, want, leftover);
   const next: Lease = {
@@ -43,6 +57,7 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bucket = p.kind === 'api_key' ? `key:${p.apiKeyId}` : `user:${p.userId}`;
   const rate = Number(c.env.RATE_LIMIT_RPS ?? 20);
   const burst = Number(c.env.RATE_LIMIT_BURST ?? 200);
+  const asked = noteDemand(bucket);
   let lease = leases.get(bucket);
   let retryAfter = 0;
   // Concurrent requests of one caller wait for the same renewal instead of each asking the object.
@@ -57,7 +72,7 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     const old = lease;
     if (old) old.pending = true;
     try {
-      ({ lease, retryAfter } = await renew(c.env, bucket, old, rate, burst));
+      ({ lease, retryAfter } = await renew(c.env, bucket, old, rate, burst, asked));
       if (old) lease.used = 0;
     } finally {
       if (old) old.pending = false;
