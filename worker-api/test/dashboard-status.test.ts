@@ -69,8 +69,13 @@ describe('dashboard status', () => {
     })));
     const answers = await Promise.all(Array.from({ length: 60 }, () => call(`/dashboards/${board.id}/status`, { key, method: 'POST', body: {} })));
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    const rows = await db().select({ id: executions.id }).from(executions)
+    // The object records an execution just after it answers: wait for the rows, then count them once
+    // the queries (0.3 s each) have had time to finish, so a late duplicate would show.
+    const count = () => db().select({ id: executions.id }).from(executions)
       .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, board.reportIds)));
+    for (let t = 0; t < 100 && (await count()).length < 3; t++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1_000));
+    const rows = await count();
     expect(rows).toHaveLength(3);
     expect(new Set(answers.flatMap((a) => a.json.reports.map((r: any) => r.execution_id)))).toEqual(new Set(rows.map((r) => r.id)));
   }, 60_000);
