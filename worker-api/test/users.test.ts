@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { organizations, sessions, users } from '@cairn/db';
+import { organizations, sessions, userGroupMembers, users } from '@cairn/db';
 import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
 import { expectJsonApiDocument } from './jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
@@ -140,6 +140,11 @@ describe('users', () => {
     const bad = await jsonApi(`/users/${id}`, 'PATCH', { type: 'users', id, relationships: { user_groups: { data: [{ type: 'user_groups', id: 'ugr_nope' }] } } }, key);
     expect(bad.status).toBe(422);
     expect(bad.json.errors[0].source.pointer).toBe('/data/relationships/user_groups/data/0/id');
+    // An explicit row for a built-in group (older data) does not list that group twice.
+    const allUsers = (await call('/user_groups/all_users', { key })).json.data.id;
+    await db().insert(userGroupMembers).values({ organization_id: org.organization.id, user_group_id: allUsers, user_id: id });
+    const once = (await call(`/users/${id}`, { key })).json.data.relationships.user_groups.data.map((x: any) => x.id);
+    expect(once.filter((g: string) => g === allUsers)).toHaveLength(1);
     const cleared = await jsonApi(`/users/${id}`, 'PATCH', { type: 'users', id, relationships: { user_groups: { data: [] } } }, key);
     expect(cleared.json.data.relationships.user_groups.data.map((x: any) => x.id)).not.toContain(g.json.data.id);
   });

@@ -36,7 +36,8 @@ async function groupsOf(ctx: ServiceContext, rows: UserRow[]) {
   for (const u of rows) {
     for (const g of builtIn) if (g.b === 'all_users' || u.role !== 'viewer') out.get(u.id)!.push(g.id);
   }
-  for (const r of explicit) out.get(r.u)!.push(r.g);
+  // A built-in group may also hold explicit rows (seeded or older data): list each group once.
+  for (const r of explicit) if (!out.get(r.u)!.includes(r.g)) out.get(r.u)!.push(r.g);
   return out;
 }
 
