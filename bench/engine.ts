@@ -1,7 +1,7 @@
 /**
  * The query engine end to end, under `wrangler dev` (one command; it starts its own stack):
  *
- *   npx tsx bench/engine.ts [--rows 1000000] [--pollers 1000] [--reports 10] [--duration 10] [--only large,pollers] [--no-write] [--verbose] [--chunks-lz4]
+ *   npx tsx bench/engine.ts [--rows 1000000] [--pollers 1000] [--reports 10] [--duration 10] [--only large,pollers] [--repeat 1] [--no-write] [--verbose] [--chunks-lz4]
  *
  * `--chunks-lz4` first switches the bench database's `result_chunks.data` to lz4 compression (the
  * migration bench/README.md suggests), to measure what it would change; the run says so.
@@ -10,8 +10,11 @@
  *     int) generated on a Postgres datasource that points at the local server: the time from
  *     `POST /datasources/{id}/executions` to the last byte of `GET /data/{key}` (JSON), and to the
  *     last byte of `POST /process` (a zip of CSV, through `POST /dashboards/{id}/data`), beside
- *     `psql -c "COPY (…) TO STDOUT"` of the same query in the same run; the peak RSS of every process
- *     of the stack (wrangler's Node processes and their workerd) and of this one, sampled from /proc.
+ *     `psql -c "COPY (…) TO STDOUT"` of the same query in the same run; the CPU time the API's and the
+ *     data server's workerd spent on each path (from /proc: comparable on a machine that other work
+ *     keeps busy, where wall-clock times are not); the peak RSS of every process of the stack
+ *     (wrangler's Node processes and their workerd) and of this one, sampled from /proc. `--repeat`
+ *     runs COPY and both paths that many times, each round compared with its own COPY.
  * (b) `--pollers` concurrent pollers of one dashboard of `--reports` reports (autocannon, one
  *     connection per poller, `POST /dashboards/{id}/status`): how many executions they caused (the
  *     target is exactly one per report) and the poll latency p99 beside the bare route's p99 under
@@ -32,7 +35,7 @@ import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { randomPortBase } from '../scripts/lib/ports.ts';
 import { Supervisor } from '../scripts/lib/procs.ts';
 import { startStack } from '../scripts/lib/stack.ts';
-import { RssSampler, type ProcPeak } from './proc-rss.ts';
+import { RssSampler, groupCpuMs, type ProcPeak } from './proc-rss.ts';
 
 const README = join(REPO_ROOT, 'bench/README.md');
 const START = '<!-- bench:engine:start -->';
@@ -51,6 +54,7 @@ const { values: args } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     'chunks-lz4': { type: 'boolean', default: false },
+    repeat: { type: 'string', default: '1' },
   },
   strict: true,
 });
@@ -59,6 +63,7 @@ const POLLERS = Number(args.pollers);
 const REPORTS = Number(args.reports);
 const DURATION = Number(args.duration);
 const ONLY = new Set(args.only!.split(','));
+const REPEAT = Number(args.repeat);
 
 const largeQuery = (rows: number) => `select i::bigint as id,
        timestamp '2024-01-01 00:00:00' + i * interval '1 second' as created_at,
@@ -81,9 +86,11 @@ async function api(a: Api, method: string, path: string, body?: unknown, type = 
   });
   // A read that fails on the network (a reset connection on a busy machine) is tried once more.
   const res = await send().catch((err) => {
-    if (method !== 'GET') throw err;
+    if (method !== 'GET') throw new Error(`${method} ${path}: ${errorMessage(err)} (${String((err as { cause?: unknown }).cause ?? '')})`);
     warn(`GET ${path}: ${errorMessage(err)} (${String((err as { cause?: unknown }).cause ?? '')}); retrying`);
-    return send();
+    return send().catch((again) => {
+      throw new Error(`GET ${path}: ${errorMessage(again)} (${String((again as { cause?: unknown }).cause ?? '')})`);
+    });
   });
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
@@ -97,6 +104,14 @@ async function drain(res: Response): Promise<number> {
   let bytes = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
   return bytes;
+}
+
+/**
+ * A request before a timed part: COPY may take long enough on a busy machine for the server to close
+ * the bench's idle keep-alive connection, and a POST on such a connection fails ("other side closed").
+ */
+async function wakeUp(a: Api): Promise<void> {
+  await fetch(`${a.base}/bench/bare`).then((r) => r.text()).catch(() => '');
 }
 
 /** Starts an ad hoc execution and waits for it (polling every 25 ms); returns its id. */
@@ -123,30 +138,39 @@ function copyTime(dbUrl: string, sqlText: string): { ms: number; bytes: number }
   return { ms: performance.now() - t0, bytes: Number(out.toString().trim()) };
 }
 
-interface LargeResult {
+interface Timed {
+  ms: number;
+  execMs: number;
+  bytes: number;
+  /** CPU time (user + system) of the API's and the data server's workerd during this path. */
+  cpu: { api: number; data: number };
+}
+
+interface LargeRound {
   copy: { ms: number; bytes: number };
-  json: { ms: number; execMs: number; bytes: number };
-  csv: { ms: number; execMs: number; bytes: number; reused: boolean };
+  json: Timed;
+  csv: Timed & { reused: boolean };
+}
+
+interface LargeResult {
+  rounds: LargeRound[];
   peaks: ProcPeak[];
 }
 
-async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: string, sampler: RssSampler): Promise<LargeResult> {
+/** Process groups of the eu API and data server (their workerd's CPU time is read per path). */
+interface CpuGroups {
+  api: number;
+  data: number;
+}
+
+const cpuNow = (g: CpuGroups) => ({ api: groupCpuMs(g.api, 'workerd'), data: groupCpuMs(g.data, 'workerd') });
+const cpuSince = (g: CpuGroups, before: { api: number; data: number }) => {
+  const now = cpuNow(g);
+  return { api: now.api - before.api, data: now.data - before.data };
+};
+
+async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: string, sampler: RssSampler, cpu: CpuGroups): Promise<LargeResult> {
   const query = largeQuery(ROWS);
-  say(`(a) ${ROWS.toLocaleString('en')} rows: COPY through psql…`);
-  const copy = copyTime(dbUrl, query);
-  say(`    COPY: ${s(copy.ms)} s, ${mb(copy.bytes)} MB`);
-  sampler.start(100);
-
-  say('    JSON: POST /datasources/{id}/executions → GET /data/{key}…');
-  let t0 = performance.now();
-  let exe = await execute(a, datasourceId, query);
-  let execMs = performance.now() - t0;
-  const handle = await api(a, 'GET', `/executions/${exe}/data`);
-  const jsonBytes = await drain(await fetch(handle.data_url, { headers: { authorization: `Data ${handle.data_access_token}` } }));
-  const json = { ms: performance.now() - t0, execMs, bytes: jsonBytes };
-  say(`    JSON: ${s(json.ms)} s (execution ${s(execMs)} s), ${mb(jsonBytes)} MB`);
-
-  say('    CSV zip: POST /datasources/{id}/executions → POST /dashboards/{id}/data → POST /process…');
   const dash = await api(a, 'POST', '/dashboards', { data: { type: 'dashboards', attributes: { name: `Bench large ${Date.now()}` } } }, JSONAPI);
   const dashboardId = dash.data.id as string;
   await api(a, 'POST', '/reports', {
@@ -155,17 +179,42 @@ async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: str
       relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
     },
   }, JSONAPI);
-  t0 = performance.now();
-  exe = await execute(a, datasourceId, query);
-  execMs = performance.now() - t0;
-  const proc = await api(a, 'POST', `/dashboards/${dashboardId}/data`, { data_format: 'csv_zip' });
-  const reused = proc.reports?.[0]?.execution_id === exe;
-  const csvBytes = await drain(await fetch(proc.data_url ?? `${data}/process`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data_access_token: proc.data_process_token }),
-  }));
-  const csv = { ms: performance.now() - t0, execMs, bytes: csvBytes, reused };
-  say(`    CSV zip: ${s(csv.ms)} s (execution ${s(execMs)} s), ${mb(csvBytes)} MB${reused ? '' : ' (the dashboard data call ran the query again)'}`);
-  return { copy, json, csv, peaks: sampler.stop() };
+  sampler.start(100);
+  const rounds: LargeRound[] = [];
+  for (let round = 1; round <= REPEAT; round++) {
+    const tag = REPEAT > 1 ? ` [round ${round}/${REPEAT}]` : '';
+    say(`(a) ${ROWS.toLocaleString('en')} rows: COPY through psql…${tag}`);
+    const copy = copyTime(dbUrl, query);
+    say(`    COPY: ${s(copy.ms)} s, ${mb(copy.bytes)} MB`);
+
+    say('    JSON: POST /datasources/{id}/executions → GET /data/{key}…');
+    await wakeUp(a);
+    let c0 = cpuNow(cpu);
+    let t0 = performance.now();
+    let exe = await execute(a, datasourceId, query);
+    let execMs = performance.now() - t0;
+    const handle = await api(a, 'GET', `/executions/${exe}/data`);
+    const t1 = performance.now();
+    const jsonBytes = await drain(await fetch(handle.data_url, { headers: { authorization: `Data ${handle.data_access_token}` } }));
+    const json = { ms: performance.now() - t0, execMs, bytes: jsonBytes, cpu: cpuSince(cpu, c0) };
+    say(`    JSON: ${s(json.ms)} s (execution ${s(execMs)} s, download ${s(performance.now() - t1)} s), ${mb(jsonBytes)} MB; workerd CPU api ${s(json.cpu.api)} s, data ${s(json.cpu.data)} s`);
+
+    say('    CSV zip: POST /datasources/{id}/executions → POST /dashboards/{id}/data → POST /process…');
+    await wakeUp(a);
+    c0 = cpuNow(cpu);
+    t0 = performance.now();
+    exe = await execute(a, datasourceId, query);
+    execMs = performance.now() - t0;
+    const proc = await api(a, 'POST', `/dashboards/${dashboardId}/data`, { data_format: 'csv_zip' });
+    const reused = proc.reports?.[0]?.execution_id === exe;
+    const csvBytes = await drain(await fetch(proc.data_url ?? `${data}/process`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data_access_token: proc.data_process_token }),
+    }));
+    const csv = { ms: performance.now() - t0, execMs, bytes: csvBytes, reused, cpu: cpuSince(cpu, c0) };
+    say(`    CSV zip: ${s(csv.ms)} s (execution ${s(execMs)} s), ${mb(csvBytes)} MB${reused ? '' : ' (the dashboard data call ran the query again)'}; workerd CPU api ${s(csv.cpu.api)} s, data ${s(csv.cpu.data)} s`);
+    rounds.push({ copy, json, csv });
+  }
+  return { rounds, peaks: sampler.stop() };
 }
 
 interface PollResult {
@@ -231,18 +280,24 @@ async function benchPollers(a: Api, datasourceId: string, dbUrl: string): Promis
 function report(large: LargeResult | null, polls: PollResult | null, meta: { date: string; machine: string }): string {
   const lines = [`Run ${meta.date} on ${meta.machine}; PostgreSQL on 127.0.0.1:5432; \`wrangler dev\` (workerd) for the four workers.`, ''];
   if (large) {
-    const { copy, json, csv } = large;
+    const { rounds } = large;
+    const copyBytes = rounds[0]!.copy.bytes;
+    const ratio = (ms: number, r: LargeRound) => (ms / r.copy.ms).toFixed(2);
+    const notReused = rounds.some((r) => !r.csv.reused);
     lines.push(
-      `**(a) ${ROWS.toLocaleString('en')}-row result** (6 columns: bigint, timestamp, two short texts, numeric, int; ${mb(copy.bytes)} MB as COPY text)${
-        args['chunks-lz4'] ? ' — with `result_chunks.data` switched to lz4 compression (`--chunks-lz4`)' : ''}`,
+      `**(a) ${ROWS.toLocaleString('en')}-row result** (6 columns: bigint, timestamp, two short texts, numeric, int; ${mb(copyBytes)} MB as COPY text)${
+        args['chunks-lz4'] ? ' — with `result_chunks.data` switched to lz4 compression (`--chunks-lz4`)' : ''}${
+        rounds.length > 1 ? `, ${rounds.length} rounds (each: COPY, then the JSON path, then the CSV zip path)` : ''}`,
       '',
-      '| path | time (s) | × COPY | execution part (s) | bytes received (MB) |',
-      '|---|---:|---:|---:|---:|',
-      `| \`psql -c "COPY (…) TO STDOUT"\` | ${s(copy.ms)} | 1.00 | | ${mb(copy.bytes)} |`,
-      `| \`POST /datasources/{id}/executions\` → last byte of \`GET /data/{key}\` (JSON) | ${s(json.ms)} | ${(json.ms / copy.ms).toFixed(2)} | ${s(json.execMs)} | ${mb(json.bytes)} |`,
-      `| \`POST /datasources/{id}/executions\` → last byte of \`POST /process\` (CSV zip)${csv.reused ? '' : ' ¹'} | ${s(csv.ms)} | ${(csv.ms / copy.ms).toFixed(2)} | ${s(csv.execMs)} | ${mb(csv.bytes)} |`,
+      '| round | path | time (s) | × COPY (same round) | execution part (s) | workerd CPU: API / data server (s) | bytes received (MB) |',
+      '|---:|---|---:|---:|---:|---:|---:|',
+      ...rounds.flatMap((r, i) => [
+        `| ${i + 1} | \`psql -c "COPY (…) TO STDOUT"\` | ${s(r.copy.ms)} | 1.00 | | | ${mb(r.copy.bytes)} |`,
+        `| ${i + 1} | \`POST /datasources/{id}/executions\` → last byte of \`GET /data/{key}\` (JSON) | ${s(r.json.ms)} | ${ratio(r.json.ms, r)} | ${s(r.json.execMs)} | ${s(r.json.cpu.api)} / ${s(r.json.cpu.data)} | ${mb(r.json.bytes)} |`,
+        `| ${i + 1} | \`POST /datasources/{id}/executions\` → last byte of \`POST /process\` (CSV zip)${r.csv.reused ? '' : ' ¹'} | ${s(r.csv.ms)} | ${ratio(r.csv.ms, r)} | ${s(r.csv.execMs)} | ${s(r.csv.cpu.api)} / ${s(r.csv.cpu.data)} | ${mb(r.csv.bytes)} |`,
+      ]),
       '',
-      ...(csv.reused ? [] : ['¹ The dashboard data call did not reuse the execution and ran the query again.', '']),
+      ...(notReused ? ['¹ The dashboard data call did not reuse the execution and ran the query again.', ''] : []),
       'Peak RSS per process while (a) ran (sampled every 100 ms from /proc):',
       '',
       '| process | pid | peak RSS (MB) |',
@@ -268,8 +323,34 @@ function report(large: LargeResult | null, polls: PollResult | null, meta: { dat
   return lines.join('\n');
 }
 
+/**
+ * When only one part ran, the other part's last numbers stay in the block (marked with the run they
+ * come from), so that `--only large` does not erase the pollers' results or the other way round.
+ */
+function keepOtherPart(block: string, text: string): string {
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  if (a < 0 || b < a || (ONLY.has('large') && ONLY.has('pollers'))) return block;
+  const old = text.slice(a + START.length, b).trim();
+  const oldRun = /^Run (\d{4}-\d\d-\d\d \d\d:\d\d UTC)/.exec(old)?.[1] ?? 'an earlier run';
+  const at = old.indexOf('**(b) ');
+  const start = old.indexOf('**(a) ');
+  if (!ONLY.has('pollers') && at >= 0) {
+    const part = old.slice(at).replace(/^\*\*\(b\) (?!\(from the run of)/, `**(b) (from the run of ${oldRun}) `);
+    return `${block.trimEnd()}\n\n${part}`;
+  }
+  if (!ONLY.has('large') && start >= 0) {
+    const end = at > start ? at : old.length;
+    const part = old.slice(start, end).trimEnd().replace(/^\*\*\(a\) (?!\(from the run of)/, `**(a) (from the run of ${oldRun}) `);
+    const [head, ...rest] = block.split('\n\n');
+    return [head, part, ...rest].join('\n\n');
+  }
+  return block;
+}
+
 function writeReadme(block: string): void {
   let text = readFileSync(README, 'utf8');
+  block = keepOtherPart(block, text);
   const wrapped = `${START}\n${block}\n${END}`;
   const a = text.indexOf(START);
   const b = text.indexOf(END);
@@ -278,8 +359,8 @@ function writeReadme(block: string): void {
 }
 
 async function main(): Promise<number> {
-  if (![ROWS, POLLERS, REPORTS, DURATION].every((n) => Number.isInteger(n) && n > 0)) {
-    fail('--rows, --pollers, --reports and --duration must be positive integers');
+  if (![ROWS, POLLERS, REPORTS, DURATION, REPEAT].every((n) => Number.isInteger(n) && n > 0)) {
+    fail('--rows, --pollers, --reports, --duration and --repeat must be positive integers');
     return 2;
   }
   const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
@@ -317,7 +398,8 @@ async function main(): Promise<number> {
     }, JSONAPI);
     const groups = new Map(children.filter((c) => c.pid !== undefined).map((c) => [c.pid!, c.name]));
     const sampler = new RssSampler(groups, new Map([[process.pid, 'bench (this process)']]));
-    const large = ONLY.has('large') ? await benchLarge(a, info.regions.eu.data, runDb.url, ds.data.id, sampler) : null;
+    const pgrpOf = (name: string) => children.find((c) => c.name === name)?.pid ?? -1;
+    const large = ONLY.has('large') ? await benchLarge(a, info.regions.eu.data, runDb.url, ds.data.id, sampler, { api: pgrpOf('api-eu'), data: pgrpOf('data-eu') }) : null;
     const polls = ONLY.has('pollers') ? await benchPollers(a, ds.data.id, runDb.url) : null;
     const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (other work shared the cores)`;
     const block = report(large, polls, { date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, machine });

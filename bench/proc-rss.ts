@@ -74,3 +74,22 @@ export class RssSampler {
     return [...this.peaks.values()].sort((a, b) => a.group.localeCompare(b.group) || b.peakBytes - a.peakBytes);
   }
 }
+
+/** CPU time (user + system, in ms) used so far by every process of one process group with this command name. */
+export function groupCpuMs(pgrp: number, comm: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const s = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = s.lastIndexOf(')');
+      if (s.slice(s.indexOf('(') + 1, close) !== comm) continue;
+      const fields = s.slice(close + 2).split(' ');
+      if (Number(fields[2]) !== pgrp) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended between readdir and read
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}

@@ -17,6 +17,7 @@ import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { randomPortBase } from '../scripts/lib/ports.ts';
 import { Supervisor } from '../scripts/lib/procs.ts';
 import { startStack } from '../scripts/lib/stack.ts';
+import { groupCpuMs } from './proc-rss.ts';
 
 const README = join(REPO_ROOT, 'bench/README.md');
 const START = '<!-- bench:results:start -->';
@@ -82,6 +83,8 @@ async function main(): Promise<number> {
         connections: { type: 'string', default: '50' },
         warmup: { type: 'string', default: '2' },
         'no-write': { type: 'boolean', default: false },
+        // Also load the diagnostic routes: auth + rate limit alone, one pool round trip, no include.
+        diagnose: { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -89,7 +92,8 @@ async function main(): Promise<number> {
       duration: positive(values.duration, '--duration'),
       connections: Math.round(positive(values.connections, '--connections')),
       warmup: positive(values.warmup, '--warmup'),
-      write: !values['no-write'],
+      write: !values['no-write'] && !values.diagnose,
+      diagnose: values.diagnose,
     };
   } catch (err) {
     fail(errorMessage(err));
@@ -107,16 +111,16 @@ async function main(): Promise<number> {
   try {
     const pg = await pickPostgres(sup, { quiet: true, pglitePortFrom: randomPortBase() });
     runDb = await createRunDatabase(pg, 'cairn_bench');
-    const { info } = await startStack(sup, {
+    const { info, children } = await startStack(sup, {
       databaseUrl: runDb.url,
       stateDir,
       stackFile: join(stateDir, 'stack.json'),
       portBase: randomPortBase(),
       strictPorts: false,
       app: false,
-      quiet: true,
+      quiet: !process.env.BENCH_VERBOSE,
       // Measure the API, not the per-key limiter: the limiter still runs (its cost counts), it just never says no.
-      extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000' },
+      extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', BENCH_ROUTES: '1' },
       signal: abort.signal,
     });
     sup.onUnexpectedExit((child) => {
@@ -135,12 +139,26 @@ async function main(): Promise<number> {
       { name: 'bare Hono JSON route', path: '/bench/bare', headers: {} },
       { name: 'dashboard with reports and filters', path: `/dashboards/${dashboardId}?include=reports,filters`, headers: auth },
     ];
+    if (opts.diagnose) {
+      targets.push(
+        { name: 'auth and rate limit only', path: '/bench/auth', headers: auth },
+        { name: 'one no-op call to the pool object', path: '/bench/rpc', headers: auth },
+        { name: 'one database round trip', path: '/bench/db', headers: auth },
+        { name: 'dashboard without includes', path: `/dashboards/${dashboardId}`, headers: auth },
+      );
+    }
     const rows: Row[] = [];
     for (const t of targets) {
       if (abort.signal.aborted) throw new Error(died ? `${died} died; no results recorded` : 'interrupted');
       say(`${t.name}: warm-up ${opts.warmup} s, then ${opts.duration} s with ${opts.connections} connections…`);
       await load(api + t.path, t.headers, opts.connections, opts.warmup);
+      const apiGroup = children.find((ch) => ch.name === 'api-eu')?.pid;
+      const cpuBefore = apiGroup ? groupCpuMs(apiGroup, 'workerd') : 0;
       const r = await load(api + t.path, t.headers, opts.connections, opts.duration);
+      if (opts.diagnose && apiGroup) {
+        const perReq = ((groupCpuMs(apiGroup, 'workerd') - cpuBefore) * 1000) / Math.max(1, r.requests.total);
+        say(`${t.name}: ${r.requests.average.toFixed(0)} req/s, api-eu workerd CPU ${perReq.toFixed(0)} µs per request`);
+      }
       rows.push({
         name: t.name,
         path: t.path.replace(dashboardId, '{id}'),

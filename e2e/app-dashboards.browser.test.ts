@@ -5,6 +5,7 @@
  * 20-report dashboard. Screenshots go to .test-artifacts/dashboards/ (gitignored).
  */
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import postgres from 'postgres';
@@ -424,6 +425,106 @@ describe('filter settings', () => {
           const v = document.querySelector('[data-testid="number-value"]')?.textContent?.replace(/\D/g, '');
           return v && Number(v) > before;
         }, germany, { timeout: 60_000 });
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    } finally {
+      await apiFetch(`/dashboards/${id}`, { method: 'DELETE' });
+    }
+  });
+});
+
+describe('the report menu, time zones and the editor link', () => {
+  it('downloads the filtered rows as CSV, shows date-times in the dashboard zone and opens the editor with the filters', async () => {
+    const ds = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/datasources');
+    const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
+    const zone = 'America/New_York';
+    const created = await apiFetch<{ data: { id: string } }>('/dashboards', {
+      body: { data: { type: 'dashboards', attributes: { name: `Orders in New York time ${Date.now()}`, time_zone_config: { type: 'fixed', fixed_time_zone: zone } } } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.data.id;
+    try {
+      const filter = await apiFetch('/filters', {
+        body: {
+          data: {
+            type: 'filters',
+            attributes: {
+              display_name: 'Shop country', variable_name: 'shop_country', control_type: 'dropdown_multi_manual', value_type: 'TEXT',
+              values: ['DE', 'FR'], value_names: ['Germany', 'France'],
+            },
+            relationships: { datasource: { data: { type: 'datasources', id: sample.id } }, dashboards: { data: [{ type: 'dashboards', id }] } },
+          },
+        },
+      });
+      expect(filter.status, filter.text).toBe(201);
+      const name = 'Latest orders by country';
+      const report = await apiFetch<{ data: { id: string } }>('/reports', {
+        body: {
+          data: {
+            type: 'reports',
+            attributes: {
+              name, width: 12, height: 5,
+              sql_query: 'SELECT o.id AS order_id, o.ordered_at, o.country FROM orders o WHERE {[o.country]=shop_country} ORDER BY o.ordered_at DESC, o.id DESC LIMIT 5',
+            },
+            relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sample.id } } },
+          },
+        },
+      });
+      expect(report.status, report.text).toBe(201);
+      const reportId = report.body.data.id;
+      // What the table must show: the newest German order's time on the New York wall clock.
+      const [newest] = await sql<{ order_id: number; ordered_at: Date }[]>`
+        select id as order_id, ordered_at from sample_shop.orders where country = 'DE' order by ordered_at desc, id desc limit 1`;
+      const wall = (d: Date, tz: string) => {
+        const p = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d).map((x) => [x.type, x.value]));
+        return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}${p.second === '00' ? '' : `:${p.second}`}`;
+      };
+      const inNewYork = wall(newest!.ordered_at, zone);
+      expect(inNewYork).not.toBe(wall(newest!.ordered_at, 'UTC'));
+
+      const { context, page, errors } = await newPage();
+      try {
+        await page.goto(`${origin}/app/dashboards/${id}?f.shop_country=DE`);
+        await waitForTiles(page);
+        const tile = tileByTitle(page, name);
+        const firstRow = tile.locator('[data-testid="table-view"] tbody tr:not(.table-view__pad)').first();
+        expect(await firstRow.locator('td').nth(0).textContent()).toBe(String(newest!.order_id));
+        expect(await firstRow.locator('td').nth(1).textContent()).toBe(inNewYork);
+        // The data age names the dashboard's zone too.
+        expect(await tile.locator('[data-testid="tile-age"]').getAttribute('title')).toContain(`(${zone})`);
+
+        // CSV from the tile's menu: the rows the tile shows, with the dashboard's filter values.
+        await tile.hover();
+        await tile.locator('[data-testid="tile-downloads"]').click();
+        const [download] = await Promise.all([page.waitForEvent('download'), tile.locator('[data-testid="download-csv"]').click()]);
+        expect(download.suggestedFilename()).toBe(`${name}.csv`);
+        const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+        expect(csv[0]).toMatch(/order_id.*ordered_at.*country/i);
+        expect(csv).toHaveLength(6);
+        expect(csv.slice(1).every((line) => line.split(',').at(-1)?.replace(/"/g, '') === 'DE')).toBe(true);
+        expect(csv[1]!.startsWith(String(newest!.order_id))).toBe(true);
+
+        // Maximize and restore.
+        await tile.locator('[data-testid="tile-maximize"]').click();
+        await page.locator('section.tile[data-maximized="true"]').waitFor();
+        await page.keyboard.press('Escape');
+        await page.locator('section.tile[data-maximized="true"]').waitFor({ state: 'detached' });
+
+        // The editor opened from the filtered dashboard keeps the filter value: Run uses it.
+        await tile.hover();
+        await tile.locator('[data-testid="tile-edit"]').click();
+        await page.waitForURL((u) => u.pathname === `/app/reports/${reportId}`);
+        expect(new URL(page.url()).searchParams.get('f.shop_country')).toBe('DE');
+        expect(await page.locator('[data-testid="filter-shop_country"]').textContent()).toContain('Germany');
+        await page.click('[data-testid="run-query"]');
+        await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, { timeout: 30_000 });
+        const result = page.locator('[data-testid="result-table"] tbody tr:not(.table-view__pad)');
+        await result.first().waitFor();
+        const countries = await result.evaluateAll((rows) => rows.map((r) => r.querySelectorAll('td')[2]?.textContent ?? ''));
+        expect(countries).toEqual(['DE', 'DE', 'DE', 'DE', 'DE']);
+        expect(await result.first().locator('td').nth(1).textContent()).toBe(inNewYork);
         expect(errors).toEqual([]);
       } finally {
         await context.close();

@@ -5,6 +5,7 @@
  * an address signed as the embedding docs describe; the link's colour mode and toolbar switches apply;
  * downloads follow the link's switch.
  */
+import { readFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,9 +269,21 @@ describe('sharing', () => {
       expect(file.headers()['content-disposition']).toContain('.csv');
       expect((await file.text()).split(/\r?\n/)[0]!.length).toBeGreaterThan(0);
 
+      // The same file from the report's own tile menu (⤓ → Download CSV).
+      const tile = page.locator(`section.tile[data-report-id="${report.id}"]`);
+      await tile.hover();
+      await tile.locator('[data-testid="tile-downloads"]').click();
+      const [download] = await Promise.all([page.waitForEvent('download'), tile.locator('[data-testid="download-csv"]').click()]);
+      expect(download.suggestedFilename()).toMatch(/\.csv$/);
+      expect((await readFile((await download.path())!, 'utf8')).trim()).toBe((await file.text()).trim());
+
       await page.goto(`${origin}/s/${closed.token}`);
       await waitForTiles(page);
       expect(await page.locator('[data-testid="public-downloads"]').count()).toBe(0);
+      expect(await page.locator('[data-testid="tile-downloads"]').count()).toBe(0);
+      // Maximize stays (a report switch, not a link switch); a link has no per-report refresh.
+      expect(await page.locator('[data-testid="tile-maximize"]').count()).toBeGreaterThan(0);
+      expect(await page.locator('[data-testid="tile-refresh"]').count()).toBe(0);
       const refused = await page.request.get(`${origin}/s/${closed.token}/download/${report.id}?format=csv`);
       expect(refused.status()).toBe(403);
     } finally {

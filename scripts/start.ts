@@ -1,3 +1,36 @@
+/** How often the launcher fires the API workers' cron (wrangler.toml: every minute). */
+const CRON_INTERVAL_MS = 60_000;
+
+/**
+ * `wrangler dev` never fires cron triggers by itself. The API workers run with `--test-scheduled`, so
+ * the launcher calls each region's `/cdn-cgi/handler/scheduled` once a minute, on the minute, as the
+ * platform would: due alerts and schedules are sent, dashboards prewarmed, old data removed.
+ */
+function startCronTicker(info: StackFile): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const tick = async () => {
+    for (const region of ['eu', 'us'] as const) {
+      try {
+        const res = await fetch(`${info.regions[region].api}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent('* * * * *')}`, { signal: AbortSignal.timeout(50_000) });
+        if (!res.ok) warn(`cron (${region}): the API answered ${res.status}`);
+        await res.body?.cancel();
+      } catch (err) {
+        if (!stopped) warn(`cron (${region}): ${errorMessage(err)}`);
+      }
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void tick().finally(schedule), CRON_INTERVAL_MS - (Date.now() % CRON_INTERVAL_MS) + 500);
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
+
 /**
  * `npm start`: the whole Cairn stack on one command.
  *
@@ -17,8 +50,8 @@ import { assertStackPortsFree, DEFAULT_PORT_BASE, startStack, type StackFile } f
 
 const HELP = `Usage: npm start [-- options]
 
-  --ports-from N    first of seven ports: app N, api-eu N+1, data-eu N+2, api-us N+3, data-us N+4,
-                    the SMTP catcher N+5 and its mail inbox N+6
+  --ports-from N    first of eight ports: app N, api-eu N+1, data-eu N+2, api-us N+3, data-us N+4,
+                    the SMTP catcher N+5, its mail inbox N+6 and the PDF/PNG renderer N+7
                     (env CAIRN_PORT_BASE; default ${DEFAULT_PORT_BASE})
   --state-dir DIR   local state: embedded database, secrets, wrangler storage (default .data)
   --dev-json PATH   where the stack description is written (default .cairn/dev.json)
@@ -48,6 +81,8 @@ function printReady(info: StackFile, stackFile: string, pglite: boolean): void {
     line(`data (${region})`, info.regions[region].data);
   }
   line('mail inbox', `${info.mail.inbox}/  (every e-mail the API sends: SMTP ${info.mail.smtp_host}:${info.mail.smtp_port}, nothing is delivered)`);
+  if (info.renderer) line('renderer', `${info.renderer}  (headless Chromium for PDF/PNG exports and scheduled e-mails)`);
+  line('cron', `every minute (due alerts, scheduled e-mails, prewarm, clean-up), fired by this launcher`);
   line('database', `${redact(info.database_url)}${pglite ? ' (embedded PGlite)' : ''}`);
   line('admin login', `${info.admin.email} / ${info.admin.password}`);
   line('API key', info.api_key);
@@ -102,6 +137,7 @@ async function main(): Promise<number> {
 
   const sup = new Supervisor();
   const abort = new AbortController();
+  let stopCron = () => {};
   let stopping: Promise<number> | null = null;
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
@@ -110,6 +146,7 @@ async function main(): Promise<number> {
     if (stopping) return stopping;
     abort.abort();
     say(`${why}; stopping every process…`);
+    stopCron();
     stopping = sup.stopAll().then(() => {
       const left = sup.liveGroups();
       if (left.length) warn(`process groups still alive after stopping: ${left.join(', ')}`);
@@ -177,6 +214,7 @@ async function main(): Promise<number> {
       fail(dead.describeExit());
       return await shutdown(1, `${dead.name} stopped unexpectedly`);
     }
+    stopCron = startCronTicker(info);
     printReady(info, stackFile, pglite);
   } catch (err) {
     if (stopping) return await done;

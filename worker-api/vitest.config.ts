@@ -35,4 +35,7 @@ export default mergeConfig(workersTestConfig({
   // Tests flip keys in the database directly; the isolate's key cache (lib: auth/authenticate.ts)
   // is exercised by the end-to-end suite, which runs with the default.
   AUTH_CACHE_MS: '0',
+  // The same for the read cache: every read asks for the organization's version (the cache itself
+  // still runs); test/read-cache.test.ts checks the trust window with its own setting.
+  READ_CACHE_TRUST_MS: '0',
 }), { plugins: [commonJsRequires] });

@@ -165,4 +165,15 @@ describe('sqlReferences', () => {
     rejects(() => sqlReferences('[a]', { snippets: [{ name: 'a', text: '[a]' }] }), /cycle/);
     expect(sqlReferences("SELECT '{x=y}' -- {z=w}", { dialect: 'mysql' }).variables).toEqual([]);
   });
+
+  it('reads a snippet body with its own parameters (params), passing them on to the snippets it calls', () => {
+    const body = "([above({{n}}, 'EUR')]) AND {c=country}";
+    // Outside a snippet, {{n}} is no parameter, so passing it on is refused…
+    rejects(() => sqlReferences(body, { snippets }), /not a parameter/);
+    // …inside one that has n, it reads like the compiler would expand it.
+    expect(sqlReferences(body, { snippets, params: ['n'] })).toMatchObject({ variables: ['country'], snippets: ['above'] });
+    // Snippets given without their text are named but not followed.
+    const shallow = snippets.map((s) => ({ ...s, text: '' }));
+    expect(sqlReferences('[revenue] AND [wrap(1)]', { snippets: shallow }).snippets).toEqual(['revenue', 'wrap']);
+  });
 });

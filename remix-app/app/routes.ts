@@ -8,6 +8,7 @@ export default [
   route('app/invitation/:token', 'routes/app.invitation.$token.tsx'),
   // A report's data as a CSV or XLSX file (the report menu's downloads).
   route('app/reports/:id/download', 'routes/app.reports.$id.download.tsx'),
+  route('app/reports/:id/refresh', 'routes/app.reports.$id.refresh.tsx'),
   // Resource routes the dashboard page calls from the browser (status polls, result rows).
   route('app/dashboards/:id/status', 'routes/app.dashboard-status.tsx'),
   route('app/data/*', 'routes/app.dashboard-data.tsx'),
@@ -47,6 +48,9 @@ export default [
   route('s/:token', 'routes/s.$token.tsx'),
   route('s/:token/status', 'routes/s.$token.status.tsx'),
   route('s/:token/download/:reportId', 'routes/s.$token.download.tsx'),
+  // The print view the PDF/PNG renderer opens (render token in the address), and its status poll.
+  route('render/:token', 'routes/render.$token.tsx'),
+  route('render/:token/status', 'routes/render.$token.status.tsx'),
   // The docs search: an index file per tag (`/search-index-{tag}.json`) and the insights endpoint.
   ...SEARCH_TAGS.map((tag) => route(`search-index-${tag}.json`, 'routes/search-index.ts', { id: `search-index-${tag}` })),
   route('docs-insights', 'routes/docs-insights.ts'),

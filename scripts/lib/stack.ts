@@ -15,6 +15,7 @@ import { withPassword } from './postgres.ts';
 import type { Child, Supervisor } from './procs.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { startMailCatcher } from './smtp-catcher.ts';
+import { startRendererProcess } from './renderer.ts';
 
 /** `.cairn/dev.json` and `.cairn/test-stack.json` (contracts.md). `docs`/`app` are null with `--no-app`. */
 export interface StackFile {
@@ -27,12 +28,16 @@ export interface StackFile {
   organization_id: string;
   /** The SMTP catcher the API workers send through, and its inbox (page and JSON API, smtp-catcher.ts). */
   mail: { smtp_host: string; smtp_port: number; inbox: string };
+  /** The PDF/PNG renderer the API workers call (RENDERER_URL, scripts/lib/renderer.ts); null with `--no-app`. */
+  renderer: string | null;
 }
 
 /** Sender of the stack's mail (the API workers' MAIL_FROM). */
 export const STACK_MAIL_FROM = 'Cairn <no-reply@cairn.local>';
 /** The SMTP catcher listens right after the five servers: SMTP on base+5, its inbox on base+6. */
 const MAIL_OFFSETS = { smtp: 5, inbox: 6 } as const;
+/** The renderer of PDF/PNG exports listens after the inbox. */
+const RENDERER_OFFSET = 7;
 
 export const DEFAULT_PORT_BASE = 8780;
 
@@ -146,7 +151,11 @@ export async function assertStackPortsFree(base: number, withApp: boolean): Prom
   const wanted: Record<string, number> = Object.fromEntries(Object.entries(names).map(([n, i]) => [n, base + i]));
   wanted['mail-smtp'] = base + MAIL_OFFSETS.smtp;
   wanted['mail-inbox'] = base + MAIL_OFFSETS.inbox;
-  if (!withApp) delete wanted.app;
+  wanted.renderer = base + RENDERER_OFFSET;
+  if (!withApp) {
+    delete wanted.app;
+    delete wanted.renderer;
+  }
   await assertPortsFree(wanted, 'Is another `npm start` running? Stop it, or choose other ports with --ports-from N.');
 }
 
@@ -173,6 +182,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
   const appUrl = url(0);
   const smtpPort = opts.strictPorts ? base + MAIL_OFFSETS.smtp : await findFreePort(base + MAIL_OFFSETS.smtp);
   const inboxPort = opts.strictPorts ? base + MAIL_OFFSETS.inbox : await findFreePort(smtpPort + 1);
+  const rendererPort = opts.strictPorts ? base + RENDERER_OFFSET : await findFreePort(Math.max(base + RENDERER_OFFSET, inboxPort + 1));
 
   say('seeding the database (migrations, sample shop, demo organization)…');
   const creds = await runDevSeed(databaseUrl, opts.credsFile ?? join(opts.stateDir, 'dev-credentials.json'));
@@ -188,6 +198,10 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
 
   const mail = await startMailCatcher(sup, { smtpPort, httpPort: inboxPort, quiet, repoRoot: REPO_ROOT });
   const mailVars = ['--var', 'SMTP_HOST:127.0.0.1', '--var', `SMTP_PORT:${mail.smtpPort}`, '--var', `MAIL_FROM:${STACK_MAIL_FROM}`];
+  // The renderer opens the app's print views, so it runs only with the app. `--test-scheduled` lets
+  // `npm start` fire the API's cron (wrangler dev does not) through /cdn-cgi/handler/scheduled.
+  const renderer = withApp ? await startRendererProcess(sup, { port: rendererPort, appOrigin: appUrl, quiet, repoRoot: REPO_ROOT }) : null;
+  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`] : []), '--test-scheduled'];
 
   const persistTo = join(opts.stateDir, 'wrangler');
   const common = (port: number, inspector: number) => [
@@ -213,7 +227,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
       inspector = await findFreePort(inspector + 1);
       specs.push({
         name: `${kind}-${region}`,
-        args: ['dev', '-c', `worker-${kind}/wrangler.toml`, '--env', region, ...common(port, inspector), ...(kind === 'api' ? mailVars : []), ...vars],
+        args: ['dev', '-c', `worker-${kind}/wrangler.toml`, '--env', region, ...common(port, inspector), ...(kind === 'api' ? apiVars : []), ...vars],
         url: regions[region][kind],
         probe: '/health',
         accept: (s) => s === 200,
@@ -264,6 +278,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     database_url: databaseUrl,
     organization_id: creds.organization_id,
     mail: { smtp_host: '127.0.0.1', smtp_port: mail.smtpPort, inbox: mail.url },
+    renderer: renderer?.url ?? null,
   };
   mkdirSync(dirname(opts.stackFile), { recursive: true });
   writeFileSync(opts.stackFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });

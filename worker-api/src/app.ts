@@ -1,16 +1,20 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
 import { ApiError, API_VERSION } from '@cairn/core';
 import type { AppEnv } from './env.ts';
 import { errorResponse, fromZod, onError } from './lib/errors.ts';
 import { withDb } from './lib/db.ts';
+import { methodNotAllowed, methodsForPath } from './lib/method-not-allowed.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { rateLimit } from './auth/rate-limit.ts';
+import { readCache } from './lib/read-cache.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import { dashboardRoutes } from './resources/dashboards/routes.ts';
 import { reportRoutes } from './resources/reports/routes.ts';
 import { dashboardGroupRoutes } from './resources/dashboard-groups/routes.ts';
 import { dashboardSharingLinkRoutes } from './resources/dashboard-sharing-links/routes.ts';
 import { exportJobRoutes } from './resources/export-jobs/routes.ts';
+import { renderRoutes } from './resources/export-jobs/render-routes.ts';
 import { filterRoutes } from './resources/filters/routes.ts';
 import { sqlSnippetRoutes } from './resources/sql-snippets/routes.ts';
 import { dashboardScheduleRoutes } from './resources/dashboard-schedules/routes.ts';
@@ -47,10 +51,19 @@ export function createApp() {
   app.use('*', async (c, next) => {
     c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
     await next();
-    c.res.headers.set('x-request-id', c.var.requestId);
+    c.res.headers.set('x-request-id', c.get('requestId'));
   });
   app.onError(onError);
-  app.notFound((c) => errorResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+  // A known path with a method it lacks is a 405 naming the methods it has; only an unknown path is a 404.
+  const allowedMethods = methodsForPath();
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const allow = allowedMethods(app, path);
+    if (allow.length && !allow.includes(c.req.method)) {
+      return errorResponse(c, methodNotAllowed(c.req.method, path, allow), { allow: allow.join(', ') });
+    }
+    return errorResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${path}.`));
+  });
 
   // Unauthenticated, no database: liveness, and the bare route benchmarks compare against.
   app.get('/health', (c) => c.json({ ok: true, service: 'cairn-api', region: c.env.REGION, version: API_VERSION }));
@@ -77,7 +90,22 @@ export function createApp() {
   app.route('/', sessionRoutes);
   app.route('/', invitationRoutes);
   app.route('/', publicLinkRoutes);
-  app.use('*', authenticate, rateLimit);
+  app.route('/', renderRoutes);
+  app.use('*', authenticate, rateLimit, readCache);
+  // Diagnostics for bench/run.ts (only when the worker runs with BENCH_ROUTES=1): the cost of
+  // authentication and the rate limit alone, and of one round trip to the database pool.
+  app.get('/bench/auth', (c) => (c.env.BENCH_ROUTES === '1' ? c.json({ ok: true }) : c.notFound()));
+  app.get('/bench/router', (c) => (c.env.BENCH_ROUTES === '1' ? c.json({ router: (app.router as { name?: string }).name }) : c.notFound()));
+  app.get('/bench/rpc', async (c) => {
+    if (c.env.BENCH_ROUTES !== '1') return c.notFound();
+    const stub = c.env.DB_POOL.get(c.env.DB_POOL.idFromName('db-pool::0'));
+    return c.json({ ok: (await stub.ping()) === 1 });
+  });
+  app.get('/bench/db', async (c) => {
+    if (c.env.BENCH_ROUTES !== '1') return c.notFound();
+    const rows = await c.get('db').execute(sql`select 1 as one`);
+    return c.json({ ok: rows.length === 1 });
+  });
   app.route('/', dashboardRoutes);
   app.route('/', reportRoutes);
   app.route('/', dashboardGroupRoutes);

@@ -6,12 +6,19 @@ import { limitsOf } from './engine/run.ts';
 import { gateOf } from './engine/execute.ts';
 import { nextRunAt } from './resources/sql-alerts/schedule.ts';
 import { mergeParameters, statusObject } from './resources/dashboard-status/service.ts';
+import type { dashboardSchedules } from '@cairn/db';
+import { nextSendAt } from './resources/dashboard-schedules/serialize.ts';
+import { deliverSchedule } from './resources/dashboard-schedules/deliver.ts';
+import { sweepExportJobs } from './resources/export-jobs/run.ts';
+import { pooledDb } from './lib/db.ts';
 
 /** Alerts started per tick at most (the rest are due on the next tick). */
 const ALERTS_PER_TICK = 50;
 const PREWARM_PER_TICK = 200;
 const DELETE_BATCH = 1_000;
 const ALERT_RESULTS_KEPT_DAYS = 30;
+/** Schedules sent per tick at most (each may render images; the rest are due on the next tick). */
+const SCHEDULES_PER_TICK = 20;
 /** Past the guard, how long a running execution may stay unfinished before the cron writes it off. */
 const WRITE_OFF_MARGIN_MS = 5 * 60_000;
 
@@ -22,6 +29,10 @@ export interface CronSummary {
   executionsDeleted: number;
   executionsWrittenOff: number;
   dashboardsPrewarmed: string[];
+  /** Schedules claimed this tick (their e-mails are sent in the background). */
+  schedulesSent: string[];
+  exportJobsWrittenOff: number;
+  exportJobsDeleted: number;
 }
 
 type Work = (p: Promise<unknown>) => void;
@@ -52,6 +63,32 @@ async function runDueAlerts(sql: postgres.Sql, env: Env, now: Date, work: Work, 
   }
 }
 
+type ScheduleRow = typeof dashboardSchedules.$inferSelect;
+
+/**
+ * Sends the schedules whose next_send_at has passed. Each is claimed first by moving next_send_at to
+ * the next send time (always after now) with a conditional update (`… and next_send_at <= now`): when
+ * the crons of both regions, or two overlapping ticks, see the same due schedule, only the first update
+ * matches, so one due time is sent once. The e-mail is then built and sent in the background (deliver.ts).
+ */
+async function sendDueSchedules(sql: postgres.Sql, env: Env, now: Date, work: Work, out: CronSummary) {
+  const due = await sql<(ScheduleRow & { org_tz: string })[]>`
+    select s.*, o.time_zone as org_tz from dashboard_schedules s join organizations o on o.id = s.organization_id
+     where s.schedule <> 'disabled' and s.next_send_at is not null and s.next_send_at <= ${now} and o.region = ${env.REGION}
+       and s.dashboard_id is not null
+     order by s.next_send_at limit ${SCHEDULES_PER_TICK}`;
+  for (const s of due) {
+    const next = nextSendAt(s, s.org_tz || 'UTC', now);
+    // Still due: a tick (or the other region's cron) that claimed it first has moved next_send_at past now.
+    const claimed = await sql`update dashboard_schedules set next_send_at = ${next} where id = ${s.id} and next_send_at <= ${now} returning id`;
+    if (!claimed.length) continue;
+    out.schedulesSent.push(s.id);
+    work(deliverSchedule(env, s, work, now).then((d) => {
+      if (!d.sent) console.error(`cron: schedule ${s.id} was not sent: ${d.error_message}`);
+    }));
+  }
+}
+
 /**
  * Retention: alert results after 30 days; executions (with their results and chunks) once they
  * expire (24 h); and running executions far past the guard, which no gate runs any more, are
@@ -71,6 +108,9 @@ async function cleanUp(sql: postgres.Sql, env: Env, now: Date, out: CronSummary)
            error_message = 'The execution was lost: the server running it stopped before it finished.'
      where execution_status in ('starting', 'running') and coalesce(started_at, created_at) < ${olderThan}`;
   out.executionsWrittenOff = lost.count;
+  const jobs = await sweepExportJobs(pooledDb(env), undefined, now);
+  out.exportJobsWrittenOff = jobs.lost;
+  out.exportJobsDeleted = jobs.deleted;
 }
 
 /**
@@ -95,16 +135,19 @@ async function prewarm(sql: postgres.Sql, env: Env, out: CronSummary) {
 }
 
 /**
- * One tick of the scheduler (every minute): due alerts, prewarm, retention. Each part runs even if
+ * One tick of the scheduler (every minute): due alerts, due schedules, prewarm, retention (and export
+ * jobs lost with their worker). Each part runs even if
  * another fails. Alerts and prewarm take only this region's organizations (each region's deployment
  * runs its own cron; locally both regions share one database).
  */
 export async function runCron(env: Env, now: Date, work: Work): Promise<CronSummary> {
-  const out: CronSummary = { alertsStarted: [], alertsFailed: [], alertResultsDeleted: 0, executionsDeleted: 0, executionsWrittenOff: 0, dashboardsPrewarmed: [] };
+  const out: CronSummary = { alertsStarted: [], alertsFailed: [], alertResultsDeleted: 0, executionsDeleted: 0, executionsWrittenOff: 0, dashboardsPrewarmed: [],
+    schedulesSent: [], exportJobsWrittenOff: 0, exportJobsDeleted: 0 };
   const sql = postgres(env.HYPERDRIVE.connectionString, { max: 2, fetch_types: false, onnotice: () => {}, connection: { application_name: 'cairn-cron' } });
   try {
     for (const [name, part] of [
       ['alerts', () => runDueAlerts(sql, env, now, work, out)],
+      ['schedules', () => sendDueSchedules(sql, env, now, work, out)],
       ['prewarm', () => prewarm(sql, env, out)],
       ['clean-up', () => cleanUp(sql, env, now, out)],
     ] as const) {

@@ -32,6 +32,12 @@ export interface Env {
   RATE_LIMIT_BURST?: string;
   /** How long this isolate trusts a verified API key before looking it up again (ms, default 2000; 0 = never cache). */
   AUTH_CACHE_MS?: string;
+  /** "1" turns on the /bench/auth and /bench/db diagnostic routes (bench/run.ts). */
+  BENCH_ROUTES?: string;
+  /** "off" disables the read cache (lib/read-cache.ts). */
+  READ_CACHE?: string;
+  /** How long a read trusts the organization version this isolate read last (ms, default 100; see lib/read-cache.ts). */
+  READ_CACHE_TRUST_MS?: string;
   /** Outgoing mail (src/mail): the SMTP relay; unset = mail is not sent (and callers are told so). */
   SMTP_HOST?: string;
   /** Default 25, or 587 with SMTP_SECURE=starttls, 465 with SMTP_SECURE=tls. */
@@ -45,8 +51,13 @@ export interface Env {
   SMTP_TIMEOUT_MS?: string;
   /** Sender of every message, `Name <address>` (default `Cairn <no-reply@cairn.local>`). */
   MAIL_FROM?: string;
-  /** Origin of the web app, for links in e-mails (e.g. https://cairn.example.com). */
+  /** Origin of the web app, for links in e-mails (e.g. https://cairn.example.com); the renderer opens its print view. */
   APP_URL?: string;
+  /**
+   * The renderer of PDF/PNG exports (resources/export-jobs/renderer.ts): a headless browser service.
+   * Locally scripts/lib/renderer.ts; in production Cloudflare Browser Rendering. Unset: PDF/PNG exports end in error.
+   */
+  RENDERER_URL?: string;
   /** Statement timeout of query runs in ms (default 120000): past it an execution ends timed_out. */
   STATEMENT_TIMEOUT_MS?: string;
   /** Overall limit of one execution in ms (default 600000): past it the run is stopped as internal_timeout. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type postgres from 'postgres';
 import { ConnectorError, type CancelHandle } from '../src/engine/connectors/index.ts';
 import { collect, createPgDatabase, failure, pgConnector, sleep } from './connectors-fixtures.ts';
+import { wireStats } from '../src/engine/connectors/pg-wire.ts';
 
 let db: Awaited<ReturnType<typeof createPgDatabase>>;
 let sql: postgres.Sql;
@@ -158,6 +159,51 @@ describe('Postgres connector: streaming', () => {
       },
     }));
     expect(err).toBe(boom);
+  });
+});
+
+describe('Postgres connector: the statement read off the wire (workerd)', () => {
+  it('reads through its own protocol reader, and the connection is usable afterwards', async () => {
+    const before = wireStats.statements;
+    const { rows } = await collect(connector(), { text: 'select $1::int as a', values: [7] });
+    expect(rows).toEqual([[7]]);
+    expect(wireStats.statements).toBe(before + 1);
+  });
+
+  it('binds nulls, booleans, numbers, dates and text by their text form', async () => {
+    const at = new Date('2024-05-06T07:08:09.123Z');
+    const { rows } = await collect(connector(), {
+      text: 'select $1::text is null as a, $2::bool as b, $3 = true as c, $4::numeric * 2 as d, $5::timestamptz as e, $6::text as f, $7 as g',
+      values: [null, false, true, 1.25, at, 'café 😀 \\ \'', '2024-01-01'],
+    });
+    expect(rows).toEqual([[true, false, true, 2.5, '2024-05-06T07:08:09.123Z', 'café 😀 \\ \'', '2024-01-01']]);
+  });
+
+  it('reassembles values that span many reads (a 3 MB cell between small ones)', async () => {
+    const { rows } = await collect(connector(), `select g, case when g = 2 then repeat('ab', 1500000) else 'x' end as v from generate_series(1, 3) g`);
+    expect(rows.map((r) => r[0])).toEqual([1, 2, 3]);
+    expect((rows[1] as string[])[1]).toHaveLength(3_000_000);
+    expect(rows[2]).toEqual([3, 'x']);
+  });
+
+  it('a statement without rows (NoData) and an empty statement give empty results', async () => {
+    const set = await collect(connector(), `set local work_mem = '8MB'`);
+    expect(set.rows).toEqual([]);
+    expect(set.summary.columns).toEqual([]);
+    const empty = await collect(connector(), '   ');
+    expect(empty.rows).toEqual([]);
+    expect(empty.summary.columns).toEqual([]);
+  });
+
+  it('an error after rows have streamed is a query error; two statements in one text are refused', async () => {
+    const late = await failure(collect(connector(), `select case when g = 50000 then 1 / 0 else g end from generate_series(1, 60000) g`));
+    expect(late).toMatchObject({ kind: 'query_error', meta: { sqlstate: '22012' } });
+    expect(late.message).toMatch(/division by zero/);
+    const copyIn = await failure(collect(connector(), 'copy shop.big from stdin'));
+    expect(copyIn).toMatchObject({ kind: 'query_error' });
+    const two = await failure(collect(connector(), 'select 1; select 2'));
+    expect(two).toMatchObject({ kind: 'query_error' });
+    expect(two.message).toMatch(/multiple commands/);
   });
 });
 

@@ -65,7 +65,7 @@ describe('dashboard groups', () => {
     expect(badJson.status).toBe(400);
   });
 
-  // GET with a body cannot be sent from inside workerd (fetch refuses it); e2e/api.stack.test.ts sends it over HTTP.
+  // GET with a body cannot be sent from inside workerd (fetch refuses it); e2e/dashboard-groups-sort.stack.test.ts sends it over HTTP.
   it('sorts with POST, and lists in that order', async () => {
     const ids: string[] = [];
     for (const name of ['A', 'B', 'C']) ids.push((await jsonApi('/dashboard_groups', 'POST', group({ name }), key)).json.data.id);

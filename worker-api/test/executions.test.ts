@@ -51,6 +51,27 @@ describe('executions', () => {
     expect(row!.sql_query).toContain('{country=country}');
   });
 
+  it('reads the filter values with a dashboard\'s filters when dashboard_id names one the caller may see', async () => {
+    const dash = await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Editor context' } }, key);
+    expect(dash.status).toBe(201);
+    const filter = await jsonApi('/filters', 'POST', {
+      type: 'filters',
+      attributes: { variable_name: 'shop_country', control_type: 'dropdown_multi_manual', value_type: 'TEXT', values: ['DE', 'FR'], value_names: ['Germany', 'France'] },
+      relationships: { datasource: { data: { type: 'datasources', id: sample } }, dashboards: { data: [{ type: 'dashboards', id: dash.json.data.id }] } },
+    }, key);
+    expect(filter.status).toBe(201);
+    const text = 'select distinct o.country from orders o where {[o.country]=shop_country} order by 1';
+    const parameters = { filters: [{ variable_name: 'shop_country', selected_values: ['DE'] }] };
+    const withDashboard = await call(`/datasources/${sample}/executions`, { key, method: 'POST', body: { sql_query: text, parameters, dashboard_id: dash.json.data.id } });
+    expect(withDashboard.status).toBe(201);
+    expect(await waitFor(withDashboard.json.execution_id)).toMatchObject({ execution_status: 'success', result_rows: 1 });
+    // Without the dashboard the variable has no definition: the condition is left out, every country comes back.
+    const without = await run(text, { parameters });
+    expect((await waitFor(without.json.execution_id)).result_rows).toBeGreaterThan(1);
+    const missing = await call(`/datasources/${sample}/executions`, { key, method: 'POST', body: { sql_query: text, parameters, dashboard_id: 'dsh_nope' } });
+    expect(missing.status).toBe(404);
+  });
+
   it('snippets and the built-in snippets work in ad hoc SQL', async () => {
     const name = `n_${newId('sql_snippet').slice(4, 12).toLowerCase()}`;
     await db().insert(sqlSnippets).values({ id: newId('sql_snippet'), organization_id: org.organization.id, name, text: 'select 40 + 2 as answer' });

@@ -6,6 +6,7 @@ import { errorResponse, onError } from './errors.ts';
 import { dataRoutes } from './routes/data.ts';
 import { processRoutes } from './routes/process.ts';
 import { schemaRoutes } from './routes/schema.ts';
+import { exportRoutes } from './routes/exports.ts';
 
 /**
  * The data server: hands out stored results and schemas to holders of a data token issued by the
@@ -29,5 +30,6 @@ export function createApp() {
   dataRoutes(app);
   schemaRoutes(app);
   processRoutes(app);
+  exportRoutes(app);
   return app;
 }

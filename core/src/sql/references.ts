@@ -21,7 +21,11 @@ export interface SqlReferences {
 
 export function sqlReferences(
   sql: string,
-  opts: { dialect?: Dialect; snippets?: readonly SnippetDefinition[]; filters?: readonly FilterDefinition[] } = {},
+  opts: {
+    dialect?: Dialect; snippets?: readonly SnippetDefinition[]; filters?: readonly FilterDefinition[];
+    /** Read `sql` as the text of a snippet with these parameters (its `{{name}}` are then parameters, values unknown). */
+    params?: readonly string[];
+  } = {},
 ): SqlReferences {
   const filters = opts.filters ?? [];
   const defined = new Set(filters.map((f) => f.variable_name));
@@ -45,7 +49,7 @@ export function sqlReferences(
       },
     },
   });
-  walker.walk(sql);
+  walker.walk(sql, { stack: [], args: opts.params ? new Map(opts.params.map((p) => [p, [{ value: null }]])) : null });
   return {
     variables,
     unknownVariables: variables.filter((v) => !defined.has(v) && !builtIn(v)),

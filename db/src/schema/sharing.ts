@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, orgId, ts, updatedAt } from './common.ts';
 import { organizations, users } from './organizations.ts';
 import { dashboards, reports, type InputParameters } from './dashboards.ts';
@@ -78,6 +78,10 @@ export const exportJobs = pgTable(
     params_hash: text(),
     job_status: text().$type<'started' | 'running' | 'success' | 'error'>().notNull().default('started'),
     file_key: text(),
+    /** The file's name and media type once it is stored (export_file_chunks). */
+    file_name: text(),
+    content_type: text(),
+    file_size: bigint({ mode: 'number' }),
     error_message: text(),
     created_by: text(),
     expires_at: ts(),
@@ -85,4 +89,23 @@ export const exportJobs = pgTable(
     updated_at: updatedAt(),
   },
   (t) => [index('export_jobs_org_idx').on(t.organization_id), index('export_jobs_hash_idx').on(t.params_hash)],
+);
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * The bytes of an export job's file, in order (about 1 MB per chunk), so the data server can stream a
+ * large CSV without holding it. Deleted with the job (and by the cron once the job expires).
+ */
+export const exportFileChunks = pgTable(
+  'export_file_chunks',
+  {
+    job_id: text()
+      .notNull()
+      .references(() => exportJobs.id, { onDelete: 'cascade' }),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    seq: integer().notNull(),
+    data: bytea().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.job_id, t.seq] })],
 );

@@ -3,7 +3,7 @@
  * per chart type (and both map kinds, two hierarchy layouts), each on real sample-shop SQL, sharing the
  * sample dashboard's `order_date` and `country` filters and using the built-in `aggregation`.
  */
-import { newId } from '@cairn/core';
+import { newId, sqlReferences } from '@cairn/core';
 import { dashboardFilters, dashboards, reportFilters, reports, type LayoutTile } from '../schema/index.ts';
 import { audit, type Actor, type Executor } from './audit.ts';
 
@@ -15,13 +15,20 @@ interface GalleryReport {
   chart: Record<string, unknown>;
   sql: string;
   tile: Omit<LayoutTile, 'type' | 'id'>;
-  /** Variables of the two shared filters the SQL uses. */
-  uses: ('order_date' | 'country')[];
 }
 
 const REVENUE = `o.status NOT IN ('cancelled', 'returned')`;
+/** The two shared filters on an order's date and country (the tail of most WHERE clauses). */
+const ORDER_FILTERS = `{[o.ordered_at]=order_date}
+  AND {[o.country]=country}`;
+/** Order lines with their order, product and currency: the base of the revenue-per-product reports. */
+const ORDER_LINES = `FROM order_items i
+JOIN orders o ON o.id = i.order_id
+JOIN products p ON p.id = i.product_id
+JOIN currencies cur ON cur.code = o.currency`;
+const LINE_REVENUE_EUR = 'i.quantity * i.unit_price * cur.eur_rate';
 
-export const GALLERY_REPORTS: readonly GalleryReport[] = [
+const SPECS: readonly GalleryReport[] = [
   {
     name: 'Revenue vs previous period',
     description: 'Number with a KPI arrow: the selected period against the period of the same length before it.',
@@ -31,7 +38,6 @@ export const GALLERY_REPORTS: readonly GalleryReport[] = [
        (SELECT round(sum(o.total_eur)) FROM orders o
         WHERE ${REVENUE} AND {[o.ordered_at]=order_date.previous} AND {[o.country]=country}) AS previous_revenue_eur`,
     tile: { row: 1, column: 1, width: 3, height: 3 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Conversion rate',
@@ -45,7 +51,6 @@ FROM web_sessions s
 WHERE {[s.started_at]=order_date}
   AND {[s.country]=country}`,
     tile: { row: 1, column: 4, width: 3, height: 3 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Orders per period',
@@ -55,12 +60,10 @@ WHERE {[s.started_at]=order_date}
        count(*) AS orders,
        count(*) FILTER (WHERE o.status = 'cancelled') AS cancelled
 FROM orders o
-WHERE {[o.ordered_at]=order_date}
-  AND {[o.country]=country}
+WHERE ${ORDER_FILTERS}
 GROUP BY 1
 ORDER BY 1`,
     tile: { row: 1, column: 7, width: 6, height: 3 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Orders by status per month',
@@ -70,30 +73,23 @@ ORDER BY 1`,
        o.status,
        count(*) AS orders
 FROM orders o
-WHERE {[o.ordered_at]=order_date}
-  AND {[o.country]=country}
+WHERE ${ORDER_FILTERS}
 GROUP BY 1, 2
 ORDER BY 1, 2`,
     tile: { row: 4, column: 1, width: 8, height: 4 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Revenue by category',
     description: 'Donut pie with percentages.',
     chart: { type: 'pie', label: 'category', value: 'revenue_eur', donut: true, format: { prefix: '€' } },
     sql: `SELECT p.category,
-       round(sum(i.quantity * i.unit_price * cur.eur_rate)) AS revenue_eur
-FROM order_items i
-JOIN orders o ON o.id = i.order_id
-JOIN products p ON p.id = i.product_id
-JOIN currencies cur ON cur.code = o.currency
+       round(sum(${LINE_REVENUE_EUR})) AS revenue_eur
+${ORDER_LINES}
 WHERE ${REVENUE}
-  AND {[o.ordered_at]=order_date}
-  AND {[o.country]=country}
+  AND ${ORDER_FILTERS}
 GROUP BY p.category
 ORDER BY revenue_eur DESC`,
     tile: { row: 4, column: 9, width: 4, height: 4 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Revenue by country (map)',
@@ -104,12 +100,10 @@ ORDER BY revenue_eur DESC`,
        count(*) AS orders
 FROM orders o
 WHERE ${REVENUE}
-  AND {[o.ordered_at]=order_date}
-  AND {[o.country]=country}
+  AND ${ORDER_FILTERS}
 GROUP BY o.country
 ORDER BY revenue_eur DESC`,
     tile: { row: 8, column: 1, width: 6, height: 5 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Customers by city (map)',
@@ -130,7 +124,6 @@ JOIN (VALUES ('Berlin', 52.520, 13.405), ('Hamburg', 53.551, 9.994), ('Munich', 
 WHERE {[cu.country]=country}
 GROUP BY cu.city, geo.latitude, geo.longitude`,
     tile: { row: 8, column: 7, width: 6, height: 5 },
-    uses: ['country'],
   },
   {
     name: 'Countries by sessions and conversion',
@@ -147,7 +140,6 @@ WHERE {[s.started_at]=order_date}
 GROUP BY c.name
 ORDER BY sessions DESC`,
     tile: { row: 13, column: 1, width: 6, height: 5 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Cities by customers',
@@ -160,7 +152,6 @@ WHERE {[cu.country]=country}
 GROUP BY cu.city
 ORDER BY customers DESC`,
     tile: { row: 13, column: 7, width: 6, height: 5 },
-    uses: ['country'],
   },
   {
     name: 'Order totals',
@@ -169,10 +160,8 @@ ORDER BY customers DESC`,
     sql: `SELECT o.total_eur
 FROM orders o
 WHERE ${REVENUE}
-  AND {[o.ordered_at]=order_date}
-  AND {[o.country]=country}`,
+  AND ${ORDER_FILTERS}`,
     tile: { row: 18, column: 1, width: 6, height: 4 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Revenue by category and product',
@@ -180,18 +169,13 @@ WHERE ${REVENUE}
     chart: { type: 'hierarchy', layout: 'treemap', levels: ['category', 'product'], value: 'revenue_eur', format: { prefix: '€' } },
     sql: `SELECT p.category,
        p.name AS product,
-       round(sum(i.quantity * i.unit_price * cur.eur_rate)) AS revenue_eur
-FROM order_items i
-JOIN orders o ON o.id = i.order_id
-JOIN products p ON p.id = i.product_id
-JOIN currencies cur ON cur.code = o.currency
+       round(sum(${LINE_REVENUE_EUR})) AS revenue_eur
+${ORDER_LINES}
 WHERE ${REVENUE}
-  AND {[o.ordered_at]=order_date}
-  AND {[o.country]=country}
+  AND ${ORDER_FILTERS}
 GROUP BY 1, 2
 ORDER BY 1, 3 DESC`,
     tile: { row: 18, column: 7, width: 6, height: 4 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Customers by country and city',
@@ -205,7 +189,6 @@ JOIN countries c ON c.code = cu.country
 WHERE {[cu.country]=country}
 GROUP BY 1, 2`,
     tile: { row: 22, column: 1, width: 4, height: 5 },
-    uses: ['country'],
   },
   {
     name: 'Customer retention by signup month',
@@ -229,7 +212,6 @@ WHERE months_after_signup BETWEEN 0 AND 11
 GROUP BY 1, 2
 ORDER BY 1, 2`,
     tile: { row: 22, column: 5, width: 8, height: 5 },
-    uses: ['country'],
   },
   {
     name: 'Revenue and orders by category, product and quarter',
@@ -242,20 +224,15 @@ ORDER BY 1, 2`,
     sql: `SELECT p.category,
        p.name AS product,
        to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY "Q"Q') AS quarter,
-       round(sum(i.quantity * i.unit_price * cur.eur_rate), 2) AS revenue_eur,
+       round(sum(${LINE_REVENUE_EUR}), 2) AS revenue_eur,
        count(DISTINCT o.id) AS orders
-FROM order_items i
-JOIN orders o ON o.id = i.order_id
-JOIN products p ON p.id = i.product_id
-JOIN currencies cur ON cur.code = o.currency
+${ORDER_LINES}
 WHERE ${REVENUE}
   AND o.ordered_at >= TIMESTAMPTZ '2026-01-01 00:00:00+00'
-  AND {[o.ordered_at]=order_date}
-  AND {[o.country]=country}
+  AND ${ORDER_FILTERS}
 GROUP BY 1, 2, 3
 ORDER BY 1, 2, 3`,
     tile: { row: 27, column: 1, width: 12, height: 6 },
-    uses: ['order_date', 'country'],
   },
   {
     name: 'Latest orders',
@@ -270,14 +247,20 @@ ORDER BY 1, 2, 3`,
 FROM orders o
 JOIN customers cu ON cu.id = o.customer_id
 JOIN countries c ON c.code = o.country
-WHERE {[o.ordered_at]=order_date}
-  AND {[o.country]=country}
+WHERE ${ORDER_FILTERS}
 ORDER BY o.ordered_at DESC, o.id DESC
 LIMIT 500`,
     tile: { row: 33, column: 1, width: 12, height: 6 },
-    uses: ['order_date', 'country'],
   },
 ];
+
+const SHARED_FILTERS = ['order_date', 'country'] as const;
+
+/** The reports, each with the shared filters its SQL refers to (read from the SQL, so they cannot disagree). */
+export const GALLERY_REPORTS: readonly (GalleryReport & { uses: (typeof SHARED_FILTERS)[number][] })[] = SPECS.map((r) => {
+  const variables = sqlReferences(r.sql).variables;
+  return { ...r, uses: SHARED_FILTERS.filter((v) => variables.includes(v)) };
+});
 
 /** Creates the gallery on the sample datasource, sharing the sample dashboard's filters (by variable name). */
 export async function createChartGallery(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTiles, dashboardZone } from './dashboard-view';
+import { buildTiles, dashboardZone, editorHref, filterSearch, tileActions } from './dashboard-view';
 import type { DashboardAttributes, SingleDocument } from './types';
 
 const report = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ type: 'reports', id, attributes: { name, chart_configuration: { type: 'table' }, no_data_message: null, ...extra } });
@@ -38,5 +38,26 @@ describe('dashboard tiles', () => {
     expect(dashboardZone({ type: 'fixed', fixed_time_zone: 'America/New_York' }, 'Europe/Berlin', null)).toBe('America/New_York');
     expect(dashboardZone({ type: 'input', fixed_time_zone: 'UTC', allowed_time_zones: ['Asia/Tokyo'] }, 'Europe/Berlin', 'Asia/Tokyo')).toBe('Asia/Tokyo');
     expect(dashboardZone(null, null, null)).toBe('UTC');
+  });
+
+  it('reads the report menu switches: downloads need both download switches, each defaults to on', () => {
+    expect(tileActions({})).toEqual({ download: true, maximize: true, refresh: true });
+    expect(tileActions({ download_actions_enabled: true, data_download_enabled: false }).download).toBe(false);
+    expect(tileActions({ download_actions_enabled: false, data_download_enabled: true }).download).toBe(false);
+    expect(tileActions({ maximize_action_enabled: false, refresh_enabled: false })).toEqual({ download: true, maximize: false, refresh: false });
+    const tiles = buildTiles({
+      data: { type: 'dashboards', id: 'dsh_1', attributes: { name: 'D', layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+      included: [report('rep_a', 'A', { data_download_enabled: false, maximize_action_enabled: false })],
+    });
+    expect(tiles[0]!.actions).toEqual({ download: false, maximize: false, refresh: true });
+  });
+
+  it('carries the filter part of the dashboard address into the report editor', () => {
+    expect(filterSearch('?f.country=DE&f.country=FR&tz=Asia%2FTokyo&other=1')).toBe('?f.country=DE&f.country=FR&tz=Asia%2FTokyo');
+    expect(filterSearch('?x=1')).toBe('');
+    expect(editorHref('rep_1', 'dsh_1', '?f.order_date=-30d&x=1')).toBe('/app/reports/rep_1?f.order_date=-30d');
+    expect(editorHref('rep_1', 'dsh_1', '')).toBe('/app/reports/rep_1');
+    expect(editorHref(null, 'dsh_1', '?f.country=DE')).toBe('/app/reports/new?dashboard=dsh_1&f.country=DE');
+    expect(editorHref(null, 'dsh 1', '')).toBe('/app/reports/new?dashboard=dsh%201');
   });
 });

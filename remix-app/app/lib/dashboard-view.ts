@@ -1,5 +1,6 @@
 /** Turns the API's dashboard document into what the dashboard page draws (pure; unit-testable). */
 import type { ResourceObject } from '@cairn/core';
+import { FILTER_PREFIX, TZ_PARAM } from './filters.ts';
 import type { DashboardAttributes, LayoutTile, ReportAttributes, SingleDocument } from './types';
 
 export interface TileView {
@@ -9,10 +10,28 @@ export interface TileView {
   showTitle: boolean;
   chartConfiguration: Record<string, unknown> | null;
   noDataMessage: string;
+  /** The report's menu switches: CSV/XLSX downloads, maximize, its own refresh button. */
+  actions: TileActions;
   row: number;
   column: number;
   width: number;
   height: number;
+}
+
+export interface TileActions {
+  /** download_actions_enabled and data_download_enabled (on a sharing link: the link's switch too). */
+  download: boolean;
+  maximize: boolean;
+  refresh: boolean;
+}
+
+/** The report switches as the tile menu reads them (each defaults to on, as in the API). */
+export function tileActions(a: Pick<ReportAttributes, 'download_actions_enabled' | 'data_download_enabled' | 'maximize_action_enabled' | 'refresh_enabled'>): TileActions {
+  return {
+    download: a.download_actions_enabled !== false && a.data_download_enabled !== false,
+    maximize: a.maximize_action_enabled !== false,
+    refresh: a.refresh_enabled !== false,
+  };
 }
 
 const clamp = (n: unknown, min: number, max: number, fallback: number) =>
@@ -60,6 +79,7 @@ function toTile(r: ResourceObject<ReportAttributes>, box: Pick<TileView, 'row' |
     showTitle: a.display_name_as_title !== false,
     chartConfiguration: a.chart_configuration && typeof a.chart_configuration === 'object' ? a.chart_configuration : null,
     noDataMessage: a.no_data_message?.trim() || 'No data',
+    actions: tileActions(a),
     ...box,
   };
 }
@@ -74,4 +94,22 @@ export function dashboardZone(
   if (type === 'input' && chosen) return chosen;
   if ((type === 'input' || type === 'fixed') && config?.fixed_time_zone) return config.fixed_time_zone;
   return organizationZone || 'UTC';
+}
+
+/** The filter part of a dashboard address (`f.<variable>` and `tz`), as `?…` or ''. */
+export function filterSearch(search: string): string {
+  const kept = new URLSearchParams();
+  for (const [k, v] of new URLSearchParams(search)) if (k.startsWith(FILTER_PREFIX) || k === TZ_PARAM) kept.append(k, v);
+  const qs = kept.toString();
+  return qs ? `?${qs}` : '';
+}
+
+/**
+ * The report editor's address for a report of a dashboard, carrying the dashboard's filter state so
+ * that Run in the editor uses the values the dashboard shows (a new report: `reportId` null).
+ */
+export function editorHref(reportId: string | null, dashboardId: string, search: string): string {
+  const filters = filterSearch(search);
+  if (reportId) return `/app/reports/${encodeURIComponent(reportId)}${filters}`;
+  return `/app/reports/new?dashboard=${encodeURIComponent(dashboardId)}${filters ? `&${filters.slice(1)}` : ''}`;
 }

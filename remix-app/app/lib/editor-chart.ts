@@ -20,7 +20,9 @@ export type ChartControl =
   /** multi_pivot values: columns with an aggregation each. */
   | { key: string; label: string; kind: 'value_list' }
   /** gauge bands: upper bounds with a colour from the dashboard's scheme. */
-  | { key: string; label: string; kind: 'bands' };
+  | { key: string; label: string; kind: 'bands' }
+  /** color_start: which colour of the dashboard's scheme comes first. */
+  | { key: string; label: string; kind: 'color_start' };
 
 const opt = (...pairs: [string, string][]) => pairs.map(([value, label]) => ({ value, label }));
 
@@ -153,13 +155,26 @@ export const FORMAT_CONTROLS: ChartControl[] = [
   { key: 'format.compact', label: 'Compact (12.3K, 4.5M)', kind: 'boolean' },
   { key: 'format.percent', label: 'As percentage (× 100, %)', kind: 'boolean' },
 ];
+export const AXIS_TITLE_CONTROLS: ChartControl[] = [
+  { key: 'x_title', label: 'X axis title', kind: 'text' },
+  { key: 'y_title', label: 'Y axis title', kind: 'text' },
+];
+export const COLOR_START_CONTROL: ChartControl = { key: 'color_start', label: 'First colour', kind: 'color_start' };
+const WITH_AXES: readonly ChartType[] = ['line', 'bar', 'xy_bubble', 'histogram'];
+const WITH_COLORS: readonly ChartType[] = ['pivot', 'pie', 'line', 'bar', 'map', 'gauge', 'xy_bubble', 'word_cloud', 'histogram', 'hierarchy'];
 export const LEGEND_CONTROL: ChartControl = {
   key: 'legend', label: 'Legend', kind: 'choice', options: opt(['top', 'top'], ['right', 'right'], ['bottom', 'bottom'], ['none', 'none']),
 };
 const WITH_LEGEND: readonly ChartType[] = ['pie', 'line', 'bar', 'xy_bubble', 'histogram', 'hierarchy', 'map'];
 
 export function chartControls(type: ChartType): ChartControl[] {
-  return [...CONTROLS[type], ...(WITH_LEGEND.includes(type) ? [LEGEND_CONTROL] : []), ...FORMAT_CONTROLS];
+  return [
+    ...CONTROLS[type],
+    ...(WITH_AXES.includes(type) ? AXIS_TITLE_CONTROLS : []),
+    ...(WITH_LEGEND.includes(type) ? [LEGEND_CONTROL] : []),
+    ...(WITH_COLORS.includes(type) ? [COLOR_START_CONTROL] : []),
+    ...FORMAT_CONTROLS,
+  ];
 }
 
 export function isChartType(t: unknown): t is ChartType {
@@ -204,6 +219,8 @@ export function switchChartType(config: Config, type: ChartType): Config {
   const out: Config = { type };
   if (config.format) out.format = config.format;
   if (config.legend && WITH_LEGEND.includes(type)) out.legend = config.legend;
+  if (config.color_start !== undefined && WITH_COLORS.includes(type)) out.color_start = config.color_start;
+  if (WITH_AXES.includes(type)) for (const k of ['x_title', 'y_title']) if (!empty(config[k])) out[k] = config[k];
   const from = isChartType(config.type) ? CONTROLS[config.type] : [];
   for (const c of CONTROLS[type]) {
     const before = from.find((x) => x.key === c.key && x.kind === c.kind);

@@ -80,6 +80,19 @@ describe('chart configuration editing', () => {
     expect(switchChartType(bar, 'line')).toEqual({ type: 'line', x: 'month', y: ['revenue'], series: 'country', format: { compact: true }, legend: 'right' });
     expect(switchChartType(bar, 'table')).toEqual({ type: 'table', format: { compact: true } });
     expect(switchChartType({ type: 'pie', label: 'country', value: 'revenue' }, 'number')).toEqual({ type: 'number', value: 'revenue' });
+    // Axis titles go along between charts with axes; the first colour between charts with colours.
+    const titled = { type: 'bar', x_title: 'Month', y_title: 'Revenue (EUR)', color_start: 2 };
+    expect(switchChartType(titled, 'line')).toEqual({ type: 'line', x_title: 'Month', y_title: 'Revenue (EUR)', color_start: 2 });
+    expect(switchChartType(titled, 'pie')).toEqual({ type: 'pie', color_start: 2 });
+    expect(switchChartType(titled, 'table')).toEqual({ type: 'table' });
+  });
+
+  it('offers axis titles where there are axes and the first colour where there are colours', () => {
+    for (const type of ['line', 'bar', 'xy_bubble', 'histogram'] as const) {
+      expect(chartControls(type).map((c) => c.key), type).toEqual(expect.arrayContaining(['x_title', 'y_title', 'color_start']));
+    }
+    expect(chartControls('pie').map((c) => c.key)).not.toContain('x_title');
+    expect(chartControls('table').map((c) => c.key)).not.toContain('color_start');
   });
 
   it('offers the columns of the right type', () => {

@@ -37,6 +37,9 @@ export interface ReportAttributes {
   sql_query?: string | null;
   query_error?: string | null;
   refresh_enabled?: boolean;
+  download_actions_enabled?: boolean;
+  data_download_enabled?: boolean;
+  maximize_action_enabled?: boolean;
   display_name_as_title?: boolean;
   row?: number;
   column?: number;

@@ -3,7 +3,7 @@
  * runs, when it runs next, and how its last run went. Needs View Alerts.
  */
 import type { Route } from './+types/app.administration.alerts';
-import { AdminHeader } from '../components/admin/AdminNav';
+import { AdminList, type AdminColumn } from '../components/admin/AdminList';
 import { listPath, loadViewer, relatedIds, type ListDoc } from '../components/admin/admin.server';
 import { formatDateTime, Pill, type PillTone } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
@@ -39,6 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+type AlertRow = AlertAttributes & { id: string; datasource: string };
+
 function schedule(a: AlertAttributes): string {
   if (a.run_schedule === 'every' && a.run_every) return a.run_every % 60 === 0 ? `every ${a.run_every / 60} h` : `every ${a.run_every} min`;
   if (a.run_schedule === 'at' && a.run_at) return `daily at ${a.run_at}`;
@@ -57,40 +59,46 @@ function tone(status: string | null): PillTone {
   return 'bad';
 }
 
+const COLUMNS: AdminColumn<AlertRow>[] = [
+  {
+    header: 'Name',
+    cell: (a) => (
+      <>
+        <div className="cell-main">{a.name}</div>
+        <div className="cell-sub">{CONDITIONS[a.trigger_condition] ?? a.trigger_condition}{a.trigger_value !== null && !['has_results', 'no_results'].includes(a.trigger_condition) ? ` ${a.trigger_value}` : ''}</div>
+      </>
+    ),
+  },
+  { header: 'Datasource', cell: (a) => a.datasource },
+  { header: 'Schedule', cell: (a) => schedule(a) },
+  { header: 'Next run', className: 'cell-sub', cell: (a) => (a.run_schedule === 'disabled' ? '—' : formatDateTime(a.next_run_at)) },
+  { header: 'Last run', className: 'cell-sub', cell: (a) => formatDateTime(a.last_query_run) },
+  {
+    header: 'Last status',
+    cell: (a) => (
+      <>
+        <Pill tone={tone(a.last_result_status)}>{a.last_result_status?.replace(/_/g, ' ') ?? 'not run yet'}</Pill>
+        {a.last_error_message ? <div className="row-error">{a.last_error_message}</div> : null}
+      </>
+    ),
+  },
+];
+
 export default function Alerts({ loaderData }: Route.ComponentProps) {
   const { viewer, alerts, total } = loaderData;
   return (
-    <main className="page admin-page">
-      <AdminHeader title="SQL alerts" viewer={viewer} lead="Alerts run a query on a schedule and e-mail when its result meets the condition. This list shows their state; results are kept 30 days." />
-      <section className="section" aria-labelledby="alerts">
-        <h2 id="alerts">{total === 1 ? '1 alert' : `${total} alerts`}</h2>
-        <div className="data-table-wrap">
-          <table className="data-table" data-testid="alerts-table">
-            <thead>
-              <tr><th>Name</th><th>Datasource</th><th>Schedule</th><th>Next run</th><th>Last run</th><th>Last status</th></tr>
-            </thead>
-            <tbody>
-              {alerts.length ? alerts.map((a) => (
-                <tr key={a.id} data-testid={`alert-${a.name}`}>
-                  <td>
-                    <div className="cell-main">{a.name}</div>
-                    <div className="cell-sub">{CONDITIONS[a.trigger_condition] ?? a.trigger_condition}{a.trigger_value !== null && !['has_results', 'no_results'].includes(a.trigger_condition) ? ` ${a.trigger_value}` : ''}</div>
-                  </td>
-                  <td>{a.datasource}</td>
-                  <td>{schedule(a)}</td>
-                  <td className="cell-sub">{a.run_schedule === 'disabled' ? '—' : formatDateTime(a.next_run_at)}</td>
-                  <td className="cell-sub">{formatDateTime(a.last_query_run)}</td>
-                  <td>
-                    <Pill tone={tone(a.last_result_status)}>{a.last_result_status?.replace(/_/g, ' ') ?? 'not run yet'}</Pill>
-                    {a.last_error_message ? <div className="row-error">{a.last_error_message}</div> : null}
-                  </td>
-                </tr>
-              )) : <tr><td colSpan={6} className="empty-row">No SQL alerts yet.</td></tr>}
-            </tbody>
-          </table>
-        </div>
-      </section>
-    </main>
+    <AdminList
+      title="SQL alerts"
+      lead="Alerts run a query on a schedule and e-mail when its result meets the condition. This list shows their state; results are kept 30 days."
+      viewer={viewer}
+      id="alerts"
+      noun={['alert', 'alerts']}
+      total={total}
+      rows={alerts}
+      columns={COLUMNS}
+      rowPrefix="alert"
+      empty="No SQL alerts yet."
+    />
   );
 }
 

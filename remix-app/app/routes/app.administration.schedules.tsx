@@ -4,7 +4,7 @@
  */
 import type { ResourceObject } from '@cairn/core';
 import type { Route } from './+types/app.administration.schedules';
-import { AdminHeader } from '../components/admin/AdminNav';
+import { AdminList, type AdminColumn } from '../components/admin/AdminList';
 import { listPath, loadViewer, relatedIds, type ListDoc } from '../components/admin/admin.server';
 import { formatDateTime, Pill } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
@@ -59,36 +59,39 @@ export function describeSchedule(s: string): string {
   return s;
 }
 
+type ScheduleRow = ScheduleAttributes & { id: string; target: string; recipients: number };
+
+const COLUMNS: AdminColumn<ScheduleRow>[] = [
+  {
+    header: 'Name',
+    cell: (s) => (
+      <>
+        <div className="cell-main">{s.name}</div>
+        <div className="cell-sub">{s.recipients === 1 ? '1 recipient' : `${s.recipients} recipients`} · {s.attach_as.split(',').join(', ')}</div>
+      </>
+    ),
+  },
+  { header: 'Sends', cell: (s) => s.target },
+  { header: 'Schedule', cell: (s) => (s.schedule === 'disabled' ? <Pill>disabled</Pill> : describeSchedule(s.schedule)) },
+  { header: 'Next send', className: 'cell-sub', cell: (s) => formatDateTime(s.next_send_at) },
+  { header: 'Last sent', className: 'cell-sub', cell: (s) => (s.last_sent_at ? formatDateTime(s.last_sent_at) : 'never') },
+];
+
 export default function Schedules({ loaderData }: Route.ComponentProps) {
   const { viewer, schedules, total } = loaderData;
   return (
-    <main className="page admin-page">
-      <AdminHeader title="Scheduled e-mails" viewer={viewer} lead="Dashboards and reports sent by e-mail on a schedule, in the organization’s time zone unless a schedule sets its own." />
-      <section className="section" aria-labelledby="schedules">
-        <h2 id="schedules">{total === 1 ? '1 schedule' : `${total} schedules`}</h2>
-        <div className="data-table-wrap">
-          <table className="data-table" data-testid="schedules-table">
-            <thead>
-              <tr><th>Name</th><th>Sends</th><th>Schedule</th><th>Next send</th><th>Last sent</th></tr>
-            </thead>
-            <tbody>
-              {schedules.length ? schedules.map((s) => (
-                <tr key={s.id} data-testid={`schedule-${s.name}`}>
-                  <td>
-                    <div className="cell-main">{s.name}</div>
-                    <div className="cell-sub">{s.recipients === 1 ? '1 recipient' : `${s.recipients} recipients`} · {s.attach_as.split(',').join(', ')}</div>
-                  </td>
-                  <td>{s.target}</td>
-                  <td>{s.schedule === 'disabled' ? <Pill>disabled</Pill> : describeSchedule(s.schedule)}</td>
-                  <td className="cell-sub">{formatDateTime(s.next_send_at)}</td>
-                  <td className="cell-sub">{s.last_sent_at ? formatDateTime(s.last_sent_at) : 'never'}</td>
-                </tr>
-              )) : <tr><td colSpan={5} className="empty-row">No scheduled e-mails yet.</td></tr>}
-            </tbody>
-          </table>
-        </div>
-      </section>
-    </main>
+    <AdminList
+      title="Scheduled e-mails"
+      lead="Dashboards and reports sent by e-mail on a schedule, in the organization’s time zone unless a schedule sets its own."
+      viewer={viewer}
+      id="schedules"
+      noun={['schedule', 'schedules']}
+      total={total}
+      rows={schedules}
+      columns={COLUMNS}
+      rowPrefix="schedule"
+      empty="No scheduled e-mails yet."
+    />
   );
 }
 

@@ -4,19 +4,19 @@
  * status call; the browser polls on, fetches each result as it is ready and draws it.
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/app.dashboard';
 import { preloadCharts } from '../components/charts/ChartBody';
 import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
-import { Tile } from '../components/dashboard/Tile';
+import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
 import { FilterBar } from '../components/filters/FilterBar';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
-import { buildTiles, dashboardZone } from '../lib/dashboard-view';
+import { buildTiles, dashboardZone, editorHref } from '../lib/dashboard-view';
 import { dashboardDefaultValues, effectiveValues, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
 import { buildFilterDefs } from '../lib/filters-defs';
 import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
@@ -114,7 +114,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   return defaultShouldRevalidate;
 }
 
-function DashboardMenu({ id, locked, canManage }: { id: string; locked: boolean; canManage: boolean }) {
+function DashboardMenu({ id, locked, canManage, search }: { id: string; locked: boolean; canManage: boolean; search: string }) {
   const [open, setOpen] = useState(false);
   if (!canManage) return null;
   const base = `/app/dashboards/${encodeURIComponent(id)}`;
@@ -131,7 +131,7 @@ function DashboardMenu({ id, locked, canManage }: { id: string; locked: boolean;
         }}>
           {!locked ? (
             <>
-              <Link to={`/app/reports/new?dashboard=${encodeURIComponent(id)}`} role="menuitem" data-testid="dashboard-add-report">Add report</Link>
+              <Link to={editorHref(null, id, search)} role="menuitem" data-testid="dashboard-add-report">Add report</Link>
               <Link to={`${base}/edit`} role="menuitem" data-testid="dashboard-edit">Edit layout</Link>
               <Link to={`${base}/edit/filters`} role="menuitem">Filters</Link>
             </>
@@ -177,6 +177,21 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
   useEffect(() => {
     preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
   }, [tiles]);
+  // A tile's own refresh: the API re-runs the report, then the poll asks for the status at once.
+  const parametersRef = useRef(state.parameters);
+  parametersRef.current = state.parameters;
+  const refreshReport = useCallback((reportId: string) => {
+    void fetch(`/app/reports/${encodeURIComponent(reportId)}/refresh`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ parameters: parametersRef.current }),
+    }).catch(() => null).finally(() => setRefreshNonce((n) => n + 1));
+  }, []);
+  const downloads = useMemo<TileDownloads>(() => ({
+    base: (id) => `/app/reports/${encodeURIComponent(id)}/download`,
+    parameters: state.parameters,
+  }), [state.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const editable = canManage && !dashboard.locked;
 
   const commit = (changes: Record<string, string>, tz?: string | null) => {
     const defaults = Object.fromEntries(setup.defs.map((d) => [d.variable, setup.defaults[d.variable] ?? d.defaultValue]));
@@ -219,7 +234,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           >
             <span className={poll.running ? 'spin' : undefined} aria-hidden="true">↻</span> Refresh
           </button>
-          <DashboardMenu id={dashboard.id} locked={dashboard.locked} canManage={canManage} />
+          <DashboardMenu id={dashboard.id} locked={dashboard.locked} canManage={canManage} search={location.search} />
         </div>
       </header>
       {error ? <p className="alert alert--error" role="alert">{error}</p> : null}
@@ -244,7 +259,17 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
       ) : (
         <div className="dashboard-grid" data-testid="dashboard-grid">
           {tiles.map((t) => (
-            <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} editable={canManage && !dashboard.locked} />
+            <Tile
+              key={t.reportId}
+              dashboardId={dashboard.id}
+              tile={t}
+              palette={palette}
+              waitingFor={waitingFor}
+              zone={state.zone}
+              editHref={editable ? editorHref(t.reportId, dashboard.id, location.search) : null}
+              downloads={downloads}
+              onRefresh={refreshReport}
+            />
           ))}
         </div>
       )}

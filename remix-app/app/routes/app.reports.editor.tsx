@@ -77,6 +77,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       locked: Boolean(a.is_locked),
       palette: paletteFor(a.color_scheme),
       backTo: `/app/dashboards/${encodeURIComponent(doc.data.id)}${search}`,
+      zone: filterState.zone,
     },
     filters: filters.map((f) => ({ variable_name: f.variable_name, display_name: f.display_name ?? null, control_type: f.control_type })),
     filterState,

@@ -11,13 +11,13 @@ import type { Route } from './+types/s.$token';
 import { preloadCharts } from '../components/charts/ChartBody';
 import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
-import { Tile } from '../components/dashboard/Tile';
+import { Tile, type TileDownloads } from '../components/dashboard/Tile';
+import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
 import { FilterBar } from '../components/filters/FilterBar';
 import { Logo } from '../components/Logo';
 import { downloadHref } from '../components/sharing/DownloadMenu';
 import { publicDashboard, type PublicLinkView } from '../components/sharing/public-dashboard';
 import { grantCookie, publicCall, publicLinkApiPath } from '../components/sharing/public-link.server';
-import { usePublicPoll } from '../components/sharing/usePublicPoll';
 import { dashboardZone } from '../lib/dashboard-view';
 import { dashboardDefaultValues, effectiveValues, readUrlState, toParameters } from '../lib/filters';
 import type { DashboardAttributes } from '../lib/types';
@@ -141,13 +141,31 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
   const [refreshNonce, setRefreshNonce] = useState(0);
   const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage })), [tiles]);
   const filterVariables = useMemo(() => Object.fromEntries(defs.filter((d) => d.queryOptions).map((d) => [d.id, d.variable])), [defs]);
-  const { refresh } = usePublicPoll({ token, dashboardId: dashboard.id, reports, filterVariables, query, parameters, parametersKey, refreshNonce });
+  const waitingFor = withBar && eff.missing.length ? eff.missing.map((d) => `“${d.label}”`).join(' and ') : null;
+  const statusBody = useMemo(() => ({ query }), [query]);
+  const { refresh } = useDashboardPoll({
+    dashboardId: dashboard.id,
+    statusUrl: `/s/${encodeURIComponent(token)}/status`,
+    statusBody,
+    reports,
+    filterVariables,
+    parameters,
+    parametersKey,
+    reportsEnabled: !waitingFor,
+    automaticUpdate: true,
+    refreshNonce,
+  });
+  // Each tile's menu downloads through the link (the API checks the link's and the report's switches again).
+  const downloads = useMemo<TileDownloads | null>(() => (link.data_download_enabled ? {
+    base: (id) => `/s/${encodeURIComponent(token)}/download/${encodeURIComponent(id)}`,
+    parameters,
+    keep: new URLSearchParams({ query }).toString(),
+  } : null), [link.data_download_enabled, token, query, parametersKey]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
   }, [tiles]);
   const palette = paletteFor(dashboard.color_scheme);
   const width = typeof dashboard.default_page_width === 'number' && dashboard.default_page_width >= 320 ? dashboard.default_page_width : 1600;
-  const waitingFor = withBar && eff.missing.length ? eff.missing.map((d) => `“${d.label}”`).join(' and ') : null;
   const problems = [...view.problems, ...(withBar ? [...initial.problems, ...eff.notes] : [])];
 
   return (
@@ -192,7 +210,7 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
         <section className="empty-state"><h2>This dashboard has no reports yet</h2></section>
       ) : (
         <div className="dashboard-grid" data-testid="dashboard-grid">
-          {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} />)}
+          {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} zone={zone} downloads={downloads} />)}
         </div>
       )}
       <footer className="public-footer">

@@ -53,7 +53,7 @@ async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: n
 
 /** Applies the caller's token bucket; answers 429 with Retry-After and RateLimit-* headers. */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const p = c.var.principal;
+  const p = c.get('principal');
   const bucket = p.kind === 'api_key' ? `key:${p.apiKeyId}` : `user:${p.userId}`;
   const rate = Number(c.env.RATE_LIMIT_RPS ?? 20);
   const burst = Number(c.env.RATE_LIMIT_BURST ?? 200);

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword } from '@cairn/core';
+import { ApiError, permissionsForRole, verifyPassword } from '@cairn/core';
 import { auditLog, organizations, sessions, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
 import { errorResponse } from '../lib/errors.ts';
 import { authenticate } from './authenticate.ts';
+import { publicUser, startSession } from './session-start.ts';
 
 /**
  * Sign-in for the web app (not part of the public API). The app trades e-mail and password for a
@@ -15,7 +16,6 @@ import { authenticate } from './authenticate.ts';
  */
 export const sessionRoutes = new Hono<AppEnv>();
 
-const SESSION_DAYS = 14;
 // A hash to compare against when the e-mail is unknown, so both paths cost one PBKDF2.
 const DUMMY_HASH = 'pbkdf2$100000$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
@@ -36,12 +36,7 @@ sessionRoutes.post('/auth/sessions', async (c) => {
     .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at))).limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
-  const token = randomString(48);
-  const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
-  await c.var.db.insert(sessions).values({
-    id: await sha256Hex(token), organization_id: user.organization_id, user_id: user.id, expires_at: expires,
-    user_agent: c.req.header('user-agent')?.slice(0, 300) ?? null,
-  });
+  const { token, expires } = await startSession(c.var.db, user, c.req.header('user-agent'));
   await c.var.db.update(users).set({ last_login_at: new Date() }).where(eq(users.id, user.id));
   await c.var.db.insert(auditLog).values({
     organization_id: user.organization_id, actor_type: 'user', actor_id: user.id, action: 'sign_in',
@@ -74,8 +69,4 @@ sessionRoutes.delete('/auth/session', authenticate, async (c) => {
   await c.var.db.delete(sessions).where(eq(sessions.id, p.sessionId));
   return c.body(null, 204);
 });
-
-function publicUser(u: typeof users.$inferSelect) {
-  return { id: u.id, email: u.email, firstname: u.firstname, lastname: u.lastname, role: u.role };
-}
 

@@ -35,6 +35,46 @@ export class DbPool extends DurableObject<Env> {
     drizzle(this.sql);
   }
 
+  /**
+   * The organization's content version (see lib/read-cache.ts), read by a statement that starts after
+   * this call arrived: a write committed before the caller asked is always seen. Calls that arrive while
+   * a read is under way wait for the next one, so a thousand concurrent callers cost the database one
+   * or two statements, not a thousand.
+   */
+  orgVersion(organizationId: string): Promise<string> {
+    let state = this.versionReads.get(organizationId);
+    if (!state) {
+      state = { running: null, next: null };
+      this.versionReads.set(organizationId, state);
+    }
+    const s = state;
+    if (!s.running) {
+      s.running = this.readVersion(organizationId).finally(() => {
+        s.running = null;
+        if (!s.next) this.versionReads.delete(organizationId);
+      });
+      return s.running;
+    }
+    // The read under way may have started before this call: wait for the one after it.
+    s.next ??= s.running.catch(() => {}).then(() => {
+      s.next = null;
+      return this.orgVersion(organizationId);
+    });
+    return s.next;
+  }
+
+  private readonly versionReads = new Map<string, { running: Promise<string> | null; next: Promise<string> | null }>();
+
+  private async readVersion(organizationId: string): Promise<string> {
+    const rows = await this.sql.unsafe('select version::text as v from organization_versions where organization_id = $1', [organizationId], { prepare: true });
+    return String((rows[0] as { v?: string } | undefined)?.v ?? '0');
+  }
+
+  /** A no-op round trip (bench/run.ts --diagnose: what the RPC hop alone costs). */
+  ping(): number {
+    return 1;
+  }
+
   /** Several statements of one request in one call; they run concurrently on the pool's connections. */
   async batch(items: { text: string; params: unknown[]; method: 'all' | 'execute' }[]): Promise<PoolAnswer[]> {
     return Promise.all(items.map((i) => this.query(i.text, i.params, i.method)));

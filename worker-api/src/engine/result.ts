@@ -1,7 +1,7 @@
 import { humanName, type ResultField } from '@cairn/core';
 import { isDimension, Kind, type EncodedColumn, type ResultColumn } from './types.ts';
 import { JsonWriter } from './connectors/json-writer.ts';
-import { encodeText, encodeValue } from './connectors/encode.ts';
+import { encodeSpan, encodeText, encodeValue } from './connectors/encode.ts';
 import { ColumnStats } from './connectors/stats.ts';
 
 /** Rows are stored and streamed in chunks of about this many bytes (D2). */
@@ -76,6 +76,32 @@ export class ResultWriter {
       }
       const start = w.len;
       const key = encodeText(kinds[i]!, cell, w, elementKinds[i]);
+      stats[i]!.see(w.buf, start, w.len, key);
+    }
+    this.endRow();
+  }
+
+  /**
+   * One row straight from a Postgres DataRow message: `at` is the offset of its field count in
+   * `buf`, followed by (int32 length, bytes) per cell, length -1 for NULL. No per-cell objects.
+   */
+  wireRow(buf: Uint8Array, at: number): void {
+    const { w, kinds, stats, elementKinds } = this;
+    const n = kinds.length;
+    let p = at + 2;
+    if (this.chunkRows > 0) w.byte(0x2c);
+    w.byte(0x5b);
+    for (let i = 0; i < n; i++) {
+      if (i > 0) w.byte(0x2c);
+      const len = ((buf[p]! << 24) | (buf[p + 1]! << 16) | (buf[p + 2]! << 8) | buf[p + 3]!);
+      p += 4;
+      if (len < 0) {
+        w.nul();
+        continue;
+      }
+      const start = w.len;
+      const key = encodeSpan(kinds[i]!, buf, p, p + len, w, elementKinds[i]);
+      p += len;
       stats[i]!.see(w.buf, start, w.len, key);
     }
     this.endRow();

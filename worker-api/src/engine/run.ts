@@ -31,6 +31,8 @@ const PARALLEL_WRITES = 3;
 /** How long past the guard a run that ignores being stopped is waited for. */
 const HARD_STOP_GRACE_MS = 15_000;
 
+const utf8 = new TextDecoder();
+
 const positive = (v: string | undefined) => (v && Number(v) > 0 ? Number(v) : undefined);
 
 /** The statement timeout and the overall guard of a job (job → environment → defaults). */
@@ -147,7 +149,10 @@ async function runQuery(
       if (writeError) throw writeError;
       while (inFlight.size >= PARALLEL_WRITES) await Promise.race(inFlight);
       const n = seq++;
-      const write: Promise<void> = sql`insert into result_chunks (execution_id, seq, rows, data) values (${id}, ${n}, ${c.rows}, ${c.data})`
+      // A chunk is whole rows of UTF-8 JSON, so it goes as text (converted back to bytes by the
+      // server): as bytea, postgres.js would send it as hex, twice the bytes, built in several copies.
+      const text = utf8.decode(c.data);
+      const write: Promise<void> = sql`insert into result_chunks (execution_id, seq, rows, data) values (${id}, ${n}, ${c.rows}, convert_to(${text}, 'UTF8'))`
         .then(() => {}, (err) => { writeError ??= err; })
         .finally(() => inFlight.delete(write));
       inFlight.add(write);

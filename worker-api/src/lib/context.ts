@@ -19,11 +19,11 @@ export interface ServiceContext {
 
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
   return {
-    db: c.var.db,
-    direct: c.var.direct,
-    principal: c.var.principal,
+    db: c.get('db'),
+    direct: c.get('direct'),
+    principal: c.get('principal'),
     env: c.env,
-    requestId: c.var.requestId,
+    requestId: c.get('requestId'),
     baseUrl: new URL(c.req.url).origin,
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };

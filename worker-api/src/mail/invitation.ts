@@ -56,7 +56,8 @@ export function invitationLink(appUrl: string | undefined, token: string): strin
   return base ? `${base}/app/invitation/${encodeURIComponent(token)}` : null;
 }
 
-async function inviterName(ctx: ServiceContext): Promise<string | null> {
+/** The signed-in caller as a name ("Ada Lovelace", else the address); null for API keys. */
+export async function inviterName(ctx: ServiceContext): Promise<string | null> {
   if (ctx.principal.kind !== 'user') return null;
   const [u] = await ctx.db.select({ firstname: users.firstname, lastname: users.lastname, email: users.email }).from(users)
     .where(and(eq(users.id, ctx.principal.userId), eq(users.organization_id, ctx.principal.organizationId))).limit(1);

@@ -8,6 +8,8 @@ import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode }
 import type { ResultData } from '../../lib/dashboard-status';
 import { themeAtom } from '../../state/theme';
 import type { ChartConfig, ChartType } from './config';
+import { knownZone } from './format';
+import { rotatePalette } from './palette';
 import { resolveRoles } from './resolve';
 import type { ViewProps } from './views/types';
 import NumberChart from './views/NumberChart';
@@ -113,9 +115,11 @@ interface Props {
   data: ResultData;
   palette: string[];
   title: string;
+  /** The dashboard's time zone, for results that do not name theirs. */
+  zone?: string | null;
 }
 
-export function ChartBody({ reportId, config, configProblem, data, palette, title }: Props) {
+export function ChartBody({ reportId, config, configProblem, data, palette, title, zone }: Props) {
   const mode = useAtomValue(themeAtom);
   const ref = useRef<HTMLDivElement>(null);
   useDrawnMark(reportId, ref);
@@ -123,7 +127,7 @@ export function ChartBody({ reportId, config, configProblem, data, palette, titl
   const shown: ChartConfig = resolved.ok ? config : { type: 'table' };
   const roles = resolved.ok ? resolved.roles : {};
   const note = configProblem ?? (resolved.ok ? undefined : resolved.note);
-  const props = { config: shown as never, roles, data, palette, mode, title };
+  const props = { config: shown as never, roles, data, palette: rotatePalette(palette, shown.color_start), mode, title, zone: knownZone(data.time_zone || zone) };
   const View = shown.type === 'number' ? null : VIEWS[shown.type];
   return (
     <ChartFrame reportId={reportId} type={config.type} state="ready">

@@ -40,6 +40,14 @@ export interface NumberFormat {
 interface Base {
   format?: NumberFormat;
   legend?: 'top' | 'right' | 'bottom' | 'none';
+  /** Which colour of the dashboard's scheme the first series (slice, bar) takes (0-based; the rest follow in order). */
+  color_start?: number;
+}
+
+/** Axis titles of charts with axes (line, bar, xy_bubble, histogram). */
+export interface AxisTitles {
+  x_title?: string;
+  y_title?: string;
 }
 
 export interface TableConfig extends Base {
@@ -95,7 +103,7 @@ export interface PieConfig extends Base {
   slice_labels?: 'none' | 'name' | 'value' | 'percent';
   max_slices?: number;
 }
-export interface LineConfig extends Base {
+export interface LineConfig extends Base, AxisTitles {
   type: 'line';
   x?: string;
   y?: string[];
@@ -108,7 +116,7 @@ export interface LineConfig extends Base {
   reference_line?: number;
   missing?: 'gap' | 'connect' | 'zero';
 }
-export interface BarConfig extends Base {
+export interface BarConfig extends Base, AxisTitles {
   type: 'bar';
   x?: string;
   y?: string[];
@@ -138,7 +146,7 @@ export interface GaugeConfig extends Base {
   bands?: { to: number; color?: string }[];
   down_is_good?: boolean;
 }
-export interface XyBubbleConfig extends Base {
+export interface XyBubbleConfig extends Base, AxisTitles {
   type: 'xy_bubble';
   label?: string;
   x?: string;
@@ -158,7 +166,7 @@ export interface WordCloudConfig extends Base {
   scale?: 'linear' | 'sqrt';
   rotation?: 'none' | 'hv' | 'mixed';
 }
-export interface HistogramConfig extends Base {
+export interface HistogramConfig extends Base, AxisTitles {
   type: 'histogram';
   value?: string;
   series?: string;
@@ -223,7 +231,13 @@ export function parseChartConfig(raw: unknown): { config: ChartConfig; problem?:
   const given = str(c.type) ?? 'table';
   const type = (CHART_TYPES as readonly string[]).includes(given) ? (given as ChartType) : ALIASES[given];
   if (!type) return { config: { type: 'table' }, problem: `The chart type "${given}" is unknown; the data is shown as a table.` };
-  const base = { format: format(c.format), legend: oneOf(c.legend, ['top', 'right', 'bottom', 'none'] as const) };
+  const colorStart = num(c.color_start);
+  const base = {
+    format: format(c.format),
+    legend: oneOf(c.legend, ['top', 'right', 'bottom', 'none'] as const),
+    color_start: colorStart === undefined ? undefined : Math.max(0, Math.min(31, Math.round(colorStart))),
+  };
+  const axes = { x_title: str(c.x_title), y_title: str(c.y_title) };
   const build = (): ChartConfig => {
     switch (type) {
       case 'table':
@@ -265,13 +279,13 @@ export function parseChartConfig(raw: unknown): { config: ChartConfig; problem?:
         };
       case 'line':
         return {
-          type, ...base, x: str(c.x), y: strList(c.y), series: str(c.series), smooth: bool(c.smooth), points: bool(c.points),
+          type, ...base, ...axes, x: str(c.x), y: strList(c.y), series: str(c.series), smooth: bool(c.smooth), points: bool(c.points),
           area: bool(c.area) ?? (given === 'area' ? true : undefined), stacked: bool(c.stacked), zero: bool(c.zero),
           reference_line: num(c.reference_line), missing: oneOf(c.missing, ['gap', 'connect', 'zero'] as const),
         };
       case 'bar':
         return {
-          type, ...base, x: str(c.x), y: strList(c.y), series: str(c.series), layout: oneOf(c.layout, ['vertical', 'horizontal'] as const),
+          type, ...base, ...axes, x: str(c.x), y: strList(c.y), series: str(c.series), layout: oneOf(c.layout, ['vertical', 'horizontal'] as const),
           grouping: oneOf(c.grouping, ['grouped', 'stacked', 'percent'] as const), labels: bool(c.labels),
         };
       case 'map':
@@ -286,7 +300,7 @@ export function parseChartConfig(raw: unknown): { config: ChartConfig; problem?:
           down_is_good: bool(c.down_is_good),
         };
       case 'xy_bubble':
-        return { type, ...base, label: str(c.label), x: str(c.x), y: str(c.y), size: str(c.size), series: str(c.series), trend_line: bool(c.trend_line), log_x: bool(c.log_x) };
+        return { type, ...base, ...axes, label: str(c.label), x: str(c.x), y: str(c.y), size: str(c.size), series: str(c.series), trend_line: bool(c.trend_line), log_x: bool(c.log_x) };
       case 'word_cloud':
         return {
           type, ...base, word: str(c.word), weight: str(c.weight), max_words: num(c.max_words), min_font: num(c.min_font), max_font: num(c.max_font),
@@ -294,7 +308,7 @@ export function parseChartConfig(raw: unknown): { config: ChartConfig; problem?:
         };
       case 'histogram':
         return {
-          type, ...base, value: str(c.value), series: str(c.series), bins: num(c.bins), bin_width: num(c.bin_width), min: num(c.min), max: num(c.max),
+          type, ...base, ...axes, value: str(c.value), series: str(c.series), bins: num(c.bins), bin_width: num(c.bin_width), min: num(c.min), max: num(c.max),
           show: oneOf(c.show, ['count', 'percent', 'cumulative'] as const),
         };
       case 'hierarchy':

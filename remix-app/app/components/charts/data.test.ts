@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { DataField } from '../../lib/types';
 import { parseChartConfig } from './config';
 import { histogram, multiPivot, niceWidth, pivot, pivotPercent, toSeries, toTree } from './data';
+import { rotatePalette } from './palette';
 import { resolveRoles } from './resolve';
+import { withAxisTitles } from './theme';
 
 const f = (name: string, data_type: string, idx: number): DataField => ({ name, data_type, idx });
 
@@ -146,5 +148,21 @@ describe('hierarchy', () => {
       { id: 'root/Books', name: 'Books', children: [{ id: 'root/Books/Atlas', name: 'Atlas', value: 5 }, { id: 'root/Books/·', name: 'Books', value: 4 }] },
       { id: 'root/Audio', name: 'Audio', children: [{ id: 'root/Audio/Tape', name: 'Tape', value: 1 }] },
     ]);
+  });
+});
+
+describe('chart options shared by every type', () => {
+  it('reads axis titles and the first colour, and rotates the scheme from it', () => {
+    expect(parseChartConfig({ type: 'bar', x_title: 'Month', y_title: ' ', color_start: 2.4 }).config).toEqual({ type: 'bar', x_title: 'Month', color_start: 2 });
+    expect(parseChartConfig({ type: 'pie', x_title: 'ignored', color_start: -3 }).config).toEqual({ type: 'pie', color_start: 0 });
+    expect(rotatePalette(['a', 'b', 'c'], 1)).toEqual(['b', 'c', 'a']);
+    expect(rotatePalette(['a', 'b', 'c'], 4)).toEqual(['b', 'c', 'a']);
+    expect(rotatePalette(['a', 'b', 'c'], undefined)).toEqual(['a', 'b', 'c']);
+    const t = withAxisTitles({ top: 10, right: 10, bottom: 40, left: 56 }, [{ anchor: 'bottom', direction: 'row', translateY: 56, itemWidth: 100, itemHeight: 16, symbolSize: 10, itemsSpacing: 4 }], 'Month', 'Revenue');
+    expect(t.margin).toEqual({ top: 10, right: 10, bottom: 60, left: 76 });
+    expect(t.left).toEqual({ legend: 'Revenue', legendPosition: 'middle', legendOffset: -60 });
+    expect(t.bottom.legend).toBe('Month');
+    expect(t.legends[0]!.translateY).toBe(76);
+    expect(withAxisTitles({ top: 1, right: 1, bottom: 40, left: 50 }, [], undefined, undefined)).toMatchObject({ margin: { bottom: 40, left: 50 }, bottom: {}, left: {} });
   });
 });

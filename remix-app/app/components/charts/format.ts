@@ -44,21 +44,88 @@ export function isDateType(field: DataField | undefined): boolean {
 
 const parseDate = (v: string) => new Date(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v.includes('Z') || /[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`);
 
-/** A date label that matches the grain of the series: month starts read "Jan 2026", whole days "Mar 3, 2026", else with the time. */
-export function dateLabeler(values: Cell[]): (v: Cell) => string {
+const zoneCache = new Map<string, boolean>();
+/** A zone the browser knows (an unknown one falls back to UTC rather than throwing while drawing). */
+export function knownZone(zone: string | null | undefined): string {
+  if (!zone) return 'UTC';
+  let ok = zoneCache.get(zone);
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    zoneCache.set(zone, ok);
+  }
+  return ok ? zone : 'UTC';
+}
+
+const atUtcMidnight = (v: Cell) => typeof v !== 'string' || DATE_ONLY.test(v) || /^\d{4}-\d{2}-\d{2}[T ]00:00(:00(\.0+)?)?(Z|[+-]00(:?00)?)?$/.test(v);
+
+/**
+ * The zone a date-time column is shown in. Instants (timestamptz values, which the engine hands out in
+ * UTC) are shown in the dashboard's zone. A column whose every value sits on UTC midnight holds calendar
+ * buckets (date_trunc by day, week, month in the dashboard zone, written as wall-clock values): it is
+ * shown as written, in UTC, so "Mar 1" does not turn into "Feb 28, 19:00".
+ */
+export function displayZone(values: Iterable<Cell>, zone: string | null | undefined): string {
+  const z = knownZone(zone);
+  if (z === 'UTC') return z;
+  for (const v of values) if (!atUtcMidnight(v)) return z;
+  return 'UTC';
+}
+
+/** The same for one column of rows (scans the column once). */
+export function columnZone(rows: Cell[][], idx: number, field: DataField | undefined, zone: string | null | undefined): string {
+  if (!field || !/^(datetime|timestamp)$/i.test(field.data_type)) return 'UTC';
+  function* column() {
+    for (const r of rows) yield r[idx] ?? null;
+  }
+  return displayZone(column(), zone);
+}
+
+const wallCache = new Map<string, Intl.DateTimeFormat>();
+/** `YYYY-MM-DD HH:MM[:SS]` of an instant in a zone. */
+export function wallClock(d: Date, zone: string, seconds: boolean): string {
+  let f = wallCache.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    wallCache.set(zone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}${seconds ? `:${p.second}` : ''}`;
+}
+
+/** An instant for a "data from …" line: `Nov 22, 2026, 14:05 (Europe/Berlin)`. */
+export function formatInstant(iso: string | null | undefined, zone: string | null | undefined): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return null;
+  const z = knownZone(zone);
+  const text = new Intl.DateTimeFormat('en', { timeZone: z, month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  return `${text} (${z})`;
+}
+
+/**
+ * A date label that matches the grain of the series: month starts read "Jan 2026", whole days "Mar 3, 2026", else with the time.
+ * Instants are shown in `zone` (see displayZone); calendar buckets as written.
+ */
+export function dateLabeler(values: Cell[], zone: string | null | undefined = 'UTC'): (v: Cell) => string {
+  const tz = displayZone(values, zone);
   const dates = values
     .map((v) => (typeof v === 'string' && (DATE_ONLY.test(v) || DATE_TIME.test(v)) ? parseDate(v) : null))
     .filter((d): d is Date => d !== null && !Number.isNaN(d.getTime()));
-  const midnight = dates.every((d) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0);
+  const midnight = tz === 'UTC' && dates.every((d) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0);
   const monthly = dates.length > 0 && midnight && dates.every((d) => d.getUTCDate() === 1);
   const yearly = monthly && dates.every((d) => d.getUTCMonth() === 0);
   const opts: Intl.DateTimeFormatOptions = yearly
-    ? { year: 'numeric', timeZone: 'UTC' }
+    ? { year: 'numeric', timeZone: tz }
     : monthly
-      ? { month: 'short', year: 'numeric', timeZone: 'UTC' }
+      ? { month: 'short', year: 'numeric', timeZone: tz }
       : midnight
-        ? { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }
-        : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' };
+        ? { month: 'short', day: 'numeric', year: 'numeric', timeZone: tz }
+        : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: tz };
   const fmt = new Intl.DateTimeFormat('en', opts);
   return (v) => {
     if (typeof v !== 'string') return formatCell(v);
@@ -74,8 +141,11 @@ function isIdField(field: DataField | undefined): boolean {
   return Boolean(field && (field.name === 'id' || field.name.endsWith('_id') || /^(year|zip|postcode)$/i.test(field.name)));
 }
 
-/** A table cell: numbers with separators, date-times to the minute (seconds when set), booleans as ✓/✗, NULL empty. */
-export function formatCell(v: Cell | undefined | unknown, field?: DataField, format?: NumberFormat): string {
+/**
+ * A table cell: numbers with separators, date-times to the minute (seconds when set) — in `zone` when
+ * one is given (see columnZone), as written otherwise — booleans as ✓/✗, NULL empty.
+ */
+export function formatCell(v: Cell | undefined | unknown, field?: DataField, format?: NumberFormat, zone?: string): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'boolean') return v ? '✓' : '✗';
   if (typeof v === 'number') return isIdField(field) ? String(v) : formatNumber(v, format);
@@ -83,7 +153,14 @@ export function formatCell(v: Cell | undefined | unknown, field?: DataField, for
   const s = String(v);
   if (field && /^(datetime|timestamp)$/i.test(field.data_type)) {
     const m = TIMESTAMP.exec(s);
-    if (m) return `${m[1]} ${m[2]}${m[3] && m[3] !== ':00' ? m[3] : ''}`;
+    if (m) {
+      const seconds = Boolean(m[3] && m[3] !== ':00');
+      if (zone && zone !== 'UTC') {
+        const d = parseDate(s);
+        if (!Number.isNaN(d.getTime())) return wallClock(d, zone, seconds);
+      }
+      return `${m[1]} ${m[2]}${seconds ? m[3] : ''}`;
+    }
   }
   if (field && /^(float|bigint|integer|decimal)$/i.test(field.data_type) && !isIdField(field)) {
     const n = Number(s);

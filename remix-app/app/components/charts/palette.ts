@@ -13,3 +13,10 @@ const SCHEMES: Record<string, string[]> = {
 export function paletteFor(scheme: string | undefined | null): string[] {
   return SCHEMES[scheme ?? ''] ?? SCHEMES.scheme_6!;
 }
+
+/** The scheme's colours starting at `start` (a chart's color_start), the skipped ones appended at the end. */
+export function rotatePalette(palette: string[], start: number | undefined): string[] {
+  if (!start || palette.length === 0) return palette;
+  const s = ((Math.round(start) % palette.length) + palette.length) % palette.length;
+  return [...palette.slice(s), ...palette.slice(0, s)];
+}

@@ -32,6 +32,8 @@ export function nivoTheme(mode: Theme) {
 
 export type NivoTheme = ReturnType<typeof nivoTheme>;
 
+type Margin = { top: number; right: number; bottom: number; left: number };
+
 /** Keeps at most `max` evenly spaced tick values. */
 export function thinTicks<T>(values: T[], max: number): T[] {
   if (values.length <= max) return values;
@@ -39,10 +41,21 @@ export function thinTicks<T>(values: T[], max: number): T[] {
   return values.filter((_, i) => i % step === 0);
 }
 
+export interface LegendSpec {
+  anchor: 'right' | 'bottom' | 'top-left';
+  direction: 'row' | 'column';
+  translateX?: number;
+  translateY?: number;
+  itemWidth: number;
+  itemHeight: number;
+  symbolSize: number;
+  itemsSpacing: number;
+}
+
 /** Legend placement for nivo from the chart's `legend` option. */
-export function legendFor(position: 'top' | 'right' | 'bottom' | 'none' | undefined, count: number, fallback: 'top' | 'right' | 'bottom' | 'none' = 'top') {
+export function legendFor(position: 'top' | 'right' | 'bottom' | 'none' | undefined, count: number, fallback: 'top' | 'right' | 'bottom' | 'none' = 'top'): { legends: LegendSpec[]; margin: Partial<Margin> } {
   const pos = position ?? (count > 1 ? fallback : 'none');
-  if (pos === 'none' || count === 0) return { legends: [] as never[], margin: {} as Record<string, number> };
+  if (pos === 'none' || count === 0) return { legends: [], margin: {} };
   const common = { itemHeight: 16, symbolSize: 10, itemsSpacing: 4 };
   if (pos === 'right') {
     return { legends: [{ anchor: 'right' as const, direction: 'column' as const, translateX: 120, itemWidth: 110, ...common }], margin: { right: 130 } };
@@ -51,4 +64,22 @@ export function legendFor(position: 'top' | 'right' | 'bottom' | 'none' | undefi
     return { legends: [{ anchor: 'bottom' as const, direction: 'row' as const, translateY: 56, itemWidth: 100, ...common }], margin: { bottom: 70 } };
   }
   return { legends: [{ anchor: 'top-left' as const, direction: 'row' as const, translateY: -28, itemWidth: 110, ...common }], margin: { top: 36 } };
+}
+
+
+/**
+ * Axis titles (the chart's x_title / y_title) as nivo axis legends: each title sits just outside its
+ * axis' tick labels, the margin grows by a line to make room, and a legend below the chart moves down.
+ */
+export function withAxisTitles(margin: Margin, legends: LegendSpec[], bottomTitle: string | undefined, leftTitle: string | undefined) {
+  const LINE = 20;
+  const base = { ...margin };
+  const bottomLegend = legends.some((l) => l.anchor === 'bottom');
+  const tickRoom = bottomLegend ? base.bottom - 30 : base.bottom;
+  return {
+    margin: { ...base, bottom: base.bottom + (bottomTitle ? LINE : 0), left: base.left + (leftTitle ? LINE : 0) },
+    legends: bottomTitle && bottomLegend ? legends.map((l) => (l.anchor === 'bottom' ? { ...l, translateY: (l.translateY ?? 0) + LINE } : l)) : legends,
+    bottom: bottomTitle ? { legend: bottomTitle, legendPosition: 'middle' as const, legendOffset: tickRoom + 4 } : {},
+    left: leftTitle ? { legend: leftTitle, legendPosition: 'middle' as const, legendOffset: -(base.left + 4) } : {},
+  };
 }

@@ -1,12 +1,18 @@
-/** One report on the grid: title, data age, and its chart in whatever state its data is. */
+/**
+ * One report on the grid: title, data age, the report's menu (downloads, maximize, refresh, edit — each
+ * only when the report's switches allow it) and its chart in whatever state its data is.
+ */
 import { useAtomValue } from 'jotai';
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { dataAge } from '../../lib/dashboard-status';
 import type { TileView } from '../../lib/dashboard-view';
 import { tileAtom } from '../../state/dashboard';
 import { ChartBody, ChartFrame, ChartSkeleton, TileMessage } from '../charts/ChartBody';
 import { parseChartConfig } from '../charts/config';
+import { formatInstant } from '../charts/format';
+import { DownloadMenu } from '../sharing/DownloadMenu';
+import './tile.css';
 
 /** Re-renders every half minute so "5 min ago" stays true. */
 function useNow(intervalMs = 30_000): number {
@@ -18,12 +24,13 @@ function useNow(intervalMs = 30_000): number {
   return now;
 }
 
-function Age({ timestamp, current, running }: { timestamp: string | null; current: boolean; running: boolean }) {
+function Age({ timestamp, current, running, zone }: { timestamp: string | null; current: boolean; running: boolean; zone: string }) {
   const now = useNow();
   const age = dataAge(timestamp, now);
   if (!age && !running) return null;
+  const when = formatInstant(timestamp, zone);
   return (
-    <span className={`tile__age${current ? '' : ' is-stale'}`} data-testid="tile-age" title={timestamp ? `Data from ${new Date(timestamp).toLocaleString('en')}` : undefined}>
+    <span className={`tile__age${current ? '' : ' is-stale'}`} data-testid="tile-age" title={when ? `Data from ${when}` : undefined} data-time={when ?? undefined}>
       {running ? <span className="spinner" aria-label="Updating" /> : null}
       {age ? `updated ${age}` : null}
       {!current && timestamp ? <span className="tile__stale" data-testid="tile-stale"> · outdated</span> : null}
@@ -31,9 +38,71 @@ function Age({ timestamp, current, running }: { timestamp: string | null; curren
   );
 }
 
-export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, editable = false }: { dashboardId: string; tile: TileView; palette: string[]; waitingFor: string | null; editable?: boolean }) {
+/** Where a tile's downloads go: `/app/reports/{id}/download` or a sharing link's `/s/{token}/download/{id}`. */
+export interface TileDownloads {
+  base: (reportId: string) => string;
+  /** The filter parameters the dashboard shows (sent with the download). */
+  parameters?: unknown;
+  /** Query to keep (a sharing link's own query). */
+  keep?: string;
+}
+
+export interface TileProps {
+  dashboardId: string;
+  tile: TileView;
+  palette: string[];
+  waitingFor: string | null;
+  /** The dashboard's time zone (values of date-time columns, data age). */
+  zone: string;
+  /** The report editor's address with the dashboard's filter state, for analysts; null: no edit link. */
+  editHref?: string | null;
+  /** null: this page offers no downloads (the tile's own switch is checked as well). */
+  downloads?: TileDownloads | null;
+  /** Re-runs this report; null: no refresh button on this page. */
+  onRefresh?: ((reportId: string) => void) | null;
+}
+
+/** The report's download menu (CSV, Excel), when the page and the report's switches allow downloads. */
+function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownloads | null }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+  if (!downloads || !tile.actions.download) return null;
+  return (
+    <div className="menu tile__menu" ref={ref}>
+      <button type="button" className="tile__tool" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="tile-downloads" title="Download">
+        ⤓<span className="visually-hidden"> Download {tile.name}</span>
+      </button>
+      {open ? (
+        <div className="menu__panel" role="menu" onClick={(e) => { if ((e.target as HTMLElement).closest('a,button')) setOpen(false); }}>
+          <DownloadMenu base={downloads.base(tile.reportId)} reportName={tile.name} parameters={downloads.parameters} keep={downloads.keep} allowed layout="menu" />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null }: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
+  const [maximized, setMaximized] = useState(false);
+  useEffect(() => {
+    if (!maximized) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMaximized(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [maximized]);
   const dim = state.result && state.running && state.phase === 'ready';
   let body;
   if (waitingFor) {
@@ -55,7 +124,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       </ChartFrame>
     );
   } else if (state.result) {
-    body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={state.result} palette={palette} title={tile.name} />;
+    body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={state.result} palette={palette} title={tile.name} zone={zone} />;
   } else {
     body = (
       <ChartFrame reportId={tile.reportId} type={config.type} state="loading">
@@ -63,20 +132,36 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       </ChartFrame>
     );
   }
-  return (
+  const canRefresh = Boolean(onRefresh && tile.actions.refresh && !waitingFor);
+  const maximize = tile.actions.maximize ? () => setMaximized((m) => !m) : null;
+  const section = (
     <section
-      className={`tile tile--${config.type}${dim ? ' is-updating' : ''}`}
+      className={`tile tile--${config.type}${dim ? ' is-updating' : ''}${maximized ? ' is-maximized' : ''}`}
       style={{ ['--col' as string]: tile.column, ['--span' as string]: tile.width, ['--row' as string]: tile.row, ['--rows' as string]: tile.height }}
       aria-labelledby={`title-${tile.reportId}`}
       aria-busy={state.phase === 'loading' || state.running}
       data-report-id={tile.reportId}
+      data-maximized={maximized || undefined}
+      role={maximized ? 'dialog' : undefined}
+      aria-modal={maximized || undefined}
     >
-      <header className={`tile__header${tile.showTitle ? '' : ' tile__header--bare'}`}>
-        <h2 className={`tile__title${tile.showTitle ? '' : ' visually-hidden'}`} id={`title-${tile.reportId}`} title={tile.description ?? undefined}>{tile.name}</h2>
+      <header className={`tile__header${tile.showTitle || maximized ? '' : ' tile__header--bare'}`}>
+        <h2 className={`tile__title${tile.showTitle || maximized ? '' : ' visually-hidden'}`} id={`title-${tile.reportId}`} title={tile.description ?? undefined}>{tile.name}</h2>
         <span className="tile__tools">
-          <Age timestamp={state.dataTimestamp} current={state.current} running={state.running && !waitingFor} />
-          {editable ? (
-            <Link to={`/app/reports/${encodeURIComponent(tile.reportId)}`} className="tile__edit" aria-label={`Edit ${tile.name}`} title="Edit the report" data-testid="tile-edit">✎</Link>
+          <Age timestamp={state.dataTimestamp} current={state.current} running={state.running && !waitingFor} zone={zone} />
+          {canRefresh ? (
+            <button type="button" className="tile__tool" onClick={() => onRefresh!(tile.reportId)} disabled={state.running} title="Run this report again now" data-testid="tile-refresh">
+              ↻<span className="visually-hidden"> Refresh {tile.name}</span>
+            </button>
+          ) : null}
+          {maximize ? (
+            <button type="button" className="tile__tool" onClick={maximize} title={maximized ? 'Restore size (Esc)' : 'Maximize'} aria-pressed={maximized} data-testid="tile-maximize">
+              {maximized ? '⤡' : '⤢'}<span className="visually-hidden"> {maximized ? 'Restore' : 'Maximize'} {tile.name}</span>
+            </button>
+          ) : null}
+          <TileMenu tile={tile} downloads={downloads} />
+          {editHref ? (
+            <Link to={editHref} className="tile__tool tile__edit" aria-label={`Edit ${tile.name}`} title="Edit the report (with the dashboard's filter values)" data-testid="tile-edit">✎</Link>
           ) : null}
         </span>
       </header>
@@ -84,5 +169,12 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       <div className="tile__body">{body}</div>
       {state.phase === 'error' && state.result ? <p className="tile__warning" role="alert">{state.message}</p> : null}
     </section>
+  );
+  if (!maximized) return section;
+  return (
+    <>
+      <div className="tile-backdrop" onClick={() => setMaximized(false)} data-testid="tile-backdrop" aria-hidden="true" />
+      {section}
+    </>
   );
 });

@@ -1,8 +1,9 @@
 /**
- * Polls `POST /dashboards/{id}/status` (through the app's resource route) for the current filter
- * parameters, waits `status_check_delay` between polls (2 s while something runs, 60 s once settled),
- * and fetches each ready result from the data server (through /app/data/…) as soon as its token
- * arrives, so every tile draws the moment its own data is there.
+ * Polls `POST /dashboards/{id}/status` (through the app's resource route, or a sharing link's
+ * `/s/{token}/status` given as `statusUrl`) for the current filter parameters, waits
+ * `status_check_delay` between polls (2 s while something runs, 60 s once settled), and fetches each
+ * ready result from the data server (through /app/data/…) as soon as its token arrives, so every tile
+ * draws the moment its own data is there. The signed-in dashboard and the public link page share it.
  */
 import { useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
@@ -11,9 +12,14 @@ import { filterOptionsAtom, pollAtom, tileAtom } from '../../state/dashboard';
 
 export interface PollInput {
   dashboardId: string;
+  /** Where the status is asked (default: the app's `/app/dashboards/{id}/status`). */
+  statusUrl?: string;
+  /** More members of every status body (a sharing link's `query`). */
+  statusBody?: Record<string, unknown>;
   reports: { id: string; noDataMessage: string }[];
   /** Filter id → variable, for query-driven dropdowns. */
   filterVariables: Record<string, string>;
+  /** undefined: the body carries no parameters (the status call applies the defaults). */
   parameters: unknown;
   /** Stable key of `parameters`. */
   parametersKey: string;
@@ -30,11 +36,15 @@ const MIN_DELAY_S = 1;
 const MAX_PARALLEL_FETCHES = 4;
 const MAX_DELAY_S = 600;
 
-async function postStatus(dashboardId: string, parameters: unknown, refresh: boolean, signal: AbortSignal): Promise<DashboardStatus | StatusError> {
-  const res = await fetch(`/app/dashboards/${encodeURIComponent(dashboardId)}/status`, {
+export function statusUrlOf(dashboardId: string): string {
+  return `/app/dashboards/${encodeURIComponent(dashboardId)}/status`;
+}
+
+async function postStatus(url: string, body: Record<string, unknown>, signal: AbortSignal): Promise<DashboardStatus | StatusError> {
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify({ parameters, refresh_data: refresh }),
+    body: JSON.stringify(body),
     signal,
   });
   if (res.redirected && res.url.includes('/app/login')) {
@@ -44,7 +54,7 @@ async function postStatus(dashboardId: string, parameters: unknown, refresh: boo
   try {
     return (await res.json()) as DashboardStatus | StatusError;
   } catch {
-    return { error: { status: res.status, code: 'bad_response', message: `The app answered ${res.status}.` } };
+    return { error: { status: res.status, code: 'bad_response', message: `The server answered ${res.status}.` } };
   }
 }
 
@@ -64,7 +74,8 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
   const refreshRef = useRef(false);
 
   useEffect(() => {
-    const { dashboardId, reports, filterVariables, parameters, parametersKey, reportsEnabled } = latest.current;
+    const { dashboardId, reports, filterVariables, parameters, parametersKey, reportsEnabled, statusBody } = latest.current;
+    const url = latest.current.statusUrl ?? statusUrlOf(dashboardId);
     const controller = new AbortController();
     const { signal } = controller;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -152,7 +163,7 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
       try {
         answer = first && !refresh && initial && initial.key === parametersKey
           ? await initial.status
-          : await postStatus(dashboardId, parameters, refresh, signal);
+          : await postStatus(url, { ...statusBody, ...(parameters !== undefined ? { parameters } : {}), refresh_data: refresh }, signal);
       } catch (err) {
         if (signal.aborted) return;
         answer = { error: { status: 0, code: 'network', message: 'The dashboard status could not be loaded; retrying.' } };
@@ -172,7 +183,7 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
     };
     // The poll restarts when the parameters change or a refresh is asked for.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, input.dashboardId, input.parametersKey, input.reportsEnabled, input.refreshNonce]);
+  }, [store, input.dashboardId, input.statusUrl, input.parametersKey, input.reportsEnabled, input.refreshNonce]);
 
   return {
     refresh: () => {

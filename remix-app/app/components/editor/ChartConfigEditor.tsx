@@ -66,10 +66,7 @@ export function ChartConfigEditor({ config, fields, palette, onChange }: Props) 
           ))}
         </div>
       </fieldset>
-      <div className="chart-config__palette" aria-label="Colours of the dashboard’s scheme">
-        <span className="muted small">Colours follow the dashboard’s colour scheme:</span>
-        {palette.map((c) => <span key={c} className="swatch" style={{ background: c }} title={c} />)}
-      </div>
+      <p className="muted small chart-config__palette">Colours come from the dashboard’s colour scheme, in order from the first colour.</p>
     </div>
   );
 }
@@ -166,6 +163,20 @@ function Control({ control: c, value, fields, palette, onChange }: ControlProps)
       return <ValueList value={Array.isArray(value) ? (value as { column: string; aggregation?: string }[]) : []} fields={fields} onChange={onChange} />;
     case 'bands':
       return <Bands value={Array.isArray(value) ? (value as { to: number; color?: string }[]) : []} palette={palette} onChange={onChange} />;
+    case 'color_start': {
+      const current = typeof value === 'number' ? value : 0;
+      return (
+        <div className="field" data-testid={id}>
+          <span className="field__label">{c.label}</span>
+          <div className="swatches" role="radiogroup" aria-label={`${c.label} of the dashboard’s colour scheme`}>
+            {palette.map((color, i) => (
+              <button key={color} type="button" role="radio" aria-checked={current === i} className={`swatch${current === i ? ' is-active' : ''}`} style={{ background: color }}
+                onClick={() => onChange(i === 0 ? undefined : i)} title={`${color}${i === 0 ? ' (default)' : ''}`} data-testid={`${id}-${i}`} />
+            ))}
+          </div>
+        </div>
+      );
+    }
   }
 }
 

@@ -38,7 +38,7 @@ export interface ReportEditorProps {
   originalDatasourceId: string | null;
   initialForm: FormState;
   initialDatasourceId: string | null;
-  dashboard: { id: string; name: string; locked: boolean; palette: string[]; backTo: string };
+  dashboard: { id: string; name: string; locked: boolean; palette: string[]; backTo: string; zone?: string };
   filters: { variable_name: string; display_name?: string | null; control_type: string }[];
   datasources: EditorDatasource[];
   snippets: SnippetInfo[];
@@ -109,7 +109,7 @@ export function ReportEditor(props: ReportEditorProps) {
     const text = editor.current ? sqlToRun(sql, editor.current.selection()) : sql;
     if (!text.trim()) return;
     setTab((t) => (t === 'settings' ? 'data' : t));
-    void run.start(datasourceId, text, props.parameters);
+    void run.start(datasourceId, text, props.parameters, dashboard.id);
   };
   const running = run.state.phase === 'running' || run.state.phase === 'fetching';
 
@@ -217,7 +217,7 @@ export function ReportEditor(props: ReportEditorProps) {
             {tab === 'data' ? (
               result ? (
                 <div className="result-table" data-testid="result-table">
-                  <ChartBody reportId="preview-data" config={{ type: 'table' }} data={{ fields: result.fields, rows: result.rows, data_timestamp: result.dataTimestamp }} palette={dashboard.palette} title="Result" />
+                  <ChartBody reportId="preview-data" config={{ type: 'table' }} data={{ fields: result.fields, rows: result.rows, data_timestamp: result.dataTimestamp }} palette={dashboard.palette} title="Result" zone={dashboard.zone} />
                 </div>
               ) : (
                 <p className="muted empty-result">{run.state.phase === 'done' && run.state.rows.status === 'empty' ? 'The query returned no rows.' : 'The rows of the last run appear here.'}</p>
@@ -226,7 +226,7 @@ export function ReportEditor(props: ReportEditorProps) {
               <div className="chart-tab">
                 <div className="chart-preview" data-testid="chart-preview">
                   {result ? (
-                    <ChartBody reportId="preview-chart" config={chart.config} configProblem={chart.problem} data={{ fields: result.fields, rows: result.rows }} palette={dashboard.palette} title={String(form.name || 'Preview')} />
+                    <ChartBody reportId="preview-chart" config={chart.config} configProblem={chart.problem} data={{ fields: result.fields, rows: result.rows }} palette={dashboard.palette} title={String(form.name || 'Preview')} zone={dashboard.zone} />
                   ) : (
                     <p className="muted empty-result">Run the query to preview the chart.</p>
                   )}

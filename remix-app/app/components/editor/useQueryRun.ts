@@ -59,7 +59,7 @@ export function useQueryRun() {
     run.current++;
   }, []);
 
-  const start = useCallback(async (datasourceId: string, sql: string, parameters: InputParameters) => {
+  const start = useCallback(async (datasourceId: string, sql: string, parameters: InputParameters, dashboardId?: string) => {
     const id = ++run.current;
     cancelAsked.current = false;
     current.current = null;
@@ -74,7 +74,7 @@ export function useQueryRun() {
       res = await fetch('/app/reports/executions', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ datasource_id: datasourceId, sql_query: sql, parameters }),
+        body: JSON.stringify({ datasource_id: datasourceId, sql_query: sql, parameters, ...(dashboardId ? { dashboard_id: dashboardId } : {}) }),
       });
     } catch {
       return fail('The app could not be reached. Check your connection and run again.', null);

@@ -32,6 +32,8 @@ export interface PublicReport {
   display_name_as_title: boolean;
   attribution: string | null;
   download_enabled: boolean;
+  /** The report's maximize_action_enabled (older API answers leave it out: on). */
+  maximize_enabled?: boolean;
 }
 
 export interface PublicFilter {
@@ -87,6 +89,11 @@ export function asDashboardDocument(v: PublicLinkView): SingleDocument<Dashboard
       chart_configuration: r.chart_configuration,
       no_data_message: r.no_data_message,
       display_name_as_title: r.display_name_as_title,
+      // The link's own switch is already in download_enabled; a link refreshes as a whole (its toolbar).
+      download_actions_enabled: r.download_enabled,
+      data_download_enabled: r.download_enabled,
+      maximize_action_enabled: r.maximize_enabled !== false,
+      refresh_enabled: false,
       sql_query: i === 0 ? builtInSql : '',
     },
   }));

@@ -72,7 +72,7 @@ const view: PublicLinkView = {
   },
   reports: [
     { id: 'rep_a', name: 'A', description: null, chart_configuration: { type: 'bar' }, no_data_message: null, display_name_as_title: true, attribution: null, download_enabled: true },
-    { id: 'rep_b', name: 'B', description: 'b', chart_configuration: null, no_data_message: 'Nothing', display_name_as_title: false, attribution: null, download_enabled: false },
+    { id: 'rep_b', name: 'B', description: 'b', chart_configuration: null, no_data_message: 'Nothing', display_name_as_title: false, attribution: null, download_enabled: false, maximize_enabled: false },
   ],
   filters: [
     {
@@ -98,6 +98,14 @@ describe('the public link as a dashboard document', () => {
     const { tiles } = publicDashboard(view);
     expect(tiles.map((t) => [t.reportId, t.column, t.showTitle, t.noDataMessage])).toEqual([['rep_a', 1, true, 'No data'], ['rep_b', 7, false, 'Nothing']]);
     expect(tiles[0]!.chartConfiguration).toEqual({ type: 'bar' });
+  });
+
+  it('gives each tile the menu the link allows: downloads as the API decided, maximize per report, no own refresh', () => {
+    const { tiles } = publicDashboard(view);
+    expect(tiles.map((t) => [t.reportId, t.actions])).toEqual([
+      ['rep_a', { download: true, maximize: true, refresh: false }],
+      ['rep_b', { download: false, maximize: false, refresh: false }],
+    ]);
   });
 
   it('builds the filter bar: manual options, parents, query options, the built-ins used, and signed values hidden', () => {

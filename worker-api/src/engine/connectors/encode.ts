@@ -16,43 +16,50 @@ const DOT = 0x2e;
 const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
 
 export function encodeText(kind: Kind, src: Uint8Array, w: JsonWriter, elementKind: Kind = Kind.Text): number {
-  const end = src.length;
+  return encodeSpan(kind, src, 0, src.length, w, elementKind);
+}
+
+/**
+ * Like `encodeText`, for the value at `src[start, end)`: a reader of the wire protocol hands cells
+ * as spans of its receive buffer, so that no per-cell view is created.
+ */
+export function encodeSpan(kind: Kind, src: Uint8Array, start: number, end: number, w: JsonWriter, elementKind: Kind = Kind.Text): number {
   switch (kind) {
     case Kind.Int:
-      w.bytes(src, 0, end);
-      return parseNumber(src, 0, end);
+      w.bytes(src, start, end);
+      return parseNumber(src, start, end);
     case Kind.BigInt:
-      return writeBigInt(src, w);
+      return writeBigInt(src, start, end, w);
     case Kind.Float:
     case Kind.Decimal:
-      return writeNumber(src, w);
+      return writeNumber(src, start, end, w);
     case Kind.Bool: {
-      const t = src[0] === 0x74 || src[0] === 0x31; // 't' (Postgres) or '1'
+      const t = src[start] === 0x74 || src[start] === 0x31; // 't' (Postgres) or '1'
       w.ascii(t ? 'true' : 'false');
       return t ? 1 : 0;
     }
     case Kind.Json:
-      w.bytes(src, 0, end);
+      w.bytes(src, start, end);
       return NaN;
     case Kind.DateTime:
-      writeDateTime(src, w);
+      writeDateTime(src, start, end, w);
       return NaN;
     case Kind.Date:
-      if (isZeroDate(src)) w.nul();
-      else w.quotedBytes(src, 0, end);
+      if (isZeroDate(src, start, end)) w.nul();
+      else w.quotedBytes(src, start, end);
       return NaN;
     case Kind.Time:
-      writeTime(src, w);
+      writeTime(src, start, end, w);
       return NaN;
     case Kind.Binary:
-      if (src[0] === 0x5c && src[1] === 0x78) writeBase64(w, hexToBytes(src, 2, end));
-      else writeBase64(w, src, 0, end);
+      if (src[start] === 0x5c && src[start + 1] === 0x78) writeBase64(w, hexToBytes(src, start + 2, end));
+      else writeBase64(w, src, start, end);
       return NaN;
     case Kind.Array:
-      writePgArray(src, w, elementKind);
+      writePgArray(src.subarray(start, end), w, elementKind);
       return NaN;
     default:
-      w.quotedBytes(src, 0, end);
+      w.quotedBytes(src, start, end);
       return NaN;
   }
 }
@@ -173,29 +180,27 @@ export function parseNumber(src: Uint8Array, start: number, end: number): number
 }
 
 /** Floats and decimals: the database's digits as a JSON number; NaN and ±Infinity become null. */
-function writeNumber(src: Uint8Array, w: JsonWriter): number {
-  const end = src.length;
-  const first = src[0] === MINUS ? src[1] : src[0];
-  if (!isDigit(first)) {
+function writeNumber(src: Uint8Array, start: number, end: number, w: JsonWriter): number {
+  const first = src[start] === MINUS ? src[start + 1] : src[start];
+  if (start >= end || !isDigit(first)) {
     w.nul();
     return NaN;
   }
-  w.bytes(src, 0, end);
-  return parseNumber(src, 0, end);
+  w.bytes(src, start, end);
+  return parseNumber(src, start, end);
 }
 
 const MAX_SAFE = '9007199254740991';
 
 /** 64-bit integers: a JSON number while exact in a double, else the digits as a string. */
-function writeBigInt(src: Uint8Array, w: JsonWriter): number {
-  const end = src.length;
-  const neg = src[0] === MINUS ? 1 : 0;
-  const digits = end - neg;
+function writeBigInt(src: Uint8Array, start: number, end: number, w: JsonWriter): number {
+  const neg = src[start] === MINUS ? 1 : 0;
+  const digits = end - start - neg;
   let safe = digits < 16;
   if (digits === 16) {
     safe = true;
     for (let i = 0; i < 16; i++) {
-      const d = src[neg + i]!;
+      const d = src[start + neg + i]!;
       const m = MAX_SAFE.charCodeAt(i);
       if (d !== m) {
         safe = d < m;
@@ -203,21 +208,22 @@ function writeBigInt(src: Uint8Array, w: JsonWriter): number {
       }
     }
   }
-  if (safe) w.bytes(src, 0, end);
-  else w.quotedBytes(src, 0, end);
-  return parseNumber(src, 0, end);
+  if (safe) w.bytes(src, start, end);
+  else w.quotedBytes(src, start, end);
+  return parseNumber(src, start, end);
 }
 
 /** `0000-00-00…`, MySQL's zero date. */
-function isZeroDate(src: Uint8Array): boolean {
-  return src.length >= 10 && src[0] === 0x30 && src[1] === 0x30 && src[2] === 0x30 && src[3] === 0x30 && src[5] === 0x30 && src[6] === 0x30;
+function isZeroDate(src: Uint8Array, start = 0, end = src.length): boolean {
+  const s = start;
+  return end - s >= 10 && src[s] === 0x30 && src[s + 1] === 0x30 && src[s + 2] === 0x30 && src[s + 3] === 0x30 && src[s + 5] === 0x30 && src[s + 6] === 0x30;
 }
 
 /** Writes `.ffffff` without trailing zeros (nothing when all zeros); returns the index after the digits. */
-function writeFraction(src: Uint8Array, i: number, w: JsonWriter): number {
-  if (src[i] !== DOT) return i;
+function writeFraction(src: Uint8Array, i: number, end: number, w: JsonWriter): number {
+  if (i >= end || src[i] !== DOT) return i;
   let j = i + 1;
-  while (isDigit(src[j])) j++;
+  while (j < end && isDigit(src[j])) j++;
   let last = j;
   while (last > i + 1 && src[last - 1] === 0x30) last--;
   if (last > i + 1) w.bytes(src, i, last);
@@ -225,8 +231,8 @@ function writeFraction(src: Uint8Array, i: number, w: JsonWriter): number {
 }
 
 /** True when the offset at `i` (`+HH[:MM[:SS]]`, or nothing) is zero. */
-function isUtcOffset(src: Uint8Array, i: number): boolean {
-  for (let j = i + 1; j < src.length; j++) if (src[j] !== 0x30 && src[j] !== 0x3a) return false;
+function isUtcOffset(src: Uint8Array, i: number, end: number): boolean {
+  for (let j = i + 1; j < end; j++) if (src[j] !== 0x30 && src[j] !== 0x3a) return false;
   return true;
 }
 
@@ -241,45 +247,44 @@ const digits = (src: Uint8Array, i: number, n: number) => {
  * session time zone's) are moved to UTC, so an instant always reads the same; values without one are
  * written as they are, with `Z`. Anything else (BC dates, years past 9999, infinity) keeps its text.
  */
-function writeDateTime(src: Uint8Array, w: JsonWriter): void {
-  const end = src.length;
-  if (end < 19 || src[4] !== MINUS || (src[10] !== 0x20 && src[10] !== 0x54) || src[end - 1] === 0x43 /* BC */) {
-    w.quotedBytes(src, 0, end);
+function writeDateTime(src: Uint8Array, start: number, end: number, w: JsonWriter): void {
+  const s = start;
+  if (end - s < 19 || src[s + 4] !== MINUS || (src[s + 10] !== 0x20 && src[s + 10] !== 0x54) || src[end - 1] === 0x43 /* BC */) {
+    w.quotedBytes(src, start, end);
     return;
   }
-  if (isZeroDate(src)) {
+  if (isZeroDate(src, start, end)) {
     w.nul();
     return;
   }
-  let offsetAt = 19;
-  if (src[19] === DOT) for (offsetAt = 20; isDigit(src[offsetAt]); offsetAt++);
+  let offsetAt = s + 19;
+  if (src[offsetAt] === DOT) for (offsetAt++; offsetAt < end && isDigit(src[offsetAt]); offsetAt++);
   w.byte(QUOTE);
-  if (offsetAt >= end || isUtcOffset(src, offsetAt)) {
-    w.bytes(src, 0, 10);
+  if (offsetAt >= end || isUtcOffset(src, offsetAt, end)) {
+    w.bytes(src, s, s + 10);
     w.byte(0x54); // T
-    w.bytes(src, 11, 19);
+    w.bytes(src, s + 11, s + 19);
   } else {
     const sign = src[offsetAt] === MINUS ? -1 : 1;
     const rest = end - offsetAt - 1;
     const offset = digits(src, offsetAt + 1, 2) * 3600 + (rest >= 5 ? digits(src, offsetAt + 4, 2) * 60 : 0) + (rest >= 8 ? digits(src, offsetAt + 7, 2) : 0);
     const d = new Date(0);
-    d.setUTCFullYear(digits(src, 0, 4), digits(src, 5, 2) - 1, digits(src, 8, 2));
-    d.setUTCHours(digits(src, 11, 2), digits(src, 14, 2), digits(src, 17, 2) - sign * offset, 0);
+    d.setUTCFullYear(digits(src, s, 4), digits(src, s + 5, 2) - 1, digits(src, s + 8, 2));
+    d.setUTCHours(digits(src, s + 11, 2), digits(src, s + 14, 2), digits(src, s + 17, 2) - sign * offset, 0);
     w.ascii(d.toISOString().slice(0, 19));
   }
-  writeFraction(src, 19, w);
+  writeFraction(src, s + 19, end, w);
   w.byte(0x5a); // Z
   w.byte(QUOTE);
 }
 
 /** `HH:MM:SS[.f][+HH]` with trailing zeros of the fraction dropped; the offset is kept as is. */
-function writeTime(src: Uint8Array, w: JsonWriter): void {
-  const end = src.length;
-  let i = 0;
-  while (i < end && src[i] !== DOT && src[i] !== 0x2b && !(src[i] === MINUS && i > 0)) i++;
+function writeTime(src: Uint8Array, start: number, end: number, w: JsonWriter): void {
+  let i = start;
+  while (i < end && src[i] !== DOT && src[i] !== 0x2b && !(src[i] === MINUS && i > start)) i++;
   w.byte(QUOTE);
-  w.bytes(src, 0, i);
-  i = writeFraction(src, i, w);
+  w.bytes(src, start, i);
+  i = writeFraction(src, i, end, w);
   w.bytes(src, i, end);
   w.byte(QUOTE);
 }

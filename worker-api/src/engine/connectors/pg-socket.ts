@@ -20,6 +20,8 @@ interface CfSocket {
 }
 type Connect = (address: { hostname: string; port: number }, options?: { secureTransport?: 'off' | 'on' | 'starttls'; allowHalfOpen?: boolean }) => CfSocket;
 
+import type { Tappable, WireTap } from './pg-wire.ts';
+
 type Listener = (...args: unknown[]) => void;
 type Wrapped = Listener & { listener?: Listener };
 
@@ -73,9 +75,14 @@ export async function openPgSocket(host: string, port: number, ssl: boolean, tim
   }
 }
 
-/** The part of a Node socket that postgres.js uses: events, write, end, destroy, readyState. */
-export class PgSocket {
+/**
+ * The part of a Node socket that postgres.js uses: events, write, end, destroy, readyState. It can
+ * also be borrowed for one statement (`tap`, see pg-wire.ts): while tapped, what the server sends goes
+ * to the tap instead of postgres.js.
+ */
+export class PgSocket implements Tappable {
   readyState: 'open' | 'closed' = 'open';
+  private tapped: WireTap | null = null;
   private readonly listeners = new Map<string, Wrapped[]>();
   private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -120,6 +127,20 @@ export class PgSocket {
     for (const fn of [...(this.listeners.get(event) ?? [])]) fn(...args);
   }
 
+  tap(tap: WireTap): void {
+    this.tapped = tap;
+  }
+
+  untap(rest: Uint8Array | null): void {
+    this.tapped = null;
+    if (rest?.length) this.emit('data', NodeBuffer.from(rest.buffer, rest.byteOffset, rest.byteLength));
+  }
+
+  send(bytes: Uint8Array): Promise<void> {
+    if (this.readyState !== 'open') return Promise.reject(new Error('the connection is closed'));
+    return this.writer.write(bytes);
+  }
+
   write(data: Uint8Array, cb?: () => void): boolean {
     if (this.readyState !== 'open') return false;
     this.writer.write(data).then(() => cb?.(), (err) => this.fail(err));
@@ -152,13 +173,22 @@ export class PgSocket {
       for (;;) {
         const { done, value } = await this.reader.read();
         if (done) break;
+        const tap = this.tapped;
+        if (tap) {
+          const wait = tap.data(value);
+          if (wait) await wait;
+          continue;
+        }
         this.emit('data', NodeBuffer.from(value.buffer, value.byteOffset, value.byteLength));
       }
     } catch (err) {
       // Closing from this side cancels the read: that is not an error.
-      if (this.readyState === 'open') this.emit('error', err);
+      if (this.tapped) this.tapped.closed(err);
+      else if (this.readyState === 'open') this.emit('error', err);
     } finally {
       this.readyState = 'closed';
+      this.tapped?.closed(null);
+      this.tapped = null;
       this.emit('close');
     }
   }

@@ -1,11 +1,16 @@
 import postgres from 'postgres';
 import { CONNECT_TIMEOUT_S, type ConnectionSettings } from './connector.ts';
-import { inWorkerd, openPgSocket } from './pg-socket.ts';
+import { inWorkerd, openPgSocket, type PgSocket } from './pg-socket.ts';
 
 /** A client for one operation and how to let go of it afterwards. */
 export interface PgSession {
   sql: postgres.Sql;
   release(): void;
+  /**
+   * The session's current socket when it is ours (workerd, an analyst's database): a statement can
+   * then be read off the wire directly (pg-wire.ts). Undefined or null: only through postgres.js.
+   */
+  socket?: () => PgSocket | null;
 }
 
 /** The Postgres wire-protocol databases and what each of them supports. */
@@ -47,6 +52,7 @@ export function remoteSource(family: PgFamily, s: ConnectionSettings, close: Clo
     open() {
       // In workerd the socket (and SSL negotiation) is ours; in Node postgres.js opens its own.
       const workerd = inWorkerd();
+      let socket: PgSocket | null = null;
       const sql = postgres({
         host: s.host,
         port: s.port,
@@ -59,11 +65,11 @@ export function remoteSource(family: PgFamily, s: ConnectionSettings, close: Clo
         connect_timeout: CONNECT_TIMEOUT_S,
         max_lifetime: null,
         ssl: workerd ? false : sslOption(s),
-        ...(workerd ? { socket: () => openPgSocket(s.host, s.port, s.requireSsl, CONNECT_TIMEOUT_S * 1000) } : {}),
+        ...(workerd ? { socket: async () => (socket = await openPgSocket(s.host, s.port, s.requireSsl, CONNECT_TIMEOUT_S * 1000)) } : {}),
         connection: { application_name: 'cairn' },
         onnotice: () => {},
       });
-      return { sql, release: () => close(() => sql.end({ timeout: 2 })) };
+      return { sql, release: () => close(() => sql.end({ timeout: 2 })), socket: () => socket };
     },
   };
 }

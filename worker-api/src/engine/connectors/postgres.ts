@@ -10,14 +10,15 @@ import { pgColumn } from './postgres-types.ts';
 import { pgSchema } from './postgres-schema.ts';
 import type { PgFamily, PgSource } from './postgres-source.ts';
 import { RunGuard, callSink } from './run-guard.ts';
+import { runWireStatement, type Tappable } from './pg-wire.ts';
 
 /** Per-family differences inside the wire-compatible family. */
-const FAMILY: Record<PgFamily, { transaction: boolean; cancels: boolean; version: string }> = {
-  postgres: { transaction: true, cancels: true, version: `select current_setting('server_version') as v` },
-  redshift: { transaction: true, cancels: true, version: 'select version() as v' },
+const FAMILY: Record<PgFamily, { transaction: boolean; cancels: boolean; wire: boolean; version: string }> = {
+  postgres: { transaction: true, cancels: true, wire: true, version: `select current_setting('server_version') as v` },
+  redshift: { transaction: true, cancels: true, wire: true, version: 'select version() as v' },
   // CrateDB has no transactions and does not cancel through pg_cancel_backend (the run's own
-  // timeout guard closes the connection instead).
-  cratedb: { transaction: false, cancels: false, version: 'select version() as v' },
+  // timeout guard closes the connection instead). Its results are read through postgres.js's cursor.
+  cratedb: { transaction: false, cancels: false, wire: false, version: 'select version() as v' },
 };
 
 type Tx = postgres.TransactionSql | postgres.Sql;
@@ -36,6 +37,9 @@ export class PostgresConnector implements Connector {
     const session = this.source.open();
     const tag = `cairn-run-${crypto.randomUUID().slice(0, 13)}`;
     let running: { cancel(): unknown } | null = null;
+    const destroy = () => {
+      if (!this.source.sample) void session.sql.end({ timeout: 0 }).catch(() => {});
+    };
     const guard = new RunGuard(timeoutMs, opts.signal, {
       // Cairn's own client may have a single connection, busy with this very statement: there the
       // protocol's cancel request (on a connection of its own) stops it instead of pg_cancel_backend.
@@ -45,9 +49,7 @@ export class PostgresConnector implements Connector {
         return true;
       },
       // If cancelling does not stop it, the connection goes (not Cairn's own: its statement timeout holds).
-      destroy: () => {
-        if (!this.source.sample) void session.sql.end({ timeout: 0 }).catch(() => {});
-      },
+      destroy,
     });
     let connected = false;
     try {
@@ -62,6 +64,9 @@ export class PostgresConnector implements Connector {
           await opts.onCancelHandle?.(handle);
         }
         guard.throwIfStopped();
+        // Our own socket (workerd): the statement is read off the wire; otherwise through a cursor.
+        const socket = family.wire ? session.socket?.() : null;
+        if (socket) return readWire(socket, query, sink, guard, destroy);
         return readCursor(tx, query, sink, guard, (q) => (running = q));
       };
       const summary = family.transaction
@@ -102,7 +107,8 @@ export class PostgresConnector implements Connector {
   }
 
   private failure(err: unknown, guard: RunGuard, connected: boolean, timeoutMs: number): unknown {
-    if (guard.sinkError !== undefined && err === guard.sinkError) return err;
+    // The sink's failure is the cause even when the connection it made us drop reports one of its own.
+    if (guard.sinkError !== undefined) return guard.sinkError;
     if (guard.timedOut) return timedOut(timeoutMs);
     if (guard.cancelled) return cancelled();
     if (err instanceof ConnectorError) return err;
@@ -180,6 +186,50 @@ export function pgConnectionError(label: string, err: unknown): ConnectorError {
  */
 function bindable(values: unknown[]): postgres.ParameterOrJSON<never>[] {
   return values.map((v) => (v instanceof Date ? v.toISOString() : typeof v === 'bigint' ? v.toString() : v)) as postgres.ParameterOrJSON<never>[];
+}
+
+/**
+ * Reads the statement straight off the connection's socket (pg-wire.ts): each DataRow is encoded
+ * from the received bytes into JSON chunks, and after each read the full chunks go to the sink; the
+ * next read waits only when the sink lags by more than MAX_BACKLOG chunks (TCP holds the rest), so
+ * memory stays at one read plus that backlog. A failure that is not the database's (the sink's, a
+ * stopped run) leaves the socket mid-statement: the connection is closed.
+ */
+async function readWire(socket: Tappable, query: Query, sink: RowSink, guard: RunGuard, destroy: () => void): Promise<ResultSummary> {
+  let writer: ResultWriter | null = null;
+  let announced = false;
+  const handOver = async (w: ResultWriter, final: boolean) => {
+    if (!announced) {
+      announced = true;
+      const columns = w.summary().columns;
+      await callSink(guard, () => sink.columns?.(columns));
+    }
+    await callSink(guard, () => w.flow(sink, final ? 0 : MAX_BACKLOG, final));
+  };
+  try {
+    await runWireStatement(socket, query.text, bindable(query.values), {
+      columns: (cols) => {
+        writer = new ResultWriter(cols.map((c) => pgColumn(c.name, c.type)));
+      },
+      row: (buf, at) => writer!.wireRow(buf, at),
+      batch: () => {
+        guard.throwIfStopped();
+        if (writer?.hasPending) return handOver(writer, false);
+      },
+    });
+  } catch (err) {
+    if (!isServerError(err)) destroy();
+    throw err;
+  }
+  const w: ResultWriter = writer ?? new ResultWriter([]);
+  await handOver(w, true);
+  return w.summary();
+}
+
+/** An error the server reported (the connection is still in step with it). */
+function isServerError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (err as { name?: string } | null)?.name === 'PostgresError' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 /** The internals of a postgres.js query that the cursor read uses (postgres 3.4.9, pinned). */

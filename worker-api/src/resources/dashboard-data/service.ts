@@ -7,6 +7,7 @@ import { requirePermission } from '../../auth/principal.ts';
 import { executeQuery } from '../../engine/execute.ts';
 import { findDashboard } from '../dashboards/service.ts';
 import { mergeParameters } from '../dashboard-status/service.ts';
+import { enforceFilterRules } from '../filters/rules.ts';
 import type { DashboardDataBody } from './schema.ts';
 
 type ReportRow = Pick<typeof reports.$inferSelect, 'id' | 'name' | 'sql_query' | 'datasource_id' | 'data_refresh_rate' | 'data_download_enabled'>;
@@ -57,6 +58,7 @@ export async function dashboardData(ctx: ServiceContext, id: string, body: Dashb
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
   const csv = body.data_format === 'csv_zip' ? csvOptionsFrom(body) : undefined;
   const parameters = mergeParameters(dashboard.default_parameters, body.parameters);
+  await enforceFilterRules(ctx, dashboard, parameters);
   const [list, defs] = await Promise.all([
     reportsInOrder(ctx, dashboard.id, dashboard.layout ?? []),
     ctx.db.select({

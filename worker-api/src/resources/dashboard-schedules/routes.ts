@@ -88,14 +88,14 @@ defineRoute(dashboardScheduleRoutes, createRoute({
 
 defineRoute(dashboardScheduleRoutes, createRoute({
   method: 'post', path: '/dashboard_schedules/{id}/send_now', tags, summary: 'Send a schedule now',
-  description: 'Needs Manage Schedules. Checks the schedule and records the request (audit log, action send_now), then answers 202 `{"status": "queued"}`. This version has no export engine yet: rendering and e-mail delivery are not performed, and `last_sent_at` does not change. Body: none or `{}`.',
+  description: 'Needs Manage Schedules. Builds and sends the e-mail at once, outside the regular cadence (next_send_at does not change), and answers when the mail server has accepted it: 200 with the recipients and attachments. Attachments follow attach_as (excel, csv, png, dark_png, inline_png, dark_inline_png, pdf, dark_pdf; images and PDFs come from the renderer) with the schedule\'s parameters and page_width; a report relationship sends that report only. The data is read as the dashboard\'s viewer without a user (built-in user snippets are NULL). On success last_sent_at is set. When nothing could be sent (no mail server, the renderer missing or failing, the dashboard gone) the answer is 422 invalid_state with the reason, which is also kept as last_error_message. Body: none or `{}`.',
   'x-permissions': ['manage_schedules'],
   request: { params: idParam, body: actionBody(sendNowBody) },
   responses: {
-    202: { description: 'Request recorded and queued', content: { 'application/json': { schema: sendNowAnswer } } },
+    200: { description: 'The e-mail was sent', content: { 'application/json': { schema: sendNowAnswer } } },
     ...errorResponses(400, 401, 403, 404, 415, 422, 429),
   },
 }), async (c) => {
   await readBody(c, sendNowBody, 'action');
-  return c.json(await sendScheduleNow(serviceContext(c), c.req.param('id')!), 202);
+  return c.json(await sendScheduleNow(serviceContext(c), c.req.param('id')!), 200);
 });

@@ -66,7 +66,12 @@ export const SCHEDULE_INCLUDES = ['dashboard', 'report'] as const;
 
 export const sendNowBody = z.object({}).strict().openapi('DashboardScheduleSendNow');
 export const sendNowAnswer = z.object({
-  status: z.literal('queued'),
+  status: z.literal('sent'),
   dashboard_schedule_id: z.string(),
-  requested_at: timestamp,
+  sent_at: timestamp,
+  recipients: z.number().int().openapi({ description: 'Addresses the mail server accepted (to, cc and bcc).' }),
+  attachments: z.array(z.object({
+    filename: z.string(), content_type: z.string(), size: z.number().int(), inline: z.boolean().openapi({ description: 'true for inline_png images shown in the body.' }),
+  })),
+  problems: z.array(z.string()).openapi({ description: 'Reports whose data could not be attached (their query failed); the e-mail names them too.' }),
 }).openapi('DashboardScheduleSendNowAnswer');

@@ -12,6 +12,7 @@ import { findSchedule, resolveTarget, scheduleColumns, scheduleDashboards } from
 import type { scheduleBody } from './schema.ts';
 import { nextSendAt, serializeSchedule } from './serialize.ts';
 import { attachAs, collect, recipients, scheduleString, timeZone } from './validate.ts';
+import { deliverSchedule } from './deliver.ts';
 
 type Body = ResourceBody<typeof scheduleBody.attributes.shape>;
 type Page = { size: number; number: number };
@@ -129,15 +130,20 @@ export async function deleteSchedule(ctx: ServiceContext, id: string) {
 }
 
 /**
- * send_now: checks the schedule can be sent and records the request (audit action `send_now`).
- * Rendering and delivery belong to the export engine, which this version does not have yet, so the
- * answer is "queued" and no e-mail leaves.
+ * send_now: builds and sends the schedule's e-mail now (deliver.ts) and answers the delivery; the
+ * regular cadence (next_send_at) is left alone. Audited as `send_now` with the outcome.
  */
 export async function sendScheduleNow(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_schedules');
   const current = await findSchedule(ctx, id);
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });
-  const requestedAt = new Date();
-  await audit(ctx, 'send_now', 'dashboard_schedules', id, { requested_at: requestedAt.toISOString(), delivery: 'queued' });
-  return { status: 'queued' as const, dashboard_schedule_id: id, requested_at: requestedAt.toISOString() };
+  const delivery = await deliverSchedule(ctx.env, current.schedule, ctx.waitUntil);
+  await audit(ctx, 'send_now', 'dashboard_schedules', id, { sent: delivery.sent, ...(delivery.error_message ? { error_message: delivery.error_message } : {}) });
+  if (!delivery.sent) {
+    throw new ApiError('invalid_state', `The e-mail of this schedule was not sent: ${delivery.error_message ?? 'unknown reason'}`, { meta: { reason: delivery.error_message } });
+  }
+  return {
+    status: 'sent' as const, dashboard_schedule_id: id, sent_at: delivery.sent_at!, recipients: delivery.recipients,
+    attachments: delivery.attachments, problems: delivery.problems,
+  };
 }

@@ -1,8 +1,9 @@
 import { signDataToken } from '@cairn/core';
-import type { dashboards } from '@cairn/db';
+import type { dashboards, filters } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { findDashboard } from '../dashboards/service.ts';
 import { principalContext } from '../../engine/compile-context.ts';
+import { dashboardFilterRows } from '../filters/rules.ts';
 
 /**
  * What a poll needs besides the status object, remembered by this isolate for a moment: a thousand
@@ -24,6 +25,7 @@ const TOKEN_REUSE_MS = 60_000;
 const boards = new Map<string, Entry<DashboardRow>>();
 const contexts = new Map<string, Entry<Awaited<ReturnType<typeof principalContext>>>>();
 const tokens = new Map<string, Entry<string>>();
+const filterRules = new Map<string, Entry<(typeof filters.$inferSelect)[]>>();
 
 const ttlOf = (ctx: ServiceContext) => Number(ctx.env.AUTH_CACHE_MS ?? 2000);
 const callerOf = (ctx: ServiceContext) => (ctx.principal.kind === 'api_key' ? `k:${ctx.principal.apiKeyId}` : `s:${ctx.principal.sessionId}`);
@@ -50,6 +52,11 @@ async function remembered<V>(map: Map<string, Entry<V>>, key: string, ttl: numbe
 /** findDashboard for this caller, from the isolate's memory when it was looked up a moment ago. */
 export function visibleDashboard(ctx: ServiceContext, id: string): Promise<DashboardRow> {
   return remembered(boards, `${callerOf(ctx)}:${id}`, ttlOf(ctx), () => findDashboard(ctx, id));
+}
+
+/** The dashboard's filters with their rules (required, dropdown_validate…), remembered like the dashboard. */
+export function dashboardFilterRules(ctx: ServiceContext, dashboardId: string) {
+  return remembered(filterRules, `${ctx.principal.organizationId}:${dashboardId}`, ttlOf(ctx), () => dashboardFilterRows(ctx, dashboardId));
 }
 
 /** principalContext for this caller, remembered like the dashboard. */

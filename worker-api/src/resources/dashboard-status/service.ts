@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { notFound, sha256Hex, type InputParameters } from '@cairn/core';
+import { ApiError, notFound, sha256Hex, type InputParameters } from '@cairn/core';
 import { reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import type { StatusEntry, StatusRequest } from '../../durable/dashboard-status.ts';
 import type { Env } from '../../env.ts';
-import { callerContext, dataTokenFor, visibleDashboard } from './hot-path.ts';
+import { callerContext, dashboardFilterRules, dataTokenFor, visibleDashboard } from './hot-path.ts';
+import { enforceFilterRules, missingRequired } from '../filters/rules.ts';
 
 /** The dashboard's default parameters, overridden field by field (filters by variable name) by the request's. */
 export function mergeParameters(defaults: InputParameters | null | undefined, given: InputParameters | undefined): InputParameters {
@@ -41,18 +42,47 @@ export async function statusRequest(ctx: ServiceContext, dashboardId: string, pa
   return { organizationId: ctx.principal.organizationId, dashboardId, parameters, refresh, actor, context };
 }
 
-async function poll(ctx: ServiceContext, dashboardId: string, given: InputParameters | undefined, refresh: boolean) {
+/**
+ * How a call holds the dashboard's filter rules (resources/filters/rules.ts): `all` refuses missing
+ * required filters and invalid values (422); `values` refuses invalid values and reports missing
+ * required filters per report (the status poll, whose dynamic filter options must still load while a
+ * required value is being chosen); `none` skips them (sharing links apply their own parameters).
+ */
+type RuleMode = 'all' | 'values' | 'none';
+
+async function poll(
+  ctx: ServiceContext, dashboardId: string, given: InputParameters | undefined, refresh: boolean, rules: RuleMode, allowed?: () => void,
+) {
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId });
   const dashboard = await visibleDashboard(ctx, dashboardId);
+  allowed?.();
   const parameters = mergeParameters(dashboard.default_parameters, given);
+  let missing: ApiError[] = [];
+  if (rules !== 'none') {
+    const rows = await dashboardFilterRules(ctx, dashboard.id);
+    await enforceFilterRules(ctx, dashboard, parameters, { rows, required: rules === 'all' });
+    if (rules === 'values') missing = missingRequired(rows, parameters);
+  }
   const stub = await statusObject(ctx.env, dashboard.id, parameters);
   const res = await stub.poll(await statusRequest(ctx, dashboard.id, parameters, refresh));
-  return { dashboard, ...res };
+  return { dashboard, ...res, missing };
 }
 
 /** POST /dashboards/{id}/status: where each report's and dynamic filter's data stands, with tokens for what is ready. */
-export async function dashboardStatus(ctx: ServiceContext, dashboardId: string, body: { parameters?: InputParameters; refresh_data?: boolean }) {
-  const { entries, updated_at } = await poll(ctx, dashboardId, body.parameters, body.refresh_data ?? false);
+export async function dashboardStatus(
+  ctx: ServiceContext, dashboardId: string, body: { parameters?: InputParameters; refresh_data?: boolean }, rules: RuleMode = 'none',
+) {
+  const polled = await poll(ctx, dashboardId, body.parameters, body.refresh_data ?? false, rules);
+  const { updated_at, missing } = polled;
+  // A report waits for its dashboard's required filters: no data, an error item naming them.
+  const waiting = missing.length
+    ? { code: 'required_filter_missing', message: missing.map((m) => m.message).join(' ') }
+    : null;
+  const entries = waiting
+    ? polled.entries.map((e): StatusEntry => (e.kind === 'report'
+      ? { ...e, result_status: 'error', data_key: null, data_timestamp: null, data_current: false, execution_id: null, execution_status: null, running: false, row_count: null, error: waiting }
+      : e))
+    : polled.entries;
   const tokens = new Map<string, string>();
   for (const e of entries) {
     if (e.data_key && !tokens.has(e.data_key)) tokens.set(e.data_key, await dataTokenFor(ctx, e.data_key));
@@ -81,7 +111,7 @@ export async function dashboardStatus(ctx: ServiceContext, dashboardId: string, 
 
 /** POST /dashboards/{id}/refresh: re-runs every report and dynamic filter with these parameters. */
 export async function refreshDashboard(ctx: ServiceContext, dashboardId: string, parameters: InputParameters | undefined) {
-  await poll(ctx, dashboardId, parameters, true);
+  await poll(ctx, dashboardId, parameters, true, 'all');
 }
 
 /** POST /reports/{id}/refresh: re-runs the dashboard's data with these parameters and returns this report's execution id. */
@@ -89,7 +119,12 @@ export async function refreshReport(ctx: ServiceContext, reportId: string, param
   const [row] = await ctx.db.select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled }).from(reports)
     .where(and(eq(reports.id, reportId), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
   if (!row) throw notFound('report', reportId);
-  const { entries } = await poll(ctx, row.dashboard_id, parameters, true).catch((err) => {
+  const { entries } = await poll(ctx, row.dashboard_id, parameters, true, 'all', () => {
+    // The report's own Refresh action is a switch of the report (refreshing the dashboard still re-runs it).
+    if (!row.refresh_enabled) {
+      throw new ApiError('invalid_state', 'Refreshing this report on its own is switched off (refresh_enabled is false); refresh its dashboard instead, or switch refresh_enabled on.');
+    }
+  }).catch((err) => {
     if ((err as { code?: string }).code === 'not_found') throw notFound('report', reportId);
     throw err;
   });

@@ -1,12 +1,15 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { ApiError, notFound, type LayoutTile } from '@cairn/core';
-import { dashboards, dashboardUserGroups, reports, userGroups } from '@cairn/db';
+import { dashboards, dashboardUserGroups, organizations, reports, userGroupMembers, userGroups, users } from '@cairn/db';
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../lib/context.ts';
 import { audit } from '../../lib/audit.ts';
 import { findManagedDashboard, getDashboard } from './service.ts';
 import { lockedError, unchangedError } from './checks.ts';
 import type { layoutBody, shareBody } from './schema.ts';
+import { dashboardLink, sendDashboardSharedMails } from '../../mail/dashboard-shared.ts';
+import { inviterName } from '../../mail/invitation.ts';
+import type { MailResult } from '../../mail/index.ts';
 
 const GRID_COLUMNS = 12;
 
@@ -100,12 +103,55 @@ async function resolveGroups(ctx: ServiceContext, given: string[]): Promise<stri
   return out;
 }
 
+type Reader = Pick<ReturnType<ServiceContext['direct']>['db'], 'select'>;
+
+/**
+ * The organization's active users (not deactivated, not invitations still pending) who can see the
+ * dashboard: the rule of auth/access.ts visibleDashboards asked the other way round (which users for
+ * this dashboard, instead of which dashboards for this user). Admins and the creator always; everyone
+ * with all_users; analysts with all_analysts; with custom, the members of the listed groups, where the
+ * built-in groups stand for all users / all analysts.
+ */
+export async function usersWhoSee(db: Reader, org: string, dashboardId: string) {
+  const inGroup = sql`exists (select 1 from ${dashboardUserGroups}
+      join ${userGroups} on ${userGroups.id} = ${dashboardUserGroups.user_group_id}
+      where ${dashboardUserGroups.dashboard_id} = ${dashboards.id}
+        and (${userGroups.built_in_behavior} = 'all_users'
+          or (${userGroups.built_in_behavior} = 'all_analysts' and ${users.role} = 'analyst')
+          or exists (select 1 from ${userGroupMembers}
+                     where ${userGroupMembers.user_group_id} = ${userGroups.id} and ${userGroupMembers.user_id} = ${users.id})))`;
+  return db.select({ id: users.id, email: users.email, firstname: users.firstname }).from(users)
+    .innerJoin(dashboards, and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, users.organization_id)))
+    .where(and(
+      eq(users.organization_id, org),
+      sql`${users.deactivated_at} is null`,
+      sql`(${users.invitation_created_at} is null or ${users.invitation_accepted_at} is not null)`,
+      or(
+        eq(users.role, 'admin'),
+        eq(dashboards.user_id, users.id),
+        eq(dashboards.share_mode, 'all_users'),
+        and(eq(dashboards.share_mode, 'all_analysts'), eq(users.role, 'analyst')),
+        and(eq(dashboards.share_mode, 'custom'), inGroup),
+      ),
+    ))
+    .orderBy(users.email);
+}
+
+/** What notify_new_users did: who gained access and whether each notice left. */
+export interface ShareNotice {
+  new_users: number;
+  sent: number;
+  not_sent: { user_id: string; reason: string }[];
+}
+
 /**
  * POST /dashboards/{id}/share: sets share_mode; custom shares with the listed groups (stored as
- * dashboard_user_groups), the other modes clear them. A locked dashboard refuses.
+ * dashboard_user_groups), the other modes clear them. A locked dashboard refuses. With
+ * notify_new_users, the users who can see the dashboard afterwards but could not before (compared
+ * in the same transaction) get an e-mail; a mail failure never undoes the share.
  */
 export async function shareDashboard(ctx: ServiceContext, id: string, body: z.infer<typeof shareBody>) {
-  await findManagedDashboard(ctx, id);
+  const dashboard = await findManagedDashboard(ctx, id);
   const given = body.user_group_ids ?? [];
   if (body.share_mode === 'custom' && !given.length) {
     throw invalid('/user_group_ids', 'share_mode custom needs user_group_ids: at least one group id (or all_users / all_analysts).');
@@ -115,7 +161,9 @@ export async function shareDashboard(ctx: ServiceContext, id: string, body: z.in
   }
   const groupIds = await resolveGroups(ctx, given);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  const notify = body.notify_new_users ?? false;
+  const gained = await ctx.direct().db.transaction(async (tx) => {
+    const before = notify ? new Set((await usersWhoSee(tx, org, id)).map((u) => u.id)) : null;
     const done = await tx.update(dashboards).set({ share_mode: body.share_mode, updated_at: new Date() })
       .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), eq(dashboards.is_locked, false)))
       .returning({ id: dashboards.id });
@@ -124,10 +172,26 @@ export async function shareDashboard(ctx: ServiceContext, id: string, body: z.in
     if (groupIds.length) {
       await tx.insert(dashboardUserGroups).values(groupIds.map((g) => ({ organization_id: org, dashboard_id: id, user_group_id: g })));
     }
+    return before ? (await usersWhoSee(tx, org, id)).filter((u) => !before.has(u.id)) : [];
   });
+  let notice: ShareNotice | null = null;
+  if (notify) {
+    const [orgRow] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, org)).limit(1);
+    const results = await sendDashboardSharedMails(ctx, gained, {
+      sharer: await inviterName(ctx), dashboard: dashboard.name, organization: orgRow?.name ?? 'your organization',
+      link: dashboardLink(ctx.env.APP_URL, id),
+    });
+    notice = {
+      new_users: gained.length,
+      sent: results.filter((r) => r.result.sent).length,
+      not_sent: results.filter((r): r is { user_id: string; result: Extract<MailResult, { sent: false }> } => !r.result.sent)
+        .map((r) => ({ user_id: r.user_id, reason: r.result.reason })),
+    };
+  }
   await audit(ctx, 'share', 'dashboards', id, {
     share_mode: body.share_mode, user_group_ids: groupIds,
-    notify_new_users: body.notify_new_users ?? false, include_thumbnail: body.include_thumbnail ?? false,
+    notify_new_users: notify, include_thumbnail: body.include_thumbnail ?? false,
+    ...(notice ? { notified: notice.sent, new_users: notice.new_users } : {}),
   });
-  return getDashboard({ ctx, id, include: new Set() });
+  return { ...(await getDashboard({ ctx, id, include: new Set() })), notice };
 }

@@ -137,14 +137,14 @@ defineRoute(dashboardRoutes, createRoute({
 
 defineRoute(dashboardRoutes, createRoute({
   method: 'post', path: '/dashboards/{id}/share', tags, summary: 'Share a dashboard',
-  description: `Sets share_mode: none (private: creator and admins), all_users, all_analysts, or custom with user_group_ids (group ids, or the built-in aliases all_users and all_analysts). user_group_ids is refused for the other modes. Needs Manage Dashboards on it. ${LOCKED} Answers the dashboard.`,
+  description: `Sets share_mode: none (private: creator and admins), all_users, all_analysts, or custom with user_group_ids (group ids, or the built-in aliases all_users and all_analysts). user_group_ids is refused for the other modes. With notify_new_users: true, every active user who can see the dashboard after the call but could not before gets an e-mail with a link to it; \`meta.notify_new_users\` of the answer counts them (\`new_users\`), says how many notices were \`sent\` and lists the ones \`not_sent\` with the reason (a mail problem never undoes the share). include_thumbnail is accepted and ignored. Needs Manage Dashboards on it. ${LOCKED} Answers the dashboard.`,
   'x-permissions': ['manage_dashboards'],
   request: { params: idParam, body: actionBody(shareBody, true) },
   responses: { 200: dashboardAnswer('The dashboard with its sharing'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
 }), async (c) => {
   const body = await readBody(c, shareBody, 'action');
   const res = await shareDashboard(serviceContext(c), c.req.param('id')!, body);
-  return sendDocument(c, { data: res.data });
+  return sendDocument(c, { data: res.data, ...(res.notice ? { meta: { notify_new_users: res.notice } } : {}) });
 });
 
 defineRoute(dashboardRoutes, createRoute({

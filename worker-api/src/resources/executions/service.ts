@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { ApiError, notFound, signDataToken, type InputParameters } from '@cairn/core';
-import { executions, FINISHED_STATUSES, results } from '@cairn/db';
+import { dashboardFilters, executions, filters as filterTable, FINISHED_STATUSES, results } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can } from '../../auth/principal.ts';
 import { compileFor, createExecution, dispatch, gateOf, loadDatasource } from '../../engine/execute.ts';
 import { compileExtras } from '../../engine/compile-context.ts';
+import { findDashboard } from '../dashboards/service.ts';
 
 type ExecutionRow = typeof executions.$inferSelect;
 
@@ -36,16 +37,25 @@ function requireRunAccess(ctx: ServiceContext, datasourceId: string) {
   }
 }
 
-export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: { sql_query: string; r_query?: string | null; parameters?: InputParameters }) {
+export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: { sql_query: string; r_query?: string | null; parameters?: InputParameters; dashboard_id?: string }) {
   requireRunAccess(ctx, datasourceId);
   const ds = await loadDatasource(ctx, datasourceId).catch(() => { throw notFound('datasource', datasourceId); });
   if (body.r_query) {
     throw new ApiError('invalid_attribute', 'R post-processing is not available in Cairn; send sql_query only.', { source: { pointer: '/r_query' } });
   }
   const parameters = body.parameters ?? {};
-  // Snippets and the built-in snippets work; ranges are read in the requested tz, else the organization's zone.
-  const extras = await compileExtras(ctx, null, parameters);
-  const input = { datasourceId: ds.id, sql: body.sql_query, filters: [], parameters, extras, source: {}, executionType: 'sql_query' as const };
+  // With a dashboard (one the caller may see), its filters define the variables and its time-zone settings apply.
+  const dashboard = body.dashboard_id ? await findDashboard(ctx, body.dashboard_id) : null;
+  const defs = dashboard
+    ? await ctx.db.select({
+      variable_name: filterTable.variable_name, control_type: filterTable.control_type, value_type: filterTable.value_type,
+      allowed_aggregations: filterTable.allowed_aggregations,
+    }).from(dashboardFilters).innerJoin(filterTable, eq(filterTable.id, dashboardFilters.filter_id))
+      .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
+    : [];
+  // Snippets and the built-in snippets work; ranges are read in the requested tz, else the dashboard's or organization's zone.
+  const extras = await compileExtras(ctx, dashboard, parameters);
+  const input = { datasourceId: ds.id, sql: body.sql_query, filters: defs, parameters, extras, source: {}, executionType: 'sql_query' as const };
   const { compiled, paramsHash } = await compileFor(ds, input);
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);
   // Runs on after the answer; the caller polls GET /executions/{id}.

@@ -6,6 +6,7 @@ import { actorOf, can, requirePermission } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
 import { findDashboard } from '../dashboards/service.ts';
 import { serializeExportJob } from './serialize.ts';
+import { LOST_JOB_MESSAGE, STALE_JOB_MS } from './run.ts';
 
 type JobRow = typeof exportJobs.$inferSelect;
 
@@ -41,8 +42,17 @@ async function fileUrl(ctx: ServiceContext, j: JobRow): Promise<string | null> {
   return `${base}/exports/${encodeURIComponent(j.id)}?token=${encodeURIComponent(token)}`;
 }
 
+/** A job left started/running by a worker that stopped is written off when read (the cron does the rest). */
+async function writeOffIfLost(ctx: ServiceContext, j: JobRow): Promise<JobRow> {
+  if ((j.job_status !== 'started' && j.job_status !== 'running') || j.updated_at.getTime() > Date.now() - STALE_JOB_MS) return j;
+  const [row] = await ctx.db.update(exportJobs).set({ job_status: 'error', error_message: LOST_JOB_MESSAGE, updated_at: new Date() })
+    .where(and(eq(exportJobs.id, j.id), eq(exportJobs.organization_id, j.organization_id), eq(exportJobs.job_status, j.job_status), eq(exportJobs.updated_at, j.updated_at)))
+    .returning();
+  return row ?? j;
+}
+
 export async function getExportJob(ctx: ServiceContext, id: string) {
-  const { job } = await findJob(ctx, id);
+  const job = await writeOffIfLost(ctx, (await findJob(ctx, id)).job);
   return { data: serializeExportJob(ctx.baseUrl, job, await fileUrl(ctx, job)) };
 }
 

@@ -145,6 +145,20 @@ export async function filterOptions(ctx: ServiceContext, id: string, body: Optio
   return { data_timestamp: state.dataTimestamp, options: optionSets(rows) };
 }
 
+/**
+ * The option values of a query dropdown for a dashboard and (merged) parameters, from the run its
+ * status object shares with the options call (run now and waited for when missing); null when they
+ * are unavailable (the query failed, or has not run successfully within 24 hours).
+ */
+export async function queryOptionValues(ctx: ServiceContext, f: FilterRow, dashboard: DashboardRow, parameters: InputParameters): Promise<unknown[] | null> {
+  const state = await sourceState(ctx, f, dashboard, parameters, false).catch(() => null);
+  const at = state?.dataTimestamp ? Date.parse(state.dataTimestamp) : null;
+  if (!state?.dataKey || at === null || Date.now() - at > OPTIONS_MAX_AGE_MS) return null;
+  const executionId = parseDataKey(state.dataKey)?.executionId;
+  const rows = executionId && state.rowCount ? await resultRows(ctx, executionId) : [];
+  return optionSets(rows).flatMap((s) => s.values);
+}
+
 /** The first dashboard (visible to the caller) that shows the filter, if any. */
 async function someDashboard(ctx: ServiceContext, filterId: string): Promise<DashboardRow | null> {
   const [row] = await ctx.db.select({ d: dashboards }).from(dashboardFilters)

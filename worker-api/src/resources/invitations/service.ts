@@ -1,13 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { ApiError, hashPassword, randomString, sha256Hex } from '@cairn/core';
-import { auditLog, organizations, sessions, users } from '@cairn/db';
+import { ApiError, hashPassword, sha256Hex } from '@cairn/core';
+import { auditLog, organizations, users } from '@cairn/db';
 import { MIN_PASSWORD_LENGTH } from '@cairn/db/seed/organization';
 import type { PooledDb } from '../../lib/db.ts';
+import { publicUser, startSession } from '../../auth/session-start.ts';
 
 /** An invitation link works for this long after it was sent (resending starts the time again). */
 export const INVITATION_DAYS = 14;
-/** Sessions started by accepting an invitation last as long as sign-in sessions. */
-const SESSION_DAYS = 14;
 /** Shortest password the API accepts: the same rule as for the first admin of a new organization. */
 export { MIN_PASSWORD_LENGTH };
 
@@ -61,17 +60,6 @@ export async function describeInvitation(db: Db, token: string) {
   };
 }
 
-/** A new session for a user: a random token, of which only the SHA-256 is stored. */
-export async function startSession(db: Db, user: Pick<UserRow, 'id' | 'organization_id'>, userAgent: string | undefined) {
-  const token = randomString(48);
-  const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
-  await db.insert(sessions).values({
-    id: await sha256Hex(token), organization_id: user.organization_id, user_id: user.id, expires_at: expires,
-    user_agent: userAgent?.slice(0, 300) ?? null,
-  });
-  return { token, expires };
-}
-
 /**
  * POST /auth/invitations/{token}: the invitee sets their name and password; the account becomes
  * active, the token stops working, and the answer is a signed-in session (as POST /auth/sessions).
@@ -104,7 +92,7 @@ export async function acceptInvitation(
   return {
     token: session.token,
     expires_at: session.expires.toISOString(),
-    user: { id: done.id, email: done.email, firstname: done.firstname, lastname: done.lastname, role: done.role },
+    user: publicUser(done),
     organization: { id: organization.id, name: organization.name, region: organization.region },
   };
 }

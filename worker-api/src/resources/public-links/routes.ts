@@ -62,7 +62,7 @@ function caller(c: Context<AppEnv>, q: string): Caller {
 
 defineRoute(publicLinkRoutes, createRoute({
   method: 'post', path: '/public/links/{token}', tags, summary: 'Open a sharing link', security: [],
-  description: `What the public page draws: the link’s options (never its password or secret), the dashboard with its layout, its reports (never their SQL; download_enabled is the stricter of link and report), its filters (manual options only with the filter bar), and the parameters in force (fixed_variables: signed values the viewer cannot change). ${ACCESS}`,
+  description: `What the public page draws: the link’s options (never its password or secret), the dashboard with its layout, its reports (never their SQL; download_enabled is the stricter of link and report; maximize_enabled is the report's maximize_action_enabled), its filters (manual options only with the filter bar), and the parameters in force (fixed_variables: signed values the viewer cannot change). ${ACCESS}`,
   'x-permissions': ['sharing link token'],
   request: { params: tokenParam, headers: grantHeader, body: actionBody(openBody) },
   responses: { 200: json('The link and its dashboard'), ...errorResponses(400, 401, 403, 404, 415, 422) },

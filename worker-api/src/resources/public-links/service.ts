@@ -96,6 +96,7 @@ function reportView(r: ReportRow, link: LinkRow) {
     display_name_as_title: r.display_name_as_title,
     attribution: r.attribution,
     download_enabled: downloads,
+    maximize_enabled: r.maximize_action_enabled,
   };
 }
 
@@ -189,7 +190,7 @@ export async function linkReportData(
     throw new ApiError('forbidden', 'Downloads are switched off for this report.');
   }
   const { parameters } = effectiveParameters(link, await filterRows(as, dashboard.id), caller, body.parameters);
-  return reportData({ ctx: as, id: report.id, parameters, format: body.data_format });
+  return reportData({ ctx: as, id: report.id, parameters, format: body.data_format, filterRules: false });
 }
 
 /**

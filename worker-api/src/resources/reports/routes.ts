@@ -106,7 +106,7 @@ const data = createRoute({
   tags,
   summary: 'Get report data',
   description:
-    "Runs the report with the parameters (or reuses a result that is still fresh) and returns a data key and a short-lived data access token. Fetch the rows from the data server of the same region: `GET /data/{data_key}` with `Authorization: Data {token}`. 204 when the result has no rows.",
+    "Runs the report with the parameters (or reuses a result that is still fresh) and returns a data key and a short-lived data access token. Fetch the rows from the data server of the same region: `GET /data/{data_key}` with `Authorization: Data {token}`. 204 when the result has no rows. The dashboard's filter rules hold: a required filter without a value (and no default) is 422 missing_attribute, a value outside a dropdown_validate dropdown's options or an all_time aggregation the filter does not allow is 422 invalid_attribute, each naming the filter with a pointer into parameters.",
   'x-permissions': ['view_dashboards'],
   request: {
     params: idParam,

@@ -7,6 +7,7 @@ import { visibleDashboards } from '../../auth/access.ts';
 import { executeQuery } from '../../engine/execute.ts';
 import { downloadClaims } from './data-format.ts';
 import { mergeParameters } from '../dashboard-status/service.ts';
+import { enforceFilterRules } from '../filters/rules.ts';
 
 /**
  * Reads a report whose dashboard the caller may see, with that dashboard; otherwise a 404 (a report
@@ -25,8 +26,10 @@ export async function findReport(ctx: ServiceContext, id: string) {
  * POST /reports/{id}/data: runs the report with the given parameters (or reuses a fresh result) and
  * returns a handle to fetch it from this region's data server; null when the result has no rows.
  */
-export async function reportData({ ctx, id, parameters, format }: {
+export async function reportData({ ctx, id, parameters, format, filterRules = true }: {
   ctx: ServiceContext; id: string; parameters: InputParameters | undefined; format: 'json' | 'csv' | 'xlsx';
+  /** Hold the dashboard's filter rules (required, dropdown_validate, all_time); sharing links apply their own parameters. */
+  filterRules?: boolean;
 }) {
   requirePermission(ctx.principal, 'view_dashboards');
   const { report, dashboard } = await findReport(ctx, id);
@@ -34,6 +37,8 @@ export async function reportData({ ctx, id, parameters, format }: {
   if (format !== 'json' && !report.data_download_enabled) {
     throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
   }
+  const merged = mergeParameters(dashboard.default_parameters, parameters);
+  if (filterRules) await enforceFilterRules(ctx, dashboard, merged);
   const defs = await ctx.db.select({
     variable_name: filters.variable_name, control_type: filters.control_type, value_type: filters.value_type,
     allowed_aggregations: filters.allowed_aggregations,
@@ -44,7 +49,7 @@ export async function reportData({ ctx, id, parameters, format }: {
     sql: report.sql_query,
     filters: defs,
     // The same parameters, time zone and built-in snippet values as the dashboard's status call.
-    parameters: mergeParameters(dashboard.default_parameters, parameters),
+    parameters: merged,
     dashboard,
     freshMinutes: report.data_refresh_rate ?? dashboard.data_refresh_rate,
     source: { report_id: report.id },

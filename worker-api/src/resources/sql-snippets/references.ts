@@ -1,113 +1,55 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { BUILT_IN_VARIABLES } from '@cairn/core';
+import { sqlReferences } from '@cairn/core/sql/references';
 import { sqlSnippets, sqlSnippetUses } from '@cairn/db';
 import type { PooledDb } from '../../lib/db.ts';
 import type { Db } from '@cairn/db';
 
+type SnippetLite = { id: string; name: string; text: string; params: string[] | null };
+
 /**
- * What a piece of SQL refers to: filter variables (`{[expr]=var}`, `{col=var.previous}`,
- * `{[expr]:var}`, `{var.start|end|value}`, `{aggregation}`) and snippet names (`[name]`,
- * `[name(args)]`). Text inside string literals, quoted identifiers and comments is skipped, and the
- * bracketed expression of a filter token is not a snippet.
- *
- * A local reader until the SQL compiler exports its own variable extraction (`usedVariables`);
- * it follows the syntax of ARCHITECTURE/contracts "SQL parameter syntax".
+ * What SQL refers to, read by the SQL compiler's own walker (core `sqlReferences`), so saving and
+ * running agree on the syntax: filter variables and the snippets called. `direct` lists only the
+ * snippets the text itself calls (their bodies are not followed); otherwise variables and snippets of
+ * every snippet reached are included. `params`: the text is a snippet's body with these parameters.
+ * SQL the compiler refuses (a snippet cycle, a wrong argument count, a positional `$1`…) is read
+ * without following snippets, and, if that fails too, refers to nothing: it cannot run either.
  */
-export const BUILT_IN_VARIABLES = ['timerange', 'aggregation'] as const;
-
-const VAR = '[A-Za-z_][\\w-]*';
-const CONDITION = new RegExp(`\\{\\s*(?:\\[[^\\]\\n]+\\]|[A-Za-z_][\\w.]*)\\s*[=:]\\s*(${VAR})(?:\\.(?:previous|next))?\\s*\\}`, 'y');
-const VALUE = new RegExp(`\\{\\s*(${VAR})\\.(?:start|end|value)\\s*\\}|\\{\\s*(aggregation)\\s*\\}`, 'y');
-const SNIPPET = /\[\s*([A-Za-z_]\w*)\s*[(\]]/y;
-
-/** Index just past a literal, quoted identifier or comment starting at i (i itself when none does). */
-function skipLiteral(sql: string, i: number): number {
-  const ch = sql[i];
-  if (ch === "'" || ch === '"' || ch === '`') {
-    let j = i + 1;
-    while (j < sql.length) {
-      if (sql[j] === ch) {
-        if (sql[j + 1] === ch) j += 2;
-        else return j + 1;
-      } else if (sql[j] === '\\' && ch === "'") j += 2;
-      else j++;
+export function readReferences(
+  sql: string, snippets: readonly Omit<SnippetLite, 'id'>[], opts: { direct?: boolean; params?: readonly string[] } = {},
+): { variables: string[]; snippets: string[] } {
+  const shallow = snippets.map((s) => ({ name: s.name, text: '', params: s.params }));
+  for (const defs of opts.direct ? [shallow] : [snippets, shallow]) {
+    try {
+      const refs = sqlReferences(sql, { snippets: defs, params: opts.params });
+      return { variables: refs.variables, snippets: refs.snippets };
+    } catch {
+      // Try the next, shallower reading.
     }
-    return sql.length;
   }
-  if (ch === '-' && sql[i + 1] === '-') {
-    const nl = sql.indexOf('\n', i);
-    return nl === -1 ? sql.length : nl;
-  }
-  if (ch === '/' && sql[i + 1] === '*') {
-    const end = sql.indexOf('*/', i + 2);
-    return end === -1 ? sql.length : end + 2;
-  }
-  return i;
-}
-
-export function sqlReferences(sql: string): { variables: string[]; snippets: string[] } {
-  const variables = new Set<string>();
-  const snippets = new Set<string>();
-  let i = 0;
-  while (i < sql.length) {
-    const skip = skipLiteral(sql, i);
-    if (skip > i) {
-      i = skip;
-      continue;
-    }
-    const ch = sql[i];
-    if (ch === '{') {
-      let m: RegExpExecArray | null = null;
-      for (const re of [CONDITION, VALUE]) {
-        re.lastIndex = i;
-        m = re.exec(sql);
-        if (m) break;
-      }
-      if (m) {
-        variables.add((m[1] ?? m[2])!);
-        i += m[0].length;
-        continue;
-      }
-    } else if (ch === '[') {
-      SNIPPET.lastIndex = i;
-      const m = SNIPPET.exec(sql);
-      if (m) snippets.add(m[1]!);
-    }
-    i++;
-  }
-  return { variables: [...variables], snippets: [...snippets] };
+  return { variables: [], snippets: [] };
 }
 
 /** Variables that need a filter definition (the built-ins do not). */
 export const customVariables = (vars: readonly string[]) =>
   vars.filter((v) => !(BUILT_IN_VARIABLES as readonly string[]).includes(v));
 
-type SnippetLite = { id: string; name: string; text: string };
+/** The organization's snippets as the walker reads them. */
+export async function organizationSnippets(db: PooledDb | Db, organizationId: string): Promise<SnippetLite[]> {
+  return db.select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
+    .where(eq(sqlSnippets.organization_id, organizationId));
+}
 
 /**
  * The snippets a SQL text uses directly (existing names only) and the variables of the SQL together
- * with those of every snippet it reaches, nested ones included (cycles are not followed twice).
+ * with those of every snippet it reaches, nested ones included.
  */
 export async function analyzeSql(db: PooledDb | Db, organizationId: string, sql: string) {
-  const refs = sqlReferences(sql);
-  const variables = new Set(refs.variables);
-  const seen = new Map<string, SnippetLite>();
-  let direct: SnippetLite[] = [];
-  let names = refs.snippets;
-  for (let depth = 0; names.length && depth < 12; depth++) {
-    const rows = await db.select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text }).from(sqlSnippets)
-      .where(and(eq(sqlSnippets.organization_id, organizationId), inArray(sqlSnippets.name, names)));
-    if (depth === 0) direct = rows;
-    const fresh = rows.filter((r) => !seen.has(r.id));
-    const next = new Set<string>();
-    for (const r of fresh) {
-      seen.set(r.id, r);
-      const inner = sqlReferences(r.text);
-      inner.variables.forEach((v) => variables.add(v));
-      inner.snippets.forEach((n) => next.add(n));
-    }
-    names = [...next].filter((n) => ![...seen.values()].some((s) => s.name === n));
-  }
-  return { snippetIds: direct.map((s) => s.id).sort(), variables: [...variables] };
+  const all = await organizationSnippets(db, organizationId);
+  const byName = new Map(all.map((s) => [s.name, s.id]));
+  const direct = readReferences(sql, all, { direct: true }).snippets;
+  const { variables } = readReferences(sql, all);
+  return { snippetIds: direct.map((n) => byName.get(n)!).filter(Boolean).sort(), variables };
 }
 
 type Executor = Pick<Db, 'delete' | 'insert'>;

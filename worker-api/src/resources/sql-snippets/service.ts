@@ -10,7 +10,7 @@ import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } f
 import { linked } from '../reports/included.ts';
 import { checkSnippetGraph, type SnippetNode } from './graph.ts';
 import { loadSnippets, serializeSnippets } from './load.ts';
-import { recordSnippetUses, sqlReferences } from './references.ts';
+import { readReferences, recordSnippetUses } from './references.ts';
 import type { snippetBody } from './schema.ts';
 
 type Body = ResourceBody<typeof snippetBody.attributes.shape>;
@@ -59,9 +59,9 @@ export async function getSnippet(ctx: ServiceContext, id: string, include: Set<s
  * free, the listed snippets exist, and no cycle or too-deep chain appears. Returns the uses to record:
  * the snippets named in the text plus the explicitly related ones.
  */
-async function plan(tx: Tx, org: string, self: { id: string; name: string; text: string; explicit: string[] }) {
+async function plan(tx: Tx, org: string, self: { id: string; name: string; text: string; params: string[]; explicit: string[] }) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sql-snippets:${org}`}))`);
-  const all = await tx.select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text }).from(sqlSnippets)
+  const all = await tx.select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
     .where(eq(sqlSnippets.organization_id, org));
   const clash = all.find((s) => s.id !== self.id && s.name.toLowerCase() === self.name.toLowerCase());
   if (clash) {
@@ -79,14 +79,17 @@ async function plan(tx: Tx, org: string, self: { id: string; name: string; text:
   }
   const byName = new Map(all.filter((s) => s.id !== self.id).map((s) => [s.name, s.id]));
   byName.set(self.name, self.id);
-  const refs = (text: string) => sqlReferences(text).snippets.map((n) => byName.get(n)).filter((x): x is string => !!x);
+  // Each text is read as the body of its snippet (its own {{params}}), without following the snippets it calls.
+  const defs = [...all.filter((s) => s.id !== self.id), self];
+  const refs = (text: string, params: string[]) =>
+    readReferences(text, defs, { direct: true, params }).snippets.map((n) => byName.get(n)).filter((x): x is string => !!x);
   const recorded = await tx.select({ o: sqlSnippetUses.owner_id, s: sqlSnippetUses.sql_snippet_id }).from(sqlSnippetUses)
     .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet')));
   const nodes = new Map<string, SnippetNode>();
   for (const s of all.filter((x) => x.id !== self.id)) {
-    nodes.set(s.id, { id: s.id, name: s.name, uses: [...new Set([...refs(s.text), ...recorded.filter((r) => r.o === s.id).map((r) => r.s)])] });
+    nodes.set(s.id, { id: s.id, name: s.name, uses: [...new Set([...refs(s.text, s.params), ...recorded.filter((r) => r.o === s.id).map((r) => r.s)])] });
   }
-  const uses = [...new Set([...refs(self.text), ...self.explicit])];
+  const uses = [...new Set([...refs(self.text, self.params), ...self.explicit])];
   nodes.set(self.id, { id: self.id, name: self.name, uses });
   checkSnippetGraph(nodes, self.id);
   return uses;
@@ -100,7 +103,7 @@ export async function createSnippet(ctx: ServiceContext, body: Body) {
   const org = ctx.principal.organizationId;
   const a = body.attributes;
   await ctx.direct().db.transaction(async (tx) => {
-    const uses = await plan(tx, org, { id, name: a.name!, text: a.text!, explicit: (body.relationships.sql_snippets as string[] | undefined) ?? [] });
+    const uses = await plan(tx, org, { id, name: a.name!, text: a.text!, params: a.params ?? [], explicit: (body.relationships.sql_snippets as string[] | undefined) ?? [] });
     await tx.insert(sqlSnippets).values({ ...a, id, organization_id: org, name: a.name!, text: a.text!, datasource_id: datasourceId ?? null });
     await recordSnippetUses(tx, org, 'sql_snippet', id, uses);
   });
@@ -124,9 +127,11 @@ export async function updateSnippet(ctx: ServiceContext, id: string, body: Body)
       const before = await tx.select({ s: sqlSnippetUses.sql_snippet_id, name: sqlSnippets.name }).from(sqlSnippetUses)
         .innerJoin(sqlSnippets, eq(sqlSnippets.id, sqlSnippetUses.sql_snippet_id))
         .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet'), eq(sqlSnippetUses.owner_id, id)));
-      const oldRefs = new Set(sqlReferences(current.text).snippets);
+      const known = await tx.select({ name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
+        .where(eq(sqlSnippets.organization_id, org));
+      const oldRefs = new Set(readReferences(current.text, known, { direct: true, params: current.params }).snippets);
       const explicit = explicitSent ?? before.filter((u) => !oldRefs.has(u.name)).map((u) => u.s);
-      const uses = await plan(tx, org, { id, name: a.name ?? current.name, text: a.text ?? current.text, explicit });
+      const uses = await plan(tx, org, { id, name: a.name ?? current.name, text: a.text ?? current.text, params: a.params ?? current.params, explicit });
       await recordSnippetUses(tx, org, 'sql_snippet', id, uses);
     }
     // Only the attributes sent are written, so concurrent updates of different fields both survive.
@@ -144,9 +149,10 @@ async function usersOf(tx: Tx, org: string, snippet: SnippetRow): Promise<string
   const ids = (type: string) => uses.filter((u) => u.type === type).map((u) => u.id);
   const named = async <T extends { id: string; label: string }>(type: string, q: (ids: string[]) => Promise<T[]>) =>
     ids(type).length ? (await q(ids(type))).map((r) => `${type.replace('_', ' ')} "${r.label}" (${r.id})`) : [];
-  const others = await tx.select({ id: sqlSnippets.id, label: sqlSnippets.name, text: sqlSnippets.text }).from(sqlSnippets)
+  const others = await tx.select({ id: sqlSnippets.id, label: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
     .where(and(eq(sqlSnippets.organization_id, org), ne(sqlSnippets.id, snippet.id)));
-  const byText = others.filter((s) => sqlReferences(s.text).snippets.includes(snippet.name) && !ids('sql_snippet').includes(s.id));
+  const defs = [snippet, ...others.map((s) => ({ name: s.label, text: s.text, params: s.params }))];
+  const byText = others.filter((s) => readReferences(s.text, defs, { direct: true, params: s.params }).snippets.includes(snippet.name) && !ids('sql_snippet').includes(s.id));
   const lists = await Promise.all([
     named('report', (x) => tx.select({ id: reports.id, label: reports.name }).from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, x)))),
     named('filter', (x) => tx.select({ id: filters.id, label: filters.variable_name }).from(filters).where(and(eq(filters.organization_id, org), inArray(filters.id, x)))),

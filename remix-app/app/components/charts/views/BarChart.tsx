@@ -4,18 +4,18 @@ import { useMemo } from 'react';
 import type { BarConfig } from '../config';
 import { toSeries } from '../data';
 import { columnLabel, dateLabeler, formatCell, formatCompact, formatNumber, isDateType, truncate } from '../format';
-import { legendFor, nivoTheme, thinTicks } from '../theme';
+import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function BarChart({ config, roles, data, palette, mode, title }: ViewProps<BarConfig>) {
+export default function BarChart({ config, roles, data, palette, mode, title, zone }: ViewProps<BarConfig>) {
   const x = idx(roles, 'x')!;
   const y = idxList(roles, 'y');
   const seriesCol = idx(roles, 'series');
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
   const { xs, series } = useMemo(() => toSeries(data.rows, x, y, seriesCol, (i) => columnLabel(field(i))), [data, x, y.join(), seriesCol]);
-  const label = isDateType(field(x)) ? dateLabeler(xs) : (v: unknown) => formatCell(v as never, field(x)) || '—';
+  const label = isDateType(field(x)) ? dateLabeler(xs, zone) : (v: unknown) => formatCell(v as never, field(x)) || '—';
   const percent = config.grouping === 'percent';
   const keys = series.map((s) => s.name);
   const bars = xs.map((xv, i) => {
@@ -33,6 +33,11 @@ export default function BarChart({ config, roles, data, palette, mode, title }: 
   const rotate = !horizontal && categories.length > maxTicks;
   const legend = legendFor(config.legend, keys.length);
   const fmt = percent ? { decimals: 1, suffix: ' %' } : config.format ?? {};
+  // Categories run along the left axis of horizontal bars, so the titles swap sides with them.
+  const axes = withAxisTitles(
+    { top: 12, right: 20, bottom: horizontal ? 36 : rotate ? 70 : 40, left: horizontal ? Math.max(60, longest * 6.6 + 18) : 60, ...legend.margin },
+    legend.legends, horizontal ? config.y_title : config.x_title, horizontal ? config.x_title : config.y_title,
+  );
   return (
     <div ref={ref} className="chart__measure">
       <ResponsiveBar
@@ -41,7 +46,7 @@ export default function BarChart({ config, roles, data, palette, mode, title }: 
         indexBy="__x"
         layout={horizontal ? 'horizontal' : 'vertical'}
         groupMode={config.grouping === 'stacked' || percent ? 'stacked' : 'grouped'}
-        margin={{ top: 12, right: 20, bottom: horizontal ? 36 : rotate ? 70 : 40, left: horizontal ? Math.max(60, longest * 6.6 + 18) : 60, ...legend.margin }}
+        margin={axes.margin}
         padding={0.28}
         innerPadding={keys.length > 1 && config.grouping !== 'stacked' && !percent ? 2 : 0}
         colors={palette}
@@ -56,19 +61,19 @@ export default function BarChart({ config, roles, data, palette, mode, title }: 
         valueFormat={(v) => formatNumber(Number(v), fmt)}
         axisBottom={
           horizontal
-            ? { tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt) }
-            : { tickSize: 0, tickPadding: 8, tickRotation: rotate ? -38 : 0, tickValues: thinTicks(categories, rotate ? maxTicks * 2 : maxTicks), format: show }
+            ? { tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt), ...axes.bottom }
+            : { tickSize: 0, tickPadding: 8, tickRotation: rotate ? -38 : 0, tickValues: thinTicks(categories, rotate ? maxTicks * 2 : maxTicks), format: show, ...axes.bottom }
         }
         axisLeft={
           horizontal
-            ? { tickSize: 0, tickPadding: 8, format: show }
-            : { tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt) }
+            ? { tickSize: 0, tickPadding: 8, format: show, ...axes.left }
+            : { tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt), ...axes.left }
         }
         gridYValues={horizontal ? undefined : 5}
         enableGridX={horizontal}
         enableGridY={!horizontal}
         tooltipLabel={(d) => `${keys.length > 1 ? `${d.id} · ` : ''}${show(d.indexValue)}`}
-        legends={legend.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
+        legends={axes.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
         role="img"
         ariaLabel={title}
       />

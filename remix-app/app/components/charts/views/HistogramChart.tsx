@@ -3,12 +3,12 @@ import { ResponsiveBar } from '@nivo/bar';
 import { useMemo } from 'react';
 import type { HistogramConfig } from '../config';
 import { histogram } from '../data';
-import { columnLabel, formatCompact, formatNumber, isDateType } from '../format';
-import { legendFor, nivoTheme, thinTicks } from '../theme';
+import { columnLabel, formatCompact, formatNumber, columnZone, isDateType, wallClock } from '../format';
+import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function HistogramChart({ config, roles, data, palette, mode, title }: ViewProps<HistogramConfig>) {
+export default function HistogramChart({ config, roles, data, palette, mode, title, zone }: ViewProps<HistogramConfig>) {
   const v = idx(roles, 'value')!;
   const s = idx(roles, 'series');
   const field = data.fields.find((f) => f.idx === v) ?? data.fields[v];
@@ -16,7 +16,8 @@ export default function HistogramChart({ config, roles, data, palette, mode, tit
   const [ref, size] = useSize();
   const h = useMemo(() => histogram(data.rows, v, s, { bins: config.bins, binWidth: config.bin_width, min: config.min, max: config.max }), [data.rows, v, s, config.bins, config.bin_width, config.min, config.max]);
   const fmt = config.format ?? {};
-  const edge = (n: number) => (dates ? new Date(n).toISOString().slice(0, 10) : formatCompact(n, fmt));
+  const edgeZone = useMemo(() => columnZone(data.rows, v, field, zone), [data.rows, v, field, zone]);
+  const edge = (n: number) => (dates ? wallClock(new Date(n), edgeZone, false).slice(0, 10) : formatCompact(n, fmt));
   const show = config.show ?? 'count';
   const running = h.series.map(() => 0);
   const bars = h.bins.map((b, i) => {
@@ -34,6 +35,7 @@ export default function HistogramChart({ config, roles, data, palette, mode, tit
   const maxTicks = Math.max(2, Math.floor((size.width || 800) / 90));
   const legend = legendFor(config.legend, h.series.length > 1 ? h.series.length : 0);
   const valueFmt = show === 'count' ? { decimals: 0 } : { decimals: 1, suffix: ' %' };
+  const axes = withAxisTitles({ top: 12, right: 16, bottom: 44, left: 56, ...legend.margin }, legend.legends, config.x_title, config.y_title);
   return (
     <div ref={ref} className="chart__measure" data-bins={h.bins.length}>
       <ResponsiveBar
@@ -42,17 +44,17 @@ export default function HistogramChart({ config, roles, data, palette, mode, tit
         indexBy="__bin"
         groupMode={h.series.length > 1 ? 'grouped' : 'stacked'}
         padding={0.04}
-        margin={{ top: 12, right: 16, bottom: 44, left: 56, ...legend.margin }}
+        margin={axes.margin}
         colors={palette}
         enableLabel={false}
         animate={false}
         theme={nivoTheme(mode)}
         valueFormat={(x) => formatNumber(Number(x), valueFmt)}
-        axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: thinTicks(labels, maxTicks), format: (x) => String(x).split('\u200b')[0]!.split('–')[0]! }}
-        axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (x) => formatCompact(Number(x), valueFmt) }}
+        axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: thinTicks(labels, maxTicks), format: (x) => String(x).split('\u200b')[0]!.split('–')[0]!, ...axes.bottom }}
+        axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (x) => formatCompact(Number(x), valueFmt), ...axes.left }}
         gridYValues={5}
         tooltipLabel={(d) => `${String(d.indexValue).split('\u200b')[0]}${h.series.length > 1 ? ` · ${d.id}` : ''}`}
-        legends={legend.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
+        legends={axes.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
         role="img"
         ariaLabel={`${title}: distribution of ${columnLabel(field)}`}
       />

@@ -4,18 +4,18 @@ import { useMemo } from 'react';
 import type { LineConfig } from '../config';
 import { toSeries } from '../data';
 import { columnLabel, dateLabeler, formatCell, formatCompact, formatNumber, isDateType } from '../format';
-import { legendFor, nivoTheme, thinTicks } from '../theme';
+import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function LineChart({ config, roles, data, palette, mode, title }: ViewProps<LineConfig>) {
+export default function LineChart({ config, roles, data, palette, mode, title, zone }: ViewProps<LineConfig>) {
   const x = idx(roles, 'x')!;
   const y = idxList(roles, 'y');
   const seriesCol = idx(roles, 'series');
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
   const { xs, series } = useMemo(() => toSeries(data.rows, x, y, seriesCol, (i) => columnLabel(field(i))), [data, x, y.join(), seriesCol]);
-  const label = isDateType(field(x)) ? dateLabeler(xs) : (v: unknown) => formatCell(v as never, field(x));
+  const label = isDateType(field(x)) ? dateLabeler(xs, zone) : (v: unknown) => formatCell(v as never, field(x));
   const labels = xs.map((v) => label(v as never));
   const missing = config.missing ?? 'gap';
   const lines = series.map((s) => ({
@@ -27,11 +27,12 @@ export default function LineChart({ config, roles, data, palette, mode, title }:
   const legend = legendFor(config.legend, lines.length);
   const fmt = config.format ?? {};
   const stacked = Boolean(config.stacked);
+  const axes = withAxisTitles({ top: 16, right: 24, bottom: 40, left: 56, ...legend.margin }, legend.legends, config.x_title, config.y_title);
   return (
     <div ref={ref} className="chart__measure">
       <ResponsiveLine
         data={lines}
-        margin={{ top: 16, right: 24, bottom: 40, left: 56, ...legend.margin }}
+        margin={axes.margin}
         xScale={{ type: 'point' }}
         yScale={{ type: 'linear', min: config.zero !== false && allPositive ? 0 : 'auto', max: 'auto', nice: true, stacked }}
         curve={config.smooth === false ? 'linear' : 'monotoneX'}
@@ -48,11 +49,11 @@ export default function LineChart({ config, roles, data, palette, mode, title }:
         enableSlices={lines.length > 1 ? 'x' : false}
         animate={false}
         theme={nivoTheme(mode)}
-        axisBottom={{ tickSize: 0, tickPadding: 10, tickValues: thinTicks(labels, Math.min(10, maxTicks)) }}
-        axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt) }}
+        axisBottom={{ tickSize: 0, tickPadding: 10, tickValues: thinTicks(labels, Math.min(10, maxTicks)), ...axes.bottom }}
+        axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt), ...axes.left }}
         yFormat={(v) => formatNumber(Number(v), fmt)}
         markers={config.reference_line !== undefined ? [{ axis: 'y', value: config.reference_line, lineStyle: { stroke: '#ef4444', strokeWidth: 1.5, strokeDasharray: '6 4' }, legend: formatNumber(config.reference_line, fmt), textStyle: { fill: '#ef4444', fontSize: 11 } }] : []}
-        legends={legend.legends}
+        legends={axes.legends}
         role="img"
         ariaLabel={title}
       />

@@ -1,7 +1,7 @@
 /** One KPI in large type, with a change arrow against a comparison column or the second row. */
 import type { NumberConfig } from '../config';
 import { toNumber } from '../data';
-import { columnLabel, formatCell, formatCompact, formatNumber } from '../format';
+import { columnLabel, columnZone, formatCell, formatCompact, formatNumber } from '../format';
 import { idx, type ViewProps } from './types';
 
 export function kpiChange(value: number | null, compare: number | null, as: 'percent' | 'absolute' = 'percent'): number | null {
@@ -11,7 +11,7 @@ export function kpiChange(value: number | null, compare: number | null, as: 'per
   return ((value - compare) / Math.abs(compare)) * 100;
 }
 
-export default function NumberChart({ config, roles, data }: ViewProps<NumberConfig>) {
+export default function NumberChart({ config, roles, data, zone }: ViewProps<NumberConfig>) {
   const v = idx(roles, 'value')!;
   const field = data.fields.find((f) => f.idx === v) ?? data.fields[v];
   const first = data.rows[0] ?? [];
@@ -21,7 +21,7 @@ export default function NumberChart({ config, roles, data }: ViewProps<NumberCon
   const compareRaw = roles.secondRow ? data.rows[1]?.[v] : compareIndex !== undefined ? first[compareIndex] : undefined;
   const compare = compareRaw === undefined ? null : toNumber(compareRaw);
   const fmt = { ...config.format, prefix: config.prefix ?? config.format?.prefix, suffix: config.suffix ?? config.format?.suffix };
-  const text = value === null ? formatCell(raw, field) || '—' : formatNumber(value, { ...fmt, prefix: '', suffix: '' });
+  const text = value === null ? formatCell(raw, field, undefined, columnZone(data.rows.slice(0, 1), v, field, zone)) || '—' : formatNumber(value, { ...fmt, prefix: '', suffix: '' });
   const change = kpiChange(value, compare, config.change_as);
   const good = change === null || change === 0 ? null : (change > 0) !== Boolean(config.down_is_good);
   const compareLabel = roles.secondRow ? 'previous' : compareIndex !== undefined ? columnLabel(data.fields.find((f) => f.idx === compareIndex)) : '';

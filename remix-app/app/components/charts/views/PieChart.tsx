@@ -2,17 +2,18 @@
 import { ResponsivePie } from '@nivo/pie';
 import type { PieConfig } from '../config';
 import { toNumber } from '../data';
-import { columnLabel, formatCell, formatCompact, formatNumber, truncate } from '../format';
+import { columnLabel, columnZone, formatCell, formatCompact, formatNumber, truncate } from '../format';
 import { nivoTheme } from '../theme';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function PieChart({ config, roles, data, palette, mode, title }: ViewProps<PieConfig>) {
+export default function PieChart({ config, roles, data, palette, mode, title, zone }: ViewProps<PieConfig>) {
   const l = idx(roles, 'label')!, v = idx(roles, 'value')!;
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
+  const labelZone = columnZone(data.rows, l, field(l), zone);
   const slices = data.rows
-    .map((r) => ({ label: formatCell(r[l], field(l)) || '—', value: toNumber(r[v]) ?? 0 }))
+    .map((r) => ({ label: formatCell(r[l], field(l), undefined, labelZone) || '—', value: toNumber(r[v]) ?? 0 }))
     .filter((s) => s.value > 0);
   const max = Math.max(2, config.max_slices ?? palette.length);
   const top = slices.length > max ? [...slices].sort((a, b) => b.value - a.value).slice(0, max - 1) : slices;

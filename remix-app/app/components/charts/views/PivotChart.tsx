@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import type { PivotConfig } from '../config';
 import { pivot, pivotPercent } from '../data';
-import { columnLabel, formatCell, formatNumber } from '../format';
+import { columnLabel, columnZone, formatCell, formatNumber } from '../format';
 import { idx, type ViewProps } from './types';
 import { useRowWindow } from './useRowWindow';
 
@@ -13,10 +13,12 @@ export function heat(value: number | null, min: number, max: number, color: stri
   return `color-mix(in srgb, ${color} ${share}%, transparent)`;
 }
 
-export default function PivotChart({ config, roles, data, palette, title }: ViewProps<PivotConfig>) {
+export default function PivotChart({ config, roles, data, palette, title, zone }: ViewProps<PivotConfig>) {
   const r = idx(roles, 'rows')!, c = idx(roles, 'columns')!, v = idx(roles, 'value')!;
   const p = useMemo(() => pivot(data.rows, r, c, v, config.sort_rows ?? 'label', config.sort_columns ?? 'label'), [data.rows, r, c, v, config.sort_rows, config.sort_columns]);
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
+  const rowZone = useMemo(() => columnZone(data.rows, r, field(r), zone), [data.rows, r, zone]);
+  const colZone = useMemo(() => columnZone(data.rows, c, field(c), zone), [data.rows, c, zone]);
   const mode = config.percentage ?? null;
   const shown = (ri: number, ci: number) => (mode ? pivotPercent(p, ri, ci, mode) : p.cells[ri]![ci]!);
   const text = (n: number | null) => (n === null ? (config.empty ?? '') : mode ? `${formatNumber(n, { decimals: 1 })} %` : formatNumber(n, config.format));
@@ -36,7 +38,7 @@ export default function PivotChart({ config, roles, data, palette, title }: View
           <thead>
             <tr>
               <th className="pivot-view__corner">{columnLabel(field(r))} \ {columnLabel(field(c))}</th>
-              {p.colKeys.map((k, i) => <th key={i} className="num">{formatCell(k, field(c))}</th>)}
+              {p.colKeys.map((k, i) => <th key={i} className="num">{formatCell(k, field(c), undefined, colZone)}</th>)}
               {config.row_totals ? <th className="num">Total</th> : null}
             </tr>
           </thead>
@@ -46,7 +48,7 @@ export default function PivotChart({ config, roles, data, palette, title }: View
               const ri = vi.index;
               return (
                 <tr key={ri} style={{ height: 34 }}>
-                  <th scope="row">{formatCell(p.rowKeys[ri], field(r))}</th>
+                  <th scope="row">{formatCell(p.rowKeys[ri], field(r), undefined, rowZone)}</th>
                   {p.colKeys.map((_, ci) => {
                     const n = shown(ri, ci);
                     return <td key={ci} className="num" style={{ background: config.color_values ? heat(n, min, max, palette[0]!) : undefined }}>{text(n)}</td>;

@@ -11,12 +11,12 @@ import { useMemo, useRef, useState } from 'react';
 import type { Cell, DataField } from '../../../lib/types';
 import type { TableConfig } from '../config';
 import { compareCells, toNumber } from '../data';
-import { columnLabel, formatCell, formatNumber, isNumericField } from '../format';
+import { columnLabel, columnZone, formatCell, formatNumber, isNumericField } from '../format';
 import type { ViewProps } from './types';
 
 const ROW_HEIGHT: Record<string, number> = { S: 28, M: 34, L: 40, XL: 48 };
 
-export default function TableChart({ config, data, title }: ViewProps<TableConfig>) {
+export default function TableChart({ config, data, title, zone }: ViewProps<TableConfig>) {
   const size = config.size ?? 'M';
   const rowHeight = ROW_HEIGHT[size]!;
   const fields = useMemo(() => {
@@ -27,17 +27,20 @@ export default function TableChart({ config, data, title }: ViewProps<TableConfi
 
   const columns = useMemo<ColumnDef<Cell[]>[]>(
     () =>
-      fields.map((f: DataField) => ({
+      fields.map((f: DataField) => {
+        const z = columnZone(data.rows, f.idx, f, zone);
+        return {
         id: f.name,
         accessorFn: (row: Cell[]) => row[f.idx],
         header: config.labels?.[f.name] ?? columnLabel(f),
-        cell: (info) => formatCell(info.getValue() as Cell, f, config.format),
+        cell: (info) => formatCell(info.getValue() as Cell, f, config.format, z),
         sortingFn: (a, b, id) => compareCells(a.getValue(id) as Cell, b.getValue(id) as Cell),
         sortUndefined: 'last',
         sortDescFirst: false,
         meta: { numeric: isNumericField(f) },
-      })),
-    [fields, config.labels, config.format],
+        } satisfies ColumnDef<Cell[]>;
+      }),
+    [fields, config.labels, config.format, data.rows, zone],
   );
   const [sorting, setSorting] = useState<SortingState>(config.sort ? [{ id: config.sort.column, desc: Boolean(config.sort.desc) }] : []);
   const table = useReactTable({

@@ -56,8 +56,8 @@ export default function XyChart({ config, roles, data, palette, mode, title }: V
       animate={false}
       theme={nivoTheme(mode)}
       useMesh
-      axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: 6, legend: columnLabel(field(x)), legendOffset: 38, legendPosition: 'middle', format: (v) => formatCompact(Number(v)) }}
-      axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, legend: columnLabel(field(y)), legendOffset: -52, legendPosition: 'middle', format: (v) => formatCompact(Number(v), fmt) }}
+      axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: 6, legend: config.x_title ?? columnLabel(field(x)), legendOffset: 38, legendPosition: 'middle', format: (v) => formatCompact(Number(v)) }}
+      axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, legend: config.y_title ?? columnLabel(field(y)), legendOffset: -52, legendPosition: 'middle', format: (v) => formatCompact(Number(v), fmt) }}
       tooltip={({ node }) => (
         <div className="chart-tooltip">
           {node.data.label ? <strong>{node.data.label}</strong> : null}

@@ -11,6 +11,8 @@ export interface ViewProps<C extends ChartConfig = ChartConfig> {
   palette: string[];
   mode: Theme;
   title: string;
+  /** The time zone instants are shown in (the result's, else the dashboard's). */
+  zone: string;
 }
 
 export const idx = (roles: Roles, name: string): number | undefined => {

@@ -1,0 +1,178 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Env } from '../env.ts';
+import type { Principal } from '../auth/principal.ts';
+
+/**
+ * Serialized answers of the dashboard-side reads, kept by this isolate and reused while nothing in the
+ * caller's organization has changed.
+ *
+ * Every table whose rows an API read can show (or that decides who sees what) has a trigger that bumps
+ * `organization_versions.version` for the row's organization when a transaction commits a real change
+ * (db/migrations/0003). A cached answer is served only while the organization's version equals the
+ * version read before the answer was built. A write anywhere in the organization drops every cached
+ * answer of that organization: coarse, but writes are rare next to reads.
+ *
+ * How fresh the version must be (READ_CACHE_TRUST_MS, default 100 ms):
+ * - After a write request (any non-GET) through this isolate, the next read of that organization asks
+ *   the database again, by a statement that starts after the write finished (DbPool.orgVersion): a
+ *   caller always reads its own writes.
+ * - Otherwise a version read in the last READ_CACHE_TRUST_MS is trusted, so a write committed
+ *   elsewhere (another isolate or region, the cron, the engine, psql) shows within that time. With 0,
+ *   every read asks the database (one round trip to the pool object, shared by concurrent readers).
+ * Asking on every read would cost a round trip per request, about as much as the rest of a cached read.
+ *
+ * The key is the caller (API key id plus its grants, or user id plus role) and the full URL, so two
+ * callers never share an answer, and a key's changed permissions never meet an old answer. Only 200
+ * answers are kept; errors are computed every time. Answers carry an ETag of the version, and
+ * `If-None-Match` with it gets a 304.
+ */
+const MAX_BYTES = 32 * 1024 * 1024;
+const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
+const CACHEABLE = /^\/(dashboards|reports|filters|sql_snippets|dashboard_groups)(\/[A-Za-z0-9_-]+)?$/;
+
+interface Entry {
+  version: string;
+  /** Encoded once, so a hit does not encode the text again. */
+  body: Uint8Array<ArrayBuffer>;
+  contentType: string;
+  etag: string;
+}
+const entries = new Map<string, Entry>();
+let bytes = 0;
+
+const callerKeys = new WeakMap<Principal, string>();
+function callerKey(p: Principal): string {
+  let k = callerKeys.get(p);
+  if (!k) {
+    k = p.kind === 'api_key' ? `key:${p.apiKeyId}:${JSON.stringify(p.grants)}` : `user:${p.userId}:${p.role}`;
+    callerKeys.set(p, k);
+  }
+  return k;
+}
+
+function remember(key: string, entry: Entry) {
+  const size = entry.body.byteLength;
+  if (size > MAX_ENTRY_BYTES) return;
+  forget(key);
+  entries.set(key, entry);
+  bytes += size;
+  // Oldest first: a Map iterates in insertion order, and hits re-insert (see below).
+  for (const [k] of entries) {
+    if (bytes <= MAX_BYTES) break;
+    forget(k);
+  }
+}
+
+function forget(key: string) {
+  const old = entries.get(key);
+  if (old) {
+    bytes -= old.body.byteLength;
+    entries.delete(key);
+  }
+}
+
+/** 32-bit FNV-1a, hex: only to keep ETags short and distinct per caller and URL (not a secret). */
+function fnv(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}
+
+/** `If-None-Match` may list several tags, or `*`. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || `W/${tag}` === etag;
+  });
+}
+
+async function askVersion(env: Env, organizationId: string): Promise<string> {
+  const shards = Math.max(1, Number(env.DB_POOL_SHARDS ?? 2));
+  const stub = env.DB_POOL.get(env.DB_POOL.idFromName(`db-pool::${Math.floor(Math.random() * shards)}`));
+  return stub.orgVersion(organizationId);
+}
+
+/** The last version read per organization, and a count of this isolate's writes to it. */
+const known = new Map<string, { version: string; readAt: number; writes: number; refreshingSince: number }>();
+const localWrites = new Map<string, number>();
+/** How long a refresh under way lets other readers keep the previous version (the refresh's own latency). */
+const REFRESH_GRACE_MS = 1000;
+
+async function organizationVersion(env: Env, organizationId: string): Promise<string> {
+  const trustMs = Number(env.READ_CACHE_TRUST_MS ?? 100);
+  const writes = localWrites.get(organizationId) ?? 0;
+  const k = known.get(organizationId);
+  const now = Date.now();
+  if (k && k.writes === writes) {
+    if (now - k.readAt < trustMs) return k.version;
+    // Another request of this isolate is already asking: keep using the last answer meanwhile, rather
+    // than every concurrent reader asking too. (It is not awaited: workerd would run this request's
+    // rest in the other request's context.)
+    if (trustMs > 0 && now - k.refreshingSince < REFRESH_GRACE_MS && now - k.readAt < trustMs + REFRESH_GRACE_MS) return k.version;
+    k.refreshingSince = now;
+  }
+  const startedAt = now;
+  try {
+    const version = await askVersion(env, organizationId);
+    // Kept only if no write of this isolate finished while the read was under way.
+    if ((localWrites.get(organizationId) ?? 0) === writes) {
+      const cur = known.get(organizationId);
+      if (!cur || cur.writes !== writes || cur.readAt <= startedAt) {
+        known.set(organizationId, { version, readAt: startedAt, writes, refreshingSince: 0 });
+      }
+      if (known.size > 10_000) known.delete(known.keys().next().value!);
+    }
+    return version;
+  } catch (err) {
+    if (k) k.refreshingSince = 0;
+    throw err;
+  }
+}
+
+function noteWrite(organizationId: string) {
+  localWrites.set(organizationId, (localWrites.get(organizationId) ?? 0) + 1);
+  if (localWrites.size > 10_000) localWrites.delete(localWrites.keys().next().value!);
+}
+
+export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    try {
+      await next();
+    } finally {
+      noteWrite(c.get('principal').organizationId);
+    }
+    return;
+  }
+  if (c.req.method !== 'GET' || c.env.READ_CACHE === 'off') return next();
+  const url = new URL(c.req.url);
+  if (!CACHEABLE.test(url.pathname)) return next();
+  const p = c.get('principal');
+  url.searchParams.sort();
+  const key = `${callerKey(p)} ${url.origin}${url.pathname}?${url.searchParams}`;
+  let version: string;
+  try {
+    version = await organizationVersion(c.env, p.organizationId);
+  } catch {
+    return next(); // the database is unreachable: let the route answer (and fail) as it would
+  }
+  const hit = entries.get(key);
+  if (hit && hit.version === version) {
+    entries.delete(key);
+    entries.set(key, hit); // most recently used last
+    const headers = { etag: hit.etag, 'cache-control': 'private, no-cache' };
+    if (matches(c.req.header('if-none-match'), hit.etag)) return c.body(null, 304, headers);
+    return c.body(hit.body, 200, { ...headers, 'content-type': hit.contentType });
+  }
+  await next();
+  if (c.res.status !== 200) return;
+  const body = new Uint8Array(await c.res.clone().arrayBuffer());
+  const etag = `W/"${version}-${fnv(key)}"`;
+  remember(key, { version, body, contentType: c.res.headers.get('content-type') ?? 'application/vnd.api+json', etag });
+  c.res.headers.set('etag', etag);
+  c.res.headers.set('cache-control', 'private, no-cache');
+  if (matches(c.req.header('if-none-match'), etag)) c.res = new Response(null, { status: 304, headers: c.res.headers });
+};

@@ -1,0 +1,136 @@
+/**
+ * Delivering a schedule: the e-mail with subject_text/body_text to emails/cc/bcc and the attachments
+ * attach_as asks for — excel (one workbook, a sheet per report), csv (a CSV, or for a dashboard a zip
+ * with a CSV per report), png/dark_png/pdf/dark_pdf (drawn by the renderer, export-jobs/renderer.ts)
+ * and inline_png/dark_inline_png (a PNG shown in the HTML body through its Content-ID). A report
+ * relationship wins over the dashboard. The data is read as the dashboard's viewer without a user
+ * (built-in user snippets NULL) with the schedule's parameters; images use its page_width.
+ * Used by send_now and by the cron; records last_sent_at, or last_error_message when nothing was sent.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { ApiError } from '@cairn/core';
+import { collect, fileNamer, sheetNamer, xlsxStream, zipStream, type XlsxSheet, type ZipEntry } from '@cairn/core/export/index';
+import { dashboardSchedules, dashboards, reports } from '@cairn/db';
+import type { Env } from '../../env.ts';
+import { createMailer, type Attachment } from '../../mail/index.ts';
+import { backgroundContext, viewerPrincipal } from '../export-jobs/background.ts';
+import { CSV_EXPORT_ROW_LIMIT, chunksOf, csvOf, runReport, safeFileName, type RanReport } from '../export-jobs/produce.ts';
+import { renderFile } from '../export-jobs/renderer.ts';
+import { REPORT_PAGE_WIDTH } from '../export-jobs/create.ts';
+
+type ScheduleRow = typeof dashboardSchedules.$inferSelect;
+type ReportRow = typeof reports.$inferSelect;
+
+export interface Delivery {
+  sent: boolean;
+  sent_at: string | null;
+  recipients: number;
+  attachments: { filename: string; content_type: string; size: number; inline: boolean }[];
+  /** Reports whose data could not be attached (their query failed); the mail says so too. */
+  problems: string[];
+  error_message: string | null;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const list = (s: string | null) => (s ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+
+/** Builds and sends the e-mail of one schedule now; never throws for a delivery problem (see Delivery). */
+export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil: (p: Promise<unknown>) => void, now = new Date()): Promise<Delivery> {
+  const bg = backgroundContext(env, viewerPrincipal(schedule.organization_id, schedule.dashboard_id ?? '', `schedule:${schedule.id}`), waitUntil);
+  const { ctx } = bg;
+  const out: Delivery = { sent: false, sent_at: null, recipients: 0, attachments: [], problems: [], error_message: null };
+  try {
+    const org = schedule.organization_id;
+    const [dashboard] = await ctx.db.select().from(dashboards).where(and(eq(dashboards.id, schedule.dashboard_id ?? ''), eq(dashboards.organization_id, org))).limit(1);
+    if (!dashboard) throw new ApiError('not_found', 'The schedule\'s dashboard no longer exists.');
+    let shown: ReportRow[] = await ctx.db.select().from(reports)
+      .where(and(eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, org))).orderBy(asc(reports.created_at), asc(reports.id));
+    const single = schedule.report_id ? shown.find((r) => r.id === schedule.report_id) ?? null : null;
+    if (schedule.report_id && !single) throw new ApiError('not_found', 'The schedule\'s report no longer exists.');
+    if (single) shown = [single];
+    const title = single?.name ?? dashboard.name;
+    const parameters = schedule.parameters ?? {};
+    const formats = list(schedule.attach_as);
+    const attachments: Attachment[] = [];
+    const sql = ctx.direct().sql;
+
+    // Data attachments: each report is run once, whatever number of formats needs it.
+    const needsData = formats.includes('excel') || formats.includes('csv');
+    const ran = new Map<string, RanReport>();
+    if (needsData) {
+      for (const r of shown) {
+        try {
+          ran.set(r.id, await runReport(ctx, r, dashboard, parameters));
+        } catch (err) {
+          out.problems.push(`${r.name}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    }
+    const withData = shown.filter((r) => ran.has(r.id));
+    if (formats.includes('excel') && withData.length) {
+      const name = sheetNamer();
+      const sheets: XlsxSheet[] = withData.map((r) => ({ name: name(r.name), fields: ran.get(r.id)!.fields, chunks: chunksOf(sql, ran.get(r.id)!.executionId, CSV_EXPORT_ROW_LIMIT) }));
+      attachments.push({ filename: `${safeFileName(title, 'export')}.xlsx`, content: await collect(xlsxStream(sheets)) });
+    }
+    if (formats.includes('csv') && withData.length) {
+      if (single) {
+        attachments.push({ filename: `${safeFileName(single.name, 'report')}.csv`, content: await collect(csvOf(sql, ran.get(single.id)!, undefined, CSV_EXPORT_ROW_LIMIT)), contentType: 'text/csv; charset=utf-8' });
+      } else {
+        const name = fileNamer('.csv');
+        const entries: ZipEntry[] = withData.map((r) => ({ name: name(r.name), data: csvOf(sql, ran.get(r.id)!, undefined, CSV_EXPORT_ROW_LIMIT) }) as ZipEntry);
+        attachments.push({ filename: `${safeFileName(dashboard.name, 'dashboard')}.zip`, content: await collect(zipStream(entries)) });
+      }
+    }
+
+    // Drawn attachments, in the order attach_as lists them.
+    const width = schedule.page_width ?? (single ? single.default_page_width ?? REPORT_PAGE_WIDTH : dashboard.default_page_width);
+    const inline: { cid: string; alt: string }[] = [];
+    for (const f of formats) {
+      const m = /^(dark_)?(inline_png|png|pdf)$/.exec(f);
+      if (!m) continue;
+      const mode = m[1] ? 'dark' : 'light';
+      const format = m[2] === 'pdf' ? 'pdf' : 'png';
+      const file = await renderFile(env, { organizationId: org, dashboardId: dashboard.id, reportId: single?.id ?? null, parameters, mode, width, height: single?.default_page_height ?? null, format });
+      const base = `${safeFileName(title, 'export')}${mode === 'dark' ? ' (dark)' : ''}`;
+      if (m[2] === 'inline_png') {
+        const cid = `${f}.${schedule.id}@cairn`;
+        inline.push({ cid, alt: `${title}${mode === 'dark' ? ' (dark)' : ''}` });
+        attachments.push({ filename: `${base}.png`, content: file.bytes, contentType: 'image/png', contentId: cid });
+      } else {
+        attachments.push({ filename: `${base}.${format}`, content: file.bytes, contentType: file.contentType });
+      }
+    }
+
+    const link = env.APP_URL ? `${env.APP_URL.replace(/\/+$/, '')}/app/dashboards/${encodeURIComponent(dashboard.id)}` : null;
+    const intro = schedule.body_text?.trim() || `Here is ${single ? 'the report' : 'the dashboard'} "${title}" as of ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+    const notes = out.problems.length ? ['', 'Not attached because the query failed:', ...out.problems.map((p) => `- ${p}`)] : [];
+    const text = [intro, ...notes, ...(link ? ['', `Open it in Cairn: ${link}`] : []), '', `— sent by the schedule "${schedule.name}"`].join('\n');
+    const html = `<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #1f2933;">${
+      intro.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('')
+    }${inline.map((i) => `<p><img src="cid:${escapeHtml(i.cid)}" alt="${escapeHtml(i.alt)}" style="max-width: 100%;"></p>`).join('')}${
+      notes.length ? `<p>Not attached because the query failed:</p><ul>${out.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''
+    }${link ? `<p><a href="${escapeHtml(link)}">Open it in Cairn</a></p>` : ''}<p style="color: #616e7c; font-size: 12px;">Sent by the schedule “${escapeHtml(schedule.name)}”.</p></body></html>`;
+
+    const to = list(schedule.emails);
+    const cc = list(schedule.cc_emails);
+    const bcc = list(schedule.bcc_emails);
+    const result = await createMailer(env).sendMail({ to, cc, bcc, subject: schedule.subject_text?.trim() || schedule.name, text: `${text}\n`, html, attachments });
+    out.attachments = attachments.map((a) => ({
+      filename: a.filename, content_type: a.contentType ?? '', size: typeof a.content === 'string' ? a.content.length : a.content.byteLength, inline: Boolean(a.contentId),
+    }));
+    if (!result.sent) throw new Error(result.reason);
+    out.sent = true;
+    out.sent_at = now.toISOString();
+    out.recipients = result.accepted.length;
+    await ctx.db.update(dashboardSchedules).set({ last_sent_at: now, last_error_message: null })
+      .where(and(eq(dashboardSchedules.id, schedule.id), eq(dashboardSchedules.organization_id, org)));
+  } catch (err) {
+    out.error_message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+    await ctx.db.update(dashboardSchedules).set({ last_error_message: out.error_message })
+      .where(and(eq(dashboardSchedules.id, schedule.id), eq(dashboardSchedules.organization_id, schedule.organization_id)))
+      .catch((e) => console.error(`schedule ${schedule.id}: recording the error failed`, e));
+  } finally {
+    await bg.close();
+  }
+  return out;
+}

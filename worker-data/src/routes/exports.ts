@@ -1,0 +1,60 @@
+import type { Hono } from 'hono';
+import { ApiError, verifyDataToken } from '@cairn/core';
+import { contentDisposition, toReadableStream } from '@cairn/core/export/index';
+import type postgres from 'postgres';
+import type { AppEnv } from '../env.ts';
+import { withSql } from '../db.ts';
+
+const JOB_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The token of `?token=` (the file_url of an export job) or of `Authorization: Data <token>`. */
+function tokenOf(header: string | undefined, query: string | undefined): string {
+  const m = /^Data\s+(\S+)$/i.exec((header ?? '').trim());
+  const token = m?.[1] ?? query;
+  if (!token) {
+    throw new ApiError('unauthorized', 'Open the file_url of the export job as given (it carries its token), or send "Authorization: Data <token>".', {
+      source: { parameter: 'token' },
+    });
+  }
+  return token;
+}
+
+async function* fileChunks(sql: postgres.Sql, jobId: string): AsyncGenerator<Uint8Array> {
+  for (let seq = 0; ; seq++) {
+    const [row] = await sql<{ data: Uint8Array }[]>`select data from export_file_chunks where job_id = ${jobId} and seq = ${seq}`;
+    if (!row) return;
+    yield new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
+  }
+}
+
+/**
+ * `GET /exports/{jobId}?token=…`: the file of a finished export job (PDF, PNG or CSV), streamed from
+ * its stored chunks. The token is a data token of this region for the key `export/{jobId}`, issued
+ * with the job's file_url (valid for minutes); the job must still be a success of the token's
+ * organization and its file not yet expired.
+ */
+export function exportRoutes(app: Hono<AppEnv>) {
+  app.get('/exports/:jobId', async (c) => {
+    const jobId = c.req.param('jobId');
+    if (!JOB_ID.test(jobId)) throw new ApiError('bad_request', 'That is not an export job id.', { source: { parameter: 'jobId' } });
+    const claims = await verifyDataToken(tokenOf(c.req.header('authorization'), c.req.query('token')), c.env.DATA_TOKEN_SECRET, { region: c.env.REGION, kind: 'data' });
+    if (claims.key !== `export/${jobId}`) {
+      throw new ApiError('invalid_data_token', 'This token was issued for another file.', { source: { parameter: 'token' } });
+    }
+    return withSql(c, async (db) => {
+      const [job] = await db.sql<{ file_name: string | null; content_type: string | null; file_size: number | null }[]>`
+        select file_name, content_type, file_size from export_jobs
+         where id = ${jobId} and organization_id = ${claims.org} and job_status = 'success' and file_key = ${claims.key}
+           and (expires_at is null or expires_at > now())`;
+      if (!job) throw new ApiError('not_found', 'No file for this export job: it was deleted, or its file has expired. Start a new export.');
+      const headers: Record<string, string> = {
+        'content-type': job.content_type ?? 'application/octet-stream',
+        'content-disposition': contentDisposition(job.file_name ?? `${jobId}`),
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+      };
+      if (job.file_size !== null) headers['content-length'] = String(job.file_size);
+      return new Response(toReadableStream(fileChunks(db.sql, jobId), { onDone: db.close, onError: (err) => console.error('export download failed while streaming', err) }), { headers });
+    });
+  });
+}
