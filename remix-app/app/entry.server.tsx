@@ -1,4 +1,3 @@
-import { isbot } from 'isbot';
 import { renderToReadableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
@@ -13,23 +12,30 @@ export default async function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   let shellRendered = false;
-  const userAgent = request.headers.get('user-agent');
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), streamTimeout + 1000);
 
   const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
     signal: controller.signal,
+    // Every finished Suspense boundary is written in place, however large (React's default moves
+    // boundaries over 12.8 KB to the end of the document and swaps them in with a script, after a
+    // reveal delay): the page is drawn as soon as it arrives, and the Preact client hydrates the
+    // document as the reader sees it (ARCHITECTURE.md D24).
+    progressiveChunkSize: Number.MAX_SAFE_INTEGER,
     onError(error: unknown) {
-      responseStatusCode = 500;
-      // Errors while streaming after the shell are logged; before it they reject the promise above.
+      // An error while the first pass renders (the shell and every boundary that did not wait) makes
+      // the answer a 500; a boundary that failed later is drawn again by the browser: logged only.
       if (shellRendered) console.error(error);
+      else responseStatusCode = 500;
     },
   });
   shellRendered = true;
   body.allReady.finally(() => clearTimeout(timer));
 
-  // Crawlers and SPA-mode prerendering get the complete document at once.
-  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
+  // The whole document at once, for everyone: the browser build can run on Preact (D24), which hydrates
+  // what is in the document when it starts and cannot wait for boundaries streamed in later as React does.
+  // No loader returns deferred data, so this waits only for lazily imported components to render.
+  await body.allReady;
 
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   responseHeaders.set('X-Content-Type-Options', 'nosniff');

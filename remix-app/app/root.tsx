@@ -3,6 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/root';
 import { ErrorPage } from './components/ErrorPage';
+import { PREACT_CLIENT } from './lib/preact-client';
 import { THEME_BOOT_SCRIPT, themeAtom, readStoredTheme, type Theme } from './state/theme';
 import './app.css';
 
@@ -24,7 +25,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const theme = data?.theme ?? undefined;
   return (
-    <html lang="en" data-theme={theme} suppressHydrationWarning>
+    <Html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -38,6 +39,20 @@ export function Layout({ children }: { children: ReactNode }) {
         <ScrollRestoration />
         <Scripts />
       </body>
+    </Html>
+  );
+}
+
+/**
+ * The document element. Preact hydrates `document` starting from `<html>` itself (its children are the
+ * root), so the Preact client build renders only what is inside it; the attributes stay as the server
+ * wrote them (the colour mode is switched on the element directly, see ThemeScope).
+ */
+function Html({ children, ...attributes }: { children: ReactNode; lang: string; 'data-theme': Theme | undefined }) {
+  if (PREACT_CLIENT) return <>{children}</>;
+  return (
+    <html {...attributes} suppressHydrationWarning>
+      {children}
     </html>
   );
 }
