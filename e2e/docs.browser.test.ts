@@ -368,6 +368,9 @@ describe('colour mode, announcement bar and storage', () => {
       // Hidden from the first paint on: the server drew it, the inline script hid it.
       expect(await page.locator('.announcement-bar').isVisible()).toBe(false);
       await hydrated(page);
+      // React removes the server-drawn (and already hidden) bar in an effect that may run just after the
+      // ready marker: wait for it rather than count at once.
+      await page.locator('.announcement-bar').waitFor({ state: 'detached', timeout: 10_000 });
       expect(await page.locator('.announcement-bar').count()).toBe(0);
       expect(await page.evaluate(() => [localStorage.getItem('cairn-docs.announcement.dismiss'), localStorage.getItem('cairn-docs.announcement.id')])).toEqual(['true', id]);
       // The dismissal belonged to an older announcement: this one shows and the flag resets.
