@@ -282,8 +282,9 @@ describe('navbar, sidebar and table of contents', () => {
     try {
       await page.locator(`.toc a[href="#${long.toc[0]}"]`).click();
       await page.waitForURL(`${origin}${long.route}?from=test#${long.toc[0]}`);
-      const href = await page.locator('a[data-locale="en"]').first().getAttribute('href');
-      expect(href).toBe(`${long.route}?from=test#${long.toc[0]}`);
+      // The dropdown follows the location in an effect: it may catch up a moment after the URL changes.
+      await expect.poll(() => page.locator('a[data-locale="en"]').first().getAttribute('href'), { timeout: 10_000 })
+        .toBe(`${long.route}?from=test#${long.toc[0]}`);
     } finally {
       await context.close();
     }
@@ -331,7 +332,8 @@ describe('colour mode, announcement bar and storage', () => {
       await page.waitForSelector('body');
       expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
       await hydrated(page);
-      expect(await page.getAttribute('[data-testid="color-mode-toggle"]', 'data-choice')).toBe('dark');
+      // The toggle reads the stored choice in an effect, which may run just after the ready marker.
+      await expect.poll(() => page.getAttribute('[data-testid="color-mode-toggle"]', 'data-choice'), { timeout: 10_000 }).toBe('dark');
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(11, 17, 32)');
     } finally {
       await context.close();
