@@ -1,7 +1,8 @@
+import { dashboardFilterDefinitions } from '../filters/definitions.ts';
 import { and, asc, eq } from 'drizzle-orm';
 import { ApiError, signProcessToken, type ProcessItem } from '@cairn/core';
 import { csvOptionsFrom } from '@cairn/core/export/options';
-import { dashboardFilters, filters, reports } from '@cairn/db';
+import { reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { executeQuery } from '../../engine/execute.ts';
@@ -61,11 +62,7 @@ export async function dashboardData(ctx: ServiceContext, id: string, body: Dashb
   await enforceFilterRules(ctx, dashboard, parameters);
   const [list, defs] = await Promise.all([
     reportsInOrder(ctx, dashboard.id, dashboard.layout ?? []),
-    ctx.db.select({
-      variable_name: filters.variable_name, control_type: filters.control_type, value_type: filters.value_type,
-      allowed_aggregations: filters.allowed_aggregations,
-    }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
-      .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId))),
+    dashboardFilterDefinitions(ctx, dashboard.id),
   ]);
   const skipped: Skipped[] = [];
   const outcomes = await mapLimited(list, PARALLEL, async (report): Promise<Included | Skipped> => {

@@ -1,3 +1,4 @@
+import { dashboardFilterDefinitions } from '../filters/definitions.ts';
 /**
  * The data side of exports and scheduled e-mails: run a report through the engine (reusing a fresh
  * result, as the data call does) and write its stored chunks as CSV or XLSX with the core writers.
@@ -6,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { csvStream, DEFAULT_CSV_OPTIONS, type CsvOptions, type XlsxSheet } from '@cairn/core/export/index';
 import type { InputParameters, ResultField } from '@cairn/core';
-import { dashboardFilters, filters, results, type dashboards, type reports } from '@cairn/db';
+import { results, type dashboards, type reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { executeQuery } from '../../engine/execute.ts';
 import { mergeParameters } from '../dashboard-status/service.ts';
@@ -25,11 +26,7 @@ export interface RanReport {
 
 /** Runs the report with the dashboard's defaults under the given parameters (a query error is an ApiError). */
 export async function runReport(ctx: ServiceContext, report: ReportRow, dashboard: DashboardRow, parameters: InputParameters | undefined): Promise<RanReport> {
-  const defs = await ctx.db.select({
-    variable_name: filters.variable_name, control_type: filters.control_type, value_type: filters.value_type,
-    allowed_aggregations: filters.allowed_aggregations,
-  }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
-    .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));
+  const defs = await dashboardFilterDefinitions(ctx, dashboard.id);
   const outcome = await executeQuery(ctx, {
     datasourceId: report.datasource_id,
     sql: report.sql_query,

@@ -1,6 +1,7 @@
+import { dashboardFilterDefinitions } from '../filters/definitions.ts';
 import { and, eq } from 'drizzle-orm';
 import { ApiError, notFound, signDataToken, type InputParameters } from '@cairn/core';
-import { dashboardFilters, dashboards, filters, reports } from '@cairn/db';
+import { dashboards, reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
@@ -39,11 +40,7 @@ export async function reportData({ ctx, id, parameters, format, filterRules = tr
   }
   const merged = mergeParameters(dashboard.default_parameters, parameters);
   if (filterRules) await enforceFilterRules(ctx, dashboard, merged);
-  const defs = await ctx.db.select({
-    variable_name: filters.variable_name, control_type: filters.control_type, value_type: filters.value_type,
-    allowed_aggregations: filters.allowed_aggregations,
-  }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
-    .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));
+  const defs = await dashboardFilterDefinitions(ctx, dashboard.id);
   const outcome = await executeQuery(ctx, {
     datasourceId: report.datasource_id,
     sql: report.sql_query,
