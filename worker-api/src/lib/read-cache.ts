@@ -29,6 +29,7 @@ import type { Principal } from '../auth/principal.ts';
 const MAX_BYTES = 32 * 1024 * 1024;
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 const CACHEABLE = /^\/(dashboards|reports|filters|sql_snippets|dashboard_groups)(\/[A-Za-z0-9_-]+)?$/;
+// GETs that change something must be listed here, or the next read may be served from an older version.
 const WRITES_BY_GET = new Set(['/dashboard_groups/sort']);
 
 interface Entry {
