@@ -25,6 +25,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    resets?: number;
+    statusCodeStats?: Record<string, { count: number }>;
     '2xx': number;
     duration: number;
   }

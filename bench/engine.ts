@@ -240,6 +240,13 @@ async function load(url: string, opts: { method?: 'POST' | 'GET'; headers?: Reco
   return autocannon({ url, method: opts.method ?? 'GET', headers: opts.headers, body: opts.body, connections: opts.connections, duration: opts.duration, timeout: 30 });
 }
 
+/** The answers' status codes and the kinds of failure, when something failed. */
+function statuses(r: Result): string {
+  if (!r.non2xx && !r.errors) return '';
+  const codes = Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => `${k}: ${v.count}`);
+  return ` (status codes ${codes.join(', ')}; timeouts ${r.timeouts}, resets ${r.resets ?? 0})`;
+}
+
 async function benchPollers(a: Api, datasourceId: string, dbUrl: string): Promise<PollResult> {
   const tag = Math.random().toString(36).slice(2, 10);
   const dash = await api(a, 'POST', '/dashboards', { data: { type: 'dashboards', attributes: { name: `Bench pollers ${tag}` } } }, JSONAPI);
@@ -260,10 +267,10 @@ async function benchPollers(a: Api, datasourceId: string, dbUrl: string): Promis
   const url = `${a.base}/dashboards/${dashboardId}/status`;
   say(`(b) ${POLLERS} concurrent pollers of a dashboard of ${REPORTS} reports, ${DURATION} s (cold: the first polls start the runs)…`);
   const cold = await load(url, { method: 'POST', headers, body: '{}', connections: POLLERS, duration: DURATION });
-  say(`    cold: p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, ${cold.requests.total} polls, ${cold.non2xx} non-2xx, ${cold.errors} errors`);
+  say(`    cold: p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, ${cold.requests.total} polls, ${cold.non2xx} non-2xx, ${cold.errors} errors${statuses(cold)}`);
   await settle(a.base);
   const warm = await load(url, { method: 'POST', headers, body: '{}', connections: POLLERS, duration: DURATION });
-  say(`    warm: p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ${warm.requests.total} polls`);
+  say(`    warm: p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ${warm.requests.total} polls, ${warm.non2xx} non-2xx, ${warm.errors} errors${statuses(warm)}`);
   say(`    bare route, same load…`);
   await settle(a.base);
   await load(`${a.base}/bench/bare`, { connections: POLLERS, duration: 2 });

@@ -182,7 +182,7 @@ describe('administration', () => {
   it('deactivates and reactivates users, showing the seat rule’s refusal next to the row', async () => {
     const analyst = await makeUser('analyst');
     const orgId = getStack().organization_id;
-    const [{ seats }] = await db.sql<{ seats: number }[]>`select plan_analyst_seats as seats from organizations where id = ${orgId}`;
+    const { seats } = (await db.sql<{ seats: number }[]>`select plan_analyst_seats as seats from organizations where id = ${orgId}`)[0]!;
     const { context, page } = await newPage(adminState);
     const row = () => page.locator(`[data-testid="user-${analyst.email}"]`);
     try {
@@ -197,8 +197,8 @@ describe('administration', () => {
       expect(signIn.status).toBe(401);
 
       // Every seat taken: reactivating as analyst is refused with the API's message, as viewer it works.
-      const [{ used }] = await db.sql<{ used: number }[]>`select count(*)::int as used from users where organization_id = ${orgId}
-        and role in ('analyst', 'admin') and deactivated_at is null`;
+      const { used } = (await db.sql<{ used: number }[]>`select count(*)::int as used from users where organization_id = ${orgId}
+        and role in ('analyst', 'admin') and deactivated_at is null`)[0]!;
       await db.sql`update organizations set plan_analyst_seats = ${used} where id = ${orgId}`;
       await row().locator('select').selectOption('analyst');
       await row().locator('button', { hasText: 'Reactivate' }).click();

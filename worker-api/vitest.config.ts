@@ -38,4 +38,5 @@ export default mergeConfig(workersTestConfig({
   // The same for the read cache: every read asks for the organization's version (the cache itself
   // still runs); test/read-cache.test.ts checks the trust window with its own setting.
   READ_CACHE_TRUST_MS: '0',
+  POLL_REUSE_MS: '0',
 }), { plugins: [commonJsRequires] });

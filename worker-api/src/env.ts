@@ -38,6 +38,8 @@ export interface Env {
   READ_CACHE?: string;
   /** How long a read trusts the organization version this isolate read last (ms, default 100; see lib/read-cache.ts). */
   READ_CACHE_TRUST_MS?: string;
+  /** How long a dashboard status answer is reused for the same caller and body (ms, default 250; 0 = never). */
+  POLL_REUSE_MS?: string;
   /** Outgoing mail (src/mail): the SMTP relay; unset = mail is not sent (and callers are told so). */
   SMTP_HOST?: string;
   /** Default 25, or 587 with SMTP_SECURE=starttls, 465 with SMTP_SECURE=tls. */

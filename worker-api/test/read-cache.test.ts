@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import worker from '../src/index.ts';
 import { call, db, jsonApi, makeKey, makeOrg, only } from './fixtures.ts';
+import { dashboardWith } from './dashboard-data-helpers.ts';
 
 /** The API with other settings than the pool's (a trust window), through the same module state. */
 async function direct(path: string, key: string, vars: Record<string, string>, init: RequestInit = {}) {
@@ -114,4 +115,46 @@ describe('read cache', () => {
     expect(fresh.json.data.attributes.name).toBe('Own write');
     expect(fresh.json.data.attributes.description).toBe('from elsewhere');
   });
+
+  it('reuses a status poll answer for the same caller and body within POLL_REUSE_MS, and not after a refresh or a write', async () => {
+    const org = await makeOrg();
+    const key = await makeKey(org.organization.id);
+    const other = await makeKey(org.organization.id);
+    const tag = Math.random().toString(36).slice(2, 10);
+    const board = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Polled', [{ name: 'Slow', sql: `select '${tag}' as tag, pg_sleep(0.3)` }]);
+    const reuse = { POLL_REUSE_MS: '60000' };
+    const never = { POLL_REUSE_MS: '0' };
+    const poll = (k: string, vars: Record<string, string>, body: unknown = {}) =>
+      direct(`/dashboards/${board.id}/status`, k, vars, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const settled = (j: any) => j.reports.every((r: any) => r.result_status === 'success' && !r.running);
+    const first = await poll(key, reuse);
+    expect(first.status).toBe(200);
+    expect(settled(first.json)).toBe(false);
+    // Wait for the run without touching the kept answer.
+    for (let i = 0; i < 200 && !settled((await poll(key, never)).json); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(settled((await poll(key, never)).json)).toBe(true);
+    // Same caller, same body, inside the window: the answer of a moment ago.
+    const again = await poll(key, reuse);
+    expect(again.json).toEqual(first.json);
+    expect(again.headers.get('cache-control')).toBe('private, no-store');
+    // Another caller, or another body, is answered anew.
+    expect(settled((await poll(other, reuse)).json)).toBe(true);
+    expect(settled((await poll(key, reuse, { refresh_data: false })).json)).toBe(true);
+    // A refresh asks for new runs: never from memory, and what was kept before it is dropped.
+    const refreshed = await poll(key, reuse, { refresh_data: true });
+    expect(refreshed.json.reports[0].execution_id).not.toBe(first.json.reports[0].execution_id);
+    const afterRefresh = await poll(key, reuse);
+    expect(afterRefresh.json.reports[0].execution_id).toBe(refreshed.json.reports[0].execution_id);
+    for (let i = 0; i < 200 && !settled((await poll(key, never)).json); i++) await new Promise((r) => setTimeout(r, 100));
+    // A write through this isolate drops the kept answers of the organization too.
+    expect((await poll(key, reuse)).json).toEqual(afterRefresh.json);
+    const body = JSON.stringify({ data: { type: 'dashboards', id: board.id, attributes: { description: 'changed' } } });
+    expect((await direct(`/dashboards/${board.id}`, key, reuse, { method: 'PATCH', body, headers: { 'content-type': 'application/vnd.api+json' } })).status).toBe(200);
+    expect(settled((await poll(key, reuse)).json)).toBe(true);
+    // Bad bodies are still the route's to refuse.
+    expect((await poll(key, reuse, { refresh_data: 'yes' })).status).toBe(422);
+    const notJson = await direct(`/dashboards/${board.id}/status`, key, reuse, { method: 'POST', body: '{"refresh_data":', headers: { 'content-type': 'application/json' } });
+    expect(notJson.status).toBe(400);
+    expect(notJson.json.errors[0].status).toBe('400');
+  }, 60_000);
 });

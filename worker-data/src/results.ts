@@ -26,7 +26,7 @@ export async function findResult(sql: postgres.Sql, org: string, dataKey: string
   return r;
 }
 
-/** Chunks fetched per query: fewer round trips, still a bounded amount in memory (~1 MB). */
+/** Chunks fetched per query: fewer round trips, still a bounded amount in memory (~1 MB a batch, two batches at most). */
 const CHUNKS_PER_QUERY = 2;
 const encoder = new TextEncoder();
 
@@ -37,14 +37,16 @@ const encoder = new TextEncoder();
  * bytea's hex form and about twice as fast to read.
  */
 export async function* chunksOf(sql: postgres.Sql, executionId: string): AsyncGenerator<Uint8Array> {
-  let seq = -1;
-  for (;;) {
-    const rows = await sql<{ seq: number; text: string }[]>`
+  const batchAfter = (seq: number) => sql<{ seq: number; text: string }[]>`
       select seq, convert_from(data, 'UTF8') as text from result_chunks
-       where execution_id = ${executionId} and seq > ${seq} order by seq limit ${CHUNKS_PER_QUERY}`;
+       where execution_id = ${executionId} and seq > ${seq} order by seq limit ${CHUNKS_PER_QUERY}`.execute();
+  // The next batch is asked for before this one is handed on, so the database read overlaps the
+  // client's download (at most two batches in memory).
+  let next: ReturnType<typeof batchAfter> | null = batchAfter(-1);
+  while (next) {
+    const rows: { seq: number; text: string }[] = await next;
+    next = rows.length === CHUNKS_PER_QUERY ? batchAfter(rows[rows.length - 1]!.seq) : null;
     for (const row of rows) yield encoder.encode(row.text);
-    if (rows.length < CHUNKS_PER_QUERY) return;
-    seq = rows[rows.length - 1]!.seq;
   }
 }
 

@@ -4,6 +4,7 @@ import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual }
 import { apiKeys, sessions, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import type { Principal } from './principal.ts';
+import { waitFor } from '../lib/wait-for.ts';
 
 /**
  * Resolves `Authorization: Api <key>` or `Authorization: Session <token>` into a Principal.
@@ -39,6 +40,9 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
  */
 const keyCache = new Map<string, { secret: string; principal: Principal; expires: number; refreshingSince: number }>();
 
+/** Keys being looked up by a request of this isolate, and since when. */
+const keyLookups = new Map<string, number>();
+
 export function forgetApiKey(keyId: string): void {
   keyCache.delete(keyId);
 }
@@ -48,7 +52,15 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
   // Built only when thrown: an Error captures a stack trace, which costs more than the rest of a cache hit.
   const invalid = () => new ApiError('invalid_api_key', 'The API key is not valid.', { source: { header: 'Authorization' } });
   if (!parsed) throw invalid();
-  const cached = keyCache.get(parsed.keyId);
+  let cached = keyCache.get(parsed.keyId);
+  // Not known yet, and another request is looking this key up right now: wait for its answer rather
+  // than send the database one lookup per request of a burst (lib/wait-for.ts).
+  const since = keyLookups.get(parsed.keyId);
+  if (!cached && since !== undefined && Date.now() - since < 1000) {
+    // Ends when the other lookup has ended (it may have found nothing: then this one looks too).
+    const found = await waitFor(() => keyCache.get(parsed.keyId) ?? (keyLookups.has(parsed.keyId) ? undefined : false), 1000);
+    cached = found || undefined;
+  }
   // The secret this isolate verified a moment ago, compared in constant time: no digest per request.
   if (cached && timingSafeEqual(parsed.secret, cached.secret)) {
     const now = Date.now();
@@ -59,7 +71,13 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
     cached.refreshingSince = now;
   }
   const hash = await sha256Hex(parsed.secret);
-  const [row] = await c.get('db').select().from(apiKeys).where(eq(apiKeys.key_id, parsed.keyId)).limit(1);
+  if (!cached && Number(c.env.AUTH_CACHE_MS ?? 2000) > 0) keyLookups.set(parsed.keyId, Date.now());
+  let row: typeof apiKeys.$inferSelect | undefined;
+  try {
+    [row] = await c.get('db').select().from(apiKeys).where(eq(apiKeys.key_id, parsed.keyId)).limit(1);
+  } finally {
+    keyLookups.delete(parsed.keyId);
+  }
   // The hash is computed either way, so an unknown key id costs the same as a wrong secret.
   if (!row || !timingSafeEqual(hash, row.secret_hash)) throw invalid();
   if (!row.enabled) {

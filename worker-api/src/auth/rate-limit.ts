@@ -2,11 +2,12 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '@cairn/core';
 import type { AppEnv, Env } from '../env.ts';
 import { errorResponse } from '../lib/errors.ts';
+import { waitFor } from '../lib/wait-for.ts';
 
 /**
  * The caller's token bucket lives in a RateLimiter Durable Object (one per key or user). To spare a
  * busy caller one round trip per request, this isolate leases several tokens at once — as many as
- * the caller asked for in the last second (1 to 50) — spends them locally for at most a second, and
+ * the caller asked for in the last second (1 to 1000) — spends them locally for at most a second, and
  * gives back what it did not use with the next lease. A caller sending one request now and then
  * leases one token per request, exactly as before; the bucket's budget is the same either way.
  */
@@ -22,7 +23,9 @@ interface Lease {
 }
 const leases = new Map<string, Lease>();
 const LEASE_MS = 1000;
-const MAX_LEASE = 50;
+// A lease covers up to a second of the caller's demand: with many concurrent requests, a small lease
+// would be renewed many times a second, and each renewal makes the requests behind it wait.
+const MAX_LEASE = 1000;
 
 /** Requests per bucket in the current and the previous one-second window: the size of the next lease. */
 const demand = new Map<string, { start: number; count: number; prev: number }>();
@@ -60,22 +63,19 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const asked = noteDemand(bucket);
   let lease = leases.get(bucket);
   let retryAfter = 0;
-  // Concurrent requests of one caller wait for the same renewal instead of each asking the object.
-  // They look again every few ms rather than await the renewing request's promise: workerd would run
-  // the rest of the waiting request in the renewing request's context, where its I/O fails ("Cannot
-  // perform I/O on behalf of a different request") and, once that request is gone, hangs.
-  for (let waited = 0; lease?.pending && waited < 1_000; waited += 5) {
-    await new Promise((r) => setTimeout(r, 5));
-    lease = leases.get(bucket);
-  }
-  if (!lease || lease.tokens < 1 || lease.expires < Date.now()) {
-    const old = lease;
-    if (old) old.pending = true;
+  // Concurrent requests of one caller wait for the same renewal instead of each asking the object
+  // (lib/wait-for.ts: they look again, they do not await the renewing request's promise).
+  if (lease?.pending) lease = (await waitFor(() => { const l = leases.get(bucket); return l && !l.pending ? l : undefined; })) ?? lease;
+  if (!lease || lease.pending || lease.tokens < 1 || lease.expires < Date.now()) {
+    // The first request of a caller leaves a placeholder, so the others arriving with it wait too.
+    const old: Lease = lease ?? { tokens: 0, expires: 0, used: 0, limit: 0, remaining: 0, reset: 0, pending: false };
+    if (!lease) leases.set(bucket, old);
+    old.pending = true;
     try {
       ({ lease, retryAfter } = await renew(c.env, bucket, old, rate, burst, asked));
-      if (old) lease.used = 0;
+      lease.used = 0;
     } finally {
-      if (old) old.pending = false;
+      old.pending = false;
     }
   }
   const headers = {

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Env } from '../env.ts';
 import type { Principal } from '../auth/principal.ts';
+import { waitFor } from './wait-for.ts';
 
 /**
  * Serialized answers of the dashboard-side reads, kept by this isolate and reused while nothing in the
@@ -32,8 +33,25 @@ const CACHEABLE = /^\/(dashboards|reports|filters|sql_snippets|dashboard_groups)
 // GETs that change something must be listed here, or the next read may be served from an older version.
 const WRITES_BY_GET = new Set(['/dashboard_groups/sort']);
 
+/**
+ * The dashboard status poll is a POST that only reads (it may start executions, which change no
+ * content the version covers). It is not counted as a write, and its answer is reused for the same
+ * caller, dashboard and body for POLL_REUSE_MS (default 250; 0 = never) while the organization's
+ * version and this isolate's writes to it are unchanged: a thousand viewers polling one dashboard then
+ * cost one status-object call per quarter second, not one each. A poll with `refresh_data: true` is
+ * never answered from memory, and it counts as a write (so is POST /dashboards/{id}/refresh, a POST):
+ * the answers kept from before the new runs are not handed out again. A result that completes shows at most that long later (the status
+ * answer's own poll delay is at least two seconds).
+ */
+const POLL = /^\/dashboards\/[A-Za-z0-9_-]+\/status$/;
+
 interface Entry {
   version: string;
+  /** For reused poll answers: when it was built, this isolate's writes to the organization then, and
+   *  when a request set out to build it anew (others keep the old answer meanwhile, for a while). */
+  builtAt?: number;
+  writes?: number;
+  refreshingSince?: number;
   /** Encoded once, so a hit does not encode the text again. */
   body: Uint8Array<ArrayBuffer>;
   contentType: string;
@@ -140,7 +158,69 @@ function noteWrite(organizationId: string) {
   if (localWrites.size > 10_000) localWrites.delete(localWrites.keys().next().value!);
 }
 
+/** Poll answers being built by a request of this isolate, and since when. */
+const building = new Map<string, number>();
+
+/** POST /dashboards/{id}/status: the answer of a moment ago to the same caller and body (see POLL). */
+const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const reuseMs = Number(c.env.POLL_REUSE_MS ?? 250);
+  if (!(reuseMs > 0) || c.env.READ_CACHE === 'off') return next();
+  const text = await c.req.text();
+  let refresh = false;
+  try {
+    refresh = (JSON.parse(text || '{}') as { refresh_data?: unknown } | null)?.refresh_data === true;
+  } catch {
+    return next(); // not JSON: the route answers with the error
+  }
+  const p = c.get('principal');
+  if (refresh) {
+    // New runs start: answers kept from before them must not be handed out (counted like a write).
+    try {
+      await next();
+    } finally {
+      noteWrite(p.organizationId);
+    }
+    return;
+  }
+  const key = `${callerKey(p)} POST ${new URL(c.req.url).pathname} ${c.req.header('content-type') ?? ''} ${text}`;
+  const writes = localWrites.get(p.organizationId) ?? 0;
+  let version: string;
+  try {
+    version = await organizationVersion(c.env, p.organizationId);
+  } catch {
+    return next();
+  }
+  const valid = (e: Entry | undefined) => (e && e.version === version && e.writes === writes ? e : undefined);
+  let hit = valid(entries.get(key));
+  // Nothing usable kept, and another request is building this answer: wait for it (lib/wait-for.ts).
+  const since = building.get(key);
+  if (!hit && since !== undefined && Date.now() - since < REFRESH_GRACE_MS) {
+    hit = valid((await waitFor(() => valid(entries.get(key)) ?? (building.has(key) ? undefined : false), REFRESH_GRACE_MS)) || undefined);
+  }
+  const now = Date.now();
+  if (hit) {
+    const age = now - hit.builtAt!;
+    // Fresh; or a little older while another request is already building the next answer (so that an
+    // expiry does not send every poller of the moment to the status object at once).
+    if (age < reuseMs || (now - hit.refreshingSince! < REFRESH_GRACE_MS && age < reuseMs + REFRESH_GRACE_MS)) {
+      return c.body(hit.body, 200, { 'content-type': hit.contentType, 'cache-control': 'private, no-store' });
+    }
+    hit.refreshingSince = now;
+  } else building.set(key, now);
+  try {
+    await next();
+    if (c.res.status === 200) {
+      const body = new Uint8Array(await c.res.clone().arrayBuffer());
+      remember(key, { version, body, contentType: c.res.headers.get('content-type') ?? 'application/json', etag: '', builtAt: now, writes, refreshingSince: 0 });
+    } else if (hit) hit.refreshingSince = 0;
+  } finally {
+    // After remember(): a waiter that sees the build over finds its answer.
+    if (building.get(key) === now) building.delete(key);
+  }
+};
+
 export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === 'POST' && POLL.test(new URL(c.req.url).pathname)) return pollCache(c, next);
   // A GET that changes something (the documented GET-with-body sort of dashboard groups) counts as a write.
   if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || WRITES_BY_GET.has(new URL(c.req.url).pathname)) {
     try {
