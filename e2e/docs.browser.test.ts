@@ -531,6 +531,8 @@ describe('loading and crashing', () => {
         expect(await crash.locator('h1').textContent()).toBe('This page crashed.');
         expect(await crash.locator('.crash-page__message').textContent()).toBe('The widget exploded');
         expect(await crash.textContent()).toContain('Cause: DOCS_TEST_HOOKS asked this page to crash while rendering.');
+        // Click only once the page is interactive: before that the button has no handler yet.
+        await hydrated(page);
         await Promise.all([page.waitForResponse((r) => r.url().includes('.data')), crash.getByRole('button', { name: 'Try again' }).click()]);
         await page.waitForTimeout(200);
         expect(await page.locator('[data-testid="crash-page"] .crash-page__message').textContent({ timeout: 5000 })).toBe('The widget exploded');

@@ -39,8 +39,19 @@ export function DocsLayout({ sidebar, drafts, children }: { sidebar: SidebarGrou
     [sidebar, drafts, prefs],
   );
   const mobile = useMobileSidebar();
-  // Tells tests (and anyone curious) that the page is interactive.
-  useEffect(() => document.documentElement.setAttribute('data-docs-ready', ''), []);
+  // Tells tests (and anyone curious) that the page is interactive. Set a frame and a task after
+  // hydration, so that state the first effects set (stored colour mode, dismissed announcement bar,
+  // preferred versions) has been drawn by then.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => document.documentElement.setAttribute('data-docs-ready', ''), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, []);
   return (
     <div className="docs-root">
       <a href="#docs-main" className="skip-link">
