@@ -7,6 +7,7 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { audit } from '../../lib/audit.ts';
 import { findManagedDashboard } from './service.ts';
 import { BACKUP_FORMAT, BACKUP_VERSION, type DashboardBackup } from './backup-format.ts';
+import { reportSettings } from '../reports/serialize.ts';
 
 type DashboardRow = typeof dashboards.$inferSelect;
 
@@ -115,25 +116,7 @@ export async function buildBackup(ctx: ServiceContext, d: DashboardRow): Promise
     reports: reportRows.map((r) => ({
       id: r.id,
       datasource_id: r.datasource_id,
-      name: r.name,
-      description: r.description,
-      sql_query: r.sql_query,
-      r_query: r.r_query,
-      r_query_enabled: r.r_query_enabled,
-      data_refresh_rate: r.data_refresh_rate,
-      data_refresh_anchor_time: r.data_refresh_anchor_time,
-      chart_configuration: r.chart_configuration,
-      download_actions_enabled: r.download_actions_enabled,
-      data_download_enabled: r.data_download_enabled,
-      maximize_action_enabled: r.maximize_action_enabled,
-      refresh_enabled: r.refresh_enabled,
-      unused_filters_warning_enabled: r.unused_filters_warning_enabled,
-      unlimited_csv_export_enabled: r.unlimited_csv_export_enabled,
-      display_name_as_title: r.display_name_as_title,
-      default_page_width: r.default_page_width,
-      default_page_height: r.default_page_height,
-      attribution: r.attribution,
-      no_data_message: r.no_data_message,
+      ...reportSettings(r),
       filter_ids: filtersOfReport.get(r.id)!,
       sql_snippet_ids: reportSnippets.get(r.id) ?? [],
     })),

@@ -4,7 +4,8 @@ import { resource, toMany, toOne } from '../../lib/jsonapi.ts';
 
 type ReportRow = typeof reports.$inferSelect;
 
-export function reportAttributes(r: ReportRow, tile: LayoutTile | undefined) {
+/** A report's own settings: what the API shows and what a dashboard backup carries. */
+export function reportSettings(r: ReportRow) {
   return {
     name: r.name,
     description: r.description,
@@ -25,6 +26,12 @@ export function reportAttributes(r: ReportRow, tile: LayoutTile | undefined) {
     default_page_height: r.default_page_height,
     attribution: r.attribution,
     no_data_message: r.no_data_message,
+  };
+}
+
+export function reportAttributes(r: ReportRow, tile: LayoutTile | undefined) {
+  return {
+    ...reportSettings(r),
     query_error: r.query_error,
     // Layout position lives in the dashboard's layout; shown here read-only.
     row: tile?.row ?? null,
