@@ -8,43 +8,12 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '@cairn/db';
 import { apiFetch, getStack } from './harness.ts';
+import { message, messagesTo } from './inbox.ts';
 
-interface CaughtSummary {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string | null;
-  date: string;
-  size: number;
-}
 
 const ACTION = { 'content-type': 'application/json' };
 const created: string[] = [];
 let client: ReturnType<typeof createDb>;
-
-function inboxUrl(path: string): string {
-  const stack = getStack();
-  if (!stack.mail?.inbox) throw new Error('the stack file has no mail.inbox: start the stack with a version of scripts/lib/stack.ts that runs the SMTP catcher');
-  return `${stack.mail.inbox}${path}`;
-}
-
-/** The messages the catcher holds for `address` (newest first), waiting up to 10 s for `count` of them (0: no wait). */
-async function messagesTo(address: string, count = 1): Promise<CaughtSummary[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const res = await fetch(inboxUrl(`/messages?to=${encodeURIComponent(address)}`));
-    expect(res.status).toBe(200);
-    const list = (await res.json()) as CaughtSummary[];
-    if (list.length >= count || Date.now() > deadline) return list;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function message(id: string) {
-  const res = await fetch(inboxUrl(`/messages/${id}`));
-  expect(res.status).toBe(200);
-  return (await res.json()) as { envelope: { from: string; to: string[] }; from: string; to: string; subject: string; text: string; html: string; date: string; message_id: string };
-}
 
 const unique = (tag: string) => `mail-${tag}-${Math.random().toString(36).slice(2, 10)}`;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

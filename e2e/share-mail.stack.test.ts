@@ -7,38 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '@cairn/db';
 import { newId } from '@cairn/core';
 import { apiFetch, getStack } from './harness.ts';
+import { message, messagesTo } from './inbox.ts';
 
-interface CaughtSummary { id: string; to: string[]; subject: string | null }
 
 const ACTION = { 'content-type': 'application/json' };
 let client: ReturnType<typeof createDb>;
 const userIds: string[] = [];
 const dashboards: string[] = [];
 const tag = Math.random().toString(36).slice(2, 10);
-
-function inboxUrl(path: string): string {
-  const stack = getStack();
-  if (!stack.mail?.inbox) throw new Error('the stack file has no mail.inbox');
-  return `${stack.mail.inbox}${path}`;
-}
-
-/** The messages the catcher holds for `address` (newest first), waiting up to 10 s for `count` (0: no wait). */
-async function messagesTo(address: string, count = 1): Promise<CaughtSummary[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const res = await fetch(inboxUrl(`/messages?to=${encodeURIComponent(address)}`));
-    expect(res.status).toBe(200);
-    const list = (await res.json()) as CaughtSummary[];
-    if (list.length >= count || Date.now() > deadline) return list;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function message(id: string) {
-  const res = await fetch(inboxUrl(`/messages/${id}`));
-  expect(res.status).toBe(200);
-  return (await res.json()) as { to: string; subject: string; text: string; html: string };
-}
 
 /** An active user of the stack's organization, inserted as an accepted member would be. */
 async function activeUser(role: 'viewer' | 'analyst', domain = 'example.test') {
