@@ -7,7 +7,7 @@ import { data, redirect, type AppLoadContext } from 'react-router';
 import { getEnv, type AppEnv } from './env.server.ts';
 import { clearSessionCookie, loginUrl, readSessionToken } from './session.server.ts';
 
-const API_ORIGIN = 'https://cairn-api.internal';
+export const API_ORIGIN = 'https://cairn-api.internal';
 const JSONAPI = 'application/vnd.api+json';
 
 export interface ApiProblem {
@@ -58,6 +58,24 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
+/** One request to the API over its service binding: the status and the parsed body (503 when it cannot be reached). */
+export async function fetchApi(env: AppEnv, request: Request): Promise<{ status: number; body: unknown }> {
+  let res: Response;
+  try {
+    res = await env.API.fetch(request);
+  } catch {
+    return { status: 503, body: { errors: [{ code: 'service_unavailable', detail: defaultMessage(503) }] } };
+  }
+  return { status: res.status, body: await readBody(res) };
+}
+
+/** `fetchApi` as an ApiResult. */
+export async function callApi<T>(env: AppEnv, request: Request): Promise<ApiResult<T>> {
+  const res = await fetchApi(env, request);
+  if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, body: res.body as T };
+  return { ok: false, problem: problemFrom(res.status, res.body) };
+}
+
 export class ApiClient {
   constructor(
     private readonly env: AppEnv,
@@ -83,13 +101,7 @@ export class ApiClient {
       headers.set('Content-Type', opts.jsonapi ? JSONAPI : 'application/json');
       body = JSON.stringify(opts.body);
     }
-    let res: Response;
-    try {
-      res = await this.env.API.fetch(new Request(API_ORIGIN + path, { method, headers, body }));
-    } catch {
-      return { status: 503, body: { errors: [{ code: 'service_unavailable', detail: defaultMessage(503) }] } };
-    }
-    return { status: res.status, body: await readBody(res) };
+    return fetchApi(this.env, new Request(API_ORIGIN + path, { method, headers, body }));
   }
 
   /** Calls the API and throws the matching `Response` on failure (for calls the page cannot do without). */

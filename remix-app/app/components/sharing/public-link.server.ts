@@ -8,10 +8,9 @@
  * (wrangler dev) it is the socket's address. `X-Forwarded-For` is never used: anyone can write it.
  */
 import type { AppLoadContext } from 'react-router';
-import { problemFrom, type ApiResult } from '../../lib/api.server';
+import { API_ORIGIN, fetchApi, problemFrom, type ApiResult } from '../../lib/api.server';
 import { getEnv } from '../../lib/env.server';
 
-const API_ORIGIN = 'https://cairn-api.internal';
 /** One grant cookie per link: `cairn_link_<first 16 hex digits of the token's SHA-256>`. */
 export async function grantCookieName(token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
@@ -50,22 +49,11 @@ export async function publicCall<T>(request: Request, context: AppLoadContext, t
   if (ip) headers.set('CF-Connecting-IP', ip);
   const grant = readCookie(request, await grantCookieName(token));
   if (grant) headers.set('Cairn-Link-Grant', grant);
-  let res: Response;
-  try {
-    res = await getEnv(context).API.fetch(new Request(`${API_ORIGIN}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }));
-  } catch {
-    return { ok: false, problem: { status: 503, code: 'service_unavailable', message: 'The Cairn API is temporarily unavailable. Please try again shortly.' } };
-  }
-  const text = await res.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  if (res.ok) return { ok: true, status: res.status, body: parsed as T };
-  const problem = problemFrom(res.status, parsed);
-  const reason = (parsed as { errors?: { meta?: { reason?: unknown } }[] } | null)?.errors?.[0]?.meta?.reason;
+  const res = await fetchApi(getEnv(context), new Request(`${API_ORIGIN}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }));
+  if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, body: res.body as T };
+  // A link refused for a reason (expired, password needed…) names it in the error's meta.reason.
+  const problem = problemFrom(res.status, res.body);
+  const reason = (res.body as { errors?: { meta?: { reason?: unknown } }[] } | null)?.errors?.[0]?.meta?.reason;
   return { ok: false, problem: { ...problem, ...(typeof reason === 'string' ? { code: reason } : {}) } };
 }
 
