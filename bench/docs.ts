@@ -15,26 +15,22 @@
  * Without --stack it starts its own stack (with the web app, a throwaway state dir and database) and
  * stops it at the end. Results replace the docs block of bench/README.md (unless --no-write).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { createRunDatabase, pickPostgres, type RunDatabase } from '../scripts/lib/database.ts';
-import { errorMessage, fail, say, warn } from '../scripts/lib/log.ts';
+import { errorMessage, fail, say } from '../scripts/lib/log.ts';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
-import { randomPortBase } from '../scripts/lib/ports.ts';
-import { Supervisor } from '../scripts/lib/procs.ts';
-import { startStack, type StackFile } from '../scripts/lib/stack.ts';
+import type { StackFile } from '../scripts/lib/stack.ts';
+import { machineLine, utcNow, withBenchStack, writeReadmeBlock } from './lib.ts';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const README = join(REPO_ROOT, 'bench/README.md');
 const START = '<!-- bench:docs:start -->';
 const END = '<!-- bench:docs:end -->';
 
@@ -236,15 +232,6 @@ export function tableOf(r: Results, meta: { date: string; machine: string }): st
   return lines.join('\n');
 }
 
-function writeReadme(table: string): void {
-  let text = readFileSync(README, 'utf8');
-  const block = `${START}\n${table}\n${END}`;
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  text = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : `${text.trimEnd()}\n\n## Docs site: latest results\n\n${block}\n`;
-  writeFileSync(README, text);
-}
-
 async function measure(stack: StackFile, opts: { runs: number; lighthouse: boolean }): Promise<Results> {
   const origin = new URL(stack.docs!).origin;
   const long = longestManualPage();
@@ -292,51 +279,24 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const sup = new Supervisor();
-  const abort = new AbortController();
-  process.on('SIGINT', () => abort.abort());
-  process.on('SIGTERM', () => abort.abort());
-  let stateDir: string | null = null;
-  let runDb: RunDatabase | null = null;
-  try {
-    let stack: StackFile;
-    if (opts.stack) {
-      stack = JSON.parse(readFileSync(opts.stack, 'utf8')) as StackFile;
-    } else {
-      const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
-      stateDir = join(REPO_ROOT, '.data', `bench-docs-${stamp}-${process.pid}`);
-      const pg = await pickPostgres(sup, { quiet: true, pglitePortFrom: randomPortBase() });
-      runDb = await createRunDatabase(pg, 'cairn_bench_docs');
-      ({ info: stack } = await startStack(sup, {
-        databaseUrl: runDb.url,
-        stateDir,
-        stackFile: join(stateDir, 'stack.json'),
-        portBase: randomPortBase(),
-        strictPorts: false,
-        app: true,
-        quiet: true,
-        signal: abort.signal,
-      }));
-    }
+  const run = async (stack: StackFile): Promise<number> => {
     if (!stack.docs) throw new Error('the stack runs without the web app (docs is null)');
     const results = await measure(stack, opts);
     // Lighthouse simulates a slow phone from the CPU time it observes: a busy machine lowers its scores.
-    const load = loadavg().map((l) => l.toFixed(1)).join(' / ');
-    const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}, load average ${load} at the end), Node ${process.version}`;
-    const table = tableOf(results, { date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, machine });
+    const table = tableOf(results, { date: utcNow(), machine: machineLine({ load: true }) });
     console.log(`\n${table}\n`);
     if (opts.write) {
-      writeReadme(table);
+      writeReadmeBlock(START, END, table, 'Docs site: latest results');
       say('results written to bench/README.md');
     }
     return 0;
+  };
+  if (!opts.stack) return withBenchStack('bench-docs', { app: true, quiet: true }, ({ info }) => run(info));
+  try {
+    return await run(JSON.parse(readFileSync(opts.stack, 'utf8')) as StackFile);
   } catch (err) {
     fail(errorMessage(err));
     return 1;
-  } finally {
-    await sup.stopAll();
-    if (runDb) await runDb.drop().catch((err) => warn(`could not drop the bench database: ${errorMessage(err)}`));
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   }
 }
 

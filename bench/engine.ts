@@ -23,21 +23,14 @@
  * The numbers go to bench/README.md between the `bench:engine` markers (`--no-write` leaves it).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
 import postgres from 'postgres';
-import { createRunDatabase, pickPostgres, type RunDatabase } from '../scripts/lib/database.ts';
 import { errorMessage, fail, say, warn } from '../scripts/lib/log.ts';
-import { REPO_ROOT } from '../scripts/lib/paths.ts';
-import { randomPortBase } from '../scripts/lib/ports.ts';
-import { Supervisor } from '../scripts/lib/procs.ts';
-import { startStack } from '../scripts/lib/stack.ts';
+import { README, machineLine, utcNow, withBenchStack, writeReadmeBlock } from './lib.ts';
 import { RssSampler, groupCpuMs, type ProcPeak } from './proc-rss.ts';
 
-const README = join(REPO_ROOT, 'bench/README.md');
 const START = '<!-- bench:engine:start -->';
 const END = '<!-- bench:engine:end -->';
 const JSONAPI = 'application/vnd.api+json';
@@ -355,37 +348,15 @@ function keepOtherPart(block: string, text: string): string {
   return block;
 }
 
-function writeReadme(block: string): void {
-  let text = readFileSync(README, 'utf8');
-  block = keepOtherPart(block, text);
-  const wrapped = `${START}\n${block}\n${END}`;
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  text = a >= 0 && b > a ? text.slice(0, a) + wrapped + text.slice(b + END.length) : `${text.trimEnd()}\n\n## Engine: latest results\n\n${wrapped}\n`;
-  writeFileSync(README, text);
-}
-
 async function main(): Promise<number> {
   if (![ROWS, POLLERS, REPORTS, DURATION, REPEAT].every((n) => Number.isInteger(n) && n > 0)) {
     fail('--rows, --pollers, --reports, --duration and --repeat must be positive integers');
     return 2;
   }
-  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const stateDir = join(REPO_ROOT, '.data', `bench-engine-${stamp}-${process.pid}`);
-  const sup = new Supervisor();
-  const abort = new AbortController();
-  process.on('SIGINT', () => abort.abort());
-  process.on('SIGTERM', () => abort.abort());
-  let runDb: RunDatabase | null = null;
-  try {
-    const pg = await pickPostgres(sup, { quiet: true, pglitePortFrom: randomPortBase() });
-    if (pg.kind === 'pglite') throw new Error('this benchmark needs a real PostgreSQL (set DATABASE_URL or run one on 127.0.0.1:5432)');
-    runDb = await createRunDatabase(pg, 'cairn_bench');
-    const { info, children } = await startStack(sup, {
-      databaseUrl: runDb.url, stateDir, stackFile: join(stateDir, 'stack.json'), portBase: randomPortBase(), strictPorts: false,
-      app: false, quiet: !args.verbose, signal: abort.signal,
-      extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', STATEMENT_TIMEOUT_MS: '600000' },
-    });
+  return withBenchStack('bench-engine', {
+    app: false, quiet: !args.verbose, needsServer: true,
+    extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', STATEMENT_TIMEOUT_MS: '600000' },
+  }, async ({ info, children, runDb }) => {
     const a: Api = { base: info.regions.eu.api, key: info.api_key };
     if (args['chunks-lz4']) {
       const sql = postgres(runDb.url, { max: 1, onnotice: () => {} });
@@ -408,22 +379,14 @@ async function main(): Promise<number> {
     const pgrpOf = (name: string) => children.find((c) => c.name === name)?.pid ?? -1;
     const large = ONLY.has('large') ? await benchLarge(a, info.regions.eu.data, runDb.url, ds.data.id, sampler, { api: pgrpOf('api-eu'), data: pgrpOf('data-eu') }) : null;
     const polls = ONLY.has('pollers') ? await benchPollers(a, ds.data.id, runDb.url) : null;
-    const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (other work shared the cores)`;
-    const block = report(large, polls, { date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, machine });
+    const block = report(large, polls, { date: utcNow(), machine: machineLine({ load: true }) });
     console.log(`\n${block}\n`);
     if (!args['no-write']) {
-      writeReadme(block);
+      writeReadmeBlock(START, END, keepOtherPart(block, readFileSync(README, 'utf8')), 'Engine: latest results');
       say('results written to bench/README.md');
     }
     return 0;
-  } catch (err) {
-    fail(errorMessage(err));
-    return 1;
-  } finally {
-    await sup.stopAll();
-    if (runDb) await runDb.drop().catch((err) => warn(`could not drop the bench database: ${errorMessage(err)}`));
-    rmSync(stateDir, { recursive: true, force: true });
-  }
+  });
 }
 
 process.exitCode = await main();

@@ -6,20 +6,12 @@
  *
  * Starts its own stack (workers only, free ports, a throwaway state dir and database) and stops it at the end.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
-import { createRunDatabase, pickPostgres, type RunDatabase } from '../scripts/lib/database.ts';
 import { errorMessage, fail, say, warn } from '../scripts/lib/log.ts';
-import { REPO_ROOT } from '../scripts/lib/paths.ts';
-import { randomPortBase } from '../scripts/lib/ports.ts';
-import { Supervisor } from '../scripts/lib/procs.ts';
-import { startStack } from '../scripts/lib/stack.ts';
+import { machineLine, utcNow, withBenchStack, writeReadmeBlock } from './lib.ts';
 import { groupCpuMs } from './proc-rss.ts';
 
-const README = join(REPO_ROOT, 'bench/README.md');
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 
@@ -60,20 +52,6 @@ function tableOf(rows: Row[], meta: { date: string; machine: string; db: string;
   return lines.join('\n');
 }
 
-function writeReadme(table: string): void {
-  let text: string;
-  try {
-    text = readFileSync(README, 'utf8');
-  } catch {
-    text = '# Benchmarks\n';
-  }
-  const block = `${START}\n${table}\n${END}`;
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  text = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : `${text.trimEnd()}\n\n## Latest results\n\n${block}\n`;
-  writeFileSync(README, text);
-}
-
 async function main(): Promise<number> {
   let opts;
   try {
@@ -100,34 +78,12 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const stateDir = join(REPO_ROOT, '.data', `bench-${stamp}-${process.pid}`);
-  const sup = new Supervisor();
-  const abort = new AbortController();
-  process.on('SIGINT', () => abort.abort());
-  process.on('SIGTERM', () => abort.abort());
-  let died: string | null = null;
-  let runDb: RunDatabase | null = null;
-  try {
-    const pg = await pickPostgres(sup, { quiet: true, pglitePortFrom: randomPortBase() });
-    runDb = await createRunDatabase(pg, 'cairn_bench');
-    const { info, children } = await startStack(sup, {
-      databaseUrl: runDb.url,
-      stateDir,
-      stackFile: join(stateDir, 'stack.json'),
-      portBase: randomPortBase(),
-      strictPorts: false,
-      app: false,
-      quiet: !process.env.BENCH_VERBOSE,
-      // Measure the API, not the per-key limiter: the limiter still runs (its cost counts), it just never says no.
-      extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', BENCH_ROUTES: '1' },
-      signal: abort.signal,
-    });
-    sup.onUnexpectedExit((child) => {
-      died ??= child.name;
-      fail(child.describeExit());
-      abort.abort();
-    });
+  return withBenchStack('bench', {
+    app: false,
+    quiet: !process.env.BENCH_VERBOSE,
+    // Measure the API, not the per-key limiter: the limiter still runs (its cost counts), it just never says no.
+    extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', BENCH_ROUTES: '1' },
+  }, async ({ info, children, pg, signal, died }) => {
     const api = info.regions.eu.api;
     const auth = { authorization: `Api ${info.api_key}` };
     const list = await fetch(`${api}/dashboards`, { headers: auth });
@@ -149,7 +105,7 @@ async function main(): Promise<number> {
     }
     const rows: Row[] = [];
     for (const t of targets) {
-      if (abort.signal.aborted) throw new Error(died ? `${died} died; no results recorded` : 'interrupted');
+      if (signal.aborted) throw new Error(died() ? `${died()} died; no results recorded` : 'interrupted');
       say(`${t.name}: warm-up ${opts.warmup} s, then ${opts.duration} s with ${opts.connections} connections…`);
       await load(api + t.path, t.headers, opts.connections, opts.warmup);
       const apiGroup = children.find((ch) => ch.name === 'api-eu')?.pid;
@@ -168,14 +124,13 @@ async function main(): Promise<number> {
         non2xx: r.non2xx,
         errors: r.errors + r.timeouts,
       });
-      if (died) throw new Error(`${died} died during the ${t.name} run; no results recorded`);
+      if (died()) throw new Error(`${died()} died during the ${t.name} run; no results recorded`);
       if (r.non2xx || r.errors) warn(`${t.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts`);
     }
 
-    const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}`;
     const table = tableOf(rows, {
-      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      machine,
+      date: utcNow(),
+      machine: machineLine(),
       db: pg.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL',
       connections: opts.connections,
       duration: opts.duration,
@@ -189,18 +144,11 @@ async function main(): Promise<number> {
     const ratio = rows[1]!.reqPerSec / rows[0]!.reqPerSec;
     say(`the dashboard read runs at ${(ratio * 100).toFixed(0)} % of the bare route's throughput`);
     if (opts.write) {
-      writeReadme(table);
+      writeReadmeBlock(START, END, table, 'Latest results');
       say('results written to bench/README.md');
     }
     return 0;
-  } catch (err) {
-    fail(errorMessage(err));
-    return 1;
-  } finally {
-    await sup.stopAll();
-    if (runDb) await runDb.drop().catch((err) => warn(`could not drop the bench database: ${errorMessage(err)}`));
-    rmSync(stateDir, { recursive: true, force: true });
-  }
+  });
 }
 
 process.exitCode = await main();
