@@ -40,9 +40,10 @@ function preactInTheBrowser(): Plugin {
 }
 
 /**
- * Off by default for now: with Preact every browser test passes and a docs page loads 70 KB instead of
- * 127 KB, but the dashboard's first chart is drawn 0.4–2 s after its data instead of ~0.1 s (the 20-report
- * timing test fails), which is not understood yet. `CAIRN_PREACT=1 npm run build` turns it on.
+ * Off by default (ARCHITECTURE.md D24): with Preact a docs page loads ~70 KB of gzipped JS instead of
+ * ~128 KB, and the docs, dashboards and sharing browser tests pass, but the report editor's tab crashes
+ * on the first keystroke that opens CodeMirror's completion (not understood yet; React is fine).
+ * `CAIRN_PREACT=1 npm run build` turns it on.
  */
 const PREACT = process.env.CAIRN_PREACT === '1';
 

@@ -4,7 +4,7 @@
  * shell); `preloadCharts` starts those downloads while the queries still run.
  */
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useLayoutEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import type { ResultData } from '../../lib/dashboard-status';
 import { themeAtom } from '../../state/theme';
 import type { ChartConfig, ChartType } from './config';
@@ -15,8 +15,9 @@ import type { ViewProps } from './views/types';
 import NumberChart from './views/NumberChart';
 
 type Loader = () => Promise<{ default: ComponentType<ViewProps<never>> }>;
+type LazyType = Exclude<ChartType, 'number'>;
 
-const LOADERS: Record<Exclude<ChartType, 'number'>, Loader> = {
+const LOADERS: Record<LazyType, Loader> = {
   table: () => import('./views/TableChart') as never,
   pivot: () => import('./views/PivotChart') as never,
   multi_pivot: () => import('./views/MultiPivotChart') as never,
@@ -31,19 +32,53 @@ const LOADERS: Record<Exclude<ChartType, 'number'>, Loader> = {
   hierarchy: () => import('./views/HierarchyChart') as never,
 };
 
-const started = new Map<ChartType, Promise<unknown>>();
-const VIEWS = Object.fromEntries(
-  (Object.keys(LOADERS) as Exclude<ChartType, 'number'>[]).map((t) => [t, lazy(() => {
-    if (!started.has(t)) started.set(t, LOADERS[t]());
-    return started.get(t) as ReturnType<Loader>;
-  })]),
-) as unknown as Record<Exclude<ChartType, 'number'>, ComponentType<ViewProps<never>>>;
+/** Downloads under way, the view components that arrived and the downloads that failed, by chart type. */
+const started = new Map<LazyType, Promise<unknown>>();
+const loaded = new Map<LazyType, ComponentType<ViewProps<never>>>();
+const failed = new Map<LazyType, unknown>();
 
-/** Starts downloading the modules of these chart types (idempotent). */
+function load(t: LazyType): Promise<unknown> {
+  let p = started.get(t);
+  if (!p) {
+    p = LOADERS[t]().then(
+      (m) => void loaded.set(t, m.default),
+      (err: unknown) => {
+        started.delete(t);
+        failed.set(t, err);
+        throw err;
+      },
+    );
+    started.set(t, p);
+  }
+  return p;
+}
+
+/**
+ * A chart type's view. Not `lazy()`: that suspends the first render of each type even when the module
+ * arrived long ago (the dashboard preloads them while its queries run), and a suspended tile costs a
+ * fallback commit and a second render under React, and is revealed together with other boundaries.
+ * Here a loaded view renders at once; only a view still downloading suspends (throws its download).
+ */
+const VIEWS = Object.fromEntries(
+  (Object.keys(LOADERS) as LazyType[]).map((t) => {
+    function ChartView(props: ViewProps<never>) {
+      const View = loaded.get(t);
+      if (View) return <View {...props} />;
+      // A failed download goes to the error boundary, as with lazy(); the next dashboard retries it.
+      if (failed.has(t)) throw failed.get(t);
+      throw load(t);
+    }
+    ChartView.displayName = `ChartView(${t})`;
+    return [t, ChartView];
+  }),
+) as unknown as Record<LazyType, ComponentType<ViewProps<never>>>;
+
+/** Starts downloading the modules of these chart types (idempotent; retries failed downloads). */
 export function preloadCharts(types: Iterable<ChartType>): void {
   for (const t of types) {
-    if (t === 'number' || started.has(t)) continue;
-    started.set(t, LOADERS[t]().catch(() => started.delete(t)));
+    if (t === 'number' || loaded.has(t)) continue;
+    failed.delete(t);
+    load(t).catch(() => {});
   }
 }
 
@@ -89,9 +124,16 @@ export function TileMessage({ kind, title, text, testId }: { kind: 'empty' | 'er
   );
 }
 
-/** Marks the moment a chart's drawing is in the page (performance mark `cairn:drawn:<report>`). */
+/**
+ * Marks the moment a chart's drawing is in the page (performance mark `cairn:drawn:<report>`, and
+ * `data-drawn` on the frame): at the first animation frame in which the canvas holds drawn content.
+ * Started in a layout effect, i.e. right when the chart's first render is in the DOM, under React
+ * and Preact alike: Preact runs passive effects only after the next frame (requestAnimationFrame,
+ * then a timeout), so on a busy page a `useEffect` here would start looking hundreds of milliseconds
+ * after the chart was already painted.
+ */
 function useDrawnMark(reportId: string, ref: React.RefObject<HTMLDivElement | null>) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     let frames = 0;
     let id = 0;
     const check = () => {

@@ -3,7 +3,7 @@
  * only when the report's switches allow it) and its chart in whatever state its data is.
  */
 import { useAtomValue } from 'jotai';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { dataAge } from '../../lib/dashboard-status';
 import type { TileView } from '../../lib/dashboard-view';
@@ -66,7 +66,7 @@ export interface TileProps {
 function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownloads | null }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!open) return;
     const close = (e: MouseEvent | KeyboardEvent) => {
       if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
@@ -97,7 +97,9 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
   const [maximized, setMaximized] = useState(false);
-  useEffect(() => {
+  // A layout effect: Escape works as soon as the enlarged tile is shown (Preact runs passive effects
+  // only after the next frame, so a quick Escape could otherwise be missed).
+  useLayoutEffect(() => {
     if (!maximized) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMaximized(false);
     document.addEventListener('keydown', onKey);

@@ -4,7 +4,7 @@
  * live). With nothing stored the config's default mode applies (or the system, when the config says
  * to respect it). The inline script in the document head applies the same rule before first paint.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import { STORAGE_KEYS, storageGet, storageSet } from '../../lib/docs-storage';
 import { siteConfig } from './config';
 
@@ -53,7 +53,9 @@ export function useColorMode() {
     setMode(resolveColorMode(initial, systemDark()));
   }, []);
 
-  useEffect(() => {
+  // A layout effect (Preact runs passive effects only after the next frame): the listener is there as
+  // soon as "system" is chosen, and a change of the system's mode in between is picked up at once.
+  useLayoutEffect(() => {
     if (choice !== 'system' || typeof matchMedia !== 'function') return;
     const mq = matchMedia(DARK_QUERY);
     const onChange = () => {
@@ -61,6 +63,7 @@ export function useColorMode() {
       setMode(m);
       apply(m);
     };
+    onChange();
     mq.addEventListener('change', onChange);
     return () => mq.removeEventListener('change', onChange);
   }, [choice]);
