@@ -4,7 +4,7 @@ import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual }
 import { apiKeys, sessions, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import type { Principal } from './principal.ts';
-import { waitFor } from '../lib/wait-for.ts';
+import { BURST_WAIT_MS, waitFor } from '../lib/wait-for.ts';
 
 /**
  * Resolves `Authorization: Api <key>` or `Authorization: Session <token>` into a Principal.
@@ -56,9 +56,9 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
   // Not known yet, and another request is looking this key up right now: wait for its answer rather
   // than send the database one lookup per request of a burst (lib/wait-for.ts).
   const since = keyLookups.get(parsed.keyId);
-  if (!cached && since !== undefined && Date.now() - since < 1000) {
+  if (!cached && since !== undefined && Date.now() - since < BURST_WAIT_MS) {
     // Ends when the other lookup has ended (it may have found nothing: then this one looks too).
-    const found = await waitFor(() => keyCache.get(parsed.keyId) ?? (keyLookups.has(parsed.keyId) ? undefined : false), 1000);
+    const found = await waitFor(() => keyCache.get(parsed.keyId) ?? (keyLookups.has(parsed.keyId) ? undefined : false));
     cached = found || undefined;
   }
   // The secret this isolate verified a moment ago, compared in constant time: no digest per request.

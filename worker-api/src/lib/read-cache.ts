@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Env } from '../env.ts';
 import type { Principal } from '../auth/principal.ts';
-import { waitFor } from './wait-for.ts';
+import { BURST_WAIT_MS, waitFor } from './wait-for.ts';
 
 /**
  * Serialized answers of the dashboard-side reads, kept by this isolate and reused while nothing in the
@@ -194,8 +194,8 @@ const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
   let hit = valid(entries.get(key));
   // Nothing usable kept, and another request is building this answer: wait for it (lib/wait-for.ts).
   const since = building.get(key);
-  if (!hit && since !== undefined && Date.now() - since < REFRESH_GRACE_MS) {
-    hit = valid((await waitFor(() => valid(entries.get(key)) ?? (building.has(key) ? undefined : false), REFRESH_GRACE_MS)) || undefined);
+  if (!hit && since !== undefined && Date.now() - since < BURST_WAIT_MS) {
+    hit = valid((await waitFor(() => valid(entries.get(key)) ?? (building.has(key) ? undefined : false))) || undefined);
   }
   const now = Date.now();
   if (hit) {
