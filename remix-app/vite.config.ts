@@ -41,8 +41,8 @@ function preactInTheBrowser(): Plugin {
 
 /**
  * Off by default (ARCHITECTURE.md D24): with Preact a docs page loads ~70 KB of gzipped JS instead of
- * ~128 KB, and the docs, dashboards and sharing browser tests pass, but the report editor's tab crashes
- * on the first keystroke that opens CodeMirror's completion (not understood yet; React is fine).
+ * ~128 KB, and the docs, dashboards and sharing browser tests pass, but the report editor's tab hangs
+ * and closes when CodeMirror's completion opens after the schema has loaded (D24; React is fine).
  * `CAIRN_PREACT=1 npm run build` turns it on.
  */
 const PREACT = process.env.CAIRN_PREACT === '1';
