@@ -6,6 +6,7 @@ import { useAtomValue } from 'jotai';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { dataAge } from '../../lib/dashboard-status';
+import { useDismiss } from '../../lib/use-dismiss';
 import type { TileView } from '../../lib/dashboard-view';
 import { tileAtom } from '../../state/dashboard';
 import { ChartBody, ChartFrame, ChartSkeleton, TileMessage } from '../charts/ChartBody';
@@ -66,18 +67,7 @@ export interface TileProps {
 function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownloads | null }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, ref, () => setOpen(false));
   if (!downloads || !tile.actions.download) return null;
   return (
     <div className="menu tile__menu" ref={ref}>

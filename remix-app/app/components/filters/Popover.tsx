@@ -1,5 +1,6 @@
 /** A trigger button with a panel under it; closes on Escape, on a click outside, or when the panel asks. */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { useDismiss } from '../../lib/use-dismiss';
 
 interface Props {
   label: string;
@@ -15,21 +16,7 @@ export function Popover({ label, summary, testId, active, invalid, wide, childre
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const id = useId();
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, ref, () => setOpen(false));
   return (
     <div className="filter-pop" ref={ref}>
       <span className="filter__label" id={`${id}-label`}>{label}</span>

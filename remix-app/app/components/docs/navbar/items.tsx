@@ -1,6 +1,7 @@
 /** Drawing resolved navbar items, in the bar (desktop) and in the mobile menu. */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useDismiss } from '../../../lib/use-dismiss';
 import { STORAGE_KEYS, storageSet } from '../../../lib/docs-storage';
 import { siteConfig } from '../config';
 import { DocSearchButton } from '../search';
@@ -65,21 +66,7 @@ function Dropdown({ label, children, ctx }: { label: ReactNode; children: ReactN
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const id = useId();
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: Event) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('pointerdown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, root, () => setOpen(false), 'pointerdown');
   useEffect(() => setOpen(false), [ctx.pathname]);
   const base = ctx.mobile ? 'menu__dropdown' : 'navbar__dropdown';
   return (
