@@ -79,7 +79,7 @@ describe('opening the search', () => {
       for (const how of ['ctrl-k', 'meta-k', 'slash', 'click'] as const) {
         await openModal(page, how);
         const box = input(page);
-        expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+        await expect.poll(() => box.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
         expect(await box.getAttribute('role')).toBe('combobox');
         expect(await box.getAttribute('placeholder')).toBe('Search...');
         expect(await box.getAttribute('maxlength')).toBe('512');

@@ -4,7 +4,7 @@
  * kept inside the dialog, a status line (loading, stalled after 300 ms, no results) and insights.
  * Written with hooks only (no React-19-only APIs) so it also runs under preact/compat.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { MAX_QUERY_LENGTH, markPieces, SEARCH_TAGS, searchAll, termSet, type DocsSearch, type DocsSearchHit } from '@cairn/docs';
@@ -124,8 +124,9 @@ export default function SearchModal({ onClose, initialQuery = '' }: SearchModalP
     onClose();
   }, [onClose]);
 
-  // Focus the input, keep the page behind from scrolling.
-  useEffect(() => {
+  // Focus the input, keep the page behind from scrolling. A layout effect: the input has the focus
+  // when the dialog first shows, so what the reader types right after Ctrl+K lands in it.
+  useLayoutEffect(() => {
     input.current?.focus();
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
