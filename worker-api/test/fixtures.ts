@@ -1,8 +1,9 @@
-import { env, SELF } from 'cloudflare:test';
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { createDb, type Db } from '@cairn/db';
 import { createOrganization, type CreateOrganizationResult } from '@cairn/db/seed/organization';
 import { createApiKey } from '@cairn/db/seed/api-keys';
 import { PERMISSIONS, randomString, type Grant, type Permission } from '@cairn/core';
+import worker from '../src/index.ts';
 
 let client: Db | null = null;
 export function db(): Db {
@@ -86,4 +87,20 @@ export async function makeRawKey(organizationId: string, grants: Grant[]): Promi
     secret_hash: await sha256Hex(k.secret), permissions: grants,
   });
   return k.full;
+}
+
+/**
+ * The API with other settings than the pool's (a trust window, a tight rate limit), called through the
+ * worker module in this test's isolate, so its module state (caches, leases) is the one under test.
+ */
+export async function callWithVars(path: string, key: string, vars: Record<string, string>, init: RequestInit = {}) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`https://api.test${path}`, { ...init, headers: { authorization: `Api ${key}`, ...(init.headers ?? {}) } }),
+    { ...env, ...vars } as never,
+    ctx,
+  );
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
 }

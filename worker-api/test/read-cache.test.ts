@@ -1,22 +1,9 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import worker from '../src/index.ts';
-import { call, db, jsonApi, makeKey, makeOrg, only } from './fixtures.ts';
+import { call, callWithVars, db, jsonApi, makeKey, makeOrg, only } from './fixtures.ts';
 import { dashboardWith } from './dashboard-data-helpers.ts';
 
-/** The API with other settings than the pool's (a trust window), through the same module state. */
-async function direct(path: string, key: string, vars: Record<string, string>, init: RequestInit = {}) {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(
-    new Request(`https://api.test${path}`, { ...init, headers: { authorization: `Api ${key}`, ...(init.headers ?? {}) } }),
-    { ...env, ...vars } as never,
-    ctx,
-  );
-  const text = await res.text();
-  await waitOnExecutionContext(ctx);
-  return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
-}
+const direct = callWithVars;
 
 async function version(org: string): Promise<number> {
   const rows = (await db().execute(sql`select version from organization_versions where organization_id = ${org}`)) as unknown as { version: string }[];

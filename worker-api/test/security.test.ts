@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '@cairn/db';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import { call, callWithVars, db, makeKey, makeOrg } from './fixtures.ts';
 import { expectJsonApiDocument } from './jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
@@ -112,3 +112,29 @@ describe('rate limit', () => {
     expect(res.headers.get('ratelimit-policy')).toMatch(/^1000;w=\d+$/);
   });
 });
+
+describe('rate limit through the API', () => {
+  it('never lets a key through more than its bucket holds, however its requests are leased', async () => {
+    const key = await makeKey(org.organization.id);
+    const vars = { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '12' };
+    const t0 = Date.now();
+    // Two bursts: the second leases by the first one's demand (and asks for tokens ahead of time).
+    const answers = [];
+    for (let round = 0; round < 2; round++) {
+      answers.push(...(await Promise.all(Array.from({ length: 20 }, () => callWithVars('/dashboards', key, vars)))));
+    }
+    const seconds = Math.ceil((Date.now() - t0) / 1000);
+    const ok = answers.filter((a) => a.status === 200).length;
+    const limited = answers.filter((a) => a.status === 429);
+    expect(ok + limited.length).toBe(answers.length);
+    // The bucket's 12 plus what refilled at 1 per second while the test ran.
+    expect(ok).toBeGreaterThanOrEqual(12);
+    expect(ok).toBeLessThanOrEqual(12 + seconds);
+    expect(limited.length).toBeGreaterThan(0);
+    for (const a of limited) {
+      expect(a.json.errors[0].code).toBe('rate_limited');
+      expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+  });
+});
+

@@ -18,12 +18,8 @@ interface Lease {
   limit: number;
   remaining: number;
   reset: number;
-  /** Tokens the last renewal granted. */
-  granted: number;
-  /** Another request of this isolate is renewing the lease (the others wait for it). */
+  /** Another request of this isolate is renewing the lease. */
   pending: boolean;
-  /** When a renewal ahead of time was started (0: none under way); nobody waits for it. */
-  aheadSince: number;
 }
 const leases = new Map<string, Lease>();
 const LEASE_MS = 1000;
@@ -51,38 +47,12 @@ async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: n
   const leftover = lease && lease.expires > 0 ? lease.tokens : 0;
   const d = await stub.lease(rate, burst, want, leftover);
   const next: Lease = {
-    tokens: d.granted, expires: Date.now() + LEASE_MS, used: 0, limit: d.limit, remaining: d.remaining, reset: d.reset, granted: d.granted,
-    pending: false, aheadSince: 0,
+    tokens: d.granted, expires: Date.now() + LEASE_MS, used: 0, limit: d.limit, remaining: d.remaining, reset: d.reset, pending: false,
   };
   leases.set(bucket, next);
   if (leases.size > 10_000) leases.delete(leases.keys().next().value!);
   return { lease: next, retryAfter: d.retryAfter };
 }
-
-/**
- * A busy caller's next tokens, asked for while a quarter of the lease is still there (or it has a
- * quarter of its second left): requests go on spending the current tokens meanwhile, and the granted
- * ones are added to the lease, which starts a new second. Without it, every renewal held up all the
- * requests of that moment for the length of a round trip to the limiter object.
- */
-async function renewAhead(env: Env, bucket: string, lease: Lease, rate: number, burst: number, asked: number) {
-  try {
-    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`ratelimit::${bucket}`));
-    const d = await stub.lease(rate, burst, Math.min(MAX_LEASE, Math.max(1, asked)), 0);
-    // Into the lease in use now (a blocking renewal may have replaced it meanwhile): no token is lost.
-    const cur = leases.get(bucket) ?? lease;
-    cur.tokens += d.granted;
-    cur.granted = d.granted;
-    if (d.granted > 0) cur.expires = Date.now() + LEASE_MS;
-    cur.limit = d.limit;
-    cur.remaining = d.remaining;
-    cur.reset = d.reset;
-  } finally {
-    lease.aheadSince = 0;
-  }
-}
-
-const AHEAD_MIN_DEMAND = 8;
 
 /** Applies the caller's token bucket; answers 429 with Retry-After and RateLimit-* headers. */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -98,7 +68,7 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (lease?.pending) lease = (await waitFor(() => { const l = leases.get(bucket); return l && !l.pending ? l : undefined; })) ?? lease;
   if (!lease || lease.pending || lease.tokens < 1 || lease.expires < Date.now()) {
     // The first request of a caller leaves a placeholder, so the others arriving with it wait too.
-    const old: Lease = lease ?? { tokens: 0, expires: 0, used: 0, limit: 0, remaining: 0, reset: 0, granted: 0, pending: false, aheadSince: 0 };
+    const old: Lease = lease ?? { tokens: 0, expires: 0, used: 0, limit: 0, remaining: 0, reset: 0, pending: false };
     if (!lease) leases.set(bucket, old);
     old.pending = true;
     try {
@@ -120,19 +90,6 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
       new ApiError('rate_limited', `Too many requests; retry in ${retryAfter || 1} s with exponential backoff.`),
       { ...headers, 'retry-after': String(retryAfter || 1) },
     );
-  }
-  const now = Date.now();
-  if (
-    asked >= AHEAD_MIN_DEMAND && !lease.pending && now - lease.aheadSince > 2 * LEASE_MS &&
-    (lease.tokens <= lease.granted / 4 || lease.expires - now < LEASE_MS / 4)
-  ) {
-    lease.aheadSince = now;
-    const ahead = renewAhead(c.env, bucket, lease, rate, burst, asked).catch(() => {});
-    try {
-      c.executionCtx.waitUntil(ahead);
-    } catch {
-      // No execution context (a test calling the app directly): the renewal runs on its own.
-    }
   }
   lease.tokens -= 1;
   lease.used += 1;

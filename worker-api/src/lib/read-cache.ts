@@ -40,8 +40,8 @@ const WRITES_BY_GET = new Set(['/dashboard_groups/sort']);
  * version and this isolate's writes to it are unchanged: a thousand viewers polling one dashboard then
  * cost one status-object call per quarter second, not one each. A poll with `refresh_data: true` is
  * never answered from memory, and it counts as a write (so is POST /dashboards/{id}/refresh, a POST):
- * the answers kept from before the new runs are not handed out again. A result that completes shows at most that long later (the status
- * answer's own poll delay is at least two seconds).
+ * the answers kept from before the new runs are not handed out again. A result that completes shows
+ * at most that long later (the status answer's own poll delay is at least two seconds).
  */
 const POLL = /^\/dashboards\/[A-Za-z0-9_-]+\/status$/;
 
@@ -182,7 +182,7 @@ const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
     return;
   }
-  const key = `${callerKey(p)} POST ${new URL(c.req.url).pathname} ${c.req.header('content-type') ?? ''} ${text}`;
+  const key = `${callerKey(p)} POST ${c.req.path} ${c.req.header('content-type') ?? ''} ${text}`;
   const writes = localWrites.get(p.organizationId) ?? 0;
   let version: string;
   try {
@@ -220,9 +220,10 @@ const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method === 'POST' && POLL.test(new URL(c.req.url).pathname)) return pollCache(c, next);
+  const path = c.req.path;
+  if (c.req.method === 'POST' && POLL.test(path)) return pollCache(c, next);
   // A GET that changes something (the documented GET-with-body sort of dashboard groups) counts as a write.
-  if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || WRITES_BY_GET.has(new URL(c.req.url).pathname)) {
+  if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || WRITES_BY_GET.has(path)) {
     try {
       await next();
     } finally {
