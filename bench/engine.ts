@@ -1,10 +1,7 @@
 /**
  * The query engine end to end, under `wrangler dev` (one command; it starts its own stack):
  *
- *   npx tsx bench/engine.ts [--rows 1000000] [--pollers 1000] [--reports 10] [--duration 10] [--only large,pollers] [--repeat 1] [--no-write] [--verbose] [--chunks-lz4]
- *
- * `--chunks-lz4` first switches the bench database's `result_chunks.data` to lz4 compression (the
- * migration bench/README.md suggests), to measure what it would change; the run says so.
+ *   npx tsx bench/engine.ts [--rows 1000000] [--pollers 1000] [--reports 10] [--duration 10] [--only large,pollers] [--repeat 1] [--no-write] [--verbose]
  *
  * (a) A large result — `--rows` rows of six columns (bigint, timestamp, two short texts, numeric,
  *     int) generated on a Postgres datasource that points at the local server: the time from
@@ -46,7 +43,6 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'large,pollers' },
     'no-write': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
-    'chunks-lz4': { type: 'boolean', default: false },
     repeat: { type: 'string', default: '1' },
   },
   strict: true,
@@ -90,6 +86,13 @@ async function api(a: Api, method: string, path: string, body?: unknown, type = 
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 400)}`);
   return json;
 }
+
+/**
+ * The downloads ask for the bytes as they are, as psql's COPY gets them. Node's fetch would ask for
+ * gzip, and the local Cloudflare emulation (miniflare's entry worker, like Cloudflare's edge for JSON
+ * and CSV) would then gzip 64 MB in wrangler's Node process on the way: 2–6 s instead of ~1 s here.
+ */
+const RAW = { 'accept-encoding': 'identity' };
 
 /** Reads a response to its last byte; returns the byte count. */
 async function drain(res: Response): Promise<number> {
@@ -188,7 +191,7 @@ async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: str
     let execMs = performance.now() - t0;
     const handle = await api(a, 'GET', `/executions/${exe}/data`);
     const t1 = performance.now();
-    const jsonBytes = await drain(await fetch(handle.data_url, { headers: { authorization: `Data ${handle.data_access_token}` } }));
+    const jsonBytes = await drain(await fetch(handle.data_url, { headers: { authorization: `Data ${handle.data_access_token}`, ...RAW } }));
     const json = { ms: performance.now() - t0, execMs, bytes: jsonBytes, cpu: cpuSince(cpu, c0) };
     say(`    JSON: ${s(json.ms)} s (execution ${s(execMs)} s, download ${s(performance.now() - t1)} s), ${mb(jsonBytes)} MB; workerd CPU api ${s(json.cpu.api)} s, data ${s(json.cpu.data)} s`);
 
@@ -201,7 +204,7 @@ async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: str
     const proc = await api(a, 'POST', `/dashboards/${dashboardId}/data`, { data_format: 'csv_zip' });
     const reused = proc.reports?.[0]?.execution_id === exe;
     const csvBytes = await drain(await fetch(proc.data_url ?? `${data}/process`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data_access_token: proc.data_process_token }),
+      method: 'POST', headers: { 'content-type': 'application/json', ...RAW }, body: JSON.stringify({ data_access_token: proc.data_process_token }),
     }));
     const csv = { ms: performance.now() - t0, execMs, bytes: csvBytes, reused, cpu: cpuSince(cpu, c0) };
     say(`    CSV zip: ${s(csv.ms)} s (execution ${s(execMs)} s), ${mb(csvBytes)} MB${reused ? '' : ' (the dashboard data call ran the query again)'}; workerd CPU api ${s(csv.cpu.api)} s, data ${s(csv.cpu.data)} s`);
@@ -286,7 +289,6 @@ function report(large: LargeResult | null, polls: PollResult | null, meta: { dat
     const notReused = rounds.some((r) => !r.csv.reused);
     lines.push(
       `**(a) ${ROWS.toLocaleString('en')}-row result** (6 columns: bigint, timestamp, two short texts, numeric, int; ${mb(copyBytes)} MB as COPY text)${
-        args['chunks-lz4'] ? ' — with `result_chunks.data` switched to lz4 compression (`--chunks-lz4`)' : ''}${
         rounds.length > 1 ? `, ${rounds.length} rounds (each: COPY, then the JSON path, then the CSV zip path)` : ''}`,
       '',
       '| round | path | time (s) | × COPY (same round) | execution part (s) | workerd CPU: API / data server (s) | bytes received (MB) |',
@@ -358,12 +360,6 @@ async function main(): Promise<number> {
     extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', STATEMENT_TIMEOUT_MS: '600000' },
   }, async ({ info, children, runDb }) => {
     const a: Api = { base: info.regions.eu.api, key: info.api_key };
-    if (args['chunks-lz4']) {
-      const sql = postgres(runDb.url, { max: 1, onnotice: () => {} });
-      await sql`alter table result_chunks alter column data set compression lz4`;
-      await sql.end();
-      say('result_chunks.data now compresses with lz4 (--chunks-lz4)');
-    }
     const u = new URL(runDb.url);
     const ds = await api(a, 'POST', '/datasources', {
       data: {

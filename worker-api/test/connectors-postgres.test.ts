@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type postgres from 'postgres';
 import { ConnectorError, type CancelHandle } from '../src/engine/connectors/index.ts';
 import { collect, createPgDatabase, failure, pgConnector, sleep } from './connectors-fixtures.ts';
-import { wireStats } from '../src/engine/connectors/pg-wire.ts';
+import { wireStats } from '@cairn/core/pg/wire';
 
 let db: Awaited<ReturnType<typeof createPgDatabase>>;
 let sql: postgres.Sql;

@@ -1,26 +1,81 @@
 import postgres from 'postgres';
 import type { Context } from 'hono';
+import { inWorkerd, openPgSocket, type PgSocket } from '@cairn/core/pg/socket';
 import type { AppEnv } from './env.ts';
+import { storedChunks } from './chunks.ts';
 
 export interface RequestSql {
   sql: postgres.Sql;
+  /** A result's stored chunks in order, as raw bytes (chunks.ts); one reader at a time per request. */
+  chunks(executionId: string): AsyncGenerator<Uint8Array>;
   /** Ends the connection once (after the response body is done, or on an error before it). */
   close: () => void;
 }
 
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Host, port and whether to negotiate SSL, from a Postgres connection string. */
+function endpointOf(url: string): { host: string; port: number; ssl: boolean } {
+  const u = new URL(url);
+  const mode = u.searchParams.get('sslmode') ?? u.searchParams.get('ssl');
+  return {
+    host: decodeURIComponent(u.hostname).replace(/^\[|\]$/g, ''),
+    port: Number(u.port || 5432),
+    ssl: mode !== null && !['disable', 'allow', 'prefer', 'false'].includes(mode),
+  };
+}
+
 /**
- * One connection per request, kept until the response body has been streamed: a download reads its
- * chunks one query at a time while the client receives the bytes.
+ * One connection per request, kept until the response body has been streamed. Inside workerd the
+ * socket is Cairn's own (`@cairn/core/pg/socket`), so a download can read its chunks straight off
+ * the wire (chunks.ts) instead of through postgres.js.
  */
 export function openSql(c: Context<AppEnv>): RequestSql {
-  const sql = postgres(c.env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false, onnotice: () => {} });
+  const url = c.env.HYPERDRIVE.connectionString;
+  let socket: PgSocket | null = null;
+  const ours = inWorkerd();
+  const sql = postgres(url, {
+    max: 1, fetch_types: false, onnotice: () => {},
+    ...(ours ? { ssl: false, socket: async () => {
+      const { host, port, ssl } = endpointOf(url);
+      return (socket = await openPgSocket(host, port, ssl, CONNECT_TIMEOUT_MS));
+    } } : {}),
+  });
+  // The request stays alive until its connection has ended cleanly, even when the client went away
+  // mid-download: workerd would otherwise tear the socket down with a statement's rows still
+  // arriving, and that reset kills the local Hyperdrive proxy (miniflare pipes its sockets without
+  // an error handler, in wrangler's or vitest's Node process). So closing waits for the statement in
+  // flight, then ends the connection, then lets the request go.
+  let ended!: () => void;
+  c.executionCtx.waitUntil(new Promise<void>((r) => (ended = r)));
+  let inFlight: Promise<unknown> = Promise.resolve();
   let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void inFlight
+      .catch(() => {})
+      .then(() => (c.env.CAIRN_KEEP_CONNECTIONS ? undefined : sql.end({ timeout: 5 })))
+      .catch(() => {})
+      .finally(ended);
+  };
+  // Readers take turns, in the order they start: a statement read off the socket must be alone on
+  // the connection (a zip or workbook of several results reads them one after the other).
+  let turn: Promise<void> = Promise.resolve();
+  const conn = { sql, socket: () => socket, track: (statement: Promise<unknown>) => (inFlight = statement) };
   return {
     sql,
-    close: () => {
-      if (closed) return;
-      closed = true;
-      if (!c.env.CAIRN_KEEP_CONNECTIONS) c.executionCtx.waitUntil(sql.end({ timeout: 5 }));
+    close,
+    chunks: async function* (executionId) {
+      const before = turn;
+      let release!: () => void;
+      turn = new Promise<void>((r) => (release = r));
+      try {
+        await before;
+        yield* storedChunks(conn, executionId);
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -3,8 +3,8 @@ import {
   type CsvOptions, type ZipEntry,
 } from '@cairn/core/export/index';
 import type { DataFormat, ProcessFormat } from '@cairn/core/export/options';
-import type postgres from 'postgres';
-import { chunksOf, resultJson, type StoredResult } from './results.ts';
+import type { RequestSql } from './db.ts';
+import { resultJson, type StoredResult } from './results.ts';
 
 export const MEDIA = {
   json: 'application/json; charset=utf-8',
@@ -27,9 +27,9 @@ function respond(body: AsyncIterable<Uint8Array>, headers: Record<string, string
 
 /** `GET /data/{key}`: the result as JSON (the default), CSV or XLSX, as the token says. */
 export function resultResponse(
-  sql: postgres.Sql, r: StoredResult, opts: { format?: DataFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
+  db: RequestSql, r: StoredResult, opts: { format?: DataFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
 ): Response {
-  const chunks = chunksOf(sql, r.execution_id);
+  const chunks = db.chunks(r.execution_id);
   const base = opts.name?.trim() || `data ${r.execution_id}`;
   switch (opts.format ?? 'json') {
     case 'csv':
@@ -52,25 +52,25 @@ export interface ProcessPart {
 }
 
 /** `{"<report id>": {"name": …, "data_key": …, "fields": …, "rows": …, …}, …}` */
-async function* processJson(sql: postgres.Sql, parts: ProcessPart[]): AsyncGenerator<Uint8Array> {
+async function* processJson(db: RequestSql, parts: ProcessPart[]): AsyncGenerator<Uint8Array> {
   const enc = new TextEncoder();
   yield enc.encode('{');
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
     yield enc.encode(`${i ? ',' : ''}${JSON.stringify(p.id)}:`);
     const extra = `"report_id":${JSON.stringify(p.id)},"name":${JSON.stringify(p.name)},"data_key":${JSON.stringify(p.result.data_key)},`;
-    yield* resultJson(p.result, chunksOf(sql, p.result.execution_id), extra);
+    yield* resultJson(p.result, db.chunks(p.result.execution_id), extra);
   }
   yield enc.encode('}');
 }
 
 /** One CSV per report in a zip, named after the reports. */
-async function* csvEntries(sql: postgres.Sql, parts: ProcessPart[], csv: CsvOptions, modified: Date): AsyncGenerator<ZipEntry> {
+async function* csvEntries(db: RequestSql, parts: ProcessPart[], csv: CsvOptions, modified: Date): AsyncGenerator<ZipEntry> {
   const nameOf = fileNamer('.csv');
   for (const p of parts) {
     yield {
       name: nameOf(p.name),
-      data: csvStream(p.result.fields, chunksOf(sql, p.result.execution_id), csv),
+      data: csvStream(p.result.fields, db.chunks(p.result.execution_id), csv),
       method: p.result.size_in_bytes > STORE_ABOVE_BYTES ? 'store' : 'deflate',
       modified,
     };
@@ -79,21 +79,21 @@ async function* csvEntries(sql: postgres.Sql, parts: ProcessPart[], csv: CsvOpti
 
 /** `POST /process`: the results of a dashboard as one JSON document, a zip of CSV files or one workbook. */
 export function processResponse(
-  sql: postgres.Sql, parts: ProcessPart[], opts: { format: ProcessFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
+  db: RequestSql, parts: ProcessPart[], opts: { format: ProcessFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
 ): Response {
   const base = opts.name?.trim() || 'dashboard data';
   const download = { 'cache-control': 'private, no-store' };
   const modified = new Date();
   switch (opts.format) {
     case 'csv_zip':
-      return respond(zipStream(csvEntries(sql, parts, opts.csv ?? DEFAULT_CSV_OPTIONS, modified)), {
+      return respond(zipStream(csvEntries(db, parts, opts.csv ?? DEFAULT_CSV_OPTIONS, modified)), {
         ...download, 'content-type': MEDIA.zip, 'content-disposition': contentDisposition(fileNamer('.zip')(base)),
       }, onDone);
     case 'xlsx':
-      return respond(xlsxStream(parts.map((p) => ({ name: p.name, fields: p.result.fields, chunks: chunksOf(sql, p.result.execution_id) })), { modified }), {
+      return respond(xlsxStream(parts.map((p) => ({ name: p.name, fields: p.result.fields, chunks: db.chunks(p.result.execution_id) })), { modified }), {
         ...download, 'content-type': MEDIA.xlsx, 'content-disposition': contentDisposition(fileNamer('.xlsx')(base)),
       }, onDone);
     default:
-      return respond(processJson(sql, parts), { ...download, 'content-type': MEDIA.json }, onDone);
+      return respond(processJson(db, parts), { ...download, 'content-type': MEDIA.json }, onDone);
   }
 }

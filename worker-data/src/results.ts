@@ -26,45 +26,6 @@ export async function findResult(sql: postgres.Sql, org: string, dataKey: string
   return r;
 }
 
-/** Chunks fetched per query: fewer round trips, still a bounded amount in memory (~1 MB a batch, two batches at most). */
-const CHUNKS_PER_QUERY = 2;
-const encoder = new TextEncoder();
-
-/**
- * The stored chunks of a result in order, fetched a couple at a time as the reader asks for them, so
- * memory stays bounded whatever the result's size. A result's chunks end at row boundaries, so each
- * is valid UTF-8 JSON on its own and comes over the wire as text (`convert_from`): half the bytes of
- * bytea's hex form and about twice as fast to read.
- */
-export async function* chunksOf(sql: postgres.Sql, executionId: string): AsyncGenerator<Uint8Array> {
-  const batchAfter = (seq: number) => sql<{ seq: number; text: string }[]>`
-      select seq, convert_from(data, 'UTF8') as text from result_chunks
-       where execution_id = ${executionId} and seq > ${seq} order by seq limit ${CHUNKS_PER_QUERY}`.execute();
-  // The next batch is asked for before this one is handed on, so the database read overlaps the
-  // client's download (at most two batches in memory).
-  let next: ReturnType<typeof batchAfter> | null = batchAfter(-1);
-  while (next) {
-    const rows: { seq: number; text: string }[] = await next;
-    next = rows.length === CHUNKS_PER_QUERY ? batchAfter(rows[rows.length - 1]!.seq) : null;
-    for (const row of rows) yield encoder.encode(row.text);
-  }
-}
-
-/**
- * Stored chunks as raw bytes, one query per chunk: for documents cut at arbitrary byte offsets (the
- * schema document), where a chunk may end inside a UTF-8 character.
- */
-export async function* byteChunksOf(sql: postgres.Sql, executionId: string): AsyncGenerator<Uint8Array> {
-  let seq = -1;
-  for (;;) {
-    const [row] = await sql<{ seq: number; data: Uint8Array }[]>`
-      select seq, data from result_chunks where execution_id = ${executionId} and seq > ${seq} order by seq limit 1`;
-    if (!row) return;
-    seq = row.seq;
-    yield new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
-  }
-}
-
 const enc = new TextEncoder();
 
 /**

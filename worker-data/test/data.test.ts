@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:test';
+import postgres from 'postgres';
 import { makeDataKey, newId } from '@cairn/core';
 import { collectRows, dataToken, dec, errorOf, field, get, makeOrg, processToken, storeResult } from './fixtures.ts';
 import { readZip } from './zip.ts';
@@ -129,6 +131,35 @@ describe('GET /data/{dataKey}', () => {
     const sheet = dec.decode(xlsx.find((f) => f.name === 'xl/worksheets/sheet1.xml')!.data);
     expect(sheet.match(/<row /g)!.length).toBe(n + 1);
     expect(sheet).toContain(`<row r="${n + 1}"><c r="A${n + 1}"><v>${n - 1}</v></c>`);
+  });
+
+  it('hands on the stored bytes exactly, characters of any width included', async () => {
+    const texts = ['plain', 'é è ñ', '漢字かな', '🙂 🚀 𝄞', 'tab\tquote"back\\slash', '\u2028 line sep'];
+    const chunks = Array.from({ length: 12 }, (_, c) => texts.map((t, i) => [c * 10 + i, `${t} ${c}`, null, null]));
+    const wide = await storeResult(org, FIELDS, chunks);
+    const json = (await (await get(`/data/${wide.key}`, `Data ${await token({ key: wide.key })}`)).json()) as any;
+    expect(json.rows).toEqual(chunks.flat());
+  });
+
+  it('a client that stops reading half-way leaves no query running, and the result stays readable', async () => {
+    const chunks = Array.from({ length: 60 }, (_, c) => Array.from({ length: 400 }, (_, r) => [c * 400 + r, 'x'.repeat(200), r / 3, '2025-01-01']));
+    const big = await storeResult(org, FIELDS, chunks);
+    const res = await get(`/data/${big.key}`, `Data ${await token({ key: big.key })}`);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    await reader.cancel();
+    const admin = postgres(env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false, onnotice: () => {} });
+    let running = -1;
+    for (let i = 0; i < 100 && running !== 0; i++) {
+      const [row] = await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+        where state = 'active' and query like 'select seq, data from result_chunks%' and pid <> pg_backend_pid()`;
+      running = row!.n;
+      if (running) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(running).toBe(0);
+    const again = (await (await get(`/data/${big.key}`, `Data ${await token({ key: big.key })}`)).json()) as any;
+    expect(again.rows.length).toBe(60 * 400);
+    expect(again.rows[60 * 400 - 1][0]).toBe(60 * 400 - 1);
   });
 
   it('reads fields stored as a JSON string (double-encoded) like fields stored as an array', async () => {

@@ -20,7 +20,7 @@ export function dataRoutes(app: Hono<AppEnv>) {
     return withSql(c, async (db) => {
       const result = await findResult(db.sql, claims.org, key);
       if (!result) throw new ApiError('not_found', 'No result under this data key; results are kept for 24 hours.');
-      return resultResponse(db.sql, result, claims, db.close);
+      return resultResponse(db, result, claims, db.close);
     });
   });
 }

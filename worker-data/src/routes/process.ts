@@ -26,7 +26,7 @@ export function processRoutes(app: Hono<AppEnv>) {
         }
         parts.push({ id: item.id, name: item.name, result });
       }
-      return processResponse(db.sql, parts, claims, db.close);
+      return processResponse(db, parts, claims, db.close);
     });
   });
 }

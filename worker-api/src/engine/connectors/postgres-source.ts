@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { CONNECT_TIMEOUT_S, type ConnectionSettings } from './connector.ts';
-import { inWorkerd, openPgSocket, type PgSocket } from './pg-socket.ts';
+import { inWorkerd, openPgSocket, type PgSocket } from '@cairn/core/pg/socket';
 
 /** A client for one operation and how to let go of it afterwards. */
 export interface PgSession {
@@ -8,7 +8,7 @@ export interface PgSession {
   release(): void;
   /**
    * The session's current socket when it is ours (workerd, an analyst's database): a statement can
-   * then be read off the wire directly (pg-wire.ts). Undefined or null: only through postgres.js.
+   * then be read off the wire directly (@cairn/core/pg/wire). Undefined or null: only through postgres.js.
    */
   socket?: () => PgSocket | null;
 }

@@ -10,7 +10,7 @@ import { pgColumn } from './postgres-types.ts';
 import { pgSchema } from './postgres-schema.ts';
 import type { PgFamily, PgSource } from './postgres-source.ts';
 import { RunGuard, callSink } from './run-guard.ts';
-import { runWireStatement, type Tappable } from './pg-wire.ts';
+import { runWireStatement, type Tappable } from '@cairn/core/pg/wire';
 
 /** Per-family differences inside the wire-compatible family. */
 const FAMILY: Record<PgFamily, { transaction: boolean; cancels: boolean; wire: boolean; version: string }> = {
@@ -189,7 +189,7 @@ function bindable(values: unknown[]): postgres.ParameterOrJSON<never>[] {
 }
 
 /**
- * Reads the statement straight off the connection's socket (pg-wire.ts): each DataRow is encoded
+ * Reads the statement straight off the connection's socket (@cairn/core/pg/wire): each DataRow is encoded
  * from the received bytes into JSON chunks, and after each read the full chunks go to the sink; the
  * next read waits only when the sink lags by more than MAX_BACKLOG chunks (TCP holds the rest), so
  * memory stays at one read plus that backlog. A failure that is not the database's (the sink's, a

@@ -38,7 +38,7 @@ export interface WireHandlers {
   batch(): void | Promise<void>;
 }
 
-/** What the reader needs from the socket (PgSocket in pg-socket.ts). */
+/** What the reader needs from the socket (PgSocket in socket.ts). */
 export interface Tappable {
   tap(tap: WireTap): void;
   /** Gives the socket back to postgres.js; `rest` (bytes after ReadyForQuery) goes to it first. */
@@ -144,8 +144,11 @@ class Out {
 
 const ZERO = new Uint8Array(1);
 
-/** Parse, Bind, Describe (portal), Execute (all rows) and Sync of an unnamed statement. */
-export function statementMessages(text: string, values: unknown[]): Uint8Array {
+/**
+ * Parse, Bind, Describe (portal), Execute (all rows) and Sync of an unnamed statement. Results come
+ * in text format, or all in binary format with `binary` (a bytea column then arrives as its raw bytes).
+ */
+export function statementMessages(text: string, values: unknown[], binary = false): Uint8Array {
   if (text.includes('\0')) throw Object.assign(new Error('The query text contains a NUL character'), { code: '22021' });
   if (values.length > 65535) throw new Error('Too many parameters (the protocol allows 65535)');
   const o = new Out();
@@ -161,7 +164,7 @@ export function statementMessages(text: string, values: unknown[]): Uint8Array {
       o.i32(bytes.length).raw(bytes);
     }
   }
-  o.i16(0).end();
+  (binary ? o.i16(1).i16(1) : o.i16(0)).end();
   o.begin('D').raw(enc.encode('P')).cstr('').end();
   o.begin('E').cstr('').i32(0).end();
   o.begin('S').end();
@@ -223,8 +226,8 @@ function errorResponse(b: Uint8Array, at: number, end: number): WireError {
  * error (the socket stays tapped and discards everything: the caller must close the connection), or
  * with a connection error when the socket closes.
  */
-export function runWireStatement(socket: Tappable, text: string, values: unknown[], h: WireHandlers): Promise<void> {
-  const messages = statementMessages(text, values);
+export function runWireStatement(socket: Tappable, text: string, values: unknown[], h: WireHandlers, opts: { binary?: boolean } = {}): Promise<void> {
+  const messages = statementMessages(text, values, opts.binary);
   wireStats.statements++;
   return new Promise<void>((resolve, reject) => {
     let settled = false;

@@ -20,7 +20,7 @@ interface CfSocket {
 }
 type Connect = (address: { hostname: string; port: number }, options?: { secureTransport?: 'off' | 'on' | 'starttls'; allowHalfOpen?: boolean }) => CfSocket;
 
-import type { Tappable, WireTap } from './pg-wire.ts';
+import type { Tappable, WireTap } from './wire.ts';
 
 type Listener = (...args: unknown[]) => void;
 type Wrapped = Listener & { listener?: Listener };
@@ -77,7 +77,7 @@ export async function openPgSocket(host: string, port: number, ssl: boolean, tim
 
 /**
  * The part of a Node socket that postgres.js uses: events, write, end, destroy, readyState. It can
- * also be borrowed for one statement (`tap`, see pg-wire.ts): while tapped, what the server sends goes
+ * also be borrowed for one statement (`tap`, see wire.ts): while tapped, what the server sends goes
  * to the tap instead of postgres.js.
  */
 export class PgSocket implements Tappable {
