@@ -1,6 +1,7 @@
 import { renderToReadableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
+import { deferHydration } from './lib/defer-hydration.server';
 
 export const streamTimeout = 10_000;
 
@@ -41,5 +42,10 @@ export default async function handleRequest(
   responseHeaders.set('X-Content-Type-Options', 'nosniff');
   responseHeaders.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   if (!responseHeaders.has('X-Frame-Options')) responseHeaders.set('X-Frame-Options', 'SAMEORIGIN');
+  // Docs pages start their scripts after the first paint (D28); the analyst app hydrates at once.
+  if (routerContext.staticHandlerContext.matches.some((m) => m.route.id === 'docs-layout')) {
+    const html = deferHydration(await new Response(body).text());
+    return new Response(html, { headers: responseHeaders, status: responseStatusCode });
+  }
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
