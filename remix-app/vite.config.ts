@@ -41,9 +41,9 @@ function preactInTheBrowser(): Plugin {
 
 /**
  * Off by default (ARCHITECTURE.md D24): with Preact a docs page loads ~70 KB of gzipped JS instead of
- * ~128 KB, and the docs, dashboards and sharing browser tests pass, but the report editor's tab hangs
- * and closes when CodeMirror's completion opens after the schema has loaded (D24; React is fine).
- * `CAIRN_PREACT=1 npm run build` turns it on.
+ * ~128 KB and every browser test passes with it (the report editor's hang is fixed), but Preact
+ * hydrates a docs page in one task (~150 ms here; React hydrates in slices), which costs Lighthouse's
+ * mobile score more than the bytes save. `CAIRN_PREACT=1 npm run build` turns it on.
  */
 const PREACT = process.env.CAIRN_PREACT === '1';
 

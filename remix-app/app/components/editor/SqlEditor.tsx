@@ -3,7 +3,7 @@
  * schema, of `{…}` filter variables and `[…]` snippet names, and Ctrl/⌘+Enter to run. Loaded lazily
  * (ReportEditor imports it with React.lazy), so no other page carries CodeMirror.
  */
-import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
 import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
@@ -200,8 +200,13 @@ export default function SqlEditor(props: SqlEditorProps) {
     });
   }, [props.dialect, props.namespace, props.variables, props.snippets]);
 
-  // A value set from outside (e.g. a reset) replaces the text.
-  useEffect(() => {
+  // A value set from outside (e.g. a reset) replaces the text. A layout effect, so it runs at commit,
+  // while `props.value` is still the editor's latest text: Preact runs a pending `useEffect` just
+  // before the component's next render, and with text typed in between, this comparison saw an older
+  // value, put it back, whose onChange re-rendered with the newer one, and so on without end (the
+  // report editor's hang, ARCHITECTURE.md D24). For a typed change the text equals the value either
+  // way, so with React only the moment an outside value lands changes (before paint, not after).
+  useLayoutEffect(() => {
     const v = view.current;
     if (v && v.state.doc.toString() !== props.value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value } });
   }, [props.value]);
