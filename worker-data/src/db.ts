@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import type { Context } from 'hono';
-import { inWorkerd, openPgSocket, type PgSocket } from '@cairn/core/pg/socket';
+import { ownSocket } from '@cairn/core/pg/socket';
 import type { AppEnv } from './env.ts';
 import { storedChunks } from './chunks.ts';
 
@@ -14,33 +14,14 @@ export interface RequestSql {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/** Host, port and whether to negotiate SSL, from a Postgres connection string. */
-function endpointOf(url: string): { host: string; port: number; ssl: boolean } {
-  const u = new URL(url);
-  const mode = u.searchParams.get('sslmode') ?? u.searchParams.get('ssl');
-  return {
-    host: decodeURIComponent(u.hostname).replace(/^\[|\]$/g, ''),
-    port: Number(u.port || 5432),
-    ssl: mode !== null && !['disable', 'allow', 'prefer', 'false'].includes(mode),
-  };
-}
-
 /**
  * One connection per request, kept until the response body has been streamed. Inside workerd the
  * socket is Cairn's own (`@cairn/core/pg/socket`), so a download can read its chunks straight off
  * the wire (chunks.ts) instead of through postgres.js.
  */
 export function openSql(c: Context<AppEnv>): RequestSql {
-  const url = c.env.HYPERDRIVE.connectionString;
-  let socket: PgSocket | null = null;
-  const ours = inWorkerd();
-  const sql = postgres(url, {
-    max: 1, fetch_types: false, onnotice: () => {},
-    ...(ours ? { ssl: false, socket: async () => {
-      const { host, port, ssl } = endpointOf(url);
-      return (socket = await openPgSocket(host, port, ssl, CONNECT_TIMEOUT_MS));
-    } } : {}),
-  });
+  const own = ownSocket(c.env.HYPERDRIVE.connectionString, CONNECT_TIMEOUT_MS);
+  const sql = postgres(c.env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false, onnotice: () => {}, ...own.options });
   // The request stays alive until its connection has ended cleanly, even when the client went away
   // mid-download: workerd would otherwise tear the socket down with a statement's rows still
   // arriving, and that reset kills the local Hyperdrive proxy (miniflare pipes its sockets without
@@ -62,7 +43,7 @@ export function openSql(c: Context<AppEnv>): RequestSql {
   // Readers take turns, in the order they start: a statement read off the socket must be alone on
   // the connection (a zip or workbook of several results reads them one after the other).
   let turn: Promise<void> = Promise.resolve();
-  const conn = { sql, socket: () => socket, track: (statement: Promise<unknown>) => (inFlight = statement) };
+  const conn = { sql, socket: own.current, track: (statement: Promise<unknown>) => (inFlight = statement) };
   return {
     sql,
     close,

@@ -75,6 +75,37 @@ export async function openPgSocket(host: string, port: number, ssl: boolean, tim
   }
 }
 
+/** Host, port and whether to negotiate SSL, from a Postgres connection string. */
+export function endpointOf(url: string): { host: string; port: number; ssl: boolean } {
+  const u = new URL(url);
+  const mode = u.searchParams.get('sslmode') ?? u.searchParams.get('ssl');
+  return {
+    host: decodeURIComponent(u.hostname).replace(/^\[|\]$/g, ''),
+    port: Number(u.port || 5432),
+    ssl: mode !== null && !['disable', 'allow', 'prefer', 'false'].includes(mode),
+  };
+}
+
+/**
+ * postgres.js options for a client of `url` whose connection runs on Cairn's own socket inside
+ * workerd (so a statement can be read or written on the wire directly, see wire.ts), and the socket of
+ * its latest connection. Outside workerd: no options, and never a socket (postgres.js's own).
+ */
+export function ownSocket(url: string, timeoutMs: number): { options: { ssl?: false; socket?: () => Promise<PgSocket> }; current: () => PgSocket | null } {
+  let socket: PgSocket | null = null;
+  if (!inWorkerd()) return { options: {}, current: () => null };
+  return {
+    options: {
+      ssl: false,
+      socket: async () => {
+        const { host, port, ssl } = endpointOf(url);
+        return (socket = await openPgSocket(host, port, ssl, timeoutMs));
+      },
+    },
+    current: () => socket,
+  };
+}
+
 /**
  * The part of a Node socket that postgres.js uses: events, write, end, destroy, readyState. It can
  * also be borrowed for one statement (`tap`, see wire.ts): while tapped, what the server sends goes

@@ -72,19 +72,18 @@ function paramText(v: unknown): string | null {
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);
   if (typeof v === 'boolean') return v ? 't' : 'f';
   if (v instanceof Date) return v.toISOString();
-  if (v instanceof Uint8Array) {
-    let hex = '\\x';
-    for (const b of v) hex += (b < 16 ? '0' : '') + b.toString(16);
-    return hex;
-  }
   return JSON.stringify(v);
 }
 
 /** A growable message builder (big-endian integers, NUL-terminated strings). */
 class Out {
-  buf = new Uint8Array(1024);
+  buf: Uint8Array;
   len = 0;
   private start = 0;
+
+  constructor(capacity = 1024) {
+    this.buf = new Uint8Array(capacity);
+  }
 
   private room(n: number): void {
     if (this.len + n <= this.buf.length) return;
@@ -151,12 +150,24 @@ const ZERO = new Uint8Array(1);
 export function statementMessages(text: string, values: unknown[], binary = false): Uint8Array {
   if (text.includes('\0')) throw Object.assign(new Error('The query text contains a NUL character'), { code: '22021' });
   if (values.length > 65535) throw new Error('Too many parameters (the protocol allows 65535)');
-  const o = new Out();
+  // Room for the text and any bytes up front, so a large value is copied in once.
+  const o = new Out(256 + text.length * 3 + values.reduce<number>((n, v) => n + (v instanceof Uint8Array ? v.length + 8 : 16), 0));
   o.begin('P').cstr('').cstr(text).i16(values.length);
   for (const v of values) o.i32(paramType(v));
   o.end();
-  o.begin('B').cstr('').cstr('').i16(0).i16(values.length);
+  // Bytes go in binary format (as they are), everything else as text.
+  const anyBytes = values.some((v) => v instanceof Uint8Array);
+  o.begin('B').cstr('').cstr('');
+  if (anyBytes) {
+    o.i16(values.length);
+    for (const v of values) o.i16(v instanceof Uint8Array ? 1 : 0);
+  } else o.i16(0);
+  o.i16(values.length);
   for (const v of values) {
+    if (v instanceof Uint8Array) {
+      o.i32(v.length).raw(v);
+      continue;
+    }
     const t = paramText(v);
     if (t === null) o.i32(-1);
     else {
@@ -168,7 +179,7 @@ export function statementMessages(text: string, values: unknown[], binary = fals
   o.begin('D').raw(enc.encode('P')).cstr('').end();
   o.begin('E').cstr('').i32(0).end();
   o.begin('S').end();
-  return o.buf.slice(0, o.len);
+  return o.buf.subarray(0, o.len);
 }
 
 /** CopyFail: ends a COPY FROM STDIN with an error the user sees. */

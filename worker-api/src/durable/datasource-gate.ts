@@ -3,6 +3,7 @@ import postgres from 'postgres';
 import type { Env } from '../env.ts';
 import type { ExecutionJob, ExecutionOutcome } from '../engine/job.ts';
 import { limitsOf, runJob } from '../engine/run.ts';
+import { ChunkStore } from '../engine/chunk-store.ts';
 import { connectorFor, type CancelHandle, type DatasourceRow } from '../engine/connectors/index.ts';
 import { afterJob } from '../engine/follow-up.ts';
 
@@ -43,6 +44,7 @@ export class DatasourceGate extends DurableObject<Env> {
   private queue: Waiter[] = [];
   private writes: postgres.Sql | null = null;
   private sample: postgres.Sql | null = null;
+  private chunks: ChunkStore | null = null;
   private datasourceId: string | null = null;
 
   private pool(kind: 'writes' | 'sample'): postgres.Sql {
@@ -72,7 +74,8 @@ export class DatasourceGate extends DurableObject<Env> {
     this.running.set(job.executionId, slot);
     let outcome: ExecutionOutcome;
     try {
-      outcome = await runJob({ env: this.env, sql: this.pool('writes'), sampleSql: this.pool('sample') }, job, {
+      this.chunks ??= new ChunkStore(this.env.HYPERDRIVE.connectionString);
+      outcome = await runJob({ env: this.env, sql: this.pool('writes'), sampleSql: this.pool('sample'), chunks: this.chunks }, job, {
         signal: slot.controller.signal,
         onCancelHandle: (handle, ds) => {
           slot.handle = handle;

@@ -7,6 +7,7 @@ import {
 } from './connectors/index.ts';
 import { CHUNK_BYTES, type ResultChunk, type RowSink } from './result.ts';
 import type { ExecutionJob, ExecutionOutcome, FinalStatus } from './job.ts';
+import type { ChunkStore } from './chunk-store.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
 
 export interface RunDeps {
@@ -15,6 +16,8 @@ export interface RunDeps {
   sql: postgres.Sql;
   /** A pool on Cairn's own database that the sample datasource's queries run on (never the one above: a run holds its connection while its chunks are written). */
   sampleSql: postgres.Sql;
+  /** Where result chunks are written (their own connections; chunk-store.ts). */
+  chunks: ChunkStore;
 }
 
 export interface RunHooks {
@@ -26,12 +29,10 @@ export interface RunHooks {
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
 export const DEFAULT_GUARD_MS = 10 * 60_000;
-/** Result chunks written at the same time (the writes pool has 4 connections). */
+/** Result chunks written at the same time (the chunk store has as many connections). */
 const PARALLEL_WRITES = 3;
 /** How long past the guard a run that ignores being stopped is waited for. */
 const HARD_STOP_GRACE_MS = 15_000;
-
-const utf8 = new TextDecoder();
 
 const positive = (v: string | undefined) => (v && Number(v) > 0 ? Number(v) : undefined);
 
@@ -137,7 +138,6 @@ async function runQuery(
   deps: RunDeps, job: ExecutionJob, ds: DatasourceRow, connector: Connector,
   opts: { timeoutMs: number; signal: AbortSignal; hooks: RunHooks },
 ): Promise<ExecutionOutcome> {
-  const { sql } = deps;
   const id = job.executionId;
   let seq = 0;
   // Chunks are written on up to PARALLEL_WRITES connections at once (their seq keeps the order); the
@@ -149,10 +149,7 @@ async function runQuery(
       if (writeError) throw writeError;
       while (inFlight.size >= PARALLEL_WRITES) await Promise.race(inFlight);
       const n = seq++;
-      // A chunk is whole rows of UTF-8 JSON, so it goes as text (converted back to bytes by the
-      // server): as bytea, postgres.js would send it as hex, twice the bytes, built in several copies.
-      const text = utf8.decode(c.data);
-      const write: Promise<void> = sql`insert into result_chunks (execution_id, seq, rows, data) values (${id}, ${n}, ${c.rows}, convert_to(${text}, 'UTF8'))`
+      const write: Promise<void> = deps.chunks.write(id, n, c.rows, c.data)
         .then(() => {}, (err) => { writeError ??= err; })
         .finally(() => inFlight.delete(write));
       inFlight.add(write);
