@@ -178,6 +178,7 @@ async function main(): Promise<number> {
     await assertStackPortsFree(portBase ?? DEFAULT_PORT_BASE, !values['no-app']);
     let databaseUrl = process.env.DATABASE_URL?.trim();
     let pglite = false;
+    let embeddedAt: string | null = null;
     if (databaseUrl) {
       databaseUrl = withPassword(databaseUrl);
       const problem = await pgProblem(databaseUrl, 5000);
@@ -189,6 +190,7 @@ async function main(): Promise<number> {
       const db = await startPglite(sup, { dataDir, port: PGLITE_DEFAULT_PORT, quiet });
       databaseUrl = db.url;
       pglite = true;
+      embeddedAt = `127.0.0.1:${db.port}`;
       say(`embedded PGlite answers on 127.0.0.1:${db.port}`);
     }
     const { info } = await startStack(sup, {
@@ -200,6 +202,8 @@ async function main(): Promise<number> {
       app: !values['no-app'],
       quiet,
       logLevel,
+      // PGlite serves one transaction at a time: the API adapts how it stores results (worker-api env.ts).
+      extraVars: embeddedAt ? { EMBEDDED_DB: embeddedAt } : undefined,
       signal: abort.signal,
     });
     if (stopping) return await done;

@@ -193,6 +193,8 @@ async function main(): Promise<number> {
         app: true,
         // The docs test hooks (a page that crashes on demand) for e2e/docs.browser.test.ts.
         appVars: { DOCS_TEST_HOOKS: '1' },
+        // On the embedded PGlite (no PostgreSQL here) the API stores results as `npm start` does then.
+        extraVars: pg.kind === 'pglite' ? { EMBEDDED_DB: new URL(runDb.url).host } : undefined,
         quiet: !verbose,
         signal: abort.signal,
       });

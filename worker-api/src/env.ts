@@ -64,6 +64,12 @@ export interface Env {
   STATEMENT_TIMEOUT_MS?: string;
   /** Overall limit of one execution in ms (default 600000): past it the run is stopped as internal_timeout. */
   EXECUTION_GUARD_MS?: string;
+  /**
+   * `host:port` of Cairn's database when it is the embedded PGlite (`npm start` without DATABASE_URL),
+   * which serves one transaction at a time: a query on it keeps its result chunks until it has ended
+   * (engine/run.ts), or the chunk inserts would wait for the query that waits for them.
+   */
+  EMBEDDED_DB?: string;
 }
 
 /** What the init middleware puts on the context. Nothing is ever written to c.env. */
