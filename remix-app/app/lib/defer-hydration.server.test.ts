@@ -16,9 +16,18 @@ function runLoader(html: string, frames: boolean) {
   const timers: (() => void)[] = [];
   const frameCallbacks: (() => void)[] = [];
   const el = (tag: string) => ({ tag, rel: undefined as string | undefined, href: undefined as string | undefined, type: undefined as string | undefined, textContent: '' });
+  type El = ReturnType<typeof el>;
   const document = {
     createElement: el,
-    head: { appendChild: (e: ReturnType<typeof el>) => added.push({ tag: e.tag, rel: e.rel, href: e.href }) },
+    createDocumentFragment: () => {
+      const children: El[] = [];
+      return { fragment: true, children, appendChild: (e: El) => children.push(e) };
+    },
+    head: {
+      appendChild: (e: El | { fragment: true; children: El[] }) => {
+        for (const c of 'fragment' in e ? e.children : [e]) added.push({ tag: c.tag, rel: c.rel, href: c.href });
+      },
+    },
     body: { appendChild: (e: ReturnType<typeof el>) => added.push({ tag: e.tag, type: e.type, text: e.textContent }) },
   };
   new Function('document', 'requestAnimationFrame', 'setTimeout', script)(

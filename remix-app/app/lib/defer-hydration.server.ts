@@ -6,7 +6,7 @@
  * the document and the stylesheets, and on a slow phone connection the first paint of the text waits
  * for bandwidth the scripts took. On docs pages the server-rendered document is complete and readable
  * without scripts, so this moves both out of the critical path: the links are removed from the
- * document, and a small classic script adds them back, then the module script, once the first frame
+ * document, and a small classic script adds them back (at once, as one fragment), then the module script, once the first frame
  * has been drawn (a task after an animation frame; or after FALLBACK_MS when no frame comes, as in a
  * background tab). Nothing else changes: the same modules load, in parallel, and hydrate the same DOM.
  */
@@ -27,8 +27,9 @@ export function deferHydration(html: string): string {
   const preloads = [...html.matchAll(MODULEPRELOAD)].map((m) => m[1]!);
   const loader =
     '<script>(function(){var done=false,hrefs=' + scriptString(JSON.stringify(preloads)) + ',code=' + scriptString(boot[1]!) + ';' +
-    'function go(){if(done)return;done=true;JSON.parse(hrefs).forEach(function(h){var l=document.createElement("link");' +
-    'l.rel="modulepreload";l.href=h;document.head.appendChild(l)});var s=document.createElement("script");s.type="module";' +
+    'function go(){if(done)return;done=true;var f=document.createDocumentFragment();JSON.parse(hrefs).forEach(function(h){' +
+    'var l=document.createElement("link");l.rel="modulepreload";l.href=h;f.appendChild(l)});document.head.appendChild(f);' +
+    'var s=document.createElement("script");s.type="module";' +
     's.textContent=code;document.body.appendChild(s)}' +
     `requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,${FALLBACK_MS})})()</script>`;
   return html.slice(0, boot.index).replace(MODULEPRELOAD, '') + loader + html.slice(boot.index + boot[0].length);

@@ -23,13 +23,20 @@ function usePreferredVersions(): Record<string, string> {
         const v = storageGet(STORAGE_KEYS.preferredVersion(id));
         if (v) next[id] = v;
       }
-      setPrefs(next);
+      // Keep the same object when nothing changed: a new one re-resolves the navbar and re-renders the
+      // whole frame (the first read after hydration almost always finds nothing stored).
+      setPrefs((prev) => (sameStrings(prev, next) ? prev : next));
     };
     read();
     window.addEventListener('storage', read);
     return () => window.removeEventListener('storage', read);
   }, []);
   return prefs;
+}
+
+function sameStrings(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 export function DocsLayout({ sidebar, drafts, children }: { sidebar: SidebarGroupData[]; drafts: string[]; children: ReactNode }) {
