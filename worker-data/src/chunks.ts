@@ -5,8 +5,8 @@ import type { PgSocket } from '@cairn/core/pg/socket';
 /** The request's connection, as the chunk reader needs it. */
 export interface ChunkConnection {
   sql: postgres.Sql;
-  /** The connection's socket when it is Cairn's own (inside workerd), once postgres.js has opened it. */
-  socket(): PgSocket | null;
+  /** The connection's open socket when it is Cairn's own (inside workerd, connecting first if need be); else null. */
+  socket(): Promise<PgSocket | null>;
   /** Tells the connection about a statement in flight: it is not closed before that ends. */
   track(statement: Promise<unknown>): void;
 }
@@ -32,17 +32,11 @@ const i32 = (b: Uint8Array, at: number) => (b[at]! << 24) | (b[at + 1]! << 16) |
  * most). Elsewhere (Node), through postgres.js one chunk at a time.
  */
 export async function* storedChunks(conn: ChunkConnection, executionId: string): AsyncGenerator<Uint8Array> {
-  let socket = conn.socket();
-  if (!socket) {
-    // postgres.js opens its connection with the first query; the routes have run one by now.
-    await conn.sql`select 1`;
-    socket = conn.socket();
-  }
-  if (!socket) {
+  const own = await conn.socket();
+  if (!own) {
     yield* chunksThroughDriver(conn.sql, executionId);
     return;
   }
-  const own = socket;
   type Batch = { seq: number; data: Uint8Array }[];
   const batchAfter = async (seq: number): Promise<Batch> => {
     const rows: Batch = [];

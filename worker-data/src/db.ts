@@ -43,7 +43,7 @@ export function openSql(c: Context<AppEnv>): RequestSql {
   // Readers take turns, in the order they start: a statement read off the socket must be alone on
   // the connection (a zip or workbook of several results reads them one after the other).
   let turn: Promise<void> = Promise.resolve();
-  const conn = { sql, socket: own.current, track: (statement: Promise<unknown>) => (inFlight = statement) };
+  const conn = { sql, socket: () => own.ready(() => sql`select 1`), track: (statement: Promise<unknown>) => (inFlight = statement) };
   return {
     sql,
     close,

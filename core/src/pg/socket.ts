@@ -88,12 +88,18 @@ export function endpointOf(url: string): { host: string; port: number; ssl: bool
 
 /**
  * postgres.js options for a client of `url` whose connection runs on Cairn's own socket inside
- * workerd (so a statement can be read or written on the wire directly, see wire.ts), and the socket of
- * its latest connection. Outside workerd: no options, and never a socket (postgres.js's own).
+ * workerd (so a statement can be read or written on the wire directly, see wire.ts), and the open
+ * socket of its connection when a statement is about to use it: `ready(open)` runs `open` (a first
+ * statement through postgres.js, which (re)connects) when there is none. Outside workerd: no options,
+ * and never a socket (postgres.js uses its own).
  */
-export function ownSocket(url: string, timeoutMs: number): { options: { ssl?: false; socket?: () => Promise<PgSocket> }; current: () => PgSocket | null } {
+export function ownSocket(url: string, timeoutMs: number): {
+  options: { ssl?: false; socket?: () => Promise<PgSocket> };
+  ready: (open: () => PromiseLike<unknown>) => Promise<PgSocket | null>;
+} {
+  if (!inWorkerd()) return { options: {}, ready: async () => null };
   let socket: PgSocket | null = null;
-  if (!inWorkerd()) return { options: {}, current: () => null };
+  const isOpen = () => socket !== null && socket.readyState === 'open';
   return {
     options: {
       ssl: false,
@@ -102,7 +108,10 @@ export function ownSocket(url: string, timeoutMs: number): { options: { ssl?: fa
         return (socket = await openPgSocket(host, port, ssl, timeoutMs));
       },
     },
-    current: () => socket,
+    ready: async (open) => {
+      if (!isOpen()) await open();
+      return isOpen() ? socket : null;
+    },
   };
 }
 

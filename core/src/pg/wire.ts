@@ -15,6 +15,8 @@
  * read waits while the caller's `batch` (the result sink) is busy.
  */
 
+import { ByteWriter } from '../export/bytes.ts';
+
 export interface WireColumn {
   name: string;
   type: number;
@@ -75,27 +77,16 @@ function paramText(v: unknown): string | null {
   return JSON.stringify(v);
 }
 
-/** A growable message builder (big-endian integers, NUL-terminated strings). */
-class Out {
-  buf: Uint8Array;
-  len = 0;
+/** A message builder (big-endian integers, NUL-terminated strings) on the export writers' growable buffer. */
+class Out extends ByteWriter {
   private start = 0;
 
   constructor(capacity = 1024) {
-    this.buf = new Uint8Array(capacity);
-  }
-
-  private room(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < this.len + n) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.len));
-    this.buf = next;
+    super(capacity);
   }
 
   begin(type: string): this {
-    this.room(5);
+    this.ensure(5);
     this.start = this.len;
     this.buf[this.len] = type.charCodeAt(0);
     this.len += 5;
@@ -115,14 +106,14 @@ class Out {
   }
 
   i32(v: number): this {
-    this.room(4);
+    this.ensure(4);
     this.put32(v, this.len);
     this.len += 4;
     return this;
   }
 
   i16(v: number): this {
-    this.room(2);
+    this.ensure(2);
     this.buf[this.len] = (v >>> 8) & 0xff;
     this.buf[this.len + 1] = v & 0xff;
     this.len += 2;
@@ -130,9 +121,7 @@ class Out {
   }
 
   raw(bytes: Uint8Array): this {
-    this.room(bytes.length);
-    this.buf.set(bytes, this.len);
-    this.len += bytes.length;
+    this.bytes(bytes);
     return this;
   }
 

@@ -9,14 +9,15 @@ const NO_ROWS = { columns: () => {}, row: () => {}, batch: () => {} };
 /** One connection of the store: a postgres.js client of one connection, on Cairn's own socket in workerd. */
 interface Lane {
   sql: postgres.Sql;
-  socket(): PgSocket | null;
+  /** The connection's open socket (connecting first if need be); null outside workerd. */
+  socket(): Promise<PgSocket | null>;
 }
 
 /**
  * Writes result chunks into Cairn's database (ARCHITECTURE.md D27). Inside workerd each insert goes
  * straight onto the wire with the chunk as a binary parameter: its bytes are copied once into the
  * message, with no text decoding, no re-encoding by the driver and no conversion on the server.
- * Outside workerd (or before a connection has a socket of ours) it goes through postgres.js as text.
+ * Outside workerd it goes through postgres.js as text.
  * Up to `lanes` inserts run at once, each on its own connection; further writes wait their turn.
  */
 export class ChunkStore {
@@ -36,13 +37,8 @@ export class ChunkStore {
   }
 
   private async insert(lane: Lane, executionId: string, seq: number, rows: number, data: Uint8Array): Promise<void> {
-    let socket = lane.socket();
-    if (!socket || socket.readyState !== 'open') {
-      // postgres.js (re)connects on its next statement; the socket it opens is then ours to use.
-      await lane.sql`select 1`;
-      socket = lane.socket();
-    }
-    if (socket && socket.readyState === 'open') {
+    const socket = await lane.socket();
+    if (socket) {
       await runWireStatement(socket, INSERT, [executionId, seq, rows, data], NO_ROWS);
       return;
     }
@@ -60,7 +56,7 @@ export class ChunkStore {
         max: 1, fetch_types: false, idle_timeout: 60, onnotice: () => {},
         connection: { application_name: 'cairn-chunks' }, ...own.options,
       });
-      return Promise.resolve({ sql, socket: own.current });
+      return Promise.resolve({ sql, socket: () => own.ready(() => sql`select 1`) });
     }
     return new Promise((resolve) => this.waiting.push(resolve));
   }
