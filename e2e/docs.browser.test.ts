@@ -20,8 +20,10 @@ const { chromium } = require('playwright-core') as typeof import('playwright-cor
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const DESKTOP = { width: 1440, height: 1000 };
 const MOBILE = { width: 390, height: 844 };
-/** Gzipped JavaScript the docs may add to what every page of the web app loads. */
-const DOCS_JS_KB = 16;
+/** Gzipped JavaScript the docs may add to what every page of the web app loads (~11 KB now). */
+const DOCS_JS_KB = 13;
+/** Issue 5's target for all the JavaScript of a docs page, gzipped. */
+const PAGE_JS_KB = 120;
 
 interface Manifest {
   routes: { route: string; title: string }[];
@@ -589,7 +591,7 @@ describe('diagrams and weight', () => {
     }
   });
 
-  it(`keeps the docs' own JavaScript under ${DOCS_JS_KB} KB gzipped on top of the app shell`, async () => {
+  it(`keeps a docs page's JavaScript under ${PAGE_JS_KB} KB gzipped, ${DOCS_JS_KB} KB of it on top of the app shell`, async () => {
     // What every page of the web app loads (React, React Router, the root route): /app/login is the
     // lightest app page. The rest is what the docs add.
     const shell = await scriptSizes('/app/login');
@@ -600,9 +602,12 @@ describe('diagrams and weight', () => {
       const docs = [...sizes].filter(([url]) => !shell.has(url)).reduce((a, [, b]) => a + b, 0);
       report[route] = { total: Number(total.toFixed(1)), docs: Number(docs.toFixed(1)) };
     }
-    // Issue 5 targets 120 KB in all; the shell alone (React DOM + React Router + root) is most of it.
+    // The shell alone (React DOM + React Router + the root route) is most of it.
     console.log(`docs JS per page, gzipped KB (target 120 in all): ${JSON.stringify(report)}`);
-    for (const { docs } of Object.values(report)) expect(docs).toBeLessThanOrEqual(DOCS_JS_KB);
+    for (const { docs, total } of Object.values(report)) {
+      expect(docs).toBeLessThanOrEqual(DOCS_JS_KB);
+      expect(total).toBeLessThanOrEqual(PAGE_JS_KB);
+    }
   });
 });
 

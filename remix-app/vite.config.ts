@@ -47,7 +47,31 @@ function preactInTheBrowser(): Plugin {
  */
 const PREACT = process.env.CAIRN_PREACT === '1';
 
+/**
+ * How the browser build is cut into files (ARCHITECTURE.md D29). Left alone, the bundler gives a docs
+ * page fifteen scripts, most of them under 2 KB; each file compresses on its own, so the small ones
+ * cost more than their code. Two groups instead:
+ * - the client entry's chunk takes what every page runs: React, react-dom, React Router, the entry and
+ *   the root route with its small modules (error page, logo, storage, theme boot, preload helper);
+ * - `docs`: the docs frame and page code every docs page runs. The lazily loaded parts (search modal,
+ *   mobile sidebar, mermaid) stay out of it, so they still load only when used.
+ * Route modules captured by a group leave a one-line file behind that re-exports from it.
+ */
+const EVERY_PAGE = [
+  /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+  /app[\\/](entry\.client|root)\.tsx$/,
+  /app[\\/](components[\\/](ErrorPage|Logo)\.tsx|lib[\\/](use-dismiss|docs-storage)\.ts|state[\\/]theme-boot\.ts)$/,
+  /vite[\\/]preload-helper/,
+];
+const DOCS_PAGE = /app[\\/](components[\\/]docs[\\/]|lib[\\/]docs-routing\.ts$|routes[\\/]docs(\.layout)?\.tsx$)/;
+const DOCS_LAZY = /components[\\/]docs[\\/](search[\\/](?!index\.tsx)|navbar[\\/]MobileSidebar|mermaid[\\/])/;
+const CHUNK_GROUPS = [
+  { name: 'framework', test: (id: string) => EVERY_PAGE.some((re) => re.test(id)), priority: 20 },
+  { name: 'docs', test: (id: string) => DOCS_PAGE.test(id) && !DOCS_LAZY.test(id), priority: 10 },
+];
+
 export default defineConfig({
+  environments: { client: { build: { rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } } } } },
   plugins: [...(PREACT ? [preactInTheBrowser()] : []), cloudflare({ viteEnvironment: { name: 'ssr' } }), reactRouter()],
   resolve: {
     alias: existsSync(docsRuntime) ? [] : [{ find: '@cairn/docs/runtime', replacement: docsFallback }],

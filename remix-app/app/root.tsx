@@ -1,10 +1,9 @@
-import { createStore, Provider } from 'jotai';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router';
 import type { Route } from './+types/root';
 import { ErrorPage } from './components/ErrorPage';
 import { PREACT_CLIENT } from './lib/preact-client';
-import { THEME_BOOT_SCRIPT, themeAtom, readStoredTheme, type Theme } from './state/theme';
+import { THEME_BOOT_SCRIPT, type Theme } from './state/theme-boot';
 import './app.css';
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -35,7 +34,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <ThemeScope urlTheme={data?.theme ?? null}>{children}</ThemeScope>
+        {children}
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -55,22 +54,6 @@ function Html({ children, ...attributes }: { children: ReactNode; lang: string; 
       {children}
     </html>
   );
-}
-
-/** One jotai store per rendered document (a worker isolate serves many requests). */
-function ThemeScope({ urlTheme, children }: { urlTheme: Theme | null; children: ReactNode }) {
-  const [store] = useState(() => {
-    const s = createStore();
-    s.set(themeAtom, urlTheme ?? 'light');
-    return s;
-  });
-  useEffect(() => {
-    const fromDom = document.documentElement.getAttribute('data-theme');
-    const theme: Theme = urlTheme ?? (fromDom === 'dark' ? 'dark' : fromDom === 'light' ? 'light' : readStoredTheme() ?? 'light');
-    store.set(themeAtom, theme);
-    document.documentElement.setAttribute('data-theme', theme);
-  }, [store, urlTheme]);
-  return <Provider store={store}>{children}</Provider>;
 }
 
 export default function App() {

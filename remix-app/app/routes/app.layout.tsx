@@ -2,6 +2,7 @@ import { Form, Link, NavLink, Outlet } from 'react-router';
 import type { Route } from './+types/app.layout';
 import { ErrorPage } from '../components/ErrorPage';
 import { Logo } from '../components/Logo';
+import { ThemeScope } from '../components/ThemeScope';
 import { ThemeToggle } from '../components/ThemeToggle';
 import { requireApi } from '../lib/api.server';
 import { displayName, loadSession } from '../lib/session-info.server';
@@ -54,18 +55,22 @@ function AppHeader({ user, organization }: { user?: Route.ComponentProps['loader
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="app-shell">
-      <AppHeader user={loaderData.user} organization={loaderData.organization} />
-      <Outlet />
-    </div>
+    <ThemeScope>
+      <div className="app-shell">
+        <AppHeader user={loaderData.user} organization={loaderData.organization} />
+        <Outlet />
+      </div>
+    </ThemeScope>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
-    <div className="app-shell">
-      <AppHeader />
-      <ErrorPage error={error} home={{ href: '/app/', label: 'Back to dashboards' }} />
-    </div>
+    <ThemeScope>
+      <div className="app-shell">
+        <AppHeader />
+        <ErrorPage error={error} home={{ href: '/app/', label: 'Back to dashboards' }} />
+      </div>
+    </ThemeScope>
   );
 }

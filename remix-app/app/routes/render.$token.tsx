@@ -21,6 +21,7 @@ import { nextTile, type DashboardStatus, type ResultData, type StatusError } fro
 import { dashboardZone } from '../lib/dashboard-view';
 import { pollAtom, tileAtom } from '../state/dashboard';
 import { themeAtom } from '../state/theme';
+import { ThemeScope } from '../components/ThemeScope';
 import '../styles/dashboard.css';
 import '../components/sharing/public-link.css';
 
@@ -181,7 +182,11 @@ function RenderView({ view, token }: { view: View; token: string }) {
 }
 
 export default function RenderPage({ loaderData }: Route.ComponentProps) {
-  return <RenderView view={loaderData.view} token={loaderData.token} />;
+  return (
+    <ThemeScope>
+      <RenderView view={loaderData.view} token={loaderData.token} />
+    </ThemeScope>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -15,6 +15,7 @@ import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
 import { FilterBar } from '../components/filters/FilterBar';
 import { Logo } from '../components/Logo';
+import { ThemeScope } from '../components/ThemeScope';
 import { downloadHref } from '../components/sharing/DownloadMenu';
 import { publicDashboard, type PublicLinkView } from '../components/sharing/public-dashboard';
 import { grantCookie, publicCall, publicLinkApiPath } from '../components/sharing/public-link.server';
@@ -222,7 +223,11 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
 
 export default function PublicLink({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.state === 'password') return <PasswordPage error={actionData?.error ?? null} />;
-  return <PublicDashboard view={loaderData.view} token={loaderData.token} query={loaderData.query} />;
+  return (
+    <ThemeScope>
+      <PublicDashboard view={loaderData.view} token={loaderData.token} query={loaderData.query} />
+    </ThemeScope>
+  );
 }
 
 const REFUSALS: Record<string, { title: string; text: string }> = {

@@ -43,24 +43,6 @@ function useSearchHighlight() {
   }, [location.key, location.search, location.hash]);
 }
 
-// Shown before the modal's own stylesheet has loaded.
-const LOADING_STYLE = {
-  position: 'fixed',
-  top: '12vh',
-  left: '50%',
-  transform: 'translateX(-50%)',
-  zIndex: 100,
-  padding: '16px 20px',
-  display: 'flex',
-  gap: '8px',
-  alignItems: 'center',
-  background: 'var(--surface)',
-  color: 'var(--text)',
-  border: '1px solid var(--border)',
-  borderRadius: 'var(--radius)',
-  boxShadow: 'var(--shadow-lg)',
-} as const;
-
 function ModalSlot({ onClose }: { onClose: () => void }) {
   const { state, retry } = useLazy(loadModal);
   if (state.status === 'ready') {
@@ -69,7 +51,7 @@ function ModalSlot({ onClose }: { onClose: () => void }) {
   }
   if (state.status === 'loading' && !state.pastDelay) return null;
   return (
-    <div className="search-loading" role="dialog" aria-modal="true" aria-label="Search" data-testid="search-loading" style={LOADING_STYLE}>
+    <div className="search-loading" role="dialog" aria-modal="true" aria-label="Search" data-testid="search-loading">
       {state.status === 'loading' ? (
         <p role="status">Loading search…</p>
       ) : (
