@@ -41,7 +41,7 @@ function preactInTheBrowser(): Plugin {
 
 /**
  * Off by default (ARCHITECTURE.md D24): with Preact a docs page loads ~70 KB of gzipped JS instead of
- * ~128 KB and every browser test passes with it (the report editor's hang is fixed), but Preact
+ * ~119 KB (D29) and every browser test passes with it (the report editor's hang is fixed), but Preact
  * hydrates a docs page in one task (~150 ms here; React hydrates in slices), which costs Lighthouse's
  * mobile score more than the bytes save. `CAIRN_PREACT=1 npm run build` turns it on.
  */
@@ -58,7 +58,7 @@ const PREACT = process.env.CAIRN_PREACT === '1';
  * Route modules captured by a group leave a one-line file behind that re-exports from it.
  */
 const EVERY_PAGE = [
-  /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+  /node_modules[\\/](react|react-dom|react-router|scheduler|preact)[\\/]/,
   /app[\\/](entry\.client|root)\.tsx$/,
   /app[\\/](components[\\/](ErrorPage|Logo)\.tsx|lib[\\/](use-dismiss|docs-storage)\.ts|state[\\/]theme-boot\.ts)$/,
   /vite[\\/]preload-helper/,
