@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { dashboards, reports } from '@cairn/db';
+import { dashboards, executions, reports } from '@cairn/db';
 import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, only } from './fixtures.ts';
 import { appCall } from './engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
@@ -168,6 +168,26 @@ describe('all_time aggregation', () => {
   it('is taken when listed', async () => {
     const s = await setup({ control_type: 'date_time_aggregation', value_type: 'TEXT', allowed_aggregations: ['day', 'all_time'] }, { sql });
     expect((await post(`/reports/${s.report}/data`, params(s.variable, 'all_time'))).status).toBeLessThan(300);
+  });
+});
+
+describe('an unset aggregation filter', () => {
+  // Month buckets of the sample shop's orders are far fewer than day buckets.
+  const sql = (v: string) => `select {[o.ordered_at]:${v}} as at, count(*) as n from orders o group by 1`;
+  /** Rows of the result a data call answered with (the same compiled SQL may reuse another report's run). */
+  const rowsOf = async (res: { status: number; json: { execution_id?: string } }) => {
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const [e] = await db().select().from(executions).where(eq(executions.id, res.json.execution_id!));
+    expect(e?.execution_status).toBe('success');
+    return e!.result_rows!;
+  };
+
+  it('buckets by the filter\'s default value on the report data call, as the status poll does', async () => {
+    const s = await setup({ control_type: 'date_time_aggregation', value_type: 'TEXT', allowed_aggregations: ['day', 'month'], default_values: ['month'] }, { sql });
+    const byDefault = await rowsOf(await post(`/reports/${s.report}/data`));
+    const byDay = await rowsOf(await post(`/reports/${s.report}/data`, params(s.variable, 'day')));
+    expect(byDefault).toBeGreaterThan(1);
+    expect(byDay).toBeGreaterThan(byDefault * 10);
   });
 });
 

@@ -122,7 +122,7 @@ describe('filters: control and value types', () => {
       ['missing_attribute', '/data/attributes/variable_name'], ['missing_attribute', '/data/attributes/control_type'],
       ['missing_attribute', '/data/attributes/value_type'],
     ]));
-    for (const name of ['with space', 'dollar$', 'dot.ted', 'ümlaut', '']) {
+    for (const name of ['with space', 'dollar$', 'dot.ted', 'ümlaut', '', '-leading_hyphen']) {
       const r = await create({ variable_name: name, control_type: 'input', value_type: 'TEXT' });
       expect(r.status, name).toBe(422);
       expect(errorsOf(r)).toContainEqual(['invalid_attribute', '/data/attributes/variable_name']);

@@ -57,7 +57,8 @@ export const MAX_OPTIONS = 10_000;
 const filterAttributes = z.object({
   display_name: text(200).nullable(),
   variable_name: z.string().min(1).max(100)
-    .regex(/^[A-Za-z0-9_-]+$/, { message: 'may contain only letters, digits, underscore and hyphen' }),
+    // As SQL references it (core/src/sql/syntax.ts): a hyphen may not come first.
+    .regex(/^[A-Za-z0-9_][A-Za-z0-9_-]*$/, { message: 'may contain only letters, digits, underscore and hyphen, and may not start with a hyphen' }),
   control_type: z.enum(CONTROL_TYPES),
   value_type: z.enum(VALUE_TYPES),
   values: z.array(z.unknown()).max(MAX_OPTIONS).nullable()
