@@ -10,8 +10,11 @@ export type ColumnKind = 'any' | 'numeric' | 'dimension';
 export type ChartControl =
   | { key: string; label: string; kind: 'column'; accepts: ColumnKind; allowSecondRow?: boolean }
   | { key: string; label: string; kind: 'columns'; accepts: ColumnKind }
-  /** `on` is what the chart does when the option is absent. */
-  | { key: string; label: string; kind: 'boolean'; on?: boolean }
+  /**
+   * `on` is what the chart does when the option is absent; `explicit` marks a switch whose default
+   * depends on the data (such as point markers on short lines), so its state is always stored.
+   */
+  | { key: string; label: string; kind: 'boolean'; on?: boolean; explicit?: boolean }
   | { key: string; label: string; kind: 'choice'; options: readonly { value: string; label: string }[] }
   | { key: string; label: string; kind: 'number'; min?: number; max?: number; step?: number }
   | { key: string; label: string; kind: 'text' }
@@ -70,7 +73,7 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
   pie: [
     { key: 'label', label: 'Slice labels from', kind: 'column', accepts: 'dimension' },
     { key: 'value', label: 'Slice sizes from', kind: 'column', accepts: 'numeric' },
-    { key: 'donut', label: 'Donut', kind: 'boolean' },
+    { key: 'donut', label: 'Donut', kind: 'boolean', on: true },
     { key: 'slice_labels', label: 'Text on slices', kind: 'choice', options: opt(['none', 'none'], ['name', 'name'], ['value', 'value'], ['percent', 'percentage']) },
     { key: 'max_slices', label: 'Most slices (the rest is “Other”)', kind: 'number', min: 1, max: 100 },
   ],
@@ -79,9 +82,9 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
     { key: 'y', label: 'Y values', kind: 'columns', accepts: 'numeric' },
     { key: 'series', label: 'Series from', kind: 'column', accepts: 'dimension' },
     { key: 'stacked', label: 'Stacked', kind: 'boolean' },
-    { key: 'area', label: 'Fill the area', kind: 'boolean' },
-    { key: 'smooth', label: 'Smooth lines', kind: 'boolean' },
-    { key: 'points', label: 'Show points', kind: 'boolean' },
+    { key: 'area', label: 'Fill the area', kind: 'boolean', explicit: true },
+    { key: 'smooth', label: 'Smooth lines', kind: 'boolean', on: true },
+    { key: 'points', label: 'Show points', kind: 'boolean', explicit: true },
     { key: 'zero', label: 'Y axis starts at zero', kind: 'boolean', on: true },
     { key: 'reference_line', label: 'Reference line at', kind: 'number' },
     { key: 'missing', label: 'Missing values', kind: 'choice', options: opt(['gap', 'leave a gap'], ['connect', 'connect'], ['zero', 'as zero']) },
@@ -165,7 +168,8 @@ const WITH_COLORS: readonly ChartType[] = ['pivot', 'pie', 'line', 'bar', 'map',
 export const LEGEND_CONTROL: ChartControl = {
   key: 'legend', label: 'Legend', kind: 'choice', options: opt(['top', 'top'], ['right', 'right'], ['bottom', 'bottom'], ['none', 'none']),
 };
-const WITH_LEGEND: readonly ChartType[] = ['pie', 'line', 'bar', 'xy_bubble', 'histogram', 'hierarchy', 'map'];
+/** Types whose view draws a legend from the `legend` option (the map's colour key and the hierarchy have none to place). */
+const WITH_LEGEND: readonly ChartType[] = ['pie', 'line', 'bar', 'xy_bubble', 'histogram'];
 
 export function chartControls(type: ChartType): ChartControl[] {
   return [
@@ -241,6 +245,7 @@ export function columnsFor(accepts: ColumnKind, fields: readonly { name: string;
 }
 
 /** A switch's new value: absent when it equals what the chart does by default, so defaults keep applying. */
-export function switchValue(control: { on?: boolean }, checked: boolean): boolean | undefined {
+export function switchValue(control: { on?: boolean; explicit?: boolean }, checked: boolean): boolean | undefined {
+  if (control.explicit) return checked;
   return checked === (control.on ?? false) ? undefined : checked;
 }

@@ -75,6 +75,23 @@ describe('chart configuration editing', () => {
     expect(switchValue({}, true)).toBe(true);
   });
 
+  it('matches each switch’s default to what the chart draws without the option', () => {
+    const control = (type: 'pie' | 'line', key: string) => chartControls(type).find((c) => c.key === key)! as { on?: boolean; explicit?: boolean };
+    // A pie is drawn as a donut and lines are smooth unless the option says otherwise: switching off must be stored.
+    expect(switchValue(control('pie', 'donut'), false)).toBe(false);
+    expect(switchValue(control('pie', 'donut'), true)).toBeUndefined();
+    expect(switchValue(control('line', 'smooth'), false)).toBe(false);
+    // Point markers and the area fill depend on the data by default, so both states are stored.
+    expect(switchValue(control('line', 'points'), false)).toBe(false);
+    expect(switchValue(control('line', 'points'), true)).toBe(true);
+    expect(switchValue(control('line', 'area'), false)).toBe(false);
+  });
+
+  it('offers a legend position only where the chart places a legend', () => {
+    for (const type of ['pie', 'line', 'bar', 'xy_bubble', 'histogram'] as const) expect(chartControls(type).map((c) => c.key), type).toContain('legend');
+    for (const type of ['map', 'hierarchy', 'gauge', 'word_cloud'] as const) expect(chartControls(type).map((c) => c.key), type).not.toContain('legend');
+  });
+
   it('carries compatible options over to another chart type', () => {
     const bar = { type: 'bar', x: 'month', y: ['revenue'], series: 'country', grouping: 'stacked', format: { compact: true }, legend: 'right' };
     expect(switchChartType(bar, 'line')).toEqual({ type: 'line', x: 'month', y: ['revenue'], series: 'country', format: { compact: true }, legend: 'right' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DataField } from '../../lib/types';
 import { parseChartConfig } from './config';
-import { histogram, multiPivot, niceWidth, pivot, pivotPercent, toSeries, toTree } from './data';
+import { binValues, histogram, multiPivot, niceWidth, pivot, pivotPercent, toSeries, toTree } from './data';
 import { rotatePalette } from './palette';
 import { resolveRoles } from './resolve';
 import { withAxisTitles } from './theme';
@@ -138,6 +138,20 @@ describe('histogram', () => {
     expect(h.bins.map((b) => b.counts[0])).toEqual([1, 2]);
     expect(niceWidth(0.037)).toBe(0.05);
     expect(niceWidth(130)).toBe(200);
+  });
+});
+
+describe('histogram percentages', () => {
+  it('shows each series as shares of its own values, so a small series compares with a large one', () => {
+    // 'm' has 4 values, 't' has 1; both put half or all of theirs in the first bin.
+    const rows = [[1, 'm'], [2, 'm'], [12, 'm'], [14, 'm'], [3, 't']];
+    const h = histogram(rows, 0, 1, { binWidth: 10, min: 0, max: 20 });
+    expect(h.totals).toEqual([4, 1]);
+    expect(binValues(h, 'count')).toEqual([[2, 1], [2, 0]]);
+    expect(binValues(h, 'percent')).toEqual([[50, 100], [50, 0]]);
+    expect(binValues(h, 'cumulative')).toEqual([[50, 100], [100, 100]]);
+    // Without a series column the one series is all values.
+    expect(binValues(histogram([[1], [2], [15]], 0, undefined, { binWidth: 10, min: 0, max: 20 }), 'percent').map((b) => Math.round(b[0]!))).toEqual([67, 33]);
   });
 });
 

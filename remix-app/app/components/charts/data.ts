@@ -235,6 +235,8 @@ export interface Histogram {
   /** Values that were NULL or not numbers, left out. */
   skipped: number;
   total: number;
+  /** Values per series (what a series' percentages are shares of). */
+  totals: number[];
 }
 
 /** A round bin width (1, 2 or 5 × 10^n) near `raw`. */
@@ -275,7 +277,9 @@ export function histogram(
     points.push({ v, s });
   }
   if (series === undefined) names.push('Count');
-  if (points.length === 0) return { bins: [], series: names, skipped, total: 0 };
+  const totals = names.map(() => 0);
+  for (const p of points) totals[p.s]!++;
+  if (points.length === 0) return { bins: [], series: names, skipped, total: 0, totals };
   let lo = Infinity, hi = -Infinity;
   for (const p of points) {
     if (p.v < lo) lo = p.v;
@@ -300,7 +304,19 @@ export function histogram(
   }
   if (opts.min !== undefined && lo < opts.min) bins[0]!.openStart = true;
   if (opts.max !== undefined && hi > opts.max) bins[n - 1]!.openEnd = true;
-  return { bins, series: names, skipped, total: points.length };
+  return { bins, series: names, skipped, total: points.length, totals };
+}
+
+/**
+ * What each bin's bar shows, per series: the count, the percentage of the series' own values, or the
+ * running percentage of them (so series of different sizes can be compared by their shape).
+ */
+export function binValues(h: Histogram, show: 'count' | 'percent' | 'cumulative' = 'count'): number[][] {
+  const running = h.series.map(() => 0);
+  return h.bins.map((b) => b.counts.map((count, si) => {
+    running[si]! += count;
+    return show === 'count' ? count : ((show === 'cumulative' ? running[si]! : count) / (h.totals[si] || 1)) * 100;
+  }));
 }
 
 // ---------------------------------------------------------------- hierarchy

@@ -2,7 +2,7 @@
 import { ResponsiveBar } from '@nivo/bar';
 import { useMemo } from 'react';
 import type { HistogramConfig } from '../config';
-import { histogram } from '../data';
+import { binValues, histogram } from '../data';
 import { columnLabel, formatCompact, formatNumber, columnZone, isDateType, wallClock } from '../format';
 import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, type ViewProps } from './types';
@@ -19,15 +19,13 @@ export default function HistogramChart({ config, roles, data, palette, mode, tit
   const edgeZone = useMemo(() => columnZone(data.rows, v, field, zone), [data.rows, v, field, zone]);
   const edge = (n: number) => (dates ? wallClock(new Date(n), edgeZone, false).slice(0, 10) : formatCompact(n, fmt));
   const show = config.show ?? 'count';
-  const running = h.series.map(() => 0);
+  const values = binValues(h, show);
   const bars = h.bins.map((b, i) => {
     const datum: Record<string, string | number> = {
       __bin: `${b.openStart ? '≤ ' : ''}${edge(b.start)}–${b.openEnd ? '≥ ' : ''}${edge(b.end)}\u200b${i}`,
     };
     h.series.forEach((name, si) => {
-      const count = b.counts[si]!;
-      running[si]! += count;
-      datum[name] = show === 'count' ? count : ((show === 'cumulative' ? running[si]! : count) / (h.total || 1)) * 100;
+      datum[name] = values[i]![si]!;
     });
     return datum;
   });
