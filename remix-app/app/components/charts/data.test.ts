@@ -4,7 +4,8 @@ import { parseChartConfig } from './config';
 import { binValues, histogram, multiPivot, niceWidth, pivot, pivotPercent, toSeries, toTree } from './data';
 import { rotatePalette } from './palette';
 import { resolveRoles } from './resolve';
-import { withAxisTitles } from './theme';
+import { pieLegend, withAxisTitles } from './theme';
+import { gaugeColor, TARGET_COLORS } from './views/GaugeChart';
 
 const f = (name: string, data_type: string, idx: number): DataField => ({ name, data_type, idx });
 
@@ -178,5 +179,35 @@ describe('chart options shared by every type', () => {
     expect(t.bottom.legend).toBe('Month');
     expect(t.legends[0]!.translateY).toBe(76);
     expect(withAxisTitles({ top: 1, right: 1, bottom: 40, left: 50 }, [], undefined, undefined)).toMatchObject({ margin: { bottom: 40, left: 50 }, bottom: {}, left: {} });
+  });
+});
+
+describe('pie legend', () => {
+  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `${i}`, label: `S${i}`, color: '#000' }));
+  it('sits where the option says, in rows on top or below, and on the right by default', () => {
+    expect(pieLegend(undefined, 600, items(3)).legends.map((l) => l.anchor)).toEqual(['right']);
+    const top = pieLegend('top', 600, items(6));
+    expect(top.legends.map((l) => l.anchor)).toEqual(['top', 'top']);
+    expect(top.legends.flatMap((l) => l.data.map((d) => d.id))).toEqual(['0', '1', '2', '3', '4', '5']);
+    expect(top.margin.top).toBeGreaterThan(top.margin.bottom);
+    const bottom = pieLegend('bottom', 600, items(2));
+    expect(bottom.legends.map((l) => [l.anchor, l.direction])).toEqual([['bottom', 'row']]);
+    expect(bottom.margin.bottom).toBeGreaterThan(bottom.margin.top);
+  });
+  it('moves below a narrow pie instead of squeezing it, and is gone for none', () => {
+    expect(pieLegend('right', 380, items(3)).legends[0]!.anchor).toBe('bottom');
+    expect(pieLegend('none', 600, items(3)).legends).toEqual([]);
+  });
+});
+
+describe('gauge colour', () => {
+  const palette = ['#111111', '#222222'];
+  it('follows the bands, else the target (lower is better turns it round), else the palette', () => {
+    expect(gaugeColor(5, 10, [{ to: 3, color: '#aaaaaa' }, { to: 8 }], false, palette)).toBe('#222222');
+    expect(gaugeColor(12, 10, undefined, false, palette)).toBe(TARGET_COLORS.met);
+    expect(gaugeColor(8, 10, undefined, false, palette)).toBe(TARGET_COLORS.missed);
+    expect(gaugeColor(8, 10, undefined, true, palette)).toBe(TARGET_COLORS.met);
+    expect(gaugeColor(12, 10, undefined, true, palette)).toBe(TARGET_COLORS.missed);
+    expect(gaugeColor(12, null, undefined, true, palette)).toBe('#111111');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DataField } from '../../lib/types';
-import { columnZone, dateLabeler, displayZone, formatCell, formatInstant, knownZone, wallClock } from './format';
+import { columnZone, dateLabeler, displayZone, formatCell, formatInstant, knownZone, msDateLabeler, wallClock } from './format';
 
 const ts: DataField = { idx: 0, name: 'ordered_at', data_type: 'DateTime' };
 const day: DataField = { idx: 0, name: 'day', data_type: 'Date' };
@@ -46,5 +46,15 @@ describe('date-times in the dashboard time zone', () => {
     expect(knownZone('Mars/Olympus')).toBe('UTC');
     expect(knownZone(undefined)).toBe('UTC');
     expect(formatCell('2026-01-10T14:05:00Z', ts, undefined, knownZone('Nowhere/Else'))).toBe('2026-01-10 14:05');
+  });
+});
+
+describe('dates plotted as numbers (an XY chart\'s x axis)', () => {
+  it('labels milliseconds as the column\'s dates, instants in the dashboard zone', () => {
+    const days = msDateLabeler(['2026-03-01', '2026-03-15'], 'Europe/Berlin');
+    expect(days(Date.parse('2026-03-15'))).toBe('Mar 15, 2026');
+    const instants = msDateLabeler(['2026-03-01T09:30:00Z', '2026-03-02T17:00:00Z'], 'Europe/Berlin');
+    expect(instants(Date.parse('2026-03-01T09:30:00Z'))).toBe('Mar 1, 10:30');
+    expect(days(Number.NaN)).toBe('');
   });
 });

@@ -182,3 +182,9 @@ export function columnLabel(field: DataField | undefined): string {
 export function truncate(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
+
+/** dateLabeler for a date column plotted as milliseconds (an XY chart's x): a tick or a point's x reads as a date. */
+export function msDateLabeler(values: Cell[], zone: string | null | undefined = 'UTC'): (ms: number) => string {
+  const label = dateLabeler(values, zone);
+  return (ms) => (Number.isFinite(ms) ? label(new Date(ms).toISOString()) : '');
+}

@@ -67,6 +67,35 @@ export function legendFor(position: 'top' | 'right' | 'bottom' | 'none' | undefi
 }
 
 
+type LegendItem = { id: string; label: string; color: string };
+
+/**
+ * The pie's legend and margins: on the right by default (below the pie when the chart is narrower than
+ * 420 px), on top or below when chosen, none for `none`. Top and bottom legends run in rows.
+ */
+export function pieLegend(position: 'top' | 'right' | 'bottom' | 'none' | undefined, width: number, items: LegendItem[]) {
+  const none = { legends: [], margin: { top: 16, right: 16, bottom: 16, left: 16 } };
+  if (position === 'none' || items.length === 0) return none;
+  const pos = (position ?? 'right') === 'right' && width <= 420 ? 'bottom' : position ?? 'right';
+  const common = { itemHeight: 20, itemsSpacing: 2, symbolSize: 10, symbolShape: 'circle' as const, data: items };
+  if (pos === 'right') {
+    return { legends: [{ anchor: 'right' as const, direction: 'column' as const, translateX: 140, itemWidth: 130, ...common }], margin: { top: 16, right: 150, bottom: 16, left: 16 } };
+  }
+  // A row holds as many items as fit; the margin leaves room for the rows the items need.
+  const perRow = Math.max(1, Math.floor((width - 32) / 120));
+  const rows = Math.min(3, Math.ceil(items.length / perRow));
+  const room = 12 + rows * 22;
+  const legends = Array.from({ length: rows }, (_, r) => ({
+    anchor: pos === 'top' ? ('top' as const) : ('bottom' as const),
+    direction: 'row' as const,
+    itemWidth: 120,
+    translateY: pos === 'top' ? -room + 6 + r * 22 : room - 22 * (rows - r) + 6,
+    ...common,
+    data: items.slice(r * perRow, (r + 1) * perRow),
+  }));
+  return { legends, margin: pos === 'top' ? { top: 16 + room, right: 16, bottom: 16, left: 16 } : { top: 16, right: 16, bottom: 16 + room, left: 16 } };
+}
+
 /**
  * Axis titles (the chart's x_title / y_title) as nivo axis legends: each title sits just outside its
  * axis' tick labels, the margin grows by a line to make room, and a legend below the chart moves down.

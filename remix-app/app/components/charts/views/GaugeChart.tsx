@@ -12,6 +12,23 @@ function bound(spec: string | number | undefined, index: number | undefined, row
   return fallback;
 }
 
+/** Met a target: green; missed it: red. */
+export const TARGET_COLORS = { met: '#16a34a', missed: '#dc2626' } as const;
+
+/**
+ * The arc's colour: the band the value falls in (bands first); else, with a target, green when the
+ * value reaches it and red when not — "reaches" meaning at most the target when lower is better;
+ * else the palette's first colour.
+ */
+export function gaugeColor(value: number, target: number | null, bands: GaugeConfig['bands'], downIsGood: boolean, palette: readonly string[]): string {
+  if (bands?.length) {
+    const hit = bands.find((b) => value <= b.to) ?? bands[bands.length - 1]!;
+    return hit.color ?? palette[bands.indexOf(hit) % palette.length]!;
+  }
+  if (target !== null) return (downIsGood ? value <= target : value >= target) ? TARGET_COLORS.met : TARGET_COLORS.missed;
+  return palette[0]!;
+}
+
 export default function GaugeChart({ config, roles, data, palette, mode, title }: ViewProps<GaugeConfig>) {
   const row = data.rows[0] ?? [];
   const value = toNumber(row[idx(roles, 'value')!]) ?? 0;
@@ -22,12 +39,7 @@ export default function GaugeChart({ config, roles, data, palette, mode, title }
   const target = typeof config.target === 'number' ? config.target : targetIndex !== undefined ? toNumber(row[targetIndex]) : null;
   const clamped = Math.max(min, Math.min(max, value));
   const span = max - min;
-  const bands = config.bands?.length ? config.bands : null;
-  const bandColor = (() => {
-    if (!bands) return palette[0]!;
-    const hit = bands.find((b) => value <= b.to) ?? bands[bands.length - 1]!;
-    return hit.color ?? palette[bands.indexOf(hit) % palette.length]!;
-  })();
+  const bandColor = gaugeColor(value, target, config.bands, Boolean(config.down_is_good), palette);
   const fmt = config.format ?? {};
   const chartData = [{ id: 'gauge', data: [{ x: 'value', y: clamped - min }, { x: 'rest', y: max - clamped }] }];
   const targetAngle = target === null ? null : -90 + (Math.max(min, Math.min(max, target)) - min) / span * 180;

@@ -3,7 +3,7 @@ import { ResponsivePie } from '@nivo/pie';
 import type { PieConfig } from '../config';
 import { toNumber } from '../data';
 import { columnLabel, columnZone, formatCell, formatCompact, formatNumber, truncate } from '../format';
-import { nivoTheme } from '../theme';
+import { nivoTheme, pieLegend } from '../theme';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
@@ -26,12 +26,12 @@ export default function PieChart({ config, roles, data, palette, mode, title, zo
   const pieData = top.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value, color: palette[i % palette.length]! }));
   const fmt = config.format ?? {};
   const labels = config.slice_labels ?? 'percent';
-  const legendRight = (size.width || 600) > 420 && config.legend !== 'none';
+  const legend = pieLegend(config.legend, size.width || 600, pieData.map((d) => ({ id: d.id, label: truncate(d.label, 18), color: d.color })));
   return (
     <div ref={ref} className="chart__measure">
       <ResponsivePie
         data={pieData}
-        margin={{ top: 16, right: legendRight ? 150 : 16, bottom: legendRight ? 16 : 40, left: 16 }}
+        margin={legend.margin}
         innerRadius={config.donut === false ? 0 : 0.56}
         padAngle={1}
         cornerRadius={3}
@@ -45,7 +45,7 @@ export default function PieChart({ config, roles, data, palette, mode, title, zo
         valueFormat={(x) => `${formatNumber(x, fmt)} (${formatNumber((x / total) * 100, { decimals: 1 })} %)`}
         animate={false}
         theme={nivoTheme(mode)}
-        legends={legendRight ? [{ anchor: 'right', direction: 'column', translateX: 140, itemWidth: 130, itemHeight: 20, itemsSpacing: 2, symbolSize: 10, symbolShape: 'circle', data: pieData.map((d) => ({ id: d.id, label: truncate(d.label, 18), color: d.color })) }] : []}
+        legends={legend.legends}
         role="img"
       />
       <span className="visually-hidden">{title}: {pieData.map((d) => `${d.label} ${formatNumber(d.value, fmt)}`).join(', ')} ({columnLabel(field(v))})</span>

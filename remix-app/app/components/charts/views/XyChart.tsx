@@ -3,7 +3,7 @@ import { ResponsiveScatterPlot } from '@nivo/scatterplot';
 import { useMemo } from 'react';
 import type { XyBubbleConfig } from '../config';
 import { toNumber } from '../data';
-import { columnLabel, formatCell, formatCompact, formatNumber } from '../format';
+import { columnLabel, msDateLabeler, formatCell, formatCompact, formatNumber, isDateType } from '../format';
 import { legendFor, nivoTheme } from '../theme';
 import { idx, type ViewProps } from './types';
 
@@ -20,7 +20,7 @@ export function trend(points: { x: number; y: number }[]): { a: number; b: numbe
   return { a: my - b * mx, b };
 }
 
-export default function XyChart({ config, roles, data, palette, mode, title }: ViewProps<XyBubbleConfig>) {
+export default function XyChart({ config, roles, data, palette, mode, title, zone }: ViewProps<XyBubbleConfig>) {
   const x = idx(roles, 'x')!, y = idx(roles, 'y')!, size = idx(roles, 'size'), label = idx(roles, 'label'), series = idx(roles, 'series');
   const field = (i: number | undefined) => (i === undefined ? undefined : data.fields.find((f) => f.idx === i) ?? data.fields[i]);
   const groups = useMemo(() => {
@@ -44,6 +44,11 @@ export default function XyChart({ config, roles, data, palette, mode, title }: V
   const minX = Math.min(...xs), maxX = Math.max(...xs);
   const legend = legendFor(config.legend, groups.length);
   const fmt = config.format ?? {};
+  // A date or date-time x is plotted as milliseconds; ticks and tooltips read as dates (in the dashboard's zone for instants).
+  const xLabel = useMemo(() => {
+    if (!isDateType(field(x))) return null;
+    return msDateLabeler(data.rows.map((r) => r[x] ?? null), zone);
+  }, [data.rows, x, zone]);
   return (
     <ResponsiveScatterPlot
       data={groups}
@@ -56,12 +61,12 @@ export default function XyChart({ config, roles, data, palette, mode, title }: V
       animate={false}
       theme={nivoTheme(mode)}
       useMesh
-      axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: 6, legend: config.x_title ?? columnLabel(field(x)), legendOffset: 38, legendPosition: 'middle', format: (v) => formatCompact(Number(v)) }}
+      axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: 6, legend: config.x_title ?? columnLabel(field(x)), legendOffset: 38, legendPosition: 'middle', format: (v) => (xLabel ? xLabel(Number(v)) : formatCompact(Number(v))) }}
       axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, legend: config.y_title ?? columnLabel(field(y)), legendOffset: -52, legendPosition: 'middle', format: (v) => formatCompact(Number(v), fmt) }}
       tooltip={({ node }) => (
         <div className="chart-tooltip">
           {node.data.label ? <strong>{node.data.label}</strong> : null}
-          <div>{columnLabel(field(x))}: {formatNumber(node.data.x)}</div>
+          <div>{columnLabel(field(x))}: {xLabel ? xLabel(node.data.x) : formatNumber(node.data.x)}</div>
           <div>{columnLabel(field(y))}: {formatNumber(node.data.y, fmt)}</div>
           {size !== undefined ? <div>{columnLabel(field(size))}: {formatNumber(node.data.size)}</div> : null}
         </div>
