@@ -34,3 +34,28 @@ describe('the dashboard’s filter values in the report editor', () => {
     expect(state.parameters.filters?.find((f) => f.variable_name === 'region')).toBeUndefined();
   });
 });
+
+describe('a dashboard whose viewers choose the time zone', () => {
+  const withZones = (allowed: string[], tz?: string) => ({
+    ...doc,
+    data: { ...doc.data, attributes: { ...doc.data.attributes, time_zone_config: { type: 'input', allowed_time_zones: allowed }, default_parameters: tz ? { tz } : null } },
+  }) as unknown as SingleDocument<DashboardAttributes>;
+
+  it('opens in the default parameters’ zone when the URL names none; the URL wins', () => {
+    const opened = editorFilterState(withZones(['Europe/Berlin', 'America/New_York'], 'America/New_York'), new URLSearchParams(''), 'UTC');
+    expect(opened.tz).toBe('America/New_York');
+    expect(opened.zone).toBe('America/New_York');
+    expect(opened.parameters.tz).toBe('America/New_York');
+    expect(editorFilterState(withZones(['Europe/Berlin', 'America/New_York'], 'America/New_York'), new URLSearchParams('tz=Europe/Berlin'), 'UTC').tz).toBe('Europe/Berlin');
+    // A default the dashboard no longer offers is not used.
+    expect(editorFilterState(withZones(['Europe/Berlin'], 'America/New_York'), new URLSearchParams(''), 'UTC').tz).toBeNull();
+  });
+
+  it('offers every zone when the allowed list is empty, as the API accepts any then', () => {
+    const state = editorFilterState(withZones([]), new URLSearchParams('tz=Asia/Tokyo'), 'UTC');
+    expect(state.timeZones).toContain('Asia/Tokyo');
+    expect(state.timeZones).toContain('UTC');
+    expect(state.tz).toBe('Asia/Tokyo');
+    expect(state.problems).toEqual([]);
+  });
+});

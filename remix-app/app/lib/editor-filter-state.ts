@@ -6,7 +6,7 @@
 import { dashboardZone } from './dashboard-view.ts';
 import { buildFilterDefs } from './filters-defs.ts';
 import {
-  dashboardDefaultValues, effectiveValues, FILTER_PREFIX, readUrlState, toParameters, TZ_PARAM, type FilterDef, type InputParameters,
+  chosenTz, dashboardDefaultValues, effectiveValues, FILTER_PREFIX, offeredTimeZones, readUrlState, toParameters, TZ_PARAM, type FilterDef, type InputParameters,
 } from './filters.ts';
 import type { DashboardAttributes, SingleDocument } from './types.ts';
 
@@ -30,8 +30,9 @@ export function editorFilterState(doc: SingleDocument<DashboardAttributes>, sear
   const a = doc.data.attributes;
   const defs = buildFilterDefs(doc);
   const tzConfig = a.time_zone_config ?? { type: 'organization' };
-  const timeZones = tzConfig.type === 'input' ? (tzConfig.allowed_time_zones ?? []) : null;
-  const url = readUrlState(search, defs, timeZones);
+  const timeZones = offeredTimeZones(tzConfig);
+  const read = readUrlState(search, defs, timeZones);
+  const url = { ...read, tz: chosenTz(read, a.default_parameters, timeZones) };
   const dashboardDefaults = dashboardDefaultValues(defs, a.default_parameters);
   const effective = effectiveValues(defs, url.values, dashboardDefaults, {});
   const zone = dashboardZone(tzConfig, organizationZone, url.tz);

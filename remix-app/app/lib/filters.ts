@@ -186,6 +186,24 @@ export interface UrlState {
   problems: string[];
 }
 
+/**
+ * The zones a viewer may choose from (time_zone_config type `input`): the allowed list, or every zone the
+ * browser knows when the list is empty (the API then takes any zone). null: the dashboard offers no choice.
+ */
+export function offeredTimeZones(config: { type?: string; allowed_time_zones?: string[] | null } | null | undefined): string[] | null {
+  if (config?.type !== 'input') return null;
+  if (config.allowed_time_zones?.length) return config.allowed_time_zones;
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return all.includes('UTC') ? all : ['UTC', ...all];
+}
+
+/** The zone a dashboard opens with: the URL's `tz`, else its default_parameters' `tz` when the viewer may choose it. */
+export function chosenTz(url: UrlState, defaults: { tz?: unknown } | null | undefined, zones: string[] | null): string | null {
+  if (url.tz) return url.tz;
+  const tz = defaults?.tz;
+  return typeof tz === 'string' && zones?.includes(tz) ? tz : null;
+}
+
 /** Reads the filter values of a URL; values of unknown filters and malformed values are reported, not used. */
 export function readUrlState(search: URLSearchParams, defs: FilterDef[], allowedZones: string[] | null = null): UrlState {
   const byVariable = new Map(defs.map((d) => [d.variable, d]));

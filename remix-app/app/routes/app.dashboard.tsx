@@ -17,7 +17,7 @@ import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
 import { buildTiles, dashboardZone, editorHref } from '../lib/dashboard-view';
-import { dashboardDefaultValues, effectiveValues, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
+import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
 import { buildFilterDefs } from '../lib/filters-defs';
 import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
@@ -31,13 +31,16 @@ interface Setup {
   defs: FilterDef[];
   defaults: Record<string, string>;
   zones: string[] | null;
+  /** default_parameters.tz: the zone the dashboard opens with when the URL has none. */
+  defaultTz: string | null;
   timeZoneConfig: DashboardAttributes['time_zone_config'];
   organizationZone: string;
 }
 
 /** Everything the parameters depend on, computed the same way on the server and in the browser. */
 function parametersFor(setup: Setup, search: string, options: Record<string, { value: string; label: string }[] | undefined>, now: number) {
-  const url = readUrlState(new URLSearchParams(search), setup.defs, setup.zones);
+  const read = readUrlState(new URLSearchParams(search), setup.defs, setup.zones);
+  const url = { ...read, tz: chosenTz(read, { tz: setup.defaultTz }, setup.zones) };
   const eff = effectiveValues(setup.defs, url.values, setup.defaults, options);
   const zone = dashboardZone(setup.timeZoneConfig, setup.organizationZone, url.tz);
   const parameters = toParameters(setup.defs, eff.values, { now, zone, tz: url.tz });
@@ -56,7 +59,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const setup: Setup = {
     defs,
     defaults: dashboardDefaultValues(defs, a.default_parameters),
-    zones: tzConfig.type === 'input' ? (tzConfig.allowed_time_zones ?? []) : null,
+    zones: offeredTimeZones(tzConfig),
+    defaultTz: typeof a.default_parameters?.tz === 'string' ? a.default_parameters.tz : null,
     timeZoneConfig: tzConfig,
     organizationZone: session.organization.time_zone ?? 'UTC',
   };

@@ -20,7 +20,7 @@ import { downloadHref } from '../components/sharing/DownloadMenu';
 import { publicDashboard, type PublicLinkView } from '../components/sharing/public-dashboard';
 import { grantCookie, publicCall, publicLinkApiPath } from '../components/sharing/public-link.server';
 import { dashboardZone } from '../lib/dashboard-view';
-import { dashboardDefaultValues, effectiveValues, readUrlState, toParameters } from '../lib/filters';
+import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters } from '../lib/filters';
 import type { DashboardAttributes } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
@@ -125,8 +125,11 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
   useColorMode(link.color_mode);
   const { tiles, defs } = useMemo(() => publicDashboard(view), [view]);
   const tzConfig = dashboard.time_zone_config ?? { type: 'organization' };
-  const zones = tzConfig.type === 'input' ? (tzConfig.allowed_time_zones ?? []) : null;
-  const initial = useMemo(() => readUrlState(new URLSearchParams(query), defs, zones), [query, defs, zones]);
+  const zones = useMemo(() => offeredTimeZones(dashboard.time_zone_config), [dashboard.time_zone_config]);
+  const initial = useMemo(() => {
+    const read = readUrlState(new URLSearchParams(query), defs, zones);
+    return { ...read, tz: chosenTz(read, dashboard.default_parameters, zones) };
+  }, [query, defs, zones, dashboard.default_parameters]);
   // Filter changes stay on the page (a signed address must not change); the address keeps what was shared.
   const [values, setValues] = useState<Record<string, string>>(initial.values);
   const [tz, setTz] = useState<string | null>(initial.tz);

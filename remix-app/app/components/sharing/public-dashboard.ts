@@ -68,6 +68,7 @@ export interface PublicLinkView {
     color_scheme: string;
     filters_configuration: DashboardAttributes['filters_configuration'];
     time_zone_config: DashboardAttributes['time_zone_config'];
+    default_parameters?: DashboardAttributes['default_parameters'];
   };
   reports: PublicReport[];
   filters: PublicFilter[];
