@@ -535,6 +535,81 @@ describe('the report menu, time zones and the editor link', () => {
   });
 });
 
+describe('drill-downs', () => {
+  it('are set in the editor, and a click on a bar or a table row opens the target filtered by that row', async () => {
+    const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find((d) => d.attributes.is_sample)!;
+    const board = async (name: string) => {
+      const res = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name } } }, headers: JSONAPI });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data.id;
+    };
+    const report = async (dashboard: string, name: string, sqlQuery: string, chart: Record<string, unknown>) => {
+      const res = await apiFetch<{ data: { id: string } }>('/reports', {
+        headers: JSONAPI,
+        body: { data: { type: 'reports', attributes: { name, sql_query: sqlQuery, width: 6, height: 4 }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboard } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+      });
+      expect(res.status, res.text).toBe(201);
+      await sql`update reports set chart_configuration = ${sql.json(chart as never)} where id = ${res.body.data.id}`;
+      return res.body.data.id;
+    };
+    const tag = Date.now();
+    const target = await board(`Country detail ${tag}`);
+    const filter = await apiFetch('/filters', {
+      headers: JSONAPI,
+      body: { data: { type: 'filters', attributes: { display_name: 'Country', variable_name: 'drill_country', control_type: 'input_multi', value_type: 'TEXT' }, relationships: { dashboards: { data: [{ type: 'dashboards', id: target }] } } } },
+    });
+    expect(filter.status, filter.text).toBe(201);
+    await report(target, 'Orders of the country', 'SELECT count(*) AS orders FROM orders o WHERE {[o.country]=drill_country}', { type: 'number', value: 'orders' });
+    const source = await board(`Drill source ${tag}`);
+    const byCountry = 'SELECT o.country, count(*) AS orders FROM orders o GROUP BY 1 ORDER BY 1';
+    const bars = await report(source, 'Orders by country', byCountry, { type: 'bar', x: 'country', y: ['orders'] });
+    await report(source, 'Orders table', byCountry, { type: 'table', drilldown: { dashboard_id: target, mapping: [{ column: 'country', variable: 'drill_country' }], keep_filters: false } });
+
+    const { context, page, errors } = await newPage();
+    try {
+      // The editor: choose the target, map its filter to a column, save.
+      await page.goto(`${origin}/app/reports/${bars}`);
+      // The mapping offers the result's columns: run the query first.
+      await page.click('[data-testid="run-query"]');
+      await page.locator('[data-testid="run-status"][data-status="success"]').waitFor({ timeout: 30_000 });
+      await page.click('[data-testid="tab-chart"]');
+      await page.selectOption('[data-testid="drilldown-dashboard"]', target);
+      await page.selectOption('[data-testid="drilldown-map-drill_country"]', 'country');
+      await page.click('[data-testid="save-report"]');
+      await page.waitForURL(new RegExp(`/app/dashboards/${source}`));
+      const [saved] = await sql<{ chart_configuration: { drilldown?: unknown } }[]>`select chart_configuration from reports where id = ${bars}`;
+      expect(saved!.chart_configuration.drilldown).toEqual({ dashboard_id: target, mapping: [{ variable: 'drill_country', column: 'country' }] });
+
+      // A click on a bar opens the target with that bar's country; the viewer's time zone comes along.
+      await page.goto(`${origin}/app/dashboards/${source}?tz=UTC`);
+      await waitForTiles(page);
+      const barTile = tileByTitle(page, 'Orders by country');
+      expect(await barTile.locator('[data-drill]').count()).toBe(1);
+      await barTile.locator('svg rect[fill]:not([fill="transparent"])').first().click();
+      await page.waitForURL(new RegExp(`/app/dashboards/${target}\\?`));
+      const opened = new URL(page.url());
+      const country = opened.searchParams.get('f.drill_country');
+      expect(country).toMatch(/^[A-Z]{2}$/);
+      expect(opened.searchParams.get('tz')).toBe('UTC');
+      await waitForTiles(page);
+      const one = Number((await numberIn(page, 'Orders of the country')).replace(/\D/g, ''));
+      const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from sample_shop.orders where country = ${country}`;
+      expect(one).toBe(n);
+
+      // A table row drills too (here without the viewer's filters).
+      await page.goto(`${origin}/app/dashboards/${source}`);
+      await waitForTiles(page);
+      const row = tileByTitle(page, 'Orders table').locator('[data-testid="drill-row"]').nth(1);
+      const rowCountry = (await row.locator('td').first().textContent())!.trim();
+      await row.click();
+      await page.waitForURL(new RegExp(`/app/dashboards/${target}\\?f\\.drill_country=${rowCountry}$`));
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('viewers', () => {
   it('see dashboards without any edit control, and the API refuses their edits', async () => {
     const { context, page, errors } = await newPage(viewerState);

@@ -219,12 +219,16 @@ export function setPath(config: Config, path: string, value: unknown): Config {
  * The configuration for another chart type: the number format and legend stay, and options the new type
  * also has (the same key and kind, such as x/y/series between line and bar) carry over.
  */
+/** Types whose view follows a drill-down on a click (bars, slices, table rows). */
+export const WITH_DRILLDOWN: readonly ChartType[] = ['table', 'bar', 'pie'];
+
 export function switchChartType(config: Config, type: ChartType): Config {
   const out: Config = { type };
   if (config.format) out.format = config.format;
   if (config.legend && WITH_LEGEND.includes(type)) out.legend = config.legend;
   if (config.color_start !== undefined && WITH_COLORS.includes(type)) out.color_start = config.color_start;
   if (WITH_AXES.includes(type)) for (const k of ['x_title', 'y_title']) if (!empty(config[k])) out[k] = config[k];
+  if (config.drilldown && WITH_DRILLDOWN.includes(type)) out.drilldown = config.drilldown;
   const from = isChartType(config.type) ? CONTROLS[config.type] : [];
   for (const c of CONTROLS[type]) {
     const before = from.find((x) => x.key === c.key && x.kind === c.kind);

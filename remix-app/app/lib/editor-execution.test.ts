@@ -92,6 +92,13 @@ describe('chart configuration editing', () => {
     for (const type of ['map', 'hierarchy', 'gauge', 'word_cloud'] as const) expect(chartControls(type).map((c) => c.key), type).not.toContain('legend');
   });
 
+  it('keeps a drill-down when the new type follows one, and drops it otherwise', () => {
+    const bar = { type: 'bar', x: 'country', drilldown: { dashboard_id: 'dsh_1', mapping: [] } };
+    expect(switchChartType(bar, 'pie').drilldown).toEqual(bar.drilldown);
+    expect(switchChartType(bar, 'table').drilldown).toEqual(bar.drilldown);
+    expect(switchChartType(bar, 'line')).not.toHaveProperty('drilldown');
+  });
+
   it('carries compatible options over to another chart type', () => {
     const bar = { type: 'bar', x: 'month', y: ['revenue'], series: 'country', grouping: 'stacked', format: { compact: true }, legend: 'right' };
     expect(switchChartType(bar, 'line')).toEqual({ type: 'line', x: 'month', y: ['revenue'], series: 'country', format: { compact: true }, legend: 'right' });

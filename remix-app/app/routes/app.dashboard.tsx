@@ -273,6 +273,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
               editHref={editable ? editorHref(t.reportId, dashboard.id, location.search) : null}
               downloads={downloads}
               onRefresh={refreshReport}
+              drill
             />
           ))}
         </div>

@@ -42,6 +42,25 @@ const relId = (r: { relationships?: Record<string, { data?: unknown }> }, name: 
   return d && typeof d.id === 'string' ? d.id : null;
 };
 
+/** Each dashboard with the variables of the filters on it, by name. */
+function drillTargets(
+  dashboards: { id: string; attributes: DashboardAttributes }[],
+  filters: { attributes: FilterAttributes; relationships?: Record<string, { data?: unknown }> }[],
+) {
+  const variables = new Map<string, Set<string>>();
+  for (const f of filters) {
+    const on = f.relationships?.dashboards?.data;
+    for (const d of Array.isArray(on) ? (on as { id?: string }[]) : []) {
+      if (typeof d.id !== 'string') continue;
+      if (!variables.has(d.id)) variables.set(d.id, new Set());
+      variables.get(d.id)!.add(f.attributes.variable_name);
+    }
+  }
+  return dashboards
+    .map((d) => ({ id: d.id, name: d.attributes.name, variables: [...(variables.get(d.id) ?? [])].sort() }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const session = await requireGrant(api, 'manage_dashboards', EDIT_REFUSED);
@@ -53,10 +72,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     dashboardId = relId(report, 'dashboard');
   }
   if (!dashboardId) throw data<ErrorPayload>({ code: 'bad_request', message: 'Open the report editor from a dashboard (the link names the dashboard the report goes on).' }, { status: 400 });
-  const [doc, datasources, snippets] = await Promise.all([
+  const [doc, datasources, snippets, dashboards, allFilters] = await Promise.all([
     api.get<SingleDocument<DashboardAttributes>>(`/dashboards/${encodeURIComponent(dashboardId)}?include=filters,reports`),
     can(session, 'view_datasources') ? listAll<DatasourceAttributes>(api, '/datasources') : Promise.resolve([]),
     listAll<SnippetAttributes>(api, '/sql_snippets'),
+    // Drill-down targets: the dashboards this analyst sees, each with its filters' variables.
+    listAll<DashboardAttributes>(api, '/dashboards'),
+    listAll<FilterAttributes>(api, '/filters'),
   ]);
   const a = doc.data.attributes;
   const filters = (doc.included ?? []).filter((r) => r.type === 'filters').map((r) => r.attributes as unknown as FilterAttributes);
@@ -86,6 +108,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       enabled: d.attributes.enabled !== false, default_schema_name: d.attributes.default_schema_name ?? null,
     })),
     snippets: snippets.map((s) => ({ name: s.attributes.name, params: s.attributes.params ?? [], description: s.attributes.description ?? null })),
+    drillTargets: drillTargets(dashboards, allFilters),
     parameters,
     canRefreshSchema: can(session, 'manage_datasources'),
   };
@@ -129,6 +152,7 @@ export default function ReportEditorPage({ loaderData }: Route.ComponentProps) {
       filters={d.filters}
       datasources={d.datasources}
       snippets={d.snippets}
+      drillTargets={d.drillTargets}
       parameters={d.parameters}
       canRefreshSchema={d.canRefreshSchema}
       filterBar={<EditorFilters state={d.filterState} />}

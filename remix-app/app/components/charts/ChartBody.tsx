@@ -4,10 +4,13 @@
  * shell); `preloadCharts` starts those downloads while the queries still run.
  */
 import { useAtomValue } from 'jotai';
-import { Suspense, useLayoutEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useCallback, useLayoutEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import type { ResultData } from '../../lib/dashboard-status';
+import type { Cell } from '../../lib/types';
 import { themeAtom } from '../../state/theme';
 import type { ChartConfig, ChartType } from './config';
+import { drilldownHref } from './drilldown';
 import { knownZone } from './format';
 import { rotatePalette } from './palette';
 import { resolveRoles } from './resolve';
@@ -159,22 +162,42 @@ interface Props {
   title: string;
   /** The dashboard's time zone, for results that do not name theirs. */
   zone?: string | null;
+  /** Follow the report's drill-down on a click (the analyst app's dashboards; not sharing links or prints). */
+  drill?: boolean;
 }
 
-export function ChartBody({ reportId, config, configProblem, data, palette, title, zone }: Props) {
+/** The click handler of a configured drill-down: opens the target dashboard with the row's values. */
+function useDrill(config: ChartConfig, data: ResultData, enabled: boolean): ((row: Cell[]) => void) | undefined {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const dd = enabled ? config.drilldown : undefined;
+  const onDrill = useCallback(
+    (row: Cell[]) => {
+      if (!dd) return;
+      const href = drilldownHref(dd, data.fields, row, location.search);
+      if (dd.new_tab) window.open(href, '_blank', 'noopener');
+      else navigate(href);
+    },
+    [dd, data.fields, location.search, navigate],
+  );
+  return dd ? onDrill : undefined;
+}
+
+export function ChartBody({ reportId, config, configProblem, data, palette, title, zone, drill = false }: Props) {
   const mode = useAtomValue(themeAtom);
+  const onDrill = useDrill(config, data, drill);
   const ref = useRef<HTMLDivElement>(null);
   useDrawnMark(reportId, ref);
   const resolved = resolveRoles(config, data.fields);
   const shown: ChartConfig = resolved.ok ? config : { type: 'table' };
   const roles = resolved.ok ? resolved.roles : {};
   const note = configProblem ?? (resolved.ok ? undefined : resolved.note);
-  const props = { config: shown as never, roles, data, palette: rotatePalette(palette, shown.color_start), mode, title, zone: knownZone(data.time_zone || zone) };
+  const props = { config: shown as never, roles, data, palette: rotatePalette(palette, shown.color_start), mode, title, zone: knownZone(data.time_zone || zone), onDrill: resolved.ok ? onDrill : undefined };
   const View = shown.type === 'number' ? null : VIEWS[shown.type];
   return (
     <ChartFrame reportId={reportId} type={config.type} state="ready">
       {note ? <p className="chart__note" data-testid="chart-note">{note}</p> : null}
-      <div className={`chart__canvas chart__canvas--${shown.type}`} ref={ref}>
+      <div className={`chart__canvas chart__canvas--${shown.type}${props.onDrill ? ' chart__canvas--drill' : ''}`} ref={ref} data-drill={props.onDrill ? config.drilldown!.dashboard_id : undefined}>
         {View ? (
           <Suspense fallback={<ChartSkeleton type={shown.type} />}>
             <View {...props} />

@@ -5,6 +5,8 @@
  * and `{}` is a table. Unknown keys are ignored; wrong-typed values fall back to defaults.
  */
 
+import { parseDrilldown, type Drilldown } from './drilldown';
+
 export const CHART_TYPES = [
   'table', 'pivot', 'multi_pivot', 'number', 'pie', 'line', 'bar', 'map', 'gauge', 'xy_bubble', 'word_cloud', 'histogram', 'hierarchy',
 ] as const;
@@ -42,6 +44,8 @@ interface Base {
   legend?: 'top' | 'right' | 'bottom' | 'none';
   /** Which colour of the dashboard's scheme the first series (slice, bar) takes (0-based; the rest follow in order). */
   color_start?: number;
+  /** Where a click on a bar, a slice or a table row leads (drilldown.ts). */
+  drilldown?: Drilldown;
 }
 
 /** Axis titles of charts with axes (line, bar, xy_bubble, histogram). */
@@ -236,6 +240,7 @@ export function parseChartConfig(raw: unknown): { config: ChartConfig; problem?:
     format: format(c.format),
     legend: oneOf(c.legend, ['top', 'right', 'bottom', 'none'] as const),
     color_start: colorStart === undefined ? undefined : Math.max(0, Math.min(31, Math.round(colorStart))),
+    drilldown: parseDrilldown(c.drilldown) ?? undefined,
   };
   const axes = { x_title: str(c.x_title), y_title: str(c.y_title) };
   const build = (): ChartConfig => {

@@ -61,6 +61,8 @@ export interface TileProps {
   downloads?: TileDownloads | null;
   /** Re-runs this report; null: no refresh button on this page. */
   onRefresh?: ((reportId: string) => void) | null;
+  /** Follow the report's drill-down when its chart is clicked (the analyst app only). */
+  drill?: boolean;
 }
 
 /** The report's download menu (CSV, Excel), when the page and the report's switches allow downloads. */
@@ -83,7 +85,7 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
   );
 }
 
-export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null }: TileProps) {
+export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false }: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
   const [maximized, setMaximized] = useState(false);
@@ -116,7 +118,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       </ChartFrame>
     );
   } else if (state.result) {
-    body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={state.result} palette={palette} title={tile.name} zone={zone} />;
+    body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={state.result} palette={palette} title={tile.name} zone={zone} drill={drill} />;
   } else {
     body = (
       <ChartFrame reportId={tile.reportId} type={config.type} state="loading">

@@ -4,8 +4,9 @@
  */
 import { CHART_LABELS, CHART_TYPES, type ChartType } from '../charts/config';
 import {
-  chartControls, columnsFor, getPath, isChartType, MULTI_PIVOT_AGGREGATIONS, setPath, switchChartType, switchValue, type ChartControl,
+  chartControls, columnsFor, getPath, isChartType, MULTI_PIVOT_AGGREGATIONS, setPath, switchChartType, switchValue, WITH_DRILLDOWN, type ChartControl,
 } from '../../lib/editor-chart';
+import { DrilldownEditor, type DrillTarget } from './DrilldownEditor';
 import type { DataField } from '../../lib/types';
 
 type Config = Record<string, unknown>;
@@ -14,6 +15,8 @@ interface Props {
   config: Config;
   fields: DataField[];
   palette: string[];
+  /** Dashboards a drill-down may open (with their filter variables). */
+  drillTargets?: DrillTarget[];
   onChange(config: Config): void;
 }
 
@@ -43,7 +46,7 @@ export function ChartTypePicker({ value, onPick }: { value: ChartType; onPick(ty
   );
 }
 
-export function ChartConfigEditor({ config, fields, palette, onChange }: Props) {
+export function ChartConfigEditor({ config, fields, palette, drillTargets = [], onChange }: Props) {
   const type: ChartType = isChartType(config.type) ? config.type : 'table';
   const set = (key: string, value: unknown) => onChange(setPath(config, key, value));
   const controls = chartControls(type);
@@ -66,6 +69,19 @@ export function ChartConfigEditor({ config, fields, palette, onChange }: Props) 
           ))}
         </div>
       </fieldset>
+      {WITH_DRILLDOWN.includes(type) ? (
+        <DrilldownEditor
+          value={config.drilldown as Parameters<typeof DrilldownEditor>[0]['value']}
+          targets={drillTargets}
+          fields={fields}
+          onChange={(v) => {
+            const next = { ...config };
+            if (v) next.drilldown = v;
+            else delete next.drilldown;
+            onChange(next);
+          }}
+        />
+      ) : null}
       <p className="muted small chart-config__palette">Colours come from the dashboard’s colour scheme, in order from the first colour.</p>
     </div>
   );

@@ -12,6 +12,7 @@ import { dialectFor, editorVariables, schemaNamespace, type SchemaData, type Sni
 import { errorPosition, sqlToRun } from '../../lib/editor-execution';
 import { errorsByField, reportBody, unplacedErrors, type ApiErrorItem, type FormState } from '../../lib/editor-forms';
 import type { InputParameters } from '../../lib/filters';
+import type { DrillTarget } from './DrilldownEditor';
 import { ChartConfigEditor } from './ChartConfigEditor';
 import { FieldErrors, FormErrors } from './Field';
 import { InsertBar } from './InsertBar';
@@ -40,6 +41,8 @@ export interface ReportEditorProps {
   initialDatasourceId: string | null;
   dashboard: { id: string; name: string; locked: boolean; palette: string[]; backTo: string; zone?: string };
   filters: { variable_name: string; display_name?: string | null; control_type: string }[];
+  /** Dashboards the chart's drill-down may open. */
+  drillTargets?: DrillTarget[];
   datasources: EditorDatasource[];
   snippets: SnippetInfo[];
   parameters: InputParameters;
@@ -231,7 +234,7 @@ export function ReportEditor(props: ReportEditorProps) {
                     <p className="muted empty-result">Run the query to preview the chart.</p>
                   )}
                 </div>
-                <ChartConfigEditor config={(form.chart_configuration as Record<string, unknown>) ?? { type: 'table' }} fields={result?.fields ?? []} palette={dashboard.palette} onChange={(c) => set('chart_configuration', c)} />
+                <ChartConfigEditor config={(form.chart_configuration as Record<string, unknown>) ?? { type: 'table' }} fields={result?.fields ?? []} palette={dashboard.palette} drillTargets={props.drillTargets} onChange={(c) => set('chart_configuration', c)} />
                 <FieldErrors name="chart_configuration" errors={errors} />
               </div>
             ) : (

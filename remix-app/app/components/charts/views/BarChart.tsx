@@ -3,12 +3,13 @@ import { ResponsiveBar } from '@nivo/bar';
 import { useMemo } from 'react';
 import type { BarConfig } from '../config';
 import { toSeries } from '../data';
+import { rowFor } from '../drilldown';
 import { columnLabel, dateLabeler, formatCell, formatCompact, formatNumber, isDateType, truncate } from '../format';
 import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function BarChart({ config, roles, data, palette, mode, title, zone }: ViewProps<BarConfig>) {
+export default function BarChart({ config, roles, data, palette, mode, title, zone, onDrill }: ViewProps<BarConfig>) {
   const x = idx(roles, 'x')!;
   const y = idxList(roles, 'y');
   const seriesCol = idx(roles, 'series');
@@ -73,6 +74,12 @@ export default function BarChart({ config, roles, data, palette, mode, title, zo
         enableGridX={horizontal}
         enableGridY={!horizontal}
         tooltipLabel={(d) => `${keys.length > 1 ? `${d.id} · ` : ''}${show(d.indexValue)}`}
+        onClick={onDrill ? (d) => {
+          // The bar's category is the x value at the index written after the zero-width space.
+          const i = Number(String(d.indexValue).split('\u200b')[1]);
+          const row = rowFor(data.rows, x, xs[i], seriesCol, seriesCol === undefined ? undefined : String(d.id));
+          if (row) onDrill(row);
+        } : undefined}
         legends={axes.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
         role="img"
         ariaLabel={title}

@@ -1,5 +1,6 @@
 /** Pie or donut: slices in row order, small ones grouped into "Other", labels as names, values or percentages. */
 import { ResponsivePie } from '@nivo/pie';
+import type { Cell } from '../../../lib/types';
 import type { PieConfig } from '../config';
 import { toNumber } from '../data';
 import { columnLabel, columnZone, formatCell, formatCompact, formatNumber, truncate } from '../format';
@@ -7,20 +8,20 @@ import { nivoTheme, pieLegend } from '../theme';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function PieChart({ config, roles, data, palette, mode, title, zone }: ViewProps<PieConfig>) {
+export default function PieChart({ config, roles, data, palette, mode, title, zone, onDrill }: ViewProps<PieConfig>) {
   const l = idx(roles, 'label')!, v = idx(roles, 'value')!;
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
   const labelZone = columnZone(data.rows, l, field(l), zone);
   const slices = data.rows
-    .map((r) => ({ label: formatCell(r[l], field(l), undefined, labelZone) || '—', value: toNumber(r[v]) ?? 0 }))
+    .map((r) => ({ label: formatCell(r[l], field(l), undefined, labelZone) || '—', value: toNumber(r[v]) ?? 0, row: r as Cell[] | null }))
     .filter((s) => s.value > 0);
   const max = Math.max(2, config.max_slices ?? palette.length);
   const top = slices.length > max ? [...slices].sort((a, b) => b.value - a.value).slice(0, max - 1) : slices;
   if (slices.length > max) {
     const kept = new Set(top);
     const rest = slices.filter((s) => !kept.has(s));
-    top.push({ label: `Other (${rest.length})`, value: rest.reduce((s, x) => s + x.value, 0) });
+    top.push({ label: `Other (${rest.length})`, value: rest.reduce((s, x) => s + x.value, 0), row: null });
   }
   const total = top.reduce((s, x) => s + x.value, 0);
   const pieData = top.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value, color: palette[i % palette.length]! }));
@@ -46,6 +47,11 @@ export default function PieChart({ config, roles, data, palette, mode, title, zo
         animate={false}
         theme={nivoTheme(mode)}
         legends={legend.legends}
+        onClick={onDrill ? (d) => {
+          // "Other" stands for several rows: it does not drill.
+          const row = top[Number(String(d.id).split(':')[0])]?.row;
+          if (row) onDrill(row);
+        } : undefined}
         role="img"
       />
       <span className="visually-hidden">{title}: {pieData.map((d) => `${d.label} ${formatNumber(d.value, fmt)}`).join(', ')} ({columnLabel(field(v))})</span>

@@ -7,7 +7,7 @@ import {
   flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Cell, DataField } from '../../../lib/types';
 import type { TableConfig } from '../config';
 import { compareCells, toNumber } from '../data';
@@ -16,7 +16,7 @@ import type { ViewProps } from './types';
 
 const ROW_HEIGHT: Record<string, number> = { S: 28, M: 34, L: 40, XL: 48 };
 
-export default function TableChart({ config, data, title, zone }: ViewProps<TableConfig>) {
+export default function TableChart({ config, data, title, zone, onDrill }: ViewProps<TableConfig>) {
   const size = config.size ?? 'M';
   const rowHeight = ROW_HEIGHT[size]!;
   const fields = useMemo(() => {
@@ -95,7 +95,23 @@ export default function TableChart({ config, data, title, zone }: ViewProps<Tabl
             {items.map((vi) => {
               const row = rows[vi.index]!;
               return (
-                <tr key={row.id} data-index={vi.index} style={{ height: rowHeight }}>
+                <tr
+                  key={row.id}
+                  data-index={vi.index}
+                  style={{ height: rowHeight }}
+                  {...(onDrill
+                    ? {
+                        className: 'table-view__drill',
+                        tabIndex: 0,
+                        title: 'Open the details',
+                        'data-testid': 'drill-row',
+                        onClick: () => onDrill(row.original as Cell[]),
+                        onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+                          if (e.key === 'Enter') onDrill(row.original as Cell[]);
+                        },
+                      }
+                    : {})}
+                >
                   {row.getVisibleCells().map((cell) => (
                     <td key={cell.id} className={(cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'num' : undefined}>
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}

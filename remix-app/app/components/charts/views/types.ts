@@ -1,4 +1,5 @@
 import type { ResultData } from '../../../lib/dashboard-status';
+import type { Cell } from '../../../lib/types';
 import type { Theme } from '../../../state/theme';
 import type { ChartConfig } from '../config';
 import type { Roles } from '../resolve';
@@ -13,6 +14,8 @@ export interface ViewProps<C extends ChartConfig = ChartConfig> {
   title: string;
   /** The time zone instants are shown in (the result's, else the dashboard's). */
   zone: string;
+  /** Set when a click on an element should drill down: called with the result row behind it. */
+  onDrill?: (row: Cell[]) => void;
 }
 
 export const idx = (roles: Roles, name: string): number | undefined => {
