@@ -610,6 +610,46 @@ describe('drill-downs', () => {
   });
 });
 
+describe('notes under a chart', () => {
+  it('shows the attribution, and names set filters a report does not use when it asks for the warning', async () => {
+    const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find((d) => d.attributes.is_sample)!;
+    const dash = await apiFetch<{ data: { id: string } }>('/dashboards', { headers: JSONAPI, body: { data: { type: 'dashboards', attributes: { name: `Notes ${Date.now()}` } } } });
+    const id = dash.body.data.id;
+    const filter = await apiFetch('/filters', {
+      headers: JSONAPI,
+      body: { data: { type: 'filters', attributes: { display_name: 'Order status', variable_name: 'note_status', control_type: 'input_multi', value_type: 'TEXT' }, relationships: { dashboards: { data: [{ type: 'dashboards', id }] } } } },
+    });
+    expect(filter.status, filter.text).toBe(201);
+    const add = async (name: string, sqlQuery: string, extra: Record<string, unknown>) => {
+      const res = await apiFetch<{ data: { id: string } }>('/reports', {
+        headers: JSONAPI,
+        body: { data: { type: 'reports', attributes: { name, sql_query: sqlQuery, width: 6, height: 3, ...extra }, relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+      });
+      expect(res.status, res.text).toBe(201);
+    };
+    await add('Filtered', 'SELECT count(*) AS n FROM orders o WHERE {[o.status]=note_status}', { unused_filters_warning_enabled: true, attribution: 'Source: shop database' });
+    await add('Unfiltered', 'SELECT count(*) AS n FROM orders o', { unused_filters_warning_enabled: true });
+    await add('Quiet', 'SELECT count(*) AS n FROM orders o', {});
+
+    const { context, page, errors } = await newPage();
+    try {
+      await page.goto(`${origin}/app/dashboards/${id}`);
+      await waitForTiles(page);
+      // No filter set: no warning anywhere; the attribution is there.
+      expect(await page.locator('[data-testid="tile-unused-filters"]').count()).toBe(0);
+      expect(await tileByTitle(page, 'Filtered').locator('[data-testid="tile-attribution"]').textContent()).toBe('Source: shop database');
+      await page.goto(`${origin}/app/dashboards/${id}?f.note_status=paid`);
+      await waitForTiles(page);
+      expect(await tileByTitle(page, 'Unfiltered').locator('[data-testid="tile-unused-filters"]').textContent()).toContain('Order status');
+      expect(await tileByTitle(page, 'Filtered').locator('[data-testid="tile-unused-filters"]').count()).toBe(0);
+      expect(await tileByTitle(page, 'Quiet').locator('[data-testid="tile-unused-filters"]').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('viewers', () => {
   it('see dashboards without any edit control, and the API refuses their edits', async () => {
     const { context, page, errors } = await newPage(viewerState);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTiles, dashboardZone, editorHref, filterSearch, tileActions } from './dashboard-view';
+import { buildTiles, dashboardZone, editorHref, filterSearch, tileActions, unusedFilters } from './dashboard-view';
 import type { DashboardAttributes, SingleDocument } from './types';
 
 const report = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ type: 'reports', id, attributes: { name, chart_configuration: { type: 'table' }, no_data_message: null, ...extra } });
@@ -59,5 +59,33 @@ describe('dashboard tiles', () => {
     expect(editorHref('rep_1', 'dsh_1', '')).toBe('/app/reports/rep_1');
     expect(editorHref(null, 'dsh_1', '?f.country=DE')).toBe('/app/reports/new?dashboard=dsh_1&f.country=DE');
     expect(editorHref(null, 'dsh 1', '')).toBe('/app/reports/new?dashboard=dsh%201');
+  });
+});
+
+describe('attribution and the unused-filters warning', () => {
+  const withFilters = (extra: Record<string, unknown>): SingleDocument<DashboardAttributes> => ({
+    data: { type: 'dashboards', id: 'dsh_1', attributes: { name: 'D', layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+    included: [
+      { ...report('rep_a', 'A', extra), relationships: { filters: { data: [{ type: 'filters', id: 'flt_country' }] } } },
+      { type: 'filters', id: 'flt_country', attributes: { variable_name: 'country' } },
+      { type: 'filters', id: 'flt_status', attributes: { variable_name: 'status' } },
+    ],
+  }) as unknown as SingleDocument<DashboardAttributes>;
+  const defs = [
+    { variable: 'country', label: 'Country' },
+    { variable: 'status', label: 'Status' },
+    { variable: 'timerange', label: 'Time range', builtin: true },
+  ];
+
+  it('names the set filters a warning report does not use, and nothing when the report does not ask', () => {
+    const [tile] = buildTiles(withFilters({ unused_filters_warning_enabled: true, attribution: '  Source: ERP  ' }));
+    expect(tile!.attribution).toBe('Source: ERP');
+    expect(tile!.usedFilters).toEqual(['country']);
+    expect(unusedFilters(tile!, defs, { country: 'DE', status: 'paid', timerange: 'last_7_days' })).toEqual(['Status']);
+    expect(unusedFilters(tile!, defs, { country: 'DE', status: '' })).toEqual([]);
+    const [quiet] = buildTiles(withFilters({}));
+    expect(quiet!.usedFilters).toBeNull();
+    expect(quiet!.attribution).toBeNull();
+    expect(unusedFilters(quiet!, defs, { status: 'paid' })).toEqual([]);
   });
 });

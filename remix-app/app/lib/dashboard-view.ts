@@ -10,6 +10,13 @@ export interface TileView {
   showTitle: boolean;
   chartConfiguration: Record<string, unknown> | null;
   noDataMessage: string;
+  /** A source line under the chart (the report's attribution). */
+  attribution: string | null;
+  /**
+   * With unused_filters_warning_enabled: the variables of the dashboard filters this report's SQL uses
+   * (the report's `filters` relationship); null when the report does not ask for the warning.
+   */
+  usedFilters: string[] | null;
   /** The report's menu switches: CSV/XLSX downloads, maximize, its own refresh button. */
   actions: TileActions;
   row: number;
@@ -52,6 +59,9 @@ export function buildTiles(doc: SingleDocument<DashboardAttributes>): TileView[]
     (doc.included ?? []).filter((r) => r.type === 'reports').map((r) => [r.id, r as unknown as ResourceObject<ReportAttributes>]),
   );
   const layout: LayoutTile[] = Array.isArray(doc.data.attributes.layout) ? doc.data.attributes.layout : [];
+  const variables = new Map(
+    (doc.included ?? []).filter((r) => r.type === 'filters').map((r) => [r.id, (r.attributes as { variable_name?: string }).variable_name ?? '']),
+  );
   const tiles: TileView[] = [];
   const placed = new Set<string>();
   for (const t of layout) {
@@ -59,19 +69,20 @@ export function buildTiles(doc: SingleDocument<DashboardAttributes>): TileView[]
     if (!report || placed.has(t.id)) continue;
     placed.add(t.id);
     const column = clamp(t.column, 1, 12, 1);
-    tiles.push(toTile(report, { row: clamp(t.row, 1, 100_000, 1), column, width: Math.min(clamp(t.width, 1, 12, 6), 13 - column), height: clamp(t.height, 1, 100, 4) }));
+    tiles.push(toTile(report, variables, { row: clamp(t.row, 1, 100_000, 1), column, width: Math.min(clamp(t.width, 1, 12, 6), 13 - column), height: clamp(t.height, 1, 100, 4) }));
   }
   if (tiles.length === 0) {
     const order = relatedIds(doc.data, 'reports');
     [...reports.values()]
       .sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id))
-      .forEach((r, i) => tiles.push(toTile(r, { row: 1 + Math.floor(i / 2) * 5, column: i % 2 === 0 ? 1 : 7, width: 6, height: 5 })));
+      .forEach((r, i) => tiles.push(toTile(r, variables, { row: 1 + Math.floor(i / 2) * 5, column: i % 2 === 0 ? 1 : 7, width: 6, height: 5 })));
   }
   return tiles.sort((a, b) => a.row - b.row || a.column - b.column);
 }
 
-function toTile(r: ResourceObject<ReportAttributes>, box: Pick<TileView, 'row' | 'column' | 'width' | 'height'>): TileView {
+function toTile(r: ResourceObject<ReportAttributes>, variables: Map<string, string>, box: Pick<TileView, 'row' | 'column' | 'width' | 'height'>): TileView {
   const a = r.attributes;
+  const used = relatedIds(r as never, 'filters').map((id) => variables.get(id)).filter((v): v is string => Boolean(v));
   return {
     reportId: r.id,
     name: a.name,
@@ -79,6 +90,8 @@ function toTile(r: ResourceObject<ReportAttributes>, box: Pick<TileView, 'row' |
     showTitle: a.display_name_as_title !== false,
     chartConfiguration: a.chart_configuration && typeof a.chart_configuration === 'object' ? a.chart_configuration : null,
     noDataMessage: a.no_data_message?.trim() || 'No data',
+    attribution: a.attribution?.trim() || null,
+    usedFilters: a.unused_filters_warning_enabled ? used : null,
     actions: tileActions(a),
     ...box,
   };
@@ -112,4 +125,15 @@ export function editorHref(reportId: string | null, dashboardId: string, search:
   const filters = filterSearch(search);
   if (reportId) return `/app/reports/${encodeURIComponent(reportId)}${filters}`;
   return `/app/reports/new?dashboard=${encodeURIComponent(dashboardId)}${filters ? `&${filters.slice(1)}` : ''}`;
+}
+
+/**
+ * The filters a tile's report ignores although they are set (the report's "warn about unused filters"):
+ * the display names of the dashboard filters with a value in effect that its SQL does not reference.
+ * The built-in timerange and aggregation are left out (a report uses them without the dashboard defining them).
+ */
+export function unusedFilters(tile: Pick<TileView, 'usedFilters'>, defs: readonly { variable: string; label: string; builtin?: boolean }[], values: Record<string, string>): string[] {
+  if (!tile.usedFilters) return [];
+  const used = new Set(tile.usedFilters);
+  return defs.filter((d) => !d.builtin && !used.has(d.variable) && (values[d.variable] ?? '') !== '').map((d) => d.label);
 }

@@ -41,6 +41,8 @@ export interface ReportAttributes {
   data_download_enabled?: boolean;
   maximize_action_enabled?: boolean;
   display_name_as_title?: boolean;
+  attribution?: string | null;
+  unused_filters_warning_enabled?: boolean;
   row?: number;
   column?: number;
   width?: number;

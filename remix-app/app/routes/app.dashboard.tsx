@@ -16,7 +16,7 @@ import { FilterBar } from '../components/filters/FilterBar';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
-import { buildTiles, dashboardZone, editorHref } from '../lib/dashboard-view';
+import { buildTiles, dashboardZone, editorHref, unusedFilters } from '../lib/dashboard-view';
 import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
 import { buildFilterDefs } from '../lib/filters-defs';
 import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
@@ -274,6 +274,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
               downloads={downloads}
               onRefresh={refreshReport}
               drill
+              unused={unusedFilters(t, setup.defs, state.eff.values).join(', ')}
             />
           ))}
         </div>

@@ -63,6 +63,8 @@ export interface TileProps {
   onRefresh?: ((reportId: string) => void) | null;
   /** Follow the report's drill-down when its chart is clicked (the analyst app only). */
   drill?: boolean;
+  /** Set filters this report ignores, named for its "unused filters" warning ('' for none). */
+  unused?: string;
 }
 
 /** The report's download menu (CSV, Excel), when the page and the report's switches allow downloads. */
@@ -85,7 +87,7 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
   );
 }
 
-export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false }: TileProps) {
+export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false, unused = '' }: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
   const [maximized, setMaximized] = useState(false);
@@ -161,6 +163,8 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       </header>
       {tile.description && tile.showTitle ? <p className="tile__desc">{tile.description}</p> : null}
       <div className="tile__body">{body}</div>
+      {unused ? <p className="tile__unused" role="note" data-testid="tile-unused-filters">Not filtered by {unused}: this report does not use {unused.includes(',') ? 'these filters' : 'this filter'}.</p> : null}
+      {tile.attribution ? <p className="tile__attribution" data-testid="tile-attribution">{tile.attribution}</p> : null}
       {state.phase === 'error' && state.result ? <p className="tile__warning" role="alert">{state.message}</p> : null}
     </section>
   );

@@ -90,6 +90,7 @@ export function asDashboardDocument(v: PublicLinkView): SingleDocument<Dashboard
       chart_configuration: r.chart_configuration,
       no_data_message: r.no_data_message,
       display_name_as_title: r.display_name_as_title,
+      attribution: r.attribution,
       // The link's own switch is already in download_enabled; a link refreshes as a whole (its toolbar).
       download_actions_enabled: r.download_enabled,
       data_download_enabled: r.download_enabled,
