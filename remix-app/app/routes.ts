@@ -9,6 +9,11 @@ export default [
   // A report's data as a CSV or XLSX file (the report menu's downloads).
   route('app/reports/:id/download', 'routes/app.reports.$id.download.tsx'),
   route('app/reports/:id/refresh', 'routes/app.reports.$id.refresh.tsx'),
+  // Exports: PDF/PNG/CSV jobs (start, poll, file) and a dashboard's data of every report as one file.
+  route('app/exports', 'routes/app.exports.tsx'),
+  route('app/exports/:id', 'routes/app.exports.$id.tsx'),
+  route('app/exports/:id/file', 'routes/app.exports.$id.file.tsx'),
+  route('app/dashboards/:id/download', 'routes/app.dashboards.$id.download.tsx'),
   // Resource routes the dashboard page calls from the browser (status polls, result rows).
   route('app/dashboards/:id/status', 'routes/app.dashboard-status.tsx'),
   route('app/data/*', 'routes/app.dashboard-data.tsx'),

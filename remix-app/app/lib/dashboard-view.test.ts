@@ -40,6 +40,17 @@ describe('dashboard tiles', () => {
     expect(dashboardZone(null, null, null)).toBe('UTC');
   });
 
+  it('reads the export switches: PNG/PDF with the download menu, Full CSV only with unlimited_csv_export_enabled and data downloads', () => {
+    const build = (extra: Record<string, unknown>) => buildTiles({
+      data: { type: 'dashboards', id: 'dsh_1', attributes: { name: 'D', layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+      included: [report('rep_a', 'A', extra)],
+    })[0]!.exports;
+    expect(build({})).toEqual({ images: true, data: true, unlimitedCsv: false });
+    expect(build({ unlimited_csv_export_enabled: true })).toEqual({ images: true, data: true, unlimitedCsv: true });
+    expect(build({ unlimited_csv_export_enabled: true, data_download_enabled: false })).toEqual({ images: true, data: false, unlimitedCsv: false });
+    expect(build({ unlimited_csv_export_enabled: true, download_actions_enabled: false })).toEqual({ images: false, data: true, unlimitedCsv: false });
+  });
+
   it('reads the report menu switches: downloads need both download switches, each defaults to on', () => {
     expect(tileActions({})).toEqual({ download: true, maximize: true, refresh: true });
     expect(tileActions({ download_actions_enabled: true, data_download_enabled: false }).download).toBe(false);

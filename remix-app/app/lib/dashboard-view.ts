@@ -19,6 +19,8 @@ export interface TileView {
   usedFilters: string[] | null;
   /** The report's menu switches: CSV/XLSX downloads, maximize, its own refresh button. */
   actions: TileActions;
+  /** The app's export entries: PNG/PDF (download_actions_enabled), data (data_download_enabled), Full CSV (unlimited_csv_export_enabled too). */
+  exports: { images: boolean; data: boolean; unlimitedCsv: boolean };
   row: number;
   column: number;
   width: number;
@@ -93,6 +95,11 @@ function toTile(r: ResourceObject<ReportAttributes>, variables: Map<string, stri
     attribution: a.attribution?.trim() || null,
     usedFilters: a.unused_filters_warning_enabled ? used : null,
     actions: tileActions(a),
+    exports: {
+      images: a.download_actions_enabled !== false,
+      data: a.data_download_enabled !== false,
+      unlimitedCsv: a.download_actions_enabled !== false && a.data_download_enabled !== false && a.unlimited_csv_export_enabled === true,
+    },
     ...box,
   };
 }

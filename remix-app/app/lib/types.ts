@@ -39,6 +39,7 @@ export interface ReportAttributes {
   refresh_enabled?: boolean;
   download_actions_enabled?: boolean;
   data_download_enabled?: boolean;
+  unlimited_csv_export_enabled?: boolean;
   maximize_action_enabled?: boolean;
   display_name_as_title?: boolean;
   attribution?: string | null;

@@ -12,6 +12,7 @@ import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
+import { DashboardDownloads } from '../components/exports/DashboardDownloads';
 import { FilterBar } from '../components/filters/FilterBar';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
@@ -194,6 +195,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
   const downloads = useMemo<TileDownloads>(() => ({
     base: (id) => `/app/reports/${encodeURIComponent(id)}/download`,
     parameters: state.parameters,
+    exports: true,
   }), [state.key]); // eslint-disable-line react-hooks/exhaustive-deps
   const editable = canManage && !dashboard.locked;
 
@@ -238,6 +240,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           >
             <span className={poll.running ? 'spin' : undefined} aria-hidden="true">↻</span> Refresh
           </button>
+          <DashboardDownloads dashboardId={dashboard.id} dashboardName={dashboard.name} parameters={state.parameters} dataAllowed={tiles.some((t) => t.exports.data)} />
           <DashboardMenu id={dashboard.id} locked={dashboard.locked} canManage={canManage} search={location.search} />
         </div>
       </header>

@@ -12,6 +12,9 @@ import { tileAtom } from '../../state/dashboard';
 import { ChartBody, ChartFrame, ChartSkeleton, TileMessage } from '../charts/ChartBody';
 import { parseChartConfig } from '../charts/config';
 import { formatInstant } from '../charts/format';
+import { ExportStatus } from '../exports/ExportStatus';
+import { ReportExports } from '../exports/ReportExports';
+import { useExport } from '../exports/useExport';
 import { DownloadMenu } from '../sharing/DownloadMenu';
 import './tile.css';
 
@@ -46,6 +49,8 @@ export interface TileDownloads {
   parameters?: unknown;
   /** Query to keep (a sharing link's own query). */
   keep?: string;
+  /** Offer the app's export jobs (PNG, PDF, Full CSV); sharing links leave them out for now. */
+  exports?: boolean;
 }
 
 export interface TileProps {
@@ -67,12 +72,16 @@ export interface TileProps {
   unused?: string;
 }
 
-/** The report's download menu (CSV, Excel), when the page and the report's switches allow downloads. */
+/** The report's download menu (CSV, Excel; in the app PNG, PDF and Full CSV), as the page and the report's switches allow. */
 function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownloads | null }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useDismiss(open, ref, () => setOpen(false));
-  if (!downloads || !tile.actions.download) return null;
+  const exp = useExport();
+  const jobs = Boolean(downloads?.exports);
+  const images = jobs && tile.exports.images;
+  const unlimitedCsv = jobs && tile.actions.download && tile.exports.unlimitedCsv;
+  if (!downloads || (!tile.actions.download && !images)) return null;
   return (
     <div className="menu tile__menu" ref={ref}>
       <button type="button" className="tile__tool" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="tile-downloads" title="Download">
@@ -80,8 +89,16 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
       </button>
       {open ? (
         <div className="menu__panel" role="menu" onClick={(e) => { if ((e.target as HTMLElement).closest('a,button')) setOpen(false); }}>
-          <DownloadMenu base={downloads.base(tile.reportId)} reportName={tile.name} parameters={downloads.parameters} keep={downloads.keep} allowed layout="menu" />
+          <DownloadMenu base={downloads.base(tile.reportId)} reportName={tile.name} parameters={downloads.parameters} keep={downloads.keep} allowed={tile.actions.download} layout="menu" />
+          {jobs ? (
+            <ReportExports reportId={tile.reportId} parameters={downloads.parameters} images={images} unlimitedCsv={unlimitedCsv} disabled={exp.busy} run={(req) => void exp.start(req)} />
+          ) : null}
         </div>
+      ) : null}
+      {jobs ? (
+        <span className="tile__export-status">
+          <ExportStatus state={exp.state} onDismiss={exp.dismiss} testId="tile-export-status" />
+        </span>
       ) : null}
     </div>
   );
