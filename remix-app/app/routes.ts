@@ -16,6 +16,8 @@ export default [
   route('app/dashboards/:id/download', 'routes/app.dashboards.$id.download.tsx'),
   // Resource routes the dashboard page calls from the browser (status polls, result rows).
   route('app/dashboards/:id/status', 'routes/app.dashboard-status.tsx'),
+  // The dashboard menu's "Download backup" (a form post answered with the backup file).
+  route('app/dashboards/:id/backup', 'routes/app.dashboard.$id.backup.tsx'),
   route('app/data/*', 'routes/app.dashboard-data.tsx'),
   // The report editor's runs and the schema browser (resource routes called from the browser).
   route('app/reports/executions', 'routes/app.reports.executions.tsx'),
@@ -25,6 +27,7 @@ export default [
   layout('routes/app.layout.tsx', [
     route('app', 'routes/app.index.tsx'),
     route('app/dashboards/:id', 'routes/app.dashboard.tsx'),
+    route('app/dashboards/:id/settings', 'routes/app.dashboard.$id.settings.tsx'),
     // Report editor, dashboard edit mode and datasources.
     route('app/reports/new', 'routes/app.reports.editor.tsx', { id: 'report-new' }),
     route('app/reports/:id', 'routes/app.reports.editor.tsx', { id: 'report-edit' }),

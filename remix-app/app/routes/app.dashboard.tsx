@@ -14,12 +14,14 @@ import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
 import { DashboardDownloads } from '../components/exports/DashboardDownloads';
 import { FilterBar } from '../components/filters/FilterBar';
+import { SaveDefaultsButton } from '../components/dashboard-settings/SaveDefaultsButton';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
 import { buildTiles, dashboardZone, editorHref, unusedFilters } from '../lib/dashboard-view';
 import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
 import { buildFilterDefs } from '../lib/filters-defs';
+import { defaultParametersFor, withoutFilterValues } from '../lib/dashboard-defaults';
 import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
@@ -106,6 +108,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const copy = r.body?.data?.id;
     return copy ? redirect(`/app/dashboards/${encodeURIComponent(copy)}`) : redirect('/app/');
   }
+  if (intent === 'save-defaults') {
+    let parameters: unknown;
+    try {
+      parameters = JSON.parse(String(form.get('parameters') ?? ''));
+    } catch {
+      return fail('The page sent filter values the app cannot read.', 400);
+    }
+    const r = await api.call('PATCH', `/dashboards/${id}`, { jsonapi: true, body: { data: { type: 'dashboards', id: params.id, attributes: { default_parameters: parameters } } } });
+    return r.ok ? { ok: true, defaultsSaved: true } : fail(r.problem.message, r.problem.status);
+  }
   if (intent === 'delete') {
     const r = await api.call('DELETE', `/dashboards/${id}`);
     return r.ok ? redirect('/app/') : fail(r.problem.message, r.problem.status);
@@ -125,6 +137,8 @@ function DashboardMenu({ id, locked, canManage, search }: { id: string; locked: 
   const base = `/app/dashboards/${encodeURIComponent(id)}`;
   return (
     <div className="menu">
+      {/* A plain form post (outside the router's Form): the answer is the backup file, downloaded in place. */}
+      <form method="post" action={`${base}/backup`} id="dashboard-backup-form" hidden />
       <button type="button" className="button button--small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="dashboard-menu">
         ⋯ <span className="visually-hidden">Dashboard menu</span>
       </button>
@@ -141,7 +155,9 @@ function DashboardMenu({ id, locked, canManage, search }: { id: string; locked: 
               <Link to={`${base}/edit/filters`} role="menuitem">Filters</Link>
             </>
           ) : null}
+          <Link to={`${base}/settings`} role="menuitem" data-testid="dashboard-settings">Settings</Link>
           <Link to={`${base}/share`} role="menuitem">Share…</Link>
+          <button type="submit" form="dashboard-backup-form" role="menuitem" onClick={() => setTimeout(() => setOpen(false), 0)} data-testid="dashboard-backup">Download backup</button>
           <button type="submit" name="intent" value={locked ? 'unlock' : 'lock'} role="menuitem" data-testid={locked ? 'dashboard-unlock' : 'dashboard-lock'}>{locked ? 'Unlock' : 'Lock'}</button>
           <button type="submit" name="intent" value="duplicate" role="menuitem" data-testid="dashboard-duplicate">Duplicate</button>
           {!locked ? <button type="submit" name="intent" value="delete" role="menuitem" className="menu__danger" data-testid="dashboard-delete">Delete…</button> : null}
@@ -209,12 +225,16 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
     const qs = kept.toString();
     navigate({ pathname: location.pathname, search: qs ? `?${qs}` : '' }, { preventScrollReset: true });
   };
+  // Once saved as defaults, the address needs no filter values: the dashboard opens with them anyway.
+  const dropUrlValues = useCallback(() => {
+    navigate({ pathname: location.pathname, search: withoutFilterValues(location.search) }, { preventScrollReset: true, replace: true });
+  }, [navigate, location.pathname, location.search]);
   const busy = navigation.state !== 'idle' && navigation.formMethod !== undefined;
   const problems = [...state.url.problems, ...state.eff.notes];
   const error = actionData && 'error' in actionData ? String(actionData.error) : null;
 
   return (
-    <main className="page page--dashboard" style={{ maxWidth: dashboard.pageWidth + 48 }} data-testid="dashboard-page">
+    <main className="page page--dashboard" style={{ maxWidth: dashboard.pageWidth + 48 }} data-testid="dashboard-page" data-color-scheme={dashboard.colorScheme}>
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <span>{dashboard.name}</span>
       </nav>
@@ -225,6 +245,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         </div>
         <div className="page-header__meta">
           {dashboard.locked ? <span className="badge badge--lock" data-testid="locked-badge" title="Locked: settings, layout and reports cannot be changed until an analyst unlocks it">🔒 Locked</span> : null}
+          {setup.timeZoneConfig?.type === 'fixed' ? <span className="muted" title="Dates and times of this dashboard are in this time zone" data-testid="dashboard-zone">🌐 {state.zone}</span> : null}
           <span className="muted">{tiles.length === 1 ? '1 report' : `${tiles.length} reports`}</span>
           {poll.error ? <span className="badge badge--error" role="alert">{poll.error}</span> : null}
           <button
@@ -256,6 +277,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         problems={problems}
         onCommit={commit}
         onReset={reset}
+        actions={editable ? <SaveDefaultsButton parameters={defaultParametersFor(setup.defs, state.eff.values, { now, zone: state.zone, tz: state.url.tz })} onSaved={dropUrlValues} /> : null}
       />
       {tiles.length === 0 ? (
         <section className="empty-state">

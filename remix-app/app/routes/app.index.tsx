@@ -1,12 +1,16 @@
 /**
  * The dashboard list: dashboard groups in their order, then "Other dashboards"; a search box; and for
- * analysts and admins New dashboard, Duplicate and Delete (the API refuses them to viewers anyway).
+ * analysts and admins New dashboard, Restore from backup, Duplicate and Delete (the API refuses them to
+ * viewers anyway).
  */
 import { useMemo, useState } from 'react';
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from 'react-router';
 import type { Route } from './+types/app.index';
+import { RestoreBackup, RestoreErrors } from '../components/dashboard-settings/RestoreBackup';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
+import { readBackupText } from '../lib/dashboard-backup';
+import { errorItems } from '../lib/editor.server';
 import type { DashboardAttributes, ListDocument } from '../lib/types';
 import '../styles/dashboard.css';
 
@@ -73,6 +77,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!r.ok) return data({ error: r.problem.message }, { status: r.problem.status });
     return redirect(`/app/dashboards/${encodeURIComponent(r.body.data.id)}`);
   }
+  if (intent === 'restore') {
+    const file = form.get('backup');
+    if (!file || typeof file === 'string') return data({ restoreErrors: ['Choose a backup file (.json).'] }, { status: 422 });
+    const read = readBackupText(await file.text());
+    if (!read.ok) return data({ restoreErrors: [read.message] }, { status: 422 });
+    const r = await api.raw('POST', '/dashboards/restore', { body: read.backup });
+    if (r.status >= 200 && r.status < 300) {
+      const created = (r.body as { data?: { id?: string } } | null)?.data?.id;
+      return redirect(created ? `/app/dashboards/${encodeURIComponent(created)}` : '/app/');
+    }
+    if (r.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
+    return data({ restoreErrors: errorItems(r.status, r.body).map((e) => e.detail || e.title || e.code || 'Refused.') }, { status: r.status >= 500 ? 503 : r.status });
+  }
   if (intent === 'duplicate') {
     const r = await api.call<{ data: { id: string; attributes: { name: string } } }>('POST', `/dashboards/${id}/duplicate`);
     return r.ok ? { done: `Created “${r.body.data.attributes.name}”.` } : data({ error: r.problem.message }, { status: r.problem.status });
@@ -136,6 +153,7 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
     { id: 'other', name: groups.length ? 'Other dashboards' : 'All dashboards', description: null, items: dashboards.filter((d) => !grouped.has(d.id)).filter(matches) },
   ].filter((s) => s.items.length > 0 || (!q && s.id !== 'other'));
   const found = new Set(sections.flatMap((s) => s.items.map((d) => d.id))).size;
+  const restoreErrors = actionData && 'restoreErrors' in actionData ? actionData.restoreErrors : [];
   const message = actionData && 'error' in actionData ? { error: String(actionData.error) } : actionData && 'done' in actionData ? { done: String(actionData.done) } : null;
   return (
     <main className="page">
@@ -168,7 +186,9 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
             <button type="button" className="button button--primary button--small" onClick={() => setCreating(true)} data-testid="new-dashboard">+ New dashboard</button>
           )
         ) : null}
+        {canManage ? <RestoreBackup errors={restoreErrors} /> : null}
       </div>
+      <RestoreErrors errors={restoreErrors} />
       {message ? <p className={`alert ${'error' in message ? 'alert--error' : 'alert--ok'}`} role="status">{'error' in message ? message.error : message.done}</p> : null}
       {dashboards.length === 0 ? (
         <section className="empty-state" data-testid="dashboards-empty">

@@ -4,7 +4,7 @@
  * dashboard does not apply filters immediately — Apply and Reset. Values are URL-form strings
  * (lib/filters.ts); the page writes them into the URL.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { aggregationChoices, isDropdown, isRangeControl, type FilterDef, type FilterOption } from '../../lib/filters';
 import { wallInput } from '../../lib/filters-range';
 import { DropdownControl } from './DropdownControl';
@@ -23,6 +23,8 @@ export interface FilterBarProps {
   /** Writes changed values (and the zone) into the URL. */
   onCommit: (changes: Record<string, string>, tz?: string | null) => void;
   onReset: () => void;
+  /** More actions shown next to Reset (the analyst app's "Save as default"); none by default. */
+  actions?: ReactNode;
 }
 
 const AGG_LABELS: Record<string, string> = {
@@ -121,7 +123,7 @@ function Control({ def, value, options, zone, onChange }: { def: FilterDef; valu
 }
 
 export function FilterBar(props: FilterBarProps) {
-  const { defs, values, options, zone, applyImmediately, timeZones, tz, problems, onCommit, onReset } = props;
+  const { defs, values, options, zone, applyImmediately, timeZones, tz, problems, onCommit, onReset, actions } = props;
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [draftTz, setDraftTz] = useState<string | null | undefined>(undefined);
   const visible = defs.filter((d) => !d.hidden);
@@ -154,6 +156,7 @@ export function FilterBar(props: FilterBarProps) {
         ) : null}
       </div>
       <div className="filter-bar__actions">
+        {actions}
         <button type="button" className="button button--ghost button--small" onClick={() => { setDraft({}); setDraftTz(undefined); onReset(); }} data-testid="filter-reset">
           Reset
         </button>
