@@ -49,6 +49,7 @@ export default [
     route('app/administration/alerts', 'routes/app.administration.alerts.tsx'),
     route('app/administration/schedules', 'routes/app.administration.schedules.tsx'),
     route('app/dashboards/:id/share', 'routes/app.dashboard.$id.share.tsx'),
+    route('app/dashboards/:id/schedules', 'routes/app.dashboard.$id.schedules.tsx'),
     route('app/dashboards/:id/share/links/:linkId', 'routes/app.dashboard.$id.share.link.tsx'),
     route('app/*', 'routes/app.not-found.tsx'),
   ]),

@@ -25,7 +25,9 @@ export type ChartControl =
   /** gauge bands: upper bounds with a colour from the dashboard's scheme. */
   | { key: string; label: string; kind: 'bands' }
   /** color_start: which colour of the dashboard's scheme comes first. */
-  | { key: string; label: string; kind: 'color_start' };
+  | { key: string; label: string; kind: 'color_start' }
+  /** A header per result column (`labels` of the table): column name → text; empty keeps the column's name. */
+  | { key: string; label: string; kind: 'label_map' };
 
 const opt = (...pairs: [string, string][]) => pairs.map(([value, label]) => ({ value, label }));
 
@@ -41,6 +43,7 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
     { key: 'size', label: 'Text size', kind: 'choice', options: opt(['S', 'Small'], ['M', 'Medium'], ['L', 'Large'], ['XL', 'Extra large']) },
     { key: 'wrap', label: 'Wrap long text', kind: 'boolean' },
     { key: 'freeze_first', label: 'Freeze the first column', kind: 'boolean' },
+    { key: 'labels', label: 'Column headers', kind: 'label_map' },
   ],
   pivot: [
     { key: 'rows', label: 'Rows', kind: 'column', accepts: 'any' },
@@ -252,4 +255,21 @@ export function columnsFor(accepts: ColumnKind, fields: readonly { name: string;
 export function switchValue(control: { on?: boolean; explicit?: boolean }, checked: boolean): boolean | undefined {
   if (control.explicit) return checked;
   return checked === (control.on ?? false) ? undefined : checked;
+}
+
+/** The stored header map read back: only string entries count. */
+export function readLabelMap(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/**
+ * The header map with one column renamed: a blank label removes the entry (the column's own name
+ * shows again), and an empty map becomes undefined so the option is dropped from the configuration.
+ */
+export function setLabel(value: unknown, column: string, label: string): Record<string, string> | undefined {
+  const next = { ...readLabelMap(value) };
+  if (label.trim() === '') delete next[column];
+  else next[column] = label;
+  return Object.keys(next).length ? next : undefined;
 }

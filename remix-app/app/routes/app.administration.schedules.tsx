@@ -8,6 +8,7 @@ import { AdminList, type AdminColumn } from '../components/admin/AdminList';
 import { listPath, loadViewer, relatedIds, type ListDoc } from '../components/admin/admin.server';
 import { formatDateTime, Pill } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
+import { describeSchedule } from '../components/schedules/ScheduleRow';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 
@@ -45,18 +46,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return { id: s.id, ...s.attributes, target, recipients };
     }),
   };
-}
-
-const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-
-/** "weekly;0,4;09:00" → "weekly on Mon, Fri at 09:00" (the string itself when it does not parse). */
-export function describeSchedule(s: string): string {
-  const [kind, a, b] = s.split(';').map((x) => x.trim());
-  if (kind === 'disabled') return 'disabled';
-  if (kind === 'daily' && a) return `daily at ${a.split(',').join(', ')}`;
-  if (kind === 'weekly' && a && b) return `weekly on ${a.split(',').map((d) => DAYS[Number(d)] ?? d).join(', ')} at ${b.split(',').join(', ')}`;
-  if (kind === 'monthly' && a && b) return `monthly on day ${a.split(',').join(', ')} at ${b.split(',').join(', ')}`;
-  return s;
 }
 
 type ScheduleRow = ScheduleAttributes & { id: string; target: string; recipients: number };

@@ -126,6 +126,14 @@ export default function Share({ loaderData }: Route.ComponentProps) {
           <Link className="button button--primary" to={`${base}/share/links/new`} data-testid="new-link">New sharing link</Link>
         </p>
       </section>
+
+      <section className="section" aria-labelledby="schedules">
+        <h2 id="schedules">Scheduled e-mails</h2>
+        <p className="section__lead">Send the dashboard, or one of its reports, by e-mail at set times, or at once with “Send now”.</p>
+        <p className="form-actions">
+          <Link className="button" to={`${base}/schedules`} data-testid="open-schedules">Scheduled e-mails</Link>
+        </p>
+      </section>
     </main>
   );
 }

@@ -5,7 +5,7 @@
  * dashboard read-only with the link's toolbar, filter bar, refresh, downloads and colour mode.
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { data, Form, isRouteErrorResponse, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/s.$token';
 import { preloadCharts } from '../components/charts/ChartBody';
@@ -18,6 +18,7 @@ import { Logo } from '../components/Logo';
 import { ThemeScope } from '../components/ThemeScope';
 import { downloadHref } from '../components/sharing/DownloadMenu';
 import { publicDashboard, type PublicLinkView } from '../components/sharing/public-dashboard';
+import { useEmbedEvents } from '../components/sharing/useEmbedEvents';
 import { grantCookie, publicCall, publicLinkApiPath } from '../components/sharing/public-link.server';
 import { dashboardZone } from '../lib/dashboard-view';
 import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters } from '../lib/filters';
@@ -165,6 +166,16 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
     parameters,
     keep: new URLSearchParams({ query }).toString(),
   } : null), [link.data_download_enabled, token, query, parametersKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Inside an iframe: events to the embedding page, and filters from it when the link allows parameters.
+  const setFromParent = useCallback((next: Record<string, string>, nextTz: string | null | undefined) => {
+    setValues((v) => ({ ...v, ...next }));
+    if (nextTz !== undefined) setTz(nextTz);
+    setNow(Date.now());
+  }, []);
+  useEmbedEvents({
+    dashboardId: dashboard.id, reportIds: reports.map((r) => r.id), values: eff.values, tz, defs, zones,
+    onSetFilters: withBar && link.parameters_enabled ? setFromParent : null,
+  });
   useEffect(() => {
     preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
   }, [tiles]);

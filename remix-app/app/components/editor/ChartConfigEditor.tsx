@@ -4,7 +4,7 @@
  */
 import { CHART_LABELS, CHART_TYPES, type ChartType } from '../charts/config';
 import {
-  chartControls, columnsFor, getPath, isChartType, MULTI_PIVOT_AGGREGATIONS, setPath, switchChartType, switchValue, WITH_DRILLDOWN, type ChartControl,
+  chartControls, columnsFor, getPath, isChartType, MULTI_PIVOT_AGGREGATIONS, readLabelMap, setLabel, setPath, switchChartType, switchValue, WITH_DRILLDOWN, type ChartControl,
 } from '../../lib/editor-chart';
 import { DrilldownEditor, type DrillTarget } from './DrilldownEditor';
 import type { DataField } from '../../lib/types';
@@ -177,6 +177,8 @@ function Control({ control: c, value, fields, palette, onChange }: ControlProps)
       );
     case 'value_list':
       return <ValueList value={Array.isArray(value) ? (value as { column: string; aggregation?: string }[]) : []} fields={fields} onChange={onChange} />;
+    case 'label_map':
+      return <LabelMap id={id} label={c.label} value={value} fields={fields} onChange={onChange} />;
     case 'bands':
       return <Bands value={Array.isArray(value) ? (value as { to: number; color?: string }[]) : []} palette={palette} onChange={onChange} />;
     case 'color_start': {
@@ -217,6 +219,24 @@ function ColumnList({ id, label, value, options, onChange }: { id: string; label
           {rest.map((o) => <option key={o} value={o}>{o}</option>)}
         </select>
       ) : null}
+    </div>
+  );
+}
+
+/** One text box per result column; what is typed replaces the column's header (blank: its own name). */
+function LabelMap({ id, label, value, fields, onChange }: { id: string; label: string; value: unknown; fields: DataField[]; onChange(v: unknown): void }) {
+  const labels = readLabelMap(value);
+  const names = [...fields.map((f) => f.name), ...Object.keys(labels).filter((n) => !fields.some((f) => f.name === n))];
+  return (
+    <div className="field label-map" data-testid={id}>
+      <span className="field__label">{label}</span>
+      {names.length === 0 ? <span className="muted small">Run the query to rename its columns.</span> : null}
+      {names.map((n) => (
+        <label key={n} className="value-list__row" htmlFor={`${id}-${n}`}>
+          <span className="small">{n}{fields.some((f) => f.name === n) ? '' : ' (not in the result)'}</span>
+          <input id={`${id}-${n}`} type="text" placeholder={n} value={labels[n] ?? ''} onChange={(e) => onChange(setLabel(value, n, e.target.value))} data-testid={`${id}-${n}`} />
+        </label>
+      ))}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import type { Cell, DataField } from '../../../lib/types';
 import type { TableConfig } from '../config';
 import { compareCells, toNumber } from '../data';
 import { columnLabel, columnZone, formatCell, formatNumber, isNumericField } from '../format';
+import { cellHref } from '../links';
 import type { ViewProps } from './types';
 
 const ROW_HEIGHT: Record<string, number> = { S: 28, M: 34, L: 40, XL: 48 };
@@ -33,7 +34,13 @@ export default function TableChart({ config, data, title, zone, onDrill }: ViewP
         id: f.name,
         accessorFn: (row: Cell[]) => row[f.idx],
         header: config.labels?.[f.name] ?? columnLabel(f),
-        cell: (info) => formatCell(info.getValue() as Cell, f, config.format, z),
+        cell: (info) => {
+          const value = info.getValue() as Cell;
+          const text = formatCell(value, f, config.format, z);
+          const href = cellHref(value);
+          // Only absolute http(s) addresses become links; the click must not also follow a row drill-down.
+          return href ? <a href={href} target="_blank" rel="noopener noreferrer" className="table-link" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>{text}</a> : text;
+        },
         sortingFn: (a, b, id) => compareCells(a.getValue(id) as Cell, b.getValue(id) as Cell),
         sortUndefined: 'last',
         sortDescFirst: false,

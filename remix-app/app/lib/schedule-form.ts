@@ -1,0 +1,125 @@
+/**
+ * The schedule form of a dashboard's scheduled e-mails as data: every attribute of a dashboard
+ * schedule with its default, read from the API's attributes and written back as a JSON:API body.
+ * Blank optional fields are sent as null, so the API's defaults apply (the organization's time zone,
+ * the dashboard's page width and filter values, the schedule's name as the subject).
+ */
+export const ATTACH_AS = ['pdf', 'dark_pdf', 'png', 'dark_png', 'inline_png', 'dark_inline_png', 'csv', 'excel'] as const;
+export const ATTACH_LABELS: Record<(typeof ATTACH_AS)[number], string> = {
+  pdf: 'PDF', dark_pdf: 'PDF (dark)', png: 'PNG image', dark_png: 'PNG image (dark)', inline_png: 'Image in the message',
+  dark_inline_png: 'Image in the message (dark)', csv: 'CSV data', excel: 'Excel workbook',
+};
+
+export interface ScheduleAttributes {
+  name: string;
+  emails: string;
+  cc_emails: string | null;
+  bcc_emails: string | null;
+  attach_as: string;
+  schedule: string;
+  time_zone: string | null;
+  subject_text: string | null;
+  body_text: string | null;
+  send_via: string;
+  page_width: number | null;
+  parameters: Record<string, unknown> | null;
+  next_send_at?: string | null;
+  last_sent_at?: string | null;
+}
+
+export interface ScheduleForm {
+  name: string;
+  emails: string;
+  cc_emails: string;
+  bcc_emails: string;
+  attach_as: string[];
+  schedule: string;
+  time_zone: string;
+  subject_text: string;
+  body_text: string;
+  send_via: string;
+  page_width: string;
+  /** JSON text of the input parameters ('' = the dashboard's defaults). */
+  parameters: string;
+  /** '' = the whole dashboard; else the id of the one report to send. */
+  report: string;
+}
+
+/** A new schedule: every Monday at 08:00 in the organization's time zone, a PDF, by e-mail. */
+export const SCHEDULE_DEFAULTS: ScheduleForm = {
+  name: '', emails: '', cc_emails: '', bcc_emails: '', attach_as: ['pdf'], schedule: 'weekly;0;08:00', time_zone: '',
+  subject_text: '', body_text: '', send_via: 'email', page_width: '', parameters: '', report: '',
+};
+
+export function formFromSchedule(a: ScheduleAttributes, report: string | null): ScheduleForm {
+  return {
+    name: a.name, emails: a.emails, cc_emails: a.cc_emails ?? '', bcc_emails: a.bcc_emails ?? '',
+    attach_as: a.attach_as.split(',').map((s) => s.trim()).filter(Boolean), schedule: a.schedule, time_zone: a.time_zone ?? '',
+    subject_text: a.subject_text ?? '', body_text: a.body_text ?? '', send_via: a.send_via || 'email',
+    page_width: a.page_width === null ? '' : String(a.page_width),
+    parameters: a.parameters && Object.keys(a.parameters).length ? JSON.stringify(a.parameters, null, 2) : '',
+    report: report ?? '',
+  };
+}
+
+const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
+
+export type ScheduleBody = { data: { type: 'dashboard_schedules'; id?: string; attributes: Record<string, unknown>; relationships: Record<string, unknown> } };
+
+/**
+ * The JSON:API body, or the fields the browser can already tell are unreadable (the parameters' JSON,
+ * a page width that is not a whole number); everything else is the API's to judge.
+ */
+export function scheduleBody(form: ScheduleForm, dashboardId: string, id?: string): { ok: true; body: ScheduleBody } | { ok: false; errors: Record<string, string[]> } {
+  const errors: Record<string, string[]> = {};
+  let parameters: unknown = null;
+  if (form.parameters.trim()) {
+    try {
+      parameters = JSON.parse(form.parameters);
+      if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) errors.parameters = ['Write the parameters as a JSON object, such as {"aggregation": "week"}.'];
+    } catch {
+      errors.parameters = ['The parameters are not valid JSON.'];
+    }
+  }
+  let pageWidth: number | null = null;
+  if (form.page_width.trim()) {
+    pageWidth = Number(form.page_width);
+    if (!Number.isInteger(pageWidth)) errors.page_width = ['Enter a whole number of pixels, or leave it empty for the dashboard’s width.'];
+  }
+  if (Object.keys(errors).length) return { ok: false, errors };
+  const attributes = {
+    name: form.name.trim(),
+    emails: form.emails.trim(),
+    cc_emails: orNull(form.cc_emails),
+    bcc_emails: orNull(form.bcc_emails),
+    attach_as: form.attach_as.join(','),
+    schedule: form.schedule.trim(),
+    time_zone: orNull(form.time_zone),
+    subject_text: orNull(form.subject_text),
+    body_text: orNull(form.body_text),
+    send_via: form.send_via || 'email',
+    page_width: pageWidth,
+    parameters,
+  };
+  // A report sent alone, or the whole dashboard (a dashboard sent alone clears the report).
+  const relationships = form.report
+    ? { report: { data: { type: 'reports', id: form.report } } }
+    : { dashboard: { data: { type: 'dashboards', id: dashboardId } } };
+  return { ok: true, body: { data: { type: 'dashboard_schedules', ...(id ? { id } : {}), attributes, relationships } } };
+}
+
+export interface SendNowAnswer {
+  recipients: number;
+  attachments: { filename: string; inline: boolean }[];
+  problems: string[];
+}
+
+/** "Sent to 2 recipients with report.pdf." — what Send now reports back. */
+export function describeSendNow(a: SendNowAnswer): string {
+  const files = a.attachments.filter((f) => !f.inline).map((f) => f.filename);
+  const inline = a.attachments.some((f) => f.inline) ? ' and an image in the message' : '';
+  const people = a.recipients === 1 ? '1 recipient' : `${a.recipients} recipients`;
+  const what = files.length ? ` with ${files.join(', ')}${inline}` : inline ? ` with an image in the message` : '';
+  const problems = a.problems.length ? ` Left out: ${a.problems.join('; ')}.` : '';
+  return `Sent to ${people}${what}.${problems}`;
+}
