@@ -19,6 +19,8 @@ export default [
   // The dashboard menu's "Download backup" (a form post answered with the backup file).
   route('app/dashboards/:id/backup', 'routes/app.dashboard.$id.backup.tsx'),
   route('app/data/*', 'routes/app.dashboard-data.tsx'),
+  // The dashboard list's group management (create, rename, delete, sort, a dashboard's groups).
+  route('app/dashboard-groups', 'routes/app.dashboard-groups.tsx'),
   // The report editor's runs and the schema browser (resource routes called from the browser).
   route('app/reports/executions', 'routes/app.reports.executions.tsx'),
   route('app/reports/executions/:id', 'routes/app.reports.execution.tsx'),

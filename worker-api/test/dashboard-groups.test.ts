@@ -104,6 +104,28 @@ describe('dashboard groups', () => {
     expect((await call(`/dashboard_groups/${id}`, { session: other.session })).status).toBe(404);
   });
 
+  it('lets a signed-in user create and keep personal groups; keys can neither create nor see them', async () => {
+    const viewer = await makeUser(org.organization.id, 'viewer');
+    const made = await jsonApi('/dashboard_groups', 'POST', group({ name: 'My picks', personal: true }), { session: viewer.session });
+    expect(made.status).toBe(201);
+    expect(made.json.data.attributes).toMatchObject({ name: 'My picks', personal: true });
+    const id = made.json.data.id;
+    const renamed = await jsonApi(`/dashboard_groups/${id}`, 'PATCH', { ...group({ name: 'Picks' }), id }, { session: viewer.session });
+    expect(renamed.status).toBe(200);
+    const flip = await jsonApi(`/dashboard_groups/${id}`, 'PATCH', { ...group({ personal: false }), id }, { session: viewer.session });
+    expect(flip.status).toBe(422);
+    expect(flip.json.errors[0].source.pointer).toBe('/data/attributes/personal');
+    expect((await call(`/dashboard_groups/${id}`, { key })).status).toBe(404);
+    expect((await call(`/dashboard_groups/${id}`, { key, method: 'DELETE' })).status).toBe(404);
+    const byKey = await jsonApi('/dashboard_groups', 'POST', group({ name: 'k', personal: true }), key);
+    expect(byKey.status).toBe(422);
+    expect(byKey.json.errors[0].source.pointer).toBe('/data/attributes/personal');
+    const shared = (await jsonApi('/dashboard_groups', 'POST', group({ name: 'Shared' }), key)).json.data;
+    expect(shared.attributes.personal).toBe(false);
+    expect((await call(`/dashboard_groups/${shared.id}`, { session: viewer.session, method: 'DELETE' })).status).toBe(403);
+    expect((await call(`/dashboard_groups/${id}`, { session: viewer.session, method: 'DELETE' })).status).toBe(204);
+  });
+
   it('viewers read groups but cannot change them', async () => {
     const viewer = await makeUser(org.organization.id, 'viewer');
     expect((await call('/dashboard_groups', { session: viewer.session })).status).toBe(200);

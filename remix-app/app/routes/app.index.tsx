@@ -1,17 +1,22 @@
 /**
  * The dashboard list: dashboard groups in their order, then "Other dashboards"; a search box; and for
  * analysts and admins New dashboard, Restore from backup, Duplicate and Delete (the API refuses them to
- * viewers anyway).
+ * viewers anyway). Group management (new group, edit, delete, order, a dashboard's groups) lives in
+ * components/groups.
  */
 import { useMemo, useState } from 'react';
 import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from 'react-router';
 import type { Route } from './+types/app.index';
 import { RestoreBackup, RestoreErrors } from '../components/dashboard-settings/RestoreBackup';
 import { ErrorPage } from '../components/ErrorPage';
+import { DashboardGroupsButton } from '../components/groups/DashboardGroupsButton';
+import { GroupHeader } from '../components/groups/GroupHeader';
+import { NewGroupButton } from '../components/groups/NewGroupButton';
 import { requireApi } from '../lib/api.server';
 import { readBackupText } from '../lib/dashboard-backup';
 import { errorItems } from '../lib/editor.server';
 import type { DashboardAttributes, ListDocument } from '../lib/types';
+import type { GroupSummary } from '../lib/dashboard-groups';
 import '../styles/dashboard.css';
 
 export function meta() {
@@ -26,18 +31,13 @@ interface Card {
   updatedAt: string | null;
   locked: boolean;
 }
-interface Group {
-  id: string;
-  name: string;
-  description: string | null;
-  dashboardIds: string[];
-}
+type Group = GroupSummary;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [list, groups] = await Promise.all([
     api.get<ListDocument<DashboardAttributes>>('/dashboards?page[size]=200'),
-    api.call<ListDocument<{ name: string; description?: string | null }>>('GET', '/dashboard_groups?include=dashboards&page[size]=200'),
+    api.call<ListDocument<{ name: string; description?: string | null; personal?: boolean }>>('GET', '/dashboard_groups?include=dashboards&page[size]=200'),
   ]);
   const dashboards: Card[] = (list.data ?? []).map((d) => {
     const reports = d.relationships?.reports?.data;
@@ -58,6 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         id: g.id,
         name: g.attributes.name,
         description: g.attributes.description ?? null,
+        personal: g.attributes.personal === true,
         dashboardIds: (Array.isArray(rel) ? rel.map((r) => r.id) : []).filter((id) => visible.has(id)),
       };
     })
@@ -108,7 +109,7 @@ function formatDate(iso: string | null): string | null {
   return d.toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
-function DashboardCard({ d, canManage }: { d: Card; canManage: boolean }) {
+function DashboardCard({ d, canManage, groups }: { d: Card; canManage: boolean; groups: Group[] }) {
   return (
     <li className="dashboard-tile">
       <Link to={`/app/dashboards/${encodeURIComponent(d.id)}`} className="dashboard-card" data-testid="dashboard-card">
@@ -133,6 +134,7 @@ function DashboardCard({ d, canManage }: { d: Card; canManage: boolean }) {
           {!d.locked ? <button type="submit" name="intent" value="delete" className="is-danger" data-testid="dashboard-card-delete" aria-label={`Delete ${d.name}`}>Delete</button> : null}
         </Form>
       ) : null}
+      <DashboardGroupsButton dashboard={d} groups={groups} canManage={canManage} />
     </li>
   );
 }
@@ -149,8 +151,8 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
   const byId = useMemo(() => new Map(dashboards.map((d) => [d.id, d])), [dashboards]);
   const grouped = new Set(groups.flatMap((g) => g.dashboardIds));
   const sections = [
-    ...groups.map((g) => ({ id: g.id, name: g.name, description: g.description, items: g.dashboardIds.map((id) => byId.get(id)!).filter(matches) })),
-    { id: 'other', name: groups.length ? 'Other dashboards' : 'All dashboards', description: null, items: dashboards.filter((d) => !grouped.has(d.id)).filter(matches) },
+    ...groups.map((g) => ({ id: g.id, name: g.name, description: g.description, group: g as Group | undefined, items: g.dashboardIds.map((id) => byId.get(id)!).filter(matches) })),
+    { id: 'other', name: groups.length ? 'Other dashboards' : 'All dashboards', description: null, group: undefined, items: dashboards.filter((d) => !grouped.has(d.id)).filter(matches) },
   ].filter((s) => s.items.length > 0 || (!q && s.id !== 'other'));
   const found = new Set(sections.flatMap((s) => s.items.map((d) => d.id))).size;
   const restoreErrors = actionData && 'restoreErrors' in actionData ? actionData.restoreErrors : [];
@@ -186,6 +188,7 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
             <button type="button" className="button button--primary button--small" onClick={() => setCreating(true)} data-testid="new-dashboard">+ New dashboard</button>
           )
         ) : null}
+        {layout?.user ? <NewGroupButton canManage={canManage} /> : null}
         {canManage ? <RestoreBackup errors={restoreErrors} /> : null}
       </div>
       <RestoreErrors errors={restoreErrors} />
@@ -203,11 +206,13 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
         <div data-testid="dashboard-list">
           {sections.map((s) => (
             <section key={s.id} className="dashboard-group" aria-labelledby={`group-${s.id}`} data-testid="dashboard-group">
-              <h2 className="dashboard-group__title" id={`group-${s.id}`}>{s.name} <span className="dashboard-group__count">{s.items.length}</span></h2>
+              {s.group ? (
+                <GroupHeader group={s.group} count={s.items.length} order={groups.map((g) => g.id)} canManage={canManage} />
+              ) : <h2 className="dashboard-group__title" id={`group-${s.id}`}>{s.name} <span className="dashboard-group__count">{s.items.length}</span></h2>}
               {s.description ? <p className="dashboard-group__desc">{s.description}</p> : null}
               {s.items.length ? (
                 <ul className="dashboard-list">
-                  {s.items.map((d) => <DashboardCard key={d.id} d={d} canManage={canManage} />)}
+                  {s.items.map((d) => <DashboardCard key={d.id} d={d} canManage={canManage} groups={groups} />)}
                 </ul>
               ) : <p className="muted">No dashboards in this group that you may open.</p>}
             </section>

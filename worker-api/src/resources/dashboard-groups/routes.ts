@@ -46,7 +46,7 @@ defineRoute(dashboardGroupRoutes, createRoute({
 
 defineRoute(dashboardGroupRoutes, createRoute({
   method: 'post', path: '/dashboard_groups', tags, summary: 'Create a dashboard group',
-  description: 'Needs Manage Dashboards. `name` is required; `dashboards` (ordered) sets the members.',
+  description: 'Needs Manage Dashboards for a shared group. `name` is required; `dashboards` (ordered) sets the members. `personal: true` (signed-in users only, never API keys) creates the user\'s own group, which needs only View Dashboards.',
   'x-permissions': ['manage_dashboards'],
   request: { body: jsonApiBody(resourceRequestSchema(dashboardGroupBody, 'create')) },
   responses: { 201: oneDocument('The new group', DashboardGroup), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
@@ -70,7 +70,7 @@ defineRoute(dashboardGroupRoutes, createRoute({
 
 defineRoute(dashboardGroupRoutes, createRoute({
   method: 'patch', path: '/dashboard_groups/{id}', tags, summary: 'Update a dashboard group',
-  description: 'Needs Manage Dashboards. Only the attributes sent change; `dashboards` replaces the members.',
+  description: 'Needs Manage Dashboards (a personal group: its owner, with View Dashboards). Only the attributes sent change; `dashboards` replaces the members.',
   'x-permissions': ['manage_dashboards'],
   request: { params: idParam, body: jsonApiBody(resourceRequestSchema(dashboardGroupBody, 'update')) },
   responses: { 200: oneDocument('The group', DashboardGroup), ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
@@ -83,7 +83,7 @@ defineRoute(dashboardGroupRoutes, createRoute({
 
 defineRoute(dashboardGroupRoutes, createRoute({
   method: 'delete', path: '/dashboard_groups/{id}', tags, summary: 'Delete a dashboard group',
-  description: 'Needs Manage Dashboards. The dashboards themselves stay.',
+  description: 'Needs Manage Dashboards (a personal group: its owner, with View Dashboards). The dashboards themselves stay.',
   'x-permissions': ['manage_dashboards'],
   request: { params: idParam },
   responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 429) },

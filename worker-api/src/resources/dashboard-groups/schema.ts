@@ -4,17 +4,24 @@ import { resourceObjectSchema } from '../../lib/openapi.ts';
 
 const name = z.string().trim().min(1).max(200);
 
-/** What clients may write; `dashboards` (ordered) is the group's membership. */
+const personal = z.boolean();
+
+/**
+ * What clients may write; `dashboards` (ordered) is the group's membership. `personal` (set on create
+ * only) makes the group the signed-in user's own: API keys cannot create or see such groups.
+ */
 export const dashboardGroupBody = {
   type: 'dashboard_groups',
   attributes: z.object({
     name,
     description: z.string().max(2000).nullable(),
+    personal,
   }),
   required: ['name'],
   readOnly: ['created_at', 'updated_at'],
+  createOnly: ['personal'],
   relationships: { dashboards: { type: 'dashboards', many: true } },
-} satisfies ResourceBodySpec<{ name: typeof name; description: z.ZodNullable<z.ZodString> }>;
+} satisfies ResourceBodySpec<{ name: typeof name; description: z.ZodNullable<z.ZodString>; personal: typeof personal }>;
 
 export const DashboardGroup = resourceObjectSchema(
   'DashboardGroup',
@@ -22,6 +29,7 @@ export const DashboardGroup = resourceObjectSchema(
   z.object({
     name: z.string(),
     description: z.string().nullable(),
+    personal: z.boolean().openapi({ description: "True for the signed-in user's own group, which only they see (never API keys)." }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   }),

@@ -90,11 +90,28 @@ async function checkDashboards(ctx: ServiceContext, ids: string[]) {
   }
 }
 
-export async function createDashboardGroup(
-  ctx: ServiceContext,
-  body: { attributes: { name?: string; description?: string | null }; relationships: Record<string, string | string[] | null> },
-) {
-  requirePermission(ctx.principal, 'manage_dashboards');
+/**
+ * Who may write a group: shared groups need Manage Dashboards; a personal group is its owner's alone, and
+ * any signed-in user who may view dashboards may keep their own (API keys never reach one: see visibleGroups).
+ */
+function requireGroupWrite(ctx: ServiceContext, personal: boolean) {
+  requirePermission(ctx.principal, personal ? 'view_dashboards' : 'manage_dashboards');
+}
+
+type GroupBody = {
+  attributes: { name?: string; description?: string | null; personal?: boolean };
+  relationships: Record<string, string | string[] | null>;
+};
+
+export async function createDashboardGroup(ctx: ServiceContext, body: GroupBody) {
+  const p = ctx.principal;
+  const personal = body.attributes.personal === true;
+  if (personal && p.kind !== 'user') {
+    throw new ApiError('invalid_attribute', 'Only a signed-in user can create a personal dashboard group; API keys cannot.', {
+      source: { pointer: '/data/attributes/personal' },
+    });
+  }
+  requireGroupWrite(ctx, personal);
   const dashboardIds = (body.relationships.dashboards as string[] | undefined) ?? [];
   await checkDashboards(ctx, dashboardIds);
   const id = newId('dashboard_group');
@@ -102,6 +119,7 @@ export async function createDashboardGroup(
   await ctx.direct().db.transaction(async (tx) => {
     await tx.insert(dashboardGroups).values({
       id, organization_id: org, name: body.attributes.name!, description: body.attributes.description ?? null,
+      personal_user_id: personal && p.kind === 'user' ? p.userId : null,
       // New groups go last.
       position: sql`(select coalesce(max(position) + 1, 0) from dashboard_groups where organization_id = ${org})`,
     });
@@ -113,14 +131,11 @@ export async function createDashboardGroup(
   return getDashboardGroup(ctx, id, new Set());
 }
 
-export async function updateDashboardGroup(
-  ctx: ServiceContext,
-  id: string,
-  body: { attributes: { name?: string; description?: string | null }; relationships: Record<string, string | string[] | null> },
-) {
-  requirePermission(ctx.principal, 'manage_dashboards');
+export async function updateDashboardGroup(ctx: ServiceContext, id: string, body: GroupBody) {
+  requirePermission(ctx.principal, 'view_dashboards');
   const group = await findGroup(ctx, id);
   if (group.personal_user_id && ctx.principal.kind !== 'user') throw notFound('dashboard group', id);
+  requireGroupWrite(ctx, group.personal_user_id !== null);
   const dashboardIds = body.relationships.dashboards as string[] | undefined;
   if (dashboardIds) await checkDashboards(ctx, dashboardIds);
   const org = ctx.principal.organizationId;
@@ -140,8 +155,9 @@ export async function updateDashboardGroup(
 }
 
 export async function deleteDashboardGroup(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_dashboards');
-  await findGroup(ctx, id);
+  requirePermission(ctx.principal, 'view_dashboards');
+  const group = await findGroup(ctx, id);
+  requireGroupWrite(ctx, group.personal_user_id !== null);
   await ctx.db.delete(dashboardGroups).where(and(eq(dashboardGroups.id, id), eq(dashboardGroups.organization_id, ctx.principal.organizationId)));
   await audit(ctx, 'delete', 'dashboard_groups', id);
 }
