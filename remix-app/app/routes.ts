@@ -49,6 +49,8 @@ export default [
     route('app/administration/api-keys', 'routes/app.administration.api-keys.tsx'),
     route('app/administration/sharing-links', 'routes/app.administration.sharing-links.tsx'),
     route('app/administration/alerts', 'routes/app.administration.alerts.tsx'),
+    route('app/administration/alerts/new', 'routes/app.administration.alerts.$id.tsx', { id: 'alert-new' }),
+    route('app/administration/alerts/:id', 'routes/app.administration.alerts.$id.tsx', { id: 'alert-edit' }),
     route('app/administration/schedules', 'routes/app.administration.schedules.tsx'),
     route('app/dashboards/:id/share', 'routes/app.dashboard.$id.share.tsx'),
     route('app/dashboards/:id/schedules', 'routes/app.dashboard.$id.schedules.tsx'),

@@ -1,7 +1,9 @@
 /**
  * `/app/administration/alerts`: every SQL alert with its state (read-only): what it queries, when it
- * runs, when it runs next, and how its last run went. Needs View Alerts.
+ * runs, when it runs next, and how its last run went. Needs View Alerts. Each name opens the alert's
+ * page (edit, run now, delete); "New alert" is shown to those with Manage Alerts.
  */
+import { Link } from 'react-router';
 import type { Route } from './+types/app.administration.alerts';
 import { AdminList, type AdminColumn } from '../components/admin/AdminList';
 import { listPath, loadViewer, relatedIds, type ListDoc } from '../components/admin/admin.server';
@@ -64,7 +66,7 @@ const COLUMNS: AdminColumn<AlertRow>[] = [
     header: 'Name',
     cell: (a) => (
       <>
-        <div className="cell-main">{a.name}</div>
+        <div className="cell-main"><Link to={`/app/administration/alerts/${encodeURIComponent(a.id)}`} data-testid="alert-link">{a.name}</Link></div>
         <div className="cell-sub">{CONDITIONS[a.trigger_condition] ?? a.trigger_condition}{a.trigger_value !== null && !['has_results', 'no_results'].includes(a.trigger_condition) ? ` ${a.trigger_value}` : ''}</div>
       </>
     ),
@@ -89,7 +91,7 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
   return (
     <AdminList
       title="SQL alerts"
-      lead="Alerts run a query on a schedule and e-mail when its result meets the condition. This list shows their state; results are kept 30 days."
+      lead="Alerts run a query on a schedule and e-mail when its result meets the condition. This list shows their state (results are kept 30 days); open an alert to change it, run it now or delete it."
       viewer={viewer}
       id="alerts"
       noun={['alert', 'alerts']}
@@ -98,6 +100,7 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
       columns={COLUMNS}
       rowPrefix="alert"
       empty="No SQL alerts yet."
+      actions={viewer.permissions.includes('manage_alerts') ? <Link to="/app/administration/alerts/new" className="button button--primary" data-testid="alert-new">New alert</Link> : undefined}
     />
   );
 }

@@ -1,18 +1,23 @@
 /**
  * `/app/administration/api-keys`: keys for programs. Create with permissions, each optionally limited
  * to chosen dashboards, datasources or SQL alerts; the secret is shown once, right after creation.
- * Disable, enable, delete. Only admins signed in to the app may do any of it (the API answers 403
+ * Rename a key or change its permissions, disable, enable, delete. Only admins signed in to the app may do any of it (the API answers 403
  * to everyone else, shown as the error page).
  */
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { data, useFetcher } from 'react-router';
-import { PERMISSION_LABELS, PERMISSIONS, type Grant, type Permission } from '@cairn/core';
+import { PERMISSION_LABELS, type Grant } from '@cairn/core';
 import type { Route } from './+types/app.administration.api-keys';
 import { AdminHeader } from '../components/admin/AdminNav';
-import { answer, checked, field, fields, jsonapi, listPath, loadViewer, type ActionAnswer, type ListDoc } from '../components/admin/admin.server';
+import { EditKey, type KeyUpdateAnswer } from '../components/admin/api-keys/EditKey';
+import { PermissionPicker, type Resources } from '../components/admin/api-keys/PermissionPicker';
+import { answer, field, jsonapi, listPath, loadViewer, type ActionAnswer, type ListDoc } from '../components/admin/admin.server';
 import { ConfirmButton, CopyButton, formatDateTime, Pill, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi, type ApiClient } from '../lib/api.server';
+import { grantsFromForm, type ResourceType } from '../lib/api-key-grants';
+import { write } from '../lib/editor.server';
+import { errorsByField } from '../lib/editor-forms';
 import '../components/admin/admin.css';
 
 interface KeyAttributes {
@@ -24,15 +29,6 @@ interface KeyAttributes {
   last_used_at: string | null;
   created_at: string;
 }
-
-type ResourceType = 'dashboards' | 'datasources' | 'sql_alerts';
-/** Which resources a permission can be limited to. */
-const RESTRICTABLE: Partial<Record<Permission, ResourceType>> = {
-  view_dashboards: 'dashboards', manage_dashboards: 'dashboards',
-  view_datasources: 'datasources', manage_datasources: 'datasources',
-  view_alerts: 'sql_alerts', manage_alerts: 'sql_alerts',
-};
-const TYPE_WORDS: Record<ResourceType, string> = { dashboards: 'dashboards', datasources: 'datasources', sql_alerts: 'SQL alerts' };
 
 export function meta() {
   return [{ title: 'API keys · Cairn' }];
@@ -60,22 +56,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-function grantsFrom(form: FormData): Grant[] {
-  return PERMISSIONS.filter((p) => checked(form, `perm_${p}`)).map((permission) => {
-    const type = RESTRICTABLE[permission];
-    const ids = type && checked(form, `limit_${permission}`) ? fields(form, `only_${permission}`) : [];
-    return { permission, resources: type && ids.length ? ids.map((id) => ({ type, id })) : null };
-  });
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
   const form = await request.formData();
   const intent = field(form, 'intent');
   const id = field(form, 'id');
+  if (intent === 'update') {
+    const res = await write(api, 'PATCH', `/api_keys/${encodeURIComponent(id)}`, jsonapi('api_keys', { name: field(form, 'name'), permissions: grantsFromForm(form) }, id));
+    const out: KeyUpdateAnswer = res.ok ? { ok: true, intent, target: id } : { ok: false, intent, target: id, errors: errorsByField(res.errors) };
+    return data(out, { status: out.ok ? 200 : 422 });
+  }
   let out: ActionAnswer<{ name: string; secret: string }>;
   if (intent === 'create') {
-    const grants = grantsFrom(form);
+    const grants = grantsFromForm(form);
     if (!grants.length) {
       out = { ok: false, intent, error: 'Choose at least one permission.' };
     } else {
@@ -95,38 +88,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     out = { ok: false, intent, error: `Unknown action "${intent}".` };
   }
   return data(out, { status: out.ok ? 200 : 422 });
-}
-
-type Resources = Route.ComponentProps['loaderData']['resources'];
-
-function PermissionChoice({ permission, resources }: { permission: Permission; resources: Resources }) {
-  const [on, setOn] = useState(false);
-  const [limit, setLimit] = useState(false);
-  const type = RESTRICTABLE[permission];
-  const list = type ? resources[type] : [];
-  return (
-    <div>
-      <label className="check">
-        <input type="checkbox" name={`perm_${permission}`} checked={on} onChange={(e) => setOn(e.target.checked)} data-testid={`perm-${permission}`} />
-        <span>{PERMISSION_LABELS[permission]}</span>
-      </label>
-      {on && type ? (
-        <div className="restrict">
-          <label className="check small">
-            <input type="checkbox" name={`limit_${permission}`} checked={limit} onChange={(e) => setLimit(e.target.checked)} />
-            <span>Only some {TYPE_WORDS[type]}</span>
-          </label>
-          {limit ? (
-            list.length ? (
-              <select multiple name={`only_${permission}`} className="select-small" aria-label={`${PERMISSION_LABELS[permission]}: only these ${TYPE_WORDS[type]}`} data-testid={`only-${permission}`}>
-                {list.map((r) => <option key={r.id} value={r.id}>{r.name}</option>)}
-              </select>
-            ) : <span className="muted small">There are no {TYPE_WORDS[type]} to choose from.</span>
-          ) : null}
-        </div>
-      ) : null}
-    </div>
-  );
 }
 
 function CreateKey({ resources }: { resources: Resources }) {
@@ -160,9 +121,7 @@ function CreateKey({ resources }: { resources: Resources }) {
         </div>
         <fieldset className="fieldset" style={{ marginTop: 14 }}>
           <legend>Permissions</legend>
-          <div className="check-grid">
-            {PERMISSIONS.map((p) => <PermissionChoice key={p} permission={p} resources={resources} />)}
-          </div>
+          <PermissionPicker resources={resources} />
         </fieldset>
         <div className="form-actions">
           <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="key-create">Create key</button>
@@ -182,30 +141,44 @@ function grantSummary(g: Grant, names: Map<string, string>): string {
 
 type KeyView = Route.ComponentProps['loaderData']['keys'][number];
 
-function KeyRow({ k, names }: { k: KeyView; names: Map<string, string> }) {
+function KeyRow({ k, names, resources, canEdit }: { k: KeyView; names: Map<string, string>; resources: Resources; canEdit: boolean }) {
   const fetcher = useFetcher<ActionAnswer>();
   const busy = fetcher.state !== 'idle';
+  const [editing, setEditing] = useState(false);
+  const stopEditing = useCallback(() => setEditing(false), []);
   return (
-    <tr data-testid={`key-${k.name}`}>
-      <td>
-        <div className="cell-main">{k.name}</div>
-        <div className="cell-sub"><code>cairn_{k.key_id}_…</code></div>
-      </td>
-      <td className="small">{k.permissions.map((g) => grantSummary(g, names)).join(', ')}</td>
-      <td><Pill tone={k.enabled ? 'ok' : 'bad'} testId="key-status">{k.enabled ? 'enabled' : 'disabled'}</Pill></td>
-      <td className="cell-sub">{k.last_used_at ? formatDateTime(k.last_used_at) : 'never'}</td>
-      <td className="cell-sub">{formatDateTime(k.created_at)}</td>
-      <td className="cell-actions">
-        <fetcher.Form method="post" className="row-actions">
-          <input type="hidden" name="id" value={k.id} />
-          <button type="submit" name="intent" value={k.enabled ? 'disable' : 'enable'} className="button button--small" disabled={busy}>
-            {k.enabled ? 'Disable' : 'Enable'}
-          </button>
-          <ConfirmButton label="Delete" confirmLabel="Delete key" question="Programs using it stop working at once." value="delete" disabled={busy} />
-        </fetcher.Form>
-        {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
-      </td>
-    </tr>
+    <Fragment>
+      <tr data-testid={`key-${k.name}`}>
+        <td>
+          <div className="cell-main">{k.name}</div>
+          <div className="cell-sub"><code>cairn_{k.key_id}_…</code></div>
+        </td>
+        <td className="small">{k.permissions.map((g) => grantSummary(g, names)).join(', ')}</td>
+        <td><Pill tone={k.enabled ? 'ok' : 'bad'} testId="key-status">{k.enabled ? 'enabled' : 'disabled'}</Pill></td>
+        <td className="cell-sub">{k.last_used_at ? formatDateTime(k.last_used_at) : 'never'}</td>
+        <td className="cell-sub">{formatDateTime(k.created_at)}</td>
+        <td className="cell-actions">
+          <fetcher.Form method="post" className="row-actions">
+            <input type="hidden" name="id" value={k.id} />
+            {canEdit ? (
+              <button type="button" className="button button--small" onClick={() => setEditing((e) => !e)} aria-expanded={editing} data-testid="key-edit">Edit</button>
+            ) : null}
+            <button type="submit" name="intent" value={k.enabled ? 'disable' : 'enable'} className="button button--small" disabled={busy}>
+              {k.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <ConfirmButton label="Delete" confirmLabel="Delete key" question="Programs using it stop working at once." value="delete" disabled={busy} />
+          </fetcher.Form>
+          {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
+        </td>
+      </tr>
+      {editing ? (
+        <tr data-testid={`key-edit-${k.name}`}>
+          <td colSpan={6}>
+            <EditKey id={k.id} name={k.name} grants={k.permissions} resources={resources} onDone={stopEditing} />
+          </td>
+        </tr>
+      ) : null}
+    </Fragment>
   );
 }
 
@@ -224,7 +197,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
               <tr><th>Name</th><th>Permissions</th><th>Status</th><th>Last used</th><th>Created</th><th className="cell-actions">Actions</th></tr>
             </thead>
             <tbody>
-              {keys.length ? keys.map((k) => <KeyRow key={k.id} k={k} names={names} />) : (
+              {keys.length ? keys.map((k) => <KeyRow key={k.id} k={k} names={names} resources={resources} canEdit={viewer.role === 'admin'} />) : (
                 <tr><td colSpan={6} className="empty-row">No API keys yet.</td></tr>
               )}
             </tbody>

@@ -24,18 +24,21 @@ export interface AdminListProps<T extends { id: string; name: string }> {
   columns: AdminColumn<T>[];
   rowPrefix: string;
   empty: string;
+  /** Controls shown above the table (e.g. "New alert"). */
+  actions?: ReactNode;
 }
 
 export function countLabel(total: number, [one, many]: [string, string]): string {
   return total === 1 ? `1 ${one}` : `${total} ${many}`;
 }
 
-export function AdminList<T extends { id: string; name: string }>({ title, lead, viewer, id, noun, total, rows, columns, rowPrefix, empty }: AdminListProps<T>) {
+export function AdminList<T extends { id: string; name: string }>({ title, lead, viewer, id, noun, total, rows, columns, rowPrefix, empty, actions }: AdminListProps<T>) {
   return (
     <main className="page admin-page">
       <AdminHeader title={title} viewer={viewer} lead={lead} />
       <section className="section" aria-labelledby={id}>
         <h2 id={id}>{countLabel(total, noun)}</h2>
+        {actions ? <div className="form-actions" style={{ margin: '0 0 12px' }}>{actions}</div> : null}
         <div className="data-table-wrap">
           <table className="data-table" data-testid={`${id}-table`}>
             <thead>
