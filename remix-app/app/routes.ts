@@ -6,6 +6,9 @@ export default [
   route('app/login', 'routes/app.login.tsx'),
   route('app/logout', 'routes/app.logout.tsx'),
   route('app/invitation/:token', 'routes/app.invitation.$token.tsx'),
+  // Password reset: ask for a link, then choose a new password with it (no sign-in).
+  route('app/forgot-password', 'routes/app.forgot-password.tsx'),
+  route('app/reset-password/:token', 'routes/app.reset-password.$token.tsx'),
   // A report's data as a CSV or XLSX file (the report menu's downloads).
   route('app/reports/:id/download', 'routes/app.reports.$id.download.tsx'),
   route('app/reports/:id/refresh', 'routes/app.reports.$id.refresh.tsx'),
@@ -55,6 +58,7 @@ export default [
     route('app/dashboards/:id/share', 'routes/app.dashboard.$id.share.tsx'),
     route('app/dashboards/:id/schedules', 'routes/app.dashboard.$id.schedules.tsx'),
     route('app/dashboards/:id/share/links/:linkId', 'routes/app.dashboard.$id.share.link.tsx'),
+    route('app/account', 'routes/app.account.tsx'),
     route('app/*', 'routes/app.not-found.tsx'),
   ]),
   // Public sharing links: the page, its status poll and its downloads (no sign-in).

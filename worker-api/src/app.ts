@@ -8,6 +8,8 @@ import { methodNotAllowed, methodsForPath } from './lib/method-not-allowed.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { rateLimit } from './auth/rate-limit.ts';
 import { readCache } from './lib/read-cache.ts';
+import { accountRoutes } from './auth/account-routes.ts';
+import { passwordResetRoutes } from './auth/password-reset-routes.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import { dashboardRoutes } from './resources/dashboards/routes.ts';
 import { reportRoutes } from './resources/reports/routes.ts';
@@ -88,6 +90,8 @@ export function createApp() {
 
   app.use('*', withDb);
   app.route('/', sessionRoutes);
+  app.route('/', accountRoutes);
+  app.route('/', passwordResetRoutes);
   app.route('/', invitationRoutes);
   app.route('/', publicLinkRoutes);
   app.route('/', renderRoutes);

@@ -64,6 +64,26 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.user_id)],
 );
 
+/**
+ * Password reset links. The link carries `id` and a secret; only the SHA-256 of the secret is kept
+ * (`token_hash`). A link works once (`used_at`) and until `expires_at`.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: text().primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token_hash: text().notNull(),
+    expires_at: ts().notNull(),
+    used_at: ts(),
+    created_at: createdAt(),
+  },
+  (t) => [index('password_resets_user_idx').on(t.user_id)],
+);
+
 export const userGroups = pgTable(
   'user_groups',
   {

@@ -94,6 +94,9 @@ export class ApiClient {
   async raw(method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: unknown }> {
     const headers = new Headers({ Accept: `${JSONAPI}, application/json` });
     if (this.token) headers.set('Authorization', `Session ${this.token}`);
+    // The browser's own, so the sessions it starts say which browser they belong to.
+    const userAgent = this.request.headers.get('User-Agent');
+    if (userAgent) headers.set('User-Agent', userAgent);
     const forwardedFor = this.request.headers.get('CF-Connecting-IP');
     if (forwardedFor) headers.set('X-Forwarded-For', forwardedFor);
     let body: string | undefined;

@@ -39,10 +39,10 @@ function AppHeader({ user, organization }: { user?: Route.ComponentProps['loader
         <ThemeToggle />
         {user ? (
           <>
-            <span className="user-chip" title={user.email}>
+            <Link to="/app/account" className="user-chip" title={`${user.email} · Personal settings`} data-testid="user-chip">
               <span className="user-chip__avatar" aria-hidden="true">{user.name.slice(0, 1).toUpperCase()}</span>
               <span className="user-chip__name">{user.name}</span>
-            </span>
+            </Link>
             <Form method="post" action="/app/logout">
               <button type="submit" className="button button--ghost button--small">Sign out</button>
             </Form>

@@ -10,7 +10,7 @@ export function meta() {
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  return { next: safeNext(url.searchParams.get('next')) };
+  return { next: safeNext(url.searchParams.get('next')), reset: url.searchParams.get('reset') === '1' };
 }
 
 interface SignInAnswer {
@@ -48,6 +48,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <p className="muted">Dashboards and reports of your organization.</p>
         <Form method="post" className="form" noValidate={false}>
           <input type="hidden" name="next" value={loaderData.next} />
+          {loaderData.reset && !actionData?.error ? (
+            <div className="alert alert--success" role="status" data-testid="login-reset">
+              Your password was changed and every session was signed out. Sign in with the new password.
+            </div>
+          ) : null}
           {actionData?.error ? (
             <div className="alert alert--error" role="alert" data-testid="login-error">
               {actionData.error}
@@ -64,6 +69,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <button type="submit" className="button button--primary button--block" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
+          <p className="small">
+            <Link to="/app/forgot-password" data-testid="forgot-link">Forgot password?</Link>
+          </p>
         </Form>
       </div>
       <p className="auth-page__foot">
