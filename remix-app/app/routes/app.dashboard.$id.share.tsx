@@ -10,6 +10,7 @@ import { answer, field, fields, listPath, relatedIds, type ActionAnswer, type Li
 import { ConfirmButton, CopyButton, formatDate, Pill, RowError } from '../components/admin/ui';
 import { optionWords, type LinkAttributes } from '../components/sharing/LinkOptions';
 import { ShareDialog, type ShareMode } from '../components/sharing/ShareDialog';
+import { shareNoticeOf, shareSavedMessage } from '../components/sharing/share-notice';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
@@ -48,7 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const res = await api.call('POST', `/dashboards/${encodeURIComponent(params.id)}/share`, {
       body: { share_mode: mode, ...(mode === 'custom' ? { user_group_ids: fields(form, 'group') } : {}), notify_new_users: form.get('notify_new_users') === 'on' },
     });
-    out = answer(res, intent, params.id, { message: 'Sharing saved.' });
+    out = answer(res, intent, params.id, { message: shareSavedMessage(res.ok ? shareNoticeOf(res.body) : null) });
   } else if (intent === 'delete-link') {
     const id = field(form, 'id');
     out = answer(await api.call('DELETE', `/dashboard_sharing_links/${encodeURIComponent(id)}`), intent, id);

@@ -22,6 +22,7 @@ import { buildTiles, dashboardZone, editorHref, unusedFilters } from '../lib/das
 import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
 import { buildFilterDefs } from '../lib/filters-defs';
 import { defaultParametersFor, withoutFilterValues } from '../lib/dashboard-defaults';
+import { duplicatedId, reportSqlById } from '../lib/tile-tools';
 import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
@@ -88,6 +89,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     },
     setup,
     tiles,
+    /** Each report's SQL as the API shows it to this user (the tiles' Show SQL). */
+    sql: reportSqlById(doc),
     initial: status ? { key: first.key, status } : null,
   };
 }
@@ -107,6 +110,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!r.ok) return fail(r.problem.message, r.problem.status);
     const copy = r.body?.data?.id;
     return copy ? redirect(`/app/dashboards/${encodeURIComponent(copy)}`) : redirect('/app/');
+  }
+  if (intent === 'duplicate-report') {
+    // The API copies the report (SQL, datasource, settings, chart, tile size) onto this dashboard, below the other tiles.
+    const report = String(form.get('report') ?? '');
+    if (!report) return fail('Choose the report to duplicate.', 400);
+    const r = await api.call('POST', `/reports/${encodeURIComponent(report)}/duplicate`, { body: {} });
+    if (!r.ok) return data({ ok: false as const, error: r.problem.message }, { status: r.problem.status });
+    return { ok: true as const, copyId: duplicatedId(r.body) };
   }
   if (intent === 'save-defaults') {
     let parameters: unknown;
@@ -168,7 +179,7 @@ function DashboardMenu({ id, locked, canManage, search }: { id: string; locked: 
 }
 
 export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { dashboard, setup, tiles, initial } = loaderData;
+  const { dashboard, setup, tiles, sql, initial } = loaderData;
   const location = useLocation();
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -300,6 +311,8 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
               onRefresh={refreshReport}
               drill
               unused={unusedFilters(t, setup.defs, state.eff.values).join(', ')}
+              sql={sql[t.reportId] ?? null}
+              canDuplicate={editable}
             />
           ))}
         </div>

@@ -1,6 +1,7 @@
 /**
  * One report on the grid: title, data age, the report's menu (downloads, maximize, refresh, edit — each
- * only when the report's switches allow it) and its chart in whatever state its data is.
+ * only when the report's switches allow it; in the app also "⋯ More": Show SQL, Duplicate) and its chart
+ * in whatever state its data is.
  */
 import { useAtomValue } from 'jotai';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -16,6 +17,7 @@ import { ExportStatus } from '../exports/ExportStatus';
 import { ReportExports } from '../exports/ReportExports';
 import { useExport } from '../exports/useExport';
 import { DownloadMenu } from '../sharing/DownloadMenu';
+import { TileMore } from './TileMore';
 import './tile.css';
 
 /** Re-renders every half minute so "5 min ago" stays true. */
@@ -70,6 +72,10 @@ export interface TileProps {
   drill?: boolean;
   /** Set filters this report ignores, named for its "unused filters" warning ('' for none). */
   unused?: string;
+  /** The report's SQL for the "⋯ More" tool's Show SQL (the analyst app only); null: not offered. */
+  sql?: string | null;
+  /** Offer Duplicate in the "⋯ More" tool (analysts and admins, dashboard not locked). */
+  canDuplicate?: boolean;
 }
 
 /** The report's download menu (CSV, Excel; in the app PNG, PDF and Full CSV), as the page and the report's switches allow. */
@@ -104,7 +110,7 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
   );
 }
 
-export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false, unused = '' }: TileProps) {
+export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false, unused = '', sql = null, canDuplicate = false }: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
   const [maximized, setMaximized] = useState(false);
@@ -173,6 +179,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
             </button>
           ) : null}
           <TileMenu tile={tile} downloads={downloads} />
+          <TileMore dashboardId={dashboardId} reportId={tile.reportId} name={tile.name} sql={sql} canDuplicate={canDuplicate} />
           {editHref ? (
             <Link to={editHref} className="tile__tool tile__edit" aria-label={`Edit ${tile.name}`} title="Edit the report (with the dashboard's filter values)" data-testid="tile-edit">✎</Link>
           ) : null}

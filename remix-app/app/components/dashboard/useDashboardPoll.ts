@@ -35,6 +35,9 @@ export interface PollInput {
 const MIN_DELAY_S = 1;
 const MAX_PARALLEL_FETCHES = 4;
 const MAX_DELAY_S = 600;
+/** How soon, and how often, to ask again when the status answer leaves out a report the page shows. */
+const MISSING_DELAY_S = 2;
+const MISSING_RETRIES = 5;
 
 export function statusUrlOf(dashboardId: string): string {
   return `/app/dashboards/${encodeURIComponent(dashboardId)}/status`;
@@ -72,6 +75,9 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
   const latest = useRef(input);
   latest.current = input;
   const refreshRef = useRef(false);
+  const reportsKey = input.reports.map((r) => r.id).join(',');
+  // The server's first status answer is used once: a poll restarted later asks the API again.
+  const usedInitial = useRef<unknown>(null);
 
   useEffect(() => {
     const { dashboardId, reports, filterVariables, parameters, parametersKey, reportsEnabled, statusBody } = latest.current;
@@ -80,6 +86,8 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
     const { signal } = controller;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let first = true;
+    let incomplete = false;
+    let missingRetries = 0;
     const noData = new Map(reports.map((r) => [r.id, r.noDataMessage]));
     const tile = (id: string) => tileAtom(`${dashboardId}:${id}`);
     const setTile = (id: string, update: (t: TileState) => TileState) => store.set(tile(id), update(store.get(tile(id))));
@@ -152,7 +160,12 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
       const running = answer.reports.some((r) => r.running || r.result_status === 'running') || answer.filters.some((f) => f.running || f.result_status === 'running');
       store.set(poll, { updatedAt: Date.now(), running, error: null, refreshing: false });
       const delay = Number(answer.status_check_delay);
-      return Math.min(MAX_DELAY_S, Math.max(MIN_DELAY_S, Number.isFinite(delay) ? delay : 60));
+      const wait = Math.min(MAX_DELAY_S, Math.max(MIN_DELAY_S, Number.isFinite(delay) ? delay : 60));
+      // A report the answer does not list yet (just duplicated; the API remembers a dashboard for a
+      // moment): ask again soon, a few times, rather than after the usual minute.
+      const reported = new Set(answer.reports.map((e) => e.report_id));
+      incomplete = reportsEnabled && reports.some((r) => !reported.has(r.id)) && missingRetries++ < MISSING_RETRIES;
+      return incomplete ? Math.min(wait, MISSING_DELAY_S) : wait;
     };
 
     const run = async () => {
@@ -161,7 +174,9 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
       const initial = latest.current.initial;
       let answer: DashboardStatus | StatusError;
       try {
-        answer = first && !refresh && initial && initial.key === parametersKey
+        const fresh = first && !refresh && initial && initial.key === parametersKey && usedInitial.current !== initial.status;
+        if (fresh) usedInitial.current = initial.status;
+        answer = fresh
           ? await initial.status
           : await postStatus(url, { ...statusBody, ...(parameters !== undefined ? { parameters } : {}), refresh_data: refresh }, signal);
       } catch (err) {
@@ -171,7 +186,7 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
       first = false;
       if (signal.aborted) return;
       const delay = handle(answer);
-      const settled = !store.get(poll).running;
+      const settled = !store.get(poll).running && !incomplete;
       if (settled && !latest.current.automaticUpdate) return;
       timer = setTimeout(run, delay * 1000);
     };
@@ -181,9 +196,10 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
       controller.abort();
       if (timer) clearTimeout(timer);
     };
-    // The poll restarts when the parameters change or a refresh is asked for.
+    // The poll restarts when the parameters change, a refresh is asked for or the reports change (a
+    // report duplicated from its tile: the copy's data is fetched at once).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [store, input.dashboardId, input.statusUrl, input.parametersKey, input.reportsEnabled, input.refreshNonce]);
+  }, [store, input.dashboardId, input.statusUrl, input.parametersKey, input.reportsEnabled, input.refreshNonce, reportsKey]);
 
   return {
     refresh: () => {

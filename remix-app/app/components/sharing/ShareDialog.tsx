@@ -57,7 +57,7 @@ export function ShareDialog({ action, state, groups, locked }: {
       ) : null}
       <label className="check" style={{ marginTop: 12 }}>
         <input type="checkbox" name="notify_new_users" />
-        <span>Notify the people who newly get access<small>Recorded with the change (notify_new_users); this installation does not e-mail sharing notices yet.</small></span>
+        <span>Notify the people who newly get access<small>Each person who can open the dashboard after this change but could not before gets an e-mail with a link to it, if this installation has a mail server configured; the message after saving says how many e-mails were sent and why any were not. The sharing is saved either way.</small></span>
       </label>
       <div className="form-actions">
         <button type="submit" className="button button--primary" disabled={busy || locked} data-testid="share-save">{busy ? 'Saving…' : 'Save sharing'}</button>
