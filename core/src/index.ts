@@ -9,3 +9,4 @@ export * from './jsonapi.ts';
 export * from './sql/index.ts';
 export * from './resources.ts';
 export * from './schedule.ts';
+export * from './totp.ts';

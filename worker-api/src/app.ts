@@ -11,6 +11,7 @@ import { readCache } from './lib/read-cache.ts';
 import { accountRoutes } from './auth/account-routes.ts';
 import { passwordResetRoutes } from './auth/password-reset-routes.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
+import { twoFactorRoutes } from './auth/two-factor-routes.ts';
 import { dashboardRoutes } from './resources/dashboards/routes.ts';
 import { reportRoutes } from './resources/reports/routes.ts';
 import { dashboardGroupRoutes } from './resources/dashboard-groups/routes.ts';
@@ -91,6 +92,7 @@ export function createApp() {
   app.use('*', withDb);
   app.route('/', sessionRoutes);
   app.route('/', accountRoutes);
+  app.route('/', twoFactorRoutes);
   app.route('/', passwordResetRoutes);
   app.route('/', invitationRoutes);
   app.route('/', publicLinkRoutes);

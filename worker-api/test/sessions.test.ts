@@ -49,6 +49,16 @@ describe('web-app sessions', () => {
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('counts only failed sign-ins: many right ones in a row pass, and a locked address refuses even the right password', async () => {
+    const id = newId('user');
+    const email = `often-${id}@example.test`;
+    await db().insert(users).values({ id, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('often right pw') });
+    for (let i = 0; i < 15; i++) expect((await signIn(email, 'often right pw')).status, `sign-in ${i + 1}`).toBe(201);
+    for (let i = 0; i < 10; i++) expect((await signIn(email, 'wrong')).status).toBe(401);
+    const locked = await signIn(email, 'often right pw');
+    expect(locked.status).toBe(429);
+  });
+
   it('422 for a malformed sign-in body', async () => {
     const res = await call('/auth/sessions', { method: 'POST', body: { email: 'not-an-email' } });
     expect(res.status).toBe(422);

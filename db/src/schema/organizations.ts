@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex,
+  bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { Grant, Role } from '@cairn/core';
 import { createdAt, orgId, ts, updatedAt } from './common.ts';
@@ -34,6 +34,12 @@ export const users = pgTable(
     password_hash: text(),
     otp_app_enabled: boolean().notNull().default(false),
     otp_phone_enabled: boolean().notNull().default(false),
+    /** The authenticator-app secret, sealed (AES-GCM); pending while otp_app_enabled is false. */
+    otp_secret_encrypted: text(),
+    /** The last 30-second step a code was accepted for: a code works once. */
+    otp_last_step: bigint({ mode: 'number' }),
+    /** SHA-256 (hex) of the unused recovery codes. */
+    otp_recovery_hashes: jsonb().$type<string[]>().notNull().default([]),
     time_zone: text(),
     invited_by_user_id: text(),
     invitation_token_hash: text(),
@@ -82,6 +88,24 @@ export const passwordResets = pgTable(
     created_at: createdAt(),
   },
   (t) => [index('password_resets_user_idx').on(t.user_id)],
+);
+
+/**
+ * After the right password of a user with two-factor authentication: a single-use challenge for the
+ * code step (`id` is the SHA-256 of the token; the row is deleted when the session starts).
+ */
+export const signInChallenges = pgTable(
+  'sign_in_challenges',
+  {
+    id: text().primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expires_at: ts().notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [index('sign_in_challenges_user_idx').on(t.user_id)],
 );
 
 export const userGroups = pgTable(

@@ -1,11 +1,23 @@
 /** What the personal-settings and password-reset pages share: action answers and session labels. */
 import { errorsByField, type ApiErrorItem } from './editor-forms.ts';
 
-export type AccountIntent = 'name' | 'password' | 'sessions';
+export type AccountIntent = 'name' | 'password' | 'sessions' | 'two-factor';
+
+/** A new authenticator secret while it waits for its first code (POST /auth/two-factor). */
+export interface TwoFactorEnrolment {
+  secret: string;
+  otpauth_uri: string;
+}
+
+/** Two-factor answers also carry the enrolment in progress or the recovery codes, shown once. */
+interface TwoFactorExtras {
+  enrolment?: TwoFactorEnrolment;
+  recovery_codes?: string[];
+}
 
 export type AccountAnswer =
-  | { ok: true; intent: AccountIntent; message: string }
-  | { ok: false; intent: AccountIntent; errors: Record<string, string[]> };
+  | ({ ok: true; intent: AccountIntent; message: string } & TwoFactorExtras)
+  | ({ ok: false; intent: AccountIntent; errors: Record<string, string[]> } & TwoFactorExtras);
 
 /** An API answer as the form shows it: a message when it worked, else the API's errors by field. */
 export function accountAnswer(intent: AccountIntent, res: { status: number; body: unknown }, okMessage: string): AccountAnswer {

@@ -1,6 +1,7 @@
 /**
- * `/app/account`: personal settings of the signed-in user — name, password, and the sessions they
- * are signed in with (ending all but this one). Everyone has this page, whatever their role; the API
+ * `/app/account`: personal settings of the signed-in user — name, password, two-factor
+ * authentication (`/auth/two-factor`), and the sessions they are signed in with (ending all but this
+ * one). Everyone has this page, whatever their role; the API
  * calls (`/auth/me`, `/auth/password`, `/auth/sessions`) act on the caller only.
  */
 import { data, useNavigation } from 'react-router';
@@ -8,8 +9,9 @@ import type { Route } from './+types/app.account';
 import { NameForm } from '../components/account/NameForm';
 import { PasswordForm } from '../components/account/PasswordForm';
 import { SessionList, type SessionRow } from '../components/account/SessionList';
+import { TwoFactorSection, type TwoFactorStatus } from '../components/account/TwoFactorSection';
 import { ErrorPage } from '../components/ErrorPage';
-import { accountAnswer, fieldProblem, type AccountAnswer } from '../lib/account';
+import { accountAnswer, fieldProblem, type AccountAnswer, type TwoFactorEnrolment } from '../lib/account';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 import '../components/account/account.css';
@@ -27,8 +29,10 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
-  const [me, sessions] = await Promise.all([api.get<Me>('/auth/me'), api.get<{ data: SessionRow[] }>('/auth/sessions')]);
-  return { user: me.user, sessions: sessions.data };
+  const [me, sessions, twoFactor] = await Promise.all([
+    api.get<Me>('/auth/me'), api.get<{ data: SessionRow[] }>('/auth/sessions'), api.get<TwoFactorStatus>('/auth/two-factor'),
+  ]);
+  return { user: me.user, sessions: sessions.data, twoFactor };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -53,6 +57,20 @@ export async function action({ request, context }: Route.ActionArgs) {
       const res = await call('POST', '/auth/password', { current_password: text('current_password'), new_password: text('new_password') });
       out = accountAnswer('password', res, 'Password changed. Your other sessions were signed out.');
     }
+  } else if (intent === 'two-factor-start') {
+    const res = await call('POST', '/auth/two-factor');
+    out = accountAnswer('two-factor', res, 'Scan the key with your app.');
+    if (out.ok) out.enrolment = res.body as TwoFactorEnrolment;
+  } else if (intent === 'two-factor-confirm') {
+    const res = await call('POST', '/auth/two-factor/confirm', { code: text('code') });
+    out = accountAnswer('two-factor', res, 'Two-factor authentication is on.');
+    if (out.ok) out.recovery_codes = (res.body as { recovery_codes: string[] }).recovery_codes;
+    // A wrong code keeps the key on the page (the API does not show it again).
+    else out.enrolment = { secret: text('secret'), otpauth_uri: text('otpauth_uri') };
+  } else if (intent === 'two-factor-disable') {
+    const second = form.has('recovery_code') ? { recovery_code: text('recovery_code') } : { code: text('code') };
+    const res = await call('POST', '/auth/two-factor/disable', { current_password: text('current_password'), ...second });
+    out = accountAnswer('two-factor', res, 'Two-factor authentication is off.');
   } else {
     const res = await call('DELETE', '/auth/sessions/others');
     const ended = (res.body as { ended?: number } | null)?.ended ?? 0;
@@ -62,15 +80,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, sessions } = loaderData;
+  const { user, sessions, twoFactor } = loaderData;
   const navigation = useNavigation();
   const pending = navigation.state !== 'idle' && navigation.formMethod === 'POST' ? String(navigation.formData?.get('intent') ?? '') : '';
+  const twoFactorBusy = pending.startsWith('two-factor');
   return (
     <main className="page page--narrow admin-page">
       <header className="page-header">
         <div>
           <h1>Personal settings</h1>
-          <p className="page-header__desc muted">Your name, your password and where you are signed in. Only you see and change these.</p>
+          <p className="page-header__desc muted">Your name, your password, two-factor authentication and where you are signed in. Only you see and change these.</p>
         </div>
       </header>
 
@@ -82,6 +101,15 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <section className="section" aria-labelledby="account-password">
         <h2 id="account-password">Password</h2>
         <PasswordForm answer={actionData} busy={pending === 'password'} minLength={MIN_PASSWORD_LENGTH} />
+      </section>
+
+      <section className="section" aria-labelledby="account-two-factor">
+        <h2 id="account-two-factor">Two-factor authentication</h2>
+        <p className="section__lead">
+          With an authenticator app (such as Google Authenticator, 1Password or Aegis), signing in asks for a 6-digit code from
+          your phone after the password, so a stolen password alone is not enough.
+        </p>
+        <TwoFactorSection status={twoFactor} answer={actionData} busy={twoFactorBusy} />
       </section>
 
       <section className="section" aria-labelledby="account-sessions">

@@ -1,6 +1,9 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/app.login';
 import { Logo } from '../components/Logo';
+import { SignInCodeStep } from '../components/account/SignInCodeStep';
+import { errorsByField, type ApiErrorItem } from '../lib/editor-forms';
+import '../components/account/account.css';
 import { anonymousApi } from '../lib/api.server';
 import { safeNext, sessionCookie } from '../lib/session.server';
 
@@ -14,8 +17,26 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 interface SignInAnswer {
-  token: string;
+  token?: string;
   expires_at?: string | null;
+  /** With two-factor authentication on, the password step answers a challenge instead of a session. */
+  two_factor_required?: boolean;
+  challenge?: string;
+}
+
+/** What the sign-in form shows after a submission: an error, or the code step (with its errors). */
+interface LoginAnswer {
+  email: string;
+  error?: string;
+  challenge?: string;
+  codeErrors?: Record<string, string[]>;
+}
+
+/** The code step's refusals by field (`code`, `recovery_code`); others (an expired challenge) as a message. */
+function codeErrors(body: unknown): Record<string, string[]> {
+  const byField = errorsByField((body as { errors?: ApiErrorItem[] } | null)?.errors ?? [{ detail: 'The code could not be checked. Please try again.' }]);
+  for (const [field, messages] of Object.entries(byField)) byField[field] = messages.map((m) => (m.startsWith(`${field}: `) ? m.slice(field.length + 2) : m));
+  return byField;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -24,13 +45,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   const password = String(form.get('password') ?? '');
   const next = safeNext(String(form.get('next') ?? ''));
   const api = anonymousApi(request, context);
+  if (form.get('intent') === 'code') {
+    const challenge = String(form.get('challenge') ?? '');
+    const second = form.has('recovery_code') ? { recovery_code: String(form.get('recovery_code')) } : { code: String(form.get('code') ?? '') };
+    const res = await api.raw('POST', '/auth/sessions/two-factor', { body: { challenge, ...second } });
+    const body = res.body as SignInAnswer | null;
+    if (res.status === 201 && typeof body?.token === 'string') {
+      return redirect(next, { headers: { 'Set-Cookie': sessionCookie(request, body.token, body.expires_at) } });
+    }
+    const errors = codeErrors(res.body);
+    // An expired or used challenge (401) goes back to the password step.
+    if (res.status === 401) return data<LoginAnswer>({ error: Object.values(errors).flat().join(' '), email: '' }, { status: 401 });
+    return data<LoginAnswer>({ challenge, codeErrors: errors, email: '' }, { status: res.status >= 500 ? 503 : res.status });
+  }
   const result = await api.call<SignInAnswer>('POST', '/auth/sessions', { body: { email, password } });
   if (!result.ok) {
     const status = result.problem.status >= 500 ? 503 : result.problem.status;
-    return data({ error: result.problem.message, email }, { status });
+    return data<LoginAnswer>({ error: result.problem.message, email }, { status });
+  }
+  if (result.body?.two_factor_required && typeof result.body.challenge === 'string') {
+    return data<LoginAnswer>({ challenge: result.body.challenge, email });
   }
   if (typeof result.body?.token !== 'string') {
-    return data({ error: 'The API did not return a session. Please try again.', email }, { status: 503 });
+    return data<LoginAnswer>({ error: 'The API did not return a session. Please try again.', email }, { status: 503 });
   }
   return redirect(next, { headers: { 'Set-Cookie': sessionCookie(request, result.body.token, result.body.expires_at) } });
 }
@@ -45,34 +82,41 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <Logo size={30} /> <span>Cairn</span>
         </Link>
         <h1>Sign in</h1>
-        <p className="muted">Dashboards and reports of your organization.</p>
-        <Form method="post" className="form" noValidate={false}>
-          <input type="hidden" name="next" value={loaderData.next} />
-          {loaderData.reset && !actionData?.error ? (
-            <div className="alert alert--success" role="status" data-testid="login-reset">
-              Your password was changed and every session was signed out. Sign in with the new password.
-            </div>
-          ) : null}
-          {actionData?.error ? (
-            <div className="alert alert--error" role="alert" data-testid="login-error">
-              {actionData.error}
-            </div>
-          ) : null}
-          <label className="field">
-            <span className="field__label">E-mail</span>
-            <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus />
-          </label>
-          <label className="field">
-            <span className="field__label">Password</span>
-            <input name="password" type="password" autoComplete="current-password" required />
-          </label>
-          <button type="submit" className="button button--primary button--block" disabled={busy}>
-            {busy ? 'Signing in…' : 'Sign in'}
-          </button>
-          <p className="small">
-            <Link to="/app/forgot-password" data-testid="forgot-link">Forgot password?</Link>
-          </p>
-        </Form>
+        {actionData?.challenge ? (
+          <SignInCodeStep challenge={actionData.challenge} next={loaderData.next} errors={actionData.codeErrors} busy={busy} />
+        ) : (
+          <>
+            <p className="muted">Dashboards and reports of your organization.</p>
+            <Form method="post" className="form" noValidate={false}>
+              <input type="hidden" name="next" value={loaderData.next} />
+              <input type="hidden" name="intent" value="password" />
+              {loaderData.reset && !actionData?.error ? (
+                <div className="alert alert--success" role="status" data-testid="login-reset">
+                  Your password was changed and every session was signed out. Sign in with the new password.
+                </div>
+              ) : null}
+              {actionData?.error ? (
+                <div className="alert alert--error" role="alert" data-testid="login-error">
+                  {actionData.error}
+                </div>
+              ) : null}
+              <label className="field">
+                <span className="field__label">E-mail</span>
+                <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus />
+              </label>
+              <label className="field">
+                <span className="field__label">Password</span>
+                <input name="password" type="password" autoComplete="current-password" required />
+              </label>
+              <button type="submit" className="button button--primary button--block" disabled={busy}>
+                {busy ? 'Signing in…' : 'Sign in'}
+              </button>
+              <p className="small">
+                <Link to="/app/forgot-password" data-testid="forgot-link">Forgot password?</Link>
+              </p>
+            </Form>
+          </>
+        )}
       </div>
       <p className="auth-page__foot">
         <Link to="/">Documentation</Link>

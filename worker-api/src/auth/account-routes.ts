@@ -67,18 +67,19 @@ accountRoutes.post('/auth/password', authenticate, async (c) => {
   const { userId, sessionId } = sessionUser(c);
   const body = await readBody(c, passwordBody, 'action');
   const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::password:${userId}`));
+  // Like sign-in: each attempt takes a token before the password is checked (so a caller out of tokens
+  // learns nothing), and a right password gives it back: 10 wrong ones, then one every 30 s.
+  const gate = await limiter.take(1 / 30, 10);
+  if (!gate.allowed) {
+    return errorResponse(c, new ApiError('rate_limited', `Too many wrong passwords; try again in ${gate.retryAfter} s.`), {
+      'retry-after': String(gate.retryAfter),
+    });
+  }
   const [u] = await c.var.db.select().from(users).where(eq(users.id, userId)).limit(1);
   // verifyPassword compares in constant time; an account without a password costs the same PBKDF2.
   const ok = u?.password_hash ? await verifyPassword(body.current_password, u.password_hash) : false;
-  if (!ok) {
-    const gate = await limiter.take(1 / 30, 10);
-    if (!gate.allowed) {
-      return errorResponse(c, new ApiError('rate_limited', `Too many wrong passwords; try again in ${gate.retryAfter} s.`), {
-        'retry-after': String(gate.retryAfter),
-      });
-    }
-    throw new ApiError('invalid_attribute', 'current_password: is not your current password.', { source: { pointer: '/current_password' } });
-  }
+  if (!ok) throw new ApiError('invalid_attribute', 'current_password: is not your current password.', { source: { pointer: '/current_password' } });
+  await limiter.giveBack(1 / 30, 10);
   await c.var.db.update(users).set({ password_hash: await hashPassword(body.new_password), updated_at: new Date() }).where(eq(users.id, userId));
   await c.var.db.delete(sessions).where(and(eq(sessions.user_id, userId), ne(sessions.id, sessionId)));
   await c.var.db.insert(auditLog).values({

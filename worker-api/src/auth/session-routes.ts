@@ -1,31 +1,41 @@
-import { Hono } from 'hono';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ApiError, permissionsForRole, verifyPassword } from '@cairn/core';
-import { auditLog, organizations, sessions, users } from '@cairn/db';
+import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword } from '@cairn/core';
+import { auditLog, organizations, sessions, signInChallenges, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
 import { errorResponse } from '../lib/errors.ts';
 import { authenticate } from './authenticate.ts';
 import { publicUser, startSession } from './session-start.ts';
+import { CHALLENGE_MINUTES, codeGate, useRecoveryCode, useTotpCode, wrongCode } from './two-factor.ts';
 
 /**
  * Sign-in for the web app (not part of the public API). The app trades e-mail and password for a
  * session token, keeps it in an HttpOnly cookie and sends it back as `Authorization: Session <token>`.
  * Only the SHA-256 of the token is stored.
+ *
+ * With two-factor authentication on, the right password answers 200 `{two_factor_required: true,
+ * challenge, expires_at}` instead: `POST /auth/sessions/two-factor` `{challenge, code | recovery_code}`
+ * then starts the session. A challenge lasts 5 minutes and works once; wrong codes are rate-limited.
  */
 export const sessionRoutes = new Hono<AppEnv>();
 
 // A hash to compare against when the e-mail is unknown, so both paths cost one PBKDF2.
 const DUMMY_HASH = 'pbkdf2$100000$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
+/** Failed sign-ins per e-mail address: a burst of 10, then one every 30 s. */
+const SIGN_IN_RATE = 1 / 30;
+const SIGN_IN_BURST = 10;
+
 const signIn = z.object({ email: z.string().trim().email().max(320), password: z.string().min(1).max(1024) }).strict();
 
 sessionRoutes.post('/auth/sessions', async (c) => {
   const body = await readBody(c, signIn, 'action');
-  // Password guessing is slowed per e-mail address: 10 attempts, then one more every 30 s.
+  // Password guessing is slowed per e-mail address: 10 failed attempts, then one more every 30 s. Each
+  // attempt takes a token before the password is checked; a right password gives it back.
   const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::signin:${body.email.toLowerCase()}`));
-  const gate = await limiter.take(1 / 30, 10);
+  const gate = await limiter.take(SIGN_IN_RATE, SIGN_IN_BURST);
   if (!gate.allowed) {
     return errorResponse(c, new ApiError('rate_limited', `Too many sign-in attempts; try again in ${gate.retryAfter} s.`), {
       'retry-after': String(gate.retryAfter),
@@ -36,6 +46,19 @@ sessionRoutes.post('/auth/sessions', async (c) => {
     .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at))).limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
+  await limiter.giveBack(SIGN_IN_RATE, SIGN_IN_BURST);
+  if (user.otp_app_enabled) {
+    // The password was right; the session waits for the code. Old challenges of the user go.
+    const challenge = randomString(48);
+    const expires = new Date(Date.now() + CHALLENGE_MINUTES * 60_000);
+    await c.var.db.delete(signInChallenges).where(and(eq(signInChallenges.user_id, user.id), lt(signInChallenges.expires_at, new Date())));
+    await c.var.db.insert(signInChallenges).values({ id: await sha256Hex(challenge), organization_id: user.organization_id, user_id: user.id, expires_at: expires });
+    return c.json({ two_factor_required: true, challenge, expires_at: expires.toISOString() });
+  }
+  return signedIn(c, user);
+});
+
+async function signedIn(c: Context<AppEnv>, user: typeof users.$inferSelect) {
   const { token, expires } = await startSession(c.var.db, user, c.req.header('user-agent'));
   await c.var.db.update(users).set({ last_login_at: new Date() }).where(eq(users.id, user.id));
   await c.var.db.insert(auditLog).values({
@@ -49,6 +72,37 @@ sessionRoutes.post('/auth/sessions', async (c) => {
     user: publicUser(user),
     organization: { id: org!.id, name: org!.name, region: org!.region },
   }, 201);
+}
+
+const secondStep = z.object({
+  challenge: z.string().min(1, 'is required.').max(200),
+  code: z.string().trim().max(20).optional(),
+  recovery_code: z.string().trim().max(40).optional(),
+}).strict();
+
+const challengeGone = () => new ApiError('unauthorized', 'This sign-in has expired or was used; sign in with your password again.', {
+  source: { pointer: '/challenge' }, meta: { reason: 'challenge_expired' },
+});
+
+sessionRoutes.post('/auth/sessions/two-factor', async (c) => {
+  const body = await readBody(c, secondStep, 'action');
+  if (!body.code && !body.recovery_code) {
+    throw new ApiError('missing_attribute', 'code: the code of your authenticator app (or a recovery code) is required.', { source: { pointer: '/code' } });
+  }
+  const id = await sha256Hex(body.challenge);
+  const [row] = await c.var.db.select({ user: users }).from(signInChallenges)
+    .innerJoin(users, eq(users.id, signInChallenges.user_id))
+    .where(and(eq(signInChallenges.id, id), gt(signInChallenges.expires_at, new Date()), isNull(users.deactivated_at))).limit(1);
+  if (!row) throw challengeGone();
+  const user = row.user;
+  const limited = await codeGate(c, user.id);
+  if (limited) return limited;
+  const used = body.code ? await useTotpCode(c.var.db, c.env.SECRET_KEY, user, body.code) : await useRecoveryCode(c.var.db, user.id, body.recovery_code!);
+  if (!used) throw wrongCode(body.code ? 'code' : 'recovery_code');
+  // Single use: only the request that deletes the challenge goes on.
+  const taken = await c.var.db.delete(signInChallenges).where(eq(signInChallenges.id, id)).returning({ id: signInChallenges.id });
+  if (!taken.length) throw challengeGone();
+  return signedIn(c, user);
 });
 
 sessionRoutes.get('/auth/session', authenticate, async (c) => {

@@ -81,6 +81,22 @@ export class RateLimiter extends DurableObject {
     };
   }
 
+  /**
+   * Returns `n` tokens of earlier takes that turned out not to count (a sign-in with the right
+   * password), up to the burst: only failed attempts then use up the budget.
+   */
+  async giveBack(rate: number, burst: number, n = 1, now = Date.now()): Promise<void> {
+    if (this.tokens === null) {
+      const saved = await this.ctx.storage.get<{ tokens: number; updated: number }>('bucket');
+      this.tokens = saved?.tokens ?? burst;
+      this.updated = saved?.updated ?? now;
+    }
+    const elapsed = Math.max(0, now - this.updated) / 1000;
+    this.tokens = Math.min(burst, this.tokens + elapsed * rate + Math.max(0, n));
+    this.updated = now;
+    this.ctx.storage.put('bucket', { tokens: this.tokens, updated: this.updated });
+  }
+
   override async alarm(): Promise<void> {
     // Still in use within the last hour: keep the bucket and look again later.
     if (this.tokens !== null && Date.now() - this.updated < 3_600_000) {
