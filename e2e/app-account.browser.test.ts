@@ -4,17 +4,14 @@
  * with the new one; "Forgot password?" sends an e-mail (read from the stack's SMTP catcher) whose link
  * sets a new password, signs the user out everywhere and works only once.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hashPassword, newId } from '@cairn/core';
 import { createDb } from '@cairn/db';
 import { getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
+import { launchChromium, signInAt } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let browser: Browser;
 let origin: string;
@@ -31,13 +28,7 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page; errors:
   return { context, page, errors };
 }
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`);
-}
+const signIn = (page: Page, email: string, password: string) => signInAt(page, origin, email, password);
 
 /** A user of their own for each test (the stack's admin keeps its password). */
 async function makeUser(password: string): Promise<{ email: string; id: string }> {
@@ -54,7 +45,7 @@ beforeAll(async () => {
   if (!stack.app) throw new Error('The stack runs without the web app.');
   origin = new URL(stack.app).origin;
   db = createDb(stack.database_url, { max: 1 });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -4,15 +4,12 @@
  * e-mail), edits it, sees a 422 at its field, and deletes it; an API key is renamed and its permissions
  * changed, which the API then applies to that key.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let browser: Browser;
 let origin: string;
@@ -36,7 +33,7 @@ beforeAll(async () => {
   origin = new URL(stack.app).origin;
   const ds = await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources');
   sampleId = ds.body.data.find((d) => d.attributes.is_sample)!.id;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const { context, page } = await newPage();
   await page.goto(`${origin}/app/login`);
   await page.fill('input[name="email"]', stack.admin.email);

@@ -5,17 +5,14 @@
  * see, and deleting a group (its dashboard back under "Other dashboards"); then a viewer, who may keep
  * only personal groups.
  */
-import { createRequire } from 'node:module';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { hashPassword, newId } from '@cairn/core';
 import { apiFetch, getStack } from './harness.ts';
+import { launchChromium, signInAt } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let browser: Browser;
 let origin: string;
@@ -24,13 +21,7 @@ let earlierId: string;
 const stamp = Date.now();
 const boardName = `Grouped board ${stamp}`;
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`);
-}
+const signIn = (page: Page, email: string, password: string) => signInAt(page, origin, email, password);
 
 const section = (page: Page, name: string) =>
   page.locator('[data-testid="dashboard-group"]', { has: page.locator('h2', { hasText: name }) }).first();
@@ -58,7 +49,7 @@ beforeAll(async () => {
   const earlier = await apiFetch<{ data: { id: string } }>('/dashboard_groups', { body: { data: { type: 'dashboard_groups', attributes: { name: `Earlier group ${stamp}` } } } });
   expect(earlier.status).toBe(201);
   earlierId = earlier.body.data.id;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -4,15 +4,12 @@
  * locked), "Save as default" for the filter values, and backup download + restore from the list.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const JSONAPI = { 'content-type': 'application/vnd.api+json' };
 
 let browser: Browser;
@@ -73,7 +70,7 @@ beforeAll(async () => {
   const stack = getStack();
   if (!stack.app) throw new Error('The stack runs without the web app (stack.app is null).');
   origin = new URL(stack.app).origin;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${origin}/app/login`);

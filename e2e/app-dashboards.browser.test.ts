@@ -593,8 +593,8 @@ describe('drill-downs', () => {
       expect(opened.searchParams.get('tz')).toBe('UTC');
       await waitForTiles(page);
       const one = Number((await numberIn(page, 'Orders of the country')).replace(/\D/g, ''));
-      const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from sample_shop.orders where country = ${country}`;
-      expect(one).toBe(n);
+      const [count] = await sql<{ n: number }[]>`select count(*)::int as n from sample_shop.orders where country = ${country}`;
+      expect(one).toBe(count!.n);
 
       // A table row drills too (here without the viewer's filters).
       await page.goto(`${origin}/app/dashboards/${source}`);

@@ -5,15 +5,12 @@
  * unlimited_csv_export_enabled is on). The browser only talks to the app's routes.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
+import { launchChromium, signInAt } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let browser: Browser;
 let origin: string;
@@ -21,13 +18,7 @@ let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
 let datasourceId: string;
 const dashboards: string[] = [];
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`);
-}
+const signIn = (page: Page, email: string, password: string) => signInAt(page, origin, email, password);
 
 async function newPage() {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, storageState: adminState, acceptDownloads: true });
@@ -69,7 +60,7 @@ beforeAll(async () => {
   const stack = getStack();
   if (!stack.app) throw new Error('The stack runs without the web app (stack.app is null).');
   origin = new URL(stack.app).origin;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, stack.admin.email, stack.admin.password);

@@ -7,16 +7,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const JSONAPI = { 'content-type': 'application/vnd.api+json' };
 const URL_SQL = "SELECT 'Docs' AS title, 'https://example.com/docs?a=1' AS link, 'javascript:alert(1)' AS trap";
 
@@ -53,7 +50,7 @@ beforeAll(async () => {
   reportId = report.body.data.id;
   await sql`update reports set chart_configuration = ${sql.json({ type: 'table' })} where id = ${reportId}`;
 
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const { context, page } = await newPage();
   await page.goto(`${origin}/app/login`);
   await page.fill('input[name="email"]', stack.admin.email);

@@ -4,17 +4,14 @@
  * copy appears, draws the same chart and survives a reload; an API refusal is shown at the tile), and
  * a viewer without Duplicate.
  */
-import { createRequire } from 'node:module';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hashPassword, newId } from '@cairn/core';
 import { apiFetch, getStack } from './harness.ts';
+import { launchChromium, signInAt } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const REPORT = `Orders by channel ${Date.now()}`;
 const SQL = "SELECT 'web' AS channel, 42 AS orders\nUNION ALL SELECT 'shop', 17\nUNION ALL SELECT 'phone', 8";
 
@@ -26,13 +23,7 @@ let sql: postgres.Sql;
 let dashboardId: string;
 let reportId: string;
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`);
-}
+const signIn = (page: Page, email: string, password: string) => signInAt(page, origin, email, password);
 
 async function newPage(state: typeof adminState) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, storageState: state });
@@ -95,7 +86,7 @@ beforeAll(async () => {
   const stack = getStack();
   if (!stack.app) throw new Error('The stack runs without the web app (stack.app is null).');
   origin = new URL(stack.app).origin;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 
   // A viewer of the stack's organization, written as the seed writes users.
   sql = postgres(stack.database_url, { max: 1, onnotice: () => {} });

@@ -4,16 +4,13 @@
  * its field), gets ten recovery codes, signs out, signs in with password + code, then with password +
  * recovery code, and turns two-factor authentication off with the password and another recovery code.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { hashPassword, newId, totpCode } from '@cairn/core';
 import { createDb } from '@cairn/db';
 import { getStack } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PASSWORD = 'two factor passphrase';
 
 let browser: Browser;
@@ -42,7 +39,7 @@ beforeAll(async () => {
   if (!stack.app) throw new Error('The stack runs without the web app.');
   origin = new URL(stack.app).origin;
   db = createDb(stack.database_url, { max: 1 });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
