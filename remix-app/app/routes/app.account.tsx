@@ -15,6 +15,7 @@ import { accountAnswer, fieldProblem, type AccountAnswer, type TwoFactorEnrolmen
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 import '../components/account/account.css';
+import { readForm } from '../lib/forms.server';
 
 interface Me {
   user: { id: string; email: string; firstname: string; lastname: string; role: string };
@@ -37,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const text = (name: string) => String(form.get(name) ?? '');
   // A session that ended meanwhile goes to the sign-in page, as everywhere in the app.
   const call = async (method: string, path: string, body?: unknown) => {

@@ -22,6 +22,7 @@ import { errorsByField } from '../lib/editor-forms';
 import type { SingleDocument } from '../lib/types';
 import '../components/admin/admin.css';
 import '../components/admin/alerts/alerts.css';
+import { readForm } from '../lib/forms.server';
 
 export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d?.alert ? `${d.alert.attributes.name} · SQL alerts · Cairn` : 'New SQL alert · Cairn' }];
@@ -56,7 +57,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = field(form, 'intent');
   const id = params.id ?? null;
   const path = id ? `/sql_alerts/${encodeURIComponent(id)}` : '/sql_alerts';

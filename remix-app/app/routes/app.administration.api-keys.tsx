@@ -19,6 +19,7 @@ import { grantsFromForm, type ResourceType } from '../lib/api-key-grants';
 import { write } from '../lib/editor.server';
 import { errorsByField } from '../lib/editor-forms';
 import '../components/admin/admin.css';
+import { readForm } from '../lib/forms.server';
 
 interface KeyAttributes {
   name: string;
@@ -58,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = field(form, 'intent');
   const id = field(form, 'id');
   if (intent === 'update') {

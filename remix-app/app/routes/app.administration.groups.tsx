@@ -11,6 +11,7 @@ import { ConfirmButton, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
+import { readForm } from '../lib/forms.server';
 
 interface GroupAttributes { name: string; description: string | null; built_in_behavior: 'all_users' | 'all_analysts' | null }
 interface UserAttributes { firstname: string; lastname: string; email: string; role: string; status: string }
@@ -37,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = field(form, 'intent');
   const id = field(form, 'id');
   const description = field(form, 'description');

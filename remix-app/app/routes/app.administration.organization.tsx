@@ -11,6 +11,7 @@ import { formatDate, Meter, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
+import { readForm } from '../lib/forms.server';
 
 interface Organization {
   name: string;
@@ -44,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const orgId = field(form, 'id');
   const res = await api.call('PATCH', '/organization', {
     jsonapi: true,

@@ -13,6 +13,7 @@ import { ConfirmButton, formatDate, Pill, RowError } from '../components/admin/u
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
+import { readForm } from '../lib/forms.server';
 
 interface UserAttributes {
   firstname: string;
@@ -53,7 +54,7 @@ interface InviteResult { data: { id: string; attributes: { email: string } }; me
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = field(form, 'intent');
   const id = field(form, 'id');
   const path = `/users/${encodeURIComponent(id)}`;

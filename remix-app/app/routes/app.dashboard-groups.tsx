@@ -11,6 +11,7 @@ import { requireApi, type ApiClient } from '../lib/api.server';
 import { errorsByField, FORM, type ApiErrorItem } from '../lib/editor-forms';
 import { groupBody, membershipChanges } from '../lib/dashboard-groups';
 import type { ListDocument } from '../lib/types';
+import { readForm } from '../lib/forms.server';
 
 export type GroupActionResult = { ok: true; intent: string } | { ok?: false; intent: string; errors: Record<string, string[]> };
 
@@ -27,7 +28,7 @@ const ok = (intent: string): GroupActionResult => ({ ok: true, intent });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
   const id = String(form.get('id') ?? '');
   const path = `/dashboard_groups/${encodeURIComponent(id)}`;

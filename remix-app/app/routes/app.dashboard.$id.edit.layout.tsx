@@ -9,6 +9,7 @@ import { requireApi } from '../lib/api.server';
 import { write } from '../lib/editor.server';
 import { placeMissing, type Tile } from '../lib/editor-layout';
 import type { EditData } from './app.dashboard.$id.edit';
+import { readForm } from '../lib/forms.server';
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
@@ -20,7 +21,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const res = await write(api, 'PUT', `/dashboards/${id}/layout`, { layout: sent, floating_enabled: body.floating_enabled === true }, false);
     return res.ok ? { ok: true, sent } : { errors: res.errors, sent };
   }
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get('intent') === 'remove') {
     const report = String(form.get('report') ?? '');
     const res = await write(api, 'DELETE', `/reports/${encodeURIComponent(report)}`);

@@ -12,6 +12,7 @@ import type { DashboardAttributes, FilterAttributes, ReportAttributes, SingleDoc
 import { FILTER_PREFIX, TZ_PARAM } from '../lib/filters';
 import type { Tile } from '../lib/editor-layout';
 import '../components/editor/editor.css';
+import { readForm } from '../lib/forms.server';
 
 export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d ? `Edit ${d.dashboard.name} · Cairn` : 'Edit dashboard · Cairn' }];
@@ -61,7 +62,7 @@ export type EditData = Awaited<ReturnType<typeof loader>>;
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get('intent') !== 'unlock') return { errors: [{ detail: 'Unknown action.' }] };
   const res = await write(api, 'DELETE', `/dashboards/${encodeURIComponent(params.id)}/lock`);
   return res.ok ? { ok: true } : { errors: res.errors };

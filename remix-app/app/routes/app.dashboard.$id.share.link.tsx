@@ -10,6 +10,7 @@ import { attributesFromForm, LINK_DEFAULTS, LinkOptions, type LinkAttributes } f
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
+import { readForm } from '../lib/forms.server';
 
 interface SecretAnswer { sharing_secret: string | null; sharing_secret_required: boolean }
 
@@ -46,7 +47,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = field(form, 'intent');
   const base = `/app/dashboards/${encodeURIComponent(params.id)}/share`;
   if (intent === 'roll-secret') {

@@ -14,6 +14,7 @@ import { shareNoticeOf, shareSavedMessage } from '../components/sharing/share-no
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
+import { readForm } from '../lib/forms.server';
 
 interface DashboardAttributes { name: string; share_mode: ShareMode; is_locked: boolean }
 
@@ -41,7 +42,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = field(form, 'intent');
   let out: ActionAnswer;
   if (intent === 'share') {

@@ -26,6 +26,7 @@ import { duplicatedId, reportSqlById } from '../lib/tile-tools';
 import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
+import { readForm } from '../lib/forms.server';
 
 export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d ? `${d.dashboard.name} · Cairn` : 'Dashboard · Cairn' }];
@@ -97,7 +98,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
   const id = encodeURIComponent(params.id);
   const fail = (message: string, status: number) => data({ error: message }, { status });

@@ -10,13 +10,14 @@ import { accountAnswer } from '../lib/account';
 import { anonymousApi } from '../lib/api.server';
 import { unplacedErrors } from '../lib/editor-forms';
 import '../components/account/account.css';
+import { readForm } from '../lib/forms.server';
 
 export function meta() {
   return [{ title: 'Forgot password · Cairn' }];
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const email = String(form.get('email') ?? '').trim();
   const res = await anonymousApi(request, context).raw('POST', '/auth/password-resets', { body: { email } });
   const message = (res.body as { message?: string } | null)?.message ?? '';

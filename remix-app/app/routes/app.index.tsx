@@ -18,6 +18,7 @@ import { errorItems } from '../lib/editor.server';
 import type { DashboardAttributes, ListDocument } from '../lib/types';
 import type { GroupSummary } from '../lib/dashboard-groups';
 import '../styles/dashboard.css';
+import { readForm } from '../lib/forms.server';
 
 export function meta() {
   return [{ title: 'Dashboards · Cairn' }];
@@ -68,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
   const id = encodeURIComponent(String(form.get('id') ?? ''));
   if (intent === 'create') {

@@ -7,6 +7,7 @@ import type { Route } from './+types/app.invitation.$token';
 import { Logo } from '../components/Logo';
 import { anonymousApi } from '../lib/api.server';
 import { sessionCookie } from '../lib/session.server';
+import { readForm } from '../lib/forms.server';
 
 interface Invitation {
   email: string;
@@ -35,7 +36,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const firstname = String(form.get('firstname') ?? '');
   const lastname = String(form.get('lastname') ?? '');
   const password = String(form.get('password') ?? '');

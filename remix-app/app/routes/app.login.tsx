@@ -6,6 +6,7 @@ import { errorsByField, type ApiErrorItem } from '../lib/editor-forms';
 import '../components/account/account.css';
 import { anonymousApi } from '../lib/api.server';
 import { safeNext, sessionCookie } from '../lib/session.server';
+import { readForm } from '../lib/forms.server';
 
 export function meta() {
   return [{ title: 'Sign in · Cairn' }];
@@ -40,7 +41,7 @@ function codeErrors(body: unknown): Record<string, string[]> {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const email = String(form.get('email') ?? '').trim();
   const password = String(form.get('password') ?? '');
   const next = safeNext(String(form.get('next') ?? ''));

@@ -11,6 +11,7 @@ import { accountAnswer, fieldProblem } from '../lib/account';
 import { anonymousApi } from '../lib/api.server';
 import { unplacedErrors } from '../lib/editor-forms';
 import '../components/account/account.css';
+import { readForm } from '../lib/forms.server';
 
 interface Reset {
   email: string;
@@ -29,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const password = String(form.get('password') ?? '');
   if (password !== String(form.get('password_again') ?? '')) {
     return data(fieldProblem('password', 'password_again', 'The two passwords are not the same.'), { status: 422 });

@@ -26,6 +26,7 @@ import type { DashboardAttributes } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
 import '../components/sharing/public-link.css';
+import { readForm } from '../lib/forms.server';
 
 type View = PublicLinkView & { dashboard: PublicLinkView['dashboard'] & { default_parameters?: DashboardAttributes['default_parameters']; organization_time_zone?: string } };
 
@@ -53,7 +54,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const url = new URL(request.url);
-  const form = await request.formData();
+  const form = await readForm(request);
   const password = String(form.get('password') ?? '');
   if (!password) return data({ error: 'Enter the password of this link.' }, { status: 422 });
   const res = await publicCall<{ grant: string; expires_at: string }>(request, context, params.token, publicLinkApiPath(params.token, '/password'), {
