@@ -6,11 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hashPassword, newId } from '@cairn/core';
 import { createDb } from '@cairn/db';
 import { getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
-import { launchChromium, signInAt } from './browser-kit.ts';
+import { insertTestUser, launchChromium, signInAt } from './browser-kit.ts';
 
 
 let browser: Browser;
@@ -18,7 +17,6 @@ let origin: string;
 let db: ReturnType<typeof createDb>;
 const cleanup: string[] = [];
 
-const unique = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 10)}`;
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -32,12 +30,9 @@ const signIn = (page: Page, email: string, password: string) => signInAt(page, o
 
 /** A user of their own for each test (the stack's admin keeps its password). */
 async function makeUser(password: string): Promise<{ email: string; id: string }> {
-  const id = newId('user');
-  const email = `${unique('account')}@example.test`;
-  await db.sql`insert into users (id, organization_id, email, firstname, lastname, role, password_hash, invitation_accepted_at)
-    values (${id}, ${getStack().organization_id}, ${email}, 'Paula', 'Person', 'analyst', ${await hashPassword(password)}, now())`;
-  cleanup.push(id);
-  return { email, id };
+  const user = await insertTestUser(db.sql, getStack().organization_id, { tag: 'account', password, firstname: 'Paula', lastname: 'Person' });
+  cleanup.push(user.id);
+  return user;
 }
 
 beforeAll(async () => {

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hashPassword, newId, totpCode } from '@cairn/core';
+import { totpCode } from '@cairn/core';
 import { createDb } from '@cairn/db';
 import { getStack } from './harness.ts';
-import { launchChromium } from './browser-kit.ts';
+import { insertTestUser, launchChromium } from './browser-kit.ts';
 
 const PASSWORD = 'two factor passphrase';
 
@@ -19,12 +19,9 @@ let db: ReturnType<typeof createDb>;
 const cleanup: string[] = [];
 
 async function makeUser(): Promise<{ email: string; id: string }> {
-  const id = newId('user');
-  const email = `two-factor-${Math.random().toString(36).slice(2, 10)}@example.test`;
-  await db.sql`insert into users (id, organization_id, email, firstname, lastname, role, password_hash, invitation_accepted_at)
-    values (${id}, ${getStack().organization_id}, ${email}, 'Tove', 'Factor', 'analyst', ${await hashPassword(PASSWORD)}, now())`;
-  cleanup.push(id);
-  return { email, id };
+  const user = await insertTestUser(db.sql, getStack().organization_id, { tag: 'two-factor', password: PASSWORD, firstname: 'Tove', lastname: 'Factor' });
+  cleanup.push(user.id);
+  return user;
 }
 
 async function passwordStep(page: Page, email: string): Promise<void> {

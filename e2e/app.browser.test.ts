@@ -240,6 +240,12 @@ describe('web app', () => {
         barId,
       );
       await waitForTiles(page);
+      // The tiles keep their old bars (dimmed) until the new results arrive: wait for the redraw.
+      await page.waitForFunction(
+        ({ id, n }) => (document.querySelector(`[data-testid="${id}"]`)?.querySelectorAll('svg rect[fill]:not([fill="transparent"])').length ?? n) < n,
+        { id: barId, n: before },
+        { timeout: 30_000 },
+      ).catch(() => undefined);
       // Revenue by country now has one bar: Germany.
       expect((await barSizes(page, barId)).length).toBeLessThan(before);
       expect(await bar.textContent()).toContain('Germany');

@@ -4,6 +4,8 @@
  */
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
+import type postgres from 'postgres';
+import { hashPassword, newId } from '@cairn/core';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core') as typeof import('playwright-core');
@@ -24,4 +26,20 @@ export async function signInAt(page: Page, origin: string, email: string, passwo
   await page.fill('input[name="password"]', password);
   await page.click('button[type="submit"]');
   await page.waitForURL(`${origin}/app/`, { timeout: 60_000 });
+}
+
+/**
+ * An analyst who can sign in at once (written as an accepted invitation leaves it), for tests that
+ * change a user's password or sign-in settings and so must not touch the stack's admin.
+ */
+export async function insertTestUser(
+  sql: postgres.Sql,
+  organizationId: string,
+  opts: { tag: string; password: string; firstname: string; lastname: string },
+): Promise<{ email: string; id: string }> {
+  const id = newId('user');
+  const email = `${opts.tag}-${Math.random().toString(36).slice(2, 10)}@example.test`;
+  await sql`insert into users (id, organization_id, email, firstname, lastname, role, password_hash, invitation_accepted_at)
+    values (${id}, ${organizationId}, ${email}, ${opts.firstname}, ${opts.lastname}, 'analyst', ${await hashPassword(opts.password)}, now())`;
+  return { email, id };
 }

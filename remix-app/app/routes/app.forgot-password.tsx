@@ -4,7 +4,7 @@
  */
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/app.forgot-password';
-import { Logo } from '../components/Logo';
+import { AuthCard } from '../components/AuthCard';
 import { FieldErrors } from '../components/editor/Field';
 import { accountAnswer } from '../lib/account';
 import { anonymousApi } from '../lib/api.server';
@@ -30,39 +30,31 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const errors = actionData && !actionData.ok ? actionData.errors : undefined;
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <Link to="/" className="brand brand--large">
-          <Logo size={30} /> <span>Cairn</span>
-        </Link>
-        <h1>Forgot your password?</h1>
-        {actionData?.ok ? (
-          <>
-            <div className="alert alert--success" role="status" data-testid="forgot-sent">{actionData.message}</div>
-            <p className="muted">No e-mail? Check the address and your spam folder, or ask an admin of your organization.</p>
-          </>
-        ) : (
-          <>
-            <p className="muted">Type the e-mail address you sign in with. We send a link to choose a new password.</p>
-            <Form method="post" className="form">
-              {errors ? unplacedErrors(errors, ['email']).map((m) => (
-                <div key={m} className="alert alert--error" role="alert" data-testid="forgot-error">{m}</div>
-              )) : null}
-              <label className="field">
-                <span className="field__label">E-mail</span>
-                <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus aria-invalid={Boolean(errors?.email) || undefined} />
-                <FieldErrors name="email" errors={errors} />
-              </label>
-              <button type="submit" className="button button--primary button--block" disabled={busy}>
-                {busy ? 'Sending…' : 'Send the link'}
-              </button>
-            </Form>
-          </>
-        )}
-      </div>
-      <p className="auth-page__foot">
-        <Link to="/app/login">Back to sign-in</Link>
-      </p>
-    </main>
+    <AuthCard foot={<Link to="/app/login">Back to sign-in</Link>}>
+      <h1>Forgot your password?</h1>
+      {actionData?.ok ? (
+        <>
+          <div className="alert alert--success" role="status" data-testid="forgot-sent">{actionData.message}</div>
+          <p className="muted">No e-mail? Check the address and your spam folder, or ask an admin of your organization.</p>
+        </>
+      ) : (
+        <>
+          <p className="muted">Type the e-mail address you sign in with. We send a link to choose a new password.</p>
+          <Form method="post" className="form">
+            {errors ? unplacedErrors(errors, ['email']).map((m) => (
+              <div key={m} className="alert alert--error" role="alert" data-testid="forgot-error">{m}</div>
+            )) : null}
+            <label className="field">
+              <span className="field__label">E-mail</span>
+              <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus aria-invalid={Boolean(errors?.email) || undefined} />
+              <FieldErrors name="email" errors={errors} />
+            </label>
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              {busy ? 'Sending…' : 'Send the link'}
+            </button>
+          </Form>
+        </>
+      )}
+    </AuthCard>
   );
 }

@@ -4,7 +4,7 @@
  */
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/app.invitation.$token';
-import { Logo } from '../components/Logo';
+import { AuthCard } from '../components/AuthCard';
 import { anonymousApi } from '../lib/api.server';
 import { sessionCookie } from '../lib/session.server';
 import { readForm } from '../lib/forms.server';
@@ -63,60 +63,55 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const inv = loaderData.invitation;
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <Link to="/" className="brand brand--large">
-          <Logo size={30} /> <span>Cairn</span>
-        </Link>
-        {!inv ? (
-          <>
-            <h1>This invitation cannot be used</h1>
-            <div className="alert alert--error" role="alert" data-testid="invitation-problem">{loaderData.problem}</div>
-            <p className="muted">If you already accepted it, sign in with your e-mail address and password.</p>
-            <Link to="/app/login" className="button button--primary button--block">Go to sign-in</Link>
-          </>
-        ) : (
-          <>
-            <h1>Join {inv.organization.name}</h1>
-            <p className="muted">
-              {inv.invited_by ? `${inv.invited_by} invited you` : 'You are invited'} as {ROLE_TEXT[inv.role]}. Choose your name and
-              a password to finish.
-            </p>
-            <Form method="post" className="form">
-              {actionData?.error ? (
-                <div className="alert alert--error" role="alert" data-testid="invitation-error">{actionData.error}</div>
-              ) : null}
+    <AuthCard>
+      {!inv ? (
+        <>
+          <h1>This invitation cannot be used</h1>
+          <div className="alert alert--error" role="alert" data-testid="invitation-problem">{loaderData.problem}</div>
+          <p className="muted">If you already accepted it, sign in with your e-mail address and password.</p>
+          <Link to="/app/login" className="button button--primary button--block">Go to sign-in</Link>
+        </>
+      ) : (
+        <>
+          <h1>Join {inv.organization.name}</h1>
+          <p className="muted">
+            {inv.invited_by ? `${inv.invited_by} invited you` : 'You are invited'} as {ROLE_TEXT[inv.role]}. Choose your name and
+            a password to finish.
+          </p>
+          <Form method="post" className="form">
+            {actionData?.error ? (
+              <div className="alert alert--error" role="alert" data-testid="invitation-error">{actionData.error}</div>
+            ) : null}
+            <label className="field">
+              <span className="field__label">E-mail</span>
+              <input type="email" value={inv.email} readOnly autoComplete="username" data-testid="invitation-email" />
+            </label>
+            <div className="field-row">
               <label className="field">
-                <span className="field__label">E-mail</span>
-                <input type="email" value={inv.email} readOnly autoComplete="username" data-testid="invitation-email" />
-              </label>
-              <div className="field-row">
-                <label className="field">
-                  <span className="field__label">First name</span>
-                  <input name="firstname" required maxLength={100} autoComplete="given-name" defaultValue={actionData?.firstname ?? inv.firstname} autoFocus />
-                </label>
-                <label className="field">
-                  <span className="field__label">Last name</span>
-                  <input name="lastname" maxLength={100} autoComplete="family-name" defaultValue={actionData?.lastname ?? inv.lastname} />
-                </label>
-              </div>
-              <label className="field">
-                <span className="field__label">Password</span>
-                <input name="password" type="password" required minLength={inv.min_password_length} maxLength={1024} autoComplete="new-password" />
-                <span className="field__hint">At least {inv.min_password_length} characters. A long passphrase you use nowhere else is best.</span>
+                <span className="field__label">First name</span>
+                <input name="firstname" required maxLength={100} autoComplete="given-name" defaultValue={actionData?.firstname ?? inv.firstname} autoFocus />
               </label>
               <label className="field">
-                <span className="field__label">Password again</span>
-                <input name="password_again" type="password" required minLength={inv.min_password_length} maxLength={1024} autoComplete="new-password" aria-invalid={actionData?.field === 'password_again' || undefined} />
+                <span className="field__label">Last name</span>
+                <input name="lastname" maxLength={100} autoComplete="family-name" defaultValue={actionData?.lastname ?? inv.lastname} />
               </label>
-              <button type="submit" className="button button--primary button--block" disabled={busy}>
-                {busy ? 'Activating…' : 'Activate my account'}
-              </button>
-              <p className="muted small">The link works once and until {new Date(inv.expires_at).toLocaleDateString('en', { dateStyle: 'medium' })}.</p>
-            </Form>
-          </>
-        )}
-      </div>
-    </main>
+            </div>
+            <label className="field">
+              <span className="field__label">Password</span>
+              <input name="password" type="password" required minLength={inv.min_password_length} maxLength={1024} autoComplete="new-password" />
+              <span className="field__hint">At least {inv.min_password_length} characters. A long passphrase you use nowhere else is best.</span>
+            </label>
+            <label className="field">
+              <span className="field__label">Password again</span>
+              <input name="password_again" type="password" required minLength={inv.min_password_length} maxLength={1024} autoComplete="new-password" aria-invalid={actionData?.field === 'password_again' || undefined} />
+            </label>
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              {busy ? 'Activating…' : 'Activate my account'}
+            </button>
+            <p className="muted small">The link works once and until {new Date(inv.expires_at).toLocaleDateString('en', { dateStyle: 'medium' })}.</p>
+          </Form>
+        </>
+      )}
+    </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/app.login';
-import { Logo } from '../components/Logo';
+import { AuthCard } from '../components/AuthCard';
 import { SignInCodeStep } from '../components/account/SignInCodeStep';
 import { errorsByField, type ApiErrorItem } from '../lib/editor-forms';
 import '../components/account/account.css';
@@ -77,51 +77,43 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <Link to="/" className="brand brand--large">
-          <Logo size={30} /> <span>Cairn</span>
-        </Link>
-        <h1>Sign in</h1>
-        {actionData?.challenge ? (
-          <SignInCodeStep challenge={actionData.challenge} next={loaderData.next} errors={actionData.codeErrors} busy={busy} />
-        ) : (
-          <>
-            <p className="muted">Dashboards and reports of your organization.</p>
-            <Form method="post" className="form" noValidate={false}>
-              <input type="hidden" name="next" value={loaderData.next} />
-              <input type="hidden" name="intent" value="password" />
-              {loaderData.reset && !actionData?.error ? (
-                <div className="alert alert--success" role="status" data-testid="login-reset">
-                  Your password was changed and every session was signed out. Sign in with the new password.
-                </div>
-              ) : null}
-              {actionData?.error ? (
-                <div className="alert alert--error" role="alert" data-testid="login-error">
-                  {actionData.error}
-                </div>
-              ) : null}
-              <label className="field">
-                <span className="field__label">E-mail</span>
-                <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus />
-              </label>
-              <label className="field">
-                <span className="field__label">Password</span>
-                <input name="password" type="password" autoComplete="current-password" required />
-              </label>
-              <button type="submit" className="button button--primary button--block" disabled={busy}>
-                {busy ? 'Signing in…' : 'Sign in'}
-              </button>
-              <p className="small">
-                <Link to="/app/forgot-password" data-testid="forgot-link">Forgot password?</Link>
-              </p>
-            </Form>
-          </>
-        )}
-      </div>
-      <p className="auth-page__foot">
-        <Link to="/">Documentation</Link>
-      </p>
-    </main>
+    <AuthCard foot={<Link to="/">Documentation</Link>}>
+      <h1>Sign in</h1>
+      {actionData?.challenge ? (
+        <SignInCodeStep challenge={actionData.challenge} next={loaderData.next} errors={actionData.codeErrors} busy={busy} />
+      ) : (
+        <>
+          <p className="muted">Dashboards and reports of your organization.</p>
+          <Form method="post" className="form" noValidate={false}>
+            <input type="hidden" name="next" value={loaderData.next} />
+            <input type="hidden" name="intent" value="password" />
+            {loaderData.reset && !actionData?.error ? (
+              <div className="alert alert--success" role="status" data-testid="login-reset">
+                Your password was changed and every session was signed out. Sign in with the new password.
+              </div>
+            ) : null}
+            {actionData?.error ? (
+              <div className="alert alert--error" role="alert" data-testid="login-error">
+                {actionData.error}
+              </div>
+            ) : null}
+            <label className="field">
+              <span className="field__label">E-mail</span>
+              <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus />
+            </label>
+            <label className="field">
+              <span className="field__label">Password</span>
+              <input name="password" type="password" autoComplete="current-password" required />
+            </label>
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              {busy ? 'Signing in…' : 'Sign in'}
+            </button>
+            <p className="small">
+              <Link to="/app/forgot-password" data-testid="forgot-link">Forgot password?</Link>
+            </p>
+          </Form>
+        </>
+      )}
+    </AuthCard>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/app.reset-password.$token';
-import { Logo } from '../components/Logo';
+import { AuthCard } from '../components/AuthCard';
 import { FieldErrors } from '../components/editor/Field';
 import { accountAnswer, fieldProblem } from '../lib/account';
 import { anonymousApi } from '../lib/api.server';
@@ -46,44 +46,39 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const reset = loaderData.reset;
   const errors = actionData && !actionData.ok ? actionData.errors : undefined;
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <Link to="/" className="brand brand--large">
-          <Logo size={30} /> <span>Cairn</span>
-        </Link>
-        {!reset ? (
-          <>
-            <h1>This link cannot be used</h1>
-            <div className="alert alert--error" role="alert" data-testid="reset-problem">{loaderData.problem}</div>
-            <Link to="/app/forgot-password" className="button button--primary button--block">Ask for a new link</Link>
-          </>
-        ) : (
-          <>
-            <h1>Choose a new password</h1>
-            <p className="muted">For <strong data-testid="reset-email">{reset.email}</strong>. You will be signed out everywhere and sign in again with the new password.</p>
-            <Form method="post" className="form">
-              {errors ? unplacedErrors(errors, ['password', 'password_again']).map((m) => (
-                <div key={m} className="alert alert--error" role="alert" data-testid="reset-error">{m}</div>
-              )) : null}
-              <label className="field">
-                <span className="field__label">New password</span>
-                <input name="password" type="password" required minLength={reset.min_password_length} maxLength={1024} autoComplete="new-password" autoFocus aria-invalid={Boolean(errors?.password) || undefined} />
-                <span className="field__hint">At least {reset.min_password_length} characters.</span>
-                <FieldErrors name="password" errors={errors} />
-              </label>
-              <label className="field">
-                <span className="field__label">New password again</span>
-                <input name="password_again" type="password" required minLength={reset.min_password_length} maxLength={1024} autoComplete="new-password" aria-invalid={Boolean(errors?.password_again) || undefined} />
-                <FieldErrors name="password_again" errors={errors} />
-              </label>
-              <button type="submit" className="button button--primary button--block" disabled={busy}>
-                {busy ? 'Saving…' : 'Set the new password'}
-              </button>
-              <p className="muted small">The link works once, until {new Date(reset.expires_at).toLocaleTimeString('en', { timeStyle: 'short' })}.</p>
-            </Form>
-          </>
-        )}
-      </div>
-    </main>
+    <AuthCard>
+      {!reset ? (
+        <>
+          <h1>This link cannot be used</h1>
+          <div className="alert alert--error" role="alert" data-testid="reset-problem">{loaderData.problem}</div>
+          <Link to="/app/forgot-password" className="button button--primary button--block">Ask for a new link</Link>
+        </>
+      ) : (
+        <>
+          <h1>Choose a new password</h1>
+          <p className="muted">For <strong data-testid="reset-email">{reset.email}</strong>. You will be signed out everywhere and sign in again with the new password.</p>
+          <Form method="post" className="form">
+            {errors ? unplacedErrors(errors, ['password', 'password_again']).map((m) => (
+              <div key={m} className="alert alert--error" role="alert" data-testid="reset-error">{m}</div>
+            )) : null}
+            <label className="field">
+              <span className="field__label">New password</span>
+              <input name="password" type="password" required minLength={reset.min_password_length} maxLength={1024} autoComplete="new-password" autoFocus aria-invalid={Boolean(errors?.password) || undefined} />
+              <span className="field__hint">At least {reset.min_password_length} characters.</span>
+              <FieldErrors name="password" errors={errors} />
+            </label>
+            <label className="field">
+              <span className="field__label">New password again</span>
+              <input name="password_again" type="password" required minLength={reset.min_password_length} maxLength={1024} autoComplete="new-password" aria-invalid={Boolean(errors?.password_again) || undefined} />
+              <FieldErrors name="password_again" errors={errors} />
+            </label>
+            <button type="submit" className="button button--primary button--block" disabled={busy}>
+              {busy ? 'Saving…' : 'Set the new password'}
+            </button>
+            <p className="muted small">The link works once, until {new Date(reset.expires_at).toLocaleTimeString('en', { timeStyle: 'short' })}.</p>
+          </Form>
+        </>
+      )}
+    </AuthCard>
   );
 }
