@@ -219,6 +219,10 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
       '--var', `DATA_TOKEN_SECRET:${secrets.DATA_TOKEN_SECRET[region]}`,
       '--var', `SECRET_KEY:${secrets.SECRET_KEY}`,
       '--var', `DATA_SERVER_URL:${regions[region].data}`,
+      // Both regions' servers, named when an organization of the other region knocks (403 wrong_region).
+      ...(['eu', 'us'] as const).flatMap((r) => [
+        '--var', `API_BASE_URL_${r.toUpperCase()}:${regions[r].api}`, '--var', `DATA_BASE_URL_${r.toUpperCase()}:${regions[r].data}`,
+      ]),
       '--var', `APP_URL:${appUrl}`,
       ...Object.entries(opts.extraVars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
     ];

@@ -18,6 +18,11 @@ export interface Env {
   SECRET_KEY: string;
   /** Public URL of this region's data server, returned beside data tokens. */
   DATA_SERVER_URL?: string;
+  /** Public base URLs of both regions' servers, named in 403 wrong_region answers (core/src/regions.ts). */
+  API_BASE_URL_EU?: string;
+  API_BASE_URL_US?: string;
+  DATA_BASE_URL_EU?: string;
+  DATA_BASE_URL_US?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   DB_POOL: DurableObjectNamespace<DbPool>;
   /** One per datasource: its concurrency limit, waiting queue and cancellation. */

@@ -7,5 +7,10 @@ export interface Env {
   CAIRN_KEEP_CONNECTIONS?: string;
   /** HMAC secret shared with this region's API server. */
   DATA_TOKEN_SECRET: string;
+  /** Public base URLs of both regions' servers, named in 403 wrong_region answers (core/src/regions.ts). */
+  API_BASE_URL_EU?: string;
+  API_BASE_URL_US?: string;
+  DATA_BASE_URL_EU?: string;
+  DATA_BASE_URL_US?: string;
 }
 export type AppEnv = { Bindings: Env; Variables: { requestId: string } };

@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
-import type { ResultField } from '@cairn/core';
+import { parseDataKey, wrongRegion, type ResultField } from '@cairn/core';
+import type { Env } from './env.ts';
 
 export interface StoredResult {
   execution_id: string;
@@ -12,15 +13,34 @@ export interface StoredResult {
   data_timestamp: Date;
 }
 
-/** Looks a live result up by its data key, within the token's organization. */
-export async function findResult(sql: postgres.Sql, org: string, dataKey: string): Promise<StoredResult | null> {
-  const rows = await sql<StoredResult[]>`
+/**
+ * A data key names its region first (`eu/…`): this server opens only its own region's keys, whatever
+ * the token says (a token is checked before this, so only its holder learns where to go).
+ */
+export function assertKeyRegion(env: Env, dataKey: string): void {
+  const region = parseDataKey(dataKey)?.region;
+  if (region !== undefined && region !== env.REGION) throw wrongRegion(env, region, env.REGION, 'data');
+}
+
+/** 403 wrong_region when the token's organization belongs to the other region. */
+export function assertOrgRegion(env: Env, region: string | undefined): void {
+  if (region !== undefined && region !== env.REGION) throw wrongRegion(env, region, env.REGION, 'data');
+}
+
+/**
+ * Looks a live result up by its data key, within the token's organization. The key's region and the
+ * organization's region must both be this server's (403 wrong_region otherwise).
+ */
+export async function findResult(sql: postgres.Sql, org: string, dataKey: string, env: Env): Promise<StoredResult | null> {
+  assertKeyRegion(env, dataKey);
+  const rows = await sql<(StoredResult & { region: string })[]>`
     select r.execution_id, r.organization_id, r.data_key, r.fields, r.row_count::float8 as row_count,
-           r.size_in_bytes::float8 as size_in_bytes, r.time_zone, r.data_timestamp
-      from results r
+           r.size_in_bytes::float8 as size_in_bytes, r.time_zone, r.data_timestamp, o.region
+      from results r join organizations o on o.id = r.organization_id
      where r.data_key = ${dataKey} and r.organization_id = ${org} and r.expires_at > now()`;
   const r = rows[0];
   if (!r) return null;
+  assertOrgRegion(env, r.region);
   // Tolerate fields stored as a JSON string inside the json column (double-encoded by a writer).
   if (typeof r.fields === 'string') r.fields = JSON.parse(r.fields) as ResultField[];
   return r;

@@ -1,7 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual } from '@cairn/core';
-import { apiKeys, sessions, users } from '@cairn/db';
+import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual, wrongRegion } from '@cairn/core';
+import { apiKeys, organizations, sessions, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import type { Principal } from './principal.ts';
 import { BURST_WAIT_MS, waitFor } from '../lib/wait-for.ts';
@@ -38,7 +38,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
  * forgets it here at once; elsewhere a disabled key stops working within that moment (at most twice it,
  * when a lookup is already under way for a busy key).
  */
-const keyCache = new Map<string, { secret: string; principal: Principal; expires: number; refreshingSince: number }>();
+const keyCache = new Map<string, { secret: string; principal: Principal; region: string; expires: number; refreshingSince: number }>();
 
 /** Keys being looked up by a request of this isolate, and since when. */
 const keyLookups = new Map<string, number>();
@@ -64,17 +64,22 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
   // The secret this isolate verified a moment ago, compared in constant time: no digest per request.
   if (cached && timingSafeEqual(parsed.secret, cached.secret)) {
     const now = Date.now();
-    if (cached.expires > now) return cached.principal;
-    // Expired, and another request is looking the key up again: that one answer is enough (the others
-    // would all ask the database at once). Bounded: at most one more TTL.
-    if (now - cached.refreshingSince < 1000 && now < cached.expires + Number(c.env.AUTH_CACHE_MS ?? 2000)) return cached.principal;
+    const fresh = cached.expires > now
+      // Expired, and another request is looking the key up again: that one answer is enough (the others
+      // would all ask the database at once). Bounded: at most one more TTL.
+      || (now - cached.refreshingSince < 1000 && now < cached.expires + Number(c.env.AUTH_CACHE_MS ?? 2000));
+    if (fresh) return inRegion(c, cached.region, cached.principal);
     cached.refreshingSince = now;
   }
   const hash = await sha256Hex(parsed.secret);
   if (!cached && Number(c.env.AUTH_CACHE_MS ?? 2000) > 0) keyLookups.set(parsed.keyId, Date.now());
   let row: typeof apiKeys.$inferSelect | undefined;
+  let region = '';
   try {
-    [row] = await c.get('db').select().from(apiKeys).where(eq(apiKeys.key_id, parsed.keyId)).limit(1);
+    const [found] = await c.get('db').select({ key: apiKeys, region: organizations.region }).from(apiKeys)
+      .innerJoin(organizations, eq(organizations.id, apiKeys.organization_id)).where(eq(apiKeys.key_id, parsed.keyId)).limit(1);
+    row = found?.key;
+    region = found?.region ?? '';
   } finally {
     keyLookups.delete(parsed.keyId);
   }
@@ -88,9 +93,19 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
   const principal: Principal = { kind: 'api_key', organizationId: row.organization_id, apiKeyId: row.id, grants: row.permissions };
   const ttl = Number(c.env.AUTH_CACHE_MS ?? 2000);
   if (ttl > 0) {
-    keyCache.set(parsed.keyId, { secret: parsed.secret, principal, expires: Date.now() + ttl, refreshingSince: 0 });
+    keyCache.set(parsed.keyId, { secret: parsed.secret, principal, region, expires: Date.now() + ttl, refreshingSince: 0 });
     if (keyCache.size > 10_000) keyCache.delete(keyCache.keys().next().value!);
   }
+  return inRegion(c, region, principal);
+}
+
+/**
+ * Each region's API server serves only the organizations of its region: a right key or session of
+ * another region's organization is a 403 wrong_region naming that region's base URL (checked after
+ * the credential, so it tells a stranger nothing).
+ */
+function inRegion(c: Parameters<MiddlewareHandler<AppEnv>>[0], region: string, principal: Principal): Principal {
+  if (region !== c.env.REGION) throw wrongRegion(c.env, region, c.env.REGION, 'api');
   return principal;
 }
 
@@ -101,18 +116,19 @@ async function fromSession(c: Parameters<MiddlewareHandler<AppEnv>>[0], token: s
   if (!/^[0-9A-Za-z]{20,100}$/.test(token)) throw invalid();
   const id = await sha256Hex(token);
   const [row] = await c.get('db')
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, region: organizations.region })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
+    .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(and(eq(sessions.id, id), gt(sessions.expires_at, new Date())))
     .limit(1);
   if (!row || row.user.deactivated_at) throw invalid();
-  return {
+  return inRegion(c, row.region, {
     kind: 'user',
     organizationId: row.user.organization_id,
     userId: row.user.id,
     role: row.user.role,
     grants: permissionsForRole(row.user.role),
     sessionId: row.session.id,
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword } from '@cairn/core';
+import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword, wrongRegion } from '@cairn/core';
 import { auditLog, organizations, sessions, signInChallenges, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
@@ -47,6 +47,10 @@ sessionRoutes.post('/auth/sessions', async (c) => {
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
   await limiter.giveBack(SIGN_IN_RATE, SIGN_IN_BURST);
+  // The right password of another region's organization: name that region's server (the web app
+  // retries there), and start nothing here.
+  const [home] = await c.var.db.select({ region: organizations.region }).from(organizations).where(eq(organizations.id, user.organization_id));
+  if (home && home.region !== c.env.REGION) throw wrongRegion(c.env, home.region, c.env.REGION, 'api');
   if (user.otp_app_enabled) {
     // The password was right; the session waits for the code. Old challenges of the user go.
     const challenge = randomString(48);

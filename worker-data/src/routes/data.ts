@@ -18,7 +18,7 @@ export function dataRoutes(app: Hono<AppEnv>) {
       throw new ApiError('invalid_data_token', 'This token was issued for another data key.', { source: { parameter: 'dataKey' } });
     }
     return withSql(c, async (db) => {
-      const result = await findResult(db.sql, claims.org, key);
+      const result = await findResult(db.sql, claims.org, key, c.env);
       if (!result) throw new ApiError('not_found', 'No result under this data key; results are kept for 24 hours.');
       return resultResponse(db, result, claims, db.close);
     });

@@ -4,6 +4,7 @@ import { contentDisposition, toReadableStream } from '@cairn/core/export/index';
 import type postgres from 'postgres';
 import type { AppEnv } from '../env.ts';
 import { withSql } from '../db.ts';
+import { assertOrgRegion } from '../results.ts';
 
 const JOB_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -42,10 +43,11 @@ export function exportRoutes(app: Hono<AppEnv>) {
       throw new ApiError('invalid_data_token', 'This token was issued for another file.', { source: { parameter: 'token' } });
     }
     return withSql(c, async (db) => {
-      const [job] = await db.sql<{ file_name: string | null; content_type: string | null; file_size: number | null }[]>`
-        select file_name, content_type, file_size from export_jobs
-         where id = ${jobId} and organization_id = ${claims.org} and job_status = 'success' and file_key = ${claims.key}
-           and (expires_at is null or expires_at > now())`;
+      const [job] = await db.sql<{ file_name: string | null; content_type: string | null; file_size: number | null; region: string }[]>`
+        select j.file_name, j.content_type, j.file_size, o.region from export_jobs j join organizations o on o.id = j.organization_id
+         where j.id = ${jobId} and j.organization_id = ${claims.org} and j.job_status = 'success' and j.file_key = ${claims.key}
+           and (j.expires_at is null or j.expires_at > now())`;
+      if (job) assertOrgRegion(c.env, job.region);
       if (!job) throw new ApiError('not_found', 'No file for this export job: it was deleted, or its file has expired. Start a new export.');
       const headers: Record<string, string> = {
         'content-type': job.content_type ?? 'application/octet-stream',

@@ -18,7 +18,7 @@ export function processRoutes(app: Hono<AppEnv>) {
     return withSql(c, async (db) => {
       const parts: ProcessPart[] = [];
       for (const item of claims.items) {
-        const result = await findResult(db.sql, claims.org, item.key);
+        const result = await findResult(db.sql, claims.org, item.key, c.env);
         if (!result) {
           throw new ApiError('not_found', `The result of report "${item.name}" is gone (results are kept for 24 hours); request the download again.`, {
             meta: { report_id: item.id },

@@ -34,7 +34,7 @@ export function schemaRoutes(app: Hono<AppEnv>) {
     const name = claims.name ?? asked;
     const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, max-age=300' };
     return withSql(c, async (db) => {
-      const stored = await findResult(db.sql, claims.org, key);
+      const stored = await findResult(db.sql, claims.org, key, c.env);
       if (!stored) throw new ApiError('not_found', 'No schema data under this data key; it is kept for 24 hours.');
       if (name === undefined) {
         return new Response(toReadableStream(db.chunks(stored.execution_id), { onDone: db.close }), { headers });

@@ -18,13 +18,13 @@ const acceptBody = z.object({
 }).strict();
 
 invitationRoutes.get('/auth/invitations/:token', async (c) => {
-  return c.json(await describeInvitation(c.var.db, c.req.param('token')));
+  return c.json(await describeInvitation(c.var.db, c.req.param('token'), c.env));
 });
 
 invitationRoutes.post('/auth/invitations/:token', async (c) => {
   const body = await readBody(c, acceptBody, 'action');
   const session = await acceptInvitation(c.var.db, c.req.param('token'), body, {
-    requestId: c.var.requestId, userAgent: c.req.header('user-agent'),
+    requestId: c.var.requestId, userAgent: c.req.header('user-agent'), env: c.env,
   });
   return c.json(session, 201);
 });

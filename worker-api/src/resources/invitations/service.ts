@@ -1,8 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { ApiError, hashPassword, sha256Hex } from '@cairn/core';
+import { ApiError, hashPassword, sha256Hex, wrongRegion } from '@cairn/core';
 import { auditLog, organizations, users } from '@cairn/db';
 import { MIN_PASSWORD_LENGTH } from '@cairn/db/seed/organization';
 import type { PooledDb } from '../../lib/db.ts';
+import type { Env } from '../../env.ts';
 import { publicUser, startSession } from '../../auth/session-start.ts';
 
 /** An invitation link works for this long after it was sent (resending starts the time again). */
@@ -21,13 +22,15 @@ const unknownInvitation = () =>
   });
 
 /** The pending invitation of `token`, or a 404 (unknown, used, revoked, replaced) / 422 (expired). */
-async function findInvitation(db: Db, token: string, now = Date.now()): Promise<{ user: UserRow; organization: typeof organizations.$inferSelect }> {
+async function findInvitation(db: Db, token: string, env: Env, now = Date.now()): Promise<{ user: UserRow; organization: typeof organizations.$inferSelect }> {
   if (!TOKEN_SHAPE.test(token)) throw unknownInvitation();
   const [row] = await db.select({ user: users, organization: organizations }).from(users)
     .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(and(eq(users.invitation_token_hash, await sha256Hex(token)), isNull(users.invitation_accepted_at), isNull(users.deactivated_at)))
     .limit(1);
   if (!row) throw unknownInvitation();
+  // The token is the credential: an invitation of the other region's organization names its server.
+  if (row.organization.region !== env.REGION) throw wrongRegion(env, row.organization.region, env.REGION, 'api');
   const sent = row.user.invitation_created_at?.getTime() ?? 0;
   if (now - sent > INVITATION_DAYS * 86_400_000) {
     throw new ApiError('invalid_state', `This invitation expired ${INVITATION_DAYS} days after it was sent. Ask an admin of your organization to resend it.`, {
@@ -45,8 +48,8 @@ async function inviterName(db: Db, user: UserRow): Promise<string | null> {
 }
 
 /** GET /auth/invitations/{token}: what the acceptance page shows before the invitee chooses a password. */
-export async function describeInvitation(db: Db, token: string) {
-  const { user, organization } = await findInvitation(db, token);
+export async function describeInvitation(db: Db, token: string, env: Env) {
+  const { user, organization } = await findInvitation(db, token, env);
   return {
     email: user.email,
     firstname: user.firstname,
@@ -69,9 +72,9 @@ export async function acceptInvitation(
   db: Db,
   token: string,
   input: { password: string; firstname: string; lastname: string },
-  meta: { requestId: string; userAgent?: string },
+  meta: { requestId: string; userAgent?: string; env: Env },
 ) {
-  const { user, organization } = await findInvitation(db, token);
+  const { user, organization } = await findInvitation(db, token, meta.env);
   const now = new Date();
   const [done] = await db.update(users).set({
     password_hash: await hashPassword(input.password),

@@ -5,8 +5,8 @@
  * link has a password (401 password_required).
  */
 import { and, asc, eq } from 'drizzle-orm';
-import { ApiError, decryptSecret } from '@cairn/core';
-import { dashboards, dashboardSharingLinks } from '@cairn/db';
+import { ApiError, decryptSecret, wrongRegion } from '@cairn/core';
+import { dashboards, dashboardSharingLinks, organizations } from '@cairn/db';
 import type { PooledDb } from '../../lib/db.ts';
 import type { Env } from '../../env.ts';
 import type { Principal } from '../../auth/principal.ts';
@@ -31,15 +31,21 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 const unknownLink = () =>
   new ApiError('not_found', 'No sharing link with this address exists. It may have been deleted.', { source: { parameter: 'token' } });
 
-export async function loadLink(db: PooledDb, token: string): Promise<{ link: LinkRow; dashboard: DashboardRow }> {
+/**
+ * The link of `token` with its dashboard. With `env` (the public calls), a link of an organization of
+ * the other region is a 403 wrong_region naming that region's API server: the token is the credential.
+ */
+export async function loadLink(db: PooledDb, token: string, env?: Env): Promise<{ link: LinkRow; dashboard: DashboardRow }> {
   if (!TOKEN_SHAPE.test(token)) throw unknownLink();
-  const [row] = await db.select({ link: dashboardSharingLinks, dashboard: dashboards }).from(dashboardSharingLinks)
+  const [row] = await db.select({ link: dashboardSharingLinks, dashboard: dashboards, region: organizations.region }).from(dashboardSharingLinks)
     .innerJoin(dashboards, and(eq(dashboards.id, dashboardSharingLinks.dashboard_id), eq(dashboards.organization_id, dashboardSharingLinks.organization_id)))
+    .innerJoin(organizations, eq(organizations.id, dashboardSharingLinks.organization_id))
     .where(eq(dashboardSharingLinks.token, token))
     .orderBy(asc(dashboardSharingLinks.created_at))
     .limit(1);
   if (!row) throw unknownLink();
-  return row;
+  if (env && row.region !== env.REGION) throw wrongRegion(env, row.region, env.REGION, 'api');
+  return { link: row.link, dashboard: row.dashboard };
 }
 
 /** The path a signature covers: the public page of the link. */

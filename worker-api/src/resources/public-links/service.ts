@@ -22,7 +22,7 @@ async function take(ctx: PublicContext, bucket: string, rate: number, burst: num
 
 /** The link, checked for this caller, and a service context acting as the link's viewer. */
 async function openFor(ctx: PublicContext, token: string, caller: Caller) {
-  const { link, dashboard } = await loadLink(ctx.db, token);
+  const { link, dashboard } = await loadLink(ctx.db, token, ctx.env);
   await checkAccess(ctx.env, link, caller);
   const as: ServiceContext = { ...ctx, principal: linkPrincipal(link) };
   return { link, dashboard, as };
@@ -199,7 +199,7 @@ export async function linkReportData(
  * The allow-list and the signature are checked first, so nobody outside them can even try.
  */
 export async function unlockLink(ctx: PublicContext, token: string, caller: Caller, password: string) {
-  const { link } = await loadLink(ctx.db, token);
+  const { link } = await loadLink(ctx.db, token, ctx.env);
   if (!link.sharing_password_hash) {
     throw new ApiError('invalid_state', 'This sharing link has no password.', { source: { pointer: '/password' } });
   }
