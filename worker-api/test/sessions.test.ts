@@ -6,7 +6,9 @@ import { call, db, makeOrg } from './fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
-const signIn = (email: string, password: string) => call('/auth/sessions', { method: 'POST', body: { email, password } });
+// From one client address, as the edge (or the web app, passing on the edge's header) sends it.
+const signIn = (email: string, password: string) =>
+  call('/auth/sessions', { method: 'POST', body: { email, password }, headers: { 'cf-connecting-ip': '198.51.100.1' } });
 
 beforeAll(async () => {
   org = await makeOrg('sessions');
@@ -39,7 +41,7 @@ describe('web-app sessions', () => {
     }
   });
 
-  it('slows password guessing per e-mail address', async () => {
+  it('slows password guessing per e-mail and client address', async () => {
     const target = `guess-${Date.now()}@example.test`;
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await signIn(target, 'guess')).status);

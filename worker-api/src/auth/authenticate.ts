@@ -5,6 +5,7 @@ import { apiKeys, organizations, sessions, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import type { Principal } from './principal.ts';
 import { BURST_WAIT_MS, waitFor } from '../lib/wait-for.ts';
+import { clientAddress, FailureThrottle } from './failures.ts';
 
 /**
  * Resolves `Authorization: Api <key>` or `Authorization: Session <token>` into a Principal.
@@ -47,11 +48,16 @@ export function forgetApiKey(keyId: string): void {
   keyCache.delete(keyId);
 }
 
+/** Unknown or wrong API keys per client address: 20, then one every 3 s (auth/failures.ts). */
+const keyFailures = new FailureThrottle('apikey-failures', 1 / 3, 20, 'failed API keys from your address');
+
 async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credential: string): Promise<Principal> {
+  const address = clientAddress(c.req.header('cf-connecting-ip'));
+  keyFailures.check(address);
   const parsed = parseApiKey(credential);
   // Built only when thrown: an Error captures a stack trace, which costs more than the rest of a cache hit.
   const invalid = () => new ApiError('invalid_api_key', 'The API key is not valid.', { source: { header: 'Authorization' } });
-  if (!parsed) throw invalid();
+  if (!parsed) return keyFailures.fail(c.env.RATE_LIMITER, address, invalid());
   let cached = keyCache.get(parsed.keyId);
   // Not known yet, and another request is looking this key up right now: wait for its answer rather
   // than send the database one lookup per request of a burst (lib/wait-for.ts).
@@ -84,7 +90,7 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
     keyLookups.delete(parsed.keyId);
   }
   // The hash is computed either way, so an unknown key id costs the same as a wrong secret.
-  if (!row || !timingSafeEqual(hash, row.secret_hash)) throw invalid();
+  if (!row || !timingSafeEqual(hash, row.secret_hash)) return keyFailures.fail(c.env.RATE_LIMITER, address, invalid());
   if (!row.enabled) {
     throw new ApiError('api_key_disabled', 'This API key is disabled; an admin can enable it again.', {
       source: { header: 'Authorization' },

@@ -5,8 +5,8 @@ import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword, 
 import { auditLog, organizations, sessions, signInChallenges, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
-import { errorResponse } from '../lib/errors.ts';
 import { authenticate } from './authenticate.ts';
+import { clientAddress, spendAttempt, type Budget } from './failures.ts';
 import { publicUser, startSession } from './session-start.ts';
 import { CHALLENGE_MINUTES, codeGate, useRecoveryCode, useTotpCode, wrongCode } from './two-factor.ts';
 
@@ -24,29 +24,32 @@ export const sessionRoutes = new Hono<AppEnv>();
 // A hash to compare against when the e-mail is unknown, so both paths cost one PBKDF2.
 const DUMMY_HASH = 'pbkdf2$100000$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-/** Failed sign-ins per e-mail address: a burst of 10, then one every 30 s. */
-const SIGN_IN_RATE = 1 / 30;
-const SIGN_IN_BURST = 10;
+/**
+ * Failed sign-ins are counted per e-mail address and client address (10, then one a minute) and per
+ * e-mail address from all client addresses together (100, then one every 30 s). A stranger guessing
+ * from one address uses up only that address's budget, so the account's owner signs in from anywhere
+ * else; the total guesses of a distributed attack stay bounded by the e-mail's budget, which one
+ * address alone (one a minute) cannot empty (it refills twice as fast). Only failures count.
+ */
+export const SIGN_IN_PER_ADDRESS = { rate: 1 / 60, burst: 10 };
+export const SIGN_IN_PER_EMAIL = { rate: 1 / 30, burst: 100 };
 
 const signIn = z.object({ email: z.string().trim().email().max(320), password: z.string().min(1).max(1024) }).strict();
 
 sessionRoutes.post('/auth/sessions', async (c) => {
   const body = await readBody(c, signIn, 'action');
-  // Password guessing is slowed per e-mail address: 10 failed attempts, then one more every 30 s. Each
-  // attempt takes a token before the password is checked; a right password gives it back.
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::signin:${body.email.toLowerCase()}`));
-  const gate = await limiter.take(SIGN_IN_RATE, SIGN_IN_BURST);
-  if (!gate.allowed) {
-    return errorResponse(c, new ApiError('rate_limited', `Too many sign-in attempts; try again in ${gate.retryAfter} s.`), {
-      'retry-after': String(gate.retryAfter),
-    });
-  }
+  // Each attempt takes a token of both budgets before the password is checked; a right password gives them back.
+  const email = body.email.toLowerCase();
+  const address = clientAddress(c.req.header('cf-connecting-ip'));
+  const budgets: Budget[] = [{ bucket: `signin:${email}`, ...SIGN_IN_PER_EMAIL }];
+  if (address) budgets.push({ bucket: `signin:${email}:${address}`, ...SIGN_IN_PER_ADDRESS });
+  const spent = await spendAttempt(c.env.RATE_LIMITER, budgets, 'sign-in attempts');
   const [user] = await c.var.db.select().from(users)
     // E-mails keep the case they were given; they are unique (and looked up) case-insensitively.
     .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at))).limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
-  await limiter.giveBack(SIGN_IN_RATE, SIGN_IN_BURST);
+  await spent.refund();
   // The right password of another region's organization: name that region's server (the web app
   // retries there), and start nothing here.
   const [home] = await c.var.db.select({ region: organizations.region }).from(organizations).where(eq(organizations.id, user.organization_id));

@@ -41,7 +41,11 @@ export function fromZod(error: ZodError, base: string, target: 'pointer' | 'para
 
 /** The one error handler: known errors keep their status; anything else is a 500 without internals. */
 export function onError(err: Error, c: Context<AppEnv>) {
-  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof ApiError) {
+    // A thrown 429 names its wait in meta.retry_after; clients read it from Retry-After.
+    const wait = err.code === 'rate_limited' ? err.meta?.retry_after : undefined;
+    return errorResponse(c, err, typeof wait === 'number' ? { 'retry-after': String(wait) } : undefined);
+  }
   if (err instanceof HTTPException) {
     if (err.status === 400 && /malformed json/i.test(err.message)) {
       return errorResponse(c, new ApiError('malformed_json', 'The body is not valid JSON.'));

@@ -9,6 +9,7 @@ import { inputParametersSchema } from '../reports/schema.ts';
 import type { Caller } from './access.ts';
 import { linkReportData, linkStatus, openLink, unlockLink, type PublicContext } from './service.ts';
 import { getSharingSecret, rollSharingSecret } from './secret.ts';
+import { parseAddress } from './ip-match.ts';
 
 /**
  * The public side of sharing links, for the web app's `/s/{token}` page (no API key, no session).
@@ -57,7 +58,9 @@ function publicContext(c: Context<AppEnv>): PublicContext {
 }
 
 function caller(c: Context<AppEnv>, q: string): Caller {
-  return { ip: c.req.header('cf-connecting-ip')?.trim() || null, query: q.replace(/^\?/, ''), grant: c.req.header('cairn-link-grant') };
+  // Only a well-formed address counts; anything else is no address (auth/failures.ts).
+  const ip = c.req.header('cf-connecting-ip')?.trim() ?? '';
+  return { ip: parseAddress(ip) ? ip : null, query: q.replace(/^\?/, ''), grant: c.req.header('cairn-link-grant') };
 }
 
 defineRoute(publicLinkRoutes, createRoute({
@@ -73,7 +76,7 @@ defineRoute(publicLinkRoutes, createRoute({
 
 defineRoute(publicLinkRoutes, createRoute({
   method: 'post', path: '/public/links/{token}/password', tags, summary: 'Unlock a password-protected link', security: [],
-  description: 'Checks the password against the stored hash and answers a grant valid for 8 hours (send it as Cairn-Link-Grant). A new password invalidates every grant. Wrong password: 401 (meta.reason wrong_password); after 10 attempts from one address, one attempt per 30 s (429). The allow-list and signature are checked first (403). 422 invalid_state when the link has no password.',
+  description: 'Checks the password against the stored hash and answers a grant valid for 8 hours (send it as Cairn-Link-Grant). A new password invalidates every grant. Wrong password: 401 (meta.reason wrong_password); after 10 wrong passwords from one address, one per 30 s, and at most 100 wrong passwords a day per link from all addresses together (429 rate_limited; a right password does not count). The allow-list and signature are checked first (403). 422 invalid_state when the link has no password.',
   'x-permissions': ['sharing link token'],
   request: { params: tokenParam, body: actionBody(passwordBody, true) },
   responses: { 200: json('The grant', z.object({ grant: z.string(), expires_at: z.string() })), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },

@@ -8,6 +8,7 @@ import { reportData } from '../reports/service.ts';
 import { checkAccess, linkPrincipal, loadLink, type Caller, type DashboardRow, type LinkRow } from './access.ts';
 import { issueGrant } from './grant.ts';
 import { overlay, parametersFromQuery, type FilterDef } from './url-params.ts';
+import { clientAddress, spendAttempt, type Budget } from '../../auth/failures.ts';
 
 /** What every public verb starts from: the request's database and deployment, without a principal. */
 export type PublicContext = Omit<ServiceContext, 'principal'>;
@@ -168,7 +169,8 @@ export async function linkStatus(ctx: PublicContext, token: string, caller: Call
     if (!link.refresh_enabled) {
       throw new ApiError('forbidden', 'Refreshing is switched off for this sharing link (refresh_enabled).', { source: { pointer: '/refresh_data' } });
     }
-    await take(ctx, `link-refresh:${link.id}:${caller.ip ?? 'unknown'}`, 1 / 10, 3, 'refreshes');
+    // Per address; callers without one (not through the edge) share the link's own bucket: they lose refreshes, nothing else.
+    await take(ctx, `link-refresh:${link.id}:${clientAddress(caller.ip) ?? 'no-address'}`, 1 / 10, 3, 'refreshes');
   }
   const { parameters } = effectiveParameters(link, await filterRows(as, dashboard.id), caller, body.parameters);
   return dashboardStatus(as, dashboard.id, { parameters, refresh_data: body.refresh_data ?? false });
@@ -193,10 +195,19 @@ export async function linkReportData(
   return reportData({ ctx: as, id: report.id, parameters, format: body.data_format, filterRules: false });
 }
 
+/** Wrong passwords per link and address: 10, then one per 30 s. */
+const LINK_ADDRESS_BUDGET = { rate: 1 / 30, burst: 10 };
+/** Wrong passwords per link from all addresses together: 100 a day. */
+export const LINK_DAILY_FAILURES = 100;
+const LINK_BUDGET = { rate: LINK_DAILY_FAILURES / 86_400, burst: LINK_DAILY_FAILURES };
+
 /**
  * POST /public/links/{token}/password: checks the password (against the stored PBKDF2 hash) and hands
- * out a grant for GRANT_HOURS. Guessing is slowed per link and address: 10 tries, then one per 30 s.
- * The allow-list and the signature are checked first, so nobody outside them can even try.
+ * out a grant for GRANT_HOURS. Guessing is slowed per link and address (10 tries, then one per 30 s)
+ * and bounded per link (100 failures a day from all addresses together, so many addresses do not
+ * multiply the attempts); only wrong passwords count. A caller without an address has only the
+ * link's budget (auth/failures.ts). The allow-list and the signature are checked first, so nobody
+ * outside them can even try.
  */
 export async function unlockLink(ctx: PublicContext, token: string, caller: Caller, password: string) {
   const { link } = await loadLink(ctx.db, token, ctx.env);
@@ -205,9 +216,13 @@ export async function unlockLink(ctx: PublicContext, token: string, caller: Call
   }
   // Everything but the password: checked with a grant that cannot be valid.
   await checkAccess(ctx.env, { ...link, sharing_password_hash: null }, caller);
-  await take(ctx, `link-password:${link.id}:${caller.ip ?? 'unknown'}`, 1 / 30, 10, 'password attempts');
+  const address = clientAddress(caller.ip);
+  const budgets: Budget[] = [{ bucket: `link-password:${link.id}`, ...LINK_BUDGET }];
+  if (address) budgets.push({ bucket: `link-password:${link.id}:${address}`, ...LINK_ADDRESS_BUDGET });
+  const spent = await spendAttempt(ctx.env.RATE_LIMITER, budgets, 'password attempts');
   if (!(await verifyPassword(password, link.sharing_password_hash))) {
     throw new ApiError('unauthorized', 'The password is not correct.', { source: { pointer: '/password' }, meta: { reason: 'wrong_password' } });
   }
+  await spent.refund();
   return issueGrant(ctx.env.SECRET_KEY, link.id, link.sharing_password_hash);
 }
