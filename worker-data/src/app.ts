@@ -7,6 +7,10 @@ import { dataRoutes } from './routes/data.ts';
 import { processRoutes } from './routes/process.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { exportRoutes } from './routes/exports.ts';
+import { clientAddress, FailureThrottle } from '../../worker-api/src/auth/failures.ts';
+
+/** Failed data tokens (401) per client address: 30, then one a second; see worker-api/src/auth/failures.ts. */
+const tokenFailures = new FailureThrottle('data-token-failures', 1, 30, 'failed data tokens from your address');
 
 /**
  * The data server: hands out stored results and schemas to holders of a data token issued by the
@@ -26,6 +30,17 @@ export function createApp() {
   app.onError(onError);
   app.notFound((c) => errorResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
 
+  // Every call but /health carries a data token: an address out of its budget is refused before its
+  // token is read, and each 401 counts against the address.
+  app.use('*', async (c, next) => {
+    if (new URL(c.req.url).pathname === '/health' || c.req.method === 'OPTIONS') return next();
+    const address = clientAddress(c.req.header('cf-connecting-ip'));
+    tokenFailures.check(address);
+    await next();
+    if (c.res.status !== 401) return;
+    const refused = await tokenFailures.count(c.env.RATE_LIMITER, address);
+    if (refused) c.res = errorResponse(c, refused);
+  });
   app.get('/health', (c) => c.json({ ok: true, service: 'cairn-data', region: c.env.REGION, version: API_VERSION }));
   dataRoutes(app);
   schemaRoutes(app);

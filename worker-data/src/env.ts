@@ -1,4 +1,5 @@
 import type { Region } from '@cairn/core';
+import type { RateLimiter } from '../../worker-api/src/durable/rate-limiter.ts';
 
 export interface Env {
   REGION: Region;
@@ -7,6 +8,8 @@ export interface Env {
   CAIRN_KEEP_CONNECTIONS?: string;
   /** HMAC secret shared with this region's API server. */
   DATA_TOKEN_SECRET: string;
+  /** Failed data tokens per client address (app.ts, worker-api/src/auth/failures.ts). */
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Public base URLs of both regions' servers, named in 403 wrong_region answers (core/src/regions.ts). */
   API_BASE_URL_EU?: string;
   API_BASE_URL_US?: string;

@@ -3,8 +3,11 @@ import type { Context } from 'hono';
 import type { AppEnv } from './env.ts';
 
 export function errorResponse(c: Context<AppEnv>, err: ApiError) {
+  // A 429 names its wait in meta.retry_after; clients read it from Retry-After.
+  const wait = err.code === 'rate_limited' ? err.meta?.retry_after : undefined;
   return c.body(JSON.stringify(errorDocument(err.toObjects(), c.get('requestId'))), err.status as 400, {
     'content-type': JSONAPI_MEDIA_TYPE,
+    ...(typeof wait === 'number' ? { 'retry-after': String(wait) } : {}),
   });
 }
 

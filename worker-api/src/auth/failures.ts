@@ -85,13 +85,18 @@ export class FailureThrottle {
     this.blocked.delete(address);
   }
 
-  /** Counts one failure of the address; throws 429 instead of `failure` once the budget is empty. */
-  async fail(ns: Limiters, address: string | null, failure: ApiError): Promise<never> {
-    if (!address) throw failure;
+  /** Counts one failure of the address: the 429 to answer instead once its budget is empty, else null. */
+  async count(ns: Limiters, address: string | null): Promise<ApiError | null> {
+    if (!address) return null;
     const d = await stub(ns, `${this.prefix}:${address}`).take(this.rate, this.burst);
-    if (d.allowed) throw failure;
+    if (d.allowed) return null;
     this.blocked.set(address, Date.now() + Math.max(1, d.retryAfter) * 1000);
     if (this.blocked.size > 10_000) this.blocked.delete(this.blocked.keys().next().value!);
-    throw tooMany(this.what, d.retryAfter);
+    return tooMany(this.what, d.retryAfter);
+  }
+
+  /** Counts one failure of the address; throws 429 instead of `failure` once the budget is empty. */
+  async fail(ns: Limiters, address: string | null, failure: ApiError): Promise<never> {
+    throw (await this.count(ns, address)) ?? failure;
   }
 }
