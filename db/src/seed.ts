@@ -13,4 +13,5 @@ export {
 export {
   ensureDevSeed, DEV_ADMIN_EMAIL, DEV_ORGANIZATION_NAME, DEV_API_KEY_NAME, type DevCredentials, type DevSeedResult,
 } from './seed/dev.ts';
-export { loadSampleShop, ensureSampleReaderRole } from './sample-shop/index.ts';
+export { loadSampleShop } from './sample-shop/index.ts';
+export { ensureSampleDatabase, sampleDatabaseUrl, sampleDatabaseName } from './sample-shop/setup.ts';

@@ -5,7 +5,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKey, PERMISSIONS, sha256Hex, verifyPassword } from '@cairn/core';
 import { ensureDevSeed } from '../src/seed.ts';
-import { createTestDatabase, type TestDatabase } from './helpers.ts';
+import { sampleDatabaseUrl } from '../src/sample-shop/setup.ts';
+import { createTestDatabase, runAsSampleReader, type TestDatabase } from './helpers.ts';
 
 let tdb: TestDatabase;
 let sql: postgres.Sql;
@@ -30,8 +31,7 @@ async function counts() {
   return row!;
 }
 
-// PGlite has one database, already seeded by the test runner: these tests need fresh databases of their own.
-describe.skipIf(process.env.CAIRN_PGLITE === '1')('ensureDevSeed', () => {
+describe('ensureDevSeed', () => {
   const creds = () => join(dir, 'nested', 'dev.json');
 
   it('migrates, loads the sample shop and creates the demo organization on an empty database', async () => {
@@ -49,7 +49,11 @@ describe.skipIf(process.env.CAIRN_PGLITE === '1')('ensureDevSeed', () => {
     const [key] = await sql`select secret_hash, permissions from api_keys where key_id = ${parsed.keyId}`;
     expect(key!.secret_hash).toBe(await sha256Hex(parsed.secret));
     expect(key!.permissions.map((g: { permission: string }) => g.permission).sort()).toEqual([...PERMISSIONS].sort());
-    const [meta] = await sql`select value from sample_shop.meta where key = 'version'`;
+    // The shop is in the sample database next to it, not in the metadata database (D32).
+    expect(first.sample_database_url).toBe(sampleDatabaseUrl(tdb.url));
+    const [inMeta] = await sql`select to_regclass('sample_shop.meta')::text as rel`;
+    expect(inMeta!.rel).toBeNull();
+    const [meta] = await runAsSampleReader(first.sample_database_url, `select value from meta where key = 'version'`);
     expect(meta!.value).toBe('1');
   });
 

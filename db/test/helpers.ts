@@ -2,6 +2,7 @@
 import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
 import { migrate } from '../src/migrate.ts';
+import { sampleDatabaseName } from '../src/sample-shop/setup.ts';
 
 export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
@@ -17,7 +18,10 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-/** Creates an empty database (migrated unless `migrate: false`); `drop()` removes it, closing its sessions. */
+/**
+ * Creates an empty database (migrated unless `migrate: false`); `drop()` removes it and its sample
+ * database `<name>_sample` if a test made one (ensureSampleDatabase), closing their sessions.
+ */
 export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const name = `cairn_test_db_${randomBytes(6).toString('hex')}`;
   const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
@@ -35,6 +39,7 @@ export async function createTestDatabase(opts: { migrate?: boolean } = {}): Prom
       const a = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
       try {
         await a.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await a.unsafe(`DROP DATABASE IF EXISTS ${sampleDatabaseName(name)} WITH (FORCE)`);
       } finally {
         await a.end({ timeout: 5 });
       }
@@ -47,12 +52,15 @@ export function placeholdersToTrue(sqlText: string): string {
   return sqlText.replace(/\{[^{}]*\}/g, 'TRUE');
 }
 
-/** Runs `text` the way the sample datasource does: read-only, as cairn_sample_reader, search_path sample_shop. */
-export async function runAsSampleReader(sql: postgres.Sql, text: string): Promise<postgres.Row[]> {
-  return sql.begin(async (tx) => {
-    await tx.unsafe('SET TRANSACTION READ ONLY');
-    await tx.unsafe('SET LOCAL ROLE cairn_sample_reader');
-    await tx.unsafe('SET LOCAL search_path = sample_shop');
-    return tx.unsafe(text);
-  }) as Promise<postgres.Row[]>;
+/**
+ * Runs `text` the way the sample datasource does: connected to the sample database as the login role
+ * cairn_sample (its URL from ensureSampleDatabase), in a read-only transaction.
+ */
+export async function runAsSampleReader(sampleUrl: string, text: string, values: string[] = []): Promise<postgres.Row[]> {
+  const sql = postgres(sampleUrl, { max: 1, onnotice: () => {} });
+  try {
+    return (await sql.begin('read only', (tx) => tx.unsafe(text, values))) as postgres.Row[];
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }

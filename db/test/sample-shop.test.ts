@@ -1,21 +1,27 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSampleShop, SAMPLE_SHOP_TABLES } from '../src/sample-shop/index.ts';
+import { ensureSampleDatabase, type SampleDatabase } from '../src/sample-shop/setup.ts';
 import { createTestDatabase, runAsSampleReader, type TestDatabase } from './helpers.ts';
 
 let a: TestDatabase;
 let b: TestDatabase;
+let sampleA: SampleDatabase;
+/** Superuser connections to the two sample databases. */
 let sqlA: postgres.Sql;
 let sqlB: postgres.Sql;
 
+const inDatabase = (url: string, database: string) => Object.assign(new URL(url), { pathname: `/${database}` }).toString();
+
 beforeAll(async () => {
   [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  sqlA = postgres(a.url, { max: 2, onnotice: () => {} });
-  sqlB = postgres(b.url, { max: 2, onnotice: () => {} });
-  // Concurrent loads into two databases also exercise the race on creating the cluster-wide role.
-  const [ra, rb] = await Promise.all([loadSampleShop(sqlA), loadSampleShop(sqlB)]);
-  expect(ra.created).toBe(true);
-  expect(rb.created).toBe(true);
+  // Concurrent set-ups of two sample databases also exercise the race on creating the cluster-wide role.
+  const [ra, rb] = await Promise.all([ensureSampleDatabase(a.url), ensureSampleDatabase(b.url)]);
+  expect(ra.shop.created).toBe(true);
+  expect(rb.shop.created).toBe(true);
+  sampleA = ra;
+  sqlA = postgres(inDatabase(a.url, ra.database), { max: 2, onnotice: () => {} });
+  sqlB = postgres(inDatabase(b.url, rb.database), { max: 2, onnotice: () => {} });
 });
 afterAll(async () => {
   await Promise.all([sqlA?.end({ timeout: 5 }), sqlB?.end({ timeout: 5 })]);
@@ -34,8 +40,7 @@ async function checksum(sql: postgres.Sql): Promise<Record<string, string>> {
   return out;
 }
 
-// PGlite has one database, already loaded by the test runner: these tests need fresh databases of their own.
-describe.skipIf(process.env.CAIRN_PGLITE === '1')('sample shop', () => {
+describe('sample shop', () => {
   it('holds at least 100k rows over two years ending 2026-10-31, 6+ countries and 3+ currencies', async () => {
     const counts = await sqlA.unsafe<{ t: string; n: number }[]>(
       SAMPLE_SHOP_TABLES.map((t) => `SELECT '${t}' AS t, count(*)::int AS n FROM sample_shop.${t}`).join(' UNION ALL '),
@@ -86,18 +91,41 @@ describe.skipIf(process.env.CAIRN_PGLITE === '1')('sample shop', () => {
     expect(await checksum(sqlB)).toEqual(await checksum(sqlA));
   });
 
-  it('lets cairn_sample_reader read sample_shop only', async () => {
-    const rows = await runAsSampleReader(sqlA, 'SELECT count(*)::int AS n FROM orders');
+  it('lets the login role cairn_sample read sample_shop and nothing else', async () => {
+    const rows = await runAsSampleReader(sampleA.url, 'SELECT count(*)::int AS n FROM orders');
     expect(rows[0]!.n).toBeGreaterThan(10_000);
-    await expect(runAsSampleReader(sqlA, 'SELECT * FROM public.api_keys')).rejects.toMatchObject({ code: '42501' });
-    await expect(runAsSampleReader(sqlA, 'SELECT * FROM public.users')).rejects.toMatchObject({ code: '42501' });
-    await expect(
-      sqlA.begin(async (tx) => {
-        await tx.unsafe('SET LOCAL ROLE cairn_sample_reader');
-        await tx.unsafe('DELETE FROM sample_shop.orders');
-      }),
-    ).rejects.toMatchObject({ code: '42501' });
-    const [role] = await sqlA`select rolcanlogin, rolsuper from pg_roles where rolname = 'cairn_sample_reader'`;
-    expect(role).toEqual({ rolcanlogin: false, rolsuper: false });
+    await expect(runAsSampleReader(sampleA.url, 'SELECT * FROM public.api_keys')).rejects.toMatchObject({ code: '42501' });
+    // Read-only by default, even outside a read-only transaction.
+    const own = postgres(sampleA.url, { max: 1, onnotice: () => {} });
+    try {
+      await expect(own.unsafe('DELETE FROM orders')).rejects.toMatchObject({ code: '25006' });
+      await expect(own.unsafe('SET ROLE postgres')).rejects.toMatchObject({ code: '42501' });
+      await expect(own.unsafe("SELECT set_config('role', 'postgres', false)")).rejects.toMatchObject({ code: '42501' });
+      const [settings] = await own`select current_setting('search_path') as path, current_setting('statement_timeout') as timeout`;
+      expect(settings).toEqual({ path: 'sample_shop', timeout: '5min' });
+    } finally {
+      await own.end({ timeout: 5 });
+    }
+    // No session on the metadata database at all.
+    const meta = postgres(inDatabase(sampleA.url, a.name), { max: 1, onnotice: () => {} });
+    try {
+      await expect(meta`select 1`).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await meta.end({ timeout: 5 });
+    }
+    const [role] = await sqlA`select rolcanlogin, rolsuper, rolcreatedb, rolcreaterole, rolinherit from pg_roles where rolname = 'cairn_sample'`;
+    expect(role).toEqual({ rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolinherit: false });
+    const [owns] = await sqlA`select count(*)::int as n from pg_class where relowner = (select oid from pg_roles where rolname = 'cairn_sample')`;
+    expect(owns!.n).toBe(0);
+  });
+
+  it('leaves the metadata database without the shop (migration 0007)', async () => {
+    const meta = postgres(a.url, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await meta`select to_regnamespace('sample_shop')::text as ns`;
+      expect(row!.ns).toBeNull();
+    } finally {
+      await meta.end({ timeout: 5 });
+    }
   });
 });

@@ -5,7 +5,7 @@ import { createDb, type DbClient } from '../src/client.ts';
 import {
   apiKeys, auditLog, dashboardFilters, reportFilters, userGroupMembers, userGroups,
 } from '../src/schema/index.ts';
-import { loadSampleShop } from '../src/sample-shop/index.ts';
+import { ensureSampleDatabase } from '../src/sample-shop/setup.ts';
 import {
   createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, type CreateOrganizationResult,
 } from '../src/seed.ts';
@@ -14,11 +14,12 @@ import { createTestDatabase, placeholdersToTrue, runAsSampleReader, type TestDat
 let tdb: TestDatabase;
 let client: DbClient;
 let org: CreateOrganizationResult;
+let sampleUrl: string;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   client = createDb(tdb.url, { max: 3 });
-  await loadSampleShop(client.sql);
+  sampleUrl = (await ensureSampleDatabase(tdb.url)).url;
   org = await createOrganization(client.db, { name: 'Seed Test Shop', adminEmail: 'Owner@Seed.test', region: 'us' });
 });
 afterAll(async () => {
@@ -100,18 +101,14 @@ describe('createOrganization', () => {
     }
   });
 
-  it("runs every report's SQL as cairn_sample_reader, with filters unset and set", async () => {
+  it("runs every report's SQL on the sample database as cairn_sample, with filters unset and set", async () => {
     for (const r of org.sampleDashboard.reports) {
-      const all = await runAsSampleReader(client.sql, placeholdersToTrue(r.sql_query));
+      const all = await runAsSampleReader(sampleUrl, placeholdersToTrue(r.sql_query));
       expect(all.length, r.name).toBeGreaterThan(0);
       if (r.chart_configuration.type === 'table') expect(all.length).toBe(100);
 
       const bound = bindFilters(r.sql_query, '2026-03-01', '2026-04-01', ['DE', 'FR']);
-      const some = await client.sql.begin(async (tx) => {
-        await tx.unsafe('SET LOCAL ROLE cairn_sample_reader');
-        await tx.unsafe('SET LOCAL search_path = sample_shop');
-        return tx.unsafe(bound.text, bound.values);
-      });
+      const some = await runAsSampleReader(sampleUrl, bound.text, bound.values);
       expect(some.length, r.name).toBeGreaterThan(0);
       if (r.name === 'Total revenue') expect(Number(some[0]!.revenue_eur)).toBeLessThan(Number(all[0]!.revenue_eur));
       if (r.name === 'Revenue by country') expect(some.map((x) => x.country).sort()).toEqual(['France', 'Germany']);

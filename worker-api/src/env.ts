@@ -10,6 +10,12 @@ import type { Principal } from './auth/principal.ts';
 export interface Env {
   REGION: Region;
   HYPERDRIVE: Hyperdrive;
+  /**
+   * The sample database (D32): holds only the sample shop, reached as the login role cairn_sample. The
+   * sample datasource's queries run there and nowhere else. Locally
+   * CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_SAMPLE_DB (npm start sets it).
+   */
+  SAMPLE_DB: Hyperdrive;
   /** Set by the test config only: leave connections open (the test pool cannot close them). */
   CAIRN_KEEP_CONNECTIONS?: string;
   /** HMAC secret shared with this region's data server. */
@@ -69,12 +75,6 @@ export interface Env {
   STATEMENT_TIMEOUT_MS?: string;
   /** Overall limit of one execution in ms (default 600000): past it the run is stopped as internal_timeout. */
   EXECUTION_GUARD_MS?: string;
-  /**
-   * `host:port` of Cairn's database when it is the embedded PGlite (`npm start` without DATABASE_URL),
-   * which serves one transaction at a time: a query on it keeps its result chunks until it has ended
-   * (engine/run.ts), or the chunk inserts would wait for the query that waits for them.
-   */
-  EMBEDDED_DB?: string;
 }
 
 /** What the init middleware puts on the context. Nothing is ever written to c.env. */

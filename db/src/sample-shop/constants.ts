@@ -6,7 +6,16 @@
 /** Version of the generated data: bump it when the generator changes, and old copies are rebuilt. */
 export const SAMPLE_SHOP_VERSION = '1';
 export const SAMPLE_SHOP_SCHEMA = 'sample_shop';
-export const SAMPLE_READER_ROLE = 'cairn_sample_reader';
+/**
+ * The LOGIN role the sample datasource connects as (D32): it owns nothing, may read the shop's tables in
+ * the sample database and nothing else. Roles belong to the whole server, so one role serves every
+ * sample database on it.
+ */
+export const SAMPLE_LOGIN_ROLE = 'cairn_sample';
+/** The role's password where none is given (local servers and the embedded one only; production sets its own). */
+export const DEFAULT_SAMPLE_PASSWORD = 'cairn_sample';
+/** The sample database next to the metadata database `<name>`: `<name>_sample`. */
+export const SAMPLE_DATABASE_SUFFIX = '_sample';
 
 /** The data covers the two years that end on this day (inclusive), so it never changes between loads. */
 export const ANCHOR_DATE = '2026-10-31';

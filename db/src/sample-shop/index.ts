@@ -1,10 +1,10 @@
 /**
- * The sample online shop behind every organization's "Sample data" datasource: schema `sample_shop`,
- * readable only through the NOLOGIN role `cairn_sample_reader`.
+ * The sample online shop behind every organization's "Sample data" datasource: schema `sample_shop` in a
+ * database of its own (setup.ts), readable only by the LOGIN role `cairn_sample`.
  */
 import type postgres from 'postgres';
 import {
-  ANCHOR_DATE, SAMPLE_READER_ROLE, SAMPLE_SHOP_SCHEMA, SAMPLE_SHOP_VERSION,
+  ANCHOR_DATE, SAMPLE_LOGIN_ROLE, SAMPLE_SHOP_SCHEMA, SAMPLE_SHOP_VERSION,
 } from './constants.ts';
 import { constraintsSql, createTablesSql, fillTablesSql, lit } from './sql.ts';
 
@@ -24,38 +24,13 @@ export interface LoadSampleShopResult {
 }
 
 /**
- * Creates the reader role when the cluster has none. Roles are shared by all databases of a cluster, so
- * another database's load may create it at the same moment: that race is caught and ignored.
- * When the connected user is not a superuser it is made a member, so that it may `SET ROLE` to the reader.
- */
-export async function ensureSampleReaderRole(sql: postgres.Sql): Promise<void> {
-  const role = SAMPLE_READER_ROLE;
-  await sql.unsafe(`
-    DO $cairn$
-    BEGIN
-      IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${lit(role)}) THEN
-        BEGIN
-          CREATE ROLE ${role} NOLOGIN;
-        EXCEPTION WHEN duplicate_object OR unique_violation THEN
-          NULL;
-        END;
-      END IF;
-      IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
-         AND NOT pg_has_role(current_user, ${lit(role)}, 'MEMBER') THEN
-        EXECUTE format('GRANT %I TO %I', ${lit(role)}, current_user);
-      END IF;
-    END
-    $cairn$`);
-}
-
-/**
- * Loads the sample shop (about 150k rows covering the two years up to ${ANCHOR_DATE}) into `sample_shop`.
+ * Loads the sample shop (about 150k rows covering the two years up to ${ANCHOR_DATE}) into `sample_shop`
+ * of the connected database (the sample database: see setup.ts, which also makes the role).
  * Idempotent: when `sample_shop.meta` already holds the current version nothing is written; an older or
  * incomplete copy is dropped and rebuilt. Grants USAGE on the schema and SELECT on its tables to
- * `cairn_sample_reader`, and nothing else. The whole load is one transaction.
+ * `cairn_sample` (which must exist), and nothing else. The whole load is one transaction.
  */
 export async function loadSampleShop(sql: postgres.Sql): Promise<LoadSampleShopResult> {
-  await ensureSampleReaderRole(sql);
   return sql.begin(async (tx) => {
     await tx.unsafe(`SELECT pg_advisory_xact_lock(${LOAD_LOCK})`);
     await tx.unsafe(`SET LOCAL TimeZone = 'UTC'`);
@@ -79,8 +54,8 @@ export async function loadSampleShop(sql: postgres.Sql): Promise<LoadSampleShopR
       );
     }
     await tx.unsafe(`REVOKE ALL ON SCHEMA ${SAMPLE_SHOP_SCHEMA} FROM PUBLIC`);
-    await tx.unsafe(`GRANT USAGE ON SCHEMA ${SAMPLE_SHOP_SCHEMA} TO ${SAMPLE_READER_ROLE}`);
-    await tx.unsafe(`GRANT SELECT ON ALL TABLES IN SCHEMA ${SAMPLE_SHOP_SCHEMA} TO ${SAMPLE_READER_ROLE}`);
+    await tx.unsafe(`GRANT USAGE ON SCHEMA ${SAMPLE_SHOP_SCHEMA} TO ${SAMPLE_LOGIN_ROLE}`);
+    await tx.unsafe(`GRANT SELECT ON ALL TABLES IN SCHEMA ${SAMPLE_SHOP_SCHEMA} TO ${SAMPLE_LOGIN_ROLE}`);
     return { created, version: SAMPLE_SHOP_VERSION };
   });
 }

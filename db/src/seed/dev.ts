@@ -8,7 +8,7 @@ import {
 } from '@cairn/core';
 import { createDb, type Db } from '../client.ts';
 import { migrate } from '../migrate.ts';
-import { loadSampleShop } from '../sample-shop/index.ts';
+import { ensureSampleDatabase } from '../sample-shop/setup.ts';
 import { apiKeys, organizations, users } from '../schema/index.ts';
 import { audit, SYSTEM_ACTOR } from './audit.ts';
 import { createApiKey } from './api-keys.ts';
@@ -26,6 +26,8 @@ export interface DevCredentials {
 export interface DevSeedResult extends DevCredentials {
   /** True when this call wrote anything (organization, password reset or a new key). */
   created: boolean;
+  /** The sample datasource's connection: the sample database as the login role cairn_sample (D32). */
+  sample_database_url: string;
 }
 
 
@@ -72,7 +74,8 @@ async function resetPassword(db: Db, user: { id: string; organization_id: string
 }
 
 /**
- * Makes the database at `url` ready for development: applies migrations, loads the sample shop, and makes
+ * Makes the database at `url` ready for development: applies migrations, makes the sample database next to
+ * it (`<name>_sample` with the shop and the login role, sample-shop/setup.ts), and makes
  * sure the demo organization "Cairn Demo" with admin admin@cairn.local and an all-permissions API key
  * exist and match the credentials in `credsPath`. Creates them (and writes `organization_id`, `admin` and
  * `api_key` into `credsPath`, keeping its other keys) when the file is missing or its organization is
@@ -80,9 +83,9 @@ async function resetPassword(db: Db, user: { id: string; organization_id: string
  */
 export async function ensureDevSeed(url: string, credsPath: string): Promise<DevSeedResult> {
   await migrate(url);
+  const sample = await ensureSampleDatabase(url);
   const { sql, db } = createDb(url, { max: 2 });
   try {
-    await loadSampleShop(sql);
     const file = readJsonObject(credsPath, 'fix it or delete it to seed again');
     const saved = credentialsIn(file);
     let creds: DevCredentials;
@@ -140,7 +143,7 @@ export async function ensureDevSeed(url: string, credsPath: string): Promise<Dev
       mkdirSync(dirname(credsPath), { recursive: true });
       writeFileSync(credsPath, `${JSON.stringify({ ...(file ?? {}), ...creds }, null, 2)}\n`, { mode: 0o600 });
     }
-    return { ...creds, created };
+    return { ...creds, created, sample_database_url: sample.url };
   } finally {
     await sql.end({ timeout: 5 });
   }

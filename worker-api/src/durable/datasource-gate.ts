@@ -31,8 +31,9 @@ const SWEEP_MARGIN_MS = 60_000;
  * waiting execution leaves the queue; a running one is cancelled in the database itself, from a
  * second connection (pg_cancel_backend, KILL QUERY) with the handle its connector registered.
  *
- * The query runs inside this object, which holds two small postgres.js pools on Cairn's own
- * database: one for status updates and result chunks, one the sample datasource's queries run on.
+ * The query runs inside this object, which holds a small postgres.js pool on Cairn's own database
+ * for status updates and result chunks; the query itself has a connection of its own (for the
+ * sample datasource, to the sample database: D32).
  *
  * Executions do not outlive the object that runs them: when it starts (the first job after a
  * restart) and on an alarm while it works, unfinished executions of its datasource that it does not
@@ -43,16 +44,13 @@ export class DatasourceGate extends DurableObject<Env> {
   private running = new Map<string, Slot>();
   private queue: Waiter[] = [];
   private writes: postgres.Sql | null = null;
-  private sample: postgres.Sql | null = null;
   private chunks: ChunkStore | null = null;
   private datasourceId: string | null = null;
 
-  private pool(kind: 'writes' | 'sample'): postgres.Sql {
-    const open = (max: number, name: string) => postgres(this.env.HYPERDRIVE.connectionString, {
-      max, fetch_types: false, idle_timeout: 60, onnotice: () => {}, connection: { application_name: name },
-    });
-    if (kind === 'writes') return (this.writes ??= open(4, 'cairn-gate'));
-    return (this.sample ??= open(10, 'cairn-gate-sample'));
+  private pool(_kind: 'writes'): postgres.Sql {
+    return (this.writes ??= postgres(this.env.HYPERDRIVE.connectionString, {
+      max: 4, fetch_types: false, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'cairn-gate' },
+    }));
   }
 
   /** Runs the job when a slot is free and resolves with its outcome (also recorded in the database). */
@@ -75,7 +73,7 @@ export class DatasourceGate extends DurableObject<Env> {
     let outcome: ExecutionOutcome;
     try {
       this.chunks ??= new ChunkStore(this.env.HYPERDRIVE.connectionString);
-      outcome = await runJob({ env: this.env, sql: this.pool('writes'), sampleSql: this.pool('sample'), chunks: this.chunks }, job, {
+      outcome = await runJob({ env: this.env, sql: this.pool('writes'), chunks: this.chunks }, job, {
         signal: slot.controller.signal,
         onCancelHandle: (handle, ds) => {
           slot.handle = handle;
@@ -115,9 +113,7 @@ export class DatasourceGate extends DurableObject<Env> {
     // The run notices the abort (its status becomes cancelled; before the statement is known, the connection is closed).
     slot.controller.abort();
     if (slot.handle && slot.ds) {
-      // The sample datasource's cancel goes through the writes pool: the sample pool may be busy with the very queries to cancel.
-      const writes = this.pool('writes');
-      const connector = await connectorFor(slot.ds, { secretKey: this.env.SECRET_KEY, cairnSql: () => writes });
+      const connector = await connectorFor(slot.ds, { secretKey: this.env.SECRET_KEY, sampleDb: this.env.SAMPLE_DB });
       await connector.cancel(slot.handle).catch((err) => console.error(`gate: cancelling ${executionId} failed`, err));
     }
     return true;

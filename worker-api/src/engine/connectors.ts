@@ -4,9 +4,9 @@ import { collect, connectorFor, type ConnectorEnv, type DatasourceConfig, type R
 
 export * from './connectors/index.ts';
 
-/** The connector environment of a request: its secret key, its own database client, waitUntil. */
+/** The connector environment of a request: its secret key, the sample database, waitUntil. */
 export function connectorEnv(ctx: ServiceContext): ConnectorEnv {
-  return { secretKey: ctx.env.SECRET_KEY, cairnSql: () => ctx.direct().sql, closer: (close) => ctx.waitUntil(close()) };
+  return { secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB, closer: (close) => ctx.waitUntil(close()) };
 }
 
 /** A finished run with its rows in memory, as `engine/execute.ts` stores it. */

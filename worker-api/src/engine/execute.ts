@@ -72,7 +72,7 @@ export async function findFresh(ctx: ServiceContext, paramsHash: string, freshMi
  * without a driver, a disabled datasource, an SSH tunnel or agent, no host). Opens no connection.
  */
 export async function assertRunnable(ctx: Pick<ServiceContext, 'env'>, ds: DatasourceRow): Promise<void> {
-  await connectorFor(ds, { secretKey: ctx.env.SECRET_KEY, cairnSql: () => { throw new Error('not used'); } });
+  await connectorFor(ds, { secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB });
 }
 
 /** Records a new execution (status starting) and returns the job for the datasource's gate. */

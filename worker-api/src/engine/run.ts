@@ -14,8 +14,6 @@ export interface RunDeps {
   env: Env;
   /** A pool on Cairn's own database for status updates and result storage. */
   sql: postgres.Sql;
-  /** A pool on Cairn's own database that the sample datasource's queries run on (never the one above: a run holds its connection while its chunks are written). */
-  sampleSql: postgres.Sql;
   /** Where result chunks are written (their own connections; chunk-store.ts). */
   chunks: ChunkStore;
 }
@@ -31,8 +29,6 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
 export const DEFAULT_GUARD_MS = 10 * 60_000;
 /** Result chunks written at the same time (the chunk store has as many connections). */
 const PARALLEL_WRITES = 3;
-/** The most of a result held in memory while a query on the embedded database runs (see heldUntilEnd). */
-export const EMBEDDED_HOLD_BYTES = 128 * 1024 * 1024;
 /** How long past the guard a run that ignores being stopped is waited for. */
 const HARD_STOP_GRACE_MS = 15_000;
 
@@ -117,7 +113,7 @@ export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks):
   });
 
   try {
-    const connector = await connectorFor(ds, { secretKey: deps.env.SECRET_KEY, cairnSql: () => deps.sampleSql, closer: closeInBackground });
+    const connector = await connectorFor(ds, { secretKey: deps.env.SECRET_KEY, sampleDb: deps.env.SAMPLE_DB, closer: closeInBackground });
     const work = job.kind === 'schema'
       ? readSchema(deps, job, ds, connector)
       : runQuery(deps, job, ds, connector, { timeoutMs, signal: stop.signal, hooks });
@@ -146,18 +142,9 @@ async function runQuery(
   // connector waits when those are busy and a few more chunks are queued, so memory stays bounded.
   const inFlight = new Set<Promise<void>>();
   let writeError: unknown = null;
-  const held = heldUntilEnd(deps.env, ds) ? { chunks: [] as ResultChunk[], bytes: 0 } : null;
   const sink: RowSink = {
     chunk: async (c: ResultChunk) => {
       if (writeError) throw writeError;
-      if (held) {
-        held.bytes += c.data.length;
-        if (held.bytes > EMBEDDED_HOLD_BYTES) {
-          throw new ConnectorError('query_error', `The result is larger than ${EMBEDDED_HOLD_BYTES / 1024 / 1024} MB, the most a query on the embedded database can return. Run Cairn on PostgreSQL (DATABASE_URL) for larger results.`);
-        }
-        held.chunks.push(c);
-        return;
-      }
       while (inFlight.size >= PARALLEL_WRITES) await Promise.race(inFlight);
       const n = seq++;
       const write: Promise<void> = deps.chunks.write(id, n, c.rows, c.data)
@@ -173,26 +160,8 @@ async function runQuery(
     onCancelHandle: (handle) => opts.hooks.onCancelHandle?.(handle, ds),
   }).finally(() => Promise.all(inFlight));
   if (writeError) throw writeError;
-  if (held) {
-    for (let n = 0; n < held.chunks.length; n++) await deps.chunks.write(id, n, held.chunks[n]!.rows, held.chunks[n]!.data);
-  }
   if (opts.signal.aborted) throw new Error('stopped');
   return storeResult(deps, job, summary.fields, summary.rowCount, summary.sizeInBytes);
-}
-
-/**
- * Whether a query's chunks wait in memory until it has ended: when it runs on Cairn's own database and
- * that is the embedded PGlite, which serves one transaction at a time. The query's read-only
- * transaction would otherwise hold the database while the inserts of its chunks wait for it, and the
- * query would wait for the inserts.
- */
-export function heldUntilEnd(env: Pick<Env, 'EMBEDDED_DB'>, ds: Pick<DatasourceRow, 'is_sample' | 'host' | 'port'>): boolean {
-  const embedded = env.EMBEDDED_DB?.trim();
-  if (!embedded) return false;
-  if (ds.is_sample) return true;
-  const [host, port] = embedded.split(':');
-  const loopback = (h: string | null | undefined) => (h === 'localhost' || h === '::1' || h?.startsWith('127.') ? 'loopback' : h);
-  return loopback(ds.host) === loopback(host) && Number(ds.port) === Number(port);
 }
 
 /** Reads the schema, caches it on the datasource and stores it as the execution's result (one JSON document). */

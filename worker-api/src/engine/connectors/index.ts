@@ -1,17 +1,16 @@
-import type postgres from 'postgres';
 import { ApiError, decryptSecret } from '@cairn/core';
 import type { datasources } from '@cairn/db';
 import type { ResultChunk, ResultSummary } from '../result.ts';
 import type { ConnectionSettings, Connector, RunOptions } from './connector.ts';
 import { MysqlConnector } from './mysql.ts';
 import { PostgresConnector } from './postgres.ts';
-import { remoteSource, sampleSource, type Closer, type PgFamily } from './postgres-source.ts';
+import { remoteSource, sampleSource, type Closer, type PgFamily, type SampleDatabase } from './postgres-source.ts';
 
 export * from './connector.ts';
 export { ConnectorError, executionStatusOf, type FailureKind } from './errors.ts';
 export { PostgresConnector } from './postgres.ts';
 export { MysqlConnector } from './mysql.ts';
-export { closeInBackground, remoteSource, sampleSource, type PgSource, type Closer } from './postgres-source.ts';
+export { closeInBackground, remoteSource, sampleSource, type PgSource, type Closer, type SampleDatabase } from './postgres-source.ts';
 
 export type DatasourceRow = typeof datasources.$inferSelect;
 
@@ -25,8 +24,8 @@ export type DatasourceConfig = Pick<
 export interface ConnectorEnv {
   /** Unseals datasource passwords (env.SECRET_KEY). */
   secretKey: string;
-  /** Cairn's own database, for the sample datasource: a client owned (and closed) by the caller. */
-  cairnSql?: () => postgres.Sql;
+  /** The sample database (env.SAMPLE_DB), for the sample datasource only: never Cairn's own database (D32). */
+  sampleDb?: SampleDatabase;
   /** How connections are closed after an operation (a request: `(close) => ctx.waitUntil(close())`). */
   closer?: Closer;
 }
@@ -45,8 +44,10 @@ export const DIRECT_TYPES = ['postgres', 'redshift', 'mysql', 'mariadb'] as cons
 export async function connectorFor(ds: DatasourceConfig, env: ConnectorEnv): Promise<Connector> {
   if (!ds.enabled) throw new ApiError('invalid_state', `Datasource "${ds.name}" is disabled.`);
   if (ds.is_sample) {
-    if (!env.cairnSql) throw new Error('The sample datasource needs Cairn\'s own database client.');
-    return new PostgresConnector(sampleSource(env.cairnSql));
+    if (!env.sampleDb) {
+      throw new ApiError('invalid_state', 'The sample database is not configured on this server (the SAMPLE_DB binding is missing).');
+    }
+    return new PostgresConnector(sampleSource(env.sampleDb, env.closer));
   }
   const family = POSTGRES_FAMILY[ds.database_type];
   const isMysql = MYSQL_FAMILY.has(ds.database_type);

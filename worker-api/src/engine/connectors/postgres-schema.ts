@@ -64,8 +64,6 @@ export async function pgSchema(sql: postgres.Sql, source: PgSource, opts: Schema
   const wanted = wantedSchemas(source, opts);
   const rows = source.family === 'postgres'
     ? await sql.begin('read only', async (tx) => {
-      // The sample datasource shows what its restricted role can read, nothing more.
-      if (source.sample) await tx.unsafe(`select set_config('role', 'cairn_sample_reader', true)`);
       return tx.unsafe<ColumnRow[]>(PG_COLUMNS, [wanted ? textArray(wanted) : null]);
     })
     : (await sql.unsafe<ColumnRow[]>(INFO_COLUMNS)).filter((r) => !wanted || wanted.includes(r.schema_name));
@@ -119,7 +117,6 @@ async function rowCounts(
   if (toCount.length) {
     const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
     const counted = await sql.begin('read only', async (tx) => {
-      if (source.sample) await tx.unsafe(`select set_config('role', 'cairn_sample_reader', true)`);
       const union = toCount.map(([t, s], i) => `select ${i} as i, count(*)::float8 as n from ${ident(s)}.${ident(t.name)}`).join(' union all ');
       return tx.unsafe<{ i: number; n: number }[]>(union);
     });

@@ -17,14 +17,14 @@ export interface PgSession {
 export type PgFamily = 'postgres' | 'redshift' | 'cratedb';
 
 /**
- * Where a Postgres-family connector gets its connections: an analyst's database (a client per
- * operation, closed afterwards) or Cairn's own database for the sample datasource (D3).
+ * Where a Postgres-family connector gets its connections: an analyst's database or the sample database
+ * (D32), both a client per operation, closed afterwards.
  */
 export interface PgSource {
   family: PgFamily;
   /** `host:port`, for messages. */
   label: string;
-  /** The sample datasource: runs as role cairn_sample_reader with search_path sample_shop. */
+  /** The sample datasource: its own database, reached as the login role cairn_sample; shows sample_shop only. */
   sample: boolean;
   defaultSchema?: string | null;
   open(): PgSession;
@@ -74,13 +74,24 @@ export function remoteSource(family: PgFamily, s: ConnectionSettings, close: Clo
   };
 }
 
-/** Cairn's own database (a request-scoped client that belongs to the caller and is never closed here). */
-export function sampleSource(client: () => postgres.Sql): PgSource {
-  return {
-    family: 'postgres',
-    label: 'the sample database',
-    sample: true,
+/** Where the sample database is: the API worker's SAMPLE_DB Hyperdrive binding has these fields. */
+export type SampleDatabase = Pick<Hyperdrive, 'host' | 'port' | 'user' | 'password' | 'database'>;
+
+/**
+ * The sample datasource (D32): a database of its own that holds only the sample shop, reached over its
+ * own connection as the login role cairn_sample, which owns nothing and can reach nothing else. Never
+ * Cairn's metadata database. The run's read-only transaction and statement timeout stay as a second wall.
+ */
+export function sampleSource(db: SampleDatabase, close: Closer = closeInBackground): PgSource {
+  const source = remoteSource('postgres', {
+    host: db.host,
+    port: Number(db.port),
+    user: db.user,
+    password: db.password,
+    database: db.database,
+    requireSsl: false,
+    verifySsl: false,
     defaultSchema: 'sample_shop',
-    open: () => ({ sql: client(), release: () => {} }),
-  };
+  }, close);
+  return { ...source, label: 'the sample database', sample: true };
 }

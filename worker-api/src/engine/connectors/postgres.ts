@@ -36,19 +36,10 @@ export class PostgresConnector implements Connector {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const session = this.source.open();
     const tag = `cairn-run-${crypto.randomUUID().slice(0, 13)}`;
-    let running: { cancel(): unknown } | null = null;
-    const destroy = () => {
-      if (!this.source.sample) void session.sql.end({ timeout: 0 }).catch(() => {});
-    };
+    const destroy = () => void session.sql.end({ timeout: 0 }).catch(() => {});
     const guard = new RunGuard(timeoutMs, opts.signal, {
-      // Cairn's own client may have a single connection, busy with this very statement: there the
-      // protocol's cancel request (on a connection of its own) stops it instead of pg_cancel_backend.
-      cancel: async (handle) => {
-        if (!this.source.sample) return this.cancel(handle);
-        await running?.cancel();
-        return true;
-      },
-      // If cancelling does not stop it, the connection goes (not Cairn's own: its statement timeout holds).
+      cancel: (handle) => this.cancel(handle),
+      // If cancelling does not stop it, the connection goes.
       destroy,
     });
     let connected = false;
@@ -67,7 +58,7 @@ export class PostgresConnector implements Connector {
         // Our own socket (workerd): the statement is read off the wire; otherwise through a cursor.
         const socket = family.wire ? session.socket?.() : null;
         if (socket) return readWire(socket, query, sink, guard, destroy);
-        return readCursor(tx, query, sink, guard, (q) => (running = q));
+        return readCursor(tx, query, sink, guard);
       };
       const summary = family.transaction
         ? ((await session.sql.begin('read only', body)) as ResultSummary)
@@ -99,11 +90,11 @@ export class PostgresConnector implements Connector {
       ['DateStyle', 'ISO, YMD'],
       ['IntervalStyle', 'postgres'],
     ];
-    if (this.source.sample) settings.push(['role', 'cairn_sample_reader']);
     if (this.source.defaultSchema) settings.push(['search_path', this.source.defaultSchema]);
     const calls = settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ');
     const [row] = await tx.unsafe<{ pid: number }[]>(`select pg_backend_pid() as pid, ${calls}`, settings.flat());
-    return { family: 'postgres', pid: Number(row!.pid), application_name: tag };
+    // The sample role may not read pg_stat_activity (D32): its cancel goes by the pid alone.
+    return { family: 'postgres', pid: Number(row!.pid), application_name: this.source.sample ? '' : tag };
   }
 
   private failure(err: unknown, guard: RunGuard, connected: boolean, timeoutMs: number): unknown {
@@ -247,10 +238,9 @@ interface PgQueryInternals {
  * chunks, so memory stays at about one batch of JSON plus that backlog.
  */
 async function readCursor(
-  tx: Tx, query: Query, sink: RowSink, guard: RunGuard, started: (q: { cancel(): unknown }) => void,
+  tx: Tx, query: Query, sink: RowSink, guard: RunGuard,
 ): Promise<ResultSummary> {
   const pending = tx.unsafe(query.text, bindable(query.values), { prepare: false }).raw();
-  started(pending);
   const q = pending as unknown as PgQueryInternals;
   let writer: ResultWriter | null = null;
   let announced = false;
