@@ -15,7 +15,7 @@
  */
 import { ApiError } from './errors.ts';
 import { base64url, fromBase64url } from './crypto.ts';
-import type { Region } from './regions.ts';
+import { isRegion, type Region } from './regions.ts';
 import type { CsvOptions, DataFormat, ProcessFormat } from './export/options.ts';
 
 export const DATA_TOKEN_TTL_SECONDS = 5 * 60;
@@ -114,6 +114,8 @@ async function verify(token: string, secret: string, region: Region, kinds: read
     throw new ApiError(
       'wrong_region',
       `This token was issued in region "${String(claims.region)}"; send it to that region's data server, not "${region}".`,
+      // Only a plain region name goes back (a crafted claim may be anything).
+      typeof claims.region === 'string' && isRegion(claims.region) ? { meta: { region: claims.region } } : {},
     );
   }
   let ok = false;

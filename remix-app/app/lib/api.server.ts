@@ -6,6 +6,7 @@
 import { data, redirect, type AppLoadContext } from 'react-router';
 import { getEnv, type AppEnv } from './env.server.ts';
 import { clearSessionCookie, loginUrl, readSessionToken } from './session.server.ts';
+import { clientAddressHeaders } from './client-address.server.ts';
 
 export const API_ORIGIN = 'https://cairn-api.internal';
 const JSONAPI = 'application/vnd.api+json';
@@ -97,8 +98,8 @@ export class ApiClient {
     // The browser's own, so the sessions it starts say which browser they belong to.
     const userAgent = this.request.headers.get('User-Agent');
     if (userAgent) headers.set('User-Agent', userAgent);
-    const forwardedFor = this.request.headers.get('CF-Connecting-IP');
-    if (forwardedFor) headers.set('X-Forwarded-For', forwardedFor);
+    // The visitor's address as the edge set it, for the API's per-address limits (sign-in lockout).
+    for (const [k, v] of Object.entries(clientAddressHeaders(this.request))) headers.set(k, v);
     let body: string | undefined;
     if (opts.body !== undefined) {
       headers.set('Content-Type', opts.jsonapi ? JSONAPI : 'application/json');

@@ -7,10 +7,13 @@ export interface ServiceBinding {
 
 /** Bindings and vars declared in remix-app/wrangler.jsonc. */
 export interface AppEnv {
-  /** cairn-api-eu */
+  /** cairn-api-eu; through `getEnv`, the API of the caller's organization's region (see `regionRouted`). */
   API: ServiceBinding;
-  /** cairn-data-eu */
+  /** cairn-data-eu; through `getEnv`, the data server of the token's region. */
   DATA: ServiceBinding;
+  /** cairn-api-us and cairn-data-us: the other region's servers. */
+  API_US?: ServiceBinding;
+  DATA_US?: ServiceBinding;
   APP_BASE?: string;
   API_DOCS_PATH?: string;
   PRODUCT_NAME?: string;
@@ -26,5 +29,60 @@ export function getEnv(context: AppLoadContext): AppEnv {
   if (!env?.API || !env?.DATA) {
     throw new Response('The app worker is missing its API or DATA service binding.', { status: 500 });
   }
-  return env;
+  return {
+    ...env,
+    API: regionRouted({ eu: env.API, us: env.API_US }, 'eu'),
+    DATA: regionRouted({ eu: env.DATA, us: env.DATA_US }, 'eu'),
+  };
+}
+
+/** Which region answered each signed-in user last (by a digest of the session header), so it goes there first. */
+const lastRegion = new Map<string, string>();
+
+async function callerKey(req: Request): Promise<string | null> {
+  const auth = req.headers.get('Authorization');
+  if (!auth?.startsWith('Session ')) return null;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(auth));
+  return btoa(String.fromCharCode(...new Uint8Array(digest)));
+}
+
+/** The region a `403 wrong_region` answer names (meta.region), or null for any other answer. */
+export async function wrongRegionOf(res: Response): Promise<string | null> {
+  if (res.status !== 403) return null;
+  try {
+    const body = (await res.clone().json()) as { errors?: { code?: unknown; meta?: { region?: unknown } }[] };
+    const first = body.errors?.[0];
+    return first?.code === 'wrong_region' && typeof first.meta?.region === 'string' ? first.meta.region : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A binding that talks to the region of the caller's organization. Each region's servers serve only
+ * their own region's organizations and answer `403 wrong_region` with `meta.region` for the others
+ * (sign-in after a right password, sessions, sharing links, invitations, data tokens and keys); the
+ * same request then goes once to that region's binding. A signed-in user's region is remembered by
+ * this isolate, so their next calls go straight there. Without that region's binding the 403 stands:
+ * a US organization's user is never served by the EU API.
+ */
+export function regionRouted(bindings: Record<string, ServiceBinding | undefined>, home: string): ServiceBinding {
+  return {
+    async fetch(input, init) {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const key = await callerKey(req);
+      const first = (key && lastRegion.get(key)) || home;
+      const spare = req.clone();
+      const res = await (bindings[first] ?? bindings[home]!).fetch(req);
+      const region = await wrongRegionOf(res);
+      const other = region && region !== first ? bindings[region] : undefined;
+      if (!other) return res;
+      const again = await other.fetch(spare);
+      if (key && again.status !== 403) {
+        lastRegion.set(key, region!);
+        if (lastRegion.size > 10_000) lastRegion.delete(lastRegion.keys().next().value!);
+      }
+      return again;
+    },
+  };
 }

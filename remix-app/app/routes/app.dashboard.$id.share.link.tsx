@@ -9,6 +9,7 @@ import { CopyButton, RowError } from '../components/admin/ui';
 import { attributesFromForm, LINK_DEFAULTS, LinkOptions, type LinkAttributes } from '../components/sharing/LinkOptions';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
+import { clientAddress } from '../lib/client-address.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
@@ -20,7 +21,7 @@ export function meta({ data: d }: Route.MetaArgs) {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);
-  const clientIp = request.headers.get('CF-Connecting-IP');
+  const clientIp = clientAddress(request);
   const origin = new URL(request.url).origin;
   if (params.linkId === 'new') {
     const dash = await api.get<{ data: { id: string; attributes: { name: string } } }>(`/dashboards/${encodeURIComponent(params.id)}`);

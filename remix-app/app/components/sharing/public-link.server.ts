@@ -3,13 +3,13 @@
  * token in the address is the credential; the API checks it together with the allow-list, the
  * signature and the password grant on every call.
  *
- * Client address: the app forwards `CF-Connecting-IP` as it received it. On Cloudflare the edge sets
- * that header on every request (a visitor cannot choose it), so it is the one trusted source; locally
- * (wrangler dev) it is the socket's address. `X-Forwarded-For` is never used: anyone can write it.
+ * Client address: the edge's `CF-Connecting-IP`, passed on as it came and only when it is one IP
+ * literal (lib/client-address.server.ts says why nothing else is trusted).
  */
 import type { AppLoadContext } from 'react-router';
 import { API_ORIGIN, fetchApi, problemFrom, type ApiResult } from '../../lib/api.server';
 import { getEnv } from '../../lib/env.server';
+import { clientAddress } from '../../lib/client-address.server';
 
 /** One grant cookie per link: `cairn_link_<first 16 hex digits of the token's SHA-256>`. */
 export async function grantCookieName(token: string): Promise<string> {
@@ -17,9 +17,6 @@ export async function grantCookieName(token: string): Promise<string> {
   return `cairn_link_${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export function clientIp(request: Request): string | null {
-  return request.headers.get('CF-Connecting-IP')?.trim() || null;
-}
 
 function readCookie(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get('Cookie') ?? '').split(';')) {
@@ -45,7 +42,7 @@ export async function grantCookie(request: Request, token: string, grant: string
 /** Calls a public-links route for `token`; the grant of that link's cookie goes along. */
 export async function publicCall<T>(request: Request, context: AppLoadContext, token: string, path: string, body: unknown): Promise<ApiResult<T>> {
   const headers = new Headers({ Accept: 'application/json', 'Content-Type': 'application/json' });
-  const ip = clientIp(request);
+  const ip = clientAddress(request);
   if (ip) headers.set('CF-Connecting-IP', ip);
   const grant = readCookie(request, await grantCookieName(token));
   if (grant) headers.set('Cairn-Link-Grant', grant);
