@@ -126,3 +126,48 @@ describe('POST /auth/invitations/{token}', () => {
     expect([a.status, b.status].sort()).toEqual([201, 404]);
   });
 });
+
+describe('inviting an address that has an account elsewhere', () => {
+  it('answers exactly as any other invitation; the owner is told only on accepting, and keeps the account', async () => {
+    const elsewhere = await makeOrg('invitations elsewhere');
+    const fresh = await call('/users/invite', { session: admin.session, body: { email: `new-${randomString(8).toLowerCase()}@example.test`, role: 'viewer' } });
+    const known = await call('/users/invite', { session: admin.session, body: { email: elsewhere.admin.email, role: 'viewer' } });
+    expect(known.status, JSON.stringify(known.json)).toBe(fresh.status);
+    expect(Object.keys(known.json.data.attributes).sort()).toEqual(Object.keys(fresh.json.data.attributes).sort());
+    expect(known.json.data.attributes.status).toBe(fresh.json.data.attributes.status);
+    expect(known.json.meta).toEqual(fresh.json.meta);
+    expect((await call(`/users/${known.json.data.id}`, { session: admin.session })).status).toBe(200);
+    // The same address twice in this organization is still a 409 (the admin sees the first one anyway).
+    expect((await call('/users/invite', { session: admin.session, body: { email: elsewhere.admin.email, role: 'viewer' } })).status).toBe(409);
+
+    // The account's owner still signs in to their own organization.
+    const signIn = await call('/auth/sessions', { body: { email: elsewhere.admin.email, password: 'correct horse battery' }, headers: { 'cf-connecting-ip': '198.51.100.3' } });
+    expect(signIn.status).toBe(201);
+    expect(signIn.json.user.id).toBe(elsewhere.admin.id);
+
+    // Accepting is refused to whoever holds the invitation e-mail, and changes nothing.
+    const token = randomString(40);
+    await db().update(users).set({ invitation_token_hash: await sha256Hex(token) }).where(eq(users.id, known.json.data.id));
+    const taken = await accept(token, { password: 'another long password', firstname: 'X' });
+    expect(taken.status).toBe(409);
+    expect(taken.json.errors[0].meta.reason).toBe('email_has_account');
+    const [still] = await db().select().from(users).where(eq(users.id, elsewhere.admin.id));
+    expect(still!.organization_id).toBe(elsewhere.organization.id);
+  });
+
+  it('two organizations may invite the same new address; the first acceptance wins', async () => {
+    const other = await makeOrg('invitations other');
+    const otherAdmin = await makeUser(other.organization.id, 'admin');
+    const email = `both-${randomString(8).toLowerCase()}@example.test`;
+    const tokens: string[] = [];
+    for (const session of [admin.session, otherAdmin.session]) {
+      const res = await call('/users/invite', { session, body: { email, role: 'viewer' } });
+      expect(res.status, JSON.stringify(res.json)).toBe(201);
+      const token = randomString(40);
+      await db().update(users).set({ invitation_token_hash: await sha256Hex(token) }).where(eq(users.id, res.json.data.id));
+      tokens.push(token);
+    }
+    expect((await accept(tokens[0]!, { password: 'a long enough password', firstname: 'A' })).status).toBe(201);
+    expect((await accept(tokens[1]!, { password: 'a long enough password', firstname: 'A' })).status).toBe(409);
+  });
+});

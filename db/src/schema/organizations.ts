@@ -50,7 +50,14 @@ export const users = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_unique').on(sql`lower(${t.email})`), index('users_org_idx').on(t.organization_id)],
+  (t) => [
+    // One account per address across Cairn; pending invitations do not count (migration 0009), so an
+    // invitation answers the same whether or not the address has an account elsewhere.
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`)
+      .where(sql`${t.invitation_created_at} IS NULL OR ${t.invitation_accepted_at} IS NOT NULL`),
+    uniqueIndex('users_org_email_unique').on(t.organization_id, sql`lower(${t.email})`),
+    index('users_org_idx').on(t.organization_id),
+  ],
 );
 
 /** Web-app sign-in sessions. The id is the SHA-256 of the cookie token; the token itself is never stored. */

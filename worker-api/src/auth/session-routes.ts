@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword, wrongRegion } from '@cairn/core';
 import { auditLog, organizations, sessions, signInChallenges, users } from '@cairn/db';
@@ -46,7 +46,8 @@ sessionRoutes.post('/auth/sessions', async (c) => {
   const spent = await spendAttempt(c.env.RATE_LIMITER, budgets, 'sign-in attempts');
   const [user] = await c.var.db.select().from(users)
     // E-mails keep the case they were given; they are unique (and looked up) case-insensitively.
-    .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at))).limit(1);
+    // Only accounts with a password: a pending invitation of the same address (in another organization) is not one.
+    .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at), isNotNull(users.password_hash))).limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
   await spent.refund();

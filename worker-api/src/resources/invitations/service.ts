@@ -1,7 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { ApiError, hashPassword, sha256Hex, wrongRegion } from '@cairn/core';
 import { auditLog, organizations, users } from '@cairn/db';
 import { MIN_PASSWORD_LENGTH } from '@cairn/db/seed/organization';
+import { pgErrorCode } from '@cairn/db/seed/audit';
 import type { PooledDb } from '../../lib/db.ts';
 import type { Env } from '../../env.ts';
 import { publicUser, startSession } from '../../auth/session-start.ts';
@@ -15,6 +16,11 @@ const TOKEN_SHAPE = /^[0-9A-Za-z]{20,100}$/;
 
 type Db = PooledDb;
 type UserRow = typeof users.$inferSelect;
+
+const addressTaken = () =>
+  new ApiError('conflict', 'This e-mail address already has a Cairn account, and an address belongs to one account. Sign in with it, or ask to be invited under another address.', {
+    source: { parameter: 'token' }, meta: { reason: 'email_has_account' },
+  });
 
 const unknownInvitation = () =>
   new ApiError('not_found', 'This invitation link is not valid: it was already used, revoked or replaced by a newer one. Ask an admin of your organization to resend the invitation.', {
@@ -76,6 +82,12 @@ export async function acceptInvitation(
 ) {
   const { user, organization } = await findInvitation(db, token, meta.env);
   const now = new Date();
+  // An address belongs to one account: an invitation of an address that has one elsewhere cannot be
+  // taken. Told here, to whoever holds the invitation e-mail, never to the inviter.
+  const [other] = await db.select({ id: users.id }).from(users)
+    .where(and(sql`lower(${users.email}) = ${user.email.toLowerCase()}`, ne(users.id, user.id), or(isNull(users.invitation_created_at), isNotNull(users.invitation_accepted_at))))
+    .limit(1);
+  if (other) throw addressTaken();
   const [done] = await db.update(users).set({
     password_hash: await hashPassword(input.password),
     firstname: input.firstname,
@@ -85,7 +97,12 @@ export async function acceptInvitation(
     last_login_at: now,
     updated_at: now,
   }).where(and(eq(users.id, user.id), eq(users.invitation_token_hash, user.invitation_token_hash!), isNull(users.invitation_accepted_at)))
-    .returning();
+    .returning()
+    // The same, when the other account was made at this very moment (users_email_unique).
+    .catch((err: unknown) => {
+      if (pgErrorCode(err) === '23505') throw addressTaken();
+      throw err;
+    });
   if (!done) throw unknownInvitation();
   const session = await startSession(db, done, meta.userAgent);
   await db.insert(auditLog).values({

@@ -181,7 +181,10 @@ export async function activateUser(ctx: ServiceContext, id: string, wanted: 'vie
 
 /**
  * Invites someone by e-mail: a user in the invited state with a one-time invitation token (only its
- * hash is kept). E-mail addresses are unique across Cairn: an address in use is a 409.
+ * hash is kept). An address already in this organization is a 409. An address with an account in
+ * another organization is invited like any other (the answer must not tell the inviter that it has an
+ * account anywhere); an address belongs to one account, so accepting is refused there and then, to
+ * the address's owner (invitations/service.ts).
  */
 export async function inviteUser(ctx: ServiceContext, input: { email: string; firstname?: string; lastname?: string; role: Role; user_group_ids: string[] }) {
   requirePermission(ctx.principal, 'manage_users');
@@ -189,8 +192,9 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
     throw new ApiError('forbidden', 'API keys cannot invite admins; invite as analyst or viewer.', { source: { pointer: '/role' } });
   }
   const explicit = await explicitGroupIds(ctx, input.user_group_ids, (i) => `/user_group_ids/${i}`);
-  const [taken] = await ctx.db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`).limit(1);
-  if (taken) throw new ApiError('conflict', `${input.email} already has a Cairn account.`, { source: { pointer: '/email' } });
+  const [taken] = await ctx.db.select({ id: users.id }).from(users)
+    .where(and(eq(users.organization_id, ctx.principal.organizationId), sql`lower(${users.email}) = ${input.email.toLowerCase()}`)).limit(1);
+  if (taken) throw new ApiError('conflict', `${input.email} is already a user of this organization.`, { source: { pointer: '/email' } });
   const id = newId('user');
   const org = ctx.principal.organizationId;
   const token = randomString(40);
