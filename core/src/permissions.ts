@@ -85,27 +85,57 @@ export function parsePermission(value: string): Permission | null {
   return isPermission(key) ? key : null;
 }
 
+/** One resource a check is about. */
+export interface ResourceRef {
+  type: RestrictableResourceType;
+  id: string;
+}
+
+/** The target of an organization-wide action: creating something, or changing what the whole organization shares. */
+export const ORGANIZATION = 'organization' as const;
+
 /**
- * Does the grant list allow `permission`, on `resource` when given?
- * A grant restricted to resources of one type allows only those ids of that type;
- * a grant restricted to another type says nothing about this resource, so it allows it
- * (a key restricted to datasource X may still read every dashboard if it holds View Dashboards).
+ * What a permission check is about:
+ * - nothing (undefined): does the caller hold the permission at all? The entry check of a verb that then
+ *   checks the resource it finds, or lists only what the caller's grants reach;
+ * - `ORGANIZATION`: an organization-wide action (create a dashboard, a datasource, an alert; create,
+ *   change or delete SQL snippets, dashboard groups, agents, filters not on a dashboard);
+ * - one resource, or every resource the action touches (a report's dashboard and its datasource, an
+ *   alert and its datasource).
  */
-export function allows(
-  grants: readonly Grant[],
-  permission: Permission,
-  resource?: { type: RestrictableResourceType; id: string },
-): boolean {
-  const accepted: Permission[] = [permission];
+export type GrantTarget = ResourceRef | readonly ResourceRef[] | typeof ORGANIZATION;
+
+/**
+ * THE rule for restricted grants (one place; the API, its list filters and the docs table follow it):
+ * an unrestricted grant reaches the whole organization. A grant restricted to resources reaches only
+ * the resources it names and what belongs to them, never the organization as a whole:
+ * - every touched resource of a kind the grant names must be one it names;
+ * - at least one touched resource must be of a kind it names (a grant restricted to dashboards says
+ *   nothing about a datasource on its own, so it cannot run ad hoc SQL or manage datasources);
+ * - an organization-wide action is outside every restricted grant.
+ * So a report on dashboard D and datasource X is reached by a grant restricted to D (whatever the
+ * datasource) or to X (whatever the dashboard), and by one naming both D and X.
+ */
+export function grantReaches(grant: Grant, target?: GrantTarget): boolean {
+  if (grant.resources === null || target === undefined) return true;
+  if (target === ORGANIZATION) return false;
+  const touched: readonly ResourceRef[] = Array.isArray(target) ? target : [target as ResourceRef];
+  const named = grant.resources;
+  const ofNamedKind = touched.filter((t) => named.some((r) => r.type === t.type));
+  if (ofNamedKind.length === 0) return false;
+  return ofNamedKind.every((t) => named.some((r) => r.type === t.type && r.id === t.id));
+}
+
+/** The permissions that satisfy a check for `permission`: itself and the Manage permission that implies it. */
+export function acceptedFor(permission: Permission): Permission[] {
   const stronger = IMPLIED_BY[permission];
-  if (stronger) accepted.push(stronger);
-  return grants.some((g) => {
-    if (!accepted.includes(g.permission)) return false;
-    if (g.resources === null || !resource) return true;
-    const sameType = g.resources.filter((r) => r.type === resource.type);
-    if (sameType.length === 0) return true;
-    return sameType.some((r) => r.id === resource.id);
-  });
+  return stronger ? [permission, stronger] : [permission];
+}
+
+/** Does the grant list allow `permission` on `target` (see `grantReaches` for restricted grants)? */
+export function allows(grants: readonly Grant[], permission: Permission, target?: GrantTarget): boolean {
+  const accepted = acceptedFor(permission);
+  return grants.some((g) => accepted.includes(g.permission) && grantReaches(g, target));
 }
 
 /** True when the key holds any of the given permissions (unrestricted or not). */

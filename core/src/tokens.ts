@@ -109,7 +109,12 @@ async function verify(token: string, secret: string, region: Region, kinds: read
   } catch {
     throw malformed();
   }
-  if (typeof claims !== 'object' || claims === null || typeof claims.exp !== 'number') throw malformed();
+  // The claims are read before the signature is checked (the region), so every one used is checked for its
+  // type first: a crafted object with a broken toString must be a 401, never a thrown TypeError.
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims) || typeof claims.exp !== 'number') throw malformed();
+  if (typeof claims.region !== 'string' || !isRegion(claims.region) || typeof claims.kind !== 'string' || typeof claims.org !== 'string') {
+    throw malformed();
+  }
   if (claims.region !== region) {
     throw new ApiError(
       'wrong_region',

@@ -51,6 +51,21 @@ describe('data tokens', () => {
     }
   });
 
+  it('refuses crafted claims (a region, kind or org that is no string, an unknown region) as invalid, never as an error', async () => {
+    const json = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const claims = { kind: 'data', org: 'org_1', key: 'eu/org_1/exe_1/abc', exp: 9e9 };
+    const crafted = [
+      { ...claims, region: { toString: 'x' } }, { ...claims, region: { valueOf: 1, toString: 2 } }, { ...claims, region: ['eu'] },
+      { ...claims, region: 7 }, { ...claims, region: null }, { ...claims, region: 'mars' },
+      { ...claims, region: 'eu', kind: { toString: 'x' } }, { ...claims, region: 'eu', org: { a: 1 } },
+    ];
+    for (const c of crafted) {
+      const t = `${json(c)}.c2ln`;
+      await expect(verifyDataToken(t, 's', { region: 'eu' }), JSON.stringify(c)).rejects.toMatchObject({ code: 'invalid_data_token', status: 401 });
+      await expect(verifyProcessToken(t, 's', { region: 'eu' }), JSON.stringify(c)).rejects.toMatchObject({ code: 'invalid_data_token', status: 401 });
+    }
+  });
+
   it('names the other region before looking at the signature', async () => {
     const t = await signDataToken({ ...base, region: 'us' }, 'the-us-secret');
     const err = await verifyDataToken(t, 's', { region: 'eu' }).catch((e) => e);

@@ -1,20 +1,46 @@
 import { and, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { acceptedFor, type Permission, type RestrictableResourceType } from '@cairn/core';
 import { dashboards, dashboardUserGroups, userGroupMembers, userGroups } from '@cairn/db';
 import type { Principal } from './principal.ts';
 
 /**
+ * The rows a caller's grants of `permission` reach, as a SQL condition: the list-side twin of core's
+ * `grantReaches`. An unrestricted grant reaches every row; a restricted grant reaches the rows whose
+ * columns hold ids it names, for every kind it names that `columns` has (restrictions of several kinds in
+ * one grant must all hold); a grant that names none of these kinds reaches no row.
+ */
+export function grantScope(
+  p: Principal,
+  permission: Permission,
+  columns: Partial<Record<RestrictableResourceType, AnyPgColumn>>,
+): SQL {
+  const accepted = acceptedFor(permission);
+  const reach: SQL[] = [];
+  for (const g of p.grants) {
+    if (!accepted.includes(g.permission)) continue;
+    if (g.resources === null) return sql`true`;
+    const conds: SQL[] = [];
+    for (const [type, column] of Object.entries(columns) as [RestrictableResourceType, AnyPgColumn][]) {
+      const ids = g.resources.filter((r) => r.type === type).map((r) => r.id);
+      if (ids.length) conds.push(inArray(column, ids));
+    }
+    if (conds.length) reach.push(and(...conds)!);
+  }
+  return reach.length ? or(...reach)! : sql`false`;
+}
+
+/**
  * Which dashboards a caller may see, as a SQL condition (always combined with the organization).
- * API keys: every dashboard, or the ones their View/Manage Dashboards grants name.
+ * API keys: every dashboard with an unrestricted View/Manage Dashboards grant, else the dashboards their
+ * grants name (a grant restricted to datasources or alerts names no dashboard).
  * Users: admins see all; others see their own, those shared with all users, with all analysts
  * (analysts), or with a group they belong to (custom).
  */
 export function visibleDashboards(p: Principal): SQL {
   const org = eq(dashboards.organization_id, p.organizationId);
   if (p.kind === 'api_key') {
-    const grants = p.grants.filter((g) => g.permission === 'view_dashboards' || g.permission === 'manage_dashboards');
-    if (grants.some((g) => g.resources === null || !g.resources.some((r) => r.type === 'dashboards'))) return org;
-    const ids = grants.flatMap((g) => (g.resources ?? []).filter((r) => r.type === 'dashboards').map((r) => r.id));
-    return and(org, ids.length ? inArray(dashboards.id, ids) : sql`false`)!;
+    return and(org, grantScope(p, 'view_dashboards', { dashboards: dashboards.id }))!;
   }
   if (p.role === 'admin') return org;
   const inGroup = exists(

@@ -1,5 +1,5 @@
-import type { Grant, Permission, RestrictableResourceType, Role } from '@cairn/core';
-import { allows, ApiError, holdsAny } from '@cairn/core';
+import type { Grant, GrantTarget, Permission, Role } from '@cairn/core';
+import { allows, ApiError, holdsAny, ORGANIZATION } from '@cairn/core';
 
 /**
  * Who is calling: a program with an API key, or a signed-in user of the web app (reaching the API
@@ -13,19 +13,22 @@ export function actorOf(p: Principal): { actor_type: 'api_key' | 'user'; actor_i
   return p.kind === 'api_key' ? { actor_type: 'api_key', actor_id: p.apiKeyId } : { actor_type: 'user', actor_id: p.userId };
 }
 
-export function can(p: Principal, permission: Permission, resource?: { type: RestrictableResourceType; id: string }) {
-  return allows(p.grants, permission, resource);
+/** The one permission rule (core `allows`): see `grantReaches` for what a restricted grant reaches. */
+export function can(p: Principal, permission: Permission, target?: GrantTarget) {
+  return allows(p.grants, permission, target);
+}
+
+function describe(target: GrantTarget | undefined): string {
+  if (target === undefined) return '';
+  if (target === ORGANIZATION) return ' for the whole organization (a permission restricted to named resources does not reach organization-wide changes)';
+  const list = Array.isArray(target) ? target : [target as Exclude<GrantTarget, typeof ORGANIZATION | readonly unknown[]>];
+  return ` on ${list.map((r) => `${r.type === 'sql_alerts' ? 'SQL alert' : r.type.replace(/s$/, '')} "${r.id}"`).join(' and ')}`;
 }
 
 /** The one permission check: the first line of every service verb. */
-export function requirePermission(
-  p: Principal,
-  permission: Permission,
-  resource?: { type: RestrictableResourceType; id: string },
-): void {
-  if (!can(p, permission, resource)) {
-    const what = resource ? ` on ${resource.type.replace(/s$/, '')} "${resource.id}"` : '';
-    throw new ApiError('forbidden', `This ${p.kind === 'api_key' ? 'API key' : 'user'} lacks the ${label(permission)} permission${what}.`);
+export function requirePermission(p: Principal, permission: Permission, target?: GrantTarget): void {
+  if (!can(p, permission, target)) {
+    throw new ApiError('forbidden', `This ${p.kind === 'api_key' ? 'API key' : 'user'} lacks the ${label(permission)} permission${describe(target)}.`);
   }
 }
 
