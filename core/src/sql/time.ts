@@ -187,7 +187,8 @@ export function transitions(zone: string): Transition[] {
  * The zone a dashboard's reports run in: the viewer's `tz` when the dashboard lets viewers choose (and
  * allows that zone), else the fixed zone, else the organization's zone; null when the dashboard has no
  * time zone (the datasource's data time zone then applies). A `tz` the dashboard does not allow is a 422;
- * a `tz` sent to a dashboard without a selectable zone is ignored.
+ * a valid `tz` sent to a dashboard without a selectable zone is ignored, but a `tz` that is no time zone
+ * is a 422 naming it whatever the dashboard's setting (never silently another zone).
  */
 export function resolveDashboardTimeZone(opts: {
   config?: TimeZoneConfig | null;
@@ -197,8 +198,9 @@ export function resolveDashboardTimeZone(opts: {
   const type = opts.config?.type ?? 'disabled';
   const fixed = opts.config?.fixed_time_zone ?? null;
   const org = opts.organizationTimeZone ?? null;
-  if (type === 'input' && opts.requested) {
-    const zone = checkTimeZone(opts.requested, 'The time zone', '/parameters/tz');
+  const requested = opts.requested ? checkTimeZone(opts.requested, 'The time zone', '/parameters/tz') : null;
+  if (type === 'input' && requested) {
+    const zone = requested;
     const allowed = (opts.config?.allowed_time_zones ?? []).map((z) => canonicalTimeZone(z) ?? z);
     if (allowed.length && !allowed.includes(zone)) {
       throw new ApiError('invalid_attribute', `This dashboard does not offer the time zone "${zone}"; choose one of ${allowed.join(', ')}.`, {
