@@ -41,9 +41,14 @@ export function clearSessionCookie(request: Request): string {
   return `${SESSION_COOKIE}=; Max-Age=0; ${attributes(request)}`;
 }
 
-/** Only same-site paths under /app are accepted as a post-login destination (no open redirects). */
+/**
+ * Only same-site paths under /app are accepted as a post-login destination (no open redirects). Control
+ * characters (CR/LF, tab, NUL …) are refused: a Location header cannot carry CR/LF (the redirect threw,
+ * a 500) and browsers drop tabs and newlines from URLs, which could turn the path into another one.
+ */
 export function safeNext(next: string | null | undefined, fallback = '/app/'): string {
   if (!next || !next.startsWith('/app') || next.startsWith('//') || next.includes('\\')) return fallback;
+  if (/[\u0000-\u001f\u007f]/.test(next)) return fallback;
   if (next.startsWith('/app/login') || next.startsWith('/app/logout')) return fallback;
   return next;
 }
