@@ -14,7 +14,7 @@ beforeAll(async () => {
   key = await makeKey(org.organization.id);
 });
 
-const from = (ip: string | null) => (ip ? { 'cf-connecting-ip': ip } : {});
+const from = (ip: string | null): Record<string, string> => (ip ? { 'cf-connecting-ip': ip } : {});
 
 describe('client addresses', () => {
   it('only a well-formed address counts; an IPv6 client is counted by its /64', () => {

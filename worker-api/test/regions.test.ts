@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { randomString, sha256Hex } from '@cairn/core';
-import { organizations, users } from '@cairn/db';
+import { organizations, signInChallenges, users } from '@cairn/db';
+import { issueResetToken } from '../src/auth/password-reset.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 import { call, db, jsonApi, makeKey, makeOrg, makeUser } from './fixtures.ts';
 
@@ -16,6 +17,7 @@ let usKey: string;
 let usUser: { session: string };
 let usLinkToken: string;
 let usInvitation: string;
+let usReset: string;
 
 function expectWrongRegion(res: { status: number; json: any }) {
   expect(res.status, JSON.stringify(res.json)).toBe(403);
@@ -44,6 +46,7 @@ beforeAll(async () => {
   expect(invited.status, JSON.stringify(invited.json)).toBe(201);
   usInvitation = randomString(40);
   await db().update(users).set({ invitation_token_hash: await sha256Hex(usInvitation) }).where(eq(users.id, invited.json.data.id));
+  usReset = await issueResetToken(db() as never, us.admin);
   await db().update(organizations).set({ region: 'us' }).where(eq(organizations.id, us.organization.id));
 });
 
@@ -71,6 +74,16 @@ describe('an organization of the other region', () => {
     expectWrongRegion(await call(`/public/links/${usLinkToken}`, { method: 'POST', body: {}, headers: { 'cf-connecting-ip': '198.51.100.7' } }));
     expectWrongRegion(await call(`/auth/invitations/${usInvitation}`));
     expectWrongRegion(await call(`/auth/invitations/${usInvitation}`, { method: 'POST', body: { password: 'long enough password', firstname: 'A' } }));
+  });
+
+  it('its password reset links and two-factor challenges are refused too', async () => {
+    expectWrongRegion(await call(`/auth/password-resets/${usReset}`));
+    expectWrongRegion(await call(`/auth/password-resets/${usReset}`, { method: 'POST', body: { password: 'a new long password' } }));
+    const challenge = randomString(48);
+    await db().insert(signInChallenges).values({
+      id: await sha256Hex(challenge), organization_id: us.organization.id, user_id: us.admin.id, expires_at: new Date(Date.now() + 60_000),
+    });
+    expectWrongRegion(await call('/auth/sessions/two-factor', { body: { challenge, code: '123456' } }));
   });
 
   it('an unknown key or an unknown link says nothing about regions', async () => {

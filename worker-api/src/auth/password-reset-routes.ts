@@ -63,11 +63,11 @@ passwordResetRoutes.post('/auth/password-resets', async (c) => {
 });
 
 passwordResetRoutes.get('/auth/password-resets/:token', async (c) => {
-  return c.json(await describeReset(c.var.db, c.req.param('token')));
+  return c.json(await describeReset(c.var.db, c.req.param('token'), c.env));
 });
 
 passwordResetRoutes.post('/auth/password-resets/:token', async (c) => {
   const body = await readBody(c, completeBody, 'action');
-  await completeReset(c.var.db, c.req.param('token'), body.password, { requestId: c.var.requestId });
+  await completeReset(c.var.db, c.req.param('token'), body.password, { requestId: c.var.requestId, env: c.env });
   return c.body(null, 204);
 });

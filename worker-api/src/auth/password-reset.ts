@@ -1,8 +1,9 @@
 import { and, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import { ApiError, hashPassword, randomString, sha256Hex, timingSafeEqual } from '@cairn/core';
+import { ApiError, hashPassword, randomString, sha256Hex, timingSafeEqual, wrongRegion } from '@cairn/core';
 import { auditLog, organizations, passwordResets, sessions, users } from '@cairn/db';
 import { MIN_PASSWORD_LENGTH } from '@cairn/db/seed/organization';
 import type { PooledDb } from '../lib/db.ts';
+import type { Env } from '../env.ts';
 
 /**
  * Password reset links. A token is `<id><secret>`: 16 characters naming the row, then 40 secret ones.
@@ -56,15 +57,18 @@ const usedLink = () =>
   });
 
 /** The pending reset of `token`, or 404 (unknown, forged) / 422 (used, expired). */
-async function findReset(db: Db, token: string, now = Date.now()) {
+async function findReset(db: Db, token: string, env: Pick<Env, 'REGION'>, now = Date.now()) {
   const parts = splitResetToken(token);
   if (!parts) throw invalidLink();
-  const [row] = await db.select({ reset: passwordResets, user: users }).from(passwordResets)
+  const [row] = await db.select({ reset: passwordResets, user: users, region: organizations.region }).from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.user_id))
+    .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(eq(passwordResets.id, parts.id)).limit(1);
   const hash = await sha256Hex(parts.secret);
   const matches = timingSafeEqual(hash, row?.reset.token_hash ?? DUMMY_HASH);
   if (!row || !matches || row.user.deactivated_at) throw invalidLink();
+  // The link is the credential: another region's user is sent to that region's server (D33).
+  if (row.region !== env.REGION) throw wrongRegion(env, row.region, env.REGION, 'api');
   if (row.reset.used_at) throw usedLink();
   if (row.reset.expires_at.getTime() <= now) {
     throw new ApiError('invalid_state', `This password reset link expired ${RESET_MINUTES} minutes after it was sent. Ask for a new one on the sign-in page.`, {
@@ -75,8 +79,8 @@ async function findReset(db: Db, token: string, now = Date.now()) {
 }
 
 /** GET /auth/password-resets/{token}: what the reset page shows before the new password is chosen. */
-export async function describeReset(db: Db, token: string) {
-  const { reset, user } = await findReset(db, token);
+export async function describeReset(db: Db, token: string, env: Pick<Env, 'REGION'>) {
+  const { reset, user } = await findReset(db, token, env);
   return { email: user.email, expires_at: reset.expires_at.toISOString(), min_password_length: MIN_PASSWORD_LENGTH };
 }
 
@@ -84,8 +88,8 @@ export async function describeReset(db: Db, token: string) {
  * POST /auth/password-resets/{token}: sets the new password, ends every session of the user and the
  * link. The link is claimed first with a conditional update, so two submissions cannot both win.
  */
-export async function completeReset(db: Db, token: string, password: string, meta: { requestId: string }) {
-  const { reset, user } = await findReset(db, token);
+export async function completeReset(db: Db, token: string, password: string, meta: { requestId: string; env: Pick<Env, 'REGION'> }) {
+  const { reset, user } = await findReset(db, token, meta.env);
   const now = new Date();
   const [claimed] = await db.update(passwordResets).set({ used_at: now })
     .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.used_at))).returning({ id: passwordResets.id });

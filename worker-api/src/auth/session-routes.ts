@@ -98,10 +98,12 @@ sessionRoutes.post('/auth/sessions/two-factor', async (c) => {
     throw new ApiError('missing_attribute', 'code: the code of your authenticator app (or a recovery code) is required.', { source: { pointer: '/code' } });
   }
   const id = await sha256Hex(body.challenge);
-  const [row] = await c.var.db.select({ user: users }).from(signInChallenges)
+  const [row] = await c.var.db.select({ user: users, region: organizations.region }).from(signInChallenges)
     .innerJoin(users, eq(users.id, signInChallenges.user_id))
+    .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(and(eq(signInChallenges.id, id), gt(signInChallenges.expires_at, new Date()), isNull(users.deactivated_at))).limit(1);
   if (!row) throw challengeGone();
+  if (row.region !== c.env.REGION) throw wrongRegion(c.env, row.region, c.env.REGION, 'api');
   const user = row.user;
   const limited = await codeGate(c, user.id);
   if (limited) return limited;
