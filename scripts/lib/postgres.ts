@@ -91,6 +91,18 @@ export async function createDatabase(adminUrl: string, name: string): Promise<st
   return withDatabase(adminUrl, name);
 }
 
+/** Creates the database unless it exists; returns its URL. */
+export async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [exists] = await sql`select 1 from pg_database where datname = ${name}`;
+    if (!exists) await sql.unsafe(`create database ${quoteName(name)}`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  return withDatabase(adminUrl, name);
+}
+
 /** Drops the database, disconnecting whoever still uses it (PostgreSQL 13+). */
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });

@@ -3,11 +3,12 @@
  * (api/data × eu/us) and the app under `wrangler dev`, each answering HTTP before this resolves.
  * Used by `npm start`, `npm test` (on free ports and a throwaway state dir) and `npm run bench`.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Region } from '@cairn/core';
 import { appBuildReason, buildApp, APP_WRANGLER_JSON } from './app-build.ts';
 import { waitForHttp } from './http.ts';
+import type { Watched } from './health.ts';
 import { say, warn } from './log.ts';
 import { REPO_ROOT, WRANGLER_BIN } from './paths.ts';
 import { assertPortsFree, findFreeBlock, findFreePort } from './ports.ts';
@@ -25,6 +26,8 @@ export interface StackFile {
   api_key: string;
   admin: { email: string; password: string };
   database_url: string;
+  /** The sample datasource's database, as the login role cairn_sample (D32): the API workers' SAMPLE_DB. */
+  sample_database_url: string;
   organization_id: string;
   /** The SMTP catcher the API workers send through, and its inbox (page and JSON API, smtp-catcher.ts). */
   mail: { smtp_host: string; smtp_port: number; inbox: string };
@@ -71,6 +74,7 @@ interface DevCreds {
   api_key: string;
   admin: { email: string; password: string };
   organization_id: string;
+  sample_database_url: string;
 }
 
 function asCreds(value: unknown, source: string): DevCreds {
@@ -80,14 +84,18 @@ function asCreds(value: unknown, source: string): DevCreds {
     typeof v.api_key === 'string' &&
     typeof v.organization_id === 'string' &&
     typeof v.admin?.email === 'string' &&
-    typeof v.admin?.password === 'string'
+    typeof v.admin?.password === 'string' &&
+    typeof v.sample_database_url === 'string'
   ) {
-    return { api_key: v.api_key, organization_id: v.organization_id, admin: { email: v.admin.email, password: v.admin.password } };
+    return {
+      api_key: v.api_key, organization_id: v.organization_id, admin: { email: v.admin.email, password: v.admin.password },
+      sample_database_url: v.sample_database_url,
+    };
   }
-  throw new Error(`${source} did not give {api_key, organization_id, admin:{email,password}}`);
+  throw new Error(`${source} did not give {api_key, organization_id, admin:{email,password}, sample_database_url}`);
 }
 
-/** Migrates, loads the sample shop and creates the demo organization once (db/src/seed.ts). */
+/** Migrates, makes the sample database and creates the demo organization once (db/src/seed.ts). */
 export async function runDevSeed(databaseUrl: string, credsFile: string): Promise<DevCreds> {
   type SeedModule = { ensureDevSeed?: (url: string, credsPath: string) => Promise<unknown> };
   // `@cairn/db/seed` is the contract; the folder layout (seed/index.ts, seed/dev.ts) is accepted too.
@@ -107,12 +115,7 @@ export async function runDevSeed(databaseUrl: string, credsFile: string): Promis
   if (typeof seed.ensureDevSeed !== 'function') throw new Error('@cairn/db/seed does not export ensureDevSeed(url, credsPath)');
   mkdirSync(dirname(credsFile), { recursive: true });
   const result = await seed.ensureDevSeed(databaseUrl, credsFile);
-  try {
-    return asCreds(result, 'ensureDevSeed()');
-  } catch (err) {
-    if (!existsSync(credsFile)) throw err;
-    return asCreds(JSON.parse(readFileSync(credsFile, 'utf8')), credsFile);
-  }
+  return asCreds(result, 'ensureDevSeed()');
 }
 
 interface ProcSpec {
@@ -127,15 +130,18 @@ interface ProcSpec {
 export interface RunningStack {
   info: StackFile;
   children: Child[];
+  /** The workers and the app with their health routes and how to start each again (health.ts watchHealth). */
+  watched: Watched[];
 }
 
 /** Environment for every wrangler process (no metrics, no network waits, a registry of our own). */
-export function wranglerEnv(stateDir: string, databaseUrl: string): NodeJS.ProcessEnv {
+export function wranglerEnv(stateDir: string, databaseUrl: string, sampleDatabaseUrl: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
     WRANGLER_SEND_METRICS: 'false',
     CLOUDFLARE_CF_FETCH_ENABLED: 'false',
     CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE: databaseUrl,
+    CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_SAMPLE_DB: sampleDatabaseUrl,
     // Each stack has its own dev registry, so a test stack's app never binds to `npm start`'s workers
     // (they share worker names).
     WRANGLER_REGISTRY_PATH: join(stateDir, 'wrangler-registry'),
@@ -184,7 +190,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
   const inboxPort = opts.strictPorts ? base + MAIL_OFFSETS.inbox : await findFreePort(smtpPort + 1);
   const rendererPort = opts.strictPorts ? base + RENDERER_OFFSET : await findFreePort(Math.max(base + RENDERER_OFFSET, inboxPort + 1));
 
-  say('seeding the database (migrations, sample shop, demo organization)…');
+  say('seeding the database (migrations, sample database, demo organization)…');
   const creds = await runDevSeed(databaseUrl, opts.credsFile ?? join(opts.stateDir, 'dev-credentials.json'));
   const secrets = loadOrCreateSecrets(join(opts.stateDir, 'secrets.json'));
 
@@ -201,8 +207,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
   // The renderer opens the app's print views, so it runs only with the app. `--test-scheduled` lets
   // `npm start` fire the API's cron (wrangler dev does not) through /cdn-cgi/handler/scheduled.
   const renderer = withApp ? await startRendererProcess(sup, { port: rendererPort, appOrigin: appUrl, quiet, repoRoot: REPO_ROOT }) : null;
-  // The local stack's datasources are on this machine (127.0.0.1): private networks stay allowed here (on in production).
-  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`] : []), '--var', 'BLOCK_PRIVATE_NETWORKS:0', '--test-scheduled'];
+  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`] : []), '--test-scheduled'];
 
   const persistTo = join(opts.stateDir, 'wrangler');
   const common = (port: number, inspector: number) => [
@@ -253,7 +258,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     });
   }
 
-  const env = wranglerEnv(opts.stateDir, databaseUrl);
+  const env = wranglerEnv(opts.stateDir, databaseUrl, creds.sample_database_url);
   const spawnSpec = (spec: ProcSpec) =>
     sup.spawn(spec.name, process.execPath, [WRANGLER_BIN, ...spec.args], { env, cwd: REPO_ROOT, quiet });
   const started = specs.map((spec) => ({ spec, child: spawnSpec(spec) }));
@@ -281,11 +286,19 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     api_key: creds.api_key,
     admin: creds.admin,
     database_url: databaseUrl,
+    sample_database_url: creds.sample_database_url,
     organization_id: creds.organization_id,
     mail: { smtp_host: '127.0.0.1', smtp_port: mail.smtpPort, inbox: mail.url },
     renderer: renderer?.url ?? null,
   };
   mkdirSync(dirname(opts.stackFile), { recursive: true });
   writeFileSync(opts.stackFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-  return { info, children: started.map((s) => s.child) };
+  const watched: Watched[] = started.map((s) => ({
+    name: s.spec.name,
+    url: s.spec.url + s.spec.probe,
+    accept: s.spec.accept,
+    child: s.child,
+    respawn: () => spawnSpec(s.spec),
+  }));
+  return { info, children: started.map((s) => s.child), watched };
 }

@@ -28,11 +28,6 @@ export interface PgSource {
   sample: boolean;
   defaultSchema?: string | null;
   open(): PgSession;
-  /**
-   * Checks made on a freshly opened session before each operation (connectors/target-guard.ts): the
-   * target is not Cairn's own database, nor a blocked network. Throws a `refused` ConnectorError.
-   */
-  preflight?: (sql: postgres.Sql) => Promise<void>;
 }
 
 /**
@@ -48,15 +43,12 @@ export function sslOption(s: Pick<ConnectionSettings, 'requireSsl' | 'verifySsl'
   return s.verifySsl ? 'verify-full' : 'require';
 }
 
-export function remoteSource(
-  family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground, preflight?: PgSource['preflight'],
-): PgSource {
+export function remoteSource(family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground): PgSource {
   return {
     family,
     label: `${s.host}:${s.port}`,
     sample: false,
     defaultSchema: s.defaultSchema,
-    preflight,
     open() {
       // In workerd the socket (and SSL negotiation) is ours; in Node postgres.js opens its own.
       const workerd = inWorkerd();
@@ -83,7 +75,13 @@ export function remoteSource(
 }
 
 /** Where the sample database is: the API worker's SAMPLE_DB Hyperdrive binding has these fields. */
-export type SampleDatabase = Pick<Hyperdrive, 'host' | 'port' | 'user' | 'password' | 'database'>;
+export interface SampleDatabase {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+}
 
 /**
  * The sample datasource (D32): a database of its own that holds only the sample shop, reached over its
