@@ -39,4 +39,10 @@ export default mergeConfig(workersTestConfig({
   // still runs); test/read-cache.test.ts checks the trust window with its own setting.
   READ_CACHE_TRUST_MS: '0',
   POLL_REUSE_MS: '0',
-}), { plugins: [commonJsRequires] });
+  // Datasource guards (engine/connectors/target-guard.ts): the tests connect to 127.0.0.1, so private
+  // networks are allowed here (production turns BLOCK_PRIVATE_NETWORKS on); tests that need it on pass it.
+  BLOCK_PRIVATE_NETWORKS: '0',
+  // A shorter execution lease than production's 45 s (engine/lease.ts), so test/execution-lease.test.ts
+  // can watch a live run renew it; long enough that a busy machine's renewals still arrive in time.
+  EXECUTION_LEASE_MS: '10000',
+}), { plugins: [commonJsRequires], test: { globalSetup: ['./vitest.peers.ts'] } });

@@ -207,7 +207,8 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
   // The renderer opens the app's print views, so it runs only with the app. `--test-scheduled` lets
   // `npm start` fire the API's cron (wrangler dev does not) through /cdn-cgi/handler/scheduled.
   const renderer = withApp ? await startRendererProcess(sup, { port: rendererPort, appOrigin: appUrl, quiet, repoRoot: REPO_ROOT }) : null;
-  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`] : []), '--test-scheduled'];
+  // The local stack's datasources are on this machine (127.0.0.1): private networks stay allowed here (on in production).
+  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`] : []), '--var', 'BLOCK_PRIVATE_NETWORKS:0', '--test-scheduled'];
 
   const persistTo = join(opts.stateDir, 'wrangler');
   const common = (port: number, inspector: number) => [

@@ -11,6 +11,7 @@ import { nextSendAt } from './resources/dashboard-schedules/serialize.ts';
 import { deliverSchedule } from './resources/dashboard-schedules/deliver.ts';
 import { sweepExportJobs } from './resources/export-jobs/run.ts';
 import { pooledDb } from './lib/db.ts';
+import { writeOffExpired } from './engine/lease.ts';
 
 /** Alerts started per tick at most (the rest are due on the next tick). */
 const ALERTS_PER_TICK = 50;
@@ -91,8 +92,8 @@ async function sendDueSchedules(sql: postgres.Sql, env: Env, now: Date, work: Wo
 
 /**
  * Retention: alert results after 30 days; executions (with their results and chunks) once they
- * expire (24 h); and running executions far past the guard, which no gate runs any more, are
- * written off as internal_error.
+ * expire (24 h); and running executions far past the guard, which no gate runs any more, and
+ * unfinished ones whose lease ran out (engine/lease.ts) are written off as internal_error.
  */
 async function cleanUp(sql: postgres.Sql, env: Env, now: Date, out: CronSummary) {
   const alerts = await sql`delete from sql_alert_results where created_at < ${new Date(now.getTime() - ALERT_RESULTS_KEPT_DAYS * 86_400_000)}`;
@@ -107,7 +108,9 @@ async function cleanUp(sql: postgres.Sql, env: Env, now: Date, out: CronSummary)
     update executions set execution_status = 'internal_error', completed_at = now(), updated_at = now(),
            error_message = 'The execution was lost: the server running it stopped before it finished.'
      where execution_status in ('starting', 'running') and coalesce(started_at, created_at) < ${olderThan}`;
-  out.executionsWrittenOff = lost.count;
+  // Unfinished executions whose lease ran out (engine/lease.ts), even if nobody reads them.
+  const expired = await writeOffExpired((text, params) => sql.unsafe(text, params as never[]), null);
+  out.executionsWrittenOff = lost.count + expired.length;
   const jobs = await sweepExportJobs(pooledDb(env), undefined, now);
   out.exportJobsWrittenOff = jobs.lost;
   out.exportJobsDeleted = jobs.deleted;

@@ -75,6 +75,17 @@ export interface Env {
   STATEMENT_TIMEOUT_MS?: string;
   /** Overall limit of one execution in ms (default 600000): past it the run is stopped as internal_timeout. */
   EXECUTION_GUARD_MS?: string;
+  /**
+   * "1" refuses datasources (and SSH tunnel hosts) at loopback, private, link-local, CGNAT, unique-local
+   * and other non-public addresses, names resolved first (engine/connectors/target-guard.ts). On in the
+   * production environments (wrangler.toml), off for the local stack and the tests, which connect to 127.0.0.1.
+   */
+  BLOCK_PRIVATE_NETWORKS?: string;
+  /**
+   * How long an unfinished execution's lease lasts in ms (default 45000, at least 1000): the gate renews
+   * it every third of that; past it a reader writes the execution off as internal_error (engine/lease.ts).
+   */
+  EXECUTION_LEASE_MS?: string;
 }
 
 /** What the init middleware puts on the context. Nothing is ever written to c.env. */

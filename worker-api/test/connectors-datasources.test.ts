@@ -5,10 +5,11 @@ import {
   ConnectorError, MysqlConnector, PostgresConnector, connectorFor, executionStatusOf,
   type CancelHandle, type DatasourceConfig,
 } from '../src/engine/connectors/index.ts';
+import { targetPolicy } from '../src/engine/target-policy.ts';
 import { collect, failure, sleep } from './connectors-fixtures.ts';
 
 /** The sample datasource runs on the sample database (D32), as a request sees it. */
-const connectorEnv = { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB };
+const connectorEnv = { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) };
 
 const base: DatasourceConfig = {
   name: 'Shop', database_type: 'postgres', connection_mode: 'direct', is_sample: false, enabled: true,

@@ -7,8 +7,11 @@ import { db, jsonApi, type CallOptions } from './fixtures.ts';
 /** The API app the worker serves (authentication, rate limits and error envelopes are the real ones). */
 const app = createApp();
 
-/** Like fixtures.call, through the app above; `waitUntil` work (dispatched runs) goes on in the background. */
-export async function appCall(path: string, o: CallOptions = {}) {
+/**
+ * Like fixtures.call, through the app above; `waitUntil` work (dispatched runs) goes on in the
+ * background. `bindings` replaces the worker's environment (e.g. an operator setting turned on).
+ */
+export async function appCall(path: string, o: CallOptions = {}, bindings: typeof env = env) {
   const headers: Record<string, string> = { ...o.headers };
   if (o.key) headers.authorization = `Api ${o.key}`;
   if (o.session) headers.authorization = `Session ${o.session}`;
@@ -17,7 +20,7 @@ export async function appCall(path: string, o: CallOptions = {}) {
   else if (o.body !== undefined) body = JSON.stringify(o.body);
   if (body !== undefined) headers['content-type'] = o.contentType ?? 'application/json';
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`https://api.test${path}`, { method: o.method ?? (body ? 'POST' : 'GET'), headers, body }), env, ctx);
+  const res = await app.fetch(new Request(`https://api.test${path}`, { method: o.method ?? (body ? 'POST' : 'GET'), headers, body }), bindings, ctx);
   const text = await res.text();
   void waitOnExecutionContext(ctx).catch(() => {});
   let json: any = null;

@@ -17,6 +17,7 @@ import { connectorFor } from '../src/engine/connectors/index.ts';
 import { collect } from './connectors-fixtures.ts';
 import { appCall, eventually } from './engine-fixtures.ts';
 import { db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
+import { targetPolicy } from '../src/engine/target-policy.ts';
 
 /** Statements that try to leave the sample shop; `mayRun`: harmless on its own, may succeed without rows. */
 const ESCAPES: { name: string; sql: string; mayRun?: boolean }[] = [
@@ -162,7 +163,7 @@ describe('the sample database itself', () => {
     const c = await connectorFor(
       { name: 'Sample data', database_type: 'postgres', connection_mode: 'direct', is_sample: true, enabled: true, host: null, port: null,
         username: null, password_encrypted: null, database: null, require_ssl: false, verify_ssl: false, default_schema_name: null },
-      { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB } as Parameters<typeof connectorFor>[1],
+      { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) },
     );
     const { rows } = await collect(c, "select current_user, current_database(), current_setting('search_path'), (select rolsuper or rolcreatedb or rolcreaterole from pg_roles where rolname = current_user)");
     expect(rows[0]![0]).toBe('cairn_sample');

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, customType, index, integer, json, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { ResultField } from '@cairn/core';
 import { createdAt, orgId, ts, updatedAt } from './common.ts';
@@ -37,6 +38,11 @@ export const executions = pgTable(
     created_by: text(),
     started_at: ts(),
     completed_at: ts(),
+    /**
+     * While unfinished: until when the runtime that runs or queues it vouches for it (the gate renews it
+     * every few seconds). Past it the execution is written off as internal_error when read (migration 0008).
+     */
+    lease_expires_at: ts().default(sql`now() + interval '1 minute'`),
     /** Executions and their data are kept 24 hours. */
     expires_at: ts().notNull(),
     created_at: createdAt(),
@@ -45,6 +51,8 @@ export const executions = pgTable(
   (t) => [
     index('executions_org_idx').on(t.organization_id, t.created_at),
     index('executions_hash_idx').on(t.organization_id, t.params_hash),
+    index('executions_lease_idx').on(t.lease_expires_at)
+      .where(sql`${t.execution_status} in ('starting', 'running', 'waiting', 'scheduled')`),
   ],
 );
 

@@ -8,6 +8,7 @@ import type { Env } from '../env.ts';
 import type { ExecutionJob, ExecutionOutcome } from '../engine/job.ts';
 import { EXECUTION_TTL_MS } from '../engine/ttl.ts';
 import { isStale } from '../engine/staleness.ts';
+import { awaitWithLease } from '../engine/lease.ts';
 
 /** One poller's question to the object: the dashboard, its parameters, and whether to re-run. */
 export interface StatusRequest {
@@ -300,7 +301,8 @@ export class DashboardStatus extends DurableObject<Env> {
           ${source.kind === 'report' ? source.id : null}, ${source.kind === 'filter' ? source.id : null}, ${source.sql},
           ${this.sql.json(req.parameters as never)}, ${slot.paramsHash}, ${req.actor}, ${new Date(Date.now() + EXECUTION_TTL_MS)})`;
       const gate = this.env.DATASOURCE_GATE.get(this.env.DATASOURCE_GATE.idFromName(`gate::${source.datasourceId}`));
-      const out = (await gate.run(exe)) as ExecutionOutcome;
+      // Ends early with internal_error if the run's lease runs out (its runtime died: engine/lease.ts).
+      const out = await awaitWithLease(this.env, (text, params) => this.sql.unsafe(text, params as never[]), id, gate.run(exe) as Promise<ExecutionOutcome>);
       if (slot.executionId !== id) return;
       slot.executionStatus = out.status;
       if (out.status === 'success') {

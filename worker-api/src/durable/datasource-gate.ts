@@ -6,6 +6,8 @@ import { limitsOf, runJob } from '../engine/run.ts';
 import { ChunkStore } from '../engine/chunk-store.ts';
 import { connectorFor, type CancelHandle, type DatasourceRow } from '../engine/connectors/index.ts';
 import { afterJob } from '../engine/follow-up.ts';
+import { targetPolicy } from '../engine/target-policy.ts';
+import { leaseMsOf, renewEveryMs, renewLeases } from '../engine/lease.ts';
 
 interface Waiter {
   executionId: string;
@@ -46,6 +48,7 @@ export class DatasourceGate extends DurableObject<Env> {
   private writes: postgres.Sql | null = null;
   private chunks: ChunkStore | null = null;
   private datasourceId: string | null = null;
+  private leaseTimer: ReturnType<typeof setInterval> | null = null;
 
   private pool(_kind: 'writes'): postgres.Sql {
     return (this.writes ??= postgres(this.env.HYPERDRIVE.connectionString, {
@@ -57,8 +60,10 @@ export class DatasourceGate extends DurableObject<Env> {
   async run(job: ExecutionJob): Promise<ExecutionOutcome> {
     await this.remember(job.datasourceId);
     if (this.running.size >= Math.max(1, job.maxConcurrent)) {
-      await this.pool('writes')`update executions set execution_status = 'waiting', updated_at = now()
+      await this.pool('writes')`update executions set execution_status = 'waiting', updated_at = now(),
+          lease_expires_at = now() + ${leaseMsOf(this.env)}::float8 * interval '1 millisecond'
         where id = ${job.executionId} and execution_status = 'starting'`;
+      this.keepLeases();
       const started = await new Promise<boolean>((resolve) => {
         this.queue.push({ executionId: job.executionId, start: () => resolve(true), abandon: () => resolve(false) });
       });
@@ -70,6 +75,7 @@ export class DatasourceGate extends DurableObject<Env> {
     }
     const slot: Slot = { controller: new AbortController(), handle: null, ds: null };
     this.running.set(job.executionId, slot);
+    this.keepLeases();
     let outcome: ExecutionOutcome;
     try {
       this.chunks ??= new ChunkStore(this.env.HYPERDRIVE.connectionString);
@@ -113,10 +119,30 @@ export class DatasourceGate extends DurableObject<Env> {
     // The run notices the abort (its status becomes cancelled; before the statement is known, the connection is closed).
     slot.controller.abort();
     if (slot.handle && slot.ds) {
-      const connector = await connectorFor(slot.ds, { secretKey: this.env.SECRET_KEY, sampleDb: this.env.SAMPLE_DB });
+      const policy = targetPolicy(this.env, (text) => this.pool('writes').unsafe(text));
+      const connector = await connectorFor(slot.ds, { secretKey: this.env.SECRET_KEY, sampleDb: this.env.SAMPLE_DB, policy });
       await connector.cancel(slot.handle).catch((err) => console.error(`gate: cancelling ${executionId} failed`, err));
     }
     return true;
+  }
+
+  /**
+   * While this object runs or queues executions, it renews their leases every third of the lease
+   * (engine/lease.ts). If the runtime dies, the renewals stop with it and readers write them off.
+   */
+  private keepLeases() {
+    if (this.leaseTimer) return;
+    this.leaseTimer = setInterval(() => {
+      const ids = [...this.running.keys(), ...this.queue.map((w) => w.executionId)];
+      if (!ids.length) {
+        clearInterval(this.leaseTimer!);
+        this.leaseTimer = null;
+        return;
+      }
+      const sql = this.pool('writes');
+      renewLeases((text, params) => sql.unsafe(text, params as never[]), ids, leaseMsOf(this.env))
+        .catch((err) => console.error('gate: renewing leases failed', err));
+    }, renewEveryMs(this.env));
   }
 
   async stats(): Promise<{ running: number; waiting: number }> {

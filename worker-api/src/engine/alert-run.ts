@@ -4,6 +4,7 @@ import type { sqlAlerts } from '@cairn/db';
 import type { Env } from '../env.ts';
 import { createMailer, type MailMessage } from '../mail/index.ts';
 import { connectorFor, type DatasourceRow } from './connectors/index.ts';
+import { targetPolicy } from './target-policy.ts';
 import { evaluateTrigger, mailDue, resultStatusOf, type AlertResultStatus, type EmailCondition, type TriggerCondition } from './alert-evaluate.ts';
 import { alertMessage, firstRows, MAX_ATTACHMENT_RESULT_BYTES, resultAttachment } from './alert-mail.ts';
 import type { ExecutionJob, ExecutionOutcome } from './job.ts';
@@ -28,7 +29,7 @@ export async function prepareAlertRun(sql: postgres.Sql, env: Env, alert: AlertR
   const [ds] = await sql<DatasourceRow[]>`select * from datasources where id = ${alert.datasource_id} and organization_id = ${org}`;
   if (!ds) throw new ApiError('invalid_state', 'The alert\'s datasource no longer exists.');
   // Fails with a 422 naming what is missing (no driver for the type, a disabled datasource, an SSH tunnel…).
-  await connectorFor(ds, { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB });
+  await connectorFor(ds, { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) });
   const snippets = await sql<SnippetDefinition[]>`select name, text, params from sql_snippets where organization_id = ${org}`;
   const [o] = await sql<{ tz: string }[]>`select time_zone as tz from organizations where id = ${org}`;
   const compiled = compileSql({

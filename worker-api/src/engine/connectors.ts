@@ -2,11 +2,13 @@ import type { ResultField } from '@cairn/core';
 import type { ServiceContext } from '../lib/context.ts';
 import { collect, connectorFor, type ConnectorEnv, type DatasourceConfig, type RunOptions } from './connectors/index.ts';
 
+import { targetPolicy } from './target-policy.ts';
+
 export * from './connectors/index.ts';
 
 /** The connector environment of a request: its secret key, the sample database, waitUntil. */
 export function connectorEnv(ctx: ServiceContext): ConnectorEnv {
-  return { secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB, closer: (close) => ctx.waitUntil(close()) };
+  return { secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB, closer: (close) => ctx.waitUntil(close()), policy: targetPolicy(ctx.env) };
 }
 
 /** A finished run with its rows in memory, as `engine/execute.ts` stores it. */

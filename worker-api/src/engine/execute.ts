@@ -9,6 +9,9 @@ import type { ExecutionJob, ExecutionOutcome } from './job.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
 import { compileExtras, type CompileExtras } from './compile-context.ts';
 import { connectorFor } from './connectors/index.ts';
+import { targetPolicy } from './target-policy.ts';
+import { awaitWithLease } from './lease.ts';
+import { poolStatement } from '../lib/db.ts';
 
 export { EXECUTION_TTL_MS };
 
@@ -72,7 +75,7 @@ export async function findFresh(ctx: ServiceContext, paramsHash: string, freshMi
  * without a driver, a disabled datasource, an SSH tunnel or agent, no host). Opens no connection.
  */
 export async function assertRunnable(ctx: Pick<ServiceContext, 'env'>, ds: DatasourceRow): Promise<void> {
-  await connectorFor(ds, { secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB });
+  await connectorFor(ds, { secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB, policy: targetPolicy(ctx.env) });
 }
 
 /** Records a new execution (status starting) and returns the job for the datasource's gate. */
@@ -96,9 +99,13 @@ export async function createExecution(
 export const gateOf = (ctx: Pick<ServiceContext, 'env'>, datasourceId: string) =>
   ctx.env.DATASOURCE_GATE.get(ctx.env.DATASOURCE_GATE.idFromName(`gate::${datasourceId}`));
 
-/** Hands the job to its datasource's gate; the promise settles when the execution ends. */
+/**
+ * Hands the job to its datasource's gate; the promise settles when the execution ends, or when its
+ * lease runs out because the runtime running it died (then internal_error: engine/lease.ts).
+ */
 export function dispatch(ctx: Pick<ServiceContext, 'env'>, job: ExecutionJob): Promise<ExecutionOutcome> {
-  return gateOf(ctx, job.datasourceId).run(job) as Promise<ExecutionOutcome>;
+  const work = gateOf(ctx, job.datasourceId).run(job) as Promise<ExecutionOutcome>;
+  return awaitWithLease(ctx.env, poolStatement(ctx.env), job.executionId, work);
 }
 
 export interface QueryOutcome {

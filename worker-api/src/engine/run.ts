@@ -9,6 +9,8 @@ import { CHUNK_BYTES, type ResultChunk, type RowSink } from './result.ts';
 import type { ExecutionJob, ExecutionOutcome, FinalStatus } from './job.ts';
 import type { ChunkStore } from './chunk-store.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
+import { targetPolicy } from './target-policy.ts';
+import { leaseMsOf } from './lease.ts';
 
 export interface RunDeps {
   env: Env;
@@ -52,7 +54,8 @@ export function failureOf(err: unknown, state: { cancelled: boolean; guardFired:
   }
   if (state.cancelled) return { status: 'cancelled', message: 'The query was cancelled.' };
   if (err instanceof ConnectorError) {
-    const status: FinalStatus = err.kind === 'connection_error' ? 'internal_error' : err.kind;
+    // A refused target (Cairn's own database, a blocked network) is the datasource's error, like bad SQL.
+    const status: FinalStatus = err.kind === 'connection_error' ? 'internal_error' : err.kind === 'refused' ? 'query_error' : err.kind;
     return { status, message: err.message };
   }
   if (err instanceof ApiError) return { status: 'internal_error', message: err.message };
@@ -92,7 +95,9 @@ export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks):
   const [ds] = await sql<DatasourceRow[]>`select * from datasources where id = ${job.datasourceId} and organization_id = ${job.organizationId}`;
   if (!ds) return finish('internal_error', 'The datasource no longer exists.');
   if (hooks.signal.aborted) return finish('cancelled', 'Cancelled before it started.');
-  await sql`update executions set execution_status = 'running', started_at = now(), updated_at = now()
+  // The gate renews the lease from here on (engine/lease.ts); this gives the run a full one to start with.
+  await sql`update executions set execution_status = 'running', started_at = now(), updated_at = now(),
+      lease_expires_at = now() + ${leaseMsOf(deps.env)}::float8 * interval '1 millisecond'
     where id = ${id} and execution_status not in ${sql(FINISHED)}`;
 
   // Cancelling and the guard both stop the connector through one signal.
@@ -113,7 +118,9 @@ export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks):
   });
 
   try {
-    const connector = await connectorFor(ds, { secretKey: deps.env.SECRET_KEY, sampleDb: deps.env.SAMPLE_DB, closer: closeInBackground });
+    const connector = await connectorFor(ds, {
+      secretKey: deps.env.SECRET_KEY, sampleDb: deps.env.SAMPLE_DB, closer: closeInBackground, policy: targetPolicy(deps.env, (text) => deps.sql.unsafe(text)),
+    });
     const work = job.kind === 'schema'
       ? readSchema(deps, job, ds, connector)
       : runQuery(deps, job, ds, connector, { timeoutMs, signal: stop.signal, hooks });

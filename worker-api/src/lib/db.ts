@@ -86,3 +86,12 @@ export const withDb: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (direct && !c.env.CAIRN_KEEP_CONNECTIONS) c.executionCtx.waitUntil((direct as DbClient).sql.end({ timeout: 5 }));
   }
 };
+
+/**
+ * One statement with positional parameters (`$1`…) through the DbPool objects, without drizzle; its
+ * rows as objects. For small helpers shared with the Durable Objects, which pass postgres.js's `unsafe`.
+ */
+export function poolStatement(env: Env): (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]> {
+  const send = poolSender(env);
+  return async (text, params = []) => (await send(text, params, 'execute')).rows as Record<string, unknown>[];
+}

@@ -6,22 +6,24 @@ import type { ExecutionStatus } from '@cairn/db';
  * - query_error: the database refused the SQL (its own message; the user's mistake, a 422);
  * - timed_out: the statement timeout was reached;
  * - cancelled: someone cancelled the statement;
- * - connection_error: the database could not be reached or refused the login (names the host).
+ * - connection_error: the database could not be reached or refused the login (names the host);
+ * - refused: Cairn refused to connect there (its own metadata database, or a private network where the
+ *   operator blocks those: connectors/target-guard.ts); the datasource's settings are the problem.
  */
-export type FailureKind = 'query_error' | 'timed_out' | 'cancelled' | 'connection_error';
+export type FailureKind = 'query_error' | 'timed_out' | 'cancelled' | 'connection_error' | 'refused';
 
 export class ConnectorError extends ApiError {
   constructor(readonly kind: FailureKind, detail: string, meta?: Record<string, unknown>) {
-    super(kind === 'connection_error' ? 'invalid_state' : 'query_error', detail, {
+    super(kind === 'connection_error' || kind === 'refused' ? 'invalid_state' : 'query_error', detail, {
       ...(kind === 'query_error' ? { source: { pointer: '/data/attributes/sql_query' } } : {}),
       meta: { failure: kind, ...meta },
     });
     this.name = 'ConnectorError';
   }
 
-  /** The execution status this failure leaves behind (a connection failure is the query's error). */
+  /** The execution status this failure leaves behind (a connection failure or refusal is the query's error). */
   get executionStatus(): ExecutionStatus {
-    return this.kind === 'connection_error' ? 'query_error' : this.kind;
+    return this.kind === 'connection_error' || this.kind === 'refused' ? 'query_error' : this.kind;
   }
 }
 
@@ -39,6 +41,33 @@ export const cancelled = () => new ConnectorError('cancelled', 'The query was ca
 
 export function connectionError(host: string, port: number, message: string, meta?: Record<string, unknown>) {
   return new ConnectorError('connection_error', `Could not connect to ${host}:${port}: ${message}`, meta);
+}
+
+/**
+ * Longest wait for a new connection's first answer: connect, TLS, login and the first statement. A
+ * peer that accepts the connection but never speaks the protocol (an HTTP port, say) held a connection
+ * test for minutes before this bound.
+ */
+export const FIRST_ANSWER_MS = 15_000;
+
+/**
+ * `work`, or a connection_error when it has not settled within `ms` (then `giveUp` closes the
+ * connection, and whatever `work` does later is ignored).
+ */
+export async function answerWithin<T>(work: Promise<T>, ms: number, label: string, giveUp: () => void): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      giveUp();
+      reject(new ConnectorError('connection_error', `Could not connect to ${label}: no answer within ${formatSeconds(ms)}. Is this the database's port, and does it speak the database's protocol?`, { code: 'NO_ANSWER' }));
+    }, ms);
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
 }
 
 function formatSeconds(ms: number): string {

@@ -4,6 +4,7 @@ import type { ResultChunk, ResultSummary } from '../result.ts';
 import type { ConnectionSettings, Connector, RunOptions } from './connector.ts';
 import { MysqlConnector } from './mysql.ts';
 import { PostgresConnector } from './postgres.ts';
+import { checkTarget, literalRefusal, refusedNetwork, type TargetPolicy } from './target-guard.ts';
 import { remoteSource, sampleSource, type Closer, type PgFamily, type SampleDatabase } from './postgres-source.ts';
 
 export * from './connector.ts';
@@ -28,6 +29,8 @@ export interface ConnectorEnv {
   sampleDb?: SampleDatabase;
   /** How connections are closed after an operation (a request: `(close) => ctx.waitUntil(close())`). */
   closer?: Closer;
+  /** Where datasources may connect (never Cairn's own database; private networks per the operator): engine/target-policy.ts. */
+  policy: TargetPolicy;
 }
 
 const POSTGRES_FAMILY: Record<string, PgFamily> = { postgres: 'postgres', redshift: 'redshift', cratedb: 'cratedb' };
@@ -68,6 +71,8 @@ export async function connectorFor(ds: DatasourceConfig, env: ConnectorEnv): Pro
     );
   }
   if (!ds.host) throw new ApiError('invalid_state', `Datasource "${ds.name}" has no host.`, { source: { pointer: '/data/attributes/host' } });
+  const refused = env.policy.blockPrivate ? literalRefusal(ds.host) : null;
+  if (refused) throw refusedNetwork(refused);
   const settings: ConnectionSettings = {
     host: ds.host,
     port: ds.port ?? DEFAULT_PORTS[ds.database_type]!,
@@ -78,7 +83,11 @@ export async function connectorFor(ds: DatasourceConfig, env: ConnectorEnv): Pro
     verifySsl: ds.verify_ssl,
     defaultSchema: ds.default_schema_name,
   };
-  return family ? new PostgresConnector(remoteSource(family, settings, env.closer)) : new MysqlConnector(settings, env.closer);
+  // Before each operation: the network rule after resolving the name, and (Postgres family) not Cairn's own database.
+  const host = ds.host;
+  return family
+    ? new PostgresConnector(remoteSource(family, settings, env.closer, (sql) => checkTarget(env.policy, host, (text) => sql.unsafe(text))))
+    : new MysqlConnector(settings, env.closer, () => checkTarget(env.policy, host));
 }
 
 /** A whole result held in memory: the shape `engine/execute.ts` stores today. */

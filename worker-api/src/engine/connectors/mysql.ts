@@ -5,7 +5,7 @@ import {
   type CancelHandle, type ConnectionSettings, type ConnectionTestResult, type Connector, type Query, type RunOptions,
   type SchemaData, type SchemaOptions,
 } from './connector.ts';
-import { ConnectorError, cancelled, messageOf, timedOut } from './errors.ts';
+import { ConnectorError, FIRST_ANSWER_MS, answerWithin, cancelled, messageOf, timedOut } from './errors.ts';
 import { mysqlColumn, type MysqlField } from './mysql-types.ts';
 import { mysqlSchema } from './mysql-schema.ts';
 import { closeInBackground, type Closer } from './postgres-source.ts';
@@ -52,8 +52,19 @@ const CONNECT_ERRNOS = new Set([1044, 1045, 1049, 1040, 1129, 1130, 1251, 2059])
 export class MysqlConnector implements Connector {
   private readonly label: string;
 
-  constructor(private readonly s: ConnectionSettings, private readonly close: Closer = closeInBackground) {
+  /** `preflight`: checks before each connection (connectors/target-guard.ts: a blocked network throws `refused`). */
+  constructor(
+    private readonly s: ConnectionSettings,
+    private readonly close: Closer = closeInBackground,
+    private readonly preflight?: () => Promise<void>,
+  ) {
     this.label = `${s.host}:${s.port}`;
+  }
+
+  /** The preflight, then the handshake, which must be over within FIRST_ANSWER_MS (a silent peer is given up). */
+  private async connect(conn: Conn): Promise<void> {
+    await this.preflight?.();
+    await answerWithin(connect(conn), FIRST_ANSWER_MS, this.label, () => conn.destroy());
   }
 
   private open(database = this.s.database): Conn {
@@ -100,7 +111,7 @@ export class MysqlConnector implements Connector {
     let connected = false;
     let ok = false;
     try {
-      await connect(conn);
+      await this.connect(conn);
       connected = true;
       const mariadb = /mariadb/i.test(conn._handshakePacket?.serverVersion ?? '');
       await text(conn, 'SET SESSION TRANSACTION READ ONLY');
@@ -152,7 +163,7 @@ export class MysqlConnector implements Connector {
     if (handle.family !== 'mysql' || !Number.isSafeInteger(handle.thread_id)) return false;
     const conn = this.open();
     try {
-      await connect(conn);
+      await this.connect(conn);
       await text(conn, `KILL QUERY ${handle.thread_id}`);
       return true;
     } catch (err) {
@@ -166,10 +177,11 @@ export class MysqlConnector implements Connector {
   async testConnection(): Promise<ConnectionTestResult> {
     const conn = this.open();
     try {
-      await connect(conn);
+      await this.connect(conn);
       const [row] = (await text(conn, 'SELECT VERSION()')) as unknown[][];
       return { status: 'ok', error_message: null, server_version: String(row?.[0] ?? '') || null };
     } catch (err) {
+      if (err instanceof ConnectorError && err.kind === 'refused') throw err;
       return { status: 'error', error_message: this.connectionError(err).message, server_version: null };
     } finally {
       this.release(conn);
@@ -179,7 +191,7 @@ export class MysqlConnector implements Connector {
   async schema(opts: SchemaOptions = {}): Promise<SchemaData> {
     const conn = this.open();
     try {
-      await connect(conn);
+      await this.connect(conn);
       return await mysqlSchema((sql, values) => prepared(conn, sql, values), this.s.database, opts);
     } catch (err) {
       const e = err as { sqlState?: string; errno?: number; fatal?: boolean };

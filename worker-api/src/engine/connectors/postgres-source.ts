@@ -28,6 +28,11 @@ export interface PgSource {
   sample: boolean;
   defaultSchema?: string | null;
   open(): PgSession;
+  /**
+   * Checks made on a freshly opened session before each operation (connectors/target-guard.ts): the
+   * target is not Cairn's own database, nor a blocked network. Throws a `refused` ConnectorError.
+   */
+  preflight?: (sql: postgres.Sql) => Promise<void>;
 }
 
 /**
@@ -43,12 +48,15 @@ export function sslOption(s: Pick<ConnectionSettings, 'requireSsl' | 'verifySsl'
   return s.verifySsl ? 'verify-full' : 'require';
 }
 
-export function remoteSource(family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground): PgSource {
+export function remoteSource(
+  family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground, preflight?: PgSource['preflight'],
+): PgSource {
   return {
     family,
     label: `${s.host}:${s.port}`,
     sample: false,
     defaultSchema: s.defaultSchema,
+    preflight,
     open() {
       // In workerd the socket (and SSL negotiation) is ours; in Node postgres.js opens its own.
       const workerd = inWorkerd();

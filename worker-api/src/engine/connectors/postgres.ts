@@ -5,10 +5,10 @@ import {
   DEFAULT_TIMEOUT_MS, FIRST_BATCH_ROWS,
   type CancelHandle, type ConnectionTestResult, type Connector, type Query, type RunOptions, type SchemaData, type SchemaOptions,
 } from './connector.ts';
-import { ConnectorError, cancelled, messageOf, timedOut } from './errors.ts';
+import { ConnectorError, FIRST_ANSWER_MS, answerWithin, cancelled, messageOf, timedOut } from './errors.ts';
 import { pgColumn } from './postgres-types.ts';
 import { pgSchema } from './postgres-schema.ts';
-import type { PgFamily, PgSource } from './postgres-source.ts';
+import type { PgFamily, PgSession, PgSource } from './postgres-source.ts';
 import { RunGuard, callSink } from './run-guard.ts';
 import { runWireStatement, type Tappable } from '@cairn/core/pg/wire';
 
@@ -60,6 +60,7 @@ export class PostgresConnector implements Connector {
         if (socket) return readWire(socket, query, sink, guard, destroy);
         return readCursor(tx, query, sink, guard);
       };
+      await this.preflight(session);
       const summary = family.transaction
         ? ((await session.sql.begin('read only', body)) as ResultSummary)
         : await body(session.sql);
@@ -134,12 +135,25 @@ export class PostgresConnector implements Connector {
     }
   }
 
+  /**
+   * The source's checks on a fresh session (not Cairn's own database, not a blocked network), which
+   * also make the connection: its first answer must come within FIRST_ANSWER_MS.
+   */
+  private async preflight(session: PgSession): Promise<void> {
+    if (!this.source.preflight) return;
+    const giveUp = () => void session.sql.end({ timeout: 0 }).catch(() => {});
+    await answerWithin(this.source.preflight(session.sql), FIRST_ANSWER_MS, this.source.label, giveUp);
+  }
+
+  /** ok with the server version, or error with the database's (or the network's) message; a refused target throws (a 422). */
   async testConnection(): Promise<ConnectionTestResult> {
     const session = this.source.open();
     try {
+      await this.preflight(session);
       const [row] = await session.sql.unsafe<{ v: string }[]>(FAMILY[this.source.family].version);
       return { status: 'ok', error_message: null, server_version: row?.v ?? null };
     } catch (err) {
+      if (err instanceof ConnectorError && err.kind === 'refused') throw err;
       return { status: 'error', error_message: pgConnectionError(this.source.label, err).message, server_version: null };
     } finally {
       session.release();
@@ -149,6 +163,7 @@ export class PostgresConnector implements Connector {
   async schema(opts: SchemaOptions = {}): Promise<SchemaData> {
     const session = this.source.open();
     try {
+      await this.preflight(session);
       return await pgSchema(session.sql, this.source, opts);
     } catch (err) {
       const code = (err as { code?: string }).code;

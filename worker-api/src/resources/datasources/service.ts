@@ -14,6 +14,7 @@ import { datasourceProblems, defaultPort, DEFAULT_SSH_PORT, throwProblems, type 
 import type { datasourceBody } from './schema.ts';
 import { serializeDatasource, type DatasourceRow } from './serialize.ts';
 import { checkServiceKey } from './validate.ts';
+import { checkTargets } from './targets.ts';
 
 type Body = ResourceBody<typeof datasourceBody.attributes.shape>;
 type Page = { size: number; number: number };
@@ -130,6 +131,7 @@ export async function createDatasource(ctx: ServiceContext, body: Body) {
   const sent = await columnsOf(ctx, body.attributes);
   const merged: Values = { ...sent, ...withDefaults(sent, true, sent) };
   throwProblems(datasourceProblems(stateOf(merged, agentIds.length), body.attributes, 'agents' in body.relationships));
+  await checkTargets(ctx, merged);
   await ctx.direct().db.transaction(async (tx) => {
     await checkAgents(tx, org, agentIds);
     await lockPlan(tx, org);
@@ -159,6 +161,7 @@ export async function updateDatasource(ctx: ServiceContext, id: string, body: Bo
     const base: Values = { ...row, ...sent };
     const set: Values = { ...sent, ...withDefaults(base, false, sent) };
     throwProblems(datasourceProblems(stateOf({ ...row, ...set }, agentCount), body.attributes, 'agents' in body.relationships));
+    await checkTargets(ctx, { ...row, ...set }, body.attributes);
     // Only the columns sent (and the defaults they imply) are written.
     await tx.update(datasources).set({ ...set, updated_at: new Date() }).where(and(eq(datasources.id, id), eq(datasources.organization_id, org)));
     if (agentIds) {

@@ -6,6 +6,8 @@ import { can } from '../../auth/principal.ts';
 import { compileFor, createExecution, dispatch, gateOf, loadDatasource } from '../../engine/execute.ts';
 import { compileExtras } from '../../engine/compile-context.ts';
 import { findDashboard } from '../dashboards/service.ts';
+import { settleLease } from '../../engine/lease.ts';
+import { poolStatement } from '../../lib/db.ts';
 
 type ExecutionRow = typeof executions.$inferSelect;
 
@@ -73,7 +75,8 @@ async function findExecution(ctx: ServiceContext, id: string): Promise<Execution
   if (!perms.some((p) => can(ctx.principal, p, resource))) {
     throw new ApiError('forbidden', 'This caller may not read executions of this datasource.');
   }
-  return row;
+  // Unfinished with its lease run out: the runtime running it died; written off now (engine/lease.ts).
+  return settleLease(poolStatement(ctx.env), row, async () => (await ctx.db.select().from(executions).where(eq(executions.id, id)).limit(1))[0]);
 }
 
 export async function getExecution(ctx: ServiceContext, id: string) {

@@ -1,0 +1,137 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import { executions } from '@cairn/db';
+import { newId } from '@cairn/core';
+import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import { roomForDatasources } from './engine-fixtures.ts';
+import { pgClient } from './connectors-fixtures.ts';
+import { awaitWithLease, leaseMsOf, LOST_MESSAGE, type LeaseQuery } from '../src/engine/lease.ts';
+import type { ExecutionOutcome } from '../src/engine/job.ts';
+import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
+
+/**
+ * Issue 14: when the runtime under a running execution dies, its status becomes truthful within one
+ * lease (EXECUTION_LEASE_MS: 10 s in the test config, 45 s by default) instead of after the guard.
+ */
+
+let org: CreateOrganizationResult;
+let key: string;
+let pgDatasource: string;
+
+/** Statements on the test database, the shape the lease helpers take. */
+const query: LeaseQuery = async (text, params) => (await pgClient(env.HYPERDRIVE.database).unsafe(text, params as never[])) as unknown as Record<string, unknown>[];
+
+/** An execution row as a gate that has since died would have left it. */
+async function orphan(status: 'running' | 'waiting' | 'starting', leaseOffsetMs: number | null): Promise<string> {
+  const id = newId('execution');
+  await db().insert(executions).values({
+    id, organization_id: org.organization.id, datasource_id: pgDatasource, execution_type: 'sql_query', execution_status: status,
+    sql_query: 'select pg_sleep(600)', created_by: 'test', started_at: status === 'running' ? new Date() : null,
+    lease_expires_at: leaseOffsetMs === null ? null : new Date(Date.now() + leaseOffsetMs),
+    expires_at: new Date(Date.now() + 86_400_000),
+  });
+  return id;
+}
+
+const read = async (id: string) => (await call(`/executions/${id}`, { key })).json;
+const attrs = (doc: any) => doc?.data?.attributes ?? doc;
+
+beforeAll(async () => {
+  org = await makeOrg('lease');
+  key = await makeKey(org.organization.id);
+  await roomForDatasources(org.organization.id);
+  const res = await call('/datasources', {
+    key, method: 'POST', contentType: 'application/vnd.api+json',
+    body: { data: { type: 'datasources', attributes: {
+      name: 'Same server', database_type: 'postgres', connection_mode: 'direct', host: '127.0.0.1', port: 5432,
+      username: 'postgres', password: 'postgres', database: 'postgres',
+    } } },
+  });
+  expect(res.status).toBe(201);
+  pgDatasource = res.json.data.id;
+});
+
+describe('execution leases', () => {
+  it('reads an unfinished execution whose lease ran out as internal_error, and writes it off', async () => {
+    const expired = await Promise.all((['running', 'waiting', 'starting'] as const).map((s) => orphan(s, -1_000)));
+    for (const id of expired) {
+      const got = attrs(await read(id));
+      expect(got.execution_status).toBe('internal_error');
+      expect(got.error_message).toBe(LOST_MESSAGE);
+      expect(got.completed_at).not.toBeNull();
+      const [row] = await db().select().from(executions).where(eq(executions.id, id));
+      expect(row!.execution_status).toBe('internal_error');
+    }
+    // Its data call and cancel answer as for any failed execution.
+    const data = await call(`/executions/${expired[0]}/data`, { key });
+    expect(data.status).toBe(204);
+
+    // A lease still running, and a row from before leases (none): left as they are.
+    const live = await orphan('running', 60_000);
+    const legacy = await orphan('running', null);
+    expect(attrs(await read(live)).execution_status).toBe('running');
+    expect(attrs(await read(legacy)).execution_status).toBe('running');
+  });
+
+  it('gives a new execution a lease when it is recorded', async () => {
+    const id = newId('execution');
+    await db().insert(executions).values({
+      id, organization_id: org.organization.id, datasource_id: pgDatasource, execution_type: 'sql_query', sql_query: 'select 1',
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
+    const [row] = await db().select().from(executions).where(eq(executions.id, id));
+    expect(row!.lease_expires_at!.getTime()).toBeGreaterThan(Date.now() + 30_000);
+  });
+
+  it('keeps a live long query running past the lease length, renewing it', async () => {
+    const lease = leaseMsOf(env);
+    expect(lease).toBe(10_000);
+    const started = await call(`/datasources/${pgDatasource}/executions`, { key, method: 'POST', body: { sql_query: `select pg_sleep(${(lease * 1.5) / 1000}) as slept` } });
+    expect(started.status).toBe(201);
+    const id = attrs(started.json).execution_id ?? started.json.data.id;
+    const leases: number[] = [];
+    const until = Date.now() + lease * 1.3;
+    while (Date.now() < until) {
+      const got = attrs(await read(id));
+      expect(got.execution_status, 'still running').toMatch(/^(starting|running)$/);
+      const [row] = await db().select({ lease: executions.lease_expires_at }).from(executions).where(eq(executions.id, id));
+      leases.push(row!.lease!.getTime());
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    // Past one lease length and still running: the gate renewed it (several distinct leases seen).
+    expect(new Set(leases).size).toBeGreaterThanOrEqual(3);
+    expect(leases.at(-1)!).toBeGreaterThan(Date.now());
+    for (;;) {
+      const got = attrs(await read(id));
+      if (got.execution_status !== 'running') {
+        expect(got.execution_status).toBe('success');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }, 60_000);
+
+  it('ends a wait on a run whose runtime died: lease ran out, or the call failed', async () => {
+    const fast = { EXECUTION_LEASE_MS: '3000' };
+    // The gate's call never settles (its runtime is gone) and nobody renews: written off within about a lease.
+    const stuck = await orphan('running', 1_500);
+    const t0 = Date.now();
+    const out = await awaitWithLease(fast, query, stuck, new Promise<ExecutionOutcome>(() => {}));
+    expect(out).toMatchObject({ executionId: stuck, status: 'internal_error', errorMessage: LOST_MESSAGE });
+    expect(Date.now() - t0).toBeLessThan(6_000);
+    expect(attrs(await read(stuck)).execution_status).toBe('internal_error');
+
+    // The call to the gate fails (the object was reset under it): written off at once.
+    const broken = await orphan('running', 60_000);
+    const failed = await awaitWithLease(fast, query, broken, Promise.reject(new Error('Durable Object reset because its code was updated.')));
+    expect(failed.status).toBe('internal_error');
+    expect(failed.errorMessage).toMatch(/the server running it failed \(Durable Object reset/);
+    expect(attrs(await read(broken)).execution_status).toBe('internal_error');
+
+    // A run that finishes normally is simply its outcome.
+    const fine = await orphan('running', 60_000);
+    const done: ExecutionOutcome = { executionId: fine, status: 'success', dataKey: 'k', rowCount: 1, errorMessage: null };
+    expect(await awaitWithLease(fast, query, fine, Promise.resolve(done))).toEqual(done);
+  }, 30_000);
+});
