@@ -79,20 +79,28 @@ export function literalRefusal(host: string): string | null {
 /** Resolves a name to its addresses; [] when this runtime cannot resolve names or the name has none. */
 export type Resolver = (name: string) => Promise<string[]>;
 
+/** Longest wait for a name's addresses before deciding on the text alone. */
+const RESOLVE_MS = 3_000;
+
 /**
- * Resolves through `node:dns` where the runtime has it (Node; workerd with its DNS-over-HTTPS module).
- * A runtime without a resolver answers [], and the decision falls back to the text.
+ * Resolves through `node:dns` where the runtime has it (Node; workerd, whose module asks
+ * cloudflare-dns.com over HTTPS). A runtime without a resolver, a failed lookup or one slower than
+ * RESOLVE_MS answers [], and the decision falls back to the text.
  */
 export const systemResolver: Resolver = async (name) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     // (Typed by hand: this project does not load Node's types.)
     const dns = (await import('node:dns' as string)) as {
       promises: { lookup(name: string, opts: { all: true; verbatim: boolean }): Promise<{ address: string }[]> };
     };
-    const found = await dns.promises.lookup(name, { all: true, verbatim: true });
+    const late = new Promise<[]>((resolve) => { timer = setTimeout(() => resolve([]), RESOLVE_MS); });
+    const found = await Promise.race([dns.promises.lookup(name, { all: true, verbatim: true }), late]);
     return found.map((f) => f.address);
   } catch {
     return [];
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
   }
 };
 
