@@ -77,6 +77,7 @@ export function regionRouted(bindings: Record<string, ServiceBinding | undefined
       const region = await wrongRegionOf(res);
       const other = region && region !== first ? bindings[region] : undefined;
       if (!other) return res;
+      await res.body?.cancel();
       const again = await other.fetch(spare);
       if (key && again.status !== 403) {
         lastRegion.set(key, region!);
