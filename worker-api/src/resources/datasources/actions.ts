@@ -29,7 +29,7 @@ const schemaQuery = z.object({
 
 defineRoute(datasourceActionRoutes, createRoute({
   method: 'post', path: '/datasources/{id}/test_connection', tags, summary: 'Test a datasource connection',
-  description: `Connects with the stored settings (connection timeouts bounded at 10 s) and answers \`ok\`, or \`error\` with the database’s own message. An ok test records the server_version. Disabled datasources can be tested. ${NO_DRIVER} Needs Manage Datasources. No request body.`,
+  description: `Connects with the stored settings and answers within 15 s: \`ok\`, or \`error\` with the database’s own message (or “no answer within 15 s” for a port that never speaks the database’s protocol). An ok test records the server_version. Disabled datasources can be tested. ${NO_DRIVER} A datasource that points at Cairn’s own metadata database, or at a private network where the operator blocks those, is a 422 invalid_state with meta.refused. Needs Manage Datasources. No request body.`,
   'x-permissions': ['manage_datasources'],
   request: { params: idParam },
   responses: { 200: json(ConnectionTest, 'The outcome of the test'), ...errorResponses(401, 403, 404, 422, 429) },

@@ -13,7 +13,9 @@ import { findDatasource } from './service.ts';
  * POST /datasources/{id}/test_connection: connects with the stored settings and answers ok or error
  * with the database's (or the network's) own message; an ok test records the server version. A
  * disabled datasource can be tested (that is how one checks it before enabling it). A type without a
- * driver, an SSH tunnel or an agent: 422 invalid_state naming it.
+ * driver, an SSH tunnel or an agent: 422 invalid_state naming it; so is a target Cairn refuses (its own
+ * metadata database, a blocked private network: engine/connectors/target-guard.ts). The connector
+ * answers within 15 s even when the peer never speaks the protocol.
  */
 export async function testConnection(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_datasources', { type: 'datasources', id });
