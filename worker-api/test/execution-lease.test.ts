@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import worker from '../src/index.ts';
 import { eq } from 'drizzle-orm';
 import { executions } from '@cairn/db';
 import { newId } from '@cairn/core';
@@ -134,4 +135,15 @@ describe('execution leases', () => {
     const done: ExecutionOutcome = { executionId: fine, status: 'success', dataKey: 'k', rowCount: 1, errorMessage: null };
     expect(await awaitWithLease(fast, query, fine, Promise.resolve(done))).toEqual(done);
   }, 30_000);
+
+  it('is written off by the cron even when nobody reads it', async () => {
+    const expired = await orphan('running', -1_000);
+    const live = await orphan('running', 60_000);
+    const ctx = createExecutionContext();
+    await worker.scheduled({ scheduledTime: Date.now(), cron: '* * * * *', noRetry() {} } as ScheduledController, env, ctx);
+    await waitOnExecutionContext(ctx);
+    const rows = await db().select().from(executions).where(eq(executions.organization_id, org.organization.id));
+    expect(rows.find((r) => r.id === expired)).toMatchObject({ execution_status: 'internal_error', error_message: LOST_MESSAGE });
+    expect(rows.find((r) => r.id === live)!.execution_status).toBe('running');
+  });
 });
