@@ -7,7 +7,7 @@ describe('OpenAPI: executions and the engine\'s action calls', () => {
     const ops: [string, string, string[], string[]][] = [
       ['post', '/datasources/{id}/executions', ['manage_datasources', 'manage_dashboards', 'manage_alerts'], ['201', '404', '415', '422']],
       ['get', '/executions/{id}', ['view_dashboards', 'view_alerts', 'view_datasources'], ['200', '404']],
-      ['post', '/executions/{id}/cancel', ['view_dashboards', 'view_alerts', 'view_datasources'], ['204', '404']],
+      ['post', '/executions/{id}/cancel', ['manage_dashboards', 'manage_alerts', 'manage_datasources'], ['204', '404']],
       ['get', '/executions/{id}/data', ['view_dashboards', 'view_alerts', 'view_datasources'], ['200', '204', '422']],
       ['post', '/datasources/{id}/test_connection', ['manage_datasources'], ['200', '404', '422']],
       ['post', '/datasources/{id}/refresh', ['manage_datasources'], ['200', '404', '422']],

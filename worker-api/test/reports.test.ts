@@ -171,11 +171,16 @@ describe('reports: validation', () => {
     const off = await create({}, { datasource: disabled });
     expect(off.status).toBe(422);
     expect(off.json.errors[0].code).toBe('invalid_state');
+    // Manage Dashboards restricted to a datasource reaches reports on it only, on dashboards the key may see.
     const restricted = await makeKey(orgId, [
+      { permission: 'view_dashboards', resources: null },
       { permission: 'manage_dashboards', resources: [{ type: 'datasources', id: disabled }] },
     ]);
     const denied = await create({}, { as: restricted });
     expect(denied.status).toBe(403);
+    // Without View Dashboards such a key sees no dashboard at all (a datasource names none).
+    const blind = await makeKey(orgId, [{ permission: 'manage_dashboards', resources: [{ type: 'datasources', id: org.sampleDatasource.id }] }]);
+    expect(errorsOf(await create({}, { as: blind }))).toContainEqual(['invalid_relationship', '/data/relationships/dashboard']);
     const moved = await jsonApi(`/reports/${(await create({})).json.data.id}`, 'PATCH', report({}, { datasource: rel('datasources', disabled) }), key);
     expect(moved.status).toBe(422);
     expect(moved.json.errors[0].code).toBe('invalid_state');

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { ApiError, newId, notFound } from '@cairn/core';
+import { ApiError, newId, notFound, ORGANIZATION } from '@cairn/core';
 import { dashboardGroupMembers, dashboardGroups, dashboards } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
@@ -91,11 +91,13 @@ async function checkDashboards(ctx: ServiceContext, ids: string[]) {
 }
 
 /**
- * Who may write a group: shared groups need Manage Dashboards; a personal group is its owner's alone, and
- * any signed-in user who may view dashboards may keep their own (API keys never reach one: see visibleGroups).
+ * Who may write a group: shared groups are the organization's (unrestricted Manage Dashboards); a
+ * personal group is its owner's alone, and any signed-in user who may view dashboards may keep their own
+ * (API keys never reach one: see visibleGroups).
  */
 function requireGroupWrite(ctx: ServiceContext, personal: boolean) {
-  requirePermission(ctx.principal, personal ? 'view_dashboards' : 'manage_dashboards');
+  if (personal) requirePermission(ctx.principal, 'view_dashboards');
+  else requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
 }
 
 type GroupBody = {
@@ -164,7 +166,7 @@ export async function deleteDashboardGroup(ctx: ServiceContext, id: string) {
 
 /** Orders the organization's shared groups: the listed ones first, in that order, then the rest as they were. */
 export async function sortDashboardGroups(ctx: ServiceContext, ids: string[]) {
-  requirePermission(ctx.principal, 'manage_dashboards');
+  requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const unique = [...new Set(ids)];
   if (unique.length !== ids.length) {
     throw new ApiError('invalid_attribute', 'dashboard_group_ids lists a group twice.', { source: { pointer: '/dashboard_group_ids' } });

@@ -1,23 +1,19 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { ApiError, notFound } from '@cairn/core';
 import { dashboards, dashboardSchedules, organizations, reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { visibleDashboards } from '../../auth/access.ts';
+import { grantScope, visibleDashboards } from '../../auth/access.ts';
 
 /**
  * The dashboards whose schedules a caller may see. Users: the dashboards they may see. API keys: the
- * dashboards their View/Manage Schedules grants allow (every dashboard of the organization unless
- * those grants are restricted to dashboards), so a key with only schedule permissions still reaches
- * schedules.
+ * dashboards their View/Manage Schedules grants reach (every dashboard of the organization for an
+ * unrestricted grant, else the dashboards it names), so a key with only schedule permissions still
+ * reaches schedules.
  */
 export function scheduleDashboards(p: Principal): SQL {
   if (p.kind === 'user') return visibleDashboards(p);
-  const org = eq(dashboards.organization_id, p.organizationId);
-  const grants = p.grants.filter((g) => g.permission === 'view_schedules' || g.permission === 'manage_schedules');
-  if (grants.some((g) => g.resources === null || !g.resources.some((r) => r.type === 'dashboards'))) return org;
-  const ids = grants.flatMap((g) => (g.resources ?? []).filter((r) => r.type === 'dashboards').map((r) => r.id));
-  return and(org, ids.length ? inArray(dashboards.id, ids) : sql`false`)!;
+  return and(eq(dashboards.organization_id, p.organizationId), grantScope(p, 'view_schedules', { dashboards: dashboards.id }))!;
 }
 
 export const scheduleColumns = { schedule: dashboardSchedules, orgTimeZone: organizations.time_zone };

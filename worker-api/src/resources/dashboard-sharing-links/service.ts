@@ -1,9 +1,9 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import { ApiError, base64url, hashPassword, newId, notFound } from '@cairn/core';
 import { dashboards, dashboardSharingLinks } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission, type Principal } from '../../auth/principal.ts';
-import { visibleDashboards } from '../../auth/access.ts';
+import { grantScope, visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { offsetOf } from '../../lib/jsonapi.ts';
 import { dashboardRelationships } from '../dashboards/relations.ts';
@@ -29,10 +29,7 @@ export function newLinkToken(): string {
 function manageableDashboards(p: Principal): SQL {
   const visible = visibleDashboards(p);
   if (p.kind !== 'api_key') return visible;
-  const grants = p.grants.filter((g) => g.permission === 'manage_dashboards');
-  if (grants.some((g) => g.resources === null || !g.resources.some((r) => r.type === 'dashboards'))) return visible;
-  const ids = grants.flatMap((g) => (g.resources ?? []).filter((r) => r.type === 'dashboards').map((r) => r.id));
-  return and(visible, ids.length ? inArray(dashboards.id, ids) : sql`false`)!;
+  return and(visible, grantScope(p, 'manage_dashboards', { dashboards: dashboards.id }))!;
 }
 
 /**

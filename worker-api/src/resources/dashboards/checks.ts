@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { ApiError, notFound } from '@cairn/core';
+import { ApiError, notFound, ORGANIZATION } from '@cairn/core';
 import { dashboards, filters, sqlSnippets, type Db } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
@@ -28,16 +28,13 @@ export async function unchangedError(tx: Tx, org: string, id: string): Promise<A
 }
 
 /**
- * Creating or changing reports and SQL-driven filters needs access to their datasource: an API key
- * whose Manage Dashboards grant names datasources reaches only those. Creating a dashboard needs Manage
- * Dashboards on the new dashboard, which a key restricted to other dashboards does not have.
+ * Creating a dashboard (also by duplicating or restoring) is organization-wide: a key whose Manage
+ * Dashboards is restricted cannot, and an unrestricted grant also reaches every datasource the copied
+ * reports and filters use. (Reports and SQL-driven filters check their datasource in
+ * reports/datasource.ts requireDatasourceUse.)
  */
-export function requireDatasourceAccess(ctx: ServiceContext, datasourceId: string) {
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'datasources', id: datasourceId });
-}
-
-export function requireDashboardCreation(ctx: ServiceContext, newDashboardId: string) {
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: newDashboardId });
+export function requireDashboardCreation(ctx: ServiceContext) {
+  requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
 }
 
 /** Every id must be a resource of this organization; the first stranger is a 422 pointing at its linkage. */

@@ -107,7 +107,7 @@ const linksOf = (body: DashboardWrite) => ({
 
 export async function createDashboard(ctx: ServiceContext, body: DashboardWrite) {
   const id = newId('dashboard');
-  requireDashboardCreation(ctx, id);
+  requireDashboardCreation(ctx);
   const links = linksOf(body);
   await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
   const org = ctx.principal.organizationId;

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
-import { ApiError, newId, notFound, randomString, sha256Hex } from '@cairn/core';
+import { ApiError, newId, notFound, ORGANIZATION, randomString, sha256Hex } from '@cairn/core';
 import { datasourceAgentLinks, datasourceAgents, datasources } from '@cairn/db';
 import { pgErrorCode } from '@cairn/db/seed/audit';
 import type { ServiceContext } from '../../lib/context.ts';
@@ -58,9 +58,13 @@ export async function getAgent(ctx: ServiceContext, id: string, include: Set<str
   return { data: res.data[0]!, included: res.included };
 }
 
-/** Creates an agent with a fresh public agent id and secret key; the key is in this answer only. */
+/**
+ * Agents serve any datasource of the organization: creating, changing and deleting them needs
+ * unrestricted Manage Datasources. Creates an agent with a fresh public agent id and secret key; the
+ * key is in this answer only.
+ */
 export async function createAgent(ctx: ServiceContext, body: Body) {
-  requirePermission(ctx.principal, 'manage_datasources');
+  requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const secretKey = randomString(48);
   const [row] = await ctx.db.insert(datasourceAgents).values({
     id: newId('datasource_agent'),
@@ -76,7 +80,7 @@ export async function createAgent(ctx: ServiceContext, body: Body) {
 }
 
 export async function updateAgent(ctx: ServiceContext, id: string, body: Body) {
-  requirePermission(ctx.principal, 'manage_datasources');
+  requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   await findAgent(ctx, id);
   // Only the attributes sent are written, so concurrent updates of different fields both survive.
   await ctx.db.update(datasourceAgents).set({ ...body.attributes, updated_at: new Date() }).where(inOrg(ctx, id));
@@ -85,7 +89,7 @@ export async function updateAgent(ctx: ServiceContext, id: string, body: Body) {
 }
 
 export async function deleteAgent(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_datasources');
+  requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const agent = await findAgent(ctx, id);
   const [user] = await ctx.db.select({ id: datasources.id, name: datasources.name }).from(datasourceAgentLinks)
     .innerJoin(datasources, eq(datasources.id, datasourceAgentLinks.datasource_id))

@@ -1,10 +1,10 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import { ApiError, encryptSecret, newId, notFound } from '@cairn/core';
+import { ApiError, encryptSecret, newId, notFound, ORGANIZATION } from '@cairn/core';
 import { datasourceAgentLinks, datasourceAgents, datasources, filters, organizations, reports, sqlAlerts } from '@cairn/db';
 import { pgErrorCode, type Executor } from '@cairn/db/seed/audit';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
-import { can, requirePermission } from '../../auth/principal.ts';
+import { requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { offsetOf } from '../../lib/jsonapi.ts';
 import { serializeAgent } from '../datasource-agents/serialize.ts';
@@ -120,12 +120,9 @@ async function lockPlan(tx: Executor, organizationId: string) {
 }
 
 export async function createDatasource(ctx: ServiceContext, body: Body) {
-  requirePermission(ctx.principal, 'manage_datasources');
+  // Organization-wide: a key whose Manage Datasources is restricted to named resources cannot add others.
+  requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const id = newId('datasource');
-  // A key whose Manage Datasources is restricted to named datasources cannot add others (it could never see them).
-  if (!can(ctx.principal, 'manage_datasources', { type: 'datasources', id })) {
-    throw new ApiError('forbidden', 'This key may manage only the datasources its permission names; it cannot create new ones.');
-  }
   const org = ctx.principal.organizationId;
   const agentIds = (body.relationships.agents as string[] | undefined) ?? [];
   const sent = await columnsOf(ctx, body.attributes);

@@ -25,7 +25,7 @@ defineRoute(executionRoutes, createRoute({
 
 defineRoute(executionRoutes, createRoute({
   method: 'get', path: '/executions/{id}', tags, summary: 'Get an execution',
-  description: 'Statuses: starting, running, waiting (the datasource is at its concurrency limit), scheduled, and the final ones: success, query_error (the database refused the SQL; `error_message` holds its words), timed_out (the statement timeout), cancelled, internal_error (the database could not be reached or refused the login — the driver’s message —, or the result could not be stored), internal_timeout (Cairn’s overall limit of 10 minutes per execution). Executions are kept 24 hours.',
+  description: 'Statuses: starting, running, waiting (the datasource is at its concurrency limit), scheduled, and the final ones: success, query_error (the database refused the SQL; `error_message` holds its words), timed_out (the statement timeout), cancelled, internal_error (the database could not be reached or refused the login — the driver’s message —, or the result could not be stored), internal_timeout (Cairn’s overall limit of 10 minutes per execution). Executions are kept 24 hours. Who may see it: whoever may see what it ran for (View Dashboards on the report’s or dropdown filter’s dashboard, View Alerts on the alert, View Datasources for a schema read), whoever started an ad hoc run, and Manage Datasources on its datasource; others get 404.',
   'x-permissions': ['view_dashboards', 'view_alerts', 'view_datasources'],
   request: { params: idParam },
   responses: { 200: json(Execution, 'The execution'), ...errorResponses(401, 403, 404, 429) },
@@ -33,8 +33,8 @@ defineRoute(executionRoutes, createRoute({
 
 defineRoute(executionRoutes, createRoute({
   method: 'post', path: '/executions/{id}/cancel', tags, summary: 'Cancel an execution',
-  description: 'A waiting execution leaves the queue; a running one is cancelled in the database. Cancelling a finished execution changes nothing. Always 204.',
-  'x-permissions': ['view_dashboards', 'view_alerts', 'view_datasources'],
+  description: 'A waiting execution leaves the queue; a running one is cancelled in the database. Cancelling a finished execution changes nothing. Always 204. Needs the Manage permission for what it ran for (Manage Dashboards on the report’s dashboard or on every dashboard showing the filter, Manage Alerts or Manage Datasources for an alert), Manage Datasources on its datasource, or having started the ad hoc run; 403 for a caller who may only see it (viewers), 404 for one who may not see it.',
+  'x-permissions': ['manage_dashboards', 'manage_alerts', 'manage_datasources'],
   request: { params: idParam },
   responses: { 204: noContent('Cancelled, or already finished'), ...errorResponses(401, 403, 404, 429) },
 }), async (c) => {
@@ -44,7 +44,7 @@ defineRoute(executionRoutes, createRoute({
 
 defineRoute(executionRoutes, createRoute({
   method: 'get', path: '/executions/{id}/data', tags, summary: 'Get an execution’s data handle',
-  description: 'For a successful execution: the data key and a data access token (valid for minutes) to fetch the rows from the data server of this region, `GET /data/{data_key}` with `Authorization: Data <token>`. 204 when the execution produced no rows, did not succeed, or is a schema read (almanach_query: its document is fetched with GET /datasources/{id}/schema); 422 while it still runs.',
+  description: 'For a successful execution: the data key and a data access token (valid for minutes) to fetch the rows from the data server of this region, `GET /data/{data_key}` with `Authorization: Data <token>`. 204 when the execution produced no rows, did not succeed, or is a schema read (almanach_query: its document is fetched with GET /datasources/{id}/schema); 422 while it still runs. Who may see it: whoever may see what it ran for (View Dashboards on the report’s or dropdown filter’s dashboard, View Alerts on the alert, View Datasources for a schema read), whoever started an ad hoc run, and Manage Datasources on its datasource; others get 404.',
   'x-permissions': ['view_dashboards', 'view_alerts', 'view_datasources'],
   request: { params: idParam },
   responses: { 200: json(dataHandle, 'Where and how to fetch the rows'), 204: noContent('No data'), ...errorResponses(401, 403, 404, 422, 429) },

@@ -6,6 +6,7 @@ import { can } from '../../auth/principal.ts';
 import { compileFor, createExecution, dispatch, gateOf, loadDatasource } from '../../engine/execute.ts';
 import { compileExtras } from '../../engine/compile-context.ts';
 import { findDashboard } from '../dashboards/service.ts';
+import { requireExecutionAccess } from './access.ts';
 import { settleLease } from '../../engine/lease.ts';
 import { poolStatement } from '../../lib/db.ts';
 
@@ -29,7 +30,8 @@ export function serializeExecution(e: ExecutionRow) {
 
 /**
  * Who may run ad hoc SQL on a datasource: Manage Datasources, or Manage Dashboards / Manage Alerts
- * (those who build reports and alerts). A key restricted to datasources may run only on those.
+ * (those who build reports and alerts), on this datasource itself: a grant restricted to datasources
+ * runs only on those, and one restricted to dashboards or alerts runs none (core `grantReaches`).
  */
 function requireRunAccess(ctx: ServiceContext, datasourceId: string) {
   const resource = { type: 'datasources' as const, id: datasourceId };
@@ -65,16 +67,12 @@ export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: 
   return getExecution(ctx, job.executionId);
 }
 
-/** An execution of the caller's organization whose datasource the caller may use (else a 404). */
-async function findExecution(ctx: ServiceContext, id: string): Promise<ExecutionRow> {
+/** An execution of the caller's organization that the caller may see, or change (cancel): see access.ts. */
+async function findExecution(ctx: ServiceContext, id: string, mode: 'see' | 'change' = 'see'): Promise<ExecutionRow> {
   const [row] = await ctx.db.select().from(executions)
     .where(and(eq(executions.id, id), eq(executions.organization_id, ctx.principal.organizationId))).limit(1);
   if (!row || (row.expires_at && row.expires_at < new Date())) throw notFound('execution', id);
-  const perms = ['view_dashboards', 'manage_dashboards', 'view_alerts', 'manage_alerts', 'view_datasources', 'manage_datasources'] as const;
-  const resource = row.datasource_id ? { type: 'datasources' as const, id: row.datasource_id } : undefined;
-  if (!perms.some((p) => can(ctx.principal, p, resource))) {
-    throw new ApiError('forbidden', 'This caller may not read executions of this datasource.');
-  }
+  await requireExecutionAccess(ctx, row, mode);
   // Unfinished with its lease run out: the runtime running it died; written off now (engine/lease.ts).
   return settleLease(poolStatement(ctx.env), row, async () => (await ctx.db.select().from(executions).where(eq(executions.id, id)).limit(1))[0]);
 }
@@ -85,7 +83,7 @@ export async function getExecution(ctx: ServiceContext, id: string) {
 
 /** Cancels a waiting or running execution (in the database itself); a finished one is left as it is. */
 export async function cancelExecution(ctx: ServiceContext, id: string) {
-  const row = await findExecution(ctx, id);
+  const row = await findExecution(ctx, id, 'change');
   if ((FINISHED_STATUSES as readonly string[]).includes(row.execution_status) || !row.datasource_id) return;
   const found = await gateOf(ctx, row.datasource_id).cancel(id);
   if (!found) {

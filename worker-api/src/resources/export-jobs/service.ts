@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { ApiError, notFound, signDataToken } from '@cairn/core';
+import { ApiError, notFound, ORGANIZATION, signDataToken } from '@cairn/core';
 import { exportJobs, reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { actorOf, can, requirePermission } from '../../auth/principal.ts';
@@ -62,7 +62,7 @@ export async function getExportJob(ctx: ServiceContext, id: string) {
  */
 export async function deleteExportJob(ctx: ServiceContext, id: string) {
   const { job, dashboardId } = await findJob(ctx, id);
-  const manages = can(ctx.principal, 'manage_dashboards', dashboardId ? { type: 'dashboards', id: dashboardId } : undefined);
+  const manages = can(ctx.principal, 'manage_dashboards', dashboardId ? { type: 'dashboards', id: dashboardId } : ORGANIZATION);
   if (!manages && job.created_by !== actorOf(ctx.principal).actor_id) {
     throw new ApiError('forbidden', 'Deleting an export job needs Manage Dashboards on its dashboard, unless you started the job.');
   }

@@ -1,9 +1,9 @@
 import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import { ApiError, notFound } from '@cairn/core';
+import { ApiError, notFound, ORGANIZATION, type ResourceRef } from '@cairn/core';
 import { dashboardFilters, dashboards, filters } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { can, requirePermission } from '../../auth/principal.ts';
+import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 
 type FilterRow = typeof filters.$inferSelect;
@@ -37,12 +37,20 @@ export async function visibleMemberships(ctx: ServiceContext, filterId: string) 
     .where(and(eq(dashboardFilters.filter_id, filterId), visibleDashboards(ctx.principal)));
 }
 
-/** A key whose Manage Dashboards grant is restricted must hold it for one of the filter's dashboards. */
-export function requireManageSomeDashboard(ctx: ServiceContext, dashboardIds: string[]) {
-  if (!dashboardIds.length) return;
-  if (!dashboardIds.some((id) => can(ctx.principal, 'manage_dashboards', { type: 'dashboards', id }))) {
-    requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: dashboardIds[0]! });
-  }
+/** Every dashboard the filter is on, whether the caller sees it or not. */
+export async function filterDashboards(ctx: ServiceContext, filterId: string): Promise<ResourceRef[]> {
+  const rows = await ctx.db.select({ id: dashboardFilters.dashboard_id }).from(dashboardFilters)
+    .where(and(eq(dashboardFilters.filter_id, filterId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));
+  return rows.map((r) => ({ type: 'dashboards' as const, id: r.id }));
+}
+
+/**
+ * Changing or deleting a filter changes every dashboard that shows it: Manage Dashboards must reach all
+ * of them (a key restricted to some dashboards cannot change a filter another dashboard shares), and a
+ * filter on no dashboard is an organization-wide definition (unrestricted Manage Dashboards).
+ */
+export function requireFilterWrite(ctx: ServiceContext, onDashboards: ResourceRef[]) {
+  requirePermission(ctx.principal, 'manage_dashboards', onDashboards.length ? onDashboards : ORGANIZATION);
 }
 
 /**

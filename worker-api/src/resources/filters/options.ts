@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { ApiError, ERROR_CODES, parseDataKey, type InputParameters } from '@cairn/core';
+import { ApiError, ERROR_CODES, ORGANIZATION, parseDataKey, type InputParameters } from '@cairn/core';
 import { dashboardFilters, dashboards, filters } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
@@ -185,7 +185,8 @@ export async function refreshFilter(ctx: ServiceContext, id: string, body: Optio
     if (state.error && !state.executionId) throw new ApiError('invalid_state', state.error.message);
     return { execution_id: state.executionId };
   }
-  requirePermission(ctx.principal, 'manage_dashboards');
+  // A filter on no dashboard is an organization-wide definition: running it needs unrestricted Manage Dashboards.
+  requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const ds = await loadDatasource(ctx, f.datasource_id);
   const parameters = body.parameters ?? {};
   const input = {

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import { ApiError, newId, type ResourceObject } from '@cairn/core';
+import { ApiError, newId, ORGANIZATION, type ResourceObject, type ResourceRef } from '@cairn/core';
 import { dashboardFilters, filters, sqlSnippetUses, type Db } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
@@ -12,7 +12,7 @@ import { throwAll } from '../reports/problems.ts';
 import { analyzeSql, recordSnippetUses } from '../sql-snippets/references.ts';
 import { loadSnippets } from '../sql-snippets/load.ts';
 import {
-  checkDashboardChanges, checkParent, checkVariableClash, findFilter, requireManageSomeDashboard, visibleFilters, visibleMemberships,
+  checkDashboardChanges, checkParent, checkVariableClash, findFilter, requireFilterWrite, filterDashboards, visibleFilters, visibleMemberships,
 } from './access.ts';
 import { loadFilters, serializeFilters } from './load.ts';
 import type { filterBody } from './schema.ts';
@@ -63,14 +63,17 @@ function refuseSnippetRelationship(body: Body) {
   }
 }
 
-/** Datasource access for SQL-driven filters: the new datasource, or the current one when the SQL changes. */
-async function checkDatasource(ctx: ServiceContext, body: Body, set: Record<string, unknown>, current: FilterRow | null) {
+/**
+ * Datasource access for SQL-driven filters: the new datasource, or the current one when the SQL changes,
+ * checked together with the dashboards the filter is on (`owners`).
+ */
+async function checkDatasource(ctx: ServiceContext, body: Body, set: Record<string, unknown>, current: FilterRow | null, owners: ResourceRef[]) {
   const given = body.relationships.datasource;
   const sqlQuery = (set.sql_query !== undefined ? set.sql_query : current?.sql_query) as string | null | undefined;
   if (typeof given === 'string') {
-    await requireDatasourceUse(ctx, given, '/data/relationships/datasource/data/id', { requireEnabled: !!sqlQuery?.trim() });
+    await requireDatasourceUse(ctx, given, '/data/relationships/datasource/data/id', { requireEnabled: !!sqlQuery?.trim(), owners });
   } else if (body.attributes.sql_query && current?.datasource_id) {
-    requirePermission(ctx.principal, 'manage_dashboards', { type: 'datasources', id: current.datasource_id });
+    requirePermission(ctx.principal, 'manage_dashboards', [...owners, { type: 'datasources', id: current.datasource_id }]);
   }
 }
 
@@ -99,8 +102,10 @@ export async function createFilter(ctx: ServiceContext, body: Body) {
   throwAll(problems);
   const parent = body.relationships.parent_filter as string | null | undefined;
   if (parent) await checkParent(ctx, null, parent);
-  await checkDatasource(ctx, body, set, null);
   const wanted = (body.relationships.dashboards as string[] | undefined) ?? [];
+  // A filter on no dashboard is an organization-wide definition.
+  if (!wanted.length) requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
+  await checkDatasource(ctx, body, set, null, wanted.map((id) => ({ type: 'dashboards' as const, id })));
   const { added } = await checkDashboardChanges(ctx, { filterId: null, variableName: body.attributes.variable_name!, wanted, current: [] });
   const id = newId('filter');
   const org = ctx.principal.organizationId;
@@ -121,13 +126,14 @@ export async function updateFilter(ctx: ServiceContext, id: string, body: Body) 
   requirePermission(ctx.principal, 'manage_dashboards');
   const current = await findFilter(ctx, id);
   const memberships = await visibleMemberships(ctx, id);
-  requireManageSomeDashboard(ctx, memberships.map((m) => m.id));
+  const owners = await filterDashboards(ctx, id);
+  requireFilterWrite(ctx, owners);
   refuseSnippetRelationship(body);
   const { set, problems } = planFilterWrite(current, body.attributes, body.relationships);
   throwAll(problems);
   const parent = body.relationships.parent_filter;
   if (typeof parent === 'string') await checkParent(ctx, id, parent);
-  await checkDatasource(ctx, body, set, current);
+  await checkDatasource(ctx, body, set, current, owners);
   const variableName = body.attributes.variable_name ?? current.variable_name;
   const wanted = body.relationships.dashboards as string[] | undefined;
   const change = wanted ? await checkDashboardChanges(ctx, { filterId: id, variableName, wanted, current: memberships }) : null;
@@ -160,7 +166,7 @@ export async function deleteFilter(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_dashboards');
   await findFilter(ctx, id);
   const memberships = await visibleMemberships(ctx, id);
-  requireManageSomeDashboard(ctx, memberships.map((m) => m.id));
+  requireFilterWrite(ctx, await filterDashboards(ctx, id));
   const locked = memberships.find((m) => m.is_locked);
   if (locked) throw new ApiError('invalid_state', `Dashboard "${locked.id}" is locked; unlock it before removing its filters.`);
   const org = ctx.principal.organizationId;

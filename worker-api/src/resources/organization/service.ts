@@ -1,5 +1,5 @@
 import { and, count, eq, isNull, inArray } from 'drizzle-orm';
-import { ApiError } from '@cairn/core';
+import { ApiError, ORGANIZATION } from '@cairn/core';
 import { datasources, organizations, users } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission, type Principal } from '../../auth/principal.ts';
@@ -34,7 +34,7 @@ async function usage(ctx: ServiceContext) {
  * Users (admins hold it; a key with it can check seats before inviting).
  */
 export async function getOrganization(ctx: ServiceContext) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const [[row], use] = await Promise.all([
     ctx.db.select().from(organizations).where(eq(organizations.id, ctx.principal.organizationId)).limit(1),
     usage(ctx),

@@ -51,7 +51,7 @@ export async function getReport(ctx: ServiceContext, id: string, include: Set<st
   return { data: data!, included: include.size ? await reportIncluded(ctx, [data!], include) : [] };
 }
 
-/** The dashboard a new report goes on: visible to the caller and manageable, else 422 / 403. */
+/** The dashboard a new report goes on: visible to the caller, else 422 (Manage Dashboards is checked with the datasource). */
 async function targetDashboard(ctx: ServiceContext, id: string) {
   const [row] = await ctx.db.select({ id: dashboards.id }).from(dashboards)
     .where(and(eq(dashboards.id, id), visibleDashboards(ctx.principal))).limit(1);
@@ -60,8 +60,10 @@ async function targetDashboard(ctx: ServiceContext, id: string) {
       source: { pointer: '/data/relationships/dashboard' },
     });
   }
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id });
 }
+
+const onDashboard = (id: string) => ({ type: 'dashboards' as const, id });
+const onDatasource = (id: string) => ({ type: 'datasources' as const, id });
 
 async function auditAdHoc(ctx: ServiceContext, filterIds: string[], reportId: string) {
   for (const id of filterIds) await audit(ctx, 'create', 'filters', id, { ad_hoc: true, report_id: reportId });
@@ -73,7 +75,7 @@ export async function createReport(ctx: ServiceContext, body: Body) {
   const dashboardId = body.relationships.dashboard as string;
   const datasourceId = body.relationships.datasource as string;
   await targetDashboard(ctx, dashboardId);
-  await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource');
+  await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource', { owners: [onDashboard(dashboardId)] });
   const { width, height, ...attributes } = body.attributes;
   const id = newId('report');
   const org = ctx.principal.organizationId;
@@ -95,10 +97,10 @@ export async function updateReport(ctx: ServiceContext, id: string, body: Body) 
   requirePermission(ctx.principal, 'manage_dashboards');
   refuseDerived(body);
   const { report } = await findReport(ctx, id);
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: report.dashboard_id });
+  // The report as it is (its dashboard and datasource) and, when it moves, the datasource it moves to.
+  requirePermission(ctx.principal, 'manage_dashboards', [onDashboard(report.dashboard_id), onDatasource(report.datasource_id)]);
   const datasourceId = body.relationships.datasource as string | undefined;
-  if (datasourceId) await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource');
-  else requirePermission(ctx.principal, 'manage_dashboards', { type: 'datasources', id: report.datasource_id });
+  if (datasourceId) await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource', { owners: [onDashboard(report.dashboard_id)] });
   const org = ctx.principal.organizationId;
   const adHoc = await ctx.direct().db.transaction(async (tx) => {
     await lockUnlockedDashboard(tx, org, report.dashboard_id);
@@ -116,7 +118,7 @@ export async function updateReport(ctx: ServiceContext, id: string, body: Body) 
 export async function deleteReport(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_dashboards');
   const { report } = await findReport(ctx, id);
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: report.dashboard_id });
+  requirePermission(ctx.principal, 'manage_dashboards', [onDashboard(report.dashboard_id), onDatasource(report.datasource_id)]);
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     await lockUnlockedDashboard(tx, org, report.dashboard_id);
@@ -131,8 +133,7 @@ export async function deleteReport(ctx: ServiceContext, id: string) {
 export async function duplicateReport(ctx: ServiceContext, id: string, name: string | undefined) {
   requirePermission(ctx.principal, 'manage_dashboards');
   const { report, dashboard } = await findReport(ctx, id);
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: dashboard.id });
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'datasources', id: report.datasource_id });
+  requirePermission(ctx.principal, 'manage_dashboards', [onDashboard(dashboard.id), onDatasource(report.datasource_id)]);
   const tile = dashboard.layout.find((t) => t.id === id);
   const copyId = newId('report');
   const org = ctx.principal.organizationId;

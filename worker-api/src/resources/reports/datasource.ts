@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { ApiError, type ResourceObject } from '@cairn/core';
+import { ApiError, type ResourceObject, type ResourceRef } from '@cairn/core';
 import { datasources } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { canAny, requirePermission } from '../../auth/principal.ts';
@@ -10,21 +10,23 @@ import { showsCredentials } from '../datasources/access.ts';
 /**
  * "Creating or changing reports and SQL-driven filters needs access to the datasource" (spec 01 §5):
  * the datasource must exist in the organization and be enabled, and when the caller's Manage
- * Dashboards grant is restricted to datasources, it must name this one. Users get unrestricted grants
+ * Dashboards grant is restricted to datasources, it must name this one. `owners` are the dashboards the
+ * report or filter is on: the check covers them together with the datasource (core `grantReaches`), so a
+ * grant restricted to those dashboards may use any datasource for them. Users get unrestricted grants
  * from their role, so for them existence in the organization is what counts.
  */
 export async function requireDatasourceUse(
   ctx: ServiceContext,
   id: string,
   pointer: string,
-  opts: { requireEnabled?: boolean } = {},
+  opts: { requireEnabled?: boolean; owners?: ResourceRef[] } = {},
 ) {
   const [row] = await ctx.db.select({ id: datasources.id, enabled: datasources.enabled }).from(datasources)
     .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId))).limit(1);
   if (!row) {
     throw new ApiError('invalid_relationship', `No datasource with id "${id}" exists in this organization.`, { source: { pointer } });
   }
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'datasources', id });
+  requirePermission(ctx.principal, 'manage_dashboards', [...(opts.owners ?? []), { type: 'datasources', id }]);
   if (opts.requireEnabled !== false && !row.enabled) {
     throw new ApiError('invalid_state', `Datasource "${id}" is disabled; enable it before using it.`, { source: { pointer } });
   }

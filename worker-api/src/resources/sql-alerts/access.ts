@@ -1,8 +1,9 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { Permission } from '@cairn/core';
+import { notFound, type Permission, type ResourceRef } from '@cairn/core';
+import type { ServiceContext } from '../../lib/context.ts';
 import { sqlAlerts } from '@cairn/db';
 import { can, canAny, requirePermission, type Principal } from '../../auth/principal.ts';
-import { grantScope } from '../datasources/access.ts';
+import { grantScope } from '../../auth/access.ts';
 
 /**
  * Alerts of the caller's organization that View (or Manage) Alerts reaches: a grant may be restricted
@@ -15,15 +16,27 @@ export function visibleAlerts(p: Principal): SQL {
   )!;
 }
 
-const reaches = (p: Principal, perm: Permission, alertId: string, datasourceId: string) =>
-  can(p, perm, { type: 'sql_alerts', id: alertId }) && can(p, perm, { type: 'datasources', id: datasourceId });
+/** What an alert touches for a permission check: itself and its datasource (core `grantReaches`). */
+export const alertTarget = (alertId: string, datasourceId: string): ResourceRef[] =>
+  [{ type: 'sql_alerts', id: alertId }, { type: 'datasources', id: datasourceId }];
 
-/** Update and delete: Manage Alerts or Manage Datasources, reaching both the alert and its datasource. */
+/** Update and delete: Manage Alerts or Manage Datasources, reaching the alert with its datasource. */
 export function requireAlertWrite(p: Principal, alertId: string, datasourceId: string): void {
-  if (reaches(p, 'manage_alerts', alertId, datasourceId) || reaches(p, 'manage_datasources', alertId, datasourceId)) return;
-  const perm: Permission = canAny(p, ['manage_alerts']) ? 'manage_alerts' : 'manage_datasources';
-  requirePermission(p, perm, { type: 'sql_alerts', id: alertId });
-  requirePermission(p, perm, { type: 'datasources', id: datasourceId });
+  const target = alertTarget(alertId, datasourceId);
+  if (can(p, 'manage_alerts', target) || can(p, 'manage_datasources', target)) return;
+  requirePermission(p, canAny(p, ['manage_alerts']) ? 'manage_alerts' : 'manage_datasources', target);
+}
+
+/**
+ * Reads of one alert (the alert, its results): an alert of the organization (404 otherwise) that the
+ * permission reaches with its datasource (403 otherwise).
+ */
+export async function requireAlertRead(ctx: ServiceContext, alertId: string, permission: Permission = 'view_alerts') {
+  const [row] = await ctx.db.select({ datasource_id: sqlAlerts.datasource_id }).from(sqlAlerts)
+    .where(and(eq(sqlAlerts.id, alertId), eq(sqlAlerts.organization_id, ctx.principal.organizationId))).limit(1);
+  if (!row) throw notFound('SQL alert', alertId);
+  requirePermission(ctx.principal, permission, alertTarget(alertId, row.datasource_id));
+  return row;
 }
 
 /** Before any lookup: the caller holds one of the write permissions at all. */

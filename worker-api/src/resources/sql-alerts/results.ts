@@ -4,6 +4,7 @@ import { sqlAlertResults } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can, requirePermission } from '../../auth/principal.ts';
 import { findAlert } from './service.ts';
+import { alertTarget, requireAlertRead } from './access.ts';
 import { RESULTS_DEFAULT, RESULTS_KEPT_DAYS, RESULTS_MAX } from './schema.ts';
 import { serializeAlertResult } from './serialize.ts';
 
@@ -37,7 +38,8 @@ export function parseLimit(raw: string | undefined): number {
  * time, with a cursor for the next page. The query and its duration only with Include SQL Details.
  */
 export async function alertResults(ctx: ServiceContext, id: string, query: { cursor?: string; limit?: string }) {
-  requirePermission(ctx.principal, 'view_alerts', { type: 'sql_alerts', id });
+  requirePermission(ctx.principal, 'view_alerts');
+  const { datasource_id } = await requireAlertRead(ctx, id);
   const limit = parseLimit(query.limit);
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   await findAlert(ctx, id);
@@ -52,7 +54,7 @@ export async function alertResults(ctx: ServiceContext, id: string, query: { cur
     .orderBy(desc(sqlAlertResults.created_at), desc(sqlAlertResults.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const details = can(ctx.principal, 'include_sql_details', { type: 'sql_alerts', id });
+  const details = can(ctx.principal, 'include_sql_details', alertTarget(id, datasource_id));
   const last = page.at(-1);
   return {
     cursor: rows.length > limit && last ? encodeCursor({ at: last.at, id: last.r.id }) : null,

@@ -4,6 +4,7 @@ import { sqlAlerts } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
+import { alertTarget } from './access.ts';
 import { dispatch } from '../../engine/execute.ts';
 import { prepareAlertRun } from '../../engine/alert-run.ts';
 
@@ -13,11 +14,11 @@ import { prepareAlertRun } from '../../engine/alert-run.ts';
  * runs the query, evaluates the trigger condition, sends the e-mails and records the result.
  */
 export async function runAlertQuery(ctx: ServiceContext, id: string): Promise<{ execution_id: string }> {
-  requirePermission(ctx.principal, 'manage_alerts', { type: 'sql_alerts', id });
+  requirePermission(ctx.principal, 'manage_alerts');
   const [alert] = await ctx.db.select().from(sqlAlerts)
     .where(and(eq(sqlAlerts.id, id), eq(sqlAlerts.organization_id, ctx.principal.organizationId))).limit(1);
   if (!alert) throw notFound('SQL alert', id);
-  requirePermission(ctx.principal, 'manage_alerts', { type: 'datasources', id: alert.datasource_id });
+  requirePermission(ctx.principal, 'manage_alerts', alertTarget(id, alert.datasource_id));
   const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
   const job = await prepareAlertRun(ctx.direct().sql, ctx.env, alert, actor);
   await audit(ctx, 'run', 'sql_alert', id, { execution_id: job.executionId });

@@ -3,10 +3,10 @@ import { ApiError, newId, notFound, type ResourceObject } from '@cairn/core';
 import { organizations, sqlAlerts, sqlSnippetUses } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
-import { can, canAny, requirePermission } from '../../auth/principal.ts';
+import { canAny, requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { offsetOf } from '../../lib/jsonapi.ts';
-import { requireAlertWrite, requireAnyAlertWrite, visibleAlerts } from './access.ts';
+import { requireAlertRead, requireAlertWrite, requireAnyAlertWrite, visibleAlerts } from './access.ts';
 import { checkDatasource, checkSnippets, includedDatasources, includedSnippets, replaceSnippets, snippetsUsedBy } from './relations.ts';
 import { alertProblems, clearedFor, normalized, type AlertState } from './rules.ts';
 import { nextRunAt } from './schedule.ts';
@@ -57,7 +57,8 @@ export async function listAlerts(ctx: ServiceContext, page: Page, include: Set<s
 }
 
 export async function getAlert(ctx: ServiceContext, id: string, include: Set<string>) {
-  requirePermission(ctx.principal, 'view_alerts', { type: 'sql_alerts', id });
+  requirePermission(ctx.principal, 'view_alerts');
+  await requireAlertRead(ctx, id);
   checkInclude(ctx, include);
   const res = await serializeAlerts(ctx, [await findAlert(ctx, id)], include);
   return { data: res.data[0]!, included: res.included };
@@ -88,17 +89,14 @@ const SCHEDULE_FIELDS = ['run_schedule', 'run_at', 'run_every'] as const;
 export async function createAlert(ctx: ServiceContext, body: Body) {
   requirePermission(ctx.principal, 'manage_alerts');
   const id = newId('sql_alert');
-  // A key whose Manage Alerts is restricted to named alerts cannot add others (it could never see them).
-  if (!can(ctx.principal, 'manage_alerts', { type: 'sql_alerts', id })) {
-    throw new ApiError('forbidden', 'This key may manage only the SQL alerts its permission names; it cannot create new ones.');
-  }
   const org = ctx.principal.organizationId;
   const datasourceId = body.relationships.datasource as string;
   const snippetIds = (body.relationships.sql_snippets as string[] | undefined) ?? [];
   const sent = normalized(body.attributes) as Values;
   throwProblems(alertProblems(stateOf(sent), body.attributes));
   await checkDatasource(ctx.db, org, datasourceId);
-  // The key needs access to the alert's datasource (a grant restricted to datasources).
+  // The new alert belongs to its datasource: a grant restricted to datasources must name it, and one
+  // restricted to named alerts (or to dashboards) reaches no new alert.
   requirePermission(ctx.principal, 'manage_alerts', { type: 'datasources', id: datasourceId });
   await checkSnippets(ctx.db, org, snippetIds);
   const values = { ...sent, next_run_at: nextRunAt(stateOf(sent), await organizationTimeZone(ctx), new Date()) };

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
-import { ApiError, newId, notFound, type ResourceObject } from '@cairn/core';
+import { ApiError, newId, notFound, ORGANIZATION, type ResourceObject } from '@cairn/core';
 import { dashboards, filters, reports, sqlAlerts, sqlSnippets, sqlSnippetUses, type Db } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
@@ -95,8 +95,9 @@ async function plan(tx: Tx, org: string, self: { id: string; name: string; text:
   return uses;
 }
 
+/** SQL snippets are the organization's shared definitions: creating, changing and deleting them needs unrestricted Manage Dashboards. */
 export async function createSnippet(ctx: ServiceContext, body: Body) {
-  requirePermission(ctx.principal, 'manage_dashboards');
+  requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const datasourceId = body.relationships.datasource as string | null | undefined;
   if (datasourceId) await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource/data/id', { requireEnabled: false });
   const id = newId('sql_snippet');
@@ -112,7 +113,7 @@ export async function createSnippet(ctx: ServiceContext, body: Body) {
 }
 
 export async function updateSnippet(ctx: ServiceContext, id: string, body: Body) {
-  requirePermission(ctx.principal, 'manage_dashboards');
+  requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const datasourceId = body.relationships.datasource as string | null | undefined;
   if (datasourceId) await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource/data/id', { requireEnabled: false });
   const org = ctx.principal.organizationId;
@@ -168,7 +169,7 @@ async function usersOf(tx: Tx, org: string, snippet: SnippetRow): Promise<string
  * their SQL would otherwise keep a `[name]` that no longer expands.
  */
 export async function deleteSnippet(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_dashboards');
+  requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sql-snippets:${org}`}))`);

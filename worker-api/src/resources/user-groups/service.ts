@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { ApiError, newId, notFound } from '@cairn/core';
+import { ApiError, newId, notFound, ORGANIZATION } from '@cairn/core';
 import { dashboards, dashboardUserGroups, userGroupMembers, userGroups, users } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can, requirePermission } from '../../auth/principal.ts';
@@ -63,7 +63,7 @@ async function serializeGroups(ctx: ServiceContext, rows: GroupRow[], include: S
     const ids = [...new Set(all.flatMap((l) => l.users))];
     if (ids.length) {
       const us = await ctx.db.select().from(users).where(and(eq(users.organization_id, ctx.principal.organizationId), inArray(users.id, ids)));
-      const showOtp = can(ctx.principal, 'manage_users');
+      const showOtp = can(ctx.principal, 'manage_users', ORGANIZATION);
       included.push(...us.map((u) => serializeUser(ctx.baseUrl, u, { showOtp })));
     }
   }
@@ -79,7 +79,7 @@ async function serializeGroups(ctx: ServiceContext, rows: GroupRow[], include: S
 }
 
 export async function listUserGroups(ctx: ServiceContext, page: Page, include: Set<string>) {
-  requirePermission(ctx.principal, 'view_users');
+  requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const where = eq(userGroups.organization_id, ctx.principal.organizationId);
   const [rows, [total]] = await Promise.all([
     // Built-in groups first, then by name.
@@ -92,7 +92,7 @@ export async function listUserGroups(ctx: ServiceContext, page: Page, include: S
 }
 
 export async function getUserGroup(ctx: ServiceContext, id: string, include: Set<string>) {
-  requirePermission(ctx.principal, 'view_users');
+  requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const res = await serializeGroups(ctx, [await findUserGroup(ctx, id)], include);
   return { data: res.data[0]!, included: res.included };
 }
@@ -120,7 +120,7 @@ async function uniqueName(ctx: ServiceContext, name: string, exceptId?: string) 
 }
 
 export async function createUserGroup(ctx: ServiceContext, body: Body) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   await uniqueName(ctx, body.attributes.name!);
   const members = (body.relationships.users as string[] | undefined) ?? [];
   await checkUsers(ctx, members);
@@ -135,7 +135,7 @@ export async function createUserGroup(ctx: ServiceContext, body: Body) {
 }
 
 export async function updateUserGroup(ctx: ServiceContext, idOrAlias: string, body: Body) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const group = await findUserGroup(ctx, idOrAlias);
   const members = body.relationships.users as string[] | undefined;
   if (group.built_in_behavior && members) {
@@ -160,7 +160,7 @@ export async function updateUserGroup(ctx: ServiceContext, idOrAlias: string, bo
 }
 
 export async function deleteUserGroup(ctx: ServiceContext, idOrAlias: string) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const group = await findUserGroup(ctx, idOrAlias);
   if (group.built_in_behavior) throw new ApiError('invalid_state', `The built-in group "${group.name}" cannot be deleted.`);
   await ctx.db.delete(userGroups).where(and(eq(userGroups.id, group.id), eq(userGroups.organization_id, ctx.principal.organizationId)));

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { ApiError, newId, notFound, randomString, sha256Hex } from '@cairn/core';
+import { ApiError, newId, notFound, ORGANIZATION, randomString, sha256Hex } from '@cairn/core';
 import { sessions, userGroupMembers, userGroups, users } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can, requirePermission } from '../../auth/principal.ts';
@@ -42,7 +42,7 @@ async function groupsOf(ctx: ServiceContext, rows: UserRow[]) {
 }
 
 async function serializeUsers(ctx: ServiceContext, rows: UserRow[], include: Set<string>) {
-  const showOtp = can(ctx.principal, 'manage_users');
+  const showOtp = can(ctx.principal, 'manage_users', ORGANIZATION);
   const groups = await groupsOf(ctx, rows);
   const data = rows.map((u) => serializeUser(ctx.baseUrl, u, { showOtp, groupIds: groups.get(u.id)! }));
   const included = [];
@@ -64,7 +64,7 @@ async function serializeUsers(ctx: ServiceContext, rows: UserRow[], include: Set
 }
 
 export async function listUsers(ctx: ServiceContext, page: Page, include: Set<string>) {
-  requirePermission(ctx.principal, 'view_users');
+  requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const where = eq(users.organization_id, ctx.principal.organizationId);
   const [rows, [total]] = await Promise.all([
     ctx.db.select().from(users).where(where).orderBy(asc(users.email), asc(users.id)).limit(page.size).offset(offsetOf(page)),
@@ -74,7 +74,7 @@ export async function listUsers(ctx: ServiceContext, page: Page, include: Set<st
 }
 
 export async function getUser(ctx: ServiceContext, id: string, include: Set<string>) {
-  requirePermission(ctx.principal, 'view_users');
+  requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const res = await serializeUsers(ctx, [await findUser(ctx, id)], include);
   return { data: res.data[0]!, included: res.included };
 }
@@ -82,7 +82,7 @@ export async function getUser(ctx: ServiceContext, id: string, include: Set<stri
 /** API keys never touch admins nor make anyone an admin; an admin signed in to the app may. */
 function guardAdmin(ctx: ServiceContext, target: UserRow, newRole: Role | undefined, what: string) {
   if (ctx.principal.kind !== 'api_key') {
-    if (newRole === 'admin' && !can(ctx.principal, 'manage_users')) throw new ApiError('forbidden', 'Only admins can make someone an admin.');
+    if (newRole === 'admin' && !can(ctx.principal, 'manage_users', ORGANIZATION)) throw new ApiError('forbidden', 'Only admins can make someone an admin.');
     return;
   }
   if (target.role === 'admin') throw new ApiError('forbidden', `API keys cannot ${what} an admin.`);
@@ -112,7 +112,7 @@ async function requireAnalystSeat(tx: Pick<ReturnType<ServiceContext['direct']>[
 }
 
 export async function updateUser(ctx: ServiceContext, id: string, body: { attributes: { role?: Role }; relationships: Record<string, string | string[] | null> }) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const target = await findUser(ctx, id);
   const role = body.attributes.role;
   guardAdmin(ctx, target, role, 'update');
@@ -145,7 +145,7 @@ async function requireAnotherAdmin(tx: Pick<ReturnType<ServiceContext['direct']>
 }
 
 export async function deactivateUser(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const target = await findUser(ctx, id);
   guardAdmin(ctx, target, undefined, 'deactivate');
   if (ctx.principal.kind === 'user' && ctx.principal.userId === id) throw new ApiError('invalid_state', 'You cannot deactivate yourself.');
@@ -162,7 +162,7 @@ export async function deactivateUser(ctx: ServiceContext, id: string) {
 
 /** Reactivates as viewer or analyst (a former admin comes back as viewer unless told otherwise); analyst needs a free seat. */
 export async function activateUser(ctx: ServiceContext, id: string, wanted: 'viewer' | 'analyst' | undefined) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const target = await findUser(ctx, id);
   if (!target.deactivated_at) {
     if (wanted && wanted !== target.role) {
@@ -187,7 +187,7 @@ export async function activateUser(ctx: ServiceContext, id: string, wanted: 'vie
  * the address's owner (invitations/service.ts).
  */
 export async function inviteUser(ctx: ServiceContext, input: { email: string; firstname?: string; lastname?: string; role: Role; user_group_ids: string[] }) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   if (input.role === 'admin' && ctx.principal.kind === 'api_key') {
     throw new ApiError('forbidden', 'API keys cannot invite admins; invite as analyst or viewer.', { source: { pointer: '/role' } });
   }
@@ -223,7 +223,7 @@ async function findInvitation(ctx: ServiceContext, id: string) {
 
 /** A fresh invitation token (the old link stops working) and a new invitation time. */
 export async function resendInvitation(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const invitee = await findInvitation(ctx, id);
   const token = randomString(40);
   await ctx.db.update(users).set({ invitation_token_hash: await sha256Hex(token), invitation_created_at: new Date(), updated_at: new Date() })
@@ -234,7 +234,7 @@ export async function resendInvitation(ctx: ServiceContext, id: string) {
 
 /** Revoking removes the invited user (nothing else refers to someone who never signed in). */
 export async function revokeInvitation(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_users');
+  requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   await findInvitation(ctx, id);
   await ctx.db.delete(users).where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId), isNull(users.invitation_accepted_at)));
   await audit(ctx, 'revoke_invitation', 'users', id);
