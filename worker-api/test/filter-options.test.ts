@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:test';
 import { sql as raw, eq } from 'drizzle-orm';
+import postgres from 'postgres';
 import { datasources, filters, results } from '@cairn/db';
 import { call, db, jsonApi, makeKey, makeOrg, makeRawKey } from './fixtures.ts';
 import { appCall, eventually, makeDatasource, PG_ATTRS, roomForDatasources } from './engine-fixtures.ts';
@@ -10,6 +12,9 @@ let org: CreateOrganizationResult;
 let key: string;
 let dashboard: string;
 let sample: string;
+/** The sample database (D32), read directly for the expected values. */
+let shop: postgres.Sql | null = null;
+const shopSql = () => (shop ??= postgres(env.SAMPLE_DB.connectionString, { max: 1, fetch_types: false, onnotice: () => {} }));
 
 async function makeFilter(attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) {
   const res = await jsonApi('/filters', 'POST', {
@@ -48,7 +53,7 @@ describe('POST /filters/{id}/options', () => {
     const f = await makeFilter({ control_type: 'dropdown_multi', sql_query: 'select code, name from countries order by code' }, sampleDs());
     const res = await options(f.id, { dashboard_id: dashboard });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    const expected = (await db().execute(raw`select code, name from sample_shop.countries order by code`)) as unknown as { code: string; name: string }[];
+    const expected = await shopSql()<{ code: string; name: string }[]>`select code, name from countries order by code`;
     expect(res.json.options).toEqual([{ values: expected.map((r) => r.code), value_names: expected.map((r) => r.name), parent_values: [] }]);
     const [row] = await db().select().from(filters).where(eq(filters.id, f.id));
     expect(row!.last_query_success).toBeInstanceOf(Date);
@@ -65,7 +70,7 @@ describe('POST /filters/{id}/options', () => {
       control_type: 'dropdown_multi_dynamic',
       sql_query: `select distinct city, upper(city) from customers where {country=${parent.variable}} order by 1`,
     }, { ...sampleDs(), parent_filter: { data: { type: 'filters', id: parent.id } } });
-    const cities = async (country: string[]) => ((await db().execute(raw`select distinct city from sample_shop.customers where country = any(${`{${country.join(',')}}`}::text[]) order by 1`)) as unknown as { city: string }[]).map((r) => r.city);
+    const cities = async (country: string[]) => (await shopSql()<{ city: string }[]>`select distinct city from customers where country = any(${`{${country.join(',')}}`}::text[]) order by 1`).map((r) => r.city);
     const de = await options(child.id, { dashboard_id: dashboard, parameters: { filters: [{ variable_name: parent.variable, selected_values: ['DE'] }] } });
     expect(de.status, JSON.stringify(de.json)).toBe(200);
     expect(de.json.options[0].values).toEqual(await cities(['DE']));
