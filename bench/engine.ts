@@ -360,7 +360,10 @@ async function main(): Promise<number> {
     extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', STATEMENT_TIMEOUT_MS: '600000' },
   }, async ({ info, children, runDb }) => {
     const a: Api = { base: info.regions.eu.api, key: info.api_key };
+    // The datasource reads another database of the same server: Cairn refuses datasources that point at
+    // its own metadata database (ARCHITECTURE D36), and the queries here need no tables.
     const u = new URL(runDb.url);
+    u.pathname = '/postgres';
     const ds = await api(a, 'POST', '/datasources', {
       data: {
         type: 'datasources',
@@ -373,7 +376,7 @@ async function main(): Promise<number> {
     const groups = new Map(children.filter((c) => c.pid !== undefined).map((c) => [c.pid!, c.name]));
     const sampler = new RssSampler(groups, new Map([[process.pid, 'bench (this process)']]));
     const pgrpOf = (name: string) => children.find((c) => c.name === name)?.pid ?? -1;
-    const large = ONLY.has('large') ? await benchLarge(a, info.regions.eu.data, runDb.url, ds.data.id, sampler, { api: pgrpOf('api-eu'), data: pgrpOf('data-eu') }) : null;
+    const large = ONLY.has('large') ? await benchLarge(a, info.regions.eu.data, u.toString(), ds.data.id, sampler, { api: pgrpOf('api-eu'), data: pgrpOf('data-eu') }) : null;
     const polls = ONLY.has('pollers') ? await benchPollers(a, ds.data.id, runDb.url) : null;
     const block = report(large, polls, { date: utcNow(), machine: machineLine({ load: true }) });
     console.log(`\n${block}\n`);
