@@ -6,7 +6,7 @@ import {
   type Permission, type RestrictableResourceType,
 } from '@cairn/core';
 import type { DbClient } from '@cairn/db';
-import { createApiKey, createOrganization, listApiKeys, loadSampleShop, setApiKeyEnabled, type Actor } from '@cairn/db/seed';
+import { createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, type Actor } from '@cairn/db/seed';
 import { DEV_JSON_PATH } from '../../db/src/dev-config.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
@@ -91,8 +91,8 @@ const orgCreate: Command = {
   async run(ctx) {
     const region = text(ctx, 'region') ?? 'eu';
     if (!isRegion(region)) throw new UsageError(`Unknown region "${region}"; use eu or us.`, this.name);
-    const { sql, db } = await ctx.db();
-    await loadSampleShop(sql);
+    // The shop itself is in the sample database (`npm run db:sample`, ARCHITECTURE D32), not in this one.
+    const { db } = await ctx.db();
     const r = await createOrganization(
       db,
       { name: text(ctx, 'name')!, adminEmail: text(ctx, 'admin-email')!, adminPassword: text(ctx, 'admin-password'), region },
