@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../src/index.ts';
 import { eq } from 'drizzle-orm';
 import { executions } from '@cairn/db';
@@ -146,4 +146,26 @@ describe('execution leases', () => {
     expect(rows.find((r) => r.id === expired)).toMatchObject({ execution_status: 'internal_error', error_message: LOST_MESSAGE });
     expect(rows.find((r) => r.id === live)!.execution_status).toBe('running');
   });
+
+  it('tells the truth within a lease when the runtime under a running query dies', async () => {
+    const started = await call(`/datasources/${pgDatasource}/executions`, { key, method: 'POST', body: { sql_query: 'select pg_sleep(40) as slept' } });
+    expect(started.status).toBe(201);
+    const id = attrs(started.json).execution_id ?? started.json.data.id;
+    for (let i = 0; attrs(await read(id)).execution_status !== 'running'; i++) {
+      expect(i).toBeLessThan(100);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The gate's runtime dies under the query (its object is reset, as a crash or a deploy would).
+    const gate = env.DATASOURCE_GATE.get(env.DATASOURCE_GATE.idFromName(`gate::${pgDatasource}`));
+    await runInDurableObject(gate, (_instance, state) => state.abort('simulated crash')).catch(() => {});
+    const t0 = Date.now();
+    let got = attrs(await read(id));
+    while (got.execution_status === 'running' && Date.now() - t0 < leaseMsOf(env) + 5_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      got = attrs(await read(id));
+    }
+    expect(got.execution_status).toBe('internal_error');
+    expect(got.error_message).toMatch(/^The execution was lost/);
+    expect(Date.now() - t0).toBeLessThan(leaseMsOf(env) + 5_000);
+  }, 60_000);
 });
