@@ -5,6 +5,7 @@ import type { AppEnv } from './env.ts';
 import { errorResponse, fromZod, onError } from './lib/errors.ts';
 import { withDb } from './lib/db.ts';
 import { methodNotAllowed, methodsForPath } from './lib/method-not-allowed.ts';
+import { refuseNulInUrl } from './lib/url-guard.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { rateLimit } from './auth/rate-limit.ts';
 import { readCache } from './lib/read-cache.ts';
@@ -57,6 +58,7 @@ export function createApp() {
     c.res.headers.set('x-request-id', c.get('requestId'));
   });
   app.onError(onError);
+  app.use('*', refuseNulInUrl);
   // A known path with a method it lacks is a 405 naming the methods it has; only an unknown path is a 404.
   const allowedMethods = methodsForPath();
   app.notFound((c) => {

@@ -2,6 +2,7 @@ import { ApiError, JSONAPI_MEDIA_TYPE } from '@cairn/core';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { fromZod } from './errors.ts';
+import { parseJsonBody } from './body.ts';
 
 /**
  * How a resource accepts JSON:API create/update bodies. One spec per resource drives validation
@@ -64,12 +65,7 @@ export async function readResourceBody<A extends z.ZodRawShape>(
 ): Promise<ResourceBody<A>> {
   requireJsonApiMediaType(c);
   const text = await c.req.text();
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new ApiError('malformed_json', `The body is not valid JSON: ${(e as Error).message}`);
-  }
+  const doc = parseJsonBody(text);
   const data = (doc as { data?: unknown } | null)?.data;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc) || !data || typeof data !== 'object' || Array.isArray(data)) {
     throw new ApiError('invalid_attribute', 'The body must be a JSON:API document: {"data": {"type": …, "attributes": {…}}}.', {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { AGGREGATIONS } from '@cairn/core';
+import { AGGREGATIONS, canonicalTimeZone } from '@cairn/core';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { hhmm, name, refreshRate, text, timestamp } from './fields.ts';
@@ -8,7 +8,10 @@ export const inputParametersSchema = z
   .object({
     timerange: z.string().max(64).optional().openapi({ description: 'start~end as unix seconds; either side may be empty.', example: '1717200000~1719792000' }),
     aggregation: z.enum(AGGREGATIONS).optional(),
-    tz: z.string().max(64).optional().openapi({ example: 'Europe/Berlin' }),
+    // A zone that is none is refused wherever parameters are taken, even where the dashboard ignores tz.
+    tz: z.string().max(64).refine((tz) => canonicalTimeZone(tz) !== null, {
+      error: (iss) => `The time zone "${String(iss.input).slice(0, 64)}" is not a known IANA time zone (such as "Europe/Berlin" or "UTC").`,
+    }).optional().openapi({ example: 'Europe/Berlin' }),
     filters: z
       .array(z.object({ variable_name: z.string().min(1).max(128), selected_values: z.array(z.unknown()).max(10_000) }).strict())
       .max(200)
