@@ -177,8 +177,10 @@ async function someDashboard(ctx: ServiceContext, filterId: string): Promise<Das
 export async function refreshFilter(ctx: ServiceContext, id: string, body: OptionsBody): Promise<{ execution_id: string | null } | null> {
   requirePermission(ctx.principal, 'view_dashboards');
   const f = await findFilter(ctx, id);
+  // A dashboard the caller cannot see is refused even when there is nothing to refresh.
+  const named = await bodyDashboard(ctx, body.dashboard_id);
   if (!f.sql_query || !f.datasource_id || !QUERY_DROPDOWNS.has(f.control_type)) return null;
-  const dashboard = (await bodyDashboard(ctx, body.dashboard_id)) ?? (await someDashboard(ctx, f.id));
+  const dashboard = named ?? (await someDashboard(ctx, f.id));
   if (dashboard) {
     requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
     const state = await sourceState(ctx, f, dashboard, body.parameters, true);
