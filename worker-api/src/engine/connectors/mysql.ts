@@ -61,10 +61,13 @@ export class MysqlConnector implements Connector {
     this.label = `${s.host}:${s.port}`;
   }
 
-  /** The preflight, then the handshake, which must be over within FIRST_ANSWER_MS (a silent peer is given up). */
+  /** The preflight, then the handshake: both over within FIRST_ANSWER_MS (a silent peer is given up). */
   private async connect(conn: Conn): Promise<void> {
-    await this.preflight?.();
-    await answerWithin(connect(conn), FIRST_ANSWER_MS, this.label, () => conn.destroy());
+    const work = (async () => {
+      await this.preflight?.();
+      await connect(conn);
+    })();
+    await answerWithin(work, FIRST_ANSWER_MS, this.label, () => conn.destroy());
   }
 
   private open(database = this.s.database): Conn {

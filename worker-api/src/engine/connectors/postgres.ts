@@ -149,8 +149,12 @@ export class PostgresConnector implements Connector {
   async testConnection(): Promise<ConnectionTestResult> {
     const session = this.source.open();
     try {
-      await this.preflight(session);
-      const [row] = await session.sql.unsafe<{ v: string }[]>(FAMILY[this.source.family].version);
+      // The whole test (name resolution, connection, checks, version) answers within FIRST_ANSWER_MS.
+      const work = (async () => {
+        await this.source.preflight?.(session.sql);
+        return session.sql.unsafe<{ v: string }[]>(FAMILY[this.source.family].version);
+      })();
+      const [row] = await answerWithin(work, FIRST_ANSWER_MS, this.source.label, () => void session.sql.end({ timeout: 0 }).catch(() => {}));
       return { status: 'ok', error_message: null, server_version: row?.v ?? null };
     } catch (err) {
       if (err instanceof ConnectorError && err.kind === 'refused') throw err;
