@@ -37,6 +37,23 @@ const expectStatus = (res: { status: number; json: any }, status: number, what: 
   if (status >= 400) expect(res.json.errors[0].code, what).toBe(status === 403 ? 'forbidden' : 'not_found');
 };
 
+/**
+ * The shared security suite's cases (test/security/*.ts), made once in this organization: they carry a
+ * valid body for every write, so a refusal is the permission's and not the body's.
+ */
+let madeCases: Promise<SecurityCase[]> | null = null;
+function securityCases(): Promise<SecurityCase[]> {
+  madeCases ??= (async () => {
+    const modules = import.meta.glob<{ securityCases: SecurityCaseFactory }>('./security/*.ts', { eager: true });
+    const cases: SecurityCase[] = [];
+    for (const [file, m] of Object.entries(modules)) {
+      if (!file.endsWith('/cases.ts')) cases.push(...await m.securityCases({ org, key }));
+    }
+    return cases;
+  })();
+  return madeCases;
+}
+
 async function settled(id: string) {
   for (let i = 0; i < 200; i++) {
     const res = await call(`/executions/${id}`, { key });
@@ -258,13 +275,7 @@ describe('viewers and view-only keys change nothing and read only what they may 
   });
 
   it('every write a viewer or a view-only key can reach is refused (read-and-compute calls aside)', async () => {
-    // The shared security suite's cases carry a valid body for every write, so a refusal here is the permission's.
-    const modules = import.meta.glob<{ securityCases: SecurityCaseFactory }>('./security/*.ts', { eager: true });
-    const cases: SecurityCase[] = [];
-    for (const [file, m] of Object.entries(modules)) {
-      if (file.endsWith('/cases.ts')) continue;
-      cases.push(...await m.securityCases({ org, key }));
-    }
+    const cases = await securityCases();
     const compute = /^\/(dashboards\/[^/]+\/(status|refresh|data|export_pdf|export_png)|reports\/[^/]+\/(data|refresh|export_pdf|export_png|export_csv)|filters\/[^/]+\/(options|refresh)|public\/)/;
     const writes = cases.filter((c) => c.method !== 'GET' && !compute.test(c.path));
     expect(writes.length).toBeGreaterThan(40);
@@ -276,6 +287,24 @@ describe('viewers and view-only keys change nothing and read only what they may 
         });
         expect([403, 404], `${who}: ${c.method} ${c.path} → ${res.status} ${JSON.stringify(res.json)}`).toContain(res.status);
       }
+    }
+  }, 120_000);
+});
+
+describe('organization-wide writes', () => {
+  it('refuse a key holding every permission restricted to a dashboard, a datasource and an alert (403)', async () => {
+    const cases = await securityCases();
+    const orgWide = /^\/(dashboards(\/restore|\/[^/]+\/duplicate)?|dashboard_groups(\/.*)?|datasource_agents(\/.*)?|datasources|sql_snippets(\/.*)?|users(\/.*)?|user_groups(\/.*)?)$/;
+    const writes = cases.filter((c) => c.method !== 'GET' && orgWide.test(c.path));
+    expect(writes.length).toBeGreaterThan(20);
+    const named = [{ type: 'dashboards' as const, id: ids.dashA }, { type: 'datasources' as const, id: ids.ds }, { type: 'sql_alerts' as const, id: ids.alert1 }];
+    const restricted = await makeKey(org.organization.id, PERMISSIONS.map((permission) => ({ permission, resources: named })));
+    for (const c of writes) {
+      const res = await call(c.path, {
+        key: restricted, method: c.method,
+        ...(c.body !== undefined ? { body: c.body, contentType: c.jsonapi ? 'application/vnd.api+json' : 'application/json' } : {}),
+      });
+      expectStatus(res, 403, `${c.method} ${c.path}`);
     }
   }, 120_000);
 });
