@@ -18,7 +18,8 @@ export function can(p: Principal, permission: Permission, target?: GrantTarget) 
   return allows(p.grants, permission, target);
 }
 
-function describe(target: GrantTarget | undefined): string {
+/** How a refusal names its target. */
+function targetText(target: GrantTarget | undefined): string {
   if (target === undefined) return '';
   if (target === ORGANIZATION) return ' for the whole organization (a permission restricted to named resources does not reach organization-wide changes)';
   const list = Array.isArray(target) ? target : [target as Exclude<GrantTarget, typeof ORGANIZATION | readonly unknown[]>];
@@ -28,7 +29,7 @@ function describe(target: GrantTarget | undefined): string {
 /** The one permission check: the first line of every service verb. */
 export function requirePermission(p: Principal, permission: Permission, target?: GrantTarget): void {
   if (!can(p, permission, target)) {
-    throw new ApiError('forbidden', `This ${p.kind === 'api_key' ? 'API key' : 'user'} lacks the ${label(permission)} permission${describe(target)}.`);
+    throw new ApiError('forbidden', `This ${p.kind === 'api_key' ? 'API key' : 'user'} lacks the ${label(permission)} permission${targetText(target)}.`);
   }
 }
 
