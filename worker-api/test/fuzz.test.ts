@@ -113,9 +113,13 @@ beforeAll(async () => {
   allOps = await operations();
   F = await buildWorld('fuzz');
   const pick = async (k: IdKind | 'link_token' | 'render_token') =>
-    k === 'link_token' ? F.linkToken : k === 'render_token' ? await renderToken(F.org.organization.id, F.ids.dashboards) : F.ids[k];
+    k === 'link_token' ? F.linkToken : k === 'render_token' ? await renderToken(F.org.organization.id, F.ids.dashboards)
+      // Report calls use the scratch report: the duplicates the fuzz makes must not pile up on the dashboard it polls.
+      : k === 'reports' ? F.scratchReport : F.ids[k];
   for (const op of allOps.filter((o) => o.body)) {
-    const { path, ids } = await fillPath(op, pick);
+    // Ad hoc runs go to the sample datasource: runs on the suite's own datasource (a host that does not
+    // exist) would wait for connections that never come, and slow every later call.
+    const { path, ids } = await fillPath(op, (k) => (k === 'datasources' && op.path.endsWith('/executions') ? F.org.sampleDatasource.id : pick(k)));
     const base = await baseBody(doc, op, F, ids);
     // API keys and the organization's settings are managed in the app only: those calls go as the admin's session.
     const auth: CallOptions = op.public ? {} : /^\/(api_keys|organization)\b/.test(op.path) ? { session: F.session } : { key: F.key };
@@ -147,7 +151,7 @@ describe('malformed input never gives a 5xx (every body of the OpenAPI document)
       if (res.status < 400) failures.push(`${op.method} ${op.path} [${what}] → ${res.status}: accepted`);
     });
     expect(failures, failures.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('U+0000 in any string member is a 422 pointing at it', async () => {
     const failures: string[] = [];
@@ -163,7 +167,7 @@ describe('malformed input never gives a 5xx (every body of the OpenAPI document)
     });
     expect(cases.length).toBeGreaterThan(60);
     expect(failures, failures.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('wrong types, long unicode, deep nesting and huge values at every member never give a 5xx, and refusals point somewhere', async () => {
     const failures: string[] = [];
@@ -186,7 +190,7 @@ describe('malformed input never gives a 5xx (every body of the OpenAPI document)
       failures.push(...problemsOf(s, await send(s)));
     });
     expect(failures, failures.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('random JSON values at random members (fast-check, seeded) never give a 5xx', async () => {
     const withMembers = bodyOps.filter((b) => membersOf(b.op).length);
@@ -210,10 +214,10 @@ describe('malformed input never gives a 5xx (every body of the OpenAPI document)
           return found.length === 0;
         },
       ),
-      { seed: SEED, numRuns: 100, endOnFailure: true },
+      { seed: SEED, numRuns: 80, endOnFailure: true },
     );
     expect(failures, failures.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('malformed path ids and query parameters', () => {
@@ -234,7 +238,7 @@ describe('malformed path ids and query parameters', () => {
       if (want !== null ? res.status !== want : res.status < 400) failures.push(`${op.method} ${op.path} [${s.what}] → ${res.status}, wanted ${want ?? '4xx'}`);
     });
     expect(failures, failures.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('NUL and bad encodings in query parameters are refused with a 4xx naming the parameter', async () => {
     const failures: string[] = [];
@@ -253,7 +257,7 @@ describe('malformed path ids and query parameters', () => {
       }
     });
     expect(failures, failures.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('an invalid tz in parameters is a 422 naming it, on every call that takes parameters', async () => {
     const failures: string[] = [];
@@ -267,7 +271,7 @@ describe('malformed path ids and query parameters', () => {
       if (res.status !== 422 || !named) failures.push(`${op.method} ${op.path} → ${res.status}, not a 422 naming the zone: ${JSON.stringify(res.json).slice(0, 200)}`);
     });
     expect(failures, failures.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('figures', () => {
     console.log(`fuzz figures: ${JSON.stringify(figures)}`);

@@ -116,6 +116,13 @@ export interface World {
   marker: string;
   ids: Record<IdKind, string>;
   linkToken: string;
+  /**
+   * An empty dashboard that the creates of the suites attach their reports, links and schedules to, so
+   * that the status, refresh and export calls on `ids.dashboards` never run what the suites made.
+   */
+  scratchDashboard: string;
+  /** A report on the scratch dashboard (what a report duplicate made by the suites lands beside). */
+  scratchReport: string;
   /** Every id of this organization's resources made here (for "never in another's answer"). */
   allIds: string[];
 }
@@ -169,14 +176,19 @@ export async function buildWorld(label: string): Promise<World> {
   if (!execution) throw new Error(`making an execution: ${ran.status} ${JSON.stringify(ran.json)}`);
   const exportJob = newId('export_job');
   await db().insert(exportJobs).values({ id: exportJob, organization_id: orgId, kind: 'dashboard_pdf', dashboard_id: dashboard, job_status: 'success', file_key: `eu/${marker}.pdf` });
+  const scratchDashboard = await made(jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: `${marker} scratch` } }, key), 'scratch dashboard');
+  const scratchReport = await made(jsonApi('/reports', 'POST', {
+    type: 'reports', attributes: { name: `${marker} scratch report`, sql_query: 'SELECT 1 AS one' },
+    relationships: { dashboard: { data: { type: 'dashboards', id: scratchDashboard } }, ...datasourceRel },
+  }, key), 'scratch report');
   const ids: Record<IdKind, string> = {
     dashboards: dashboard, reports: report, dashboard_groups: group, dashboard_sharing_links: link, export_jobs: exportJob, filters: filter,
     sql_snippets: snippet, dashboard_schedules: schedule, datasources: datasource, datasource_agents: agent, sql_alerts: alert,
     users: viewer.id, user_groups: userGroup, api_keys: apiKey, executions: execution, invitations: invitation,
   };
   return {
-    org, key, session: admin.session, marker, ids, linkToken: linkRes.json.data.attributes.token,
-    allIds: [...Object.values(ids), orgId, org.sampleDashboard.id, org.sampleDatasource.id, admin.id, org.admin.id],
+    org, key, session: admin.session, marker, ids, linkToken: linkRes.json.data.attributes.token, scratchDashboard, scratchReport,
+    allIds: [...Object.values(ids), scratchDashboard, scratchReport, orgId, org.sampleDashboard.id, org.sampleDatasource.id, admin.id, org.admin.id],
   };
 }
 
@@ -268,7 +280,8 @@ export async function baseBody(doc: any, op: Operation, own: World, ids: Record<
   const rels: Record<string, unknown> = {};
   for (const r of parts.relationships) {
     if (!r.required && !CREATE_RELATIONSHIPS[parts.type]?.includes(r.name)) continue;
-    const id = r.type === 'datasources' && r.name === 'datasource' ? own.org.sampleDatasource.id : own.ids[r.type];
+    const id = r.type === 'datasources' && r.name === 'datasource' ? own.org.sampleDatasource.id
+      : r.type === 'dashboards' ? own.scratchDashboard : own.ids[r.type];
     rels[r.name] = { data: r.many ? [{ type: r.type, id }] : { type: r.type, id } };
   }
   if (Object.keys(rels).length) data.relationships = rels;
