@@ -29,6 +29,7 @@ let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
 let viewerState: Awaited<ReturnType<BrowserContext['storageState']>>;
 let viewer: { email: string; password: string; id: string };
 let sql: postgres.Sql;
+let sampleSql: postgres.Sql;
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${origin}/app/login`);
@@ -91,6 +92,8 @@ beforeAll(async () => {
 
   // A viewer of the stack's organization, written as the seed writes users (there is no password-setting API call for tests).
   sql = postgres(stack.database_url, { max: 1, onnotice: () => {} });
+  // The sample shop lives in a database of its own (ARCHITECTURE D32), read here as the sample role.
+  sampleSql = postgres(stack.sample_database_url, { max: 1, onnotice: () => {} });
   viewer = { email: `viewer-${Date.now()}@dashboards.test`, password: 'viewer-password-42', id: newId('user') };
   await sql`insert into users (id, organization_id, email, firstname, lastname, role, password_hash)
     values (${viewer.id}, ${stack.organization_id}, ${viewer.email}, 'Vera', 'Viewer', 'viewer', ${await hashPassword(viewer.password)})`;
@@ -109,6 +112,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await sql?.end({ timeout: 5 });
+  await sampleSql?.end({ timeout: 5 });
 });
 
 describe('dashboard list', () => {
@@ -475,7 +479,7 @@ describe('the report menu, time zones and the editor link', () => {
       expect(report.status, report.text).toBe(201);
       const reportId = report.body.data.id;
       // What the table must show: the newest German order's time on the New York wall clock.
-      const [newest] = await sql<{ order_id: number; ordered_at: Date }[]>`
+      const [newest] = await sampleSql<{ order_id: number; ordered_at: Date }[]>`
         select id as order_id, ordered_at from sample_shop.orders where country = 'DE' order by ordered_at desc, id desc limit 1`;
       const wall = (d: Date, tz: string) => {
         const p = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d).map((x) => [x.type, x.value]));
@@ -593,7 +597,7 @@ describe('drill-downs', () => {
       expect(opened.searchParams.get('tz')).toBe('UTC');
       await waitForTiles(page);
       const one = Number((await numberIn(page, 'Orders of the country')).replace(/\D/g, ''));
-      const [count] = await sql<{ n: number }[]>`select count(*)::int as n from sample_shop.orders where country = ${country}`;
+      const [count] = await sampleSql<{ n: number }[]>`select count(*)::int as n from sample_shop.orders where country = ${country}`;
       expect(one).toBe(count!.n);
 
       // A table row drills too (here without the viewer's filters).
