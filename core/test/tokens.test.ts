@@ -54,7 +54,7 @@ describe('data tokens', () => {
   it('refuses crafted claims (a region, kind or org that is no string, an unknown region) as invalid, never as an error', async () => {
     const json = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const claims = { kind: 'data', org: 'org_1', key: 'eu/org_1/exe_1/abc', exp: 9e9 };
-    const crafted = [
+    const crafted: Record<string, unknown>[] = [
       { ...claims, region: { toString: 'x' } }, { ...claims, region: { valueOf: 1, toString: 2 } }, { ...claims, region: ['eu'] },
       { ...claims, region: 7 }, { ...claims, region: null }, { ...claims, region: 'mars' },
       { ...claims, region: 'eu', kind: { toString: 'x' } }, { ...claims, region: 'eu', org: { a: 1 } },
