@@ -2,7 +2,7 @@
  * Every operation of the API, read from its own OpenAPI document, with what a caller needs to reach
  * it: which kind of resource each path parameter names, a request body that passes validation, and
  * the relationships and id-bearing members a body can carry. The isolation suite
- * (isolation.test.ts) and the malformed-input fuzz (fuzz.test.ts) both walk this list, so a route
+ * (isolation.test.ts) and the malformed-input fuzz (fuzz-kit.ts, run by fuzz-*.test.ts) both walk this list, so a route
  * added to the API is exercised without anyone listing it here — unless its path parameter names a
  * kind this file does not know, or its body needs members no base body gives: then both suites fail
  * and say which route to describe.
