@@ -1,21 +1,10 @@
 import { isRouteErrorResponse } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, problemFrom } from './api.server';
-import type { AppEnv, ServiceBinding } from './env.server';
+import type { AppEnv } from './env.server';
 import { loadReportData } from './report-data.server';
+import { binding } from './service-binding.test-kit';
 
-type Handler = (req: Request) => Response | Promise<Response>;
-const binding = (handler: Handler): ServiceBinding & { seen: Request[] } => {
-  const seen: Request[] = [];
-  return {
-    seen,
-    async fetch(input, init) {
-      const req = input instanceof Request ? input : new Request(input, init);
-      seen.push(req);
-      return handler(req);
-    },
-  };
-};
 const envelope = (status: number, code: string, detail: string) =>
   Response.json({ errors: [{ status: String(status), code, title: 'x', detail }], jsonapi: { version: '1.0' } }, { status });
 const page = new Request('http://app/app/dashboards/d1?f.a=1');

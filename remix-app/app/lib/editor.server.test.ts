@@ -2,19 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from './api.server';
 import type { AppEnv, ServiceBinding } from './env.server';
 import { callMissing, executionRows, loadSchema, PREVIEW_ROWS, write } from './editor.server';
+import { binding } from './service-binding.test-kit';
 
-type Handler = (req: Request) => Response | Promise<Response>;
-const binding = (handler: Handler): ServiceBinding & { seen: Request[] } => {
-  const seen: Request[] = [];
-  return {
-    seen,
-    async fetch(input, init) {
-      const req = input instanceof Request ? input : new Request(input, init);
-      seen.push(req);
-      return handler(req);
-    },
-  };
-};
 const envelope = (status: number, code: string, detail: string, pointer?: string) =>
   Response.json({ errors: [{ status: String(status), code, detail, ...(pointer ? { source: { pointer } } : {}) }] }, { status });
 const page = new Request('http://app/app/reports/new?dashboard=d1');

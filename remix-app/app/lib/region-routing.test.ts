@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './api.server';
 import { clientAddress } from './client-address.server';
-import { getEnv, regionRouted, type AppEnv, type ServiceBinding } from './env.server';
+import { getEnv, regionRouted, type AppEnv } from './env.server';
+import { binding } from './service-binding.test-kit';
 
-type Handler = (req: Request) => Response | Promise<Response>;
-const binding = (handler: Handler): ServiceBinding & { seen: Request[] } => {
-  const seen: Request[] = [];
-  return {
-    seen,
-    async fetch(input, init) {
-      const req = input instanceof Request ? input : new Request(input, init);
-      seen.push(req);
-      return handler(req);
-    },
-  };
-};
 const wrongRegion = (region: string) =>
   Response.json({ errors: [{ status: '403', code: 'wrong_region', title: 'Forbidden', detail: 'elsewhere', meta: { region } }] }, { status: 403 });
 const page = (headers: Record<string, string> = {}) => new Request('http://app/app/login', { headers });
