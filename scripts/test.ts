@@ -9,7 +9,7 @@
  * 5. Always (also on Ctrl-C): stop the stack, drop both databases (unless KEEP_TEST_DB=1), remove the state.
  *
  * Env: CAIRN_SKIP_BROWSER=1 (no Chromium tests), KEEP_TEST_DB=1, CAIRN_TEST_VERBOSE=1 (show the stack's
- * output), CAIRN_SUITE_TIMEOUT_S (per suite, default 480), CAIRN_FORCE_EMBEDDED=1 (ignore a server on 5432).
+ * output), CAIRN_SUITE_TIMEOUT_S (per suite, default 900), CAIRN_FORCE_EMBEDDED=1 (ignore a server on 5432).
  */
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -89,7 +89,7 @@ async function main(): Promise<number> {
   const runStamp = stamp();
   const stateDir = join(REPO_ROOT, '.data', `test-${runStamp}-${process.pid}`);
   const verbose = process.env.CAIRN_TEST_VERBOSE === '1';
-  const suiteTimeoutMs = Number(process.env.CAIRN_SUITE_TIMEOUT_S ?? 480) * 1000;
+  const suiteTimeoutMs = Number(process.env.CAIRN_SUITE_TIMEOUT_S ?? 900) * 1000;
   const skipBrowser = process.env.CAIRN_SKIP_BROWSER === '1';
 
   const sup = new Supervisor();
