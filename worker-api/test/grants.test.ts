@@ -19,12 +19,12 @@ let key = '';
 let admin: { session: string };
 let viewer: { session: string };
 const ids = {} as Record<
-  'dashA' | 'dashB' | 'reportA' | 'reportB' | 'ds' | 'ds2' | 'alert1' | 'alert2' | 'filterA' | 'filterB' | 'filterShared' | 'filterOrg'
+  'dashA' | 'dashB' | 'reportA' | 'reportB' | 'ds' | 'ds2' | 'alert1' | 'alert2' | 'alertOnDs2' | 'filterA' | 'filterB' | 'filterShared' | 'filterOrg'
   | 'snippet' | 'group' | 'agent' | 'linkA' | 'linkB' | 'scheduleA' | 'scheduleB'
   | 'adHoc' | 'runA' | 'runB' | 'runAlert1' | 'runAlert2' | 'runFilterA' | 'runFilterOrg',
   string
 >;
-const keys = {} as Record<'dash' | 'ds' | 'dsDash' | 'alert' | 'alertOnDash' | 'viewOnly', string>;
+const keys = {} as Record<'dash' | 'ds' | 'dsDash' | 'alert' | 'alertOnDash' | 'alertsDsDash' | 'viewOnly', string>;
 
 const rel = (type: string, id: string) => ({ data: { type, id } });
 const many = (type: string, list: string[]) => ({ data: list.map((id) => ({ type, id })) });
@@ -91,6 +91,7 @@ beforeAll(async () => {
   });
   ids.alert1 = (await jsonApi('/sql_alerts', 'POST', alert('Grants alert 1'), key)).json.data.id;
   ids.alert2 = (await jsonApi('/sql_alerts', 'POST', alert('Grants alert 2'), key)).json.data.id;
+  ids.alertOnDs2 = (await jsonApi('/sql_alerts', 'POST', { ...alert('Grants alert on ds2'), relationships: { datasource: rel('datasources', ids.ds2) } }, key)).json.data.id;
   const filter = async (body: unknown) => {
     const res = await jsonApi('/filters', 'POST', body, key);
     expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -140,6 +141,7 @@ beforeAll(async () => {
   keys.dsDash = await makeKey(o, restrictedTo('datasources', ids.ds, ['manage_dashboards']));
   keys.alert = await makeKey(o, restrictedTo('sql_alerts', ids.alert1, ['view_alerts', 'manage_alerts']));
   keys.alertOnDash = await makeKey(o, restrictedTo('dashboards', ids.dashA, ['view_alerts', 'manage_alerts']));
+  keys.alertsDsDash = await makeKey(o, [{ permission: 'view_alerts', resources: null }, ...restrictedTo('datasources', ids.ds, ['manage_dashboards'])]);
   keys.viewOnly = await makeKey(o, PERMISSIONS.filter((p) => p.startsWith('view_')).map((permission) => ({ permission, resources: null })));
 }, 180_000);
 
@@ -250,6 +252,17 @@ describe('keys restricted to one alert', () => {
     // Alerts restricted to a dashboard reach no alert at all.
     expectStatus(await call(`/sql_alerts/${ids.alert1}`, { key: keys.alertOnDash }), 403, 'alert key restricted to a dashboard');
     expect((await call('/sql_alerts', { key: keys.alertOnDash })).json.data).toEqual([]);
+  });
+
+  it('include only the datasources their Manage Dashboards grant reaches', async () => {
+    const listed = await call('/sql_alerts?include=datasource&page[size]=100', { key: keys.alertsDsDash });
+    expectOk(listed, 'list alerts with their datasources');
+    const alertDatasources = new Set(listed.json.data.map((a: any) => a.relationships.datasource.data.id));
+    expect(alertDatasources).toEqual(new Set([ids.ds, ids.ds2]));
+    expect(listed.json.included.map((d: any) => d.id)).toEqual([ids.ds]);
+    const other = await call(`/sql_alerts/${ids.alertOnDs2}?include=datasource`, { key: keys.alertsDsDash });
+    expectOk(other, 'alert on the other datasource');
+    expect(other.json.included).toEqual([]);
   });
 });
 

@@ -1,10 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { ApiError } from '@cairn/core';
 import { datasources, sqlSnippets, sqlSnippetUses } from '@cairn/db';
 import type { Executor } from '@cairn/db/seed/audit';
 import type { ServiceContext } from '../../lib/context.ts';
-import { canAny } from '../../auth/principal.ts';
-import { visibleDatasources } from '../datasources/access.ts';
+import { grantScope } from '../../auth/access.ts';
 import { agentsOf } from '../datasources/links.ts';
 import { showsCredentials } from '../datasources/access.ts';
 import { serializeDatasource } from '../datasources/serialize.ts';
@@ -33,13 +32,18 @@ export async function includedSnippets(ctx: ServiceContext, ids: string[]) {
 }
 
 /**
- * Included datasources: with View or Manage Datasources those the caller may see; with only Manage
- * Dashboards (which also allows the include) every one of the organization. Credentials as usual.
+ * Included datasources: those the caller's View/Manage Datasources grants reach, and those its Manage
+ * Dashboards grants reach (the other permission that allows the include) — a grant restricted to some
+ * datasources reaches only those, one restricted to dashboards reaches none (an alert is on no
+ * dashboard). Credentials as usual.
  */
 export async function includedDatasources(ctx: ServiceContext, ids: string[]) {
   if (!ids.length) return [];
   const p = ctx.principal;
-  const scope = canAny(p, ['view_datasources', 'manage_datasources']) ? visibleDatasources(p) : eq(datasources.organization_id, p.organizationId);
+  const scope = and(
+    eq(datasources.organization_id, p.organizationId),
+    or(grantScope(p, 'view_datasources', { datasources: datasources.id }), grantScope(p, 'manage_dashboards', { datasources: datasources.id })),
+  );
   const rows = await ctx.db.select().from(datasources).where(and(inArray(datasources.id, ids), scope)).orderBy(asc(datasources.name), asc(datasources.id));
   const agents = await agentsOf(ctx, rows.map((d) => d.id));
   return rows.map((d) => serializeDatasource(ctx.baseUrl, d, agents.get(d.id)!, showsCredentials(p, d.id)));
