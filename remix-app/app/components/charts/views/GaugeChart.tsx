@@ -31,7 +31,16 @@ export function gaugeColor(value: number, target: number | null, bands: GaugeCon
 
 export default function GaugeChart({ config, roles, data, palette, mode, title }: ViewProps<GaugeConfig>) {
   const row = data.rows[0] ?? [];
-  const value = toNumber(row[idx(roles, 'value')!]) ?? 0;
+  const given = toNumber(row[idx(roles, 'value')!]);
+  if (given === null) {
+    // No row or a NULL value: an empty gauge that says so, not a needle at 0 (or "0.0 %").
+    return (
+      <div className="gauge gauge--empty" style={{ justifyContent: 'center' }} role="img" aria-label={`${title}: no data`}>
+        <div className="gauge__value"><span data-testid="gauge-value" data-empty="true">No data</span></div>
+      </div>
+    );
+  }
+  const value = given;
   const min = bound(config.min, idx(roles, 'min'), row, 0);
   const autoMax = value <= 0 ? 1 : 10 ** Math.ceil(Math.log10(value * 1.05));
   const max = Math.max(min + 1e-9, bound(config.max, idx(roles, 'max'), row, autoMax));
