@@ -2,6 +2,7 @@
  * The chart tab's options: the chart type (every type of components/charts/config.ts) and, per type, the
  * columns that feed it and its switches, choices and numbers, written into `chart_configuration`.
  */
+import type { ReactNode } from 'react';
 import { CHART_LABELS, CHART_TYPES, type ChartType } from '../charts/config';
 import {
   chartControls, columnsFor, getPath, isChartType, MULTI_PIVOT_AGGREGATIONS, readLabelMap, setLabel, setPath, switchChartType, switchValue, WITH_DRILLDOWN, type ChartControl,
@@ -20,10 +21,34 @@ interface Props {
   onChange(config: Config): void;
 }
 
-const ICONS: Record<ChartType, string> = {
-  table: '▤', pivot: '⊞', multi_pivot: '⊟', number: '#', pie: '◔', line: '⟋', bar: '▮', map: '◍', gauge: '◠',
-  xy_bubble: '⁘', word_cloud: '☁', histogram: '▙', hierarchy: '▦',
+/**
+ * Each chart type's icon, drawn as SVG (16 × 16, in the text colour) so it shows whatever fonts the
+ * browser has: the Line icon used to be a text glyph (⟋) that most fonts lack, and so drew nothing.
+ */
+const ICON_SHAPES: Record<ChartType, ReactNode> = {
+  table: <><rect x="1.5" y="2.5" width="13" height="11" rx="1" fill="none" /><path d="M1.5 6.5h13M1.5 10h13M6 6.5v7" /></>,
+  pivot: <><rect x="1.5" y="1.5" width="13" height="13" rx="1" fill="none" /><path d="M1.5 5.5h13M5.5 1.5v13M10 5.5v9M5.5 10h9" /></>,
+  multi_pivot: <><rect x="1.5" y="1.5" width="13" height="13" rx="1" fill="none" /><path d="M1.5 4.5h13M1.5 7.5h13M4.5 1.5v13M8 7.5v7M11.5 7.5v7" /></>,
+  number: <path d="M5.5 2 4 14M11.5 2 10 14M2.5 5.5h11M2 10.5h11" />,
+  pie: <><circle cx="8" cy="8" r="6.5" fill="none" /><path d="M8 8V1.5A6.5 6.5 0 0 1 14.5 8Z" fill="currentColor" /></>,
+  line: <polyline points="1.5,12.5 5.5,7.5 9,10 14.5,3.5" fill="none" />,
+  bar: <path d="M3 14V8M8 14V3M13 14V6" strokeWidth="3" />,
+  map: <><circle cx="8" cy="8" r="6.5" fill="none" /><path d="M1.5 8h13M8 1.5c-3 3.5-3 9.5 0 13M8 1.5c3 3.5 3 9.5 0 13" fill="none" /></>,
+  gauge: <><path d="M1.5 12a6.5 6.5 0 0 1 13 0" fill="none" /><path d="M8 12l3.5-4.5" /></>,
+  xy_bubble: <><circle cx="4.5" cy="11" r="2" /><circle cx="9.5" cy="6" r="3" /><circle cx="13" cy="12" r="1.5" /></>,
+  word_cloud: <path d="M4.5 12.5h8a3 3 0 0 0 .3-6A4.5 4.5 0 0 0 4.2 6a3.3 3.3 0 0 0 .3 6.5Z" fill="none" />,
+  histogram: <path d="M1.5 14.5V9h3V5h3v3h3v3.5h3v3Z" fill="none" />,
+  hierarchy: <><rect x="1.5" y="1.5" width="13" height="13" rx="1" fill="none" /><path d="M8.5 1.5v13M8.5 8h6M1.5 9.5h7" /></>,
 };
+
+export function ChartTypeIcon({ type }: { type: ChartType }) {
+  return (
+    <svg className="chart-types__icon" data-icon={type} width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false"
+      stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" fill="currentColor">
+      {ICON_SHAPES[type]}
+    </svg>
+  );
+}
 
 export function ChartTypePicker({ value, onPick }: { value: ChartType; onPick(type: ChartType): void }) {
   return (
@@ -38,7 +63,7 @@ export function ChartTypePicker({ value, onPick }: { value: ChartType; onPick(ty
           onClick={() => onPick(t)}
           data-testid={`chart-type-${t}`}
         >
-          <span className="chart-types__icon" aria-hidden="true">{ICONS[t]}</span>
+          <ChartTypeIcon type={t} />
           <span>{CHART_LABELS[t]}</span>
         </button>
       ))}
