@@ -68,9 +68,15 @@ describe('result shape', () => {
     expect(r.snippets).toEqual([]);
   });
 
-  it('an unknown variable compiles as an unset multi-select text filter, whatever is selected', () => {
-    const r = compile('postgres', 'WHERE {c=adhoc} AND {adhoc.value} IS NULL', { parameters: pick({ adhoc: ['x'] }) });
-    expect(r).toMatchObject({ text: 'WHERE TRUE AND NULL IS NULL', values: [], unknownVariables: ['adhoc'] });
+  it('an unknown variable compiles as a multi-select text filter: TRUE when unset, its selected values bound as text', () => {
+    expect(compile('postgres', 'WHERE {c=adhoc} AND {adhoc.value} IS NULL')).toMatchObject({ text: 'WHERE TRUE AND NULL IS NULL', values: [], unknownVariables: ['adhoc'] });
+    const one = compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: ['x'] }) });
+    expect(one).toMatchObject({ text: 'WHERE (c = $1)', values: ['x'], unknownVariables: ['adhoc'] });
+    const several = compile('mysql', "WHERE {c=adhoc}", { parameters: pick({ adhoc: ['a', 7, "b'); DROP TABLE t; --"] }) });
+    expect(several).toMatchObject({ text: 'WHERE (c IN (?, ?, ?))', values: ['a', '7', "b'); DROP TABLE t; --"] });
+    expect(compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: [null] }) }).text).toBe('WHERE (c IS NULL)');
+    rejects(() => compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: [{ a: 1 }] }) }), /not a text value/, '/parameters/filters/0/selected_values/0');
+    rejects(() => compile('postgres', 'WHERE {c=adhoc}', { parameters: { filters: [{ variable_name: 'adhoc', selected_values: 'a' }] } }), /must be a list/, '/parameters/filters/0/selected_values');
     rejects(() => compile('postgres', 'SELECT {adhoc.start}'), /holds values, not a range/);
   });
 

@@ -185,9 +185,10 @@ describe('filters/overview', () => {
     error(() => compile('{order_id.value}', { parameters: sel({ order_id: [1, 2] }) }));
   });
 
-  it('an unknown variable is an unset ad hoc filter until it is defined', () => {
-    const r = compile('WHERE {region=region}', { parameters: sel({ region: ['EU'] }) });
-    expect(r).toMatchObject({ text: 'WHERE TRUE', unknownVariables: ['region'] });
+  it('an unknown variable is an ad hoc multi-select text filter: TRUE unset, its values bound as text', () => {
+    expect(compile('WHERE {region=region}')).toMatchObject({ text: 'WHERE TRUE', unknownVariables: ['region'] });
+    const r = compile('WHERE {region=region}', { parameters: sel({ region: ['EU', 'US'] }) });
+    expect(r).toMatchObject({ text: 'WHERE (region IN ($1, $2))', values: ['EU', 'US'], unknownVariables: ['region'] });
   });
 
   it('a timerange in unix seconds or dates, both ends included', () => {

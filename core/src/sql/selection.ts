@@ -58,8 +58,9 @@ export function resolveVariable(name: string, ctx: ResolveContext): Selection {
   const { values, pointer } = selectedValues(found, name);
   const origin = { filter: name, pointer };
   if (!def) {
-    // An ad hoc filter (no definition yet): an unset multi-select text filter.
-    return { kind: 'list', name, single: false, checkbox: false, values: [], origin };
+    // An ad hoc filter (no definition yet): a multi-select text filter; its selected values apply as text.
+    const typed = values.map((v, i) => coerce(v, 'TEXT', { filter: name, pointer: `${pointer}/${i}` }, ctx.time));
+    return { kind: 'list', name, single: false, checkbox: false, values: typed, origin };
   }
   const control = def.control_type;
   if ((RANGE_CONTROLS as readonly string[]).includes(control)) {
