@@ -67,12 +67,15 @@ export async function wrongRegionOf(res: Response): Promise<string | null> {
  * a US organization's user is never served by the EU API.
  */
 export function regionRouted(bindings: Record<string, ServiceBinding | undefined>, home: string): ServiceBinding {
+  // A deployment with one region has nothing to route: the home binding as it is, no digest, no copy.
+  if (Object.entries(bindings).every(([region, b]) => region === home || !b)) return bindings[home]!;
   return {
     async fetch(input, init) {
       const req = input instanceof Request ? input : new Request(input, init);
       const key = await callerKey(req);
       const first = (key && lastRegion.get(key)) || home;
-      const spare = req.clone();
+      // Only a body is used up by the first call; a request without one can be sent again as it is.
+      const spare = req.body ? req.clone() : req;
       const res = await (bindings[first] ?? bindings[home]!).fetch(req);
       const region = await wrongRegionOf(res);
       const other = region && region !== first ? bindings[region] : undefined;

@@ -30,7 +30,9 @@ describe('the API of the organization’s region', () => {
 
   it('never lets the EU API serve a US organization: without the US binding the 403 stands', async () => {
     const eu = binding(() => wrongRegion('us'));
-    const res = await regionRouted({ eu, us: undefined }, 'eu').fetch(new Request('https://cairn-api.internal/dashboards'));
+    const single = regionRouted({ eu, us: undefined }, 'eu');
+    expect(single, 'one region: the binding itself, no routing work per call').toBe(eu);
+    const res = await single.fetch(new Request('https://cairn-api.internal/dashboards'));
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).errors[0].code).toBe('wrong_region');
   });
