@@ -76,7 +76,7 @@ describe('result shape', () => {
     expect(several).toMatchObject({ text: 'WHERE (c IN (?, ?, ?))', values: ['a', '7', "b'); DROP TABLE t; --"] });
     expect(compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: [null] }) }).text).toBe('WHERE (c IS NULL)');
     rejects(() => compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: [{ a: 1 }] }) }), /not a text value/, '/parameters/filters/0/selected_values/0');
-    rejects(() => compile('postgres', 'WHERE {c=adhoc}', { parameters: { filters: [{ variable_name: 'adhoc', selected_values: 'a' }] } }), /must be a list/, '/parameters/filters/0/selected_values');
+    rejects(() => compile('postgres', 'WHERE {c=adhoc}', { parameters: { filters: [{ variable_name: 'adhoc', selected_values: 'a' as unknown as unknown[] }] } }), /must be a list/, '/parameters/filters/0/selected_values');
     rejects(() => compile('postgres', 'SELECT {adhoc.start}'), /holds values, not a range/);
   });
 
