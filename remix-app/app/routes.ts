@@ -28,6 +28,8 @@ export default [
   route('app/reports/executions', 'routes/app.reports.executions.tsx'),
   route('app/reports/executions/:id', 'routes/app.reports.execution.tsx'),
   route('app/reports/executions/:id/data', 'routes/app.reports.execution-data.tsx'),
+  // The report editor's filter bar: a query-driven dropdown's options.
+  route('app/reports/filter-options/:id', 'routes/app.reports.filter-options.tsx'),
   route('app/datasources/:id/schema', 'routes/app.datasources.schema.tsx'),
   layout('routes/app.layout.tsx', [
     route('app', 'routes/app.index.tsx'),

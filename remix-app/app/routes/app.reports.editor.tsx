@@ -33,6 +33,7 @@ interface DatasourceAttributes {
 }
 interface SnippetAttributes {
   name: string;
+  text?: string | null;
   params?: string[];
   description?: string | null;
 }
@@ -101,13 +102,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       backTo: `/app/dashboards/${encodeURIComponent(doc.data.id)}${search}`,
       zone: filterState.zone,
     },
-    filters: filters.map((f) => ({ variable_name: f.variable_name, display_name: f.display_name ?? null, control_type: f.control_type })),
+    filters: filters.map((f) => ({ variable_name: f.variable_name, display_name: f.display_name ?? null, control_type: f.control_type, value_type: f.value_type })),
     filterState,
     datasources: datasources.map((d) => ({
       id: d.id, name: d.attributes.name, database_type: d.attributes.database_type, is_sample: Boolean(d.attributes.is_sample),
       enabled: d.attributes.enabled !== false, default_schema_name: d.attributes.default_schema_name ?? null,
     })),
-    snippets: snippets.map((s) => ({ name: s.attributes.name, params: s.attributes.params ?? [], description: s.attributes.description ?? null })),
+    snippets: snippets.map((s) => ({ name: s.attributes.name, params: s.attributes.params ?? [], description: s.attributes.description ?? null, text: s.attributes.text ?? null })),
     drillTargets: drillTargets(dashboards, allFilters),
     parameters,
     canRefreshSchema: can(session, 'manage_datasources'),
@@ -155,7 +156,7 @@ export default function ReportEditorPage({ loaderData }: Route.ComponentProps) {
       drillTargets={d.drillTargets}
       parameters={d.parameters}
       canRefreshSchema={d.canRefreshSchema}
-      filterBar={<EditorFilters state={d.filterState} />}
+      filterBar={<EditorFilters state={d.filterState} dashboardId={d.dashboard.id} parameters={d.parameters} />}
     />
   );
 }

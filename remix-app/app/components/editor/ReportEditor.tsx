@@ -11,12 +11,14 @@ import { SchemaBrowser } from '../datasources/SchemaBrowser';
 import { dialectFor, editorVariables, schemaNamespace, type SchemaData, type SnippetInfo } from '../../lib/editor-completion';
 import { errorPosition, sqlToRun } from '../../lib/editor-execution';
 import { errorsByField, reportBody, unplacedErrors, type ApiErrorItem, type FormState } from '../../lib/editor-forms';
+import { unknownVariables } from '../../lib/editor-variables';
 import type { InputParameters } from '../../lib/filters';
 import type { DrillTarget } from './DrilldownEditor';
 import { ChartConfigEditor } from './ChartConfigEditor';
 import { FieldErrors, FormErrors } from './Field';
 import { InsertBar } from './InsertBar';
 import { ReportSettings } from './ReportSettings';
+import { UnknownVariablesNotice } from './UnknownVariablesNotice';
 import { RunStatus } from './RunStatus';
 import type { SqlEditorHandle } from './SqlEditor';
 import { useQueryRun } from './useQueryRun';
@@ -40,11 +42,12 @@ export interface ReportEditorProps {
   initialForm: FormState;
   initialDatasourceId: string | null;
   dashboard: { id: string; name: string; locked: boolean; palette: string[]; backTo: string; zone?: string };
-  filters: { variable_name: string; display_name?: string | null; control_type: string }[];
+  filters: { variable_name: string; display_name?: string | null; control_type: string; value_type?: string }[];
   /** Dashboards the chart's drill-down may open. */
   drillTargets?: DrillTarget[];
   datasources: EditorDatasource[];
-  snippets: SnippetInfo[];
+  /** With their text where known, so the variables inside them are checked too. */
+  snippets: (SnippetInfo & { text?: string | null })[];
   parameters: InputParameters;
   canRefreshSchema: boolean;
   filterBar?: React.ReactNode;
@@ -81,6 +84,10 @@ export function ReportEditor(props: ReportEditorProps) {
   const variables = useMemo(() => editorVariables(props.filters), [props.filters]);
   const namespace = useMemo(() => schemaNamespace(schema, datasource?.default_schema_name ?? (datasource?.is_sample ? 'sample_shop' : null)), [schema, datasource]);
   const dialect = dialectFor(datasource?.database_type);
+  const unknown = useMemo(
+    () => unknownVariables(sql, { filters: props.filters, snippets: props.snippets, databaseType: datasource?.database_type }),
+    [sql, props.filters, props.snippets, datasource?.database_type],
+  );
 
   const errors = useMemo(() => errorsByField(save.data?.errors), [save.data]);
   const formMessages = unplacedErrors(errors, PLACED);
@@ -207,6 +214,7 @@ export function ReportEditor(props: ReportEditorProps) {
             )}
           </div>
           <FieldErrors name="sql_query" errors={errors} />
+          <UnknownVariablesNotice unknown={unknown} filters={props.filters.map((f) => f.variable_name)} dashboardName={dashboard.name} />
           <RunStatus state={run.state} elapsed={run.elapsed} onCancel={() => void run.cancel()} onGoTo={(l, c) => editor.current?.goTo(l, c)} />
           <div className="tabs" role="tablist" aria-label="Result, chart and settings">
             {(['data', 'chart', 'settings'] as const).map((t) => (
