@@ -60,7 +60,7 @@ defineRoute(dashboardStatusRoutes, createRoute({
 
 defineRoute(dashboardStatusRoutes, createRoute({
   method: 'post', path: '/reports/{id}/refresh', tags: ['Reports'], summary: 'Refresh a report',
-  description: "Re-runs the report with these parameters and returns the execution id to follow with GET /executions/{id}. A report whose refresh_enabled is off answers 422 invalid_state (its dashboard's refresh still re-runs it). The dashboard's filter rules hold: a required filter without a value (and no default) is 422 missing_attribute, a value outside a dropdown_validate dropdown's options or an all_time aggregation the filter does not allow is 422 invalid_attribute, each naming the filter with a pointer into parameters. Needs View Dashboards.",
+  description: "Re-runs this report alone (the dashboard's other reports and filters keep their results) with these parameters and returns the execution id to follow with GET /executions/{id}. A report whose refresh_enabled is off answers 422 invalid_state (its dashboard's refresh still re-runs it). The dashboard's filter rules hold: a required filter without a value (and no default) is 422 missing_attribute, a value outside a dropdown_validate dropdown's options or an all_time aggregation the filter does not allow is 422 invalid_attribute, each naming the filter with a pointer into parameters. Needs View Dashboards.",
   'x-permissions': ['view_dashboards'],
   request: { params: idParam, body: actionBody(paramsBody) },
   responses: { 200: { description: 'The execution', content: { 'application/json': { schema: z.object({ execution_id: z.string().nullable() }) } } }, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },

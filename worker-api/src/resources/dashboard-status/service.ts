@@ -114,20 +114,26 @@ export async function refreshDashboard(ctx: ServiceContext, dashboardId: string,
   await poll(ctx, dashboardId, parameters, true, 'all');
 }
 
-/** POST /reports/{id}/refresh: re-runs the dashboard's data with these parameters and returns this report's execution id. */
-export async function refreshReport(ctx: ServiceContext, reportId: string, parameters: InputParameters | undefined) {
+/**
+ * POST /reports/{id}/refresh: re-runs this report alone (its dashboard's other reports and filters are
+ * left as they are) with these parameters, under the dashboard's filter rules, and returns its execution id.
+ */
+export async function refreshReport(ctx: ServiceContext, reportId: string, given: InputParameters | undefined) {
   const [row] = await ctx.db.select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled }).from(reports)
     .where(and(eq(reports.id, reportId), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
   if (!row) throw notFound('report', reportId);
-  const { entries } = await poll(ctx, row.dashboard_id, parameters, true, 'all', () => {
-    // The report's own Refresh action is a switch of the report (refreshing the dashboard still re-runs it).
-    if (!row.refresh_enabled) {
-      throw new ApiError('invalid_state', 'Refreshing this report on its own is switched off (refresh_enabled is false); refresh its dashboard instead, or switch refresh_enabled on.');
-    }
-  }).catch((err) => {
+  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: row.dashboard_id });
+  const dashboard = await visibleDashboard(ctx, row.dashboard_id).catch((err) => {
     if ((err as { code?: string }).code === 'not_found') throw notFound('report', reportId);
     throw err;
   });
-  const mine = entries.find((e) => e.kind === 'report' && e.id === reportId);
-  return { execution_id: mine?.execution_id ?? null };
+  // The report's own Refresh action is a switch of the report (refreshing the dashboard still re-runs it).
+  if (!row.refresh_enabled) {
+    throw new ApiError('invalid_state', 'Refreshing this report on its own is switched off (refresh_enabled is false); refresh its dashboard instead, or switch refresh_enabled on.');
+  }
+  const parameters = mergeParameters(dashboard.default_parameters, given);
+  await enforceFilterRules(ctx, dashboard, parameters, { rows: await dashboardFilterRules(ctx, dashboard.id), required: true });
+  const stub = await statusObject(ctx.env, dashboard.id, parameters);
+  const state = await stub.source(await statusRequest(ctx, dashboard.id, parameters, true), reportId, { refresh: true });
+  return { execution_id: state?.executionId ?? null };
 }
