@@ -50,6 +50,20 @@ describe('execution rows', () => {
   });
 });
 
+describe('execution rows past the first page', () => {
+  it('answers the page from an offset with the whole result’s row count', async () => {
+    const rows = Array.from({ length: PREVIEW_ROWS * 2 + 7 }, (_, i) => [i]);
+    const data = binding(() => Response.json({ fields: [{ idx: 0, name: 'n', data_type: 'Integer' }], rows, data_timestamp: null }));
+    const second = await executionRows(client(binding(() => Response.json(handle))), data, 'exe_1', PREVIEW_ROWS);
+    expect(second).toMatchObject({ status: 'ok', rowCount: PREVIEW_ROWS * 2 + 7, offset: PREVIEW_ROWS });
+    expect(second.status === 'ok' && second.rows[0]).toEqual([PREVIEW_ROWS]);
+    expect(second.status === 'ok' && second.rows.length).toBe(PREVIEW_ROWS);
+    const last = await executionRows(client(binding(() => Response.json(handle))), data, 'exe_1', PREVIEW_ROWS * 2);
+    expect(last.status === 'ok' && last.rows).toEqual([...Array(7).keys()].map((i) => [PREVIEW_ROWS * 2 + i]));
+    expect(new URL(data.seen[0]!.url).pathname).toBe('/data/eu/org_1/sch_1/abc');
+  });
+});
+
 describe('writes', () => {
   it('sends JSON:API bodies and returns every error of a 422 with its pointer', async () => {
     const api = binding(() =>

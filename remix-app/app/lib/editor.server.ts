@@ -102,8 +102,8 @@ export async function loadSchema(api: ApiClient, dataServer: ServiceBinding, dat
 }
 
 
-/** The rows of a finished execution (the first PREVIEW_ROWS of them). */
-export async function executionRows(api: ApiClient, dataServer: ServiceBinding, executionId: string): Promise<RowsAnswer> {
+/** A page of a finished execution's rows: PREVIEW_ROWS of them from `offset` (the first page by default). */
+export async function executionRows(api: ApiClient, dataServer: ServiceBinding, executionId: string, offset = 0): Promise<RowsAnswer> {
   const res = await api.raw('GET', `/executions/${encodeURIComponent(executionId)}/data`);
   if (res.status === 204) return { status: 'empty' };
   if (res.status < 200 || res.status >= 300) return { status: 'error', message: errorItems(res.status, res.body)[0]?.detail ?? `The API answered ${res.status}.` };
@@ -115,9 +115,10 @@ export async function executionRows(api: ApiClient, dataServer: ServiceBinding, 
   return {
     status: 'ok',
     fields: doc.fields,
-    rows: doc.rows.slice(0, PREVIEW_ROWS),
+    rows: doc.rows.slice(offset, offset + PREVIEW_ROWS),
     rowCount: doc.rows.length,
     truncated: doc.rows.length > PREVIEW_ROWS,
+    offset,
     dataTimestamp: doc.data_timestamp ?? null,
   };
 }

@@ -18,6 +18,7 @@ import { ChartConfigEditor } from './ChartConfigEditor';
 import { FieldErrors, FormErrors } from './Field';
 import { InsertBar } from './InsertBar';
 import { ReportSettings } from './ReportSettings';
+import { ResultPages } from './ResultPages';
 import { UnknownVariablesNotice } from './UnknownVariablesNotice';
 import { RunStatus } from './RunStatus';
 import type { SqlEditorHandle } from './SqlEditor';
@@ -132,6 +133,12 @@ export function ReportEditor(props: ReportEditorProps) {
   };
 
   const result = run.state.phase === 'done' && run.state.rows.status === 'ok' ? run.state.rows : null;
+  // The whole result downloads through the saved report, so only while the editor runs what is saved.
+  const download = props.mode === 'update' && props.reportId
+    ? run.state.phase === 'done' && run.state.sql === props.original.sql_query && datasourceId === props.originalDatasourceId
+      ? { reportId: props.reportId, name: String(props.original.name ?? 'report'), parameters: props.parameters }
+      : { unavailable: 'Save the report to download its whole result (the download runs the saved SQL).' }
+    : { unavailable: 'Save the report to download its whole result.' };
   const chart = parseChartConfig(form.chart_configuration);
   const errorLine = run.state.phase === 'failed' ? errorPosition(run.state.message, run.state.sql)?.line ?? null : null;
   const selectedText = () => {
@@ -226,10 +233,8 @@ export function ReportEditor(props: ReportEditorProps) {
           </div>
           <div className="tab-panel" role="tabpanel">
             {tab === 'data' ? (
-              result ? (
-                <div className="result-table" data-testid="result-table">
-                  <ChartBody reportId="preview-data" config={{ type: 'table' }} data={{ fields: result.fields, rows: result.rows, data_timestamp: result.dataTimestamp }} palette={dashboard.palette} title="Result" zone={dashboard.zone} />
-                </div>
+              result && run.state.phase === 'done' ? (
+                <ResultPages executionId={run.state.execution.execution_id} first={result} palette={dashboard.palette} zone={dashboard.zone} download={download} />
               ) : (
                 <p className="muted empty-result">{run.state.phase === 'done' && run.state.rows.status === 'empty' ? 'The query returned no rows.' : 'The rows of the last run appear here.'}</p>
               )

@@ -55,7 +55,7 @@ export function RunStatus({ state, elapsed, onCancel, onGoTo }: Props) {
       {rows.status === 'ok' ? (
         <span data-testid="run-row-count">
           {rows.rowCount.toLocaleString('en')} {rows.rowCount === 1 ? 'row' : 'rows'}
-          {rows.truncated ? ` (showing the first ${rows.rows.length.toLocaleString('en')})` : ''}
+          {rows.truncated ? ` (in pages of ${rows.rows.length.toLocaleString('en')})` : ''}
         </span>
       ) : rows.status === 'empty' ? (
         <span data-testid="run-row-count">No rows</span>

@@ -10,7 +10,7 @@ export type RunState =
   | { phase: 'idle' }
   | { phase: 'running'; execution: Execution | null; startedAt: number; cancelling: boolean }
   | { phase: 'fetching'; execution: Execution; startedAt: number }
-  | { phase: 'done'; execution: Execution; elapsed: number; rows: RowsAnswer }
+  | { phase: 'done'; execution: Execution; elapsed: number; rows: RowsAnswer; sql: string }
   | { phase: 'failed'; execution: Execution | null; elapsed: number; message: string; sql: string };
 
 interface ErrorBody {
@@ -115,7 +115,7 @@ export function useQueryRun() {
     const rows = (await json(res)) as RowsAnswer | null;
     if (!alive()) return;
     if (!res.ok || !rows) return fail(firstError(rows, res.status), execution);
-    setState({ phase: 'done', execution, elapsed: Date.now() - startedAt, rows });
+    setState({ phase: 'done', execution, elapsed: Date.now() - startedAt, rows, sql });
   }, []);
 
   const cancel = useCallback(async () => {

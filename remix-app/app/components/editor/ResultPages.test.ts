@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { downloadHref, pageLabel } from './ResultPages';
+
+describe('the editor’s result pages', () => {
+  it('labels a page with its rows and the total', () => {
+    expect(pageLabel(2000, 2000, 200000)).toBe('Rows 2,001–4,000 of 200,000');
+    expect(pageLabel(0, 12, 12)).toBe('Rows 1–12 of 12');
+  });
+
+  it('downloads the whole result through the report’s download route with the filter values', () => {
+    const href = downloadHref('rep_1', 'xlsx', 'Orders by day', { filters: [{ variable_name: 'status', selected_values: ['paid'] }] });
+    const url = new URL(href, 'http://app');
+    expect(url.pathname).toBe('/app/reports/rep_1/download');
+    expect(url.searchParams.get('format')).toBe('xlsx');
+    expect(url.searchParams.get('name')).toBe('Orders by day');
+    expect(JSON.parse(url.searchParams.get('parameters')!)).toEqual({ filters: [{ variable_name: 'status', selected_values: ['paid'] }] });
+  });
+});
