@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual, wrongRegion } from '@cairn/core';
 import { apiKeys, organizations, sessions, users } from '@cairn/db';
@@ -74,7 +74,7 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
       // Expired, and another request is looking the key up again: that one answer is enough (the others
       // would all ask the database at once). Bounded: at most one more TTL.
       || (now - cached.refreshingSince < 1000 && now < cached.expires + Number(c.env.AUTH_CACHE_MS ?? 2000));
-    if (fresh) return inRegion(c, cached.region, cached.principal);
+    if (fresh) return noteKeyUse(c, inRegion(c, cached.region, cached.principal));
     cached.refreshingSince = now;
   }
   const hash = await sha256Hex(parsed.secret);
@@ -102,7 +102,37 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
     keyCache.set(parsed.keyId, { secret: parsed.secret, principal, region, expires: Date.now() + ttl, refreshingSince: 0 });
     if (keyCache.size > 10_000) keyCache.delete(keyCache.keys().next().value!);
   }
-  return inRegion(c, region, principal);
+  return noteKeyUse(c, inRegion(c, region, principal), row.last_used_at);
+}
+
+/** How often a key's last_used_at is written at most. */
+export const LAST_USED_EVERY_MS = 60_000;
+
+/** When this isolate last wrote (or saw) each key's last_used_at. */
+const lastUseNoted = new Map<string, number>();
+
+/**
+ * Records that the key was used: at most one write a minute per key. This isolate skips keys it wrote
+ * (or read as written) less than a minute ago; the update's condition holds the minute across isolates.
+ * The write runs after the answer and never fails the request; updated_at is left as it is.
+ */
+function noteKeyUse(c: Parameters<MiddlewareHandler<AppEnv>>[0], principal: Principal, storedLastUse?: Date | null): Principal {
+  if (principal.kind !== 'api_key') return principal;
+  const id = principal.apiKeyId;
+  const now = Date.now();
+  const seen = Math.max(lastUseNoted.get(id) ?? 0, storedLastUse?.getTime() ?? 0);
+  if (now - seen < LAST_USED_EVERY_MS) {
+    lastUseNoted.set(id, seen);
+    return principal;
+  }
+  lastUseNoted.set(id, now);
+  if (lastUseNoted.size > 10_000) lastUseNoted.delete(lastUseNoted.keys().next().value!);
+  const write = c.get('db').update(apiKeys)
+    .set({ last_used_at: new Date(now), updated_at: sql`${apiKeys.updated_at}` })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.last_used_at), lt(apiKeys.last_used_at, new Date(now - LAST_USED_EVERY_MS)))))
+    .then(() => undefined, (err: unknown) => console.error(`last_used_at of API key ${id} not written`, err));
+  c.executionCtx.waitUntil(write);
+  return principal;
 }
 
 /**
