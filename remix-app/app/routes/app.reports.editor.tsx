@@ -1,7 +1,9 @@
 /**
  * The report editor: `/app/reports/new?dashboard=<id>` and `/app/reports/<id>`. The dashboard's filter
  * values come along in the URL (`f.<variable>=…`, as on the dashboard), so a query runs with them.
- * Saving answers the API's errors to the form, or returns to the dashboard.
+ * Saving answers the API's errors to the form, or returns to the dashboard. `/app/reports/new` without a
+ * dashboard is the standalone SQL editor: pick a datasource, run, then save onto a dashboard of the
+ * analyst's choice (or a new one).
  */
 import { data, redirect } from 'react-router';
 import type { Route } from './+types/app.reports.editor';
@@ -11,6 +13,7 @@ import { EditorFilters } from '../components/editor/EditorFilters';
 import { ReportEditor } from '../components/editor/ReportEditor';
 import { requireApi, type ErrorPayload } from '../lib/api.server';
 import { can, EDIT_REFUSED, errorItems, listAll, requireGrant, write } from '../lib/editor.server';
+import { readTarget, saveStandalone } from '../lib/standalone-report.server';
 import { formFromAttributes, newReportForm, REPORT_FIELDS, type ResourceBody } from '../lib/editor-forms';
 import { editorFilterState } from '../lib/editor-filter-state';
 import type { DashboardAttributes, FilterAttributes, ReportAttributes, SingleDocument } from '../lib/types';
@@ -62,6 +65,45 @@ function drillTargets(
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+interface StandaloneInfo {
+  /** The dashboards the report may go on (locked ones shown, not pickable), with their filters' variables. */
+  dashboards: { id: string; name: string; locked: boolean; variables: string[] }[];
+}
+
+/** `/app/reports/new` without a dashboard: the standalone SQL editor. */
+async function standaloneLoader(api: ReturnType<typeof requireApi>, session: Awaited<ReturnType<typeof requireGrant>>, url: URL) {
+  const [datasources, snippets, dashboards, allFilters] = await Promise.all([
+    can(session, 'view_datasources') ? listAll<DatasourceAttributes>(api, '/datasources') : Promise.resolve([]),
+    listAll<SnippetAttributes>(api, '/sql_snippets'),
+    listAll<DashboardAttributes>(api, '/dashboards'),
+    listAll<FilterAttributes>(api, '/filters'),
+  ]);
+  const sample = datasources.find((d) => d.attributes.is_sample) ?? datasources[0];
+  const targets = drillTargets(dashboards, allFilters);
+  const locked = new Set(dashboards.filter((d) => d.attributes.is_locked).map((d) => d.id));
+  const zone = session.organization.time_zone ?? 'UTC';
+  return {
+    mode: 'create' as const,
+    reportId: null,
+    original: {} as Record<string, unknown>,
+    originalDatasourceId: null,
+    initialForm: newReportForm(),
+    initialDatasourceId: url.searchParams.get('datasource') ?? sample?.id ?? null,
+    dashboard: { id: '', name: '', locked: false, palette: paletteFor(null), backTo: '/app/', zone },
+    filters: [] as { variable_name: string; display_name: string | null; control_type: string; value_type: string }[],
+    filterState: null,
+    datasources: datasources.map((d) => ({
+      id: d.id, name: d.attributes.name, database_type: d.attributes.database_type, is_sample: Boolean(d.attributes.is_sample),
+      enabled: d.attributes.enabled !== false, default_schema_name: d.attributes.default_schema_name ?? null,
+    })),
+    snippets: snippets.map((s) => ({ name: s.attributes.name, params: s.attributes.params ?? [], description: s.attributes.description ?? null, text: s.attributes.text ?? null })),
+    drillTargets: targets,
+    parameters: {},
+    canRefreshSchema: can(session, 'manage_datasources'),
+    standalone: { dashboards: targets.map((t) => ({ ...t, locked: locked.has(t.id) })) } as StandaloneInfo | null,
+  };
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const session = await requireGrant(api, 'manage_dashboards', EDIT_REFUSED);
@@ -72,7 +114,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     report = (await api.get<SingleDocument<ReportAttributes>>(`/reports/${encodeURIComponent(params.id)}`)).data;
     dashboardId = relId(report, 'dashboard');
   }
-  if (!dashboardId) throw data<ErrorPayload>({ code: 'bad_request', message: 'Open the report editor from a dashboard (the link names the dashboard the report goes on).' }, { status: 400 });
+  if (!dashboardId && report) throw data<ErrorPayload>({ code: 'bad_request', message: 'This report is on no dashboard the app can open.' }, { status: 400 });
+  if (!dashboardId) return standaloneLoader(api, session, url);
   const [doc, datasources, snippets, dashboards, allFilters] = await Promise.all([
     api.get<SingleDocument<DashboardAttributes>>(`/dashboards/${encodeURIComponent(dashboardId)}?include=filters,reports`),
     can(session, 'view_datasources') ? listAll<DatasourceAttributes>(api, '/datasources') : Promise.resolve([]),
@@ -112,12 +155,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     drillTargets: drillTargets(dashboards, allFilters),
     parameters,
     canRefreshSchema: can(session, 'manage_datasources'),
+    standalone: null as StandaloneInfo | null,
   };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
-  let payload: { body?: ResourceBody; backTo?: string };
+  let payload: { body?: ResourceBody; backTo?: string; target?: unknown };
   try {
     payload = (await request.json()) as typeof payload;
   } catch {
@@ -126,6 +170,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = payload.body;
   if (!body?.data || body.data.type !== 'reports' || (params.id ? body.data.id !== params.id : body.data.id !== undefined)) {
     return { errors: [{ code: 'bad_request', detail: 'The editor sent a report body the app cannot use.' }] };
+  }
+  // The standalone editor: onto the dashboard picked, or a new one.
+  if (!params.id && payload.target !== undefined) {
+    const saved = await saveStandalone(api, body, readTarget(payload.target));
+    if (saved.ok) return redirect(`/app/dashboards/${encodeURIComponent(saved.dashboardId)}`);
+    if (saved.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
+    return { errors: saved.errors };
   }
   const res = params.id
     ? await write(api, 'PATCH', `/reports/${encodeURIComponent(params.id)}`, body)
@@ -156,7 +207,8 @@ export default function ReportEditorPage({ loaderData }: Route.ComponentProps) {
       drillTargets={d.drillTargets}
       parameters={d.parameters}
       canRefreshSchema={d.canRefreshSchema}
-      filterBar={<EditorFilters state={d.filterState} dashboardId={d.dashboard.id} parameters={d.parameters} />}
+      standalone={d.standalone}
+      filterBar={d.filterState ? <EditorFilters state={d.filterState} dashboardId={d.dashboard.id} parameters={d.parameters} /> : null}
     />
   );
 }

@@ -19,6 +19,7 @@ import { FieldErrors, FormErrors } from './Field';
 import { InsertBar } from './InsertBar';
 import { ReportSettings } from './ReportSettings';
 import { ResultPages } from './ResultPages';
+import { NEW_DASHBOARD, SaveTarget } from './SaveTarget';
 import { UnknownVariablesNotice } from './UnknownVariablesNotice';
 import { RunStatus } from './RunStatus';
 import type { SqlEditorHandle } from './SqlEditor';
@@ -52,10 +53,12 @@ export interface ReportEditorProps {
   parameters: InputParameters;
   canRefreshSchema: boolean;
   filterBar?: React.ReactNode;
+  /** The standalone editor (`/app/reports/new` without a dashboard): the dashboards the report may be saved onto. */
+  standalone?: { dashboards: { id: string; name: string; locked: boolean; variables: string[] }[] } | null;
 }
 
 type Tab = 'data' | 'chart' | 'settings';
-const PLACED = ['name', 'sql_query', 'datasource', 'chart_configuration', 'description', 'no_data_message', 'attribution', 'data_refresh_rate', 'data_refresh_anchor_time', 'default_page_width', 'default_page_height', 'display_name_as_title', 'download_actions_enabled', 'data_download_enabled', 'maximize_action_enabled', 'refresh_enabled', 'unused_filters_warning_enabled', 'unlimited_csv_export_enabled'];
+const PLACED = ['dashboard', 'name', 'sql_query', 'datasource', 'chart_configuration', 'description', 'no_data_message', 'attribution', 'data_refresh_rate', 'data_refresh_anchor_time', 'default_page_width', 'default_page_height', 'display_name_as_title', 'download_actions_enabled', 'data_download_enabled', 'maximize_action_enabled', 'refresh_enabled', 'unused_filters_warning_enabled', 'unlimited_csv_export_enabled'];
 
 function useMounted() {
   const [mounted, setMounted] = useState(false);
@@ -70,6 +73,9 @@ export function ReportEditor(props: ReportEditorProps) {
   const [tab, setTab] = useState<Tab>('data');
   const [schema, setSchema] = useState<SchemaData | null>(null);
   const [dirty, setDirty] = useState(false);
+  /** Standalone: the dashboard to save onto ('' none yet, NEW_DASHBOARD a new one named `newName`). */
+  const [target, setTarget] = useState('');
+  const [newName, setNewName] = useState('');
   const editor = useRef<SqlEditorHandle | null>(null);
   const mounted = useMounted();
   const run = useQueryRun();
@@ -85,9 +91,16 @@ export function ReportEditor(props: ReportEditorProps) {
   const variables = useMemo(() => editorVariables(props.filters), [props.filters]);
   const namespace = useMemo(() => schemaNamespace(schema, datasource?.default_schema_name ?? (datasource?.is_sample ? 'sample_shop' : null)), [schema, datasource]);
   const dialect = dialectFor(datasource?.database_type);
+  const standalone = props.standalone ?? null;
+  const targetDashboard = standalone?.dashboards.find((d) => d.id === target) ?? null;
+  // Standalone, the variables are checked against the filters of the dashboard picked (none for a new one).
+  const checkedFilters = useMemo(
+    () => (standalone ? (targetDashboard?.variables ?? []).map((v) => ({ variable_name: v, control_type: 'input' })) : props.filters),
+    [standalone, targetDashboard, props.filters],
+  );
   const unknown = useMemo(
-    () => unknownVariables(sql, { filters: props.filters, snippets: props.snippets, databaseType: datasource?.database_type }),
-    [sql, props.filters, props.snippets, datasource?.database_type],
+    () => unknownVariables(sql, { filters: checkedFilters, snippets: props.snippets, databaseType: datasource?.database_type }),
+    [sql, checkedFilters, props.snippets, datasource?.database_type],
   );
 
   const errors = useMemo(() => errorsByField(save.data?.errors), [save.data]);
@@ -120,11 +133,18 @@ export function ReportEditor(props: ReportEditorProps) {
     const text = editor.current ? sqlToRun(sql, editor.current.selection()) : sql;
     if (!text.trim()) return;
     setTab((t) => (t === 'settings' ? 'data' : t));
-    void run.start(datasourceId, text, props.parameters, dashboard.id);
+    void run.start(datasourceId, text, props.parameters, standalone ? targetDashboard?.id : dashboard.id);
   };
   const running = run.state.phase === 'running' || run.state.phase === 'fetching';
 
   const onSave = () => {
+    if (standalone) {
+      const body = reportBody(form, { mode: 'create', dashboardId: target === NEW_DASHBOARD ? '' : target, datasourceId });
+      const chosen = target === NEW_DASHBOARD ? { newDashboard: newName } : target ? { dashboardId: target } : null;
+      setDirty(false);
+      save.submit({ body, target: chosen } as never, { method: 'post', encType: 'application/json' });
+      return;
+    }
     const body = props.mode === 'create'
       ? reportBody(form, { mode: 'create', dashboardId: dashboard.id, datasourceId })
       : reportBody(form, { mode: 'update', id: props.reportId!, datasourceId, originalDatasourceId: props.originalDatasourceId, original: props.original });
@@ -149,8 +169,9 @@ export function ReportEditor(props: ReportEditorProps) {
   return (
     <main className="page page--editor report-editor" data-testid="report-editor">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={dashboard.backTo}>{dashboard.name}</Link>{' '}
-        <span aria-hidden="true">/</span> <span>{props.mode === 'create' ? 'New report' : 'Edit report'}</span>
+        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span>{' '}
+        {standalone ? null : <><Link to={dashboard.backTo}>{dashboard.name}</Link> <span aria-hidden="true">/</span>{' '}</>}
+        <span>{standalone ? 'New report (SQL editor)' : props.mode === 'create' ? 'New report' : 'Edit report'}</span>
       </nav>
       {dashboard.locked ? (
         <p className="notice" role="status" data-testid="locked-notice">
@@ -177,7 +198,10 @@ export function ReportEditor(props: ReportEditorProps) {
           <button type="button" className="button" onClick={runQuery} disabled={!datasourceId || running || !sql.trim()} data-testid="run-query" title="Ctrl+Enter / ⌘+Enter">
             ▶ Run
           </button>
-          <button type="button" className="button button--primary" onClick={onSave} disabled={saving || dashboard.locked} data-testid="save-report">
+          {standalone ? (
+            <SaveTarget dashboards={standalone.dashboards} target={target} setTarget={setTarget} newName={newName} setNewName={setNewName} errors={errors} />
+          ) : null}
+          <button type="button" className="button button--primary" onClick={onSave} disabled={saving || dashboard.locked || (standalone !== null && (!target || (target === NEW_DASHBOARD && !newName.trim())))} data-testid="save-report">
             {saving ? 'Saving…' : 'Save'}
           </button>
           <Link to={dashboard.backTo} className="button button--ghost" data-testid="cancel-editor">Cancel</Link>
@@ -221,7 +245,7 @@ export function ReportEditor(props: ReportEditorProps) {
             )}
           </div>
           <FieldErrors name="sql_query" errors={errors} />
-          <UnknownVariablesNotice unknown={unknown} filters={props.filters.map((f) => f.variable_name)} dashboardName={dashboard.name} />
+          <UnknownVariablesNotice unknown={unknown} filters={checkedFilters.map((f) => f.variable_name)} dashboardName={standalone ? (targetDashboard?.name ?? (target === NEW_DASHBOARD ? newName.trim() || 'the new dashboard' : null)) : dashboard.name} />
           <RunStatus state={run.state} elapsed={run.elapsed} onCancel={() => void run.cancel()} onGoTo={(l, c) => editor.current?.goTo(l, c)} />
           <div className="tabs" role="tablist" aria-label="Result, chart and settings">
             {(['data', 'chart', 'settings'] as const).map((t) => (

@@ -8,7 +8,8 @@ import type { UnknownVariable } from '../../lib/editor-variables';
 interface Props {
   unknown: UnknownVariable[];
   filters: string[];
-  dashboardName: string;
+  /** The dashboard the report goes on; null: none picked yet (the standalone editor). */
+  dashboardName: string | null;
 }
 
 export function UnknownVariablesNotice({ unknown, filters, dashboardName }: Props) {
@@ -19,7 +20,7 @@ export function UnknownVariablesNotice({ unknown, filters, dashboardName }: Prop
   return (
     <div className="notice notice--warning unknown-variables" role="status" data-testid="unknown-variables">
       <p>
-        <strong>{list}</strong> {one ? 'is not a filter' : 'are not filters'} of “{dashboardName}”. Until {one ? 'it has' : 'they have'} a value,{' '}
+        <strong>{list}</strong> {one ? 'is not a filter' : 'are not filters'} of {dashboardName === null ? 'a dashboard yet (pick the one to save onto)' : `“${dashboardName}”`}. Until {one ? 'it has' : 'they have'} a value,{' '}
         {one ? 'its condition lets' : 'their conditions let'} every row through; saving creates {one ? 'it' : 'them'} as {one ? 'a text filter' : 'text filters'} on the dashboard.
       </p>
       <ul>
@@ -29,7 +30,7 @@ export function UnknownVariablesNotice({ unknown, filters, dashboardName }: Prop
           </li>
         ))}
       </ul>
-      {filters.length > 0 ? <p className="muted small">The dashboard’s filters: {filters.map((f) => `{${f}}`).join(', ')}.</p> : <p className="muted small">The dashboard has no filters yet.</p>}
+      {dashboardName === null ? null : filters.length > 0 ? <p className="muted small">The dashboard’s filters: {filters.map((f) => `{${f}}`).join(', ')}.</p> : <p className="muted small">The dashboard has no filters yet.</p>}
     </div>
   );
 }
