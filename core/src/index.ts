@@ -10,3 +10,4 @@ export * from './sql/index.ts';
 export * from './resources.ts';
 export * from './schedule.ts';
 export * from './totp.ts';
+export * from './connectors.ts';

@@ -41,7 +41,22 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-type Payload = { intent: 'save'; body: ResourceBody } | { intent: 'test' } | { intent: 'delete' };
+type Payload = { intent: 'save'; body: ResourceBody } | { intent: 'test'; body?: ResourceBody } | { intent: 'delete' };
+
+/** The form waits this long for a test (the API gives up after 10 s; the rest is the way there and back). */
+const TEST_WAIT_MS = 12_000;
+const NO_ANSWER = 'No answer within 10 seconds: check the host and the port, and that Cairn may reach the database’s network.';
+
+/** Races a call with the test's wait; a call still open then is answered with the plain message. */
+async function withinTestWait<T>(work: Promise<T>): Promise<T | 'timeout'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), TEST_WAIT_MS); });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 export type DatasourceAction =
   | { intent: 'save' | 'delete'; errors: ApiErrorItem[] }
   | { intent: 'save'; ok: true }
@@ -57,10 +72,17 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
     if (!id) return redirect(`/app/datasources/${encodeURIComponent((res.body as { data: { id: string } }).data.id)}?created=1`);
     return { intent: 'save', ok: true };
   }
-  if (p?.intent === 'test' && id) {
-    const res = await api.raw('POST', `/datasources/${id}/test_connection`);
+  if (p?.intent === 'test') {
+    // What is in the form: unsaved settings (a new datasource, or an existing one's edits over its stored ones).
+    const sent = p.body ?? { data: { type: 'datasources', ...(id ? { id: params.id } : {}), attributes: {} } };
+    const res = await withinTestWait(api.raw('POST', '/datasources/test_connection', { body: sent, jsonapi: true }));
+    if (res === 'timeout') return { intent: 'test', status: 'error', message: NO_ANSWER };
     if (callMissing(res.status, res.body)) return { intent: 'test', status: 'unavailable', message: 'Testing the connection is not available on this server yet.' };
-    if (res.status < 200 || res.status >= 300) return { intent: 'test', status: 'error', message: errorItems(res.status, res.body)[0]?.detail ?? `The API answered ${res.status}.` };
+    if (res.status >= 500) return { intent: 'test', status: 'error', message: 'The test could not be finished: the Cairn API did not answer. Try again in a moment.' };
+    if (res.status < 200 || res.status >= 300) {
+      const items = errorItems(res.status, res.body);
+      return { intent: 'test', status: 'error', message: items.map((e) => e.detail).filter(Boolean).join(' ') || `The API answered ${res.status}.` };
+    }
     const body = res.body as { status?: string; error_message?: string | null };
     return { intent: 'test', status: body.status === 'ok' ? 'ok' : 'error', message: body.error_message ?? null };
   }
@@ -93,10 +115,17 @@ export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
   const deleteErrors = remove.data && 'errors' in remove.data ? remove.data.errors.map((e) => e.detail ?? e.code ?? 'Refused.') : [];
   const original = datasource ? { ...datasource.attributes } : {};
 
+  // A new test hides the previous result until it answers.
+  const testing = test.state !== 'idle';
+  const bodyOf = (form: FormState) => datasource
+    ? datasourceBody(form, { mode: 'update', id: datasource.id, original, originalAgents: datasource.agents })
+    : datasourceBody(form, { mode: 'create' });
+  const runTest = (form: FormState) => {
+    test.submit({ intent: 'test', body: bodyOf(form) } as never, { method: 'post', encType: 'application/json' });
+  };
+
   const submit = (form: FormState) => {
-    const body = datasource
-      ? datasourceBody(form, { mode: 'update', id: datasource.id, original, originalAgents: datasource.agents })
-      : datasourceBody(form, { mode: 'create' });
+    const body = bodyOf(form);
     save.submit({ intent: 'save', body } as never, { method: 'post', encType: 'application/json' });
   };
 
@@ -124,26 +153,18 @@ export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
         busy={save.state !== 'idle'}
         readOnly={!canManage || sample}
         onSubmit={submit}
+        onTest={canManage ? runTest : undefined}
+        testing={testing}
+        testResult={testResult && !testing ? (
+          <div className={`test-result test-result--${testResult.status === 'ok' ? 'ok' : 'error'}`} role={testResult.status === 'ok' ? 'status' : 'alert'} data-testid="test-result" data-status={testResult.status}>
+            <strong>{testResult.status === 'ok' ? 'Connected: Cairn can reach this database.' : testResult.status === 'unavailable' ? 'Not available' : 'The connection failed.'}</strong>
+            {testResult.message ? <pre data-testid="test-error">{testResult.message}</pre> : null}
+          </div>
+        ) : testing ? <p className="muted small" role="status" data-testid="test-running">Testing the connection (at most 10 seconds)…</p> : null}
       />
       {datasource ? (
         <>
-          <section className="editor-form" aria-label="Connection test">
-            <div className="edit-toolbar">
-              <h3 style={{ margin: 0 }}>Test the connection</h3>
-              <span className="spacer" />
-              {canManage ? (
-                <button type="button" className="button" disabled={test.state !== 'idle'} onClick={() => test.submit({ intent: 'test' } as never, { method: 'post', encType: 'application/json' })} data-testid="test-connection">
-                  {test.state !== 'idle' ? 'Testing…' : 'Test connection'}
-                </button>
-              ) : <span className="muted small">Administrators can test the connection.</span>}
-            </div>
-            {testResult && 'status' in testResult ? (
-              <div className={`test-result test-result--${testResult.status === 'ok' ? 'ok' : 'error'}`} role={testResult.status === 'ok' ? 'status' : 'alert'} data-testid="test-result" data-status={testResult.status}>
-                <strong>{testResult.status === 'ok' ? 'Connected: Cairn can reach this database.' : testResult.status === 'unavailable' ? 'Not available' : 'The connection failed.'}</strong>
-                {testResult.message ? <pre data-testid="test-error">{testResult.message}</pre> : null}
-              </div>
-            ) : null}
-          </section>
+          {!canManage ? <p className="muted small">Administrators can test the connection.</p> : null}
           <SchemaBrowser datasourceId={datasource.id} defaultSchema={typeof a?.default_schema_name === 'string' ? a.default_schema_name : null} canRefresh={canManage} />
           {canManage && !sample ? (
             <section className="editor-form" aria-label="Delete">

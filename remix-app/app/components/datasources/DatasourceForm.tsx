@@ -3,7 +3,8 @@
  * password and the BigQuery key are write-only: the form says whether one is stored, never shows it,
  * and keeps it unless a new one is typed or removal is ticked.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { connectionModeRuns, databaseTypeRuns } from '@cairn/core';
 import { CheckField, FormErrors, SelectField, TextField } from '../editor/Field';
 import {
   connectionModes, DATABASE_LABELS, DATABASE_TYPES, datasourceFields, DEFAULT_PORTS, type ConnectionMode, type DatabaseType, type DatasourceField,
@@ -20,11 +21,44 @@ interface Props {
   busy: boolean;
   readOnly: boolean;
   onSubmit(form: FormState): void;
+  /** Tests the settings as they are in the form (saved or not); absent for viewers. */
+  onTest?(form: FormState): void;
+  /** Whether a test is running, and its result (the page clears it when a new test starts). */
+  testing?: boolean;
+  testResult?: ReactNode;
+}
+
+const NOT_YET = 'not available yet';
+
+/**
+ * A select whose options can be marked as not available yet (disabled, with a note): the types and
+ * connection modes that cannot run queries come from @cairn/core, the list the API's connectors read.
+ */
+function AvailabilitySelect({ name, label, value, onChange, disabled, options, errors, note }: {
+  name: string; label: string; value: string; onChange(v: string): void; disabled?: boolean;
+  options: { value: string; label: string; available: boolean }[]; errors: Record<string, string[]>; note: string | null;
+}) {
+  const id = `f-${name}`;
+  const invalid = Boolean(errors[name]?.length);
+  return (
+    <label className={`field${invalid ? ' is-invalid' : ''}`} htmlFor={id}>
+      <span className="field__label">{label}</span>
+      <select id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={invalid} disabled={disabled} data-testid={`field-${name}`}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value} disabled={!o.available && o.value !== value} data-available={o.available ? 'yes' : 'no'}>
+            {o.available ? o.label : `${o.label} (${NOT_YET})`}
+          </option>
+        ))}
+      </select>
+      {note ? <span className="field__hint" data-testid={`${name}-note`}>{note}</span> : null}
+      {invalid ? <span className="field__error" role="alert">{errors[name]!.join(' ')}</span> : null}
+    </label>
+  );
 }
 
 const MODE_LABELS: Record<ConnectionMode, string> = { direct: 'Direct connection', ssh_tunnel: 'SSH tunnel', agent: 'Cairn agent' };
 
-export function DatasourceForm({ mode, initial, stored, agents, errors, busy, readOnly, onSubmit }: Props) {
+export function DatasourceForm({ mode, initial, stored, agents, errors, busy, readOnly, onSubmit, onTest, testing = false, testResult }: Props) {
   const [form, setForm] = useState<FormState>(initial);
   const [advanced, setAdvanced] = useState(false);
   const set = (k: string, v: unknown) => setForm((f) => ({ ...f, [k]: v as FormState[string] }));
@@ -35,6 +69,8 @@ export function DatasourceForm({ mode, initial, stored, agents, errors, busy, re
   const basic = fields.filter((f) => !f.advanced);
   const extra = fields.filter((f) => f.advanced);
   const shown = ['name', 'database_type', 'connection_mode', 'agents', 'password', ...fields.map((f) => f.name)];
+  // A new datasource of a type or mode that cannot run would never work: it cannot be created from here.
+  const runs = databaseTypeRuns(type) && connectionModeRuns(connection);
   const selectedAgents = Array.isArray(form.agents) ? (form.agents as string[]) : [];
 
   const changeType = (next: string) => {
@@ -95,8 +131,16 @@ export function DatasourceForm({ mode, initial, stored, agents, errors, busy, re
         <legend>Connection</legend>
         <div className="field-row">
           <TextField name="name" label="Name" value={String(form.name ?? '')} onChange={(v) => set('name', v)} errors={errors} required />
-          <SelectField name="database_type" label="Type" value={type} onChange={changeType} errors={errors} disabled={mode === 'update'} options={DATABASE_TYPES.map((t) => ({ value: t, label: DATABASE_LABELS[t] }))} />
-          <SelectField name="connection_mode" label="Connect through" value={connection} onChange={(v) => set('connection_mode', v)} errors={errors} options={modes.map((m) => ({ value: m, label: MODE_LABELS[m] }))} />
+          <AvailabilitySelect
+            name="database_type" label="Type" value={type} onChange={changeType} errors={errors} disabled={mode === 'update'}
+            options={DATABASE_TYPES.map((t) => ({ value: t, label: DATABASE_LABELS[t], available: databaseTypeRuns(t) }))}
+            note={databaseTypeRuns(type) ? (mode === 'create' ? 'Types marked “not available yet” cannot run queries in Cairn yet.' : null) : `${DATABASE_LABELS[type]} cannot run queries in Cairn yet: its settings are kept, but tests and reports on it are refused.`}
+          />
+          <AvailabilitySelect
+            name="connection_mode" label="Connect through" value={connection} onChange={(v) => set('connection_mode', v)} errors={errors}
+            options={modes.map((m) => ({ value: m, label: MODE_LABELS[m], available: connectionModeRuns(m) }))}
+            note={connectionModeRuns(connection) ? null : `Connecting through ${connection === 'agent' ? 'a Cairn agent' : 'an SSH tunnel'} is not available yet: only direct connections run queries.`}
+          />
         </div>
         {connection === 'agent' ? (
           <label className="field">
@@ -119,13 +163,21 @@ export function DatasourceForm({ mode, initial, stored, agents, errors, busy, re
           <div className="field-row">{extra.map(field)}</div>
         </fieldset>
       ) : null}
-      {!readOnly ? (
+      {!readOnly || onTest ? (
         <div className="editor-form__actions">
-          <button type="submit" className="button button--primary" disabled={busy} data-testid="datasource-save">
-            {busy ? 'Saving…' : mode === 'create' ? 'Create datasource' : 'Save changes'}
-          </button>
+          {!readOnly ? (
+            <button type="submit" className="button button--primary" disabled={busy || (mode === 'create' && !runs)} data-testid="datasource-save">
+              {busy ? 'Saving…' : mode === 'create' ? 'Create datasource' : 'Save changes'}
+            </button>
+          ) : null}
+          {onTest ? (
+            <button type="button" className="button" disabled={testing || busy} onClick={() => onTest(form)} data-testid="test-connection">
+              {testing ? 'Testing…' : 'Test connection'}
+            </button>
+          ) : null}
         </div>
       ) : null}
+      {testResult ?? null}
     </form>
   );
 }

@@ -75,9 +75,17 @@ function formatSeconds(ms: number): string {
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
+/**
+ * What the Workers runtime's socket says when nothing accepts the connection, in plain words: the
+ * runtime's own text ("proxy request failed, cannot connect to the specified address") names a proxy
+ * that the analyst never configured.
+ */
+const RUNTIME_CONNECT_FAILURE = /proxy request failed[^.]*|cannot connect to the specified address/i;
+export const NOTHING_ANSWERS = 'nothing accepts connections at this address and port (check the host, the port and that the database server is running and reachable from Cairn)';
+
 /** The message of anything thrown, without a trailing period doubling up. */
 export function messageOf(err: unknown): string {
-  if (err instanceof Error && err.message) return err.message;
+  if (err instanceof Error && err.message) return RUNTIME_CONNECT_FAILURE.test(err.message) ? NOTHING_ANSWERS : err.message;
   const code = (err as { code?: unknown })?.code;
   return typeof code === 'string' ? code : String(err);
 }

@@ -1,4 +1,4 @@
-import { ApiError, decryptSecret } from '@cairn/core';
+import { ApiError, RUNNABLE_DATABASE_TYPES, connectionModeRuns, decryptSecret } from '@cairn/core';
 import type { datasources } from '@cairn/db';
 import type { ResultChunk, ResultSummary } from '../result.ts';
 import type { ConnectionSettings, Connector, RunOptions } from './connector.ts';
@@ -37,8 +37,8 @@ const POSTGRES_FAMILY: Record<string, PgFamily> = { postgres: 'postgres', redshi
 const MYSQL_FAMILY = new Set(['mysql', 'mariadb']);
 const DEFAULT_PORTS: Record<string, number> = { postgres: 5432, redshift: 5439, cratedb: 5432, mysql: 3306, mariadb: 3306 };
 
-/** The database types that run directly today. */
-export const DIRECT_TYPES = ['postgres', 'redshift', 'mysql', 'mariadb'] as const;
+/** The database types that run directly today (the list lives in @cairn/core, which the app's form reads too). */
+export const DIRECT_TYPES = RUNNABLE_DATABASE_TYPES;
 
 /**
  * The connector for a datasource. A disabled datasource, a connection mode other than direct, or a
@@ -62,7 +62,7 @@ export async function connectorFor(ds: DatasourceConfig, env: ConnectorEnv): Pro
       { source: { pointer: '/data/attributes/database_type' } },
     );
   }
-  if (ds.connection_mode !== 'direct') {
+  if (!connectionModeRuns(ds.connection_mode)) {
     throw new ApiError(
       'invalid_state',
       `Datasource "${ds.name}" connects through ${ds.connection_mode === 'ssh_tunnel' ? 'an SSH tunnel' : 'an agent'}, ` +

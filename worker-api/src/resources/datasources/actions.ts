@@ -3,8 +3,11 @@ import { ApiError } from '@cairn/core';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { errorResponses, idParam } from '../../lib/openapi.ts';
+import { errorResponses, idParam, jsonApiBody } from '../../lib/openapi.ts';
+import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { datasourceSchema, refreshDatasource, testConnection } from './engine-actions.ts';
+import { datasourceBody } from './schema.ts';
+import { testSettings } from './test-settings.ts';
 
 /** Action calls of datasources that talk to the database (registered in app.ts beside datasourceRoutes). */
 export const datasourceActionRoutes = new OpenAPIHono<AppEnv>();
@@ -29,11 +32,37 @@ const schemaQuery = z.object({
 
 defineRoute(datasourceActionRoutes, createRoute({
   method: 'post', path: '/datasources/{id}/test_connection', tags, summary: 'Test a datasource connection',
-  description: `Connects with the stored settings and answers within 15 s: \`ok\`, or \`error\` with the database’s own message (or “no answer within 15 s” for a port that never speaks the database’s protocol). An ok test records the server_version. Disabled datasources can be tested. ${NO_DRIVER} A datasource that points at Cairn’s own metadata database, or at a private network where the operator blocks those, is a 422 invalid_state with meta.refused. Needs Manage Datasources. No request body.`,
+  description: `Connects with the stored settings and answers within 10 s: \`ok\`, or \`error\` with the database’s own message (or “no answer within 10 s” for a port that never speaks the database’s protocol). An ok test records the server_version. Disabled datasources can be tested. ${NO_DRIVER} A datasource that points at Cairn’s own metadata database, or at a private network where the operator blocks those, is a 422 invalid_state with meta.refused. Needs Manage Datasources. No request body.`,
   'x-permissions': ['manage_datasources'],
   request: { params: idParam },
   responses: { 200: json(ConnectionTest, 'The outcome of the test'), ...errorResponses(401, 403, 404, 422, 429) },
 }), async (c) => c.json(await testConnection(serviceContext(c), c.req.param('id')!)));
+
+/** The settings a test reads: those of a create, without a name (a form is tested before it is named). */
+const testBody = { ...datasourceBody, required: ['database_type', 'connection_mode'] } as typeof datasourceBody;
+
+defineRoute(datasourceActionRoutes, createRoute({
+  method: 'post', path: '/datasources/test_connection', tags, summary: 'Test unsaved datasource settings',
+  description: `Tests settings before they are saved, the way POST /datasources/{id}/test_connection tests stored ones, and saves nothing. The body is a datasource document as for create (\`database_type\` and \`connection_mode\` required, \`name\` optional). With \`data.id\` it tests the edits of that datasource: the sent attributes over the stored ones (a password that is not sent is the stored one). The per-type rules of create/update apply first (422 for what a save would refuse). Answers within 10 s: \`ok\`, or \`error\` with the database’s own message. ${NO_DRIVER} Needs Manage Datasources (with \`data.id\`, on that datasource).`,
+  'x-permissions': ['manage_datasources'],
+  request: { body: jsonApiBody(resourceRequestSchema(testBody, 'create')) },
+  responses: { 200: json(ConnectionTest, 'The outcome of the test'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+}), async (c) => {
+  const raw = await c.req.text();
+  let id: string | null = null;
+  try {
+    const data = (JSON.parse(raw) as { data?: { id?: unknown } } | null)?.data;
+    if (data && typeof data === 'object' && data.id !== undefined) {
+      if (typeof data.id !== 'string' || !data.id) throw new ApiError('invalid_attribute', 'data.id must be the id of a datasource.', { source: { pointer: '/data/id' } });
+      id = data.id;
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // Not JSON: readResourceBody answers it.
+  }
+  const body = id ? await readResourceBody(c, datasourceBody, 'update', id) : await readResourceBody(c, testBody, 'create');
+  return c.json(await testSettings(serviceContext(c), body, id));
+});
 
 defineRoute(datasourceActionRoutes, createRoute({
   method: 'post', path: '/datasources/{id}/refresh', tags, summary: 'Refresh a datasource’s schema',

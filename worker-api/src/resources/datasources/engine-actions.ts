@@ -4,24 +4,23 @@ import { datasources } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
-import { connectorEnv, connectorFor } from '../../engine/connectors.ts';
 import { assertRunnable, dispatch } from '../../engine/execute.ts';
 import { createSchemaJob, SCHEMA_MAX_AGE_MS, storeCachedSchema, storedSchemaKey } from '../../engine/schema-store.ts';
 import { findDatasource } from './service.ts';
+import { boundedTest } from './test-settings.ts';
 
 /**
  * POST /datasources/{id}/test_connection: connects with the stored settings and answers ok or error
  * with the database's (or the network's) own message; an ok test records the server version. A
  * disabled datasource can be tested (that is how one checks it before enabling it). A type without a
  * driver, an SSH tunnel or an agent: 422 invalid_state naming it; so is a target Cairn refuses (its own
- * metadata database, a blocked private network: engine/connectors/target-guard.ts). The connector
- * answers within 15 s even when the peer never speaks the protocol.
+ * metadata database, a blocked private network: engine/connectors/target-guard.ts). The test
+ * answers within 10 s (TEST_CONNECTION_MS) even when the peer never speaks the protocol.
  */
 export async function testConnection(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_datasources', { type: 'datasources', id });
   const ds = await findDatasource(ctx, id);
-  const connector = await connectorFor({ ...ds, enabled: true }, connectorEnv(ctx));
-  const result = await connector.testConnection();
+  const result = await boundedTest(ds, ctx);
   if (result.status === 'ok' && result.server_version && result.server_version !== ds.server_version) {
     await ctx.db.update(datasources).set({ server_version: result.server_version })
       .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId)));

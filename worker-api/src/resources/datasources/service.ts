@@ -64,7 +64,7 @@ export async function getDatasource(ctx: ServiceContext, id: string, include: Se
 }
 
 /** Column values for the attributes sent: secrets sealed, dates parsed, defaults restored for nulls. */
-async function columnsOf(ctx: ServiceContext, a: Body['attributes']): Promise<Values> {
+export async function columnsOf(ctx: ServiceContext, a: Body['attributes']): Promise<Values> {
   const { password, bigquery_service_key, databricks_auth_expires_at, ...plain } = a;
   const v: Values = { ...plain };
   if (password !== undefined) v.password_encrypted = password === null ? null : await encryptSecret(password, ctx.env.SECRET_KEY);
@@ -77,7 +77,7 @@ async function columnsOf(ctx: ServiceContext, a: Body['attributes']): Promise<Va
   return v;
 }
 
-function stateOf(row: Values, agentCount: number): DatasourceState {
+export function stateOf(row: Values, agentCount: number): DatasourceState {
   return {
     database_type: row.database_type!,
     connection_mode: row.connection_mode!,
@@ -98,7 +98,7 @@ function stateOf(row: Values, agentCount: number): DatasourceState {
 }
 
 /** Fills the defaults that depend on the merged state (ports, Databricks auth mode). */
-function withDefaults(merged: Values, creating: boolean, sent: Values): Values {
+export function withDefaults(merged: Values, creating: boolean, sent: Values): Values {
   const out: Values = {};
   const type = merged.database_type!;
   // A missing port on create, or a port set to null, takes the type's default.
