@@ -12,7 +12,7 @@ import { themeAtom } from '../../state/theme';
 import type { ChartConfig, ChartType } from './config';
 import { drilldownHref } from './drilldown';
 import { knownZone } from './format';
-import { rotatePalette } from './palette';
+import { colorMapFor, rotatePalette, seriesColors } from './palette';
 import { resolveRoles } from './resolve';
 import type { ViewProps } from './views/types';
 import NumberChart from './views/NumberChart';
@@ -192,7 +192,10 @@ export function ChartBody({ reportId, config, configProblem, data, palette, titl
   const shown: ChartConfig = resolved.ok ? config : { type: 'table' };
   const roles = resolved.ok ? resolved.roles : {};
   const note = configProblem ?? (resolved.ok ? undefined : resolved.note);
-  const props = { config: shown as never, roles, data, palette: rotatePalette(palette, shown.color_start), mode, title, zone: knownZone(data.time_zone || zone), onDrill: resolved.ok ? onDrill : undefined };
+  const turned = rotatePalette(palette, shown.color_start);
+  const colorMap = colorMapFor(palette);
+  const colors = (names: readonly string[]) => seriesColors(colorMap, turned, names);
+  const props = { config: shown as never, roles, data, palette: turned, colors, mode, title, zone: knownZone(data.time_zone || zone), onDrill: resolved.ok ? onDrill : undefined };
   const View = shown.type === 'number' ? null : VIEWS[shown.type];
   return (
     <ChartFrame reportId={reportId} type={config.type} state="ready">

@@ -20,3 +20,83 @@ export function rotatePalette(palette: string[], start: number | undefined): str
   const s = ((Math.round(start) % palette.length) + palette.length) % palette.length;
   return [...palette.slice(s), ...palette.slice(0, s)];
 }
+
+/** FNV-1a hash of a series value: where its colour is looked for first. */
+export function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * Colours pinned by series value (a line's, a bar's, a slice's name): "France" keeps the colour it got
+ * the first time, whatever subset of values a filter leaves and whichever chart shows it. A new value
+ * takes the colour its name hashes to when no pinned value has it yet, else the colour used by the
+ * fewest pinned values, so the colour follows the value and not its position in the result. Within one
+ * chart two values never share a colour while the scheme has a free one (the later value borrows a free
+ * colour for that chart only, without changing its pin).
+ */
+export class ColorMap {
+  private readonly pins = new Map<string, number>();
+  private readonly counts: number[];
+
+  constructor(readonly size: number) {
+    this.counts = new Array<number>(Math.max(1, size)).fill(0);
+  }
+
+  /** The pinned colour index of a value (pins it on first sight). */
+  indexOf(name: string): number {
+    let i = this.pins.get(name);
+    if (i !== undefined) return i;
+    const n = this.counts.length;
+    const start = nameHash(name) % n;
+    i = start;
+    for (let k = 0; k < n; k++) {
+      const j = (start + k) % n;
+      if (this.counts[j]! < this.counts[i]!) i = j;
+      if (this.counts[i] === 0) break;
+    }
+    this.pins.set(name, i);
+    this.counts[i]!++;
+    return i;
+  }
+
+  /** Colour indexes of the values one chart shows, in their order: pinned ones first keep theirs. */
+  indexesFor(names: readonly string[]): number[] {
+    const n = this.counts.length;
+    const pinnedBefore = names.map((name) => this.pins.has(name));
+    const out = new Array<number>(names.length);
+    const used = new Set<number>();
+    // Values pinned earlier choose first, so a value new to this chart never takes their colour here.
+    for (const pass of [true, false]) {
+      names.forEach((name, k) => {
+        if (pinnedBefore[k] !== pass) return;
+        let i = this.indexOf(name);
+        if (used.has(i) && used.size < n) {
+          while (used.has(i)) i = (i + 1) % n;
+        }
+        used.add(i);
+        out[k] = i;
+      });
+    }
+    return out;
+  }
+}
+
+/** One colour map per colour scheme in the browser (server renders start afresh: no state across requests). */
+const maps = new WeakMap<readonly string[], ColorMap>();
+export function colorMapFor(palette: readonly string[]): ColorMap {
+  if (typeof window === 'undefined') return new ColorMap(palette.length);
+  let m = maps.get(palette);
+  if (!m) maps.set(palette, (m = new ColorMap(palette.length)));
+  return m;
+}
+
+/** Each name's colour: its pinned index in the chart's palette (the scheme turned by the chart's color_start). */
+export function seriesColors(map: ColorMap, palette: readonly string[], names: readonly string[]): Map<string, string> {
+  const idx = map.indexesFor(names);
+  return new Map(names.map((name, k) => [name, palette[idx[k]! % palette.length]!]));
+}

@@ -112,3 +112,21 @@ export function withAxisTitles(margin: Margin, legends: LegendSpec[], bottomTitl
     left: leftTitle ? { legend: leftTitle, legendPosition: 'middle' as const, legendOffset: -(base.left + 4) } : {},
   };
 }
+
+/** Width of one character of chart label text (11 px, weight 600): generous, so estimates err on the safe side. */
+export const LABEL_CHAR_PX = 7;
+export const LABEL_LINE_PX = 15;
+
+/**
+ * A label that fits a box of `width` × `height` pixels on one line, or '' when even a few characters
+ * would not: text that is too long ends in "…", and a box too low or narrow for it shows no label.
+ * Used for treemap cells and group headings, which must never overlap their neighbours or run out.
+ */
+export function fitLabel(text: string, width: number, height: number, padding = 6): string {
+  if (height < LABEL_LINE_PX) return '';
+  const room = Math.floor((width - 2 * padding) / LABEL_CHAR_PX);
+  if (text.length <= room) return text;
+  // Fewer than three characters and an ellipsis says nothing useful.
+  if (room < 4) return '';
+  return `${text.slice(0, room - 1).trimEnd()}…`;
+}

@@ -9,7 +9,7 @@ import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function BarChart({ config, roles, data, palette, mode, title, zone, onDrill }: ViewProps<BarConfig>) {
+export default function BarChart({ config, roles, data, colors, mode, title, zone, onDrill }: ViewProps<BarConfig>) {
   const x = idx(roles, 'x')!;
   const y = idxList(roles, 'y');
   const seriesCol = idx(roles, 'series');
@@ -19,6 +19,7 @@ export default function BarChart({ config, roles, data, palette, mode, title, zo
   const label = isDateType(field(x)) ? dateLabeler(xs, zone) : (v: unknown) => formatCell(v as never, field(x)) || '—';
   const percent = config.grouping === 'percent';
   const keys = series.map((s) => s.name);
+  const colorOf = colors(keys);
   const bars = xs.map((xv, i) => {
     const datum: Record<string, string | number> = { __x: `${label(xv as never)}\u200b${i}` };
     const sum = percent ? series.reduce((s, ser) => s + Math.abs(ser.values[i] ?? 0), 0) : 1;
@@ -50,7 +51,7 @@ export default function BarChart({ config, roles, data, palette, mode, title, zo
         margin={axes.margin}
         padding={0.28}
         innerPadding={keys.length > 1 && config.grouping !== 'stacked' && !percent ? 2 : 0}
-        colors={palette}
+        colors={(d) => colorOf.get(String(d.id))!}
         borderRadius={3}
         enableLabel={Boolean(config.labels)}
         label={(d) => formatCompact(Number(d.value), fmt)}

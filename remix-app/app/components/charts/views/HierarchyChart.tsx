@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import type { HierarchyConfig } from '../config';
 import { toTree, type TreeNode } from '../data';
 import { formatCompact, formatNumber } from '../format';
-import { nivoTheme } from '../theme';
+import { fitLabel, nivoTheme } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 
 function find(node: TreeNode, id: string, trail: TreeNode[] = []): TreeNode[] | null {
@@ -22,7 +22,14 @@ function find(node: TreeNode, id: string, trail: TreeNode[] = []): TreeNode[] | 
   return null;
 }
 
-export default function HierarchyChart({ config, roles, data, palette, mode, title }: ViewProps<HierarchyConfig>) {
+/** A treemap cell's label: "name · value" when it fits, else the name alone, shortened or left out to fit. */
+export function treemapLabel(name: string, value: string, width: number, height: number): string {
+  const full = `${name} · ${value}`;
+  const fitted = fitLabel(full, width, height);
+  return fitted === full ? full : fitLabel(name, width, height);
+}
+
+export default function HierarchyChart({ config, roles, data, palette, colors, mode, title }: ViewProps<HierarchyConfig>) {
   const levels = idxList(roles, 'levels');
   const value = idx(roles, 'value')!;
   const tree = useMemo(() => toTree(data.rows, levels, value, title), [data.rows, levels.join(), value, title]);
@@ -36,6 +43,10 @@ export default function HierarchyChart({ config, roles, data, palette, mode, tit
   const zoom = (id: string, hasChildren: boolean) => {
     if (hasChildren && id !== node.id) setFocus(id);
   };
+  // Top-level groups keep their colour by name (palette.ts ColorMap); their children share it.
+  const tops = node.children ?? [];
+  const byName = colors(tops.map((c) => c.name));
+  const topColor = new Map(tops.map((c) => [c.id, byName.get(c.name)!]));
   const common = {
     data: node,
     identity: 'id',
@@ -109,16 +120,20 @@ export default function HierarchyChart({ config, roles, data, palette, mode, tit
         ) : (
           <ResponsiveTreeMap
             {...common}
+            colors={config.color_by === 'depth' ? palette : (n) => topColor.get(String(n.pathComponents[1]))!}
+            colorBy={config.color_by === 'depth' ? 'treeDepth' : 'pathComponents.1'}
             margin={{ top: 0, right: 0, bottom: 0, left: 0 }}
             tile="squarify"
             innerPadding={2}
             outerPadding={2}
             nodeOpacity={1}
             borderWidth={0}
-            label={(d) => `${(d.data as TreeNode).name} · ${formatCompact(d.value, fmt)}`}
-            labelSkipSize={38}
+            // Each label fits its cell on one line (shortened with "…", or left out): never rotated, never over a neighbour.
+            label={(d) => treemapLabel((d.data as TreeNode).name, formatCompact(d.value, fmt), d.width, d.height)}
+            labelSkipSize={0}
+            orientLabel={false}
             labelTextColor="#ffffff"
-            parentLabel={(d) => (d.data as TreeNode).name}
+            parentLabel={(d) => fitLabel((d.data as TreeNode).name, d.width, d.height < 40 ? 0 : d.height, 8)}
             parentLabelTextColor="#ffffff"
             parentLabelSize={18}
             enableParentLabel

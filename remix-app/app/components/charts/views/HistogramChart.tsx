@@ -8,7 +8,7 @@ import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function HistogramChart({ config, roles, data, palette, mode, title, zone }: ViewProps<HistogramConfig>) {
+export default function HistogramChart({ config, roles, data, colors, mode, title, zone }: ViewProps<HistogramConfig>) {
   const v = idx(roles, 'value')!;
   const s = idx(roles, 'series');
   const field = data.fields.find((f) => f.idx === v) ?? data.fields[v];
@@ -29,6 +29,7 @@ export default function HistogramChart({ config, roles, data, palette, mode, tit
     });
     return datum;
   });
+  const colorOf = colors(h.series);
   const labels = bars.map((b) => b.__bin as string);
   const maxTicks = Math.max(2, Math.floor((size.width || 800) / 90));
   const legend = legendFor(config.legend, h.series.length > 1 ? h.series.length : 0);
@@ -43,7 +44,7 @@ export default function HistogramChart({ config, roles, data, palette, mode, tit
         groupMode={h.series.length > 1 ? 'grouped' : 'stacked'}
         padding={0.04}
         margin={axes.margin}
-        colors={palette}
+        colors={(d) => colorOf.get(String(d.id))!}
         enableLabel={false}
         animate={false}
         theme={nivoTheme(mode)}

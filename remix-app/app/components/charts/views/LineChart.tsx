@@ -8,7 +8,7 @@ import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function LineChart({ config, roles, data, palette, mode, title, zone }: ViewProps<LineConfig>) {
+export default function LineChart({ config, roles, data, colors, mode, title, zone }: ViewProps<LineConfig>) {
   const x = idx(roles, 'x')!;
   const y = idxList(roles, 'y');
   const seriesCol = idx(roles, 'series');
@@ -22,6 +22,7 @@ export default function LineChart({ config, roles, data, palette, mode, title, z
     id: s.name,
     data: s.values.map((v, i) => ({ x: labels[i]!, y: v === null ? (missing === 'zero' ? 0 : null) : v })).filter((d) => missing !== 'connect' || d.y !== null),
   }));
+  const colorOf = colors(lines.map((l) => l.id));
   const allPositive = lines.every((l) => l.data.every((d) => d.y === null || d.y >= 0));
   const maxTicks = Math.max(2, Math.floor((size.width || 800) / 110));
   const legend = legendFor(config.legend, lines.length);
@@ -36,7 +37,7 @@ export default function LineChart({ config, roles, data, palette, mode, title, z
         xScale={{ type: 'point' }}
         yScale={{ type: 'linear', min: config.zero !== false && allPositive ? 0 : 'auto', max: 'auto', nice: true, stacked }}
         curve={config.smooth === false ? 'linear' : 'monotoneX'}
-        colors={palette}
+        colors={(s) => colorOf.get(String(s.id))!}
         lineWidth={2.25}
         enablePoints={config.points ?? labels.length <= 40}
         pointSize={6}

@@ -8,7 +8,7 @@ import { nivoTheme, pieLegend } from '../theme';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-export default function PieChart({ config, roles, data, palette, mode, title, zone, onDrill }: ViewProps<PieConfig>) {
+export default function PieChart({ config, roles, data, palette, colors, mode, title, zone, onDrill }: ViewProps<PieConfig>) {
   const l = idx(roles, 'label')!, v = idx(roles, 'value')!;
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
@@ -24,7 +24,8 @@ export default function PieChart({ config, roles, data, palette, mode, title, zo
     top.push({ label: `Other (${rest.length})`, value: rest.reduce((s, x) => s + x.value, 0), row: null });
   }
   const total = top.reduce((s, x) => s + x.value, 0);
-  const pieData = top.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value, color: palette[i % palette.length]! }));
+  const colorOf = colors(top.map((s) => s.label));
+  const pieData = top.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value, color: colorOf.get(s.label)! }));
   const fmt = config.format ?? {};
   const labels = config.slice_labels ?? 'percent';
   const legend = pieLegend(config.legend, size.width || 600, pieData.map((d) => ({ id: d.id, label: truncate(d.label, 18), color: d.color })));

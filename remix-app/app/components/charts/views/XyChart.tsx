@@ -20,7 +20,7 @@ export function trend(points: { x: number; y: number }[]): { a: number; b: numbe
   return { a: my - b * mx, b };
 }
 
-export default function XyChart({ config, roles, data, palette, mode, title, zone }: ViewProps<XyBubbleConfig>) {
+export default function XyChart({ config, roles, data, colors, mode, title, zone }: ViewProps<XyBubbleConfig>) {
   const x = idx(roles, 'x')!, y = idx(roles, 'y')!, size = idx(roles, 'size'), label = idx(roles, 'label'), series = idx(roles, 'series');
   const field = (i: number | undefined) => (i === undefined ? undefined : data.fields.find((f) => f.idx === i) ?? data.fields[i]);
   const groups = useMemo(() => {
@@ -35,6 +35,7 @@ export default function XyChart({ config, roles, data, palette, mode, title, zon
     }
     return [...bySeries].map(([id, points]) => ({ id, data: points }));
   }, [data.rows, x, y, size, label, series]);
+  const colorOf = colors(groups.map((g) => g.id));
   const sizes = groups.flatMap((g) => g.data.map((p) => p.size));
   const maxSize = Math.max(1e-9, ...sizes.map(Math.abs));
   const nodeSize = size === undefined ? 9 : (d: { data: Point }) => 6 + Math.sqrt(Math.abs(d.data.size) / maxSize) * 30;
@@ -55,7 +56,7 @@ export default function XyChart({ config, roles, data, palette, mode, title, zon
       margin={{ top: 20, right: 28, bottom: 48, left: 64, ...legend.margin }}
       xScale={{ type: config.log_x && minX > 0 ? 'log' : 'linear', min: 'auto', max: 'auto' }}
       yScale={{ type: 'linear', min: 'auto', max: 'auto', nice: true }}
-      colors={palette}
+      colors={(d: { serieId: string | number }) => colorOf.get(String(d.serieId))!}
       nodeSize={nodeSize as never}
       blendMode={mode === 'dark' ? 'normal' : 'multiply'}
       animate={false}

@@ -10,6 +10,8 @@ export interface ViewProps<C extends ChartConfig = ChartConfig> {
   roles: Roles;
   data: ResultData;
   palette: string[];
+  /** Colours of series values (names), pinned by value across filters and charts (palette.ts ColorMap). */
+  colors: (names: readonly string[]) => Map<string, string>;
   mode: Theme;
   title: string;
   /** The time zone instants are shown in (the result's, else the dashboard's). */
