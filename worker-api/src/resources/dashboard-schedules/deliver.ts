@@ -17,6 +17,8 @@ import { backgroundContext, viewerPrincipal } from '../export-jobs/background.ts
 import { CSV_EXPORT_ROW_LIMIT, chunksOf, csvOf, runReport, safeFileName, type RanReport } from '../export-jobs/produce.ts';
 import { renderFile } from '../export-jobs/renderer.ts';
 import { REPORT_PAGE_WIDTH } from '../export-jobs/create.ts';
+import { mergeParameters, statusObject, statusRequest } from '../dashboard-status/service.ts';
+import type { ServiceContext } from '../../lib/context.ts';
 
 type ScheduleRow = typeof dashboardSchedules.$inferSelect;
 type ReportRow = typeof reports.$inferSelect;
@@ -82,7 +84,9 @@ export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil
       }
     }
 
-    // Drawn attachments, in the order attach_as lists them.
+    // Drawn attachments, in the order attach_as lists them — of data that is current: the reports whose
+    // data is older than their refresh rate run first (the print view then shows their new results).
+    if (formats.some((f) => /^(dark_)?(inline_png|png|pdf)$/.test(f))) await freshen(ctx, dashboard.id, dashboard.default_parameters, shown, parameters);
     const width = schedule.page_width ?? (single ? single.default_page_width ?? REPORT_PAGE_WIDTH : dashboard.default_page_width);
     const inline: { cid: string; alt: string }[] = [];
     for (const f of formats) {
@@ -133,4 +137,26 @@ export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil
     await bg.close();
   }
   return out;
+}
+
+/** How long a send waits at most for the reports it re-runs before it draws what there is. */
+export const FRESHEN_LIMIT_MS = 120_000;
+
+/**
+ * Runs the shown reports whose data for these parameters is missing or older than their refresh rate
+ * (data_refresh_rate and anchor, as the dashboard status judges it), through the same status object
+ * the print view polls, and waits until none of them runs any more (at most FRESHEN_LIMIT_MS).
+ */
+async function freshen(
+  ctx: ServiceContext, dashboardId: string, defaults: Parameters<typeof mergeParameters>[0], shown: ReportRow[], given: Parameters<typeof mergeParameters>[1],
+): Promise<void> {
+  const parameters = mergeParameters(defaults, given);
+  const stub = await statusObject(ctx.env, dashboardId, parameters);
+  const req = await statusRequest(ctx, dashboardId, parameters, false);
+  const until = Date.now() + FRESHEN_LIMIT_MS;
+  let pending = shown.map((r) => r.id);
+  while (pending.length && Date.now() < until) {
+    const states = await Promise.all(pending.map(async (id) => ({ id, state: await stub.source(req, id, { waitMs: Math.max(0, until - Date.now()) }) })));
+    pending = states.filter((s) => s.state?.running).map((s) => s.id);
+  }
 }
