@@ -103,6 +103,8 @@ export default function FiltersTab({ loaderData }: Route.ComponentProps) {
           mode={editing.mode}
           initial={current ? filterForm(current.attributes, { datasource: relOf(current, 'datasource'), parent: relOf(current, 'parent_filter') }, (current.meta?.options as { values?: unknown[]; value_names?: unknown[] } | undefined) ?? null) : newFilterForm()}
           datasources={datasources}
+          dashboardId={dashboard.id}
+          variables={filters.filter((f) => f.id !== current?.id).map((f) => ({ variable_name: f.attributes.variable_name, display_name: f.attributes.display_name ?? null, control_type: f.attributes.control_type }))}
           parents={filters.filter((f) => f.id !== current?.id).map((f) => ({ id: f.id, label: f.attributes.display_name || f.attributes.variable_name }))}
           lastQuery={current ? { success: (current.attributes.last_query_success as string | null) ?? null, error: (current.attributes.last_query_error_message as string | null) ?? null } : null}
           errors={formErrors}

@@ -53,7 +53,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     },
     reports,
     filters,
-    datasources: datasources.map((d) => ({ id: d.id, name: d.attributes.name })),
+    datasources: datasources.map((d) => ({ id: d.id, name: d.attributes.name, database_type: d.attributes.database_type })),
     search,
   };
 }

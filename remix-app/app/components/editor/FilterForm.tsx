@@ -10,11 +10,15 @@ import {
 } from '../../lib/editor-filters';
 import { unplacedErrors, type FormState } from '../../lib/editor-forms';
 import { CheckField, FieldErrors, FormErrors, SelectField, TextField } from './Field';
+import { FilterSqlBox } from './FilterSqlBox';
 
 interface Props {
   initial: FormState;
   mode: 'create' | 'update';
-  datasources: { id: string; name: string }[];
+  datasources: { id: string; name: string; database_type?: string }[];
+  /** The dashboard the form edits filters of, and its filters: the options query runs with them. */
+  dashboardId: string;
+  variables: { variable_name: string; display_name?: string | null; control_type: string }[];
   /** Other filters that can be the parent of a dynamic dropdown. */
   parents: { id: string; label: string }[];
   lastQuery?: { success: string | null; error: string | null } | null;
@@ -26,7 +30,7 @@ interface Props {
 
 const PLACED = ['display_name', 'variable_name', 'control_type', 'value_type', 'required', 'default_values', 'values', 'value_names', 'dropdown_validate', 'dropdown_default_to_first', 'sql_query', 'data_refresh_rate', 'datasource', 'parent_filter', 'allowed_aggregations', 'dashboards', ...RANGE_SWITCHES.map((r) => r.name)];
 
-export function FilterForm({ initial, mode, datasources, parents, lastQuery, errors, busy, onSubmit, onCancel }: Props) {
+export function FilterForm({ initial, mode, datasources, dashboardId, variables, parents, lastQuery, errors, busy, onSubmit, onCancel }: Props) {
   const [form, setForm] = useState<FormState>(initial);
   const set = (k: string, v: unknown) => setForm((f) => ({ ...f, [k]: v as FormState[string] }));
   const control = String(form.control_type) as ControlType;
@@ -76,7 +80,8 @@ export function FilterForm({ initial, mode, datasources, parents, lastQuery, err
         <fieldset>
           <legend>Options from a query{s.queryRequired ? '' : ' (optional)'}</legend>
           <SelectField name="datasource" label="Datasource" value={str('datasource')} onChange={(v) => set('datasource', v)} errors={errors} options={[{ value: '', label: '—' }, ...datasources.map((d) => ({ value: d.id, label: d.name }))]} />
-          <TextField name="sql_query" label="SQL" hint="The first column gives the values, the second (optional) their labels." value={str('sql_query')} onChange={(v) => set('sql_query', v)} errors={errors} multiline rows={4} mono />
+          <FilterSqlBox value={str('sql_query')} onChange={(v) => set('sql_query', v)} datasource={datasources.find((d) => d.id === str('datasource')) ?? null} dashboardId={dashboardId} variables={variables} />
+          <FieldErrors name="sql_query" errors={errors} />
           <TextField name="data_refresh_rate" label="Refresh the options every (minutes)" type="number" value={str('data_refresh_rate')} onChange={(v) => set('data_refresh_rate', v)} errors={errors} />
           {lastQuery?.error ? <p className="field__error">Last run failed: {lastQuery.error}</p> : lastQuery?.success ? <p className="muted small">Options last loaded {new Date(lastQuery.success).toLocaleString('en')}.</p> : null}
         </fieldset>
