@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import postgres from 'postgres';
 import {
-  compileSql, dialectOf, newId, resolveDashboardTimeZone, sha256Hex,
+  compileSql, dialectOf, newId, resolveDashboardTimeZone,
   type FilterDefinition, type InputParameters, type SnippetDefinition, type SqlContext, type TimeZoneConfig,
 } from '@cairn/core';
 import type { Env } from '../env.ts';
@@ -9,6 +9,7 @@ import type { ExecutionJob, ExecutionOutcome } from '../engine/job.ts';
 import { EXECUTION_TTL_MS } from '../engine/ttl.ts';
 import { isStale } from '../engine/staleness.ts';
 import { awaitWithLease } from '../engine/lease.ts';
+import { resultIdentity } from '../engine/identity.ts';
 
 /** One poller's question to the object: the dashboard, its parameters, and whether to re-run. */
 export interface StatusRequest {
@@ -238,7 +239,7 @@ export class DashboardStatus extends DurableObject<Env> {
         timeZone: resolveDashboardTimeZone({ config: snap.timeZoneConfig, requested: req.parameters.tz ?? null, organizationTimeZone: snap.organizationTimeZone }),
         context: { ...req.context, dashboardName: snap.dashboardName, dashboardId: req.dashboardId },
       });
-      const paramsHash = await sha256Hex(JSON.stringify([source.datasourceId, compiled.text, compiled.values, compiled.sessionTimeZone]));
+      const paramsHash = await resultIdentity(source.datasourceId, compiled);
       value = { compiled, paramsHash };
     } catch (err) {
       const e = err as { code?: string; message: string };

@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { ApiError, compileSql, dialectOf, newId, sha256Hex, type ResultField, type SnippetDefinition } from '@cairn/core';
+import { ApiError, compileSql, dialectOf, newId, type ResultField, type SnippetDefinition } from '@cairn/core';
 import type { sqlAlerts } from '@cairn/db';
 import type { Env } from '../env.ts';
 import { createMailer, type MailMessage } from '../mail/index.ts';
@@ -8,6 +8,7 @@ import { targetPolicy } from './target-policy.ts';
 import { evaluateTrigger, mailDue, resultStatusOf, type AlertResultStatus, type EmailCondition, type TriggerCondition } from './alert-evaluate.ts';
 import { alertMessage, firstRows, MAX_ATTACHMENT_RESULT_BYTES, resultAttachment } from './alert-mail.ts';
 import type { ExecutionJob, ExecutionOutcome } from './job.ts';
+import { resultIdentity } from './identity.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
 
 export type AlertRow = typeof sqlAlerts.$inferSelect;
@@ -36,7 +37,7 @@ export async function prepareAlertRun(sql: postgres.Sql, env: Env, alert: AlertR
     sql: alert.sql_query, dialect: dialectOf(ds.database_type) ?? 'postgres', filters: [], parameters: {},
     dataTimeZone: ds.data_time_zone, timeZone: o?.tz ?? 'UTC', snippets: [...snippets], context: {},
   });
-  const paramsHash = await sha256Hex(JSON.stringify([ds.id, compiled.text, compiled.values, compiled.sessionTimeZone]));
+  const paramsHash = await resultIdentity(ds.id, compiled);
   const id = newId('execution');
   const claimed = await sql`
     update sql_alerts set running_execution_id = ${id}

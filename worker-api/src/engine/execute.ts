@@ -1,6 +1,6 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import {
-  compileSql, dialectOf, newId, sha256Hex, ApiError,
+  compileSql, dialectOf, newId, ApiError,
   type FilterDefinition, type InputParameters,
 } from '@cairn/core';
 import { datasources, executions, results, type dashboards } from '@cairn/db';
@@ -12,6 +12,7 @@ import { connectorFor } from './connectors/index.ts';
 import { targetPolicy } from './target-policy.ts';
 import { awaitWithLease } from './lease.ts';
 import { poolStatement } from '../lib/db.ts';
+import { resultIdentity } from './identity.ts';
 
 export { EXECUTION_TTL_MS };
 
@@ -49,7 +50,7 @@ export async function compileFor(ds: DatasourceRow, input: ExecutionInput) {
     dataTimeZone: ds.data_time_zone, timeZone: input.extras?.timeZone ?? null, aggregationOptions: input.extras?.aggregationOptions ?? null,
     snippets: input.extras?.snippets ?? [], context: input.extras?.context ?? null,
   });
-  const paramsHash = await sha256Hex(JSON.stringify([ds.id, compiled.text, compiled.values, compiled.sessionTimeZone]));
+  const paramsHash = await resultIdentity(ds.id, compiled);
   return { compiled, paramsHash };
 }
 
@@ -57,7 +58,7 @@ export async function compileFor(ds: DatasourceRow, input: ExecutionInput) {
 export async function findFresh(ctx: ServiceContext, paramsHash: string, freshMinutes: number) {
   const now = new Date();
   const [fresh] = await ctx.db
-    .select({ id: executions.id, key: results.data_key, rows: results.row_count, at: results.data_timestamp })
+    .select({ id: executions.id, key: results.data_key, rows: results.row_count, at: results.data_timestamp, timeZone: results.time_zone })
     .from(executions).innerJoin(results, eq(results.execution_id, executions.id))
     .where(and(
       eq(executions.organization_id, ctx.principal.organizationId),
@@ -113,11 +114,13 @@ export interface QueryOutcome {
   dataKey: string;
   rowCount: number;
   reused: boolean;
+  /** The zone the result was computed in (its `time_zone`): part of its identity, so the zone in force. */
+  timeZone: string;
 }
 
 /**
- * Runs (or reuses) a query and waits for it: a result of the same compiled query that is still
- * fresh under `freshMinutes` is reused; otherwise a new execution goes through the datasource's gate.
+ * Runs (or reuses) a query and waits for it: a result of the same compiled query, computed for the
+ * same zone (engine/identity.ts), that is still fresh under `freshMinutes` is reused; otherwise a new execution goes through the datasource's gate.
  * A user's bad SQL is a 422 query_error with the database's message; a timeout or cancellation a 422
  * naming it.
  */
@@ -126,7 +129,7 @@ export async function executeQuery(ctx: ServiceContext, input: ExecutionInput & 
   const extras = input.extras ?? await compileExtras(ctx, input.dashboard ?? null, input.parameters);
   const { compiled, paramsHash } = await compileFor(ds, { ...input, extras });
   const fresh = await findFresh(ctx, paramsHash, input.freshMinutes);
-  if (fresh) return { executionId: fresh.id, dataKey: fresh.key, rowCount: fresh.rows, reused: true };
+  if (fresh) return { executionId: fresh.id, dataKey: fresh.key, rowCount: fresh.rows, reused: true, timeZone: fresh.timeZone };
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);
   const out = await dispatch(ctx, job);
   if (out.status !== 'success' || !out.dataKey) {
@@ -140,5 +143,5 @@ export async function executeQuery(ctx: ServiceContext, input: ExecutionInput & 
       source: { pointer: '/data/attributes/sql_query' }, meta: { execution_id: out.executionId, execution_status: out.status },
     });
   }
-  return { executionId: out.executionId, dataKey: out.dataKey, rowCount: out.rowCount, reused: false };
+  return { executionId: out.executionId, dataKey: out.dataKey, rowCount: out.rowCount, reused: false, timeZone: compiled.timeZone };
 }

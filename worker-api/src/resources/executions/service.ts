@@ -102,10 +102,10 @@ export async function executionData(ctx: ServiceContext, id: string) {
     if ((FINISHED_STATUSES as readonly string[]).includes(row.execution_status)) return null;
     throw new ApiError('invalid_state', `The execution is ${row.execution_status}; poll GET /executions/${id} until it is success.`);
   }
-  const [r] = await ctx.db.select({ key: results.data_key, rows: results.row_count }).from(results)
+  const [r] = await ctx.db.select({ key: results.data_key, rows: results.row_count, timeZone: results.time_zone }).from(results)
     .where(and(eq(results.execution_id, id), eq(results.organization_id, ctx.principal.organizationId))).limit(1);
   if (!r || r.rows === 0) return null;
   const token = await signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: r.key, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET);
   const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
-  return { data_key: r.key, data_access_token: token, data_url: `${base}/data/${r.key}`, execution_id: id };
+  return { data_key: r.key, data_access_token: token, data_url: `${base}/data/${r.key}`, execution_id: id, time_zone: r.timeZone };
 }

@@ -34,6 +34,10 @@ export const dataHandle = z
     data_access_token: z.string(),
     data_url: z.string().openapi({ description: 'Where to fetch it: the data server of the same region.' }),
     execution_id: z.string(),
+    time_zone: z.string().openapi({
+      example: 'Asia/Tokyo',
+      description: "The zone the result was computed in (ranges, buckets, displayed times): the viewer's `tz` when the dashboard's time_zone_config is input, else its fixed zone, the organization's zone or (disabled) the datasource's data time zone. Results for different zones are never shared.",
+    }),
   })
   .openapi('DataHandle');
 

@@ -58,5 +58,5 @@ export async function reportData({ ctx, id, parameters, format, filterRules = tr
     ctx.env.DATA_TOKEN_SECRET,
   );
   const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
-  return { data_key: outcome.dataKey, data_access_token: token, data_url: `${base}/data/${outcome.dataKey}`, execution_id: outcome.executionId };
+  return { data_key: outcome.dataKey, data_access_token: token, data_url: `${base}/data/${outcome.dataKey}`, execution_id: outcome.executionId, time_zone: outcome.timeZone };
 }

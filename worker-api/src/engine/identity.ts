@@ -1,0 +1,22 @@
+import { sha256Hex } from '@cairn/core';
+
+/** What a compiled query is known by: the fields of compileSql's answer that decide its rows and their meaning. */
+export interface CompiledIdentity {
+  text: string;
+  values: unknown[];
+  /** The session zone the query runs in (the datasource's data time zone). */
+  sessionTimeZone: string;
+  /** The zone in force (the dashboard's, the viewer's `tz`, or the data zone): ranges, buckets and the result's `time_zone`. */
+  timeZone: string;
+}
+
+/**
+ * The identity of a result (executions.params_hash, part of its data key): the datasource, the SQL as
+ * sent, its bound values and both zones. Every place that reuses or looks up a result by what it
+ * computes (data calls, the status object, exports and sharing links through them, alerts) hashes
+ * through here, so two results that differ only in the zone they were computed for never stand in
+ * for each other, even when the SQL and values are the same (ARCHITECTURE D40).
+ */
+export function resultIdentity(datasourceId: string, compiled: CompiledIdentity): Promise<string> {
+  return sha256Hex(JSON.stringify([datasourceId, compiled.text, compiled.values, compiled.sessionTimeZone, compiled.timeZone]));
+}
