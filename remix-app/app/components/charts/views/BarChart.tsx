@@ -5,6 +5,7 @@ import type { BarConfig } from '../config';
 import { toSeries } from '../data';
 import { rowFor } from '../drilldown';
 import { columnLabel, dateLabeler, formatCell, formatCompact, formatNumber, isDateType, truncate } from '../format';
+import { ChartTooltip, seriesTooltipRows } from '../tooltip';
 import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 import { useSize } from './useWidth';
@@ -74,7 +75,15 @@ export default function BarChart({ config, roles, data, colors, mode, title, zon
         gridYValues={horizontal ? undefined : 5}
         enableGridX={horizontal}
         enableGridY={!horizontal}
-        tooltipLabel={(d) => `${keys.length > 1 ? `${d.id} · ` : ''}${show(d.indexValue)}`}
+        tooltip={(d) => (
+          <ChartTooltip rows={seriesTooltipRows({
+            x: { column: columnLabel(field(x)), value: String(d.indexValue).split('\u200b')[0]! },
+            series: seriesCol === undefined ? undefined : { column: columnLabel(field(seriesCol)), value: String(d.id) },
+            // Wide data: each series is a value column, named after it.
+            measure: { column: seriesCol === undefined ? String(d.id) : columnLabel(field(y[0]!)), value: `${formatNumber(Number(d.value), fmt)}` },
+            color: d.color,
+          })} />
+        )}
         onClick={onDrill ? (d) => {
           // The bar's category is the x value at the index written after the zero-width space.
           const i = Number(String(d.indexValue).split('\u200b')[1]);

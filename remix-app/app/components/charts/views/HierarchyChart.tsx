@@ -9,7 +9,8 @@ import { ResponsiveTreeMap } from '@nivo/treemap';
 import { useMemo, useState } from 'react';
 import type { HierarchyConfig } from '../config';
 import { toTree, type TreeNode } from '../data';
-import { formatCompact, formatNumber } from '../format';
+import { columnLabel, formatCompact, formatNumber } from '../format';
+import { ChartTooltip, pathTooltipRows } from '../tooltip';
 import { fitLabel, nivoTheme } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 
@@ -47,6 +48,12 @@ export default function HierarchyChart({ config, roles, data, palette, colors, m
   const tops = node.children ?? [];
   const byName = colors(tops.map((c) => c.name));
   const topColor = new Map(tops.map((c) => [c.id, byName.get(c.name)!]));
+  const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
+  // A node's tooltip names each level's column with the node's value there, then the measure's column.
+  const tooltip = (n: { id: string | number; formattedValue: string | number }) => {
+    const path = (find(tree, String(n.id)) ?? []).slice(1).filter((t) => !t.id.endsWith('/·')).map((t) => t.name);
+    return <ChartTooltip rows={pathTooltipRows(levels.map((l) => columnLabel(field(l))), path, { column: columnLabel(field(value)), value: String(n.formattedValue) })} />;
+  };
   const common = {
     data: node,
     identity: 'id',
@@ -55,6 +62,7 @@ export default function HierarchyChart({ config, roles, data, palette, colors, m
     colors: palette,
     animate: false,
     theme,
+    tooltip: tooltip as never,
   } as const;
   return (
     <div className="hierarchy-view">
@@ -122,6 +130,7 @@ export default function HierarchyChart({ config, roles, data, palette, colors, m
             {...common}
             colors={config.color_by === 'depth' ? palette : (n) => topColor.get(String(n.pathComponents[1]))!}
             colorBy={config.color_by === 'depth' ? 'treeDepth' : 'pathComponents.1'}
+            tooltip={({ node: n }) => tooltip(n)}
             margin={{ top: 0, right: 0, bottom: 0, left: 0 }}
             tile="squarify"
             innerPadding={2}

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import type { HistogramConfig } from '../config';
 import { binValues, histogram } from '../data';
 import { columnLabel, formatCompact, formatNumber, columnZone, isDateType, wallClock } from '../format';
+import { ChartTooltip, seriesTooltipRows } from '../tooltip';
 import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
@@ -52,7 +53,14 @@ export default function HistogramChart({ config, roles, data, colors, mode, titl
         axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: thinTicks(labels, maxTicks), format: (x) => String(x).split('\u200b')[0]!.split('–')[0]!, ...axes.bottom }}
         axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (x) => formatCompact(Number(x), valueFmt), ...axes.left }}
         gridYValues={5}
-        tooltipLabel={(d) => `${String(d.indexValue).split('\u200b')[0]}${h.series.length > 1 ? ` · ${d.id}` : ''}`}
+        tooltip={(d) => (
+          <ChartTooltip rows={seriesTooltipRows({
+            x: { column: columnLabel(field), value: String(d.indexValue).split('\u200b')[0]! },
+            series: s === undefined ? undefined : { column: columnLabel(data.fields.find((f) => f.idx === s) ?? data.fields[s]), value: String(d.id) },
+            measure: { column: show === 'count' ? 'Count' : show === 'percent' ? 'Share of values' : 'Cumulative share', value: formatNumber(Number(d.value), valueFmt) },
+            color: d.color,
+          })} />
+        )}
         legends={axes.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
         role="img"
         ariaLabel={`${title}: distribution of ${columnLabel(field)}`}

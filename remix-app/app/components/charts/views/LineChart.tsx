@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import type { LineConfig } from '../config';
 import { toSeries } from '../data';
 import { columnLabel, dateLabeler, formatCell, formatCompact, formatNumber, isDateType } from '../format';
+import { ChartTooltip, seriesTooltipRows } from '../tooltip';
 import { legendFor, nivoTheme, thinTicks, withAxisTitles } from '../theme';
 import { idx, idxList, type ViewProps } from './types';
 import { useSize } from './useWidth';
@@ -23,6 +24,7 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
     data: s.values.map((v, i) => ({ x: labels[i]!, y: v === null ? (missing === 'zero' ? 0 : null) : v })).filter((d) => missing !== 'connect' || d.y !== null),
   }));
   const colorOf = colors(lines.map((l) => l.id));
+  const xName = columnLabel(field(x));
   const allPositive = lines.every((l) => l.data.every((d) => d.y === null || d.y >= 0));
   const maxTicks = Math.max(2, Math.floor((size.width || 800) / 110));
   const legend = legendFor(config.legend, lines.length);
@@ -54,6 +56,24 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
         axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt), ...axes.left }}
         yFormat={(v) => formatNumber(Number(v), fmt)}
         markers={config.reference_line !== undefined ? [{ axis: 'y', value: config.reference_line, lineStyle: { stroke: '#ef4444', strokeWidth: 1.5, strokeDasharray: '6 4' }, legend: formatNumber(config.reference_line, fmt), textStyle: { fill: '#ef4444', fontSize: 11 } }] : []}
+        tooltip={({ point }) => (
+          <ChartTooltip rows={seriesTooltipRows({
+            x: { column: xName, value: String(point.data.xFormatted) },
+            series: seriesCol === undefined ? undefined : { column: columnLabel(field(seriesCol)), value: String(point.seriesId) },
+            measure: { column: seriesCol === undefined ? String(point.seriesId) : columnLabel(field(y[0]!)), value: String(point.data.yFormatted) },
+            color: point.seriesColor,
+          })} />
+        )}
+        sliceTooltip={({ slice }) => (
+          // Every series at one x: the x column first, then each series by name (the measure's column for long data).
+          <ChartTooltip
+            title={seriesCol === undefined ? undefined : `${columnLabel(field(y[0]!))} by ${columnLabel(field(seriesCol))}`}
+            rows={[
+              { name: xName, value: String(slice.points[0]?.data.xFormatted ?? '') },
+              ...slice.points.map((p) => ({ name: String(p.seriesId), value: String(p.data.yFormatted), color: p.seriesColor })),
+            ]}
+          />
+        )}
         legends={axes.legends}
         role="img"
         ariaLabel={title}

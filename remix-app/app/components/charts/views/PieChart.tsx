@@ -5,6 +5,7 @@ import type { PieConfig } from '../config';
 import { toNumber } from '../data';
 import { columnLabel, columnZone, formatCell, formatCompact, formatNumber, truncate } from '../format';
 import { nivoTheme, pieLegend } from '../theme';
+import { ChartTooltip } from '../tooltip';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
@@ -47,6 +48,12 @@ export default function PieChart({ config, roles, data, palette, colors, mode, t
         valueFormat={(x) => `${formatNumber(x, fmt)} (${formatNumber((x / total) * 100, { decimals: 1 })} %)`}
         animate={false}
         theme={nivoTheme(mode)}
+        tooltip={({ datum }) => (
+          <ChartTooltip rows={[
+            { name: columnLabel(field(l)), value: String(datum.label), color: datum.color },
+            { name: columnLabel(field(v)), value: datum.formattedValue },
+          ]} />
+        )}
         legends={legend.legends}
         onClick={onDrill ? (d) => {
           // "Other" stands for several rows: it does not drill.
