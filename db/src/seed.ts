@@ -13,5 +13,6 @@ export {
 export {
   ensureDevSeed, DEV_ADMIN_EMAIL, DEV_ORGANIZATION_NAME, DEV_API_KEY_NAME, type DevCredentials, type DevSeedResult,
 } from './seed/dev.ts';
+export { setOrganizationLimits, type OrganizationLimits } from './seed/organization-limits.ts';
 export { loadSampleShop } from './sample-shop/index.ts';
 export { ensureSampleDatabase, sampleDatabaseUrl, sampleDatabaseName } from './sample-shop/setup.ts';

@@ -42,7 +42,7 @@ function bindFilters(sqlText: string, from: string, to: string, countries: strin
 
 describe('createOrganization', () => {
   it('creates the organization, its admin and the built-in groups', async () => {
-    expect(org.organization).toMatchObject({ name: 'Seed Test Shop', region: 'us', plan_analyst_seats: 10 });
+    expect(org.organization).toMatchObject({ name: 'Seed Test Shop', region: 'us', plan_analyst_seats: null, plan_datasources: null });
     expect(org.admin).toMatchObject({ role: 'admin', email: 'Owner@Seed.test', organization_id: org.organization.id });
     expect(org.adminPassword).toMatch(/^[a-z2-9]{5}(-[a-z2-9]{5}){3}$/);
     expect(org.admin.password_hash).not.toContain(org.adminPassword);

@@ -6,7 +6,7 @@ import {
   type Permission, type RestrictableResourceType,
 } from '@cairn/core';
 import type { DbClient } from '@cairn/db';
-import { createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, type Actor } from '@cairn/db/seed';
+import { createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, setOrganizationLimits, type Actor } from '@cairn/db/seed';
 import { DEV_JSON_PATH } from '../../db/src/dev-config.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
@@ -114,6 +114,49 @@ const orgCreate: Command = {
     ctx.out(`  admin password:   ${r.adminPassword}${text(ctx, 'admin-password') ? '' : '   (generated; it is not shown again)'}`);
     ctx.out(`  sample data:      ${r.sampleDatasource.id}`);
     ctx.out(`  sample dashboard: ${r.sampleDashboard.id} (${r.sampleDashboard.name}, ${r.sampleDashboard.reports.length} reports)`);
+  },
+};
+
+/** "12" → 12, "none" → null (no limit); anything else is a usage error. */
+export function parseLimit(value: string, flag: string): number | null {
+  const v = value.trim().toLowerCase();
+  if (v === 'none' || v === 'unlimited') return null;
+  if (!/^\d{1,7}$/.test(v) || Number(v) > 1_000_000) {
+    throw new UsageError(`--${flag} takes a whole number from 0 to 1000000, or none (no limit); got "${value}".`, 'org limits');
+  }
+  return Number(v);
+}
+
+const orgLimits: Command = {
+  name: 'org limits',
+  summary: "Show or set an organization's analyst-seat and datasource limits (none by default).",
+  usage: 'org limits --org ORG_ID [--analyst-seats N|none] [--datasources N|none] [--json]',
+  flags: {
+    org: { value: true, required: true, help: 'Organization id (org_…).', placeholder: 'ORG_ID' },
+    'analyst-seats': { value: true, help: 'Analysts and admins who are not deactivated (pending invitations included); none removes the limit.', placeholder: 'N|none' },
+    datasources: { value: true, help: 'Datasources, the sample datasource not counted; none removes the limit.', placeholder: 'N|none' },
+    json: JSON_FLAG,
+  },
+  positionals: [],
+  needsDatabase: true,
+  async run(ctx) {
+    const seats = text(ctx, 'analyst-seats');
+    const sources = text(ctx, 'datasources');
+    const organizationId = text(ctx, 'org')!;
+    const { db } = await ctx.db();
+    const limits = await setOrganizationLimits(db, {
+      organizationId,
+      ...(seats !== undefined ? { analystSeats: parseLimit(seats, 'analyst-seats') } : {}),
+      ...(sources !== undefined ? { datasources: parseLimit(sources, 'datasources') } : {}),
+    }, { actor: CLI_ACTOR });
+    if (ctx.flags.json) {
+      ctx.out(JSON.stringify(limits, null, 2));
+      return;
+    }
+    const show = (n: number | null) => (n === null ? 'no limit' : String(n));
+    ctx.out(`Limits of ${limits.name} (${limits.organization_id}):`);
+    ctx.out(`  analyst seats: ${show(limits.analyst_seats)}`);
+    ctx.out(`  datasources:   ${show(limits.datasources)}`);
   },
 };
 
@@ -231,4 +274,4 @@ const devCredentials: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [orgCreate, keyCreate, keyList, keyToggle(false), keyToggle(true), devCredentials];
+export const COMMANDS: readonly Command[] = [orgCreate, orgLimits, keyCreate, keyList, keyToggle(false), keyToggle(true), devCredentials];

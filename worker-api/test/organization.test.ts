@@ -25,7 +25,7 @@ describe('GET /organization', () => {
     expectJsonApiDocument(res.json);
     const a = res.json.data.attributes;
     expect(res.json.data).toMatchObject({ type: 'organizations', id: org.organization.id });
-    expect(a).toMatchObject({ name: org.organization.name, time_zone: 'UTC', region: 'eu', plan_analyst_seats: 10, plan_datasources: 10 });
+    expect(a).toMatchObject({ name: org.organization.name, time_zone: 'UTC', region: 'eu', plan_analyst_seats: null, plan_datasources: null });
     // The seed's admin and ours; the sample datasource does not count.
     expect(a.analyst_seats_used).toBe(2);
     expect(a.datasources_used).toBe(0);

@@ -13,10 +13,13 @@ export const organizations = pgTable('organizations', {
   /** The region whose servers hold this organization's data. */
   region: text().$type<'eu' | 'us'>().notNull().default('eu'),
   plan: text().notNull().default('business'),
-  /** Plan limits: analyst seats (admins count as analysts; deactivated users do not count). */
-  plan_analyst_seats: integer().notNull().default(10),
-  /** Plan limits: datasources (the sample data datasource does not count). */
-  plan_datasources: integer().notNull().default(10),
+  /**
+   * Limits the operator may set (`npm run cairn -- org limits`); NULL: no limit. Analyst seats: admins
+   * count as analysts, deactivated users do not.
+   */
+  plan_analyst_seats: integer(),
+  /** Datasources the organization may have (the sample data datasource does not count); NULL: no limit. */
+  plan_datasources: integer(),
   settings: jsonb().$type<Record<string, unknown>>().notNull().default({}),
   created_at: createdAt(),
   updated_at: updatedAt(),

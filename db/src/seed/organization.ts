@@ -70,7 +70,7 @@ function validate(input: CreateOrganizationInput): { name: string; email: string
 }
 
 /**
- * Creates an organization (default plan limits) with its admin, the built-in groups "All Users" and
+ * Creates an organization (no seat or datasource limit) with its admin, the built-in groups "All Users" and
  * "All Analysts" (the admin a member of both), the "Sample data" datasource and the sample dashboard.
  * One transaction; every created row gets an audit entry. Throws ApiError invalid_attribute for bad input
  * and conflict when a user with that email already exists.

@@ -94,7 +94,8 @@ function guardAdmin(ctx: ServiceContext, target: UserRow, newRole: Role | undefi
 }
 
 /**
- * Analyst seats are limited by the plan: analysts and admins who are not deactivated count,
+ * Analyst seats are limited when the operator set a limit (plan_analyst_seats; NULL: no limit):
+ * analysts and admins who are not deactivated count,
  * pending invitations included (they hold a seat until revoked). Checked inside the transaction
  * that uses the seat, with the organization row locked, so two requests cannot take the last one.
  */
@@ -103,9 +104,9 @@ async function requireAnalystSeat(tx: Pick<ReturnType<ServiceContext['direct']>[
     select o.plan_analyst_seats as seats,
       (select count(*)::int from users u where u.organization_id = o.id and u.role in ('analyst', 'admin')
          and u.deactivated_at is null ${exceptUserId ? sql`and u.id <> ${exceptUserId}` : sql``}) as used
-    from organizations o where o.id = ${organizationId} for update`)) as unknown as { seats: number; used: number }[];
-  if (row && row.used >= row.seats) {
-    throw new ApiError('plan_limit', `All ${row.seats} analyst seats of your plan are taken; deactivate an analyst or change the plan first.`, {
+    from organizations o where o.id = ${organizationId} for update`)) as unknown as { seats: number | null; used: number }[];
+  if (row && row.seats !== null && row.used >= row.seats) {
+    throw new ApiError('plan_limit', `All ${row.seats} analyst seats of this organization are taken; deactivate an analyst first (the server's operator sets the limit).`, {
       source: { pointer: '/data/attributes/role' },
     });
   }
