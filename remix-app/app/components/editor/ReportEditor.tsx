@@ -245,7 +245,7 @@ export function ReportEditor(props: ReportEditorProps) {
             )}
           </div>
           <FieldErrors name="sql_query" errors={errors} />
-          <UnknownVariablesNotice unknown={unknown} filters={checkedFilters.map((f) => f.variable_name)} dashboardName={standalone ? (targetDashboard?.name ?? (target === NEW_DASHBOARD ? newName.trim() || 'the new dashboard' : null)) : dashboard.name} />
+          <UnknownVariablesNotice unknown={unknown} filters={checkedFilters.map((f) => f.variable_name)} dashboardName={standalone ? (targetDashboard?.name ?? (target === NEW_DASHBOARD ? newName.trim() : null)) : dashboard.name} />
           <RunStatus state={run.state} elapsed={run.elapsed} onCancel={() => void run.cancel()} onGoTo={(l, c) => editor.current?.goTo(l, c)} />
           <div className="tabs" role="tablist" aria-label="Result, chart and settings">
             {(['data', 'chart', 'settings'] as const).map((t) => (

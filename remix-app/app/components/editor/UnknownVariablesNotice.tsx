@@ -5,6 +5,9 @@
  */
 import type { UnknownVariable } from '../../lib/editor-variables';
 
+/** The dashboard name meaning “a new dashboard, not named yet”. */
+export const NEW = '';
+
 interface Props {
   unknown: UnknownVariable[];
   filters: string[];
@@ -20,7 +23,7 @@ export function UnknownVariablesNotice({ unknown, filters, dashboardName }: Prop
   return (
     <div className="notice notice--warning unknown-variables" role="status" data-testid="unknown-variables">
       <p>
-        <strong>{list}</strong> {one ? 'is not a filter' : 'are not filters'} of {dashboardName === null ? 'a dashboard yet (pick the one to save onto)' : `“${dashboardName}”`}. Until {one ? 'it has' : 'they have'} a value,{' '}
+        <strong>{list}</strong> {one ? 'is not a filter' : 'are not filters'} of {dashboardName === null ? 'a dashboard yet (pick the one to save onto)' : dashboardName === NEW ? 'the new dashboard' : `“${dashboardName}”`}. Until {one ? 'it has' : 'they have'} a value,{' '}
         {one ? 'its condition lets' : 'their conditions let'} every row through; saving creates {one ? 'it' : 'them'} as {one ? 'a text filter' : 'text filters'} on the dashboard.
       </p>
       <ul>
