@@ -22,6 +22,7 @@ import { renderRoutes } from './resources/export-jobs/render-routes.ts';
 import { filterRoutes } from './resources/filters/routes.ts';
 import { sqlSnippetRoutes } from './resources/sql-snippets/routes.ts';
 import { dashboardScheduleRoutes } from './resources/dashboard-schedules/routes.ts';
+import { scheduleTestRoutes } from './resources/dashboard-schedules/send-test.ts';
 import { datasourceRoutes } from './resources/datasources/routes.ts';
 import { datasourceAgentRoutes } from './resources/datasource-agents/routes.ts';
 import { sqlAlertRoutes } from './resources/sql-alerts/routes.ts';
@@ -122,6 +123,7 @@ export function createApp() {
   app.route('/', filterRoutes);
   app.route('/', sqlSnippetRoutes);
   app.route('/', dashboardScheduleRoutes);
+  app.route('/', scheduleTestRoutes);
   app.route('/', datasourceRoutes);
   app.route('/', datasourceAgentRoutes);
   app.route('/', sqlAlertRoutes);
