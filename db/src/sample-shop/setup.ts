@@ -18,6 +18,7 @@ import postgres from 'postgres';
 import { DEFAULT_SAMPLE_PASSWORD, SAMPLE_DATABASE_SUFFIX, SAMPLE_LOGIN_ROLE, SAMPLE_SHOP_SCHEMA } from './constants.ts';
 import { loadSampleShop, type LoadSampleShopResult } from './index.ts';
 import { lit } from './sql.ts';
+import { moveSampleShopDates, type MoveResult } from './dates.ts';
 
 /** Statement timeout of the role's sessions (the connector sets a per-run one as well). */
 export const SAMPLE_ROLE_STATEMENT_TIMEOUT = '300s';
@@ -27,6 +28,11 @@ export interface SampleDatabaseOptions {
   database?: string;
   /** The role's password (default DEFAULT_SAMPLE_PASSWORD: set one in production). */
   password?: string;
+  /**
+   * Move the shop's dates so that its last day is yesterday (dates.ts): `npm start` does, so relative
+   * filters always show data; tests and benchmarks keep the fixed calendar of the load.
+   */
+  moveDates?: boolean;
 }
 
 export interface SampleDatabase {
@@ -36,6 +42,8 @@ export interface SampleDatabase {
   /** The metadata database whose CONNECT was taken from PUBLIC. */
   metadataDatabase: string;
   shop: LoadSampleShopResult;
+  /** What moveDates did (absent without it). */
+  moved?: MoveResult;
 }
 
 const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -140,8 +148,10 @@ export async function ensureSampleDatabase(adminUrl: string, opts: SampleDatabas
   u.pathname = `/${database}`;
   const inSample = postgres(u.toString(), { max: 1, onnotice: () => {}, connection: { application_name: 'cairn-sample-setup' } });
   let shop: LoadSampleShopResult;
+  let moved: MoveResult | undefined;
   try {
     shop = await loadSampleShop(inSample);
+    if (opts.moveDates) moved = await moveSampleShopDates(inSample);
     await inSample.unsafe('REVOKE ALL ON SCHEMA public FROM PUBLIC');
     // Every organization's sample queries run as the same role, and a role sees the text of its own
     // sessions' statements: the activity views and their functions are closed to it.
@@ -153,7 +163,7 @@ export async function ensureSampleDatabase(adminUrl: string, opts: SampleDatabas
   } finally {
     await inSample.end({ timeout: 5 });
   }
-  return { url: sampleDatabaseUrl(adminUrl, { database, password: opts.password }), database, metadataDatabase, shop };
+  return { url: sampleDatabaseUrl(adminUrl, { database, password: opts.password }), database, metadataDatabase, shop, ...(moved ? { moved } : {}) };
 }
 
 /** Drops a sample database (per-run test databases), disconnecting its sessions. */

@@ -75,7 +75,8 @@ async function resetPassword(db: Db, user: { id: string; organization_id: string
 
 /**
  * Makes the database at `url` ready for development: applies migrations, makes the sample database next to
- * it (`<name>_sample` with the shop and the login role, sample-shop/setup.ts), and makes
+ * it (`<name>_sample` with the shop and the login role, sample-shop/setup.ts; the shop's dates moved so that
+ * its last day is yesterday), and makes
  * sure the demo organization "Cairn Demo" with admin admin@cairn.local and an all-permissions API key
  * exist and match the credentials in `credsPath`. Creates them (and writes `organization_id`, `admin` and
  * `api_key` into `credsPath`, keeping its other keys) when the file is missing or its organization is
@@ -83,7 +84,8 @@ async function resetPassword(db: Db, user: { id: string; organization_id: string
  */
 export async function ensureDevSeed(url: string, credsPath: string): Promise<DevSeedResult> {
   await migrate(url);
-  const sample = await ensureSampleDatabase(url);
+  // The demo's shop ends yesterday, whatever the date (sample-shop/dates.ts).
+  const sample = await ensureSampleDatabase(url, { moveDates: true });
   const { sql, db } = createDb(url, { max: 2 });
   try {
     const file = readJsonObject(credsPath, 'fix it or delete it to seed again');
