@@ -3,12 +3,14 @@
  * legal and compliance facts. Reading needs Manage Users (the API answers 403 otherwise, shown as the
  * error page); saving is for admins in the app (the API decides that too).
  */
+import { useState } from 'react';
 import { data, Form, useNavigation } from 'react-router';
 import type { Route } from './+types/app.administration.organization';
 import { AdminHeader } from '../components/admin/AdminNav';
 import { answer, field, jsonapi, loadViewer } from '../components/admin/admin.server';
 import { formatDate, Meter, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
+import { TimeZonePick } from '../components/schedules/TimeZonePick';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
@@ -18,9 +20,10 @@ interface Organization {
   time_zone: string;
   region: 'eu' | 'us';
   plan: string;
-  plan_analyst_seats: number;
+  /** null: no limit (the operator sets limits with `npm run cairn -- org limits`). */
+  plan_analyst_seats: number | null;
   analyst_seats_used: number;
-  plan_datasources: number;
+  plan_datasources: number | null;
   datasources_used: number;
   created_at: string;
 }
@@ -29,18 +32,11 @@ export function meta() {
   return [{ title: 'Organization · Cairn' }];
 }
 
-function timeZones(): string[] {
-  try {
-    return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone');
-  } catch {
-    return [];
-  }
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [viewer, doc] = await Promise.all([loadViewer(api), api.get<{ data: { id: string; attributes: Organization } }>('/organization')]);
-  return { viewer, id: doc.data.id, organization: doc.data.attributes, zones: timeZones() };
+  return { viewer, id: doc.data.id, organization: doc.data.attributes };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -61,10 +57,11 @@ const REGION_TEXT = {
 } as const;
 
 export default function OrganizationSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { organization: o, viewer, zones, id } = loaderData;
+  const { organization: o, viewer, id } = loaderData;
   const navigation = useNavigation();
   const saving = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const canEdit = viewer.role === 'admin';
+  const [zone, setZone] = useState(o.time_zone);
   return (
     <main className="page admin-page">
       <AdminHeader title="Organization" viewer={viewer} lead="Settings that apply to everyone in the organization." />
@@ -87,11 +84,7 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
                 <span className="field__label">Name</span>
                 <input name="name" required maxLength={200} defaultValue={o.name} data-testid="organization-name-input" />
               </label>
-              <label className="field">
-                <span className="field__label">Time zone</span>
-                <input name="time_zone" required list="time-zones" defaultValue={o.time_zone} data-testid="organization-time-zone" />
-                <datalist id="time-zones">{zones.map((z) => <option key={z} value={z} />)}</datalist>
-              </label>
+              <TimeZonePick name="time_zone" label="Time zone" value={zone} onChange={setZone} formField />
             </div>
             <p className="muted small">
               The time zone is used for scheduled e-mails and SQL alerts, refresh anchor times, and every dashboard whose
@@ -110,12 +103,16 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
         <h2 id="plan">Plan and limits</h2>
         <p className="section__lead">
           Plan <strong>{o.plan}</strong>. Analysts and admins who are not deactivated take an analyst seat, pending invitations
-          included; viewers do not. The sample datasource does not count as a datasource. A change beyond a limit is refused
-          with the error <code>plan_limit</code>.
+          included; viewers do not. The sample datasource does not count as a datasource. There is no limit unless the operator
+          of this server sets one; a change beyond a limit is refused with the error <code>plan_limit</code>.
         </p>
         <div className="card stats">
-          <Meter label="Analyst seats" used={o.analyst_seats_used} limit={o.plan_analyst_seats} testId="seats" />
-          <Meter label="Datasources" used={o.datasources_used} limit={o.plan_datasources} testId="datasources" />
+          {o.plan_analyst_seats !== null
+            ? <Meter label="Analyst seats" used={o.analyst_seats_used} limit={o.plan_analyst_seats} testId="seats" />
+            : <Usage label="Analysts and admins" used={o.analyst_seats_used} testId="seats" />}
+          {o.plan_datasources !== null
+            ? <Meter label="Datasources" used={o.datasources_used} limit={o.plan_datasources} testId="datasources" />
+            : <Usage label="Datasources" used={o.datasources_used} testId="datasources" />}
         </div>
       </section>
 
@@ -150,4 +147,16 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <ErrorPage error={error} home={{ href: '/app/', label: 'Back to dashboards' }} />;
+}
+
+/** What is in use where no limit is set: the count alone. */
+function Usage({ label, used, testId }: { label: string; used: number; testId: string }) {
+  return (
+    <div className="meter" data-testid={testId} data-limit="none">
+      <div className="meter__label">
+        <span>{label}</span>
+        <strong>{used}</strong>
+      </div>
+    </div>
+  );
 }
