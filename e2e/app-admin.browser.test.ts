@@ -221,9 +221,18 @@ describe('administration', () => {
   it('shows organization settings with seats and the legal section, and saves the time zone', async () => {
     const { context, page } = await newPage(adminState);
     try {
+      // No limits unless the operator sets one: the counts alone, then "used of limit" once set.
+      const orgId = getStack().organization_id;
+      const limits = (await db.sql<{ seats: number | null; ds: number | null }[]>`select plan_analyst_seats as seats, plan_datasources as ds from organizations where id = ${orgId}`)[0]!;
+      await db.sql`update organizations set plan_analyst_seats = null, plan_datasources = null where id = ${orgId}`;
       await page.goto(`${origin}/app/administration/organization`);
-      expect(await page.locator('[data-testid="seats"]').textContent()).toMatch(/\d+ of \d+/);
-      expect(await page.locator('[data-testid="datasources"]').textContent()).toMatch(/\d+ of \d+/);
+      expect(await page.locator('[data-testid="seats"]').textContent()).toMatch(/^Analysts and admins\d+$/);
+      expect(await page.locator('[data-testid="datasources"]').textContent()).toMatch(/^Datasources\d+$/);
+      await db.sql`update organizations set plan_analyst_seats = 40, plan_datasources = 30 where id = ${orgId}`;
+      await page.reload();
+      expect(await page.locator('[data-testid="seats"]').textContent()).toMatch(/\d+ of 40/);
+      expect(await page.locator('[data-testid="datasources"]').textContent()).toMatch(/\d+ of 30/);
+      await db.sql`update organizations set plan_analyst_seats = ${limits.seats}, plan_datasources = ${limits.ds} where id = ${orgId}`;
       const legal = await page.locator('section.legal').textContent();
       expect(legal).toContain('24 hours');
       expect(legal).toContain('30 days');
