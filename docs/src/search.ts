@@ -14,6 +14,8 @@ export interface DocsSearchHit extends SearchResultDocument {
   terms: string[];
   /** The section holds every word of the query (else only some of them). */
   allWords: boolean;
+  /** Ranked with the every-word hits: it holds every word, or, for a question of three words or more, all but one. */
+  nearlyAll: boolean;
 }
 
 /** Parses a fetched `search-index-<tag>.json`; throws a clear error when it is not one. */
@@ -45,35 +47,70 @@ export function queryTermsOf(query: string): string[] {
   return [...terms];
 }
 
+/** How many results of one index are weighed before the best `limit` are kept. */
+const CANDIDATES = 400;
+
+/** Each query term counts once per section heading that names it and the page title does not. */
+const HEADING_BOOST = 1.5;
+/** A missing query word halves a hit's score. */
+const MISSING_WORD = 0.5;
+
+/**
+ * The terms of a hit to mark (in its snippet and on the target page): the query's own words. A query
+ * term the section holds as it is stands for itself only; the longer words it also matched as a prefix
+ * ("password" → "passwordprotect", "dashboard" → "dashboardid") are left unmarked. A term found only as a
+ * prefix (a word still being typed: "sched") keeps the words it completed to.
+ */
+export function wholeQueryTerms(matched: readonly string[], queryTerms: readonly string[]): string[] {
+  const have = new Set(matched);
+  const out = new Set<string>();
+  for (const q of queryTerms) {
+    if (have.has(q)) out.add(q);
+    else for (const t of matched) if (t.startsWith(q)) out.add(t);
+  }
+  return [...out];
+}
+
 /**
  * Up to `limit` hits of one index, best first. Sections holding every word come first, then
  * sections holding some of the words (so a stray word never empties the list). One OR query finds
  * both: a result whose matched query terms are all the query's terms is an every-word hit.
+ *
+ * Within each group a section whose own heading names query words ranks higher: a page's sections
+ * all share its title and tags, so for a long question ("how do I share a dashboard with a password")
+ * every section of the sharing-links page holds every word, and the one that answers it is the one
+ * headed "Password". Each query term in the section heading (and not in the page title, which every
+ * section of the page has) multiplies the score by 1 + HEADING_BOOST. A question of three words or more
+ * is answered by a section that holds all of them but one, too (the Password section of the sharing-links
+ * page does not say "dashboard"): such a section ranks with the every-word ones, its score halved.
  */
 export function searchDocs(search: DocsSearch, query: string, limit = MAX_RESULTS): DocsSearchHit[] {
   const q = clampQuery(query).trim();
   if (!q || search.documents.length === 0) return [];
-  const wanted = queryTermsOf(q).length;
+  const queryTerms = queryTermsOf(q);
+  const wanted = queryTerms.length;
   if (wanted === 0) return [];
-  // Results come best first: keep the best `limit` of each group.
-  const every: DocsSearchHit[] = [];
-  const some: DocsSearchHit[] = [];
+  const hits: DocsSearchHit[] = [];
   for (const r of search.miniSearch.search(q, { combineWith: 'OR' })) {
-    const allWords = r.queryTerms.length >= wanted && new Set(r.queryTerms).size >= wanted;
-    const group = allWords ? every : some;
-    if (group.length >= limit) {
-      if (every.length >= limit) break;
-      continue;
-    }
+    if (hits.length >= CANDIDATES) break;
     const doc = search.documents[r.id as number];
-    if (doc) group.push({ ...doc, score: r.score, terms: r.terms, allWords });
+    if (!doc) continue;
+    const found = new Set(r.queryTerms).size;
+    const allWords = found >= wanted;
+    const missing = Math.max(0, wanted - found);
+    const nearlyAll = allWords || (wanted >= 3 && missing === 1);
+    const pageTerms = new Set(queryTermsOf(doc.pageTitle));
+    const headingTerms = new Set(queryTermsOf(doc.sectionTitle));
+    const named = queryTerms.filter((t) => headingTerms.has(t) && !pageTerms.has(t)).length;
+    const score = r.score * (1 + HEADING_BOOST * named) * MISSING_WORD ** missing;
+    hits.push({ ...doc, score, terms: wholeQueryTerms(r.terms, queryTerms), allWords, nearlyAll });
   }
-  return [...every, ...some].slice(0, limit);
+  return rank(hits).slice(0, limit);
 }
 
-/** Every-word hits first, each group by score (the sort is stable). */
+/** Every-word (and nearly-every-word) hits first, each group by score (the sort is stable). */
 function rank(hits: DocsSearchHit[]): DocsSearchHit[] {
-  return hits.sort((a, b) => Number(b.allWords) - Number(a.allWords) || b.score - a.score);
+  return hits.sort((a, b) => Number(b.nearlyAll) - Number(a.nearlyAll) || b.score - a.score);
 }
 
 /**
@@ -82,5 +119,5 @@ function rank(hits: DocsSearchHit[]): DocsSearchHit[] {
  */
 export function searchAll(searches: readonly DocsSearch[], query: string, limit = MAX_RESULTS): DocsSearchHit[] {
   const all = searches.flatMap((search) => searchDocs(search, query, limit));
-  return (searches.length > 1 ? rank(all) : all).slice(0, limit);
+  return rank(all).slice(0, limit);
 }

@@ -83,6 +83,8 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
   line: [
     { key: 'x', label: 'X axis', kind: 'column', accepts: 'any' },
     { key: 'y', label: 'Y values', kind: 'columns', accepts: 'numeric' },
+    { key: 'y_right', label: 'Y values on a second axis (right)', kind: 'columns', accepts: 'numeric' },
+    { key: 'y_right_title', label: 'Right axis title', kind: 'text' },
     { key: 'series', label: 'Series from', kind: 'column', accepts: 'dimension' },
     { key: 'stacked', label: 'Stacked', kind: 'boolean' },
     { key: 'area', label: 'Fill the area', kind: 'boolean', explicit: true },

@@ -82,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } else if (intent === 'enable' || intent === 'disable') {
     out = answer(await api.call('PATCH', `/api_keys/${encodeURIComponent(id)}`, {
       jsonapi: true, body: jsonapi('api_keys', { enabled: intent === 'enable' }, id),
-    }), intent, id);
+    }), intent, id, { message: intent === 'enable' ? 'Key enabled: programs can use it again.' : 'Key disabled: programs using it are refused until it is enabled.' });
   } else if (intent === 'delete') {
     out = answer(await api.call('DELETE', `/api_keys/${encodeURIComponent(id)}`), intent, id);
   } else {
@@ -146,7 +146,8 @@ function KeyRow({ k, names, resources, canEdit }: { k: KeyView; names: Map<strin
   const fetcher = useFetcher<ActionAnswer>();
   const busy = fetcher.state !== 'idle';
   const [editing, setEditing] = useState(false);
-  const stopEditing = useCallback(() => setEditing(false), []);
+  const [saved, setSaved] = useState(false);
+  const stopEditing = useCallback((didSave?: boolean) => { setEditing(false); setSaved(Boolean(didSave)); }, []);
   return (
     <Fragment>
       <tr data-testid={`key-${k.name}`}>
@@ -162,7 +163,7 @@ function KeyRow({ k, names, resources, canEdit }: { k: KeyView; names: Map<strin
           <fetcher.Form method="post" className="row-actions">
             <input type="hidden" name="id" value={k.id} />
             {canEdit ? (
-              <button type="button" className="button button--small" onClick={() => setEditing((e) => !e)} aria-expanded={editing} data-testid="key-edit">Edit</button>
+              <button type="button" className="button button--small" onClick={() => { setSaved(false); setEditing((e) => !e); }} aria-expanded={editing} data-testid="key-edit">Edit</button>
             ) : null}
             <button type="submit" name="intent" value={k.enabled ? 'disable' : 'enable'} className="button button--small" disabled={busy}>
               {k.enabled ? 'Disable' : 'Enable'}
@@ -170,6 +171,8 @@ function KeyRow({ k, names, resources, canEdit }: { k: KeyView; names: Map<strin
             <ConfirmButton label="Delete" confirmLabel="Delete key" question="Programs using it stop working at once." value="delete" disabled={busy} />
           </fetcher.Form>
           {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
+          {fetcher.data?.ok && fetcher.data.message && !busy ? <p className="row-ok" role="status" data-testid="key-row-ok">{fetcher.data.message}</p> : null}
+          {saved && !editing ? <p className="row-ok" role="status" data-testid="key-saved">Changes saved.</p> : null}
         </td>
       </tr>
       {editing ? (

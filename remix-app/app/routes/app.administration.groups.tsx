@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     out = answer(await api.call('POST', '/user_groups', {
       jsonapi: true,
       body: jsonapi('user_groups', { name: field(form, 'name'), description: description || null }),
-    }), intent, undefined, { message: 'Group created.' });
+    }), intent, undefined, { message: `Group “${field(form, 'name')}” created. Add its members below.` });
   } else if (intent === 'save') {
     out = answer(await api.call('PATCH', `/user_groups/${encodeURIComponent(id)}`, {
       jsonapi: true,
@@ -140,6 +140,7 @@ function CreateGroup() {
         <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="group-create">Create group</button>
       </div>
       {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
+      {fetcher.data?.ok && fetcher.data.message && fetcher.state === 'idle' ? <p className="row-ok" role="status" data-testid="group-created">{fetcher.data.message}</p> : null}
     </fetcher.Form>
   );
 }

@@ -3,12 +3,14 @@
  * legal and compliance facts. Reading needs Manage Users (the API answers 403 otherwise, shown as the
  * error page); saving is for admins in the app (the API decides that too).
  */
+import { useState } from 'react';
 import { data, Form, useNavigation } from 'react-router';
 import type { Route } from './+types/app.administration.organization';
 import { AdminHeader } from '../components/admin/AdminNav';
 import { answer, field, jsonapi, loadViewer } from '../components/admin/admin.server';
 import { formatDate, Meter, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
+import { TimeZonePick } from '../components/schedules/TimeZonePick';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
@@ -30,18 +32,11 @@ export function meta() {
   return [{ title: 'Organization · Cairn' }];
 }
 
-function timeZones(): string[] {
-  try {
-    return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone');
-  } catch {
-    return [];
-  }
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [viewer, doc] = await Promise.all([loadViewer(api), api.get<{ data: { id: string; attributes: Organization } }>('/organization')]);
-  return { viewer, id: doc.data.id, organization: doc.data.attributes, zones: timeZones() };
+  return { viewer, id: doc.data.id, organization: doc.data.attributes };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -62,10 +57,11 @@ const REGION_TEXT = {
 } as const;
 
 export default function OrganizationSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { organization: o, viewer, zones, id } = loaderData;
+  const { organization: o, viewer, id } = loaderData;
   const navigation = useNavigation();
   const saving = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const canEdit = viewer.role === 'admin';
+  const [zone, setZone] = useState(o.time_zone);
   return (
     <main className="page admin-page">
       <AdminHeader title="Organization" viewer={viewer} lead="Settings that apply to everyone in the organization." />
@@ -88,11 +84,7 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
                 <span className="field__label">Name</span>
                 <input name="name" required maxLength={200} defaultValue={o.name} data-testid="organization-name-input" />
               </label>
-              <label className="field">
-                <span className="field__label">Time zone</span>
-                <input name="time_zone" required list="time-zones" defaultValue={o.time_zone} data-testid="organization-time-zone" />
-                <datalist id="time-zones">{zones.map((z) => <option key={z} value={z} />)}</datalist>
-              </label>
+              <TimeZonePick name="time_zone" label="Time zone" value={zone} onChange={setZone} formField />
             </div>
             <p className="muted small">
               The time zone is used for scheduled e-mails and SQL alerts, refresh anchor times, and every dashboard whose

@@ -78,16 +78,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
     }
     case 'revoke':
-      out = answer(await api.call('DELETE', `/users/invite/${encodeURIComponent(id)}`), intent, id);
+      out = answer(await api.call('DELETE', `/users/invite/${encodeURIComponent(id)}`), intent, id, { message: 'Invitation revoked.' });
       break;
     case 'role':
       out = answer(await api.call('PATCH', path, { jsonapi: true, body: jsonapi('users', { role: field(form, 'role') }, id) }), intent, id, { message: 'Role changed.' });
       break;
     case 'deactivate':
-      out = answer(await api.call('POST', `${path}/deactivate`), intent, id);
+      out = answer(await api.call('POST', `${path}/deactivate`), intent, id, { message: 'Deactivated: the user is signed out and cannot sign in.' });
       break;
     case 'activate':
-      out = answer(await api.call('POST', `${path}/activate`, { body: { role: field(form, 'role') || 'viewer' } }), intent, id);
+      out = answer(await api.call('POST', `${path}/activate`, { body: { role: field(form, 'role') || 'viewer' } }), intent, id, { message: `Reactivated as ${field(form, 'role') || 'viewer'}.` });
       break;
     default:
       out = { ok: false, intent, error: `Unknown action "${intent}".` };
@@ -150,7 +150,7 @@ function UserRow({ user, canManage, isSelf, groupNames }: { user: UserView; canM
           </fetcher.Form>
         ) : null}
         {result?.ok === false ? <RowError message={result.error} /> : null}
-        {result?.ok && result.message ? <p className="row-ok" role="status">{result.message}</p> : null}
+        {result?.ok && result.message && !busy ? <p className="row-ok" role="status" data-testid="user-row-ok">{result.message}</p> : null}
       </td>
     </tr>
   );

@@ -43,7 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-type Payload = { intent: 'create'; body: ScheduleBody } | { intent: 'update'; id: string; body: ScheduleBody } | { intent: 'delete' | 'send_now'; id: string };
+type Payload = { intent: 'create' | 'send_test'; body: ScheduleBody } | { intent: 'update'; id: string; body: ScheduleBody } | { intent: 'delete' | 'send_now'; id: string };
 export type ScheduleActionAnswer = { intent: string; id?: string; ok?: boolean; message?: string; errors?: ApiErrorItem[] };
 
 export async function action({ request, context }: Route.ActionArgs): Promise<ScheduleActionAnswer> {
@@ -58,6 +58,16 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Sc
   if (p.intent === 'update' || p.intent === 'delete') {
     const res = p.intent === 'update' ? await write(api, 'PATCH', path(p.id), p.body) : await write(api, 'DELETE', path(p.id));
     return res.ok ? { intent: p.intent, id: p.id, ok: true } : { intent: p.intent, id: p.id, errors: res.errors };
+  }
+  if (p.intent === 'send_test') {
+    // The form as it is, to the signed-in user only (the API ignores the recipients; empty ones are left out).
+    const { emails: _to, cc_emails: _cc, bcc_emails: _bcc, id: _id, ...attributes } = p.body.data.attributes as Record<string, unknown>;
+    if (typeof attributes.name === 'string' && !attributes.name.trim()) delete attributes.name;
+    const body = { data: { type: 'dashboard_schedules', attributes, relationships: p.body.data.relationships } };
+    const res = await write<SendNowAnswer & { to: string }>(api, 'POST', '/dashboard_schedules/send_test', body);
+    return res.ok
+      ? { intent: p.intent, ok: true, message: `Test sent to you (${res.body.to}): ${describeSendNow(res.body).replace(/^Sent to 1 recipient/, 'one e-mail')}` }
+      : { intent: p.intent, errors: res.errors };
   }
   if (p.intent === 'send_now') {
     const res = await write<SendNowAnswer>(api, 'POST', `${path(p.id)}/send_now`, {}, false);
@@ -75,9 +85,22 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
   const [localErrors, setLocalErrors] = useState<Record<string, string[]>>({});
   const last = fetcher.data;
   const busy = fetcher.state !== 'idle';
+  const tester = useFetcher<ScheduleActionAnswer>({ key: 'schedule-send-test' });
+  const [flash, setFlash] = useState<string | null>(null);
   useEffect(() => {
-    if (fetcher.state === 'idle' && last?.ok && (last.intent === 'create' || last.intent === 'update')) setEditing(null);
+    if (fetcher.state === 'idle' && last?.ok && (last.intent === 'create' || last.intent === 'update')) {
+      setEditing(null);
+      setFlash(last.intent === 'create' ? 'Scheduled e-mail created.' : 'Scheduled e-mail saved.');
+    }
   }, [fetcher.state, last]);
+  const sendTest = (form: ScheduleForm) => {
+    const built = scheduleBody(form, dashboard.id);
+    if (!built.ok) return setLocalErrors(built.errors);
+    setLocalErrors({});
+    tester.submit({ intent: 'send_test', body: built.body } as never, { method: 'post', encType: 'application/json' });
+  };
+  const testing = tester.state !== 'idle';
+  const tested = tester.data && !testing ? tester.data : null;
   const send = (payload: Payload) => fetcher.submit(payload as never, { method: 'post', encType: 'application/json' });
   const current = editing?.mode === 'update' ? schedules.find((s) => s.id === editing.id) ?? null : null;
   const formErrors = Object.keys(localErrors).length ? localErrors
@@ -102,7 +125,7 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
           <h1>Scheduled e-mails of “{dashboard.name}”</h1>
         </div>
         {canManage ? (
-          <button type="button" className="button button--primary" onClick={() => { setLocalErrors({}); setEditing({ mode: 'create' }); }} disabled={editing?.mode === 'create'} data-testid="new-schedule">
+          <button type="button" className="button button--primary" onClick={() => { setLocalErrors({}); setFlash(null); setEditing({ mode: 'create' }); }} disabled={editing?.mode === 'create'} data-testid="new-schedule">
             New scheduled e-mail
           </button>
         ) : null}
@@ -112,6 +135,7 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
         the organization’s time zone unless a schedule sets its own. “Send now” sends at once and leaves the next regular time as it is.
       </p>
       {listError ? <p className="alert alert--error" role="alert">{listError}</p> : null}
+      {flash && !editing ? <div className="alert alert--ok flash" role="status" data-testid="schedule-saved">{flash}</div> : null}
       {editing ? (
         <ScheduleFormView
           key={current?.id ?? 'new'}
@@ -122,6 +146,11 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
           busy={busy}
           onCancel={() => { setLocalErrors({}); setEditing(null); }}
           onSubmit={submit}
+          onSendTest={sendTest}
+          testing={testing}
+          testResult={tested ? (tested.ok
+            ? <p className="row-ok" role="status" data-testid="send-test-result">{tested.message}</p>
+            : <p className="row-error" role="alert" data-testid="send-test-result">{(tested.errors ?? []).map((e) => e.detail || e.title || 'Refused.').join(' ')}</p>) : null}
         />
       ) : null}
       <ul className="resource-list" data-testid="schedule-list">
@@ -131,7 +160,7 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
             key={s.id}
             schedule={{ id: s.id, ...s.attributes, reportName: reportName(s.report) } satisfies ScheduleView}
             canManage={canManage}
-            onEdit={() => { setLocalErrors({}); setEditing({ mode: 'update', id: s.id }); }}
+            onEdit={() => { setLocalErrors({}); setFlash(null); setEditing({ mode: 'update', id: s.id }); }}
           />
         ))}
       </ul>

@@ -12,6 +12,9 @@ import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
+import { TILE_PARAM, useMaximizedTile } from '../components/dashboard/useMaximizedTile';
+import { useMenu } from '../components/dashboard/useMenu';
+import { rememberDashboard } from '../lib/recent-dashboards';
 import { DashboardDownloads } from '../components/exports/DashboardDownloads';
 import { FilterBar } from '../components/filters/FilterBar';
 import { SaveDefaultsButton } from '../components/dashboard-settings/SaveDefaultsButton';
@@ -144,14 +147,15 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 function DashboardMenu({ id, locked, canManage, search }: { id: string; locked: boolean; canManage: boolean; search: string }) {
-  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const { open, setOpen, toggle } = useMenu(ref);
   if (!canManage) return null;
   const base = `/app/dashboards/${encodeURIComponent(id)}`;
   return (
-    <div className="menu">
+    <div className="menu" ref={ref}>
       {/* A plain form post (outside the router's Form): the answer is the backup file, downloaded in place. */}
       <form method="post" action={`${base}/backup`} id="dashboard-backup-form" hidden />
-      <button type="button" className="button button--small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="dashboard-menu">
+      <button type="button" className="button button--small" aria-haspopup="menu" aria-expanded={open} onClick={toggle} data-testid="dashboard-menu">
         ⋯ <span className="visually-hidden">Dashboard menu</span>
       </button>
       {open ? (
@@ -184,14 +188,21 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
   const location = useLocation();
   const navigate = useNavigate();
   const navigation = useNavigation();
-  const layout = useRouteLoaderData('routes/app.layout') as { user?: { role?: string } } | undefined;
+  const layout = useRouteLoaderData('routes/app.layout') as { user?: { role?: string; email?: string } } | undefined;
   const canManage = layout?.user?.role === 'admin' || layout?.user?.role === 'analyst';
+  const userKey = layout?.user?.email ?? '';
   const options = useAtomValue(filterOptionsAtom(dashboard.id));
   const poll = useAtomValue(pollAtom(dashboard.id));
   const palette = paletteFor(dashboard.colorScheme);
   // "now" for relative ranges is taken when the filters change, so the parameters stay stable while polling.
-  const now = useMemo(() => Date.now(), [location.search]);
-  const state = useMemo(() => parametersFor(setup, location.search, options, now), [setup, location.search, options, now]);
+  // (Maximizing a tile changes only ?tile=, which leaves the parameters as they are.)
+  const filterSearch = useMemo(() => {
+    const p = new URLSearchParams(location.search);
+    p.delete(TILE_PARAM);
+    return p.toString();
+  }, [location.search]);
+  const now = useMemo(() => Date.now(), [filterSearch]); // eslint-disable-line react-hooks/exhaustive-deps
+  const state = useMemo(() => parametersFor(setup, filterSearch, options, now), [setup, filterSearch, options, now]);
   const [refreshNonce, setRefreshNonce] = useState(0);
   const waitingFor = state.eff.missing.length ? state.eff.missing.map((d) => `“${d.label}”`).join(' and ') : null;
   const filterVariables = useMemo(() => Object.fromEntries(setup.defs.filter((d) => d.queryOptions).map((d) => [d.id, d.variable])), [setup.defs]);
@@ -226,6 +237,11 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
     exports: true,
   }), [state.key]); // eslint-disable-line react-hooks/exhaustive-deps
   const editable = canManage && !dashboard.locked;
+  // The maximized tile is in the address (?tile=<report id>): a link opens it so, Back closes it.
+  const { maximizedId, onMaximize } = useMaximizedTile('search');
+  useEffect(() => {
+    if (userKey) rememberDashboard(userKey, { id: dashboard.id, name: dashboard.name });
+  }, [userKey, dashboard.id, dashboard.name]);
 
   const commit = (changes: Record<string, string>, tz?: string | null) => {
     const defaults = Object.fromEntries(setup.defs.map((d) => [d.variable, setup.defaults[d.variable] ?? d.defaultValue]));
@@ -292,10 +308,11 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         actions={editable ? <SaveDefaultsButton parameters={defaultParametersFor(setup.defs, state.eff.values, { now, zone: state.zone, tz: state.url.tz })} onSaved={dropUrlValues} /> : null}
       />
       {tiles.length === 0 ? (
-        <section className="empty-state">
+        <section className="empty-state" data-testid="dashboard-empty">
           <div className="empty-state__art" aria-hidden="true">▦</div>
           <h2>This dashboard has no reports yet</h2>
-          <p>{canManage ? 'Add a report in the report editor; it appears here.' : 'Reports that analysts add appear here.'}</p>
+          <p>{editable ? 'Write a report in the report editor; it appears here.' : canManage ? 'Unlock the dashboard to add reports.' : 'Reports that analysts add appear here.'}</p>
+          {editable ? <Link to={editorHref(null, dashboard.id, location.search)} className="button button--primary" data-testid="dashboard-empty-add-report">Add a report</Link> : null}
         </section>
       ) : (
         <div className="dashboard-grid" data-testid="dashboard-grid">
@@ -314,6 +331,8 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
               unused={unusedFilters(t, setup.defs, state.eff.values).join(', ')}
               sql={sql[t.reportId] ?? null}
               canDuplicate={editable}
+              maximized={maximizedId === t.reportId}
+              onMaximize={onMaximize}
             />
           ))}
         </div>

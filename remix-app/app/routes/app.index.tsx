@@ -1,11 +1,13 @@
 /**
- * The dashboard list: dashboard groups in their order, then "Other dashboards"; a search box; and for
+ * The dashboard list: recently opened dashboards (kept per user in this browser), dashboard groups in
+ * their order, then "Other dashboards"; a search box over dashboards and reports (report matches come
+ * from the loader for `?q=`, each links to its dashboard with the tile maximized); and for
  * analysts and admins New dashboard, Restore from backup, Duplicate and Delete (the API refuses them to
  * viewers anyway). Group management (new group, edit, delete, order, a dashboard's groups) lives in
  * components/groups.
  */
-import { useMemo, useState } from 'react';
-import { data, Form, Link, redirect, useNavigation, useRouteLoaderData } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { data, Form, Link, redirect, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router';
 import type { Route } from './+types/app.index';
 import { RestoreBackup, RestoreErrors } from '../components/dashboard-settings/RestoreBackup';
 import { ErrorPage } from '../components/ErrorPage';
@@ -18,7 +20,33 @@ import { errorItems } from '../lib/editor.server';
 import type { DashboardAttributes, ListDocument } from '../lib/types';
 import type { GroupSummary } from '../lib/dashboard-groups';
 import '../styles/dashboard.css';
+import '../components/dashboard/home.css';
 import { readForm } from '../lib/forms.server';
+import { readRecent, type RecentDashboard } from '../lib/recent-dashboards';
+
+/** A report whose name or description matches the search, with the dashboard it is on. */
+interface ReportMatch { id: string; name: string; dashboardId: string; dashboardName: string }
+const REPORT_MATCHES = 20;
+const REPORT_PAGES = 5;
+
+/** Reports the user may see whose name or description contains `q` (the API lists them 200 a page). */
+async function findReports(api: ReturnType<typeof requireApi>, q: string, dashboardNames: Map<string, string>): Promise<ReportMatch[]> {
+  const needle = q.toLowerCase();
+  const found: ReportMatch[] = [];
+  for (let page = 1; page <= REPORT_PAGES && found.length < REPORT_MATCHES; page++) {
+    const r = await api.call<ListDocument<{ name: string; description?: string | null }>>('GET', `/reports?page[size]=200&page[number]=${page}`);
+    if (!r.ok) break;
+    const items = r.body.data ?? [];
+    for (const rep of items) {
+      const dashboardId = (rep.relationships?.dashboard?.data as { id?: string } | null | undefined)?.id;
+      if (!dashboardId) continue;
+      const text = `${rep.attributes.name}\n${rep.attributes.description ?? ''}`.toLowerCase();
+      if (text.includes(needle)) found.push({ id: rep.id, name: rep.attributes.name, dashboardId, dashboardName: dashboardNames.get(dashboardId) ?? '' });
+    }
+    if (items.length < 200) break;
+  }
+  return found.slice(0, REPORT_MATCHES);
+}
 
 export function meta() {
   return [{ title: 'Dashboards · Cairn' }];
@@ -64,7 +92,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       };
     })
     : [];
-  return { dashboards, groups: groupList, total: typeof list.meta?.total === 'number' ? list.meta.total : dashboards.length };
+  const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 200);
+  const reports = q ? await findReports(api, q, new Map(dashboards.map((d) => [d.id, d.name]))) : [];
+  return { dashboards, groups: groupList, total: typeof list.meta?.total === 'number' ? list.meta.total : dashboards.length, reports, reportQuery: q };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -140,12 +170,56 @@ function DashboardCard({ d, canManage, groups }: { d: Card; canManage: boolean; 
   );
 }
 
+/** The dashboards this user opened last in this browser that the API still lists for them. */
+function RecentDashboards({ userKey, byId }: { userKey: string; byId: Map<string, Card> }) {
+  const [recent, setRecent] = useState<RecentDashboard[]>([]);
+  useEffect(() => setRecent(userKey ? readRecent(userKey) : []), [userKey]);
+  const shown = recent.filter((r) => byId.has(r.id));
+  if (!shown.length) return null;
+  return (
+    <section className="recent-dashboards" aria-labelledby="recent-title" data-testid="recent-dashboards">
+      <h2 className="dashboard-group__title" id="recent-title">Recently opened</h2>
+      <ul className="recent-dashboards__list">
+        {shown.map((r) => (
+          <li key={r.id}><Link to={`/app/dashboards/${encodeURIComponent(r.id)}`} data-testid="recent-dashboard">{byId.get(r.id)!.name}</Link></li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ReportMatches({ reports, query, pending }: { reports: ReportMatch[]; query: string; pending: boolean }) {
+  return (
+    <section className="report-matches" aria-labelledby="report-matches-title" data-testid="report-matches" aria-busy={pending}>
+      <h2 className="dashboard-group__title" id="report-matches-title">Reports <span className="dashboard-group__count">{reports.length}</span></h2>
+      {reports.length ? (
+        <ul className="report-matches__list">
+          {reports.map((r) => (
+            <li key={r.id}>
+              <Link to={`/app/dashboards/${encodeURIComponent(r.dashboardId)}?tile=${encodeURIComponent(r.id)}`} data-testid="report-match">{r.name}</Link>
+              {r.dashboardName ? <span className="muted"> on {r.dashboardName}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : <p className="muted">{pending ? 'Searching the reports…' : `No report matches “${query}”.`}</p>}
+    </section>
+  );
+}
+
 export default function DashboardList({ loaderData, actionData }: Route.ComponentProps) {
-  const { dashboards, groups } = loaderData;
-  const layout = useRouteLoaderData('routes/app.layout') as { user?: { role?: string } } | undefined;
+  const { dashboards, groups, reports, reportQuery } = loaderData;
+  const layout = useRouteLoaderData('routes/app.layout') as { user?: { role?: string; email?: string } } | undefined;
   const canManage = layout?.user?.role === 'admin' || layout?.user?.role === 'analyst';
   const navigation = useNavigation();
-  const [query, setQuery] = useState('');
+  const [params, setParams] = useSearchParams();
+  const [query, setQuery] = useState(() => params.get('q') ?? '');
+  // The reports are searched by the loader: the address follows the box a moment after typing stops.
+  useEffect(() => {
+    const wanted = query.trim();
+    if (wanted === (params.get('q') ?? '')) return;
+    const t = setTimeout(() => setParams(wanted ? { q: wanted } : {}, { replace: true, preventScrollReset: true }), 300);
+    return () => clearTimeout(t);
+  }, [query, params, setParams]);
   const [creating, setCreating] = useState(false);
   const q = query.trim().toLowerCase();
   const matches = (d: Card) => !q || d.name.toLowerCase().includes(q) || (d.description ?? '').toLowerCase().includes(q);
@@ -156,6 +230,7 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
     { id: 'other', name: groups.length ? 'Other dashboards' : 'All dashboards', description: null, group: undefined, items: dashboards.filter((d) => !grouped.has(d.id)).filter(matches) },
   ].filter((s) => s.items.length > 0 || (!q && s.id !== 'other'));
   const found = new Set(sections.flatMap((s) => s.items.map((d) => d.id))).size;
+  const reportsPending = Boolean(q) && reportQuery.toLowerCase() !== q;
   const restoreErrors = actionData && 'restoreErrors' in actionData ? actionData.restoreErrors : [];
   const message = actionData && 'error' in actionData ? { error: String(actionData.error) } : actionData && 'done' in actionData ? { done: String(actionData.done) } : null;
   return (
@@ -171,8 +246,8 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
         <input
           type="search"
           className="list-toolbar__search"
-          placeholder="Search dashboards"
-          aria-label="Search dashboards"
+          placeholder="Search dashboards and reports"
+          aria-label="Search dashboards and reports"
           value={query}
           onChange={(e) => setQuery(e.currentTarget.value)}
           data-testid="dashboard-search"
@@ -201,9 +276,13 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
           <p>{canManage ? 'Create one with “New dashboard”, or through the API.' : 'Dashboards shared with you appear here. Ask an analyst to share theirs.'}</p>
           <Link to="/api/v2024-06-01" className="button">Read the API docs</Link>
         </section>
-      ) : q && found === 0 ? (
-        <p className="muted" data-testid="dashboards-no-match">No dashboard matches “{query.trim()}”.</p>
       ) : (
+        <>
+        {q ? null : <RecentDashboards userKey={layout?.user?.email ?? ''} byId={byId} />}
+        {q ? <ReportMatches reports={reports} query={query.trim()} pending={reportsPending} /> : null}
+        {q && found === 0 ? (
+          <p className="muted" data-testid="dashboards-no-match">No dashboard matches “{query.trim()}”.</p>
+        ) : (
         <div data-testid="dashboard-list">
           {sections.map((s) => (
             <section key={s.id} className="dashboard-group" aria-labelledby={`group-${s.id}`} data-testid="dashboard-group">
@@ -219,6 +298,8 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
             </section>
           ))}
         </div>
+        )}
+        </>
       )}
     </main>
   );

@@ -1,4 +1,5 @@
-import { Form, Link, NavLink, Outlet } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link, NavLink, Outlet, useLocation } from 'react-router';
 import type { Route } from './+types/app.layout';
 import { ErrorPage } from '../components/ErrorPage';
 import { Logo } from '../components/Logo';
@@ -6,6 +7,8 @@ import { ThemeScope } from '../components/ThemeScope';
 import { ThemeToggle } from '../components/ThemeToggle';
 import { requireApi } from '../lib/api.server';
 import { displayName, loadSession } from '../lib/session-info.server';
+import { useDismiss } from '../lib/use-dismiss';
+import '../components/layout/topbar-menu.css';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = await loadSession(requireApi(request, context));
@@ -16,6 +19,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 function AppHeader({ user, organization }: { user?: Route.ComponentProps['loaderData']['user']; organization?: { name: string; region: string } }) {
+  // Below 768 px the navigation is behind a menu button (CSS decides; the button does nothing wider).
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useDismiss(open, ref, () => setOpen(false));
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
   return (
     <header className="topbar topbar--app">
       <Link to="/app/" className="brand">
@@ -27,7 +36,11 @@ function AppHeader({ user, organization }: { user?: Route.ComponentProps['loader
           <span className="org-chip__region">{organization.region.toUpperCase()}</span>
         </span>
       ) : null}
-      <nav aria-label="App" className="topbar__nav">
+      <div className="topbar__menu" ref={ref}>
+      <button type="button" className="button button--ghost topbar__menu-button" aria-expanded={open} aria-controls="app-nav" onClick={() => setOpen((o) => !o)} data-testid="topbar-menu-button">
+        ☰<span className="visually-hidden"> Menu</span>
+      </button>
+      <nav aria-label="App" id="app-nav" className={`topbar__nav${open ? ' is-open' : ''}`} data-testid="topbar-nav">
         <NavLink to="/app/" end className="topbar__link">Dashboards</NavLink>
         {user?.role === 'admin' || user?.role === 'analyst' ? <NavLink to="/app/datasources" className="topbar__link">Datasources</NavLink> : null}
         {user?.role === 'admin' ? (
@@ -35,6 +48,7 @@ function AppHeader({ user, organization }: { user?: Route.ComponentProps['loader
         ) : null}
         <NavLink to="/" className="topbar__link">Docs</NavLink>
       </nav>
+      </div>
       <div className="topbar__right">
         <ThemeToggle />
         {user ? (

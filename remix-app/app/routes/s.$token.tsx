@@ -6,13 +6,14 @@
  */
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { data, Form, isRouteErrorResponse, redirect, useNavigation } from 'react-router';
+import { data, Form, isRouteErrorResponse, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
 import type { Route } from './+types/s.$token';
 import { preloadCharts } from '../components/charts/ChartBody';
 import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
+import { useMaximizedTile } from '../components/dashboard/useMaximizedTile';
 import { FilterBar } from '../components/filters/FilterBar';
 import { Logo } from '../components/Logo';
 import { ThemeScope } from '../components/ThemeScope';
@@ -21,7 +22,7 @@ import { publicDashboard, type PublicLinkView } from '../components/sharing/publ
 import { useEmbedEvents } from '../components/sharing/useEmbedEvents';
 import { grantCookie, publicCall, publicLinkApiPath } from '../components/sharing/public-link.server';
 import { dashboardZone } from '../lib/dashboard-view';
-import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters } from '../lib/filters';
+import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters, withFilterValues } from '../lib/filters';
 import type { DashboardAttributes } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
@@ -132,9 +133,28 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
     const read = readUrlState(new URLSearchParams(query), defs, zones);
     return { ...read, tz: chosenTz(read, dashboard.default_parameters, zones) };
   }, [query, defs, zones, dashboard.default_parameters]);
-  // Filter changes stay on the page (a signed address must not change); the address keeps what was shared.
+  // The shared query (possibly signed) must not change: filters chosen on the page go into the
+  // address's hash (#f.<variable>=…&tz=…), which the page reads back on load, so the address shares them.
   const [values, setValues] = useState<Record<string, string>>(initial.values);
   const [tz, setTz] = useState<string | null>(initial.tz);
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+    if (!(link.toolbar_enabled && link.filter_bar_enabled) || ![...hash.keys()].some((k) => k.startsWith('f.') || k === 'tz')) return;
+    const read = readUrlState(hash, defs, zones);
+    setValues({ ...initial.values, ...read.values });
+    setTz(read.tz ?? initial.tz);
+  }, [location.hash, defs, zones, initial, link.toolbar_enabled, link.filter_bar_enabled]);
+  const writeHash = (changes: Record<string, string>, nextTz: string | null | undefined, reset = false) => {
+    const current = new URLSearchParams(location.hash.replace(/^#/, ''));
+    if (reset) for (const k of [...current.keys()]) if (k.startsWith('f.') || k === 'tz') current.delete(k);
+    const baseline = Object.fromEntries(defs.map((d) => [d.variable, initial.values[d.variable] ?? defaults[d.variable] ?? d.defaultValue ?? '']));
+    const next = reset ? `?${current.toString()}` : withFilterValues(`?${current.toString()}`, changes, baseline, nextTz === undefined ? undefined : nextTz === initial.tz ? null : nextTz);
+    const hash = next.replace(/^\?/, '');
+    navigate({ pathname: location.pathname, search: location.search, hash: hash ? `#${hash}` : '' }, { replace: true, preventScrollReset: true });
+  };
+  const { maximizedId, onMaximize } = useMaximizedTile('hash');
   const [now, setNow] = useState(() => Date.now());
   const options = useAtomValue(filterOptionsAtom(dashboard.id));
   const poll = useAtomValue(pollAtom(dashboard.id));
@@ -218,15 +238,16 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
             setValues((v) => ({ ...v, ...changes }));
             if (nextTz !== undefined) setTz(nextTz);
             setNow(Date.now());
+            writeHash(changes, nextTz);
           }}
-          onReset={() => { setValues({}); setTz(null); setNow(Date.now()); }}
+          onReset={() => { setValues({}); setTz(null); setNow(Date.now()); writeHash({}, undefined, true); }}
         />
       ) : problems.length ? <p className="alert alert--error" role="status">{problems.join(' ')}</p> : null}
       {tiles.length === 0 ? (
         <section className="empty-state"><h2>This dashboard has no reports yet</h2></section>
       ) : (
         <div className="dashboard-grid" data-testid="dashboard-grid">
-          {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} zone={zone} downloads={downloads} />)}
+          {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} zone={zone} downloads={downloads} maximized={maximizedId === t.reportId} onMaximize={onMaximize} />)}
         </div>
       )}
       <footer className="public-footer">

@@ -111,6 +111,10 @@ export interface LineConfig extends Base, AxisTitles {
   type: 'line';
   x?: string;
   y?: string[];
+  /** Value columns drawn against a second y-axis on the right (measures on another scale; wide data only). */
+  y_right?: string[];
+  /** The right axis' title. */
+  y_right_title?: string;
   series?: string;
   smooth?: boolean;
   points?: boolean;
@@ -284,7 +288,8 @@ export function parseChartConfig(raw: unknown): { config: ChartConfig; problem?:
         };
       case 'line':
         return {
-          type, ...base, ...axes, x: str(c.x), y: strList(c.y), series: str(c.series), smooth: bool(c.smooth), points: bool(c.points),
+          type, ...base, ...axes, x: str(c.x), y: strList(c.y), y_right: strList(c.y_right), y_right_title: str(c.y_right_title),
+          series: str(c.series), smooth: bool(c.smooth), points: bool(c.points),
           area: bool(c.area) ?? (given === 'area' ? true : undefined), stacked: bool(c.stacked), zero: bool(c.zero),
           reference_line: num(c.reference_line), missing: oneOf(c.missing, ['gap', 'connect', 'zero'] as const),
         };

@@ -86,8 +86,15 @@ export function resolveRoles(config: ChartConfig, fields: DataField[]): Resolved
     case 'bar': {
       const x = p.named(config.x) ?? p.first(dim) ?? (config.type === 'line' ? p.first(numeric) : undefined);
       let series = p.named(config.series);
+      // A line chart's second axis: its columns are the chart's values too, drawn against the right axis.
+      const right = config.type === 'line' ? config.y_right?.map((n) => p.named(n)).filter((i): i is number => i !== undefined) ?? [] : [];
       let y = config.y?.map((n) => p.named(n)).filter((i): i is number => i !== undefined);
-      if (!y?.length) y = p.all(numeric, [x, series]);
+      if (!y?.length) y = p.all(numeric, [x, series, ...right]);
+      y = y.filter((i) => !right.includes(i));
+      if (right.length) {
+        if (series !== undefined) return miss(p) ?? { ok: false, note: 'A second y-axis needs one column per line (wide data), not a series column; the data is shown as a table.' };
+        return miss(p) ?? (x === undefined || y.length === 0 ? need('an x column and a numeric value for the left axis') : { ok: true, roles: { x, y, yRight: right } });
+      }
       // Long data: a second dimension column names the series (when y was not chosen explicitly).
       if (series === undefined && !config.y?.length && y.length === 1) series = p.first(dim, [x]);
       if (series !== undefined && !config.y?.length) y = y.slice(0, 1);

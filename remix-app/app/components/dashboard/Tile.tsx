@@ -7,7 +7,6 @@ import { useAtomValue } from 'jotai';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { dataAge } from '../../lib/dashboard-status';
-import { useDismiss } from '../../lib/use-dismiss';
 import type { TileView } from '../../lib/dashboard-view';
 import { tileAtom } from '../../state/dashboard';
 import { ChartBody, ChartFrame, ChartSkeleton, TileMessage } from '../charts/ChartBody';
@@ -18,6 +17,7 @@ import { ReportExports } from '../exports/ReportExports';
 import { useExport } from '../exports/useExport';
 import { DownloadMenu } from '../sharing/DownloadMenu';
 import { TileMore } from './TileMore';
+import { useMenu } from './useMenu';
 import './tile.css';
 
 /** Re-renders every half minute so "5 min ago" stays true. */
@@ -76,13 +76,18 @@ export interface TileProps {
   sql?: string | null;
   /** Offer Duplicate in the "⋯ More" tool (analysts and admins, dashboard not locked). */
   canDuplicate?: boolean;
+  /**
+   * The page keeps the maximized tile in its address (Back restores it): whether this tile is the one,
+   * and how to change that. Without them the tile keeps the state itself.
+   */
+  maximized?: boolean;
+  onMaximize?: ((reportId: string, on: boolean) => void) | null;
 }
 
 /** The report's download menu (CSV, Excel; in the app PNG, PDF and Full CSV), as the page and the report's switches allow. */
 function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownloads | null }) {
-  const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  useDismiss(open, ref, () => setOpen(false));
+  const { open, setOpen, toggle } = useMenu(ref);
   const exp = useExport();
   const jobs = Boolean(downloads?.exports);
   const images = jobs && tile.exports.images;
@@ -90,7 +95,7 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
   if (!downloads || (!tile.actions.download && !images)) return null;
   return (
     <div className="menu tile__menu" ref={ref}>
-      <button type="button" className="tile__tool" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="tile-downloads" title="Download">
+      <button type="button" className="tile__tool" aria-haspopup="menu" aria-expanded={open} onClick={toggle} data-testid="tile-downloads" title="Download">
         ⤓<span className="visually-hidden"> Download {tile.name}</span>
       </button>
       {open ? (
@@ -110,18 +115,24 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
   );
 }
 
-export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false, unused = '', sql = null, canDuplicate = false }: TileProps) {
+export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false, unused = '', sql = null, canDuplicate = false, maximized: shownMaximized, onMaximize = null }: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
-  const [maximized, setMaximized] = useState(false);
+  const [ownMaximized, setOwnMaximized] = useState(false);
+  const controlled = shownMaximized !== undefined && onMaximize !== null;
+  const maximized = controlled ? shownMaximized : ownMaximized;
+  const setMaximized = (on: boolean) => (controlled ? onMaximize(tile.reportId, on) : setOwnMaximized(on));
+  // On a narrow tile the tools fold behind one button, so the title keeps its room.
+  const toolsRef = useRef<HTMLSpanElement>(null);
+  const tools = useMenu(toolsRef);
   // A layout effect: Escape works as soon as the enlarged tile is shown (Preact runs passive effects
   // only after the next frame, so a quick Escape could otherwise be missed).
   useLayoutEffect(() => {
     if (!maximized) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMaximized(false);
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !e.defaultPrevented && setMaximized(false);
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [maximized]);
+  }, [maximized]); // eslint-disable-line react-hooks/exhaustive-deps
   const dim = state.result && state.running && state.phase === 'ready';
   let body;
   if (waitingFor) {
@@ -152,7 +163,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
     );
   }
   const canRefresh = Boolean(onRefresh && tile.actions.refresh && !waitingFor);
-  const maximize = tile.actions.maximize ? () => setMaximized((m) => !m) : null;
+  const maximize = tile.actions.maximize ? () => setMaximized(!maximized) : null;
   const section = (
     <section
       className={`tile tile--${config.type}${dim ? ' is-updating' : ''}${maximized ? ' is-maximized' : ''}`}
@@ -166,7 +177,11 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
     >
       <header className={`tile__header${tile.showTitle || maximized ? '' : ' tile__header--bare'}`}>
         <h2 className={`tile__title${tile.showTitle || maximized ? '' : ' visually-hidden'}`} id={`title-${tile.reportId}`} title={tile.description ?? undefined}>{tile.name}</h2>
-        <span className="tile__tools">
+        <span className={`tile__tools${tools.open ? ' is-open' : ''}`} ref={toolsRef}>
+          <button type="button" className="tile__tool tile__tools-toggle" aria-haspopup="true" aria-expanded={tools.open} onClick={tools.toggle} title="Tools" data-testid="tile-tools-toggle">
+            ⋮<span className="visually-hidden"> Tools for {tile.name}</span>
+          </button>
+          <span className="tile__tools-panel">
           <Age timestamp={state.dataTimestamp} current={state.current} running={state.running && !waitingFor} zone={zone} />
           {canRefresh ? (
             <button type="button" className="tile__tool" onClick={() => onRefresh!(tile.reportId)} disabled={state.running} title="Run this report again now" data-testid="tile-refresh">
@@ -183,6 +198,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
           {editHref ? (
             <Link to={editHref} className="tile__tool tile__edit" aria-label={`Edit ${tile.name}`} title="Edit the report (with the dashboard's filter values)" data-testid="tile-edit">✎</Link>
           ) : null}
+          </span>
         </span>
       </header>
       {tile.description && tile.showTitle ? <p className="tile__desc">{tile.description}</p> : null}

@@ -6,8 +6,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
 import type { DuplicateAnswer } from '../../lib/tile-tools';
-import { useDismiss } from '../../lib/use-dismiss';
 import { SqlDialog } from './SqlDialog';
+import { useMenu } from './useMenu';
 import './tile-tools.css';
 
 export function TileMore({ dashboardId, reportId, name, sql, canDuplicate }: {
@@ -18,11 +18,10 @@ export function TileMore({ dashboardId, reportId, name, sql, canDuplicate }: {
   sql: string | null;
   canDuplicate: boolean;
 }) {
-  const [open, setOpen] = useState(false);
   const [showSql, setShowSql] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  useDismiss(open, ref, () => setOpen(false));
+  const { open, setOpen, toggle } = useMenu(ref);
   const fetcher = useFetcher<DuplicateAnswer>();
   const busy = fetcher.state !== 'idle';
   const answer = fetcher.state === 'idle' ? fetcher.data : undefined;
@@ -38,7 +37,7 @@ export function TileMore({ dashboardId, reportId, name, sql, canDuplicate }: {
   };
   return (
     <div className="menu tile__menu" ref={ref}>
-      <button ref={button} type="button" className="tile__tool" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="tile-more" title="More">
+      <button ref={button} type="button" className="tile__tool" aria-haspopup="menu" aria-expanded={open} onClick={toggle} data-testid="tile-more" title="More">
         ⋯<span className="visually-hidden"> More for {name}</span>
       </button>
       {open ? (

@@ -2,9 +2,11 @@
  * The form of one scheduled e-mail: every attribute of a dashboard schedule with its default, and the
  * API's messages shown under the field they are about (422 pointers), the rest above the buttons.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FieldErrors, FormErrors, SelectField, TextField } from '../editor/Field';
 import { unplacedErrors } from '../../lib/editor-forms';
+import { SchedulePicker } from './SchedulePicker';
+import { TimeZonePick } from './TimeZonePick';
 import { ATTACH_AS, ATTACH_LABELS, type ScheduleForm } from '../../lib/schedule-form';
 
 const SHOWN = ['name', 'emails', 'cc_emails', 'bcc_emails', 'attach_as', 'schedule', 'time_zone', 'subject_text', 'body_text', 'send_via', 'page_width', 'parameters', 'report', 'dashboard'];
@@ -17,9 +19,13 @@ interface Props {
   busy: boolean;
   onSubmit(form: ScheduleForm): void;
   onCancel(): void;
+  /** "Send me a test": the form as it is, to the signed-in user only. */
+  onSendTest?(form: ScheduleForm): void;
+  testing?: boolean;
+  testResult?: ReactNode;
 }
 
-export function ScheduleFormView({ mode, initial, reports, errors, busy, onSubmit, onCancel }: Props) {
+export function ScheduleFormView({ mode, initial, reports, errors, busy, onSubmit, onCancel, onSendTest, testing = false, testResult }: Props) {
   const [form, setForm] = useState<ScheduleForm>(initial);
   const set = <K extends keyof ScheduleForm>(k: K, v: ScheduleForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const toggle = (value: string, on: boolean) => set('attach_as', on ? ATTACH_AS.filter((a) => a === value || form.attach_as.includes(a)) : form.attach_as.filter((a) => a !== value));
@@ -36,11 +42,9 @@ export function ScheduleFormView({ mode, initial, reports, errors, busy, onSubmi
         <TextField name="cc_emails" label="Cc" value={form.cc_emails} onChange={(v) => set('cc_emails', v)} errors={errors} />
         <TextField name="bcc_emails" label="Bcc" value={form.bcc_emails} onChange={(v) => set('bcc_emails', v)} errors={errors} />
       </div>
-      <div className="field-row">
-        <TextField name="schedule" label="When" mono value={form.schedule} onChange={(v) => set('schedule', v)} errors={errors} required
-          hint={<>disabled, daily;08:00, weekly;0,4;8:00am (0 = Monday … 6 = Sunday) or monthly;1,15;06:00.</>} />
-        <TextField name="time_zone" label="Time zone" placeholder="The organization’s" hint="An IANA name such as Europe/Berlin; empty: the organization’s." value={form.time_zone} onChange={(v) => set('time_zone', v)} errors={errors} />
-      </div>
+      <SchedulePicker value={form.schedule} onChange={(v) => set('schedule', v)} errors={errors} />
+      <TimeZonePick name="time_zone" label="Time zone" emptyLabel="The organization’s" value={form.time_zone} onChange={(v) => set('time_zone', v)} errors={errors}
+        hint="The times above are read in this zone (daylight saving included)." />
       <fieldset data-testid="field-attach_as">
         <legend>Attachments</legend>
         <div className="check-grid">
@@ -65,8 +69,15 @@ export function ScheduleFormView({ mode, initial, reports, errors, busy, onSubmi
       <FieldErrors name="dashboard" errors={errors} />
       <div className="editor-form__actions">
         <button type="submit" className="button button--primary" disabled={busy} data-testid="schedule-save">{busy ? 'Saving…' : mode === 'create' ? 'Create schedule' : 'Save schedule'}</button>
+        {onSendTest ? (
+          <button type="button" className="button" disabled={busy || testing} onClick={() => onSendTest(form)} data-testid="schedule-send-test"
+            title="Sends this e-mail once, as it is in the form, to you only">
+            {testing ? 'Sending the test…' : 'Send me a test'}
+          </button>
+        ) : null}
         <button type="button" className="button button--ghost" onClick={onCancel}>Cancel</button>
       </div>
+      {testing ? null : testResult ?? null}
     </form>
   );
 }

@@ -10,11 +10,11 @@ import { PermissionPicker, type Resources } from './PermissionPicker';
 
 export type KeyUpdateAnswer = { ok: true; intent: 'update'; target: string } | { ok: false; intent: 'update'; target: string; errors: Record<string, string[]> };
 
-export function EditKey({ id, name, grants, resources, onDone }: { id: string; name: string; grants: Grant[]; resources: Resources; onDone: () => void }) {
+export function EditKey({ id, name, grants, resources, onDone }: { id: string; name: string; grants: Grant[]; resources: Resources; onDone: (saved?: boolean) => void }) {
   const fetcher = useFetcher<KeyUpdateAnswer>();
   const result = fetcher.data;
   useEffect(() => {
-    if (fetcher.state === 'idle' && result?.ok) onDone();
+    if (fetcher.state === 'idle' && result?.ok) onDone(true);
   }, [fetcher.state, result, onDone]);
   const errors = result && !result.ok ? result.errors : {};
   const rest = Object.entries(errors).filter(([f]) => f !== 'name' && f !== 'permissions').flatMap(([, m]) => m);
@@ -35,7 +35,7 @@ export function EditKey({ id, name, grants, resources, onDone }: { id: string; n
       </fieldset>
       <div className="form-actions">
         <button type="submit" name="intent" value="update" className="button button--primary button--small" disabled={fetcher.state !== 'idle'} data-testid="key-save">Save changes</button>
-        <button type="button" className="button button--small button--ghost" onClick={onDone}>Cancel</button>
+        <button type="button" className="button button--small button--ghost" onClick={() => onDone(false)}>Cancel</button>
       </div>
       {rest.length ? <RowError message={rest.join(' ')} /> : null}
     </fetcher.Form>
