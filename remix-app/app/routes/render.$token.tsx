@@ -24,6 +24,7 @@ import { themeAtom } from '../state/theme';
 import { ThemeScope } from '../components/ThemeScope';
 import '../styles/dashboard.css';
 import '../components/sharing/public-link.css';
+import '../components/render/render.css';
 
 type View = PublicLinkView & {
   dashboard: PublicLinkView['dashboard'] & { organization_time_zone?: string };
