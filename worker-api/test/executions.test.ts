@@ -65,9 +65,11 @@ describe('executions', () => {
     const withDashboard = await call(`/datasources/${sample}/executions`, { key, method: 'POST', body: { sql_query: text, parameters, dashboard_id: dash.json.data.id } });
     expect(withDashboard.status).toBe(201);
     expect(await waitFor(withDashboard.json.execution_id)).toMatchObject({ execution_status: 'success', result_rows: 1 });
-    // Without the dashboard the variable has no definition: the condition is left out, every country comes back.
+    // Without the dashboard the variable has no definition: an ad hoc text filter, whose values apply all the same.
     const without = await run(text, { parameters });
-    expect((await waitFor(without.json.execution_id)).result_rows).toBeGreaterThan(1);
+    expect((await waitFor(without.json.execution_id)).result_rows).toBe(1);
+    const unset = await run(text);
+    expect((await waitFor(unset.json.execution_id)).result_rows).toBeGreaterThan(1);
     const missing = await call(`/datasources/${sample}/executions`, { key, method: 'POST', body: { sql_query: text, parameters, dashboard_id: 'dsh_nope' } });
     expect(missing.status).toBe(404);
   });
