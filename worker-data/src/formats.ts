@@ -5,6 +5,7 @@ import {
 import type { DataFormat, ProcessFormat } from '@cairn/core/export/options';
 import type { RequestSql } from './db.ts';
 import { resultJson, type StoredResult } from './results.ts';
+import { pageChunks, type Page } from './paging.ts';
 
 export const MEDIA = {
   json: 'application/json; charset=utf-8',
@@ -25,10 +26,17 @@ function respond(body: AsyncIterable<Uint8Array>, headers: Record<string, string
   });
 }
 
-/** `GET /data/{key}`: the result as JSON (the default), CSV or XLSX, as the token says. */
+/**
+ * `GET /data/{key}`: the result as JSON (the default), CSV or XLSX, as the token says; with a page,
+ * only its rows (JSON), and the page and total row count as `offset`, `limit` and `row_count`.
+ */
 export function resultResponse(
-  db: RequestSql, r: StoredResult, opts: { format?: DataFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
+  db: RequestSql, r: StoredResult, opts: { format?: DataFormat; csv?: CsvOptions; name?: string }, onDone: () => void, page: Page | null = null,
 ): Response {
+  if (page) {
+    const extra = `"offset":${page.offset},"limit":${page.limit},"row_count":${r.row_count},`;
+    return respond(resultJson(r, pageChunks(db.sql, r.execution_id, page), extra), { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' }, onDone);
+  }
   const chunks = db.chunks(r.execution_id);
   const base = opts.name?.trim() || `data ${r.execution_id}`;
   switch (opts.format ?? 'json') {
