@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { executions, reports, results } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
+import { SELF } from 'cloudflare:test';
 import { roomForDatasources } from './engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
@@ -83,5 +84,32 @@ describe('ad hoc filters', () => {
     const nul = await execute(pick(['a\u0000']));
     expect(nul.status).toBe(422);
     expect(nul.json.errors[0].source.pointer).toBe('/parameters/filters/0/selected_values/0');
+  });
+
+  it('a sharing link viewer cannot set an ad hoc filter (only the dashboard\'s filters)', async () => {
+    const id = newId('report');
+    await db().insert(reports).values({
+      id, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
+      datasource_id: org.sampleDatasource.id, name: 'Letters on a link', sql_query: LETTERS,
+    });
+    const link = await jsonApi('/dashboard_sharing_links', 'POST', {
+      type: 'dashboard_sharing_links', attributes: { name: 'Public', parameters_enabled: true, filter_bar_enabled: true },
+      relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
+    }, key);
+    expect(link.status).toBe(201);
+    const token = link.json.data.attributes.token;
+    const until = Date.now() + 30_000;
+    let mine: any;
+    for (;;) {
+      const res = await SELF.fetch(`https://api.test/public/links/${token}/status`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.20' },
+        body: JSON.stringify({ parameters: pick(['a']) }),
+      });
+      expect(res.status).toBe(200);
+      mine = ((await res.json()) as any).reports.find((r: any) => r.report_id === id);
+      if ((!mine.running && mine.result_status !== 'running') || Date.now() > until) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    expect(mine.row_count).toBe(4);
   });
 });

@@ -44,7 +44,11 @@ async function filterRows(ctx: ServiceContext, dashboardId: string) {
 export function effectiveParameters(link: LinkRow, defs: FilterDef[], caller: Caller, given: InputParameters | undefined) {
   if (!link.parameters_enabled) return { parameters: {} as InputParameters, fixed: [] as string[], problems: [] as string[] };
   const fromUrl = parametersFromQuery(new URLSearchParams(caller.query), defs);
-  const base = link.filter_bar_enabled && given ? given : fromUrl.parameters;
+  // A viewer's own choice names the dashboard's filters (and the built-ins) only: values for a variable no
+  // filter defines would apply as an ad hoc text filter, which a link's viewer has no control for.
+  const known = new Set([...defs.map((d) => d.variable_name), 'timerange', 'aggregation']);
+  const chosen = given && { ...given, ...(given.filters ? { filters: given.filters.filter((f) => known.has(f?.variable_name)) } : {}) };
+  const base = link.filter_bar_enabled && chosen ? chosen : fromUrl.parameters;
   if (!link.sharing_secret_required) return { parameters: base, fixed: [], problems: fromUrl.problems };
   return { parameters: overlay(base, fromUrl.parameters), fixed: fromUrl.variables, problems: fromUrl.problems };
 }
