@@ -47,8 +47,15 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
   // Lines on two scales do not add up: no stacking with a second axis.
   const stacked = Boolean(config.stacked) && !dual;
   const axes = withAxisTitles({ top: 16, right: 24, bottom: 40, left: 56, ...legend.margin }, legend.legends, config.x_title, config.y_title);
-  if (dual) axes.margin = { ...axes.margin, right: Math.max(axes.margin.right, 0) + 48 + (config.y_right_title ? 20 : 0) };
-  const shown = (d: { orig?: unknown; y?: unknown }) => formatNumber(Number(d.orig ?? d.y), fmt);
+  if (dual) {
+    // Room for the right axis' ticks (and title); a legend on the right moves out past them.
+    const extra = 48 + (config.y_right_title ? 20 : 0);
+    axes.margin = { ...axes.margin, right: axes.margin.right + extra };
+    axes.legends = axes.legends.map((l) => (l.anchor === 'right' ? { ...l, translateX: (l.translateX ?? 0) + extra } : l));
+  }
+  // The number format belongs to the left axis' measures; right-axis values are written plainly in their own units.
+  const shown = (d: { orig?: unknown; y?: unknown }, id?: string | number) =>
+    formatNumber(Number(d.orig ?? d.y), id !== undefined && rightNames.has(String(id)) ? {} : fmt);
   const measureName = (id: string | number) => {
     const name = seriesCol === undefined ? String(id) : columnLabel(field(y[0]!));
     return rightNames.has(String(id)) ? `${name} (right axis)` : name;
@@ -77,7 +84,7 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
         axisBottom={{ tickSize: 0, tickPadding: 10, tickValues: thinTicks(labels, Math.min(10, maxTicks)), ...axes.bottom }}
         axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: dual ? dual.left.ticks : 5, format: (v) => formatCompact(Number(v), fmt), ...axes.left }}
         axisRight={dual ? {
-          tickSize: 0, tickPadding: 8, tickValues: dual.rightTicks, format: (v) => formatCompact(dual.fromLeft(Number(v)), fmt),
+          tickSize: 0, tickPadding: 8, tickValues: dual.rightTicks, format: (v) => formatCompact(dual.fromLeft(Number(v))),
           ...(config.y_right_title ? { legend: config.y_right_title, legendPosition: 'middle' as const, legendOffset: 52 } : {}),
         } : null}
         yFormat={(v) => formatNumber(Number(v), fmt)}
@@ -86,7 +93,7 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
           <ChartTooltip rows={seriesTooltipRows({
             x: { column: xName, value: String(point.data.xFormatted) },
             series: seriesCol === undefined ? undefined : { column: columnLabel(field(seriesCol)), value: String(point.seriesId) },
-            measure: { column: measureName(point.seriesId), value: shown(point.data) },
+            measure: { column: measureName(point.seriesId), value: shown(point.data, point.seriesId) },
             color: point.seriesColor,
           })} />
         )}
@@ -96,7 +103,7 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
             title={seriesCol === undefined ? undefined : `${columnLabel(field(y[0]!))} by ${columnLabel(field(seriesCol))}`}
             rows={[
               { name: xName, value: String(slice.points[0]?.data.xFormatted ?? '') },
-              ...slice.points.map((p) => ({ name: rightNames.has(String(p.seriesId)) ? `${p.seriesId} (right axis)` : String(p.seriesId), value: shown(p.data), color: p.seriesColor })),
+              ...slice.points.map((p) => ({ name: rightNames.has(String(p.seriesId)) ? `${p.seriesId} (right axis)` : String(p.seriesId), value: shown(p.data, p.seriesId), color: p.seriesColor })),
             ]}
           />
         )}
