@@ -31,6 +31,10 @@ export interface ResultData {
   rows: Cell[][];
   data_timestamp?: string | null;
   time_zone?: string | null;
+  /** A page of the result (GET /data/{key}?offset=&limit=): where `rows` start and the whole result's row count. */
+  offset?: number;
+  limit?: number;
+  row_count?: number;
 }
 
 export type TilePhase = 'loading' | 'ready' | 'empty' | 'error' | 'waiting';
@@ -40,6 +44,8 @@ export interface TileState {
   result: ResultData | null;
   /** The data key of `result`. */
   dataKey: string | null;
+  /** The latest data access token for `dataKey` (a table tile fetches its other pages with it). */
+  dataToken?: string | null;
   dataTimestamp: string | null;
   current: boolean;
   running: boolean;
@@ -58,7 +64,7 @@ export function nextTile(prev: TileState, e: StatusEntry, noDataMessage: string)
     return { tile: { ...prev, ...meta, phase: 'empty', result: null, dataKey: null, message: noDataMessage }, fetch: null };
   }
   if (e.result_status === 'success' && e.data_key && e.data_access_token) {
-    if (prev.dataKey === e.data_key && prev.result) return { tile: { ...prev, ...meta, phase: 'ready', message: null }, fetch: null };
+    if (prev.dataKey === e.data_key && prev.result) return { tile: { ...prev, ...meta, phase: 'ready', message: null, dataToken: e.data_access_token }, fetch: null };
     return { tile: { ...prev, ...meta }, fetch: { key: e.data_key, token: e.data_access_token } };
   }
   // Running without a result yet: keep what is shown (older data stays visible while a new run goes on).

@@ -36,15 +36,27 @@ describe('schema through the API and the data server', () => {
   });
 });
 
+/** A data server that answers pages as the real one does (offset, limit, row_count), and only pages. */
+const pagingServer = (rows: unknown[][], timestamp: string | null) => binding((req) => {
+  const q = new URL(req.url).searchParams;
+  if (q.get('offset') === null || q.get('limit') === null) return Response.json({ errors: [{ detail: 'the app asked for the whole result' }] }, { status: 400 });
+  const offset = Number(q.get('offset'));
+  const limit = Number(q.get('limit'));
+  return Response.json({ offset, limit, row_count: rows.length, fields: [{ idx: 0, name: 'n', data_type: 'Integer' }], rows: rows.slice(offset, offset + limit), data_timestamp: timestamp });
+});
+
 describe('execution rows', () => {
-  it('answers empty for 204 and caps the rows sent to the browser', async () => {
+  it('answers empty for 204 and asks the data server for one page only', async () => {
     const noRows = binding(() => new Response(null, { status: 204 }));
     expect(await executionRows(client(noRows), noRows, 'exe_1')).toEqual({ status: 'empty' });
     const rows = Array.from({ length: PREVIEW_ROWS + 5 }, (_, i) => [i]);
-    const data = binding(() => Response.json({ fields: [{ idx: 0, name: 'n', data_type: 'Integer' }], rows, data_timestamp: '2026-01-01T00:00:00Z' }));
+    const data = pagingServer(rows, '2026-01-01T00:00:00Z');
     const answer = await executionRows(client(binding(() => Response.json(handle))), data, 'exe_1');
     expect(answer).toMatchObject({ status: 'ok', rowCount: PREVIEW_ROWS + 5, truncated: true, dataTimestamp: '2026-01-01T00:00:00Z' });
     expect(answer.status === 'ok' && answer.rows.length).toBe(PREVIEW_ROWS);
+    expect(new URL(data.seen[0]!.url).search).toBe(`?offset=0&limit=${PREVIEW_ROWS}`);
+    const none = pagingServer([], null);
+    expect(await executionRows(client(binding(() => Response.json(handle))), none, 'exe_1')).toEqual({ status: 'empty' });
     const running = binding(() => envelope(422, 'invalid_state', 'The execution is running.'));
     expect(await executionRows(client(running), running, 'exe_1')).toEqual({ status: 'error', message: 'The execution is running.' });
   });
@@ -53,7 +65,7 @@ describe('execution rows', () => {
 describe('execution rows past the first page', () => {
   it('answers the page from an offset with the whole result’s row count', async () => {
     const rows = Array.from({ length: PREVIEW_ROWS * 2 + 7 }, (_, i) => [i]);
-    const data = binding(() => Response.json({ fields: [{ idx: 0, name: 'n', data_type: 'Integer' }], rows, data_timestamp: null }));
+    const data = pagingServer(rows, null);
     const second = await executionRows(client(binding(() => Response.json(handle))), data, 'exe_1', PREVIEW_ROWS);
     expect(second).toMatchObject({ status: 'ok', rowCount: PREVIEW_ROWS * 2 + 7, offset: PREVIEW_ROWS });
     expect(second.status === 'ok' && second.rows[0]).toEqual([PREVIEW_ROWS]);
@@ -61,6 +73,7 @@ describe('execution rows past the first page', () => {
     const last = await executionRows(client(binding(() => Response.json(handle))), data, 'exe_1', PREVIEW_ROWS * 2);
     expect(last.status === 'ok' && last.rows).toEqual([...Array(7).keys()].map((i) => [PREVIEW_ROWS * 2 + i]));
     expect(new URL(data.seen[0]!.url).pathname).toBe('/data/eu/org_1/sch_1/abc');
+    expect(new URL(data.seen[1]!.url).search).toBe(`?offset=${PREVIEW_ROWS * 2}&limit=${PREVIEW_ROWS}`);
   });
 });
 

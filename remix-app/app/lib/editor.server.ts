@@ -56,14 +56,14 @@ interface DataHandle {
 }
 
 /** GET on the data server through the DATA binding with a data token from the API. */
-async function fromDataServer(dataServer: ServiceBinding, path: 'data' | 'schema', handle: DataHandle): Promise<{ ok: true; body: unknown } | { ok: false; message: string }> {
+async function fromDataServer(dataServer: ServiceBinding, path: 'data' | 'schema', handle: DataHandle, query = ''): Promise<{ ok: true; body: unknown } | { ok: false; message: string }> {
   const { data_key: key, data_access_token: token } = handle;
   if (typeof key !== 'string' || typeof token !== 'string' || !DATA_KEY.test(key) || key.includes('..')) {
     return { ok: false, message: 'The API answered without a usable data key.' };
   }
   let res: Response;
   try {
-    res = await dataServer.fetch(`${DATA_ORIGIN}/${path}/${key}`, { headers: { Authorization: `Data ${token}`, Accept: 'application/json' } });
+    res = await dataServer.fetch(`${DATA_ORIGIN}/${path}/${key}${query}`, { headers: { Authorization: `Data ${token}`, Accept: 'application/json' } });
   } catch {
     return { ok: false, message: 'The data server could not be reached.' };
   }
@@ -102,23 +102,28 @@ export async function loadSchema(api: ApiClient, dataServer: ServiceBinding, dat
 }
 
 
-/** A page of a finished execution's rows: PREVIEW_ROWS of them from `offset` (the first page by default). */
+/**
+ * A page of a finished execution's rows: PREVIEW_ROWS of them from `offset` (the first page by
+ * default), asked of the data server as that page (`?offset=&limit=`), never the whole result.
+ */
 export async function executionRows(api: ApiClient, dataServer: ServiceBinding, executionId: string, offset = 0): Promise<RowsAnswer> {
   const res = await api.raw('GET', `/executions/${encodeURIComponent(executionId)}/data`);
   if (res.status === 204) return { status: 'empty' };
   if (res.status < 200 || res.status >= 300) return { status: 'error', message: errorItems(res.status, res.body)[0]?.detail ?? `The API answered ${res.status}.` };
-  const fetched = await fromDataServer(dataServer, 'data', res.body as DataHandle);
+  const start = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+  const fetched = await fromDataServer(dataServer, 'data', res.body as DataHandle, `?offset=${start}&limit=${PREVIEW_ROWS}`);
   if (!fetched.ok) return { status: 'error', message: fetched.message };
-  const doc = fetched.body as { fields?: DataField[]; rows?: Cell[][]; data_timestamp?: string | null } | null;
+  const doc = fetched.body as { fields?: DataField[]; rows?: Cell[][]; row_count?: number; data_timestamp?: string | null } | null;
   if (!doc || !Array.isArray(doc.fields) || !Array.isArray(doc.rows)) return { status: 'error', message: 'The data server sent a result the app cannot read.' };
-  if (doc.rows.length === 0) return { status: 'empty' };
+  const rowCount = typeof doc.row_count === 'number' ? doc.row_count : start + doc.rows.length;
+  if (rowCount === 0) return { status: 'empty' };
   return {
     status: 'ok',
     fields: doc.fields,
-    rows: doc.rows.slice(offset, offset + PREVIEW_ROWS),
-    rowCount: doc.rows.length,
-    truncated: doc.rows.length > PREVIEW_ROWS,
-    offset,
+    rows: doc.rows,
+    rowCount,
+    truncated: rowCount > PREVIEW_ROWS,
+    offset: start,
     dataTimestamp: doc.data_timestamp ?? null,
   };
 }

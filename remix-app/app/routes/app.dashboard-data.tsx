@@ -2,7 +2,8 @@
  * `GET /app/data/<data key>`: hands a stored result from the data server (DATA service binding) to
  * the browser. The browser sends the short-lived data token it got from the status call as
  * `Authorization: Data <token>`; the body streams through untouched. No API key or session reaches
- * the data server, and the app never parses the rows.
+ * the data server, and the app never parses the rows. A page (`?offset=&limit=`) is passed on; the
+ * data server checks the values.
  */
 import type { Route } from './+types/app.dashboard-data';
 import { getEnv } from '../lib/env.server';
@@ -21,7 +22,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!/^Data\s+\S+$/i.test(auth.trim())) return problem(401, 'unauthorized', 'Send the data access token as "Authorization: Data <token>".');
   let res: Response;
   try {
-    res = await getEnv(context).DATA.fetch(`${DATA_ORIGIN}/data/${key}`, { headers: { Authorization: auth.trim(), Accept: 'application/json' } });
+    const asked = new URL(request.url).searchParams;
+    const page = new URLSearchParams();
+    for (const name of ['offset', 'limit']) {
+      const value = asked.get(name);
+      if (value !== null) page.set(name, value);
+    }
+    const query = page.size ? `?${page}` : '';
+    res = await getEnv(context).DATA.fetch(`${DATA_ORIGIN}/data/${key}${query}`, { headers: { Authorization: auth.trim(), Accept: 'application/json' } });
   } catch {
     return problem(503, 'service_unavailable', 'The data server could not be reached.');
   }

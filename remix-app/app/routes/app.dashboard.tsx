@@ -12,6 +12,7 @@ import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
+import { rowLimitOf } from '../lib/tile-rows';
 import { TILE_PARAM, useMaximizedTile } from '../components/dashboard/useMaximizedTile';
 import { useMenu } from '../components/dashboard/useMenu';
 import { rememberDashboard } from '../lib/recent-dashboards';
@@ -206,7 +207,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
   const [refreshNonce, setRefreshNonce] = useState(0);
   const waitingFor = state.eff.missing.length ? state.eff.missing.map((d) => `“${d.label}”`).join(' and ') : null;
   const filterVariables = useMemo(() => Object.fromEntries(setup.defs.filter((d) => d.queryOptions).map((d) => [d.id, d.variable])), [setup.defs]);
-  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage })), [tiles]);
+  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage, rowLimit: rowLimitOf(t.chartConfiguration) })), [tiles]);
   const { refresh } = useDashboardPoll({
     dashboardId: dashboard.id,
     reports,

@@ -13,6 +13,7 @@ import { parseChartConfig } from '../components/charts/config';
 import { paletteFor } from '../components/charts/palette';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
+import { rowLimitOf } from '../lib/tile-rows';
 import { useMaximizedTile } from '../components/dashboard/useMaximizedTile';
 import { FilterBar } from '../components/filters/FilterBar';
 import { Logo } from '../components/Logo';
@@ -165,7 +166,7 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
   const parameters = withBar ? toParameters(defs, eff.values, { now, zone, tz }) : undefined;
   const parametersKey = JSON.stringify(parameters ?? null);
   const [refreshNonce, setRefreshNonce] = useState(0);
-  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage })), [tiles]);
+  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage, rowLimit: rowLimitOf(t.chartConfiguration) })), [tiles]);
   const filterVariables = useMemo(() => Object.fromEntries(defs.filter((d) => d.queryOptions).map((d) => [d.id, d.variable])), [defs]);
   const waitingFor = withBar && eff.missing.length ? eff.missing.map((d) => `“${d.label}”`).join(' and ') : null;
   const statusBody = useMemo(() => ({ query }), [query]);

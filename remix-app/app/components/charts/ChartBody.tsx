@@ -7,6 +7,7 @@ import { useAtomValue } from 'jotai';
 import { Suspense, useCallback, useLayoutEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { ResultData } from '../../lib/dashboard-status';
+import { cutNote } from '../../lib/tile-rows';
 import type { Cell } from '../../lib/types';
 import { themeAtom } from '../../state/theme';
 import type { ChartConfig, ChartType } from './config';
@@ -192,6 +193,8 @@ export function ChartBody({ reportId, config, configProblem, data, palette, titl
   const shown: ChartConfig = resolved.ok ? config : { type: 'table' };
   const roles = resolved.ok ? resolved.roles : {};
   const note = configProblem ?? (resolved.ok ? undefined : resolved.note);
+  // A chart gets at most the rows it can draw (lib/tile-rows.ts); a table tile pages instead.
+  const cut = config.type === 'table' ? null : cutNote(data.rows.length, data.row_count);
   const turned = rotatePalette(palette, shown.color_start);
   const colorMap = colorMapFor(palette);
   const colors = (names: readonly string[]) => seriesColors(colorMap, turned, names);
@@ -200,6 +203,7 @@ export function ChartBody({ reportId, config, configProblem, data, palette, titl
   return (
     <ChartFrame reportId={reportId} type={config.type} state="ready">
       {note ? <p className="chart__note" data-testid="chart-note">{note}</p> : null}
+      {cut ? <p className="chart__note" data-testid="chart-cut-note">{cut}</p> : null}
       <div className={`chart__canvas chart__canvas--${shown.type}${props.onDrill ? ' chart__canvas--drill' : ''}`} ref={ref} data-drill={props.onDrill ? config.drilldown!.dashboard_id : undefined}>
         {View ? (
           <Suspense fallback={<ChartSkeleton type={shown.type} />}>

@@ -16,6 +16,7 @@ import { ExportStatus } from '../exports/ExportStatus';
 import { ReportExports } from '../exports/ReportExports';
 import { useExport } from '../exports/useExport';
 import { DownloadMenu } from '../sharing/DownloadMenu';
+import { TablePager, useTablePage } from './TablePager';
 import { TileMore } from './TileMore';
 import { useMenu } from './useMenu';
 import './tile.css';
@@ -118,6 +119,8 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
 export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false, unused = '', sql = null, canDuplicate = false, maximized: shownMaximized, onMaximize = null }: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
+  // A table tile holds one page of its result; the pager fetches the others.
+  const pager = useTablePage(state, config.type === 'table');
   const [ownMaximized, setOwnMaximized] = useState(false);
   const controlled = shownMaximized !== undefined && onMaximize !== null;
   const maximized = controlled ? shownMaximized : ownMaximized;
@@ -154,7 +157,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       </ChartFrame>
     );
   } else if (state.result) {
-    body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={state.result} palette={palette} title={tile.name} zone={zone} drill={drill} />;
+    body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={pager.paged && pager.data ? pager.data : state.result} palette={palette} title={tile.name} zone={zone} drill={drill} />;
   } else {
     body = (
       <ChartFrame reportId={tile.reportId} type={config.type} state="loading">
@@ -203,6 +206,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       </header>
       {tile.description && tile.showTitle ? <p className="tile__desc">{tile.description}</p> : null}
       <div className="tile__body">{body}</div>
+      {pager.paged && state.result && !waitingFor ? <TablePager pager={pager} /> : null}
       {unused ? <p className="tile__unused" role="note" data-testid="tile-unused-filters">Not filtered by {unused}: this report does not use {unused.includes(',') ? 'these filters' : 'this filter'}.</p> : null}
       {tile.attribution ? <p className="tile__attribution" data-testid="tile-attribution">{tile.attribution}</p> : null}
       {state.phase === 'error' && state.result ? <p className="tile__warning" role="alert">{state.message}</p> : null}

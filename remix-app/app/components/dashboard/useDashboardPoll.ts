@@ -9,6 +9,7 @@ import { useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { INITIAL_TILE, nextTile, optionsFrom, type DashboardStatus, type ResultData, type StatusError, type TileState } from '../../lib/dashboard-status';
 import { filterOptionsAtom, pollAtom, tileAtom } from '../../state/dashboard';
+import { dataPageUrl } from '../../lib/tile-rows';
 
 export interface PollInput {
   dashboardId: string;
@@ -16,7 +17,8 @@ export interface PollInput {
   statusUrl?: string;
   /** More members of every status body (a sharing link's `query`). */
   statusBody?: Record<string, unknown>;
-  reports: { id: string; noDataMessage: string }[];
+  /** `rowLimit`: the rows its tile asks for (lib/tile-rows.ts; default: the whole result). */
+  reports: { id: string; noDataMessage: string; rowLimit?: number }[];
   /** Filter id → variable, for query-driven dropdowns. */
   filterVariables: Record<string, string>;
   /** undefined: the body carries no parameters (the status call applies the defaults). */
@@ -61,8 +63,8 @@ async function postStatus(url: string, body: Record<string, unknown>, signal: Ab
   }
 }
 
-async function fetchResult(key: string, token: string, signal: AbortSignal): Promise<ResultData> {
-  const res = await fetch(`/app/data/${key}`, { headers: { Authorization: `Data ${token}`, Accept: 'application/json' }, signal });
+async function fetchResult(key: string, token: string, signal: AbortSignal, limit?: number): Promise<ResultData> {
+  const res = await fetch(limit === undefined ? `/app/data/${key}` : dataPageUrl(key, 0, limit), { headers: { Authorization: `Data ${token}`, Accept: 'application/json' }, signal });
   const body = (await res.json().catch(() => null)) as (ResultData & { errors?: { detail?: string }[] }) | null;
   if (!res.ok || !body || !Array.isArray(body.fields) || !Array.isArray(body.rows)) {
     throw new Error(body?.errors?.[0]?.detail || `The data server answered ${res.status}.`);
@@ -112,10 +114,11 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
         });
       }
     };
+    const rowLimits = new Map(reports.map((r) => [r.id, r.rowLimit]));
     const loadResult = (id: string, key: string, token: string, apply: (data: ResultData) => void, fail: (message: string) => void) => {
       queue.push(async () => {
         try {
-          const data = await fetchResult(key, token, signal);
+          const data = await fetchResult(key, token, signal, rowLimits.get(id));
           if (signal.aborted) return;
           performance.mark(`cairn:data:${id}`);
           apply(data);
@@ -143,7 +146,7 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
           if (fetch) {
             loadResult(
               e.report_id, fetch.key, fetch.token,
-              (data) => setTile(e.report_id, (t) => ({ ...t, phase: 'ready', result: data, dataKey: fetch.key, message: null })),
+              (data) => setTile(e.report_id, (t) => ({ ...t, phase: 'ready', result: data, dataKey: fetch.key, dataToken: fetch.token, message: null })),
               (message) => setTile(e.report_id, (t) => ({ ...t, phase: t.result ? t.phase : 'error', message })),
             );
           }

@@ -71,6 +71,8 @@ export default function TableChart({ config, data, title, zone, onDrill }: ViewP
   const items = virtualizer.getVirtualItems();
   const padTop = items.length ? items[0]!.start : 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  // One page of a larger result (a dashboard tile pages it): totals add up this page; the tile's pager counts the rows.
+  const onePage = data.row_count !== undefined && data.row_count > data.rows.length;
   const totals = config.totals?.length
     ? fields.map((f) => (config.totals!.includes(f.name) ? data.rows.reduce((s, r) => s + (toNumber(r[f.idx]) ?? 0), 0) : null))
     : null;
@@ -133,14 +135,14 @@ export default function TableChart({ config, data, title, zone, onDrill }: ViewP
             <tfoot>
               <tr>
                 {totals.map((t, i) => (
-                  <td key={fields[i]!.name} className={t === null ? undefined : 'num'}>{t === null ? (i === 0 ? 'Total' : '') : formatNumber(t, config.format)}</td>
+                  <td key={fields[i]!.name} className={t === null ? undefined : 'num'}>{t === null ? (i === 0 ? (onePage ? 'Page total' : 'Total') : '') : formatNumber(t, config.format)}</td>
                 ))}
               </tr>
             </tfoot>
           ) : null}
         </table>
       </div>
-      <p className="table-view__count">{data.rows.length.toLocaleString('en')} {data.rows.length === 1 ? 'row' : 'rows'}</p>
+      {onePage ? null : <p className="table-view__count">{data.rows.length.toLocaleString('en')} {data.rows.length === 1 ? 'row' : 'rows'}</p>}
     </div>
   );
 }

@@ -1,0 +1,47 @@
+/**
+ * How many rows a dashboard tile asks the data server for (one home for these caps): a table shows
+ * one page at a time and pages through the result; a chart gets at most what it can draw, and says
+ * so when the result was cut. The data server answers at most 10,000 rows per call.
+ */
+import { parseChartConfig, type ChartType } from '../components/charts/config';
+
+/** Rows of one table page on a dashboard tile. */
+export const TABLE_PAGE_ROWS = 200;
+
+/** Rows a chart of each type is given at most (points, bars, slices, pivot input rows). */
+export const CHART_ROW_CAP: Record<Exclude<ChartType, 'table'>, number> = {
+  number: 5_000,
+  gauge: 5_000,
+  pie: 5_000,
+  line: 5_000,
+  bar: 5_000,
+  xy_bubble: 5_000,
+  histogram: 5_000,
+  word_cloud: 5_000,
+  hierarchy: 5_000,
+  map: 10_000,
+  pivot: 10_000,
+  multi_pivot: 10_000,
+};
+
+/** The first request's row limit for a tile of this chart type. */
+export function rowLimitFor(type: ChartType | undefined): number {
+  if (!type || type === 'table') return TABLE_PAGE_ROWS;
+  return CHART_ROW_CAP[type] ?? 5_000;
+}
+
+/** The app's data proxy address of one page of a stored result. */
+export function dataPageUrl(key: string, offset: number, limit: number): string {
+  return `/app/data/${key}?offset=${offset}&limit=${limit}`;
+}
+
+/** "Showing the first N of M rows" when a chart's result was cut, else null. */
+export function cutNote(shown: number, total: number | undefined): string | null {
+  if (total === undefined || total <= shown) return null;
+  return `Showing the first ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows.`;
+}
+
+/** The row limit of a tile whose report has this `chart_configuration`. */
+export function rowLimitOf(chartConfiguration: unknown): number {
+  return rowLimitFor(parseChartConfig(chartConfiguration).config.type);
+}
