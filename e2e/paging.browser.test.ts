@@ -83,6 +83,29 @@ describe('big results on a dashboard', () => {
     expect(await note.textContent()).toBe('Showing the first 5,000 of 20,000 rows.');
   });
 
+  it('a sharing link pages its table tile the same way, without a session', async () => {
+    const link = await apiFetch<{ data: { id: string; attributes: { token: string } } }>('/dashboard_sharing_links', {
+      body: { data: { type: 'dashboard_sharing_links', attributes: { name: `Paging ${STAMP}` }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } } } },
+    });
+    expect(link.status, link.text).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    try {
+      const guest = await context.newPage();
+      guest.on('response', (res: Response) => {
+        if (!new URL(res.url()).pathname.startsWith('/app/data/')) return;
+        void res.body().then((b) => received.push({ url: res.url(), bytes: b.length }), () => {});
+      });
+      await guest.goto(`${origin}/s/${link.body.data.attributes.token}`);
+      const tile = guest.locator(`section[data-report-id="${ids.table}"]`);
+      await expect.poll(() => tile.getByTestId('table-range').textContent(), { timeout: 30_000 }).toBe('Rows 1–200 of 200,000');
+      await tile.getByTestId('table-next').click();
+      await expect.poll(() => tile.getByTestId('table-range').textContent()).toBe('Rows 201–400 of 200,000');
+      await expect.poll(() => tile.locator('table tbody tr td').first().textContent()).toBe('201');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('the browser never received a whole result: every data response is one page', async () => {
     await expect.poll(() => received.length).toBeGreaterThanOrEqual(4);
     for (const r of received) {
