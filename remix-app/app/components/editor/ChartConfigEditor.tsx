@@ -107,7 +107,7 @@ export function ChartConfigEditor({ config, fields, palette, drillTargets = [], 
           }}
         />
       ) : null}
-      <p className="muted small chart-config__palette">Colours come from the dashboard’s colour scheme, in order from the first colour.</p>
+      <p className="muted small chart-config__palette">Colours come from the dashboard’s colour scheme; each series value keeps its colour in every chart of the dashboard (First colour turns the scheme for this chart).</p>
     </div>
   );
 }

@@ -36,7 +36,7 @@ export default function GaugeChart({ config, roles, data, palette, mode, title }
     // No row or a NULL value: an empty gauge that says so, not a needle at 0 (or "0.0 %").
     return (
       <div className="gauge gauge--empty" style={{ justifyContent: 'center' }} role="img" aria-label={`${title}: no data`}>
-        <div className="gauge__value"><span data-testid="gauge-value" data-empty="true">No data</span></div>
+        <div className="gauge__value"><span data-testid="gauge-value" data-empty="true" style={{ color: 'var(--text-3)', fontSize: '0.7em', fontWeight: 600 }}>No data</span></div>
       </div>
     );
   }

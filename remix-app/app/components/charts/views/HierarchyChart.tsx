@@ -128,7 +128,8 @@ export default function HierarchyChart({ config, roles, data, palette, colors, m
         ) : (
           <ResponsiveTreeMap
             {...common}
-            colors={config.color_by === 'depth' ? palette : (n) => topColor.get(String(n.pathComponents[1]))!}
+            // The focused node itself (the frame around its groups) is a neutral slate.
+            colors={config.color_by === 'depth' ? palette : (n) => topColor.get(String(n.pathComponents[1])) ?? '#64748b'}
             colorBy={config.color_by === 'depth' ? 'treeDepth' : 'pathComponents.1'}
             tooltip={({ node: n }) => tooltip(n)}
             margin={{ top: 0, right: 0, bottom: 0, left: 0 }}

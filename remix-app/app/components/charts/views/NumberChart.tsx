@@ -34,7 +34,7 @@ export default function NumberChart({ config, roles, data, zone }: ViewProps<Num
     <div className="number-view" data-testid="number-view">
       <p className={`number-view__value${noData ? ' number-view__value--empty' : ''}`} title={text}>
         {fmt.prefix && !noData ? <span className="number-view__affix">{fmt.prefix}</span> : null}
-        <span data-testid="number-value" data-empty={noData ? 'true' : undefined}>{text}</span>
+        <span data-testid="number-value" data-empty={noData ? 'true' : undefined} style={noData ? { color: 'var(--text-3)', fontSize: '0.6em', fontWeight: 600 } : undefined}>{text}</span>
         {fmt.suffix && !noData ? <span className="number-view__affix">{fmt.suffix}</span> : null}
       </p>
       {config.label ? <p className="number-view__label">{config.label}</p> : null}
