@@ -7,8 +7,8 @@ import GaugeChart from './views/GaugeChart';
 import NumberChart from './views/NumberChart';
 
 const fields = [
-  { idx: 0, name: 'share', type: 'Float' },
-  { idx: 1, name: 'previous', type: 'Float' },
+  { idx: 0, name: 'share', data_type: 'Float' },
+  { idx: 1, name: 'previous', data_type: 'Float' },
 ] as ResultData['fields'];
 const base = { palette: ['#000'], mode: 'light' as const, title: 'T', zone: 'UTC' };
 
