@@ -3,9 +3,10 @@
  * uses, and signing in through the app's sign-in page. (Older files still carry their own copies.)
  */
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type postgres from 'postgres';
 import { hashPassword, newId } from '@cairn/core';
+import { getStack } from './harness.ts';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core') as typeof import('playwright-core');
@@ -26,6 +27,26 @@ export async function signInAt(page: Page, origin: string, email: string, passwo
   await page.fill('input[name="password"]', password);
   await page.click('button[type="submit"]');
   await page.waitForURL(`${origin}/app/`, { timeout: 60_000 });
+}
+
+export type SessionState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/**
+ * Chromium, the app's origin and the stack admin's signed-in state (cookies), for files that open many
+ * pages as the admin: `browser.newContext({ storageState: adminState })` starts signed in.
+ */
+export async function startAsAdmin(): Promise<{ browser: Browser; origin: string; adminState: SessionState }> {
+  const stack = getStack();
+  if (!stack.app) throw new Error('The stack runs without the web app (stack.app is null).');
+  const origin = new URL(stack.app).origin;
+  const browser = await launchChromium();
+  const context = await browser.newContext();
+  try {
+    await signInAt(await context.newPage(), origin, stack.admin.email, stack.admin.password);
+    return { browser, origin, adminState: await context.storageState() };
+  } finally {
+    await context.close();
+  }
 }
 
 /**

@@ -6,9 +6,9 @@
  * maximized tile and a sharing link's filters are in the address (Back closes a maximized tile).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
-import { launchChromium, signInAt } from './browser-kit.ts';
+import { startAsAdmin, type SessionState } from './browser-kit.ts';
 import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 
 const STAMP = Date.now().toString(36);
@@ -17,7 +17,7 @@ const SQL = "SELECT 'web' AS channel, 42 AS orders\nUNION ALL SELECT 'shop', 17\
 
 let browser: Browser;
 let origin: string;
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SessionState;
 let dashboardId: string;
 let emptyId: string;
 const reportIds: string[] = [];
@@ -64,17 +64,7 @@ async function visibleTitleChars(page: Page): Promise<{ title: string; tileWidth
 }
 
 beforeAll(async () => {
-  const stack = getStack();
-  if (!stack.app) throw new Error('The stack runs without the web app (stack.app is null).');
-  origin = new URL(stack.app).origin;
-  browser = await launchChromium();
-  {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await signInAt(page, origin, stack.admin.email, stack.admin.password);
-    adminState = await context.storageState();
-    await context.close();
-  }
+  ({ browser, origin, adminState } = await startAsAdmin());
   const ds = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/datasources');
   const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
   const made = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: `Day ${STAMP}` } } } });

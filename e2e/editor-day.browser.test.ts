@@ -6,14 +6,14 @@
  * dashboard; a dropdown's options SQL is edited in the SQL editor with Run and a preview.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiFetch, getStack } from './harness.ts';
-import { launchChromium, signInAt } from './browser-kit.ts';
+import type { Browser, Page } from 'playwright-core';
+import { apiFetch } from './harness.ts';
+import { startAsAdmin, type SessionState } from './browser-kit.ts';
 
 const STAMP = Date.now().toString(36);
 let browser: Browser;
 let origin: string;
-let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
+let adminState: SessionState;
 let sampleId: string;
 let dashboardId: string;
 let bigReportId: string;
@@ -43,17 +43,7 @@ async function runAndWait(page: Page) {
 }
 
 beforeAll(async () => {
-  const stack = getStack();
-  if (!stack.app) throw new Error('The stack runs without the web app (stack.app is null).');
-  origin = new URL(stack.app).origin;
-  browser = await launchChromium();
-  {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await signInAt(page, origin, stack.admin.email, stack.admin.password);
-    adminState = await context.storageState();
-    await context.close();
-  }
+  ({ browser, origin, adminState } = await startAsAdmin());
   const ds = await apiFetch<{ data: { id: string; attributes: { name: string; is_sample?: boolean } }[] }>('/datasources');
   sampleId = (ds.body.data.find((d) => d.attributes.is_sample) ?? ds.body.data[0]!).id;
   const made = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: `Editor day ${STAMP}` } } } });
