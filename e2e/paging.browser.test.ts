@@ -79,7 +79,7 @@ describe('big results on a dashboard', () => {
   });
 
   it('a chart gets at most what it draws and says the result was cut', async () => {
-    const note = page.locator(`[data-testid="chart-${ids.line}"] [data-testid="chart-cut-note"]`);
+    const note = page.locator(`[data-testid="chart-${ids.line}"] [data-testid="rows-cut-note"]`);
     expect(await note.textContent()).toBe('Showing the first 5,000 of 20,000 rows.');
   });
 

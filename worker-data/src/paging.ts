@@ -4,7 +4,7 @@ import { RowCursor, END_OF_ROW } from '@cairn/core/export/index';
 import type { DataFormat } from '@cairn/core/export/options';
 
 /** The most rows one page of `GET /data/{dataKey}` may ask for. */
-export const MAX_PAGE_ROWS = 10_000;
+export const MAX_PAGE_ROWS = 100_000;
 
 export interface Page {
   offset: number;

@@ -7,7 +7,10 @@ describe('tile row limits', () => {
     expect(rowLimitOf({})).toBe(TABLE_PAGE_ROWS);
     expect(rowLimitOf(null)).toBe(TABLE_PAGE_ROWS);
     expect(rowLimitOf({ type: 'line' })).toBe(CHART_ROW_CAP.line);
-    for (const cap of Object.values(CHART_ROW_CAP)) expect(cap).toBeLessThanOrEqual(10_000);
+    // A histogram bins every value: it must not be cut where a line chart is.
+    expect(rowLimitOf({ type: 'histogram' })).toBeGreaterThan(CHART_ROW_CAP.line);
+    expect(rowLimitOf({ type: 'pivot' })).toBeGreaterThan(CHART_ROW_CAP.line);
+    for (const cap of Object.values(CHART_ROW_CAP)) expect(cap).toBeLessThanOrEqual(100_000);
     expect(dataPageUrl('eu/o/e/k', 400, 200)).toBe('/app/data/eu/o/e/k?offset=400&limit=200');
   });
 

@@ -1,27 +1,31 @@
 /**
  * How many rows a dashboard tile asks the data server for (one home for these caps): a table shows
- * one page at a time and pages through the result; a chart gets at most what it can draw, and says
- * so when the result was cut. The data server answers at most 10,000 rows per call.
+ * one page at a time and pages through the result; a chart that draws a mark per row gets at most what
+ * it can draw; a chart that summarises every row (histogram bins, pivot sums, word counts, the tree's
+ * sizes, the KPI's total) gets up to 100,000 rows, so that it is right for every result that size.
+ * Either says so when the result was cut. The data server answers at most 100,000 rows per call.
  */
 import { parseChartConfig, type ChartType } from '../components/charts/config';
 
 /** Rows of one table page on a dashboard tile. */
 export const TABLE_PAGE_ROWS = 200;
 
-/** Rows a chart of each type is given at most (points, bars, slices, pivot input rows). */
+/** Rows a chart of each type is given at most. */
 export const CHART_ROW_CAP: Record<Exclude<ChartType, 'table'>, number> = {
-  number: 5_000,
-  gauge: 5_000,
+  // A mark per row: more than this is more marks than pixels.
   pie: 5_000,
   line: 5_000,
   bar: 5_000,
   xy_bubble: 5_000,
-  histogram: 5_000,
-  word_cloud: 5_000,
-  hierarchy: 5_000,
   map: 10_000,
-  pivot: 10_000,
-  multi_pivot: 10_000,
+  // Every row counts towards what is drawn.
+  number: 100_000,
+  gauge: 100_000,
+  histogram: 100_000,
+  word_cloud: 100_000,
+  hierarchy: 100_000,
+  pivot: 100_000,
+  multi_pivot: 100_000,
 };
 
 /** The first request's row limit for a tile of this chart type. */

@@ -203,7 +203,7 @@ export function ChartBody({ reportId, config, configProblem, data, palette, titl
   return (
     <ChartFrame reportId={reportId} type={config.type} state="ready">
       {note ? <p className="chart__note" data-testid="chart-note">{note}</p> : null}
-      {cut ? <p className="chart__note" data-testid="chart-cut-note">{cut}</p> : null}
+      {cut ? <p className="chart__note" data-testid="rows-cut-note">{cut}</p> : null}
       <div className={`chart__canvas chart__canvas--${shown.type}${props.onDrill ? ' chart__canvas--drill' : ''}`} ref={ref} data-drill={props.onDrill ? config.drilldown!.dashboard_id : undefined}>
         {View ? (
           <Suspense fallback={<ChartSkeleton type={shown.type} />}>
