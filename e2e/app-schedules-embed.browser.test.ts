@@ -77,25 +77,28 @@ describe('scheduled e-mails of a dashboard', () => {
       await page.waitForURL(new RegExp(`/app/dashboards/${dashboardId}/schedules$`));
       await page.click('[data-testid="new-schedule"]');
       // The spec's defaults are in the form.
-      expect(await page.inputValue('[data-testid="field-schedule"]')).toBe('weekly;0;08:00');
+      expect(await page.textContent('[data-testid="schedule-string"]')).toBe('weekly;0;08:00');
+      expect(await page.inputValue('[data-testid="schedule-frequency"]')).toBe('weekly');
       expect(await page.inputValue('[data-testid="field-send_via"]')).toBe('email');
       expect(await page.isChecked('[data-testid="attach-pdf"]')).toBe(true);
       await page.fill('[data-testid="field-name"]', `Links weekly ${tag}`);
-      await page.fill('[data-testid="field-emails"]', address);
       await page.uncheck('[data-testid="attach-pdf"]');
       await page.check('[data-testid="attach-csv"]');
       await page.fill('[data-testid="field-subject_text"]', `Your links ${tag}`);
-      // A weekday 7 does not exist: the API's 422 shows under "When".
-      await page.fill('[data-testid="field-schedule"]', 'weekly;7;08:00');
+      // Mondays and Fridays at 08:00, from the pickers.
+      await page.check('[data-testid="schedule-weekday-4"]');
+      expect(await page.textContent('[data-testid="schedule-string"]')).toBe('weekly;0,4;08:00');
+      // An address that is not one: the API's 422 shows at the field.
+      await page.fill('[data-testid="field-emails"]', 'not an address');
       await page.click('[data-testid="schedule-save"]');
-      await page.locator('[data-testid="error-schedule"]').waitFor();
-      await page.fill('[data-testid="field-schedule"]', 'weekly;0,4;8:00am');
+      await page.locator('[data-testid="error-emails"]').waitFor();
+      await page.fill('[data-testid="field-emails"]', address);
       await page.click('[data-testid="schedule-save"]');
       const row = page.locator(`[data-testid="schedule-Links weekly ${tag}"]`);
       await row.waitFor();
-      expect(await row.textContent()).toContain('weekly on Mon, Fri at 8:00am');
+      expect(await row.textContent()).toMatch(/weekly on Mon, Fri at 0?8:00/);
       const [stored] = await sql<{ attach_as: string; schedule: string; send_via: string; page_width: number | null }[]>`select attach_as, schedule, send_via, page_width from dashboard_schedules where dashboard_id = ${dashboardId}`;
-      expect(stored).toMatchObject({ attach_as: 'csv', schedule: 'weekly;0,4;8:00am', send_via: 'email', page_width: null });
+      expect(stored).toMatchObject({ attach_as: 'csv', schedule: 'weekly;0,4;08:00', send_via: 'email', page_width: null });
 
       await row.locator('[data-testid="send-now"]').click();
       const result = row.locator('[data-testid="send-now-result"]');

@@ -272,6 +272,9 @@ describe('sharing', () => {
       // The same file from the report's own tile menu (⤓ → Download CSV).
       const tile = page.locator(`section.tile[data-report-id="${report.id}"]`);
       await tile.hover();
+      // A narrow tile folds its tools behind ⋮ (the title keeps its room).
+      const fold = tile.locator('[data-testid="tile-tools-toggle"]');
+      if (await fold.isVisible()) await fold.click();
       await tile.locator('[data-testid="tile-downloads"]').click();
       const [download] = await Promise.all([page.waitForEvent('download'), tile.locator('[data-testid="download-csv"]').click()]);
       expect(download.suggestedFilename()).toMatch(/\.csv$/);

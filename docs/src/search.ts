@@ -80,7 +80,8 @@ export function wholeQueryTerms(matched: readonly string[], queryTerms: readonly
  * all share its title and tags, so for a long question ("how do I share a dashboard with a password")
  * every section of the sharing-links page holds every word, and the one that answers it is the one
  * headed "Password". Each query term in the section heading (and not in the page title, which every
- * section of the page has) multiplies the score by 1 + HEADING_BOOST. A question of three words or more
+ * section of the page has) multiplies the score by 1 + HEADING_BOOST; a page's first section counts every
+ * query word when the page's title and address name them all. A question of three words or more
  * is answered by a section that holds all of them but one, too (the Password section of the sharing-links
  * page does not say "dashboard"): such a section ranks with the every-word ones, its score halved.
  */
@@ -101,7 +102,13 @@ export function searchDocs(search: DocsSearch, query: string, limit = MAX_RESULT
     const nearlyAll = allWords || (wanted >= 3 && missing === 1);
     const pageTerms = new Set(queryTermsOf(doc.pageTitle));
     const headingTerms = new Set(queryTermsOf(doc.sectionTitle));
-    const named = queryTerms.filter((t) => headingTerms.has(t) && !pageTerms.has(t)).length;
+    // A page whose title or address names every query word is the answer itself: its first section
+    // counts every word ("date range filter" → /filters/date-range, not another page's section
+    // headed "… range filter").
+    const root = !doc.sectionRoute.includes('#');
+    const routeTerms = root ? new Set(queryTermsOf(doc.sectionRoute.replace(/[/#_-]+/g, ' '))) : null;
+    const pageNamesAll = routeTerms !== null && queryTerms.every((t) => pageTerms.has(t) || routeTerms.has(t));
+    const named = pageNamesAll ? wanted : queryTerms.filter((t) => headingTerms.has(t) && !pageTerms.has(t)).length;
     const score = r.score * (1 + HEADING_BOOST * named) * MISSING_WORD ** missing;
     hits.push({ ...doc, score, terms: wholeQueryTerms(r.terms, queryTerms), allWords, nearlyAll });
   }

@@ -25,6 +25,8 @@ describe('natural questions over the real docs', () => {
   it('short queries keep their best sections', () => {
     expect(searchDocs(search, 'api key permissions')[0]?.sectionRoute).toBe('/administration/api-keys#permissions');
     expect(searchDocs(search, 'schedule weekly email')[0]?.sectionRoute).toMatch(/^\/sharing\/scheduled-emails#/);
+    // A page whose title and address name every word beats another page's section that names some.
+    expect(searchDocs(search, 'date range filter')[0]?.sectionRoute).toBe('/filters/date-range');
   });
 
   it('a hit carries the query words to mark, not every longer word they matched as a prefix', () => {
@@ -47,3 +49,4 @@ describe('wholeQueryTerms', () => {
     expect(wholeQueryTerms(['email'], ['email', 'zzz'])).toEqual(['email']);
   });
 });
+
