@@ -111,7 +111,10 @@ describe('scheduled e-mails of a dashboard', () => {
 
       // Edit, then delete.
       await row.locator('[data-testid="edit-schedule"]').click();
-      await page.fill('[data-testid="field-schedule"]', 'disabled');
+      // The stored string reads back into the pickers; pausing is a frequency.
+      expect(await page.textContent('[data-testid="schedule-string"]')).toBe('weekly;0,4;08:00');
+      await page.selectOption('[data-testid="schedule-frequency"]', 'disabled');
+      expect(await page.textContent('[data-testid="schedule-string"]')).toBe('disabled');
       await page.click('[data-testid="schedule-save"]');
       await row.locator('text=disabled').first().waitFor();
       await row.locator('[data-testid="delete-schedule"]').click();
