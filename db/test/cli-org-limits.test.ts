@@ -3,26 +3,11 @@
  * the operator sets, shows and removes them; bad values are usage errors (exit 2), an unknown
  * organization a failure (exit 1). The migration turns the old never-chosen default of 10 into no limit.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './helpers.ts';
+import { createTestDatabase, runCairn, type TestDatabase } from './helpers.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-
-function cairn(args: string[], url: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['scripts/cairn.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cairn = (args: string[], url: string) => runCairn(args, { DATABASE_URL: url });
 
 let tdb: TestDatabase;
 beforeAll(async () => {

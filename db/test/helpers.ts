@@ -1,6 +1,8 @@
 /** Per-file test databases: each test file creates `cairn_test_db_<random>` on the server of DATABASE_URL. */
 import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { migrate } from '../src/migrate.ts';
 import { sampleDatabaseName } from '../src/sample-shop/setup.ts';
 
@@ -63,4 +65,33 @@ export async function runAsSampleReader(sampleUrl: string, text: string, values:
   } finally {
     await sql.end({ timeout: 5 });
   }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+/**
+ * Runs `npm run cairn -- <args>` (scripts/cairn.ts) as the operator would. DATABASE_URL points at a
+ * server that does not answer unless `env` names a database, so a command that should not need one
+ * shows it.
+ */
+export function runCairn(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['scripts/cairn.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: 'postgres://postgres:postgres@127.0.0.1:1/none', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
