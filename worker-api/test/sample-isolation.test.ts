@@ -198,4 +198,24 @@ describe('the sample database itself', () => {
     // The other organization's key cannot open the run either.
     expect((await appCall(`/executions/${slow.json.execution_id}`, { key: keyB })).status).toBe(404);
   });
+
+  it("one organization's sample SQL cannot cancel or end another's running query", async () => {
+    const slow = await appCall(`/datasources/${orgA.sampleDatasource.id}/executions`, { key: keyA, method: 'POST', body: { sql_query: 'select pg_sleep(3) as s' } });
+    expect(slow.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 500));
+    const others = 'from pg_stat_get_backend_idset() b where pg_stat_get_backend_pid(b) <> pg_backend_pid()';
+    for (const sql of [
+      `select pg_cancel_backend(pg_stat_get_backend_pid(b)) ${others}`,
+      `select pg_terminate_backend(pg_stat_get_backend_pid(b)) ${others}`,
+      // Cairn's own cancel function needs the run's tag, which the SQL cannot read.
+      `select cairn_control.cancel_run(pg_stat_get_backend_pid(b), 'cairn-run-00000000-0000-0000-0000-000000000000') ${others}`,
+      `select cairn_control.cancel_run(pg_stat_get_backend_pid(b), '') ${others}`,
+    ]) {
+      const res = await appCall(`/datasources/${orgB.sampleDatasource.id}/executions`, { key: keyB, method: 'POST', body: { sql_query: sql } });
+      const row = await execution(res.json.execution_id);
+      if (sql.includes('cancel_run')) expect(row.execution_status, sql).toMatch(/success|query_error/);
+      else expect(row.execution_status, sql).toBe('query_error');
+    }
+    expect((await execution(slow.json.execution_id)).execution_status).toBe('success');
+  });
 });

@@ -16,6 +16,14 @@ export const SAMPLE_LOGIN_ROLE = 'cairn_sample';
 export const DEFAULT_SAMPLE_PASSWORD = 'cairn_sample';
 /** The sample database next to the metadata database `<name>`: `<name>_sample`. */
 export const SAMPLE_DATABASE_SUFFIX = '_sample';
+/** Schema of the sample database that holds Cairn's cancel function (usage for the login role only). */
+export const SAMPLE_CONTROL_SCHEMA = 'cairn_control';
+/**
+ * `(pid integer, tag text) → boolean`: cancels the sample session `pid` only if its application_name is
+ * `tag` (a run's random tag). The login role may not call pg_cancel_backend itself (one organization's
+ * SQL would cancel another's runs): Cairn cancels sample runs through this.
+ */
+export const SAMPLE_CANCEL_FUNCTION = `${SAMPLE_CONTROL_SCHEMA}.cancel_run`;
 
 /** The data covers the two years that end on this day (inclusive), so it never changes between loads. */
 export const ANCHOR_DATE = '2026-10-31';

@@ -9,13 +9,15 @@
  * - PUBLIC loses TEMP and CREATE on the sample database and CONNECT on the metadata database, so the
  *   role cannot even open a session there (owners and superusers still can);
  * - in the sample database the activity views are closed to PUBLIC: one organization's sample query
- *   text is not another's to read (all of them run as this one role).
+ *   text is not another's to read (all of them run as this one role); so are pg_cancel_backend and
+ *   pg_terminate_backend (one organization's SQL could stop another's), and Cairn cancels a sample run
+ *   through SAMPLE_CANCEL_FUNCTION, which needs the run's random tag.
  *
  * Needs a connection that may create databases and roles (a superuser, or the owner with CREATEROLE and
  * CREATEDB). `npm start`, `npm test`, scripts/dev-db.ts, the benchmark and `npm run db:sample` call it.
  */
 import postgres from 'postgres';
-import { DEFAULT_SAMPLE_PASSWORD, SAMPLE_DATABASE_SUFFIX, SAMPLE_LOGIN_ROLE, SAMPLE_SHOP_SCHEMA } from './constants.ts';
+import { DEFAULT_SAMPLE_PASSWORD, SAMPLE_CANCEL_FUNCTION, SAMPLE_CONTROL_SCHEMA, SAMPLE_DATABASE_SUFFIX, SAMPLE_LOGIN_ROLE, SAMPLE_SHOP_SCHEMA } from './constants.ts';
 import { loadSampleShop, type LoadSampleShopResult } from './index.ts';
 import { lit } from './sql.ts';
 import { moveSampleShopDates, type MoveResult } from './dates.ts';
@@ -159,6 +161,24 @@ export async function ensureSampleDatabase(adminUrl: string, opts: SampleDatabas
       'REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC',
       'REVOKE EXECUTE ON FUNCTION pg_catalog.pg_stat_get_activity(integer) FROM PUBLIC',
       'REVOKE EXECUTE ON FUNCTION pg_catalog.pg_stat_get_backend_activity(integer) FROM PUBLIC',
+    ]) await inSample.unsafe(stmt);
+    // The same role may signal its own sessions: without this, one organization's sample SQL could
+    // cancel or end every other organization's running sample queries. Cairn's own cancel goes through
+    // a function that signals only the session whose per-run application_name (a random tag the SQL
+    // cannot read, see above) it is given.
+    for (const stmt of [
+      'REVOKE EXECUTE ON FUNCTION pg_catalog.pg_cancel_backend(integer) FROM PUBLIC',
+      'REVOKE EXECUTE ON FUNCTION pg_catalog.pg_terminate_backend(integer, bigint) FROM PUBLIC',
+      `CREATE SCHEMA IF NOT EXISTS ${SAMPLE_CONTROL_SCHEMA}`,
+      `REVOKE ALL ON SCHEMA ${SAMPLE_CONTROL_SCHEMA} FROM PUBLIC`,
+      `GRANT USAGE ON SCHEMA ${SAMPLE_CONTROL_SCHEMA} TO ${SAMPLE_LOGIN_ROLE}`,
+      `CREATE OR REPLACE FUNCTION ${SAMPLE_CANCEL_FUNCTION}(target integer, tag text) RETURNS boolean
+         LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog AS $fn$
+           SELECT coalesce(bool_or(pg_cancel_backend(a.pid)), false) FROM pg_stat_activity a
+            WHERE a.pid = target AND length(tag) >= 30 AND a.application_name = tag AND a.usename = ${lit(SAMPLE_LOGIN_ROLE)}
+         $fn$`,
+      `REVOKE ALL ON FUNCTION ${SAMPLE_CANCEL_FUNCTION}(integer, text) FROM PUBLIC`,
+      `GRANT EXECUTE ON FUNCTION ${SAMPLE_CANCEL_FUNCTION}(integer, text) TO ${SAMPLE_LOGIN_ROLE}`,
     ]) await inSample.unsafe(stmt);
   } finally {
     await inSample.end({ timeout: 5 });

@@ -11,6 +11,7 @@ import { pgSchema } from './postgres-schema.ts';
 import type { PgFamily, PgSession, PgSource } from './postgres-source.ts';
 import { RunGuard, callSink } from './run-guard.ts';
 import { runWireStatement, type Tappable } from '@cairn/core/pg/wire';
+import { SAMPLE_CANCEL_FUNCTION } from '@cairn/db/sample-shop/constants';
 
 /** Per-family differences inside the wire-compatible family. */
 const FAMILY: Record<PgFamily, { transaction: boolean; cancels: boolean; wire: boolean; version: string }> = {
@@ -35,7 +36,7 @@ export class PostgresConnector implements Connector {
   async run(query: Query, sink: RowSink, opts: RunOptions = {}): Promise<ResultSummary> {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const session = this.source.open();
-    const tag = `cairn-run-${crypto.randomUUID().slice(0, 13)}`;
+    const tag = `cairn-run-${crypto.randomUUID()}`;
     const destroy = () => void session.sql.end({ timeout: 0 }).catch(() => {});
     const guard = new RunGuard(timeoutMs, opts.signal, {
       cancel: (handle) => this.cancel(handle),
@@ -94,8 +95,7 @@ export class PostgresConnector implements Connector {
     if (this.source.defaultSchema) settings.push(['search_path', this.source.defaultSchema]);
     const calls = settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ');
     const [row] = await tx.unsafe<{ pid: number }[]>(`select pg_backend_pid() as pid, ${calls}`, settings.flat());
-    // The sample role may not read pg_stat_activity (D32): its cancel goes by the pid alone.
-    return { family: 'postgres', pid: Number(row!.pid), application_name: this.source.sample ? '' : tag };
+    return { family: 'postgres', pid: Number(row!.pid), application_name: tag };
   }
 
   private failure(err: unknown, guard: RunGuard, connected: boolean, timeoutMs: number): unknown {
@@ -123,7 +123,11 @@ export class PostgresConnector implements Connector {
     if (handle.family !== 'postgres' || !FAMILY[this.source.family].cancels) return false;
     const session = this.source.open();
     try {
-      const rows = handle.application_name
+      // The sample role may neither read pg_stat_activity nor call pg_cancel_backend (D32): the sample
+      // database's cancel function signals the session only if its tag matches.
+      const rows = this.source.sample
+        ? await session.sql.unsafe<{ ok: boolean }[]>(`select ${SAMPLE_CANCEL_FUNCTION}($1, $2) as ok`, [handle.pid, handle.application_name])
+        : handle.application_name
         ? await session.sql.unsafe<{ ok: boolean }[]>(
           'select pg_cancel_backend(pid) as ok from pg_stat_activity where pid = $1 and application_name = $2',
           [handle.pid, handle.application_name],
