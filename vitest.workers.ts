@@ -9,6 +9,14 @@ import { sampleDatabaseUrl } from './db/src/sample-shop/setup.ts';
  * SAMPLE_DATABASE_URL names its sample database (D32: the shop, as the login role cairn_sample); unset,
  * it is the one next to DATABASE_URL (`<name>_sample`), which scripts/dev-db.ts and npm test make.
  */
+/**
+ * Dependencies pre-bundled once per run (vite's dependency optimizer, in workerd's `ssr` environment): each
+ * test file's fresh workerd then fetches a handful of modules instead of every file of hono, zod and
+ * drizzle over the pool's socket. Node built-ins stay imports (workerd provides them). Anything else
+ * (mysql2, a package new to the workers) is served file by file as before; list a heavy ESM one here.
+ */
+const PREBUNDLED = ['hono', 'hono/cors', 'hono/http-exception', 'hono/router/trie-router', '@hono/zod-openapi', '@hono/zod-validator', 'zod', 'drizzle-orm', 'drizzle-orm/pg-core', 'drizzle-orm/postgres-js', 'drizzle-orm/pg-proxy', 'postgres', 'jose', 'aws4fetch'];
+
 export function workersTestConfig(bindings: Record<string, string> = {}) {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('Set DATABASE_URL to a migrated test database (npm test does this for you).');
@@ -29,6 +37,9 @@ export function workersTestConfig(bindings: Record<string, string> = {}) {
         },
       }),
     ],
-    test: { include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+    test: {
+      include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000,
+      deps: { optimizer: { ssr: { enabled: true, include: PREBUNDLED, rolldownOptions: { external: [/^node:/] } } } },
+    },
   });
 }

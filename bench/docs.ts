@@ -25,11 +25,11 @@ import { errorMessage, fail, say } from '../scripts/lib/log.ts';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import type { StackFile } from '../scripts/lib/stack.ts';
 import { machineLine, utcNow, withBenchStack, writeReadmeBlock } from './lib.ts';
+import { CHROMIUM, lighthouseMedian, median, type LighthouseScores } from './lighthouse.ts';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const START = '<!-- bench:docs:start -->';
 const END = '<!-- bench:docs:end -->';
@@ -49,11 +49,6 @@ const QUESTIONS = [
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 const gz = (b: Buffer | string) => gzipSync(b, { level: 9 }).length;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * p))]!;
@@ -155,43 +150,6 @@ async function keystrokeTimes(browser: Browser, origin: string): Promise<number[
   const times = (await page.evaluate(`(${IN_PAGE_KEYSTROKES})(${JSON.stringify(QUESTIONS)})`)) as number[];
   await context.close();
   return times;
-}
-
-// ---- Lighthouse ----
-
-interface LighthouseScores {
-  performance: number;
-  accessibility: number;
-  failedAudits: string[];
-}
-
-async function lighthouseOnce(url: string): Promise<LighthouseScores> {
-  const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
-  try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
-    const lhr = result?.lhr;
-    if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
-    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    const failedAudits = Object.values(lhr.audits)
-      .filter((a) => a.scoreDisplayMode === 'binary' && a.score === 0)
-      .map((a) => a.id);
-    return { performance: score('performance'), accessibility: score('accessibility'), failedAudits };
-  } finally {
-    chrome.kill();
-  }
-}
-
-async function lighthouseMedian(url: string, runs: number): Promise<LighthouseScores> {
-  const results: LighthouseScores[] = [];
-  for (let i = 0; i < runs; i++) results.push(await lighthouseOnce(url));
-  return {
-    performance: median(results.map((r) => r.performance)),
-    accessibility: median(results.map((r) => r.accessibility)),
-    failedAudits: [...new Set(results.flatMap((r) => r.failedAudits))],
-  };
 }
 
 // ---- report ----

@@ -14,6 +14,9 @@ import { startStack, type StackOptions } from '../scripts/lib/stack.ts';
 
 export const README = join(REPO_ROOT, 'bench/README.md');
 
+/** The stack's first port: BENCH_PORT_BASE on a machine shared by several people, else a random free range. */
+const benchPortBase = () => (Number(process.env.BENCH_PORT_BASE) > 0 ? Number(process.env.BENCH_PORT_BASE) : randomPortBase());
+
 /** `2026-11-22 20:51 UTC` */
 export const utcNow = () => `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -72,7 +75,9 @@ export async function withBenchStack(
     runDb = await createRunDatabase(pg, name.replace(/-/g, '_').replace(/^bench/, 'cairn_bench'));
     const { needsServer: _, ...stackOpts } = opts;
     const started = await startStack(sup, {
-      ...stackOpts, databaseUrl: runDb.url, stateDir, stackFile: join(stateDir, 'stack.json'), portBase: randomPortBase(), strictPorts: false, signal: abort.signal,
+      ...stackOpts, databaseUrl: runDb.url, stateDir, stackFile: join(stateDir, 'stack.json'), portBase: benchPortBase(), strictPorts: false, signal: abort.signal,
+      // A machine that other work keeps busy may need longer than the default 120 s for the workers to answer.
+      ...(Number(process.env.BENCH_READY_TIMEOUT_S) > 0 ? { readyTimeoutMs: Number(process.env.BENCH_READY_TIMEOUT_S) * 1000 } : {}),
     });
     sup.onUnexpectedExit((child) => {
       died ??= child.name;

@@ -80,7 +80,7 @@ describe('dashboards over HTTP', () => {
     expect(res.status, res.text).toBe(200);
     expectJsonApi(res);
     expect(res.body.data.id).toBe(dashboard.id);
-    const refs = (res.body.data.relationships?.reports?.data as { id: string }[]).map((r) => r.id).sort();
+    const refs = (res.body.data.relationships!.reports!.data as { id: string }[]).map((r) => r.id).sort();
     const included = (res.body.included ?? []).filter((r) => r.type === 'reports');
     expect(included.map((r) => r.id).sort()).toEqual(refs);
     expect(included.map((r) => r.attributes.name).sort()).toEqual(SAMPLE_REPORTS.map((r) => r.name).sort());

@@ -59,7 +59,7 @@ async function invitationLink(address: string): Promise<string> {
     const list = (await (await fetch(`${inbox}/messages?to=${encodeURIComponent(address)}`)).json()) as { id: string }[];
     if (list.length) {
       const m = (await (await fetch(`${inbox}/messages/${list[0]!.id}`)).json()) as { text: string };
-      const found = /(https?:\/\/\S+\/app\/invitation\/[A-Za-z0-9]+)/.exec(m.text);
+      const found = /(https?:\/\/\S+\/app\/invitation\/(?:(?:eu|us)_)?[A-Za-z0-9]+)/.exec(m.text);
       if (!found) throw new Error(`no invitation link in: ${m.text}`);
       return found[1]!;
     }
@@ -103,7 +103,7 @@ describe('administration', () => {
       cleanup.push(id);
 
       const link = await invitationLink(email);
-      expect(new URL(link).pathname).toMatch(/^\/app\/invitation\/[A-Za-z0-9]{40}$/);
+      expect(new URL(link).pathname).toMatch(/^\/app\/invitation\/(eu|us)_[A-Za-z0-9]{40,}$/);
       const invitee = await newPage();
       try {
         await invitee.page.goto(`${origin}${new URL(link).pathname}`);
@@ -148,7 +148,7 @@ describe('administration', () => {
       const secretEl = page.locator('[data-testid="new-key-secret"]');
       await secretEl.waitFor();
       const secret = (await secretEl.textContent())!.trim();
-      expect(secret).toMatch(/^cairn_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}$/);
+      expect(secret).toMatch(/^cairn_eu_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}$/);
       expect(await page.locator('[data-testid="copy-key"]').count()).toBe(1);
       const row = page.locator(`[data-testid="key-${name}"]`);
       await row.waitFor();

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { getStack, REPO_ROOT } from './harness.ts';
 
 const require = createRequire(import.meta.url);
@@ -52,6 +52,8 @@ async function open(
   opts: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; init?: () => void } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[]; warnings: string[] }> {
   const context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP, colorScheme: opts.colorScheme ?? 'light' });
+  // The API reference is the heaviest page: beside npm test's other lane it has taken over Playwright's 30 s.
+  context.setDefaultTimeout(60_000);
   if (opts.init) await context.addInitScript(opts.init);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -68,6 +70,21 @@ async function open(
 /** The docs frame marks the document once it has hydrated (its effects ran). */
 async function hydrated(page: Page): Promise<void> {
   await page.waitForSelector('html[data-docs-ready]', { state: 'attached' });
+}
+
+/**
+ * Clicks `button` until `done` settles. On a loaded machine React may still replace the crash page
+ * (drawn again while the page hydrates, or again as the revalidation starts) as the click arrives: a
+ * click on the copy being replaced does nothing (or finds it detached), so one click proves nothing.
+ */
+async function clickUntil<T>(button: Locator, done: Promise<T>, { every = 3000, tries = 10 } = {}): Promise<T> {
+  let finished = false;
+  const settled = done.then(() => { finished = true; }, () => { finished = true; });
+  for (let i = 0; i < tries && !finished; i++) {
+    await button.click({ timeout: every }).catch(() => {}); // detached, or gone because the click worked: look again
+    await Promise.race([settled, new Promise((r) => setTimeout(r, every))]);
+  }
+  return done;
 }
 
 const h1 = (page: Page) => page.locator('main h1').first().textContent();
@@ -509,8 +526,7 @@ describe('loading and crashing', () => {
       expect(await failure.locator('[role="alert"]').textContent()).toMatch(/fetch/i);
       expect(await page.locator('header.navbar').count()).toBe(1);
       await page.unroute('**/*.data*');
-      await failure.getByRole('button', { name: 'Retry' }).click();
-      await failure.waitFor({ state: 'detached', timeout: 10_000 });
+      await clickUntil(failure.getByRole('button', { name: 'Retry' }), failure.waitFor({ state: 'detached', timeout: 40_000 }));
       expect(await h1(page)).toBe(items[1]!.title);
     } finally {
       await context.close();
@@ -535,7 +551,7 @@ describe('loading and crashing', () => {
         expect(await crash.textContent()).toContain('Cause: DOCS_TEST_HOOKS asked this page to crash while rendering.');
         // Click only once the page is interactive: before that the button has no handler yet.
         await hydrated(page);
-        await Promise.all([page.waitForResponse((r) => r.url().includes('.data')), crash.getByRole('button', { name: 'Try again' }).click()]);
+        await clickUntil(crash.getByRole('button', { name: 'Try again' }), page.waitForResponse((r) => r.url().includes('.data'), { timeout: 40_000 }));
         await page.waitForTimeout(200);
         expect(await page.locator('[data-testid="crash-page"] .crash-page__message').textContent({ timeout: 5000 })).toBe('The widget exploded');
       } finally {
@@ -556,8 +572,7 @@ describe('loading and crashing', () => {
       expect(await crash.textContent()).toContain('Cause: DOCS_TEST_HOOKS asked this page to crash while rendering.');
       expect(await page.locator('header.navbar').count()).toBe(1); // the frame stays
       await page.evaluate(() => ((window as unknown as { __CAIRN_DOCS_CRASH__?: string | null }).__CAIRN_DOCS_CRASH__ = null));
-      await crash.getByRole('button', { name: 'Try again' }).click();
-      await crash.waitFor({ state: 'detached', timeout: 10_000 });
+      await clickUntil(crash.getByRole('button', { name: 'Try again' }), crash.waitFor({ state: 'detached', timeout: 40_000 }));
       expect(await h1(page)).toBe(items[1]!.title);
     } finally {
       await context.close();

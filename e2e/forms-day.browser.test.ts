@@ -64,10 +64,12 @@ describe('datasource form', () => {
     const options = await type.locator('option').evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent, disabled: (o as HTMLOptionElement).disabled })));
     expect(options.find((o) => o.value === 'postgres')).toMatchObject({ disabled: false, text: 'PostgreSQL' });
     expect(options.find((o) => o.value === 'mysql')?.disabled).toBe(false);
-    expect(options.find((o) => o.value === 'snowflake')).toMatchObject({ disabled: true, text: expect.stringContaining('not available yet') });
-    expect(options.find((o) => o.value === 'bigquery')?.disabled).toBe(true);
+    expect(options.find((o) => o.value === 'mongodb')).toMatchObject({ disabled: true, text: expect.stringContaining('not available yet') });
+    expect(options.find((o) => o.value === 'oracle')?.disabled).toBe(true);
+    for (const runs of ['snowflake', 'bigquery', 'databricks', 'athena']) expect(options.find((o) => o.value === runs)?.disabled).toBe(false);
     const modes = await page.locator('[data-testid="field-connection_mode"] option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).disabled]));
-    expect(modes).toEqual([['direct', false], ['ssh_tunnel', true], ['agent', true]]);
+    // PostgreSQL runs through SSH tunnels (D51); agents not yet.
+    expect(modes).toEqual([['direct', false], ['ssh_tunnel', false], ['agent', true]]);
     expect(await page.textContent('[data-testid="database_type-note"]')).toMatch(/cannot run queries in Cairn yet/);
   });
 

@@ -52,13 +52,15 @@ describe('watchHealth', () => {
     const first: Child = spawn();
     const restarts: string[] = [];
     const watched = { name: 'fake-worker', url, child: first, respawn: spawn };
+    // As in `npm start`, the watch begins once the process answers (a slow start on a loaded machine is
+    // not a hang).
+    const pid1 = await until(() => pidAt(url), 30_000);
+    expect(pid1).toBe(first.pid);
     const stop = watchHealth(sup, [watched], {
       intervalMs: 200, timeoutMs: 300, failures: 3, readyTimeoutMs: 10_000, stopGraceMs: 500,
       onRestart: (name, why) => restarts.push(`${name}: ${why}`),
     });
     try {
-      const pid1 = await until(() => pidAt(url), 10_000);
-      expect(pid1).toBe(first.pid);
       await new Promise((r) => setTimeout(r, 1200));
       expect(restarts).toEqual([]);
 

@@ -25,7 +25,7 @@ async function tokenHash(userId: string): Promise<string | null> {
 
 /** The invitation link of a caught message (text and HTML must agree), and its token. */
 function linkOf(m: { text: string; html: string }): { link: string; token: string } {
-  const found = /(https?:\/\/\S+\/app\/invitation\/([A-Za-z0-9]{40}))\s/.exec(m.text);
+  const found = /(https?:\/\/\S+\/app\/invitation\/((?:eu|us)_[A-Za-z0-9]{40,}))\s/.exec(m.text);
   expect(found, m.text).not.toBeNull();
   expect(m.html).toContain(`href="${found![1]}"`);
   return { link: found![1]!, token: found![2]! };

@@ -253,6 +253,52 @@ describe('sharing', () => {
     }
   }, 120_000);
 
+  it('refuses a signed address whose values cannot apply, and shows anonymous viewers no database error text', async () => {
+    // A dashboard of its own with one report whose SQL fails in the database.
+    const sources = await apiFetch('/datasources?page[size]=200');
+    const datasourceId = sources.body.data[0].id;
+    const board = await apiFetch('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: unique('Broken board') } } } });
+    expect(board.status, board.text).toBe(201);
+    const boardId = board.body.data.id;
+    const report = await apiFetch('/reports', {
+      body: { data: { type: 'reports', attributes: { name: 'Broken', sql_query: 'select secret_column from no_such_table_e2e' },
+        relationships: { dashboard: { data: { type: 'dashboards', id: boardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } } } },
+    });
+    expect(report.status, report.text).toBe(201);
+    const res = await apiFetch('/dashboard_sharing_links', {
+      body: { data: { type: 'dashboard_sharing_links', attributes: { name: unique('e2e') }, relationships: { dashboard: { data: { type: 'dashboards', id: boardId } } } } },
+    });
+    links.push(res.body.data.id);
+    const { context, page } = await newPage();
+    try {
+      await page.goto(`${origin}/s/${res.body.data.attributes.token}`);
+      const message = page.locator('[data-testid="report-error"]');
+      await message.waitFor({ timeout: 45_000 });
+      expect(await message.textContent()).toContain("This report could not be run. The dashboard's owner can see the details.");
+      expect(await page.content()).not.toMatch(/no_such_table_e2e|secret_column/);
+    } finally {
+      await context.close();
+    }
+
+    // A signed address naming a filter the dashboard does not have (a typo of country) is refused.
+    const signedLink = await apiLink({ sharing_secret_required: true, parameters_enabled: true });
+    const secret = (await apiFetch(`/dashboard_sharing_links/${signedLink.id}/sharing_secret`, { method: 'POST' })).body.sharing_secret as string;
+    const path = `/s/${signedLink.token}`;
+    const params = new URLSearchParams({ 'f.Country': 'DE', expires: String(Math.floor(Date.now() / 1000) + 600) });
+    const canonical = [...params].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).sort().join('&');
+    params.set('signature', createHmac('sha256', secret).update(`${path}\n${canonical}`).digest('hex'));
+    const visitor = await newPage();
+    try {
+      const refused = await visitor.page.goto(`${origin}${path}?${params}`);
+      expect(refused?.status()).toBe(403);
+      expect(await visitor.page.locator('main.error-page').getAttribute('data-reason')).toBe('signed_parameters_invalid');
+      expect(await visitor.page.locator('main.error-page').textContent()).toContain('"Country"');
+    } finally {
+      await visitor.context.close();
+      await apiFetch(`/dashboards/${boardId}`, { method: 'DELETE' }).catch(() => undefined);
+    }
+  }, 120_000);
+
   it('downloads a report as CSV from a link that allows it, and refuses when the link does not', async () => {
     const open = await apiLink({});
     const closed = await apiLink({ data_download_enabled: false });

@@ -98,13 +98,26 @@ describe('SMTP', () => {
     c.close();
   });
 
-  it('accepts AUTH PLAIN (inline and after 334) and records the user', async () => {
+  it('accepts AUTH PLAIN (inline and after 334), one identity per session, and records the user', async () => {
     const c = await smtp();
     await c.send('EHLO t');
     expect(await c.send('AUTH LOGIN')).toMatch(/^504 /);
     expect(await c.send(`AUTH PLAIN ${Buffer.from('\0mailer\0secret').toString('base64')}`)).toMatch(/^235 /);
-    expect(await c.send('AUTH PLAIN')).toBe('334');
-    expect(await c.send(Buffer.from('\0other\0pw').toString('base64'))).toMatch(/^235 /);
+    // One identity per session (RFC 4954): a second AUTH is refused, the first stands.
+    expect(await c.send('AUTH PLAIN')).toMatch(/^503 /);
+    c.close();
+    const c2 = await smtp();
+    await c2.send('EHLO t');
+    await recordsUser(c2, 'mailer');
+    const c3 = await smtp();
+    await c3.send('EHLO t');
+    expect(await c3.send('AUTH PLAIN')).toMatch(/^334/);
+    expect(await c3.send(Buffer.from('\0other\0pw').toString('base64'))).toMatch(/^235 /);
+    await recordsUser(c3, 'other');
+  });
+
+  async function recordsUser(c: Awaited<ReturnType<typeof smtp>>, user: string) {
+    if (user === 'mailer') expect(await c.send(`AUTH PLAIN ${Buffer.from('\0mailer\0secret').toString('base64')}`)).toMatch(/^235 /);
     await c.send('MAIL FROM:<a@b.c>');
     await c.send('RCPT TO:<x@y.z>');
     await c.send('DATA');
@@ -112,26 +125,27 @@ describe('SMTP', () => {
     expect(await c.reply()).toMatch(/^250 /);
     c.close();
     const [m] = (await getJson('/messages')).body;
-    expect((await getJson(`/messages/${m.id}`)).body.auth_user).toBe('other');
-  });
+    expect((await getJson(`/messages/${m.id}`)).body.auth_user).toBe(user);
+  }
 
   it('undoes dot-stuffing and keeps the envelope (Bcc recipients included)', async () => {
     const data = 'From: a@b.c\r\nTo: x@y.z\r\nSubject: dots\r\n\r\n..leading dot\r\n..\r\nend\r\n.\r\n';
-    expect(await sendRaw('a@b.c', ['x@y.z', 'hidden@y.z'], data)).toMatch(/^250 2\.0\.0 Ok: queued as /);
+    expect(await sendRaw('a@b.c', ['x@y.z', 'hidden@y.z'], data)).toMatch(/^250 Ok: queued as /);
     const list = (await getJson('/messages')).body;
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ from: 'a@b.c', to: ['x@y.z', 'hidden@y.z'], subject: 'dots' });
     const raw = await (await fetch(`${inbox}/messages/${list[0].id}/raw`)).text();
     expect(raw).toBe('From: a@b.c\r\nTo: x@y.z\r\nSubject: dots\r\n\r\n.leading dot\r\n.\r\nend\r\n');
     expect(list[0].size).toBe(Buffer.byteLength(raw));
-    expect((await getJson(`/messages/${list[0].id}`)).body.text).toBe('.leading dot\r\n.\r\nend\r\n');
+    // mailparser gives text bodies with LF line ends.
+    expect((await getJson(`/messages/${list[0].id}`)).body.text).toBe('.leading dot\n.\nend\n');
   });
 
   it('refuses recipients at reject.invalid with 550 and keeps the others', async () => {
     const c = await smtp();
     await c.send('EHLO t');
     await c.send('MAIL FROM:<a@b.c>');
-    expect(await c.send('RCPT TO:<nobody@reject.invalid>')).toMatch(/^550 5\.1\.1 /);
+    expect(await c.send('RCPT TO:<nobody@reject.invalid>')).toMatch(/^550 5\.1\.1 .*reject\.invalid/);
     expect(await c.send('RCPT TO:<ok@y.z>')).toMatch(/^250 /);
     c.close();
   });
@@ -187,7 +201,7 @@ describe('HTTP API', () => {
     expect(m.cc).toBe('carol@example.test');
     expect(m.headers.some((h: any) => h.name.toLowerCase() === 'bcc')).toBe(false);
     expect(m.message_id).toBe(built.messageId);
-    expect(m.text).toBe('Grüße,\r\n.\r\nthe report is attached.');
+    expect(m.text).toBe('Grüße,\n.\nthe report is attached.');
     expect(m.html).toBe('<p>Grüße — <b>the report</b></p>');
     expect(m.attachments).toEqual([
       { filename: 'chart.png', content_type: 'image/png', disposition: 'inline', content_id: 'chart', size: 8 },

@@ -14,7 +14,8 @@ export default defineConfig({
     include: ['e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...(skipBrowser ? ['e2e/**/*.browser.test.ts'] : [])],
     fileParallelism: false,
-    testTimeout: 60_000,
+    // npm test runs e2e beside the workspace suites on two cores: a browser step may take tens of seconds.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
   },

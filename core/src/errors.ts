@@ -113,9 +113,16 @@ export function errorDocument(errors: ErrorObject[], requestId?: string) {
 // Connection-level failures (socket errors of postgres.js; SQLSTATE class 08 connection exceptions,
 // 53 insufficient resources such as too_many_connections, 57P0x shutdowns) mean "try again later".
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+// The same failure can arrive wrapped (drizzle's query error keeps the driver's error as `cause`) or, after
+// crossing a Durable Object's RPC boundary, as a plain Error whose message is all that is left of it.
+const UNAVAILABLE_MESSAGES = /too many clients|remaining connection slots|the database system is (starting up|shutting down)|connection terminated unexpectedly/i;
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  if (typeof code !== 'string') return false;
-  return UNAVAILABLE_CODES.has(code) || /^(08|53|57P0)/.test(code);
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^(08|53|57P0)/.test(code))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  }
+  return false;
 }
 

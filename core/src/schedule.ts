@@ -17,6 +17,8 @@
  * the schedule's time zone. Pure: runs in workerd, Node and the browser.
  */
 
+import { DAY_MS, fromWall, toWall } from './time.ts';
+
 export type ParsedSchedule =
   | { kind: 'disabled' }
   | { kind: 'daily'; times: number[] }
@@ -123,55 +125,7 @@ export function formatSchedule(s: ParsedSchedule): string {
   return s.kind === 'daily' ? `daily;${times}` : `${s.kind};${s.days.join(',')};${times}`;
 }
 
-// ---- Time zones (Intl only; no tables of our own) ----
-
-const DAY = 86_400_000;
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-    });
-    formats.set(zone, f);
-  }
-  return f;
-}
-
-/** True for a time zone name Intl knows (IANA names such as Europe/Berlin, and UTC). */
-export function isTimeZone(zone: string): boolean {
-  if (!zone || zone.length > 64) return false;
-  try {
-    formatter(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The wall clock of `zone` at `instant`, written as if it were a UTC time (milliseconds). */
-function wallOf(zone: string, instant: number): number {
-  const p: Record<string, number> = {};
-  for (const part of formatter(zone).formatToParts(new Date(instant))) {
-    if (part.type !== 'literal') p[part.type] = Number(part.value);
-  }
-  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-}
-
-const offsetAt = (zone: string, instant: number) => wallOf(zone, instant) - Math.floor(instant / 1000) * 1000;
-
-/**
- * The instant at which `zone`'s clocks show `wall`. A wall time that happens twice (clocks turned
- * back) is its first occurrence; one that never happens (clocks turned forward) is moved forward by
- * the gap (02:30 on a spring-forward night is sent at 03:30).
- */
-function fromWall(zone: string, wall: number): number {
-  const before = offsetAt(zone, wall - DAY);
-  const after = offsetAt(zone, wall + DAY);
-  const valid = [wall - before, wall - after].filter((t) => wallOf(zone, t) === wall);
-  return valid.length ? Math.min(...valid) : wall - before;
-}
+// ---- Send times (zone arithmetic lives in ./time.ts) ----
 
 /**
  * The first send time strictly after `after`, for a schedule in `zone`; null when disabled.
@@ -181,10 +135,10 @@ export function nextRun(schedule: string | ParsedSchedule, zone: string, after: 
   const s = typeof schedule === 'string' ? parseSchedule(schedule) : schedule;
   if (s.kind === 'disabled') return null;
   const from = after.getTime();
-  const firstDay = Math.floor(wallOf(zone, from) / DAY) * DAY;
+  const firstDay = Math.floor(toWall(zone, from) / DAY_MS) * DAY_MS;
   // Every day-of-month 1–31 occurs within 62 days; 400 days covers any valid schedule.
   for (let i = 0; i <= 400; i++) {
-    const day = firstDay + i * DAY;
+    const day = firstDay + i * DAY_MS;
     const date = new Date(day);
     const matches =
       s.kind === 'daily' ||

@@ -11,12 +11,15 @@
  *   `POST /process`, with the `format` of the download (json, csv_zip, xlsx) and the CSV options.
  *
  * Every token expires at most five minutes after it was signed.
- * Wire format: `<base64url(JSON claims)>.<base64url(signature)>`.
+ * Wire format: a compact JWS of purpose `data`, signed by core/src/claims.ts (D70).
  */
 import { ApiError } from './errors.ts';
-import { base64url, fromBase64url } from './crypto.ts';
+import { peekClaims, signClaims, verifyClaims } from './claims.ts';
 import { isRegion, type Region } from './regions.ts';
-import type { CsvOptions, DataFormat, ProcessFormat } from './export/options.ts';
+import {
+  CSV_COLUMN_SEPARATORS, CSV_DECIMAL_SEPARATORS, CSV_QUOTE_STYLES, DATA_FORMATS, PROCESS_FORMATS,
+  type CsvOptions, type DataFormat, type ProcessFormat,
+} from './export/options.ts';
 
 export const DATA_TOKEN_TTL_SECONDS = 5 * 60;
 
@@ -63,22 +66,11 @@ export type AnyTokenClaims = DataTokenClaims | ProcessTokenClaims;
 
 type Unsigned<T> = Omit<T, 'exp'> & { exp?: number };
 
-const enc = new TextEncoder();
-
-async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
-}
-
 async function sign(claims: Unsigned<AnyTokenClaims>, secret: string, now: number): Promise<string> {
   const latest = Math.floor(now / 1000) + DATA_TOKEN_TTL_SECONDS;
   // Never longer than the TTL: an expiry further out is cut back to it.
   const exp = Math.min(claims.exp ?? latest, latest);
-  const body = base64url(enc.encode(JSON.stringify({ ...claims, exp })));
-  const sig = await crypto.subtle.sign('HMAC', await hmacKey(secret), enc.encode(body));
-  return `${body}.${base64url(new Uint8Array(sig))}`;
+  return signClaims('data', { ...claims, exp }, secret, { exp });
 }
 
 /** Signs a data access token (kinds `data` and `schema`). */
@@ -101,14 +93,8 @@ const malformed = () => new ApiError('invalid_data_token', 'The data access toke
  */
 async function verify(token: string, secret: string, region: Region, kinds: readonly TokenKind[], now: number): Promise<AnyTokenClaims> {
   if (typeof token !== 'string') throw malformed();
-  const [body, sig, extra] = token.trim().split('.');
-  if (!body || !sig || extra !== undefined) throw malformed();
-  let claims: AnyTokenClaims;
-  try {
-    claims = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as AnyTokenClaims;
-  } catch {
-    throw malformed();
-  }
+  const claims = peekClaims(token) as AnyTokenClaims | null;
+  if (!claims) throw malformed();
   // The claims are read before the signature is checked (the region), so every one used is checked for its
   // type first: a crafted object with a broken toString must be a 401, never a thrown TypeError.
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims) || typeof claims.exp !== 'number') throw malformed();
@@ -123,21 +109,41 @@ async function verify(token: string, secret: string, region: Region, kinds: read
       typeof claims.region === 'string' && isRegion(claims.region) ? { meta: { region: claims.region } } : {},
     );
   }
-  let ok = false;
-  try {
-    ok = await crypto.subtle.verify('HMAC', await hmacKey(secret), fromBase64url(sig) as BufferSource, enc.encode(body));
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new ApiError('invalid_data_token', 'The data access token is not valid.');
-  if (claims.exp * 1000 <= now) {
-    throw new ApiError('data_token_expired', 'The data access token has expired; request a new one.');
-  }
+  // Signature, then shape, then expiry (an expired token was signed: its signature checked out).
+  const checked = await verifyClaims('data', token, secret, { now });
+  if (!checked.ok && checked.why === 'malformed') throw malformed();
+  if (!checked.ok && checked.why === 'signature') throw new ApiError('invalid_data_token', 'The data access token is not valid.');
+  if (!wellShaped(claims)) throw malformed();
+  if (!checked.ok) throw new ApiError('data_token_expired', 'The data access token has expired; request a new one.');
   if (!kinds.includes(claims.kind)) {
     const wanted = kinds.map((k) => (k === 'process' ? 'data process token' : `${k} access token`)).join(' or ');
     throw new ApiError('invalid_data_token', `This is a ${claims.kind} token; this call takes a ${wanted}.`);
   }
   return claims;
+}
+
+/** A string PostgreSQL can compare and a header can carry: no U+0000, no unpaired surrogate. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const isString = (v: unknown): v is string => typeof v === 'string' && !UNSTORABLE.test(v);
+const oneOf = (list: readonly string[], v: unknown) => isString(v) && list.includes(v);
+const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
+const isCsv = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return oneOf(CSV_COLUMN_SEPARATORS, o.column_separator) && oneOf(CSV_DECIMAL_SEPARATORS, o.decimal_separator) && oneOf(CSV_QUOTE_STYLES, o.quote_style);
+};
+const isItem = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && isString((v as ProcessItem).key) && isString((v as ProcessItem).name) && isString((v as ProcessItem).id);
+
+/**
+ * Whether signed claims have the shapes the data server reads (checked after the signature: only the
+ * API signs tokens, but a wrong shape must be a 401, never a 500 halfway through a download).
+ */
+function wellShaped(c: AnyTokenClaims): boolean {
+  const o = c as unknown as Record<string, unknown>;
+  if (!isString(o.org) || !optional(o.csv, isCsv) || !optional(o.name, isString)) return false;
+  if (c.kind === 'process') return Array.isArray(o.items) && o.items.every(isItem) && oneOf(PROCESS_FORMATS, o.format);
+  return isString(o.key) && optional(o.format, (f) => oneOf(DATA_FORMATS, f));
 }
 
 /**

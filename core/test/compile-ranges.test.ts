@@ -151,6 +151,15 @@ describe.each(DIALECTS)('date ranges (%s)', (dialect) => {
     expect(c('WHERE {x=d.next}', ['2024-01-31', '2024-01-31']).values).toEqual([day('2024-02-01'), day('2024-02-02')]);
   });
 
+  it('the two documented forms are the same range: "start~end", or [start, end] with null or "" for an open side', () => {
+    const same = (a: unknown[], b: unknown[]) => expect(c('WHERE {x=d}', a)).toEqual(c('WHERE {x=d}', b));
+    same(['2025-01-01~2025-01-31'], ['2025-01-01', '2025-01-31']);
+    same(['2025-01-01~'], ['2025-01-01', null]);
+    same(['2025-01-01~'], ['2025-01-01', '']);
+    same(['~2025-01-31'], [null, '2025-01-31']);
+    expect(c('WHERE {x=d}', ['2025-01-01~2025-01-31']).values).toEqual([day('2025-01-01'), day('2025-02-01')]);
+  });
+
   it('{d.start} and {d.end} are dates (end exclusive)', () => {
     expect(c('SELECT {d.start}, {d.end}', ['2024-01-01', '2024-01-31']).values).toEqual(['2024-01-01', '2024-02-01']);
   });

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { collect, columnName, xlsxStream, XlsxStyle, type ExportField } from '../src/export/index.ts';
 import { chunk, hasOpenpyxl, hasPython, PY_OPENPYXL, PY_SHEETS, PY_ZIP_CHECK, python, readZip } from './export-helpers.ts';
+
+// These tests start a Python process to read what was written: seconds on a loaded machine (npm test runs
+// the stack beside this suite), not the 5 s of vitest's default.
+vi.setConfig({ testTimeout: 60_000 });
 
 const FIELDS: ExportField[] = [
   { name: 'id', data_type: 'Integer' },

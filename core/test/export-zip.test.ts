@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import zlib from 'node:zlib';
 import { collect, crc32, dosDateTime, zipStream, ZipLimitError } from '../src/export/index.ts';
 import { enc, hasPython, PY_ZIP_CHECK, python, readZip } from './export-helpers.ts';
+
+// These tests start a Python process to read what was written: seconds on a loaded machine (npm test runs
+// the stack beside this suite), not the 5 s of vitest's default.
+vi.setConfig({ testTimeout: 60_000 });
 
 function* pieces(text: string, size: number) {
   const bytes = enc.encode(text);
@@ -68,7 +72,7 @@ describe('zip', () => {
       .rejects.toThrow(/too large/);
     await expect(collect(zipStream([{ name: 'big', data: pieces('x'.repeat(5000), 1000) }], { maxBytes: 4096 })))
       .rejects.toThrow(/too large/);
-  });
+  }, 60_000); // 65,536 entries: about a second alone, more than vitest's default 5 s beside the other suites (npm test's lanes)
 
   it('an error of the source ends the archive with that error', async () => {
     const failing = async function* () {

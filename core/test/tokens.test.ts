@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  allows, generateApiKey, hashPassword, parseApiKey, parsePermission, permissionsForRole, signDataToken,
+  allows, generateApiKey, hashPassword, parseApiKey, regionToken, tokenRegion, parsePermission, permissionsForRole, signDataToken,
   timingSafeEqual, verifyDataToken, verifyPassword, encryptSecret, decryptSecret, newId,
   signProcessToken, verifyProcessToken, DATA_TOKEN_TTL_SECONDS,
 } from '../src/index.ts';
@@ -100,6 +100,39 @@ describe('data tokens', () => {
   });
 });
 
+describe('signed claims of the wrong shape', () => {
+  // Only the API signs tokens, but a claim the data server cannot use must be a 401 at the door, not a
+  // 500 (or a download that breaks off) further in.
+  const now = 1_000_000;
+  const data = { kind: 'data' as const, org: 'org_1', key: 'eu/org_1/exe_1/abc', region: 'eu' as const };
+  const proc = { kind: 'process' as const, org: 'org_1', region: 'eu' as const, format: 'json' as const, items: [{ key: 'eu/org_1/exe_1/abc', name: 'R', id: 'rpt_1' }] };
+  const bad = (over: Record<string, unknown>) => ({ over, why: JSON.stringify(over) });
+
+  it('data and schema tokens: key, org, format, CSV options and name', async () => {
+    for (const { over, why } of [
+      bad({ key: 7 }), bad({ key: 'a\u0000b' }), bad({ org: 'org\u0000' }), bad({ org: '\uD800' }), bad({ format: 'pdf' }), bad({ format: ['csv'] }),
+      bad({ format: 'csv', csv: 'semicolon' }), bad({ format: 'csv', csv: { column_separator: 'pipe', decimal_separator: 'point', quote_style: 'necessary' } }),
+      bad({ format: 'csv', csv: {} }), bad({ name: { trim: 1 } }), bad({ name: 12 }), bad({ name: 'a\uDC00' }),
+    ]) {
+      const t = await signDataToken({ ...data, ...over } as never, 's', now);
+      await expect(verifyDataToken(t, 's', { region: 'eu' }, now), why).rejects.toMatchObject({ code: 'invalid_data_token', status: 401 });
+    }
+    const fine = await signDataToken({ ...data, format: 'csv', name: 'Umsätze 👩‍👩‍👧', csv: { column_separator: 'tab', decimal_separator: 'comma', quote_style: 'always' } }, 's', now);
+    await expect(verifyDataToken(fine, 's', { region: 'eu' }, now)).resolves.toMatchObject({ name: 'Umsätze 👩‍👩‍👧' });
+  });
+
+  it('process tokens: items, format, CSV options and name', async () => {
+    for (const { over, why } of [
+      bad({ items: 'abc' }), bad({ items: null }), bad({ items: [null] }), bad({ items: [{ key: 1, name: 'R', id: 'r' }] }), bad({ items: [{ key: 'k', id: 'r' }] }),
+      bad({ items: [{ key: 'k\u0000', name: 'R', id: 'r' }] }), bad({ format: 'csv' }), bad({ format: undefined }), bad({ csv: [] }), bad({ name: [] }),
+    ]) {
+      const t = await signProcessToken({ ...proc, ...over } as never, 's', now);
+      await expect(verifyProcessToken(t, 's', { region: 'eu' }, now), why).rejects.toMatchObject({ code: 'invalid_data_token', status: 401 });
+    }
+    await expect(verifyProcessToken(await signProcessToken({ ...proc, items: [] }, 's', now), 's', { region: 'eu' }, now)).resolves.toMatchObject({ items: [] });
+  });
+});
+
 describe('CSV options of download calls', () => {
   it('fills in the defaults', () => {
     expect(csvOptionsFrom({})).toEqual({ column_separator: 'comma', decimal_separator: 'point', quote_style: 'necessary' });
@@ -120,6 +153,17 @@ describe('secrets', () => {
     expect(parseApiKey(k.full)).toEqual({ keyId: k.keyId, secret: k.secret });
     expect(parseApiKey(k.full + 'x')).toBeNull();
     expect(parseApiKey('cairn_short_secret')).toBeNull();
+  });
+  it('API keys and tokens carry their region (D53)', () => {
+    const us = generateApiKey('us');
+    expect(us.full).toMatch(/^cairn_us_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}$/);
+    expect(parseApiKey(us.full)).toEqual({ keyId: us.keyId, secret: us.secret, region: 'us' });
+    expect(parseApiKey(us.full.replace('cairn_us_', 'cairn_xx_'))).toBeNull();
+    const t = regionToken('eu');
+    expect(t).toMatch(/^eu_[0-9A-Za-z]{48}$/);
+    expect(tokenRegion(t)).toBe('eu');
+    expect(tokenRegion(regionToken('us', 20))).toBe('us');
+    expect(tokenRegion('abcdefghijklmnopqrstuvwx')).toBeNull();
   });
   it('passwords hash with a salt and verify', async () => {
     const h1 = await hashPassword('hunter22', 1000);
@@ -173,5 +217,9 @@ describe('database outages', () => {
     const { isDatabaseUnavailable } = await import('../src/index.ts');
     for (const code of ['ECONNREFUSED', 'CONNECTION_CLOSED', '53300', '08006', '57P01']) expect(isDatabaseUnavailable({ code })).toBe(true);
     for (const code of ['42601', '42501', '22P02', undefined]) expect(isDatabaseUnavailable({ code })).toBe(false);
+    // Wrapped by drizzle (cause), or only a message left after a Durable Object's RPC boundary.
+    expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: Object.assign(new Error('x'), { code: '53300' }) }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('sorry, too many clients already'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: Object.assign(new Error('syntax'), { code: '42601' }) }))).toBe(false);
   });
 });

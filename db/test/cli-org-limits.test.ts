@@ -5,7 +5,7 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, runCairn, type TestDatabase } from './helpers.ts';
+import { CLI_TIMEOUT, createTestDatabase, runCairn, type TestDatabase } from './helpers.ts';
 
 const cairn = (args: string[], url: string) => runCairn(args, { DATABASE_URL: url });
 
@@ -17,7 +17,7 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-describe('cairn org limits', () => {
+describe('cairn org limits', CLI_TIMEOUT, () => {
   it('starts without limits, sets, shows and removes them', async () => {
     const made = await cairn(['org', 'create', '--name', 'Limits Org', '--admin-email', 'limits@org.test', '--json'], tdb.url);
     expect(made.code, made.stderr).toBe(0);
@@ -48,7 +48,8 @@ describe('cairn org limits', () => {
 
   it('refuses bad values (exit 2) and unknown organizations (exit 1)', async () => {
     const [neg, word, huge, unknown] = await Promise.all([
-      cairn(['org', 'limits', '--org', 'org_x', '--analyst-seats', '-1'], tdb.url),
+      // A value that starts with a hyphen is given with `=` (node:util parseArgs reads `--analyst-seats -1` as a missing value).
+      cairn(['org', 'limits', '--org', 'org_x', '--analyst-seats=-1'], tdb.url),
       cairn(['org', 'limits', '--org', 'org_x', '--datasources', 'many'], tdb.url),
       cairn(['org', 'limits', '--org', 'org_x', '--datasources', '2000000'], tdb.url),
       cairn(['org', 'limits', '--org', 'org_doesnotexist', '--datasources', '2'], tdb.url),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, runCairn as cairn, type TestDatabase } from './helpers.ts';
+import { CLI_TIMEOUT, createTestDatabase, runCairn as cairn, type TestDatabase } from './helpers.ts';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -9,7 +9,7 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-describe('cairn CLI', () => {
+describe('cairn CLI', CLI_TIMEOUT, () => {
   it('prints help for the whole tool and for one command', async () => {
     const [all, one] = await Promise.all([cairn(['--help']), cairn(['key', 'create', '--help'])]);
     expect(all.code).toBe(0);
@@ -52,10 +52,11 @@ describe('cairn CLI', () => {
       '--permissions', 'View Dashboards,include_sql_details', `--restrict=dashboards:${created.sample_dashboard_id}`,
     ], env);
     expect(key.code).toBe(0);
-    expect(key.stdout).toMatch(/cairn_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}/);
+    // The organization was made in the US: its key names the region (D53).
+    expect(key.stdout).toMatch(/cairn_us_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}/);
     expect(key.stdout).toContain('will not be shown again');
     const keyRowId = /\((key_[0-9A-Za-z]+)\)/.exec(key.stdout)![1]!;
-    const secret = /cairn_[0-9A-Za-z]{12}_([0-9A-Za-z]{40})/.exec(key.stdout)![1]!;
+    const secret = /cairn_us_[0-9A-Za-z]{12}_([0-9A-Za-z]{40})/.exec(key.stdout)![1]!;
 
     const disable = await cairn(['key', 'disable', keyRowId], env);
     expect(disable.code).toBe(0);

@@ -81,6 +81,13 @@ const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
  * server that does not answer unless `env` names a database, so a command that should not need one
  * shows it.
  */
+/**
+ * For a describe block of CLI runs: each run starts tsx (compiling the CLI on the fly), seconds apiece
+ * on a busy two-core machine (npm test runs the workspace suites beside the stack and e2e), and a test
+ * makes several; vitest's 30 s per test was too short there.
+ */
+export const CLI_TIMEOUT = { timeout: 120_000 };
+
 export function runCairn(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['scripts/cairn.ts', ...args], {

@@ -187,8 +187,10 @@ describe('rendering operations', () => {
 
   it('lists the API server error codes of a status', () => {
     expect(errorCodesFor(401)).toEqual(['unauthorized', 'invalid_api_key', 'api_key_disabled']);
-    expect(errorCodesFor(403)).toEqual(['forbidden']);
+    expect(errorCodesFor(403)).toEqual(['wrong_region', 'forbidden']);
     expect(errorCodesFor(429)).toEqual(['rate_limited']);
+    // A call that takes no API key never answers the key's codes.
+    expect(errorCodesFor(401, true)).toEqual(['unauthorized']);
   });
 
   it('leaves a page without the marker alone', () => {
@@ -211,6 +213,17 @@ describe('the real API reference page', () => {
     expect(page.html.match(/<code class="language-sh">curl -X /g)?.length).toBe(ops.length);
     // The hand-written intro stays.
     for (const id of ['servers-and-regions', 'errors', 'rate-limits', 'lists', 'operations']) expect(page.facts.headingIds).toContain(id);
+    // Public calls list no API-key errors; examples use ids of their resource's kind.
+    const section = (op: string) => page.html.slice(page.html.indexOf(`data-operation="${op}"`)).split('<h3')[0]!;
+    expect(section('POST /public/links/{token}')).toContain('<code>401</code> (unauthorized)');
+    expect(section('POST /public/links/{token}')).not.toContain('invalid_api_key');
+    expect(section('GET /dashboards/{id}')).toContain('invalid_api_key');
+    expect(section('GET /reports/{id}')).toContain('$CAIRN_API/reports/rep_');
+    expect(section('GET /executions/{id}')).toContain('$CAIRN_API/executions/exe_');
+    // The value forms of a range filter are named where selected_values is described.
+    const values = JSON.stringify(doc.components?.schemas?.InputParameters);
+    expect(values).toContain('\\"start~end\\"');
+    expect(values).toContain('[start, end]');
     // Every schema link lands on a heading of the page.
     const anchors = [...page.html.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]!);
     expect(anchors.filter((a) => !page.facts.headingIds.has(a))).toEqual([]);

@@ -1,7 +1,8 @@
 import { renderToReadableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
-import { deferHydration } from './lib/defer-hydration.server';
+import { deferHydration, defersHydration } from './lib/defer-hydration.server';
+import { applyFraming, framingPolicy } from './lib/framing.server';
 
 export const streamTimeout = 10_000;
 
@@ -41,9 +42,11 @@ export default async function handleRequest(
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   responseHeaders.set('X-Content-Type-Options', 'nosniff');
   responseHeaders.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-  if (!responseHeaders.has('X-Frame-Options')) responseHeaders.set('X-Frame-Options', 'SAMEORIGIN');
-  // Docs pages start their scripts after the first paint (D28); the analyst app hydrates at once.
-  if (routerContext.staticHandlerContext.matches.some((m) => m.route.id === 'docs-layout')) {
+  // Sharing links may be framed by any site, every other page by none (lib/framing.server.ts, D43).
+  applyFraming(responseHeaders, framingPolicy(new URL(request.url).pathname));
+  // Docs pages and sharing links' dashboards start their scripts after the first paint (D28, D67): the
+  // server-rendered document is what their readers see first; the analyst app hydrates at once.
+  if (defersHydration(routerContext.staticHandlerContext.matches.map((m) => m.route.id))) {
     const html = deferHydration(await new Response(body).text());
     return new Response(html, { headers: responseHeaders, status: responseStatusCode });
   }

@@ -9,6 +9,12 @@ export default [
   // Password reset: ask for a link, then choose a new password with it (no sign-in).
   route('app/forgot-password', 'routes/app.forgot-password.tsx'),
   route('app/reset-password/:token', 'routes/app.reset-password.$token.tsx'),
+  // Enrolment that an organization's "require two-factor authentication" holds a session at (D65).
+  route('app/two-factor-setup', 'routes/app.two-factor-setup.tsx'),
+  // Single sign-on's fixed addresses (registered at the identity provider; ARCHITECTURE D57).
+  route('app/sso/oidc/callback', 'routes/app.sso.oidc.callback.tsx'),
+  route('app/sso/saml/acs', 'routes/app.sso.saml.acs.tsx'),
+  route('app/sso/saml/metadata', 'routes/app.sso.saml.metadata.tsx'),
   // A report's data as a CSV or XLSX file (the report menu's downloads).
   route('app/reports/:id/download', 'routes/app.reports.$id.download.tsx'),
   route('app/reports/:id/refresh', 'routes/app.reports.$id.refresh.tsx'),
@@ -19,6 +25,7 @@ export default [
   route('app/dashboards/:id/download', 'routes/app.dashboards.$id.download.tsx'),
   // Resource routes the dashboard page calls from the browser (status polls, result rows).
   route('app/dashboards/:id/status', 'routes/app.dashboard-status.tsx'),
+  route('app/dashboards/:id/series-colors', 'routes/app.dashboard-series-colors.tsx'),
   // The dashboard menu's "Download backup" (a form post answered with the backup file).
   route('app/dashboards/:id/backup', 'routes/app.dashboard.$id.backup.tsx'),
   route('app/data/*', 'routes/app.dashboard-data.tsx'),
@@ -28,6 +35,7 @@ export default [
   route('app/reports/executions', 'routes/app.reports.executions.tsx'),
   route('app/reports/executions/:id', 'routes/app.reports.execution.tsx'),
   route('app/reports/executions/:id/data', 'routes/app.reports.execution-data.tsx'),
+  route('app/reports/executions/:id/download', 'routes/app.reports.execution-download.tsx'),
   // The report editor's filter bar: a query-driven dropdown's options.
   route('app/reports/filter-options/:id', 'routes/app.reports.filter-options.tsx'),
   route('app/datasources/:id/schema', 'routes/app.datasources.schema.tsx'),
@@ -52,6 +60,10 @@ export default [
     route('app/administration/users', 'routes/app.administration.users.tsx'),
     route('app/administration/groups', 'routes/app.administration.groups.tsx'),
     route('app/administration/api-keys', 'routes/app.administration.api-keys.tsx'),
+    route('app/administration/agents', 'routes/app.administration.agents.tsx'),
+    route('app/administration/sso', 'routes/app.administration.sso.tsx'),
+    route('app/administration/security', 'routes/app.administration.security.tsx'),
+    route('app/administration/audit-log', 'routes/app.administration.audit-log.tsx'),
     route('app/administration/sharing-links', 'routes/app.administration.sharing-links.tsx'),
     route('app/administration/alerts', 'routes/app.administration.alerts.tsx'),
     route('app/administration/alerts/new', 'routes/app.administration.alerts.$id.tsx', { id: 'alert-new' }),

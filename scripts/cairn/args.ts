@@ -1,4 +1,9 @@
-/** A small, strict argument parser for the operator CLI: unknown flags are errors, never ignored. */
+/**
+ * The operator CLI's arguments, read by node:util `parseArgs` in strict mode: unknown flags are errors,
+ * never ignored. What parseArgs does not check itself (a flag given twice, an empty value, a value that is
+ * really the next flag, required flags) is checked here from its tokens.
+ */
+import { parseArgs as nodeParseArgs } from 'node:util';
 
 export class UsageError extends Error {
   constructor(message: string, readonly helpFor?: string) {
@@ -21,38 +26,35 @@ export interface Parsed {
   help: boolean;
 }
 
+type NodeOptions = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
 export function parseArgs(argv: readonly string[], specs: Record<string, FlagSpec>, where: string): Parsed {
+  const options: NodeOptions = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.value ? 'string' : 'boolean' };
+  let tokens;
+  try {
+    ({ tokens } = nodeParseArgs({ args: [...argv], options, strict: true, allowPositionals: true, tokens: true }));
+  } catch (err) {
+    throw new UsageError(usageMessage(err, specs, where), where);
+  }
   const flags: Record<string, string | boolean> = {};
   const positionals: string[] = [];
   let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') {
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    if (token.name === 'help') {
       help = true;
       continue;
     }
-    if (!arg.startsWith('--')) {
-      if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`Unknown option ${arg} for "${where}".`, where);
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const spec = specs[name];
-    if (!spec) throw new UsageError(`Unknown option --${name} for "${where}".`, where);
+    const { name } = token;
     if (name in flags) throw new UsageError(`Option --${name} given twice.`, where);
-    if (!spec.value) {
-      if (eq !== -1) throw new UsageError(`Option --${name} takes no value.`, where);
+    if (!specs[name]!.value) {
       flags[name] = true;
       continue;
     }
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`Option --${name} needs a value.`, where);
-      i++;
-    }
+    const value = token.value ?? '';
+    if (token.inlineValue === false && value.startsWith('--')) throw new UsageError(`Option --${name} needs a value.`, where);
     if (!value.trim()) throw new UsageError(`Option --${name} must not be empty.`, where);
     flags[name] = value;
   }
@@ -62,4 +64,19 @@ export function parseArgs(argv: readonly string[], specs: Record<string, FlagSpe
     }
   }
   return { flags, positionals, help };
+}
+
+/** parseArgs' errors in the CLI's words (its own messages suggest `--` and name the option differently). */
+function usageMessage(err: unknown, specs: Record<string, FlagSpec>, where: string): string {
+  const code = (err as { code?: string }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1] ?? '';
+  const name = option.replace(/^-+/, '').split('=')[0]!;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option ${option.split('=')[0]} for "${where}".`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return specs[name]?.value
+      ? `Option --${name} needs a value (write --${name}=VALUE for a value that starts with "-").`
+      : `Option --${name} takes no value.`;
+  }
+  return message;
 }

@@ -1,43 +1,22 @@
 /** The operator commands: organizations, API keys, dev credentials. */
-import { readFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import {
   isRegion, parsePermission, PERMISSION_LABELS, PERMISSIONS, RESTRICTABLE_RESOURCE_TYPES, type Grant,
   type Permission, type RestrictableResourceType,
 } from '@cairn/core';
-import type { DbClient } from '@cairn/db';
-import { createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, setOrganizationLimits, type Actor } from '@cairn/db/seed';
+import { organizations } from '@cairn/db';
+import { organizationSshKey } from '@cairn/db/ssh-key';
+import { authorizedKeysLine } from '@cairn/core/ssh-keys';
+import { REPO_ROOT } from '../lib/paths.ts';
+import { createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, setOrganizationLimits } from '@cairn/db/seed';
 import { DEV_JSON_PATH } from '../../db/src/dev-config.ts';
 import { UsageError, type FlagSpec } from './args.ts';
+import { CLI_ACTOR, type Command, type CommandContext } from './command.ts';
+import { ssoConfigure } from './sso.ts';
 
-function operatorName(): string | null {
-  try {
-    return process.env.USER || userInfo().username || null;
-  } catch {
-    return null;
-  }
-}
-/** Audit entries written by the CLI name the operating-system user who ran it. */
-export const CLI_ACTOR: Actor = { type: 'cli', id: operatorName() };
-
-export interface CommandContext {
-  flags: Record<string, string | boolean>;
-  positionals: string[];
-  /** Opens the database on first use. */
-  db(): Promise<DbClient>;
-  out(line?: string): void;
-}
-
-export interface Command {
-  name: string;
-  summary: string;
-  usage: string;
-  flags: Record<string, FlagSpec>;
-  /** Names of the positional arguments, in order (all required). */
-  positionals: string[];
-  needsDatabase: boolean;
-  run(ctx: CommandContext): Promise<void>;
-}
+export type { Command, CommandContext } from './command.ts';
 
 const JSON_FLAG: FlagSpec = { value: false, help: 'Print the result as JSON.' };
 
@@ -160,6 +139,47 @@ const orgLimits: Command = {
   },
 };
 
+/**
+ * The SECRET_KEY that seals the organization's private key: SECRET_KEY from the environment (the API
+ * worker's), else the local stack's (`.data/secrets.json`, what `npm start` uses).
+ */
+function secretKeyForSealing(): string {
+  if (process.env.SECRET_KEY) return process.env.SECRET_KEY;
+  const local = join(REPO_ROOT, '.data/secrets.json');
+  if (existsSync(local)) {
+    const key = (JSON.parse(readFileSync(local, 'utf8')) as { SECRET_KEY?: string }).SECRET_KEY;
+    if (key) return key;
+  }
+  throw new Error('This organization has no SSH key yet, and making one needs the API\'s SECRET_KEY: set SECRET_KEY, or ask GET /organization once (it makes the key).');
+}
+
+const orgSshKey: Command = {
+  name: 'org ssh-key',
+  summary: "Print an organization's SSH public key (made the first time) and the authorized_keys line for SSH tunnels.",
+  usage: 'org ssh-key --org ORG_ID [--json]',
+  flags: {
+    org: { value: true, required: true, help: 'Organization id (org_…).', placeholder: 'ORG_ID' },
+    json: JSON_FLAG,
+  },
+  positionals: [],
+  needsDatabase: true,
+  async run(ctx) {
+    const organizationId = text(ctx, 'org')!;
+    const { db } = await ctx.db();
+    const [row] = await db.select({ pub: organizations.ssh_public_key }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+    if (!row) throw new Error(`Organization ${organizationId} does not exist.`);
+    const publicKey = row.pub ?? (await organizationSshKey(db, organizationId, secretKeyForSealing())).publicKey;
+    if (ctx.flags.json) {
+      ctx.out(JSON.stringify({ organization_id: organizationId, ssh_public_key: publicKey, authorized_keys_line: authorizedKeysLine(publicKey) }, null, 2));
+      return;
+    }
+    ctx.out(publicKey);
+    ctx.out('');
+    ctx.out("For SSH tunnels, add this line to ~/.ssh/authorized_keys of the datasource's ssh_tunnel_user on the SSH server:");
+    ctx.out(`  ${authorizedKeysLine(publicKey)}`);
+  },
+};
+
 const keyCreate: Command = {
   name: 'key create',
   summary: 'Create an API key; its secret is printed once.',
@@ -274,4 +294,4 @@ const devCredentials: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [orgCreate, orgLimits, keyCreate, keyList, keyToggle(false), keyToggle(true), devCredentials];
+export const COMMANDS: readonly Command[] = [orgCreate, orgLimits, orgSshKey, keyCreate, keyList, keyToggle(false), keyToggle(true), ssoConfigure, devCredentials];

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { linePrefix } from './log.ts';
 import { REPO_ROOT } from './paths.ts';
 
 export const APP_WRANGLER_JSON = join(REPO_ROOT, 'remix-app/build/server/wrangler.json');
@@ -38,6 +39,7 @@ export function appBuildReason(): string | null {
 
 /** Runs `npm run build -w @cairn/remix-app`, output prefixed; rejects with the tail of the output on failure. */
 export function buildApp(opts: { quiet?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+  const prefix = linePrefix();
   return new Promise((resolve, reject) => {
     const proc = spawn('npm', ['run', 'build', '-w', '@cairn/remix-app'], {
       cwd: REPO_ROOT,
@@ -51,7 +53,7 @@ export function buildApp(opts: { quiet?: boolean; signal?: AbortSignal } = {}): 
         if (!line.trim()) continue;
         tail.push(line);
         if (tail.length > 40) tail.shift();
-        if (!opts.quiet) process.stdout.write(`[app-build] ${line}\n`);
+        if (!opts.quiet) process.stdout.write(`${prefix}[app-build] ${line}\n`);
       }
     };
     proc.stdout.on('data', onData);

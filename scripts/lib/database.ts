@@ -4,7 +4,7 @@
  * metadata database and its sample database (D32), both dropped at the end.
  */
 import { join } from 'node:path';
-import { dropSampleDatabase, ensureSampleDatabase } from '@cairn/db/sample-shop/setup';
+import { ensureSampleDatabase } from '@cairn/db/sample-shop/setup';
 import { say, warn } from './log.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 import { createDatabase, dropDatabase, hostPort, LOCAL_POSTGRES_URL, pgProblem, redact, runDatabaseName, withPassword } from './postgres.ts';
@@ -56,7 +56,9 @@ export async function createRunDatabase(pg: PickedPostgres, prefix: string): Pro
   let sampleName: string | null = null;
   const drop = async () => {
     await dropDatabase(pg.adminUrl, name);
-    if (sampleName) await dropSampleDatabase(pg.adminUrl, sampleName);
+    // The US region's database a stack made next to it (stack.ts usDatabaseUrlFor, D53).
+    await dropDatabase(pg.adminUrl, `${name}_us`);
+    if (sampleName) await dropDatabase(pg.adminUrl, sampleName);
   };
   try {
     const { migrate } = await import('@cairn/db/migrate');

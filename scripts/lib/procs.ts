@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { paint, stripAnsi, type Color } from './log.ts';
+import { linePrefix, paint, stripAnsi, type Color } from './log.ts';
 
 const PREFIX_COLORS: Color[] = ['cyan', 'magenta', 'blue', 'green', 'yellow', 'gray'];
 const TAIL_LINES = 200;
@@ -130,7 +130,7 @@ export class Supervisor {
     this.children.push(child);
 
     const color = PREFIX_COLORS[this.colorIndex++ % PREFIX_COLORS.length]!;
-    const prefix = paint(color, `[${name}]`);
+    const prefix = linePrefix() + paint(color, `[${name}]`);
     const onLine = (line: string, stream: NodeJS.WriteStream) => {
       const plain = stripAnsi(line);
       if (opts.keepLine && !opts.keepLine(plain)) return;

@@ -8,9 +8,11 @@
  *   GET /messages/{id}/raw       the message as received (message/rfc822)
  *   DELETE /messages[/{id}]      forget all messages (or one)
  *
- * SMTP: EHLO/HELO, AUTH PLAIN (any credentials), MAIL FROM, RCPT TO, DATA (dot-stuffing undone), RSET,
- * NOOP, VRFY, QUIT. On purpose, recipients in the domain `reject.invalid` are refused with 550, so the
- * failure paths of a sender can be tried for real.
+ * SMTP is Nodemailer's `smtp-server` (AUTH PLAIN with any credentials, no TLS); messages are read with
+ * `mailparser`, a parser written independently of Cairn's own MIME builder (worker-api/src/mail), so the
+ * mail tests check what the builder writes against another reading of the standards. On purpose,
+ * recipients in the domain `reject.invalid` are refused with 550, so the failure paths of a sender can
+ * be tried for real.
  *
  * In the stack it runs as a child process (`startMailCatcher`, supervised like the workers); tests may
  * start it in-process with `startSmtpCatcher`. As a script:
@@ -18,19 +20,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import libmime from 'libmime';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { INBOX_HTML } from './smtp-catcher-inbox.ts';
-import { parseMessage } from './smtp-catcher-mime.ts';
 import type { Supervisor } from './procs.ts';
 
 export const MAIL_DEFAULT_SMTP_PORT = 8785;
 export const MAIL_DEFAULT_HTTP_PORT = 8786;
 export const REJECTED_DOMAIN = 'reject.invalid';
 
-const MAX_LINE = 4096;
 const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 const MAX_RECIPIENTS = 100;
 const IDLE_TIMEOUT_MS = 5 * 60_000;
@@ -45,6 +47,22 @@ export interface StoredMessage {
   auth_user: string | null;
   received_at: string;
   raw: Buffer;
+  /** The message as mailparser reads it, in the inbox API's shape. */
+  parsed: ParsedMessage;
+}
+
+export interface ParsedMessage {
+  /** Every header line in order, unfolded, encoded words decoded. */
+  headers: { name: string; value: string }[];
+  subject: string | null;
+  from: string | null;
+  to: string | null;
+  cc: string | null;
+  date: string | null;
+  message_id: string | null;
+  text: string | null;
+  html: string | null;
+  attachments: { filename: string | null; content_type: string; disposition: string | null; content_id: string | null; size: number }[];
 }
 
 export interface CatcherOptions {
@@ -78,209 +96,20 @@ class MessageStore {
   }
 }
 
-/** `<addr>` out of `FROM:<addr> SIZE=123`; null when the path is malformed. */
-export function parsePath(arg: string, keyword: 'FROM' | 'TO'): string | null {
-  const m = new RegExp(`^${keyword}:\\s*<([^<>\\s]*)>(?:\\s+.*)?$`, 'i').exec(arg.trim());
-  if (m) return m[1]!;
-  const bare = new RegExp(`^${keyword}:\\s*([^<>\\s]+)$`, 'i').exec(arg.trim());
-  return bare ? bare[1]! : null;
-}
-
-type SmtpState = 'start' | 'greeted' | 'mail' | 'rcpt' | 'data' | 'auth';
-
-/** One SMTP conversation. */
-class SmtpSession {
-  private state: SmtpState = 'start';
-  private buffer = Buffer.alloc(0);
-  private from = '';
-  private to: string[] = [];
-  private authUser: string | null = null;
-  private data: Buffer[] = [];
-  private dataSize = 0;
-
-  constructor(
-    private readonly socket: Socket,
-    private readonly store: MessageStore,
-    private readonly log: boolean,
-  ) {
-    socket.setTimeout(IDLE_TIMEOUT_MS, () => {
-      this.reply('421 4.4.2 idle too long, closing');
-      socket.end();
-    });
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('error', () => socket.destroy());
-    this.reply('220 127.0.0.1 ESMTP Cairn SMTP catcher (nothing is delivered)');
-  }
-
-  private reply(line: string): void {
-    if (!this.socket.destroyed) this.socket.write(`${line}\r\n`);
-  }
-
-  private onData(chunk: Buffer): void {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
-    for (;;) {
-      const nl = this.buffer.indexOf('\n');
-      if (nl === -1) break;
-      const line = this.buffer.subarray(0, nl + 1);
-      this.buffer = this.buffer.subarray(nl + 1);
-      if (this.state === 'data') this.onDataLine(line);
-      else this.onCommand(line.toString('utf8').replace(/\r?\n$/, ''));
-      if (this.socket.destroyed) return;
-    }
-    if (this.state !== 'data' && this.buffer.length > MAX_LINE) {
-      this.reply('500 5.5.2 line too long');
-      this.socket.end();
-    }
-  }
-
-  private onDataLine(line: Buffer): void {
-    const text = line.toString('latin1');
-    if (text === '.\r\n' || text === '.\n') {
-      this.finishData();
-      return;
-    }
-    const unstuffed = text.startsWith('.') ? line.subarray(1) : line;
-    this.dataSize += unstuffed.length;
-    if (this.dataSize <= MAX_MESSAGE_BYTES) this.data.push(unstuffed);
-  }
-
-  private finishData(): void {
-    const tooBig = this.dataSize > MAX_MESSAGE_BYTES;
-    if (tooBig) this.reply(`552 5.3.4 message larger than ${MAX_MESSAGE_BYTES} bytes`);
-    else {
-      const id = randomUUID();
-      const raw = Buffer.concat(this.data);
-      this.store.add({ id, from: this.from, to: this.to, auth_user: this.authUser, received_at: new Date().toISOString(), raw });
-      if (this.log) console.log(`received ${id} from <${this.from}> to ${this.to.map((t) => `<${t}>`).join(', ')} (${raw.length} bytes)`);
-      this.reply(`250 2.0.0 Ok: queued as ${id}`);
-    }
-    this.resetTransaction();
-  }
-
-  private resetTransaction(): void {
-    this.state = this.state === 'start' ? 'start' : 'greeted';
-    this.from = '';
-    this.to = [];
-    this.data = [];
-    this.dataSize = 0;
-  }
-
-  private onCommand(line: string): void {
-    if (this.state === 'auth') return this.finishAuth(line);
-    const space = line.indexOf(' ');
-    const verb = (space === -1 ? line : line.slice(0, space)).toUpperCase();
-    const arg = space === -1 ? '' : line.slice(space + 1);
-    switch (verb) {
-      case 'EHLO':
-      case 'HELO':
-        return this.hello(verb, arg);
-      case 'AUTH':
-        return this.auth(arg);
-      case 'MAIL':
-        return this.mail(arg);
-      case 'RCPT':
-        return this.rcpt(arg);
-      case 'DATA':
-        return this.startData(arg);
-      case 'RSET':
-        this.resetTransaction();
-        return this.reply('250 2.0.0 Ok');
-      case 'NOOP':
-        return this.reply('250 2.0.0 Ok');
-      case 'VRFY':
-        return this.reply('252 2.1.5 Cannot verify, but will accept');
-      case 'QUIT':
-        this.reply('221 2.0.0 Bye');
-        this.socket.end();
-        return;
-      case 'STARTTLS':
-        return this.reply('502 5.5.1 STARTTLS is not offered by this catcher');
-      default:
-        return this.reply(`500 5.5.2 unknown command ${JSON.stringify(verb.slice(0, 20))}`);
-    }
-  }
-
-  private hello(verb: string, arg: string): void {
-    if (!arg.trim()) return this.reply(`501 5.5.4 ${verb} needs a domain or address`);
-    this.resetTransaction();
-    this.state = 'greeted';
-    if (verb === 'HELO') return this.reply(`250 127.0.0.1 hello ${arg.trim()}`);
-    this.reply(`250-127.0.0.1 hello ${arg.trim()}`);
-    this.reply(`250-SIZE ${MAX_MESSAGE_BYTES}`);
-    this.reply('250-8BITMIME');
-    this.reply('250-AUTH PLAIN');
-    this.reply('250 ENHANCEDSTATUSCODES');
-  }
-
-  private auth(arg: string): void {
-    const [mechanism, initial] = arg.trim().split(/\s+/);
-    if (this.state === 'start') return this.reply('503 5.5.1 say EHLO first');
-    if (mechanism?.toUpperCase() !== 'PLAIN') return this.reply('504 5.5.4 only AUTH PLAIN is offered');
-    if (initial === undefined) {
-      this.state = 'auth';
-      return this.reply('334 ');
-    }
-    this.acceptPlain(initial);
-  }
-
-  private finishAuth(line: string): void {
-    this.state = 'greeted';
-    if (line.trim() === '*') return this.reply('501 5.7.0 authentication cancelled');
-    this.acceptPlain(line.trim());
-  }
-
-  /** Any credentials pass; the user name is recorded with the messages that follow. */
-  private acceptPlain(b64: string): void {
-    const parts = Buffer.from(b64, 'base64').toString('utf8').split('\0');
-    if (parts.length !== 3) return this.reply('501 5.5.2 malformed AUTH PLAIN response');
-    this.authUser = parts[1] || parts[0] || '';
-    this.reply('235 2.7.0 Authentication successful');
-  }
-
-  private mail(arg: string): void {
-    if (this.state === 'start') return this.reply('503 5.5.1 say EHLO first');
-    if (this.state !== 'greeted') return this.reply('503 5.5.1 nested MAIL command');
-    const from = parsePath(arg, 'FROM');
-    if (from === null) return this.reply('501 5.1.7 syntax: MAIL FROM:<address>');
-    this.from = from;
-    this.state = 'mail';
-    this.reply('250 2.1.0 Ok');
-  }
-
-  private rcpt(arg: string): void {
-    if (this.state !== 'mail' && this.state !== 'rcpt') return this.reply('503 5.5.1 need MAIL before RCPT');
-    const to = parsePath(arg, 'TO');
-    if (!to || !to.includes('@')) return this.reply('501 5.1.3 syntax: RCPT TO:<address>');
-    if (to.toLowerCase().endsWith(`@${REJECTED_DOMAIN}`)) return this.reply(`550 5.1.1 <${to}>: mailbox unavailable (the catcher refuses ${REJECTED_DOMAIN})`);
-    if (this.to.length >= MAX_RECIPIENTS) return this.reply('452 4.5.3 too many recipients');
-    this.to.push(to);
-    this.state = 'rcpt';
-    this.reply('250 2.1.5 Ok');
-  }
-
-  private startData(arg: string): void {
-    if (arg.trim()) return this.reply('501 5.5.4 DATA takes no argument');
-    if (this.state !== 'rcpt') return this.reply('503 5.5.1 need RCPT before DATA');
-    this.state = 'data';
-    this.reply('354 End data with <CR><LF>.<CR><LF>');
-  }
-}
-
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
 }
 
 function summary(m: StoredMessage) {
-  return { id: m.id, from: m.from, to: m.to, subject: parseMessage(m.raw).subject, date: m.received_at, size: m.raw.length };
+  return { id: m.id, from: m.from, to: m.to, subject: m.parsed.subject, date: m.received_at, size: m.raw.length };
 }
 
 function detail(m: StoredMessage) {
-  const parsed = parseMessage(m.raw);
-  return { id: m.id, envelope: { from: m.from, to: m.to }, auth_user: m.auth_user, received_at: m.received_at, size: m.raw.length, ...parsed };
+  return { id: m.id, envelope: { from: m.from, to: m.to }, auth_user: m.auth_user, received_at: m.received_at, size: m.raw.length, ...m.parsed };
 }
 
-function handleHttp(store: MessageStore, req: IncomingMessage, res: ServerResponse): void {
+function handleHttp(store: MessageStore, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://catcher');
   const parts = url.pathname.split('/').filter(Boolean);
   const method = req.method ?? 'GET';
@@ -314,31 +143,109 @@ function handleHttp(store: MessageStore, req: IncomingMessage, res: ServerRespon
   sendJson(res, 200, detail(message));
 }
 
-function listen(server: NetServer | HttpServer, port: number, host: string): Promise<number> {
+const headerText = (value: string) => {
+  try {
+    return libmime.decodeWords(value);
+  } catch {
+    return value;
+  }
+};
+
+const addressText = (a: AddressObject | AddressObject[] | undefined) =>
+  a === undefined ? null : (Array.isArray(a) ? a.map((x) => x.text).join(', ') : a.text);
+
+/** mailparser's reading of a message, in the inbox API's shape. */
+export async function readMessage(raw: Buffer): Promise<ParsedMessage> {
+  const mail: ParsedMail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+  const headers = mail.headerLines.map(({ line }) => {
+    const at = line.indexOf(':');
+    const name = at === -1 ? line : line.slice(0, at);
+    const value = at === -1 ? '' : line.slice(at + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+    return { name, value: headerText(value) };
+  });
+  const raw1 = (name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value ?? null;
+  return {
+    headers,
+    subject: mail.subject ?? null,
+    // As written (encoded words decoded), not re-quoted by the parser.
+    from: raw1('from') ?? addressText(mail.from),
+    to: raw1('to') ?? addressText(mail.to),
+    cc: raw1('cc') ?? addressText(mail.cc),
+    date: raw1('date'),
+    message_id: mail.messageId ?? null,
+    text: mail.text ?? null,
+    html: typeof mail.html === 'string' ? mail.html : null,
+    attachments: mail.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      content_type: a.contentType,
+      disposition: a.contentDisposition ?? null,
+      content_id: a.contentId?.replace(/^<|>$/g, '') ?? null,
+      size: a.size,
+    })),
+  };
+}
+
+/** An SMTP answer other than the default one, as smtp-server reads it off an error. */
+function smtpError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+function listen(server: SMTPServer | HttpServer, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host, exclusive: true }, () => {
-      server.off('error', reject);
-      const addr = server.address();
+    const s = server as HttpServer;
+    s.once('error', reject);
+    s.listen({ port, host, exclusive: true }, () => {
+      s.off('error', reject);
+      const addr = (server instanceof SMTPServer ? (server as unknown as { server: HttpServer }).server : s).address();
       resolve(typeof addr === 'object' && addr ? addr.port : port);
     });
   });
-}
-
-function closeServer(server: NetServer | HttpServer): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 /** Starts both servers in this process (port 0 picks a free one; the answer says which). */
 export async function startSmtpCatcher(opts: CatcherOptions): Promise<RunningCatcher> {
   const host = opts.host ?? '127.0.0.1';
   const store = new MessageStore(opts.limit ?? 500);
-  const sockets = new Set<Socket>();
-  const smtp = createNetServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    new SmtpSession(socket, store, opts.log ?? false);
+  const smtp = new SMTPServer({
+    banner: 'Cairn SMTP catcher (nothing is delivered)',
+    disabledCommands: ['STARTTLS'],
+    authMethods: ['PLAIN'],
+    authOptional: true,
+    allowInsecureAuth: true,
+    size: MAX_MESSAGE_BYTES,
+    socketTimeout: IDLE_TIMEOUT_MS,
+    closeTimeout: 1000,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username });
+    },
+    onRcptTo(address, session, callback) {
+      if (address.address.toLowerCase().endsWith(`@${REJECTED_DOMAIN}`)) {
+        return callback(smtpError(550, `5.1.1 <${address.address}>: mailbox unavailable (the catcher refuses ${REJECTED_DOMAIN})`));
+      }
+      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 too many recipients'));
+      callback();
+    },
+    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      const parts: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => parts.push(chunk));
+      stream.on('end', () => {
+        if (stream.sizeExceeded) return callback(smtpError(552, '5.3.4 message exceeds the 25 MB limit'));
+        const raw = Buffer.concat(parts);
+        const id = randomUUID();
+        readMessage(raw)
+          .then((parsed) => {
+            const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+            const to = session.envelope.rcptTo.map((r) => r.address);
+            store.add({ id, from, to, auth_user: (session.user as string | undefined) ?? null, received_at: new Date().toISOString(), raw, parsed });
+            if (opts.log) console.log(`mail: ${from || '<>'} → ${to.join(', ')} (${raw.length} bytes)`);
+            callback(null, `Ok: queued as ${id}`);
+          })
+          .catch((err: unknown) => callback(smtpError(451, `could not read the message: ${(err as Error).message}`)));
+      });
+    },
   });
+  smtp.on('error', () => {});
   const http = createHttpServer((req, res) => {
     try {
       handleHttp(store, req, res);
@@ -351,7 +258,7 @@ export async function startSmtpCatcher(opts: CatcherOptions): Promise<RunningCat
   try {
     httpPort = await listen(http, opts.httpPort, host);
   } catch (err) {
-    await closeServer(smtp);
+    await new Promise<void>((r) => smtp.close(() => r()));
     throw err;
   }
   return {
@@ -359,9 +266,8 @@ export async function startSmtpCatcher(opts: CatcherOptions): Promise<RunningCat
     httpPort,
     messages: store.messages,
     async close() {
-      for (const s of sockets) s.destroy();
       http.closeAllConnections();
-      await Promise.all([closeServer(smtp), closeServer(http)]);
+      await Promise.all([new Promise<void>((r) => smtp.close(() => r())), new Promise<void>((r) => http.close(() => r()))]);
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The whole local stack on one database: dev seed, secrets, the web app build, four workers
- * (api/data × eu/us) and the app under `wrangler dev`, each answering HTTP before this resolves.
+ * The whole local stack, each region on its own database (D53): dev seed, secrets, the web app build,
+ * four workers (api/data × eu/us) and the app under `wrangler dev`, each answering HTTP before this resolves.
  * Used by `npm start`, `npm test` (on free ports and a throwaway state dir) and `npm run bench`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import type { Watched } from './health.ts';
 import { say, warn } from './log.ts';
 import { REPO_ROOT, WRANGLER_BIN } from './paths.ts';
 import { assertPortsFree, findFreeBlock, findFreePort } from './ports.ts';
-import { withPassword } from './postgres.ts';
+import { ensureDatabase, withDatabase, withPassword } from './postgres.ts';
 import type { Child, Supervisor } from './procs.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { startMailCatcher } from './smtp-catcher.ts';
@@ -22,7 +22,8 @@ import { startRendererProcess } from './renderer.ts';
 export interface StackFile {
   docs: string | null;
   app: string | null;
-  regions: Record<Region, { api: string; data: string }>;
+  /** Each region's servers and its own metadata database (D53: the EU one is `database_url`). */
+  regions: Record<Region, { api: string; data: string; database_url: string }>;
   api_key: string;
   admin: { email: string; password: string };
   database_url: string;
@@ -45,8 +46,10 @@ const RENDERER_OFFSET = 7;
 export const DEFAULT_PORT_BASE = 8780;
 
 export interface StackOptions {
-  /** Postgres URL the workers and the seed use. */
+  /** Postgres URL of the EU region's database (the demo organization's); the seed runs there. */
   databaseUrl: string;
+  /** The US region's database; default `<EU database>_us` on the same server, made and migrated here. */
+  usDatabaseUrl?: string;
   /** Holds secrets.json, the dev credentials, wrangler's persisted state and the dev registry. */
   stateDir: string;
   /** Where the stack description is written. */
@@ -120,6 +123,8 @@ export async function runDevSeed(databaseUrl: string, credsFile: string): Promis
 
 interface ProcSpec {
   name: string;
+  /** The region whose database the worker's HYPERDRIVE binding reaches (none for the app). */
+  region?: Region;
   args: string[];
   url: string;
   /** Path polled for readiness. */
@@ -132,6 +137,22 @@ export interface RunningStack {
   children: Child[];
   /** The workers and the app with their health routes and how to start each again (health.ts watchHealth). */
   watched: Watched[];
+}
+
+/** The US region's database next to the EU one: `<name>_us` on the same server (D53). */
+export function usDatabaseUrlFor(euUrl: string): string {
+  const u = new URL(euUrl);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, '')) || 'postgres';
+  return withDatabase(euUrl, `${name}_us`);
+}
+
+/** Makes the US region's database if it is missing and brings it to the latest migration. */
+export async function ensureUsDatabase(usUrl: string): Promise<string> {
+  const name = decodeURIComponent(new URL(usUrl).pathname.replace(/^\//, ''));
+  const url = await ensureDatabase(withDatabase(usUrl, 'postgres'), name);
+  const { migrate } = await import('@cairn/db/migrate');
+  await migrate(url);
+  return url;
 }
 
 /** Environment for every wrangler process (no metrics, no network waits, a registry of our own). */
@@ -181,9 +202,10 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     base = await findFreeBlock(base, 5);
   }
   const url = (i: number) => `http://127.0.0.1:${base + i}`;
+  const usDatabaseUrl = withPassword(opts.usDatabaseUrl ?? usDatabaseUrlFor(databaseUrl));
   const regions: StackFile['regions'] = {
-    eu: { api: url(1), data: url(2) },
-    us: { api: url(3), data: url(4) },
+    eu: { api: url(1), data: url(2), database_url: databaseUrl },
+    us: { api: url(3), data: url(4), database_url: usDatabaseUrl },
   };
   const appUrl = url(0);
   const smtpPort = opts.strictPorts ? base + MAIL_OFFSETS.smtp : await findFreePort(base + MAIL_OFFSETS.smtp);
@@ -192,6 +214,8 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
 
   say('seeding the database (migrations, sample database, demo organization)…');
   const creds = await runDevSeed(databaseUrl, opts.credsFile ?? join(opts.stateDir, 'dev-credentials.json'));
+  say('migrating the US region\'s database…');
+  await ensureUsDatabase(usDatabaseUrl);
   const secrets = loadOrCreateSecrets(join(opts.stateDir, 'secrets.json'));
 
   if (withApp) {
@@ -208,7 +232,11 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
   // `npm start` fire the API's cron (wrangler dev does not) through /cdn-cgi/handler/scheduled.
   const renderer = withApp ? await startRendererProcess(sup, { port: rendererPort, appOrigin: appUrl, quiet, repoRoot: REPO_ROOT }) : null;
   // The local stack's datasources are on this machine (127.0.0.1): private networks stay allowed here (on in production).
-  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`] : []), '--var', 'BLOCK_PRIVATE_NETWORKS:0', '--test-scheduled'];
+  // Local Hyperdrive opens a backend connection per client, so locally statements go through the DbPool
+  // objects (DB_ACCESS=pool); production sends them straight through Hyperdrive (D53).
+  // The region environments of wrangler.toml name Cloudflare Browser Rendering (RENDERER=browser, production);
+  // locally the API workers use the stack's own Chromium renderer service instead.
+  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`, '--var', 'RENDERER:service'] : []), '--var', 'BLOCK_PRIVATE_NETWORKS:0', '--var', 'DB_ACCESS:pool', '--test-scheduled'];
 
   const persistTo = join(opts.stateDir, 'wrangler');
   const common = (port: number, inspector: number) => [
@@ -238,6 +266,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
       inspector = await findFreePort(inspector + 1);
       specs.push({
         name: `${kind}-${region}`,
+        region,
         args: ['dev', '-c', `worker-${kind}/wrangler.toml`, '--env', region, ...common(port, inspector), ...(kind === 'api' ? apiVars : []), ...vars],
         url: regions[region][kind],
         probe: '/health',
@@ -259,9 +288,13 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     });
   }
 
-  const env = wranglerEnv(opts.stateDir, databaseUrl, creds.sample_database_url);
+  // Each region's workers reach that region's database only; the sample shop's database is shared (D32).
+  const envs = {
+    eu: wranglerEnv(opts.stateDir, databaseUrl, creds.sample_database_url),
+    us: wranglerEnv(opts.stateDir, usDatabaseUrl, creds.sample_database_url),
+  };
   const spawnSpec = (spec: ProcSpec) =>
-    sup.spawn(spec.name, process.execPath, [WRANGLER_BIN, ...spec.args], { env, cwd: REPO_ROOT, quiet });
+    sup.spawn(spec.name, process.execPath, [WRANGLER_BIN, ...spec.args], { env: envs[spec.region ?? 'eu'], cwd: REPO_ROOT, quiet });
   const started = specs.map((spec) => ({ spec, child: spawnSpec(spec) }));
   say(`waiting for ${started.map((s) => s.spec.name).join(', ')} to answer…`);
   await Promise.all(

@@ -2,7 +2,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { linePrefix } from './log.ts';
 import { REPO_ROOT, VITEST_BIN } from './paths.ts';
 
 export type SuiteStatus = 'passed' | 'failed' | 'crashed' | 'not run';
@@ -15,6 +17,10 @@ export interface SuiteResult {
   skipped: number;
   durationMs: number;
   note?: string;
+  /** The failed tests (`file › title`), for the summary. */
+  failures?: string[];
+  /** The slowest test files (`12.3 s file`), for the summary: where a long CI run went. */
+  slowest?: string[];
 }
 
 interface JsonReport {
@@ -26,16 +32,36 @@ interface JsonReport {
   testResults?: {
     name?: string;
     status?: string;
+    startTime?: number;
+    endTime?: number;
     message?: string;
-    assertionResults?: { status?: string }[];
+    assertionResults?: { status?: string; fullName?: string; title?: string; failureMessages?: string[] }[];
   }[];
 }
 
+/**
+ * The first lines of a failed test's message, indented under its name in the summary: a CI record that keeps
+ * only the summary still says why (a timeout names the step it waited on).
+ */
+function firstLines(messages: string[] | undefined, lines = 4): string {
+  const text = (messages ?? []).join('\n').replace(/\x1b\[[0-9;]*m/g, '');
+  const all = text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const picked = all.slice(0, lines);
+  // The line of the test file the failure came from, when the stack names one.
+  const at = all.find((l) => /\.test\.[cm]?[jt]sx?:\d+/.test(l));
+  if (at && !picked.includes(at)) picked.push(at.trim());
+  return picked.length ? `\n        ${picked.map((l) => l.slice(0, 200)).join('\n        ')}` : '';
+}
+
 /** Counts from a JSON report; a test file that failed without any failed test (import error…) counts as one failure. */
-export function countReport(report: JsonReport): { passed: number; failed: number; skipped: number; fileErrors: string[] } {
+export function countReport(report: JsonReport): { passed: number; failed: number; skipped: number; fileErrors: string[]; failures: string[] } {
   const fileErrors: string[] = [];
+  const failures: string[] = [];
   for (const file of report.testResults ?? []) {
-    const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed').length;
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    const where = file.name ? relative(REPO_ROOT, file.name) : '(unknown file)';
+    for (const a of failed) failures.push(`${where} › ${a.fullName ?? a.title ?? '(unnamed test)'}${firstLines(a.failureMessages)}`);
+    const failedTests = failed.length;
     if (file.status === 'failed' && failedTests === 0) {
       fileErrors.push(`${file.name ?? '(unknown file)'}: ${(file.message ?? 'failed to run').split('\n')[0]}`);
     }
@@ -45,7 +71,18 @@ export function countReport(report: JsonReport): { passed: number; failed: numbe
     failed: (report.numFailedTests ?? 0) + fileErrors.length,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
     fileErrors,
+    failures,
   };
+}
+
+/** The `count` slowest files of a report, slowest first (wall time from the file's start to its end). */
+export function slowestFiles(report: JsonReport, count = 6): string[] {
+  return (report.testResults ?? [])
+    .filter((f) => typeof f.startTime === 'number' && typeof f.endTime === 'number')
+    .map((f) => ({ ms: f.endTime! - f.startTime!, where: f.name ? relative(REPO_ROOT, f.name) : '(unknown file)' }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map((f) => `${(f.ms / 1000).toFixed(1)} s ${f.where}`);
 }
 
 export interface RunVitestOptions {
@@ -55,6 +92,8 @@ export interface RunVitestOptions {
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Put before each line of vitest's output (default: the current lane's, scripts/lib/log.ts); none: passed through as is. */
+  prefix?: string;
 }
 
 export async function runVitest(opts: RunVitestOptions): Promise<SuiteResult> {
@@ -62,12 +101,17 @@ export async function runVitest(opts: RunVitestOptions): Promise<SuiteResult> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-vitest-'));
   const jsonFile = join(dir, 'report.json');
   const args = [VITEST_BIN, 'run', ...opts.args, '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`];
+  const prefix = opts.prefix ?? linePrefix();
   const proc = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: opts.env ?? process.env,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'],
     detached: true, // its own group: a timeout or Ctrl-C stops its workers too
   });
+  if (prefix) {
+    createInterface({ input: proc.stdout! }).on('line', (l) => process.stdout.write(`${prefix}${l}\n`));
+    createInterface({ input: proc.stderr! }).on('line', (l) => process.stderr.write(`${prefix}${l}\n`));
+  }
   const killGroup = (signal: NodeJS.Signals) => {
     try {
       if (proc.pid) process.kill(-proc.pid, signal);
@@ -120,7 +164,7 @@ export async function runVitest(opts: RunVitestOptions): Promise<SuiteResult> {
     if (!report) {
       return { ...base, status: 'crashed', passed: 0, failed: 1, skipped: 0, note: `no test report (${how})` };
     }
-    const counts = countReport(report);
+    const counts = { ...countReport(report), slowest: slowestFiles(report) };
     const cleanExit = exit.code === 0 && !timedOut;
     if (counts.failed > 0) {
       return { ...base, status: 'failed', ...counts, note: counts.fileErrors.length ? counts.fileErrors.join('; ') : undefined };

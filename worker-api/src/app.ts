@@ -6,6 +6,7 @@ import { errorResponse, fromZod, onError } from './lib/errors.ts';
 import { withDb } from './lib/db.ts';
 import { methodNotAllowed, methodsForPath } from './lib/method-not-allowed.ts';
 import { refuseNulInUrl } from './lib/url-guard.ts';
+import { servedDocument } from './lib/openapi.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { rateLimit } from './auth/rate-limit.ts';
 import { readCache } from './lib/read-cache.ts';
@@ -13,6 +14,8 @@ import { accountRoutes } from './auth/account-routes.ts';
 import { passwordResetRoutes } from './auth/password-reset-routes.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import { twoFactorRoutes } from './auth/two-factor-routes.ts';
+import { ssoRoutes } from './auth/sso/routes.ts';
+import { orgSecurityRoutes } from './auth/org-security.ts';
 import { dashboardRoutes } from './resources/dashboards/routes.ts';
 import { reportRoutes } from './resources/reports/routes.ts';
 import { dashboardGroupRoutes } from './resources/dashboard-groups/routes.ts';
@@ -25,6 +28,8 @@ import { dashboardScheduleRoutes } from './resources/dashboard-schedules/routes.
 import { scheduleTestRoutes } from './resources/dashboard-schedules/send-test.ts';
 import { datasourceRoutes } from './resources/datasources/routes.ts';
 import { datasourceAgentRoutes } from './resources/datasource-agents/routes.ts';
+import { connectAgent } from './resources/datasource-agents/connect.ts';
+import { AGENT_CONNECT_PATH } from '@cairn/core/agent-protocol';
 import { sqlAlertRoutes } from './resources/sql-alerts/routes.ts';
 import { userRoutes } from './resources/users/routes.ts';
 import { userGroupRoutes } from './resources/user-groups/routes.ts';
@@ -38,6 +43,7 @@ import { dashboardDataRoutes } from './resources/dashboard-data/routes.ts';
 import { invitationRoutes } from './resources/invitations/routes.ts';
 import { publicLinkRoutes, sharingSecretRoutes } from './resources/public-links/routes.ts';
 import { organizationRoutes } from './resources/organization/routes.ts';
+import { dbPoolStub } from './durable/stubs.ts';
 
 /**
  * The API server's one app factory: request id, database, error envelope, authentication,
@@ -75,7 +81,8 @@ export function createApp() {
   app.get('/health', (c) => c.json({ ok: true, service: 'cairn-api', region: c.env.REGION, version: API_VERSION }));
   app.get('/bench/bare', (c) => c.json({ ok: true }));
 
-  app.doc31('/openapi.json', (c) => ({
+  // Built from the routes' schemas at each call, then shaped for clients (see servedDocument).
+  app.get('/openapi.json', (c) => c.json(servedDocument(app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'Cairn API',
@@ -84,7 +91,7 @@ export function createApp() {
     },
     servers: [{ url: new URL(c.req.url).origin, description: `API server (${c.env.REGION.toUpperCase()})` }],
     security: [{ ApiKey: [] }],
-  }));
+  }))));
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'apiKey',
     in: 'header',
@@ -93,13 +100,24 @@ export function createApp() {
   });
 
   app.use('*', withDb);
+  // Every answer from here on is about one caller's data, and some carry data access tokens (status
+  // polls, data handles): no shared or browser cache may keep them. The read cache's conditional reads
+  // set their own policy (private, no-cache with an ETag), which is kept.
+  app.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'private, no-store');
+  });
   app.route('/', sessionRoutes);
   app.route('/', accountRoutes);
   app.route('/', twoFactorRoutes);
   app.route('/', passwordResetRoutes);
+  app.route('/', ssoRoutes);
+  app.route('/', orgSecurityRoutes);
   app.route('/', invitationRoutes);
   app.route('/', publicLinkRoutes);
   app.route('/', renderRoutes);
+  // The datasource agent's WebSocket: it authenticates with its own secret, not an API key.
+  app.get(AGENT_CONNECT_PATH, connectAgent);
   app.use('*', authenticate, rateLimit, readCache);
   // Diagnostics for bench/run.ts (only when the worker runs with BENCH_ROUTES=1): the cost of
   // authentication and the rate limit alone, and of one round trip to the database pool.
@@ -107,7 +125,7 @@ export function createApp() {
   app.get('/bench/router', (c) => (c.env.BENCH_ROUTES === '1' ? c.json({ router: (app.router as { name?: string }).name }) : c.notFound()));
   app.get('/bench/rpc', async (c) => {
     if (c.env.BENCH_ROUTES !== '1') return c.notFound();
-    const stub = c.env.DB_POOL.get(c.env.DB_POOL.idFromName('db-pool::0'));
+    const stub = dbPoolStub(c.env, 0);
     return c.json({ ok: (await stub.ping()) === 1 });
   });
   app.get('/bench/db', async (c) => {

@@ -4,12 +4,19 @@ import type { RateLimiter } from './durable/rate-limiter.ts';
 import type { DbPool } from './durable/db-pool.ts';
 import type { DatasourceGate } from './durable/datasource-gate.ts';
 import type { DashboardStatus } from './durable/dashboard-status.ts';
+import type { AgentHub } from './durable/agent-hub.ts';
 import type { PooledDb } from './lib/db.ts';
 import type { Principal } from './auth/principal.ts';
+import type { JobMessage } from './jobs/messages.ts';
 
 export interface Env {
   REGION: Region;
   HYPERDRIVE: Hyperdrive;
+  /**
+   * The region's bucket of result rows and export files (ARCHITECTURE D55); shared by the region's API
+   * and data server. Required (D61): query results and export files live only there.
+   */
+  RESULTS: R2Bucket;
   /**
    * The sample database (D32): holds only the sample shop, reached as the login role cairn_sample. The
    * sample datasource's queries run there and nowhere else. Locally
@@ -35,6 +42,17 @@ export interface Env {
   DATASOURCE_GATE: DurableObjectNamespace<DatasourceGate>;
   /** One per dashboard and parameter set: coalesces the pollers of a dashboard into one execution per report. */
   DASHBOARD_STATUS: DurableObjectNamespace<DashboardStatus>;
+  /** One per datasource agent: its WebSocket, and the queries of the datasources that use it. */
+  AGENT_HUB: DurableObjectNamespace<AgentHub>;
+  /** The job queue (src/jobs, D54): exports, scheduled e-mails, alert runs, prewarming. */
+  JOBS: Queue<JobMessage>;
+  /** Seconds before a failed job message is tried again, times its attempt (default 30; tests 0). */
+  JOB_RETRY_DELAY_S?: string;
+  /**
+   * How statements reach Postgres (lib/db.ts, D53): `hyperdrive` (default, production) straight through
+   * the HYPERDRIVE binding, or `pool` through the DbPool objects (the local stack: local Hyperdrive does not pool).
+   */
+  DB_ACCESS?: 'hyperdrive' | 'pool';
   /** How many DbPool instances share the load (default 2), and connections per instance (default 6). */
   DB_POOL_SHARDS?: string;
   DB_POOL_CONNECTIONS?: string;
@@ -71,6 +89,10 @@ export interface Env {
    * Locally scripts/lib/renderer.ts; in production Cloudflare Browser Rendering. Unset: PDF/PNG exports end in error.
    */
   RENDERER_URL?: string;
+  /** Which renderer draws PDF/PNG: `service` (default, RENDERER_URL) or `browser` (Cloudflare Browser Rendering, BROWSER). */
+  RENDERER?: string;
+  /** Cloudflare Browser Rendering (wrangler.toml [browser]); used when RENDERER=browser. */
+  BROWSER?: Fetcher;
   /** Statement timeout of query runs in ms (default 120000): past it an execution ends timed_out. */
   STATEMENT_TIMEOUT_MS?: string;
   /** Overall limit of one execution in ms (default 600000): past it the run is stopped as internal_timeout. */

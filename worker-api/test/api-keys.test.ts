@@ -21,7 +21,7 @@ describe('API keys (admins in the app)', () => {
     expect(made.status).toBe(201);
     expectJsonApiDocument(made.json);
     const secret = made.json.data.attributes.secret;
-    expect(secret).toMatch(/^cairn_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}$/);
+    expect(secret).toMatch(/^cairn_eu_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}$/);
     const list = await call('/dashboards', { key: secret });
     expect(list.json.data.map((d: any) => d.id)).toEqual([org.sampleDashboard.id]);
     const got = await call(`/api_keys/${made.json.data.id}`, { session: admin.session });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:test';
 import { ApiError, encryptSecret } from '@cairn/core';
 import {
-  ConnectorError, MysqlConnector, PostgresConnector, connectorFor, executionStatusOf,
+  AthenaConnector, BigqueryConnector, ClickhouseConnector, ConnectorError, DatabricksConnector, MysqlConnector, PostgresConnector,
+  SnowflakeConnector, TrinoConnector, connectorFor, executionStatusOf,
   type CancelHandle, type DatasourceConfig,
 } from '../src/engine/connectors/index.ts';
 import { targetPolicy } from '../src/engine/target-policy.ts';
@@ -15,6 +16,7 @@ const base: DatasourceConfig = {
   name: 'Shop', database_type: 'postgres', connection_mode: 'direct', is_sample: false, enabled: true,
   host: '127.0.0.1', port: 5432, username: 'postgres', password_encrypted: null, database: 'postgres',
   require_ssl: false, verify_ssl: false, default_schema_name: null,
+  organization_id: 'org_test', ssh_tunnel_host: null, ssh_tunnel_port: null, ssh_tunnel_user: null,
 };
 const sample: DatasourceConfig = { ...base, name: 'Sample data', is_sample: true, host: null, port: null, username: null, database: null };
 
@@ -24,24 +26,58 @@ describe('connectorFor', () => {
     expect(await connectorFor({ ...base, database_type: 'redshift' }, connectorEnv)).toBeInstanceOf(PostgresConnector);
     expect(await connectorFor({ ...base, database_type: 'mysql', port: 3306 }, connectorEnv)).toBeInstanceOf(MysqlConnector);
     expect(await connectorFor({ ...base, database_type: 'mariadb', port: 3306 }, connectorEnv)).toBeInstanceOf(MysqlConnector);
+    expect(await connectorFor({ ...base, database_type: 'clickhouse', port: 8123 }, connectorEnv)).toBeInstanceOf(ClickhouseConnector);
+    expect(await connectorFor({ ...base, database_type: 'trino', port: 8080 }, connectorEnv)).toBeInstanceOf(TrinoConnector);
+    expect(await connectorFor({ ...base, database_type: 'presto', port: 8080 }, connectorEnv)).toBeInstanceOf(TrinoConnector);
   });
 
   it('a type without a driver is a 422 invalid_state naming the type and the types that run', async () => {
-    for (const type of ['bigquery', 'snowflake', 'oracle', 'mssql', 'mongodb'] as const) {
+    for (const type of ['oracle', 'mssql', 'vertica'] as const) {
       const err = await failure(connectorFor({ ...base, database_type: type }, connectorEnv));
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ code: 'invalid_state', status: 422 });
       expect(err.message).toBe(
-        `Datasources of type "${type}" cannot run queries yet: there is no driver for it. Types that run directly: postgres, redshift, mysql, mariadb.`,
+        `Datasources of type "${type}" cannot run queries yet: there is no driver for it. Types that run directly: postgres, redshift, mysql, mariadb, clickhouse, trino, presto, snowflake, bigquery, databricks, athena.`,
       );
     }
   });
 
-  it('ssh tunnels, agents, disabled datasources and a missing host are invalid_state', async () => {
-    expect(await failure(connectorFor({ ...base, connection_mode: 'ssh_tunnel' }, connectorEnv))).toMatchObject({
-      code: 'invalid_state', message: expect.stringMatching(/SSH tunnel.*only direct connections/),
+  it('mongodb and mongodbatlas: a 422 that names the way round (an SQL layer: the BI Connector as a mysql datasource, or Trino)', async () => {
+    for (const type of ['mongodb', 'mongodbatlas'] as const) {
+      const err = await failure(connectorFor({ ...base, database_type: type }, connectorEnv));
+      expect(err).toMatchObject({ code: 'invalid_state', status: 422, meta: { way_round: 'mongodb_bi_connector' } });
+      expect(err.message).toMatch(new RegExp(`^Datasources of type "${type}" cannot run queries: MongoDB has no SQL interface`));
+      expect(err.message).toMatch(/BI Connector.*"mysql" datasource/);
+      expect(err.message).toMatch(/"trino" datasource/);
+    }
+  });
+
+  it('the cloud warehouses get their HTTP connectors, with the type\'s settings', async () => {
+    const cloud = { ...base, host: null, port: null };
+    expect(await connectorFor({ ...cloud, database_type: 'snowflake', snowflake_identifier: 'acme-xy1' }, connectorEnv)).toBeInstanceOf(SnowflakeConnector);
+    expect(await connectorFor({ ...cloud, database_type: 'bigquery' }, connectorEnv)).toBeInstanceOf(BigqueryConnector);
+    expect(await connectorFor({ ...cloud, database_type: 'athena', athena_region: 'eu-west-1' }, connectorEnv)).toBeInstanceOf(AthenaConnector);
+    const dbx = await connectorFor({ ...base, host: 'dbc-1.cloud.databricks.com', port: 443, database_type: 'databricks', databricks_http_path: '/sql/1.0/warehouses/abc' }, connectorEnv);
+    expect(dbx).toBeInstanceOf(DatabricksConnector);
+    expect((dbx as DatabricksConnector).label).toBe('dbc-1.cloud.databricks.com:443');
+  });
+
+  it('ssh tunnels for the HTTP drivers, types an agent has no driver for, disabled datasources and a missing host are invalid_state', async () => {
+    // SSH tunnels run the socket drivers (connectors-ssh-tunnel.test.ts); the HTTP ones are a 422 naming what runs.
+    expect(await failure(connectorFor({ ...base, database_type: 'clickhouse', connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion', ssh_tunnel_user: 'u' }, connectorEnv))).toMatchObject({
+      code: 'invalid_state', message: expect.stringMatching(/clickhouse datasource behind an SSH tunnel.*SSH tunnels run postgres, redshift, cratedb, mysql, mariadb datasources only/),
     });
-    expect(await failure(connectorFor({ ...base, connection_mode: 'agent' }, connectorEnv))).toMatchObject({ code: 'invalid_state' });
+    expect(await failure(connectorFor({ ...base, connection_mode: 'ssh_tunnel', ssh_tunnel_host: null }, connectorEnv))).toMatchObject({
+      code: 'invalid_state', message: 'Datasource "Shop" has no ssh_tunnel_host.',
+    });
+    expect(await failure(connectorFor({ ...base, database_type: 'clickhouse', connection_mode: 'agent' }, connectorEnv))).toMatchObject({
+      code: 'invalid_state', message: expect.stringMatching(/cannot run through an agent.*postgres, redshift, mysql, mariadb, mssql, oracle/),
+    });
+    // An agent datasource without a connected agent: the test answers so instead of a 422 (D50).
+    const viaAgent = await connectorFor({ ...base, connection_mode: 'agent', agents: [] }, connectorEnv);
+    expect(await viaAgent.testConnection().catch((err: Error) => ({ status: 'error', error_message: err.message }))).toMatchObject({
+      status: 'error', error_message: expect.stringMatching(/agent/),
+    });
     expect(await failure(connectorFor({ ...base, enabled: false }, connectorEnv))).toMatchObject({
       code: 'invalid_state', message: 'Datasource "Shop" is disabled.',
     });

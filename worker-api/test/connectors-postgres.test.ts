@@ -64,6 +64,7 @@ describe('Postgres connector: type mapping', () => {
       id: 1, b: true, i2: -32768, i4: 2147483647,
       i8: '9007199254740993', // beyond 2^53: exact digits as a string
       f4: 1.5, f8: 0.1,
+      // biome-ignore lint/correctness/noPrecisionLoss: numerics arrive as JS numbers; the literal is the value as written
       n: 12345678901234567890.123456789, n2: 42.1,
       t: 'quote " backslash \\ newline \n tab \t bell \x07 café 😀', vc: 'varchar', ch: 'ab ',
       j: { a: [1, 2.5, 'x'], b: null }, jb: { a: { n: true }, z: 1 },

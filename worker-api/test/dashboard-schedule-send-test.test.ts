@@ -49,7 +49,8 @@ describe('POST /dashboard_schedules/send_test', () => {
     const viewer = await makeUser(org.organization.id, 'viewer');
     expect((await send(body({ attach_as: 'pdf' }), { session: viewer.session })).status).toBe(403);
     const key = await send(body({ attach_as: 'pdf' }), await makeKey(org.organization.id));
-    expect(key.status).toBe(422);
+    expect(key.status).toBe(403);
+    expect(key.json.errors[0]).toMatchObject({ code: 'forbidden' });
     expect(key.json.errors[0].detail).toMatch(/API key has none/);
     const other = await makeOrg('schedule-send-test-other');
     const foreign = await send(body({ attach_as: 'pdf' }, other.sampleDashboard.id));

@@ -136,7 +136,70 @@ describe('staleness: data_refresh_rate and data_refresh_anchor_time', () => {
     expect(staleAt(at('2025-01-10T10:10:00Z'), 60, '00:15', 'UTC')).toBe(at('2025-01-10T10:15:00Z'));
     // Summer time moves the anchor's instant.
     expect(staleAt(at('2025-07-10T10:00:00Z'), 1440, '06:00', 'Europe/Berlin')).toBe(at('2025-07-11T04:00:00Z'));
+    // Across both DST changes a daily anchor keeps its wall-clock time (core/src/time.ts's one rule).
+    expect(staleAt(at('2025-03-29T10:00:00Z'), 1440, '06:00', 'Europe/Berlin')).toBe(at('2025-03-30T04:00:00Z'));
+    expect(staleAt(at('2025-10-25T10:00:00Z'), 1440, '06:00', 'Europe/Berlin')).toBe(at('2025-10-26T05:00:00Z'));
+    // Every second day from the data's day.
+    expect(staleAt(at('2025-03-29T10:00:00Z'), 2880, '06:00', 'Europe/Berlin')).toBe(at('2025-03-31T04:00:00Z'));
+    // An anchor on a repeated wall-clock time is its first occurrence (02:30 CEST on 2025-10-26).
+    expect(staleAt(at('2025-10-25T10:00:00Z'), 1440, '02:30', 'Europe/Berlin')).toBe(at('2025-10-26T00:30:00Z'));
     expect(anchorMinutes('6:00')).toBeNull();
     expect(anchorMinutes('23:59')).toBe(1439);
+  });
+});
+
+/*
+ * Issue 21: the data call (POST /dashboards/{id}/data) and the status poll (the DashboardStatus object)
+ * start executions through one path (engine/execution-row.ts) and name results with one identity
+ * (engine/identity.ts compileIdentified), so for the same inputs each reuses what the other ran.
+ */
+describe('the data call and the status poll share executions', () => {
+  async function board(label: string) {
+    // A literal of its own makes the query's identity new, so nothing stored before this test answers it.
+    const nonce = newId('report').slice(-12);
+    const d = await dashboardWith(org.organization.id, org.sampleDatasource.id, `Shared ${label}`, [
+      { name: 'Orders', sql: `SELECT count(*) AS orders, '${nonce}' AS tag FROM orders` },
+      { name: 'Customers', sql: `SELECT count(*) AS customers, '${nonce}' AS tag FROM customers` },
+    ]);
+    return d.id as string;
+  }
+  const dataCall = (id: string) => call(`/dashboards/${id}/data`, { key, method: 'POST', body: { data_format: 'json' } });
+  async function settled(id: string) {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const res = await call(`/dashboards/${id}/status`, { key, method: 'POST', body: {} });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      const reps = res.json.reports as any[];
+      if (reps.every((r) => !r.running && r.result_status !== 'running') || Date.now() > until) return reps;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  const executionsOf = async (reportIds: string[]) => db().select({ id: executions.id, report: executions.report_id }).from(executions)
+    .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, reportIds)));
+
+  it('a data call after the poll reuses the executions the status object ran', async () => {
+    const id = await board('poll first');
+    const polled = await settled(id);
+    expect(polled.map((r) => r.result_status)).toEqual(['success', 'success']);
+    const res = await dataCall(id);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const byReport = new Map(polled.map((r) => [r.report_id, r.execution_id]));
+    expect(res.json.reports).toHaveLength(2);
+    for (const r of res.json.reports) expect(r.execution_id, r.name).toBe(byReport.get(r.report_id));
+    expect(await executionsOf([...byReport.keys()])).toHaveLength(2);
+  });
+
+  it('a poll after the data call adopts the executions the data call ran, without running again', async () => {
+    const id = await board('data first');
+    const res = await dataCall(id);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const byReport = new Map((res.json.reports as any[]).map((r) => [r.report_id, r.execution_id]));
+    expect(byReport.size).toBe(2);
+    const first = await call(`/dashboards/${id}/status`, { key, method: 'POST', body: {} });
+    expect(first.status).toBe(200);
+    for (const r of first.json.reports) {
+      expect(r).toMatchObject({ execution_id: byReport.get(r.report_id), result_status: 'success', running: false, data_current: true });
+    }
+    expect(await executionsOf([...byReport.keys()])).toHaveLength(2);
   });
 });

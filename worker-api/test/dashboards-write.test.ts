@@ -43,7 +43,7 @@ describe('POST /dashboards', () => {
       name: 'Plain', description: null, time_zone_config: { type: 'organization' }, automatic_update_enabled: true,
       thumbnail_enabled: true, thumbnail_image_url: null, thumbnail_created_at: null, prewarm: false, published: false,
       data_refresh_rate: 1440, data_refresh_anchor_time: null, is_locked: false, default_parameters: {}, default_page_width: 1600,
-      layout: [], floating_enabled: false, color_scheme: 'scheme_6', filters_configuration: {}, share_mode: 'none',
+      layout: [], floating_enabled: false, color_scheme: 'scheme_6', filters_configuration: {}, share_mode: 'none', series_colors: {},
       created_at: expect.any(String), updated_at: expect.any(String),
     });
     // Created by an API key: no creator user.
@@ -320,9 +320,10 @@ describe('permissions', () => {
     const b = (await create({ name: 'Restricted B' })).json.data.id;
     const restricted = await makeKey(orgId, [{ permission: 'manage_dashboards', resources: [{ type: 'dashboards', id: a }] }]);
     expect((await patch(a, { description: 'ok' }, undefined, restricted)).status).toBe(200);
-    expect((await patch(b, { description: 'no' }, undefined, restricted)).status).toBe(403);
+    // B is outside what the key can see: it does not exist for the key (404, not 403 naming it).
+    expect((await patch(b, { description: 'no' }, undefined, restricted)).status).toBe(404);
     expect((await create({ name: 'new' }, undefined, restricted)).status).toBe(403);
-    expect((await call(`/dashboards/${b}/lock`, { key: restricted, method: 'POST' })).status).toBe(403);
+    expect((await call(`/dashboards/${b}/lock`, { key: restricted, method: 'POST' })).status).toBe(404);
   });
 
   it('lists in an included dashboard group only the dashboards the caller may see', async () => {

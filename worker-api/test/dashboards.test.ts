@@ -71,8 +71,9 @@ describe('GET /dashboards', () => {
     const res = await call('/dashboards', { key: restricted });
     expect(res.status).toBe(200);
     expect(res.json.data.map((d: any) => d.id)).toEqual([extra]);
+    // A dashboard outside the key's restriction is invisible to it: 404, as if it did not exist.
     const denied = await call(`/dashboards/${org.sampleDashboard.id}`, { key: restricted });
-    expect(denied.status).toBe(403);
+    expect(denied.status).toBe(404);
     const full = await call('/dashboards', { key });
     const ids = full.json.data.map((d: any) => d.id);
     expect(ids[0]).toBe(extra);

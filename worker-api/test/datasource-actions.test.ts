@@ -70,11 +70,11 @@ describe('POST /datasources/{id}/test_connection', () => {
   it('a disabled datasource can be tested; a type without a driver is a 422 naming it', async () => {
     const disabled = await makeDatasource(key, { ...PG_ATTRS, enabled: false });
     expect((await appCall(`/datasources/${disabled}/test_connection`, { key, method: 'POST' })).json.status).toBe('ok');
-    const snowflake = await makeDatasource(key, { database_type: 'snowflake', snowflake_identifier: 'acme-xy12345', username: 'u', password: 'p' });
+    const snowflake = await makeDatasource(key, { database_type: 'mongodb', host: 'mongo.example.test', username: 'u', password: 'p' });
     const res = await appCall(`/datasources/${snowflake}/test_connection`, { key, method: 'POST' });
     expect(res.status).toBe(422);
     expect(res.json.errors[0].code).toBe('invalid_state');
-    expect(res.json.errors[0].detail).toContain('"snowflake"');
+    expect(res.json.errors[0].detail).toContain('"mongodb"');
   });
 
   it('needs Manage Datasources for this datasource; another organization gets 404', async () => {
@@ -82,7 +82,8 @@ describe('POST /datasources/{id}/test_connection', () => {
     const view = await makeKey(org.organization.id, only('view_datasources'));
     expect((await appCall(`/datasources/${id}/test_connection`, { key: view, method: 'POST' })).status).toBe(403);
     const elsewhere = await makeRawKey(org.organization.id, [{ permission: 'manage_datasources', resources: [{ type: 'datasources', id: 'dsr_other' }] }]);
-    expect((await appCall(`/datasources/${id}/test_connection`, { key: elsewhere, method: 'POST' })).status).toBe(403);
+    // Its grant names another datasource: this one is invisible to it, so 404 (not 403 naming it).
+    expect((await appCall(`/datasources/${id}/test_connection`, { key: elsewhere, method: 'POST' })).status).toBe(404);
     const other = await makeOrg('ds-actions-other');
     expect((await appCall(`/datasources/${id}/test_connection`, { key: await makeKey(other.organization.id), method: 'POST' })).status).toBe(404);
   });
@@ -187,10 +188,10 @@ describe('GET /datasources/{id}/schema and POST /datasources/{id}/refresh', () =
     expect((await appCall(`/datasources/${id}/refresh`, { key: view, method: 'POST' })).status).toBe(403);
     const dash = await makeKey(org.organization.id, only('view_dashboards'));
     expect((await appCall(`/datasources/${id}/schema`, { key: dash })).status).toBe(403);
-    const snowflake = await makeDatasource(key, { database_type: 'snowflake', snowflake_identifier: 'acme-xy12345', username: 'u', password: 'p' });
+    const snowflake = await makeDatasource(key, { database_type: 'mongodb', host: 'mongo.example.test', username: 'u', password: 'p' });
     const res = await appCall(`/datasources/${snowflake}/refresh`, { key, method: 'POST' });
     expect(res.status).toBe(422);
-    expect(res.json.errors[0].detail).toContain('"snowflake"');
+    expect(res.json.errors[0].detail).toContain('"mongodb"');
     const other = await makeOrg('ds-actions-other2');
     expect((await appCall(`/datasources/${id}/schema`, { key: await makeKey(other.organization.id) })).status).toBe(404);
   });

@@ -5,8 +5,8 @@ import { datasources } from '@cairn/db';
 import { newId } from '@cairn/core';
 import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
 import { appCall, roomForDatasources } from './engine-fixtures.ts';
-import { pgClient } from './connectors-fixtures.ts';
-import { literalRefusal, resolvedRefusal, sameDatabase, serverIdentity } from '../src/engine/connectors/target-guard.ts';
+import { collect, myConnector, pgClient, pgConnector } from './connectors-fixtures.ts';
+import { dialAddress, literalRefusal, resolvedRefusal, sameDatabase, serverIdentity, type Resolver } from '../src/engine/connectors/target-guard.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 /**
@@ -102,6 +102,60 @@ describe('addresses under BLOCK_PRIVATE_NETWORKS', () => {
     const open = await call(`/datasources/${id}/test_connection`, { key, method: 'POST' });
     expect(open.json.data?.attributes ?? open.json).toMatchObject({ status: 'ok' });
   });
+});
+
+describe('DNS rebinding under BLOCK_PRIVATE_NETWORKS', () => {
+  /** A name server that answers a public address first and loopback afterwards, counting its lookups. */
+  function rebinding(): Resolver & { lookups: number } {
+    const r = Object.assign(async (name: string) => {
+      r.lookups++;
+      return name.startsWith('rebind') ? (r.lookups === 1 ? ['93.184.216.34'] : ['127.0.0.1']) : [];
+    }, { lookups: 0 });
+    return r;
+  }
+
+  it('connects to the address that was checked: the next answer of the name server is never asked for', async () => {
+    const resolve = rebinding();
+    const policy = { blockPrivate: true, resolve };
+    const name = `rebind-${crypto.randomUUID().slice(0, 8)}.example.com`;
+    expect(await dialAddress(policy, name)).toBe('93.184.216.34');
+    // A second connection (another run, a connection test) within the minute: the same checked address, no lookup.
+    expect(await dialAddress(policy, name)).toBe('93.184.216.34');
+    expect(await resolvedRefusal(name, resolve)).toBeNull();
+    expect(resolve.lookups).toBe(1);
+    // Asked afresh (another resolver: as after the minute), loopback is refused, not dialled.
+    await expect(dialAddress({ blockPrivate: true, resolve: rebinding() }, name)).resolves.toBe('93.184.216.34');
+    const late = rebinding();
+    late.lookups = 1;
+    await expect(dialAddress({ blockPrivate: true, resolve: late }, `${name}.`)).rejects.toMatchObject({ kind: 'refused', message: expect.stringMatching(/127\.0\.0\.1/) });
+  });
+
+  it('refuses a name without addresses when connecting, dials literals as they were read, and looks nothing up when off', async () => {
+    const resolve = rebinding();
+    await expect(dialAddress({ blockPrivate: true, resolve }, 'nowhere.example.com')).rejects.toMatchObject({ kind: 'refused', message: expect.stringMatching(/could not be resolved/) });
+    await expect(dialAddress({ blockPrivate: true, resolve }, '0x7f.1')).rejects.toMatchObject({ kind: 'refused' });
+    expect(await dialAddress({ blockPrivate: true, resolve }, '[2606:4700:4700::1111]')).toBe('2606:4700:4700::1111');
+    expect(await dialAddress({ blockPrivate: true, resolve }, '1572395042')).toBe('93.184.216.34');
+    // Every address is checked; an IPv4 one is dialled when there is one.
+    const both = async () => ['2606:4700:4700::1111', '93.184.216.34'];
+    expect(await dialAddress({ blockPrivate: true, resolve: both }, 'both.example.com')).toBe('93.184.216.34');
+    expect(await dialAddress({ blockPrivate: true, resolve: async () => ['2606:4700:4700::1111'] }, 'six.example.com')).toBe('2606:4700:4700::1111');
+    // A runtime without a resolver: the name, judged on its text (as before).
+    expect(await dialAddress({ blockPrivate: true, resolve: async () => null }, 'db.example.com')).toBe('db.example.com');
+    const before = resolve.lookups;
+    expect(await dialAddress({ blockPrivate: false, resolve }, 'rebind.example.com')).toBe('rebind.example.com');
+    expect(resolve.lookups).toBe(before);
+  });
+
+  it('Postgres and MySQL connectors dial the checked address, not the name', async () => {
+    // The name does not resolve anywhere: only the address can have been dialled.
+    const pg = await collect(pgConnector({ host: 'pinned.invalid', address: '127.0.0.1', database: 'postgres' }), 'select 1 as one');
+    expect(pg.rows).toEqual([[1]]);
+    const my = await collect(myConnector({ host: 'pinned.invalid', address: '127.0.0.1' }), 'select 1 as one');
+    expect(my.rows).toEqual([[1]]);
+    const byName = await pgConnector({ host: 'pinned.invalid', database: 'postgres' }).testConnection();
+    expect(byName.status).toBe('error');
+  }, 30_000);
 });
 
 describe("Cairn's own metadata database", () => {

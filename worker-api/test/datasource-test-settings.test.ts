@@ -57,11 +57,12 @@ describe('POST /datasources/test_connection (unsaved settings)', () => {
     const noHost = await test({ type: 'datasources', attributes: { database_type: 'postgres', connection_mode: 'direct' } });
     expect(noHost.status).toBe(422);
     expect(noHost.json.errors[0].source).toEqual({ pointer: '/data/attributes/host' });
-    const snowflake = await test({ type: 'datasources', attributes: { database_type: 'snowflake', connection_mode: 'direct', snowflake_identifier: 'acme-xy1', username: 'u', password: 'p' } });
-    expect(snowflake.status).toBe(422);
-    expect(snowflake.json.errors[0].code).toBe('invalid_state');
-    expect(snowflake.json.errors[0].detail).toContain('"snowflake"');
-    const tunnel = await test({ type: 'datasources', attributes: { ...PG_ATTRS, connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion.example.test', ssh_tunnel_user: 't' } });
+    const mongo = await test({ type: 'datasources', attributes: { database_type: 'mongodb', connection_mode: 'direct', host: 'mongo.example.test', username: 'u', password: 'p' } });
+    expect(mongo.status).toBe(422);
+    expect(mongo.json.errors[0].code).toBe('invalid_state');
+    expect(mongo.json.errors[0].detail).toContain('"mongodb"');
+    // SSH tunnels run the socket drivers only (connectors-ssh-tunnel.test.ts): a ClickHouse one is refused before connecting.
+    const tunnel = await test({ type: 'datasources', attributes: { ...PG_ATTRS, database_type: 'clickhouse', port: 8123, connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion.example.test', ssh_tunnel_user: 't' } });
     expect(tunnel.status).toBe(422);
     expect(tunnel.json.errors[0].source).toEqual({ pointer: '/data/attributes/connection_mode' });
     const missing = await test({ type: 'datasources', attributes: { host: '127.0.0.1' } });

@@ -195,9 +195,10 @@ describe('datasources: permissions and credentials', () => {
     expect(list.status).toBe(200);
     expect(list.json.data.map((d: any) => d.id)).toEqual([mine]);
     expect(list.json.meta.total).toBe(1);
-    expect((await call(`/datasources/${theirs}`, { key: restricted })).status).toBe(403);
+    // A datasource the key cannot see does not exist for it: 404, as for a missing id (issue 16).
+    expect((await call(`/datasources/${theirs}`, { key: restricted })).status).toBe(404);
     const patch = await jsonApi(`/datasources/${theirs}`, 'PATCH', { type: 'datasources', id: theirs, attributes: { name: 'x' } }, restricted);
-    expect(patch.status).toBe(403);
+    expect(patch.status).toBe(404);
     expect((await jsonApi(`/datasources/${mine}`, 'PATCH', { type: 'datasources', id: mine, attributes: { name: 'Restricted mine 2' } }, restricted)).status).toBe(200);
     // It may not add datasources it could never see.
     expect((await create(pg(), restricted)).status).toBe(403);

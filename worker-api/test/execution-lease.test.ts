@@ -10,6 +10,7 @@ import { pgClient } from './connectors-fixtures.ts';
 import { awaitWithLease, leaseMsOf, LOST_MESSAGE, type LeaseQuery } from '../src/engine/lease.ts';
 import type { ExecutionOutcome } from '../src/engine/job.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
+import { datasourceGateStub } from '../src/durable/stubs.ts';
 
 /**
  * Issue 14: when the runtime under a running execution dies, its status becomes truthful within one
@@ -113,6 +114,57 @@ describe('execution leases', () => {
     }
   }, 60_000);
 
+  it('keeps an execution queued behind a long one waiting past the lease length, renewing it, then runs it', async () => {
+    const lease = leaseMsOf(env);
+    // One slot: the second run waits in the gate's queue while the first sleeps through 2 leases (the
+    // watch below lasts 1.2 leases, so a slow start of the first leaves room before the slot frees).
+    const made = await call('/datasources', {
+      key, method: 'POST', contentType: 'application/vnd.api+json',
+      body: { data: { type: 'datasources', attributes: {
+        name: 'One slot', database_type: 'postgres', connection_mode: 'direct', host: '127.0.0.1', port: 5432,
+        username: 'postgres', password: 'postgres', database: 'postgres', max_concurrent_executions: 1,
+      } } },
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const ds = made.json.data.id;
+    const start = async (sql: string) => {
+      const res = await call(`/datasources/${ds}/executions`, { key, method: 'POST', body: { sql_query: sql } });
+      expect(res.status).toBe(201);
+      return attrs(res.json).execution_id ?? res.json.data.id;
+    };
+    const first = await start(`select pg_sleep(${(lease * 2) / 1000}) as slept`);
+    for (let i = 0; attrs(await read(first)).execution_status !== 'running'; i++) {
+      expect(i).toBeLessThan(100);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const second = await start('select 2 as queued');
+    const leases = new Set<number>();
+    const seen = new Set<string>();
+    const until = Date.now() + lease * 1.2;
+    while (Date.now() < until) {
+      // Each read writes the execution off if its lease ran out: it must stay queued ('starting' until the
+      // gate has taken it, which on a loaded machine can be the first read, then 'waiting').
+      const status = attrs(await read(second)).execution_status;
+      seen.add(status);
+      expect(status, 'still queued').toMatch(/^(starting|waiting)$/);
+      const [row] = await db().select({ lease: executions.lease_expires_at }).from(executions).where(eq(executions.id, second));
+      leases.add(row!.lease!.getTime());
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    expect(seen.has('waiting'), 'the gate queued it').toBe(true);
+    expect(leases.size, 'the queued execution’s lease was renewed').toBeGreaterThanOrEqual(3);
+    for (let i = 0; ; i++) {
+      const got = attrs(await read(second));
+      if (!['waiting', 'starting', 'running'].includes(got.execution_status)) {
+        expect(got.execution_status).toBe('success');
+        break;
+      }
+      expect(i).toBeLessThan(200);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(attrs(await read(first)).execution_status).toBe('success');
+  }, 60_000);
+
   it('ends a wait on a run whose runtime died: lease ran out, or the call failed', async () => {
     const fast = { EXECUTION_LEASE_MS: '3000' };
     // The gate's call never settles (its runtime is gone) and nobody renews: written off within about a lease.
@@ -156,7 +208,7 @@ describe('execution leases', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     // The gate's runtime dies under the query (its object is reset, as a crash or a deploy would).
-    const gate = env.DATASOURCE_GATE.get(env.DATASOURCE_GATE.idFromName(`gate::${pgDatasource}`));
+    const gate = datasourceGateStub(env, pgDatasource);
     await runInDurableObject(gate, (_instance, state) => state.abort('simulated crash')).catch(() => {});
     const t0 = Date.now();
     let got = attrs(await read(id));

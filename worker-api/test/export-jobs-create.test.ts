@@ -1,13 +1,14 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { auditLog, dashboardSchedules, exportFileChunks, exportJobs, reports } from '@cairn/db';
+import { auditLog, dashboardSchedules, dashboards, exportFileChunks, exportJobs, reports } from '@cairn/db';
 import { newId } from '@cairn/core';
 import worker from '../src/index.ts';
 import { call, db, jsonApi, makeKey, makeOrg, only } from './fixtures.ts';
 import { eventually } from './engine-fixtures.ts';
 import { signRenderToken } from '../src/resources/export-jobs/render-token.ts';
 import { LOST_JOB_MESSAGE } from '../src/resources/export-jobs/run.ts';
+import { PUBLIC_REPORT_ERROR } from '../src/resources/public-links/service.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
@@ -25,14 +26,12 @@ async function finished(id: string, k = key) {
     return ['success', 'error'].includes(res.json?.data?.attributes?.job_status) ? res : null;
   }, 30_000, 100);
 }
+/** The job's file, from the region's bucket (ARCHITECTURE D55); nothing of it is left in export_file_chunks. */
 const fileOf = async (id: string) => {
   const rows = await db().select().from(exportFileChunks).where(eq(exportFileChunks.job_id, id)).orderBy(asc(exportFileChunks.seq));
-  const bytes = new Uint8Array(rows.reduce((n, r) => n + r.data.byteLength, 0));
-  let at = 0;
-  for (const r of rows) {
-    bytes.set(new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength), at);
-    at += r.data.byteLength;
-  }
+  expect(rows.length).toBe(0);
+  const obj = await env.RESULTS!.get(`exports/${id}`);
+  const bytes = obj ? new Uint8Array(await obj.arrayBuffer()) : new Uint8Array(0);
   // The BOM stays in `bytes`; the decoded text leaves it out.
   return { size: bytes.length, bom: bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf, text: new TextDecoder().decode(bytes) };
 };
@@ -92,8 +91,8 @@ describe('export job creation: bad input and permissions', () => {
     const second = await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Second' } }, key);
     expect(second.status, JSON.stringify(second.json)).toBe(201);
     const elsewhere = await makeKey(orgId, [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: second.json.data.id }] }]);
-    expect((await post(`/dashboards/${org.sampleDashboard.id}/export_pdf`, {}, elsewhere)).status).toBe(403);
-    // As for POST /reports/{id}/data: a report on a dashboard the key cannot see is not found.
+    // A dashboard (or a report on one) outside the key's grant is invisible to it: not found (D44).
+    expect((await post(`/dashboards/${org.sampleDashboard.id}/export_pdf`, {}, elsewhere)).status).toBe(404);
     expect((await post(`/reports/${reportId}/export_pdf`, {}, elsewhere)).status).toBe(404);
     for (const path of [`/dashboards/${other.sampleDashboard.id}/export_pdf`, `/reports/${other.sampleDashboard.reports[0]!.id}/export_csv`, '/reports/rep_nope/export_png']) {
       const res = await post(path, {});
@@ -166,8 +165,9 @@ describe('CSV exports', () => {
 });
 
 describe('lost jobs', () => {
-  it('a job left running by a stopped worker reads as error after 15 minutes, and the cron writes it off too', async () => {
-    const old = new Date(Date.now() - 20 * 60_000);
+  it('a job left running by a stopped consumer (no heartbeat for a lease) reads as error, and the cron writes it off too', async () => {
+    // EXECUTION_LEASE_MS is 10 s in the test config: 20 s without a heartbeat is a lost job.
+    const old = new Date(Date.now() - 20_000);
     const [a, b] = [newId('export_job'), newId('export_job')];
     await db().insert(exportJobs).values([a, b].map((id) => ({ id, organization_id: orgId, kind: 'dashboard_png' as const, dashboard_id: org.sampleDashboard.id, job_status: 'running' as const, updated_at: old })));
     const res = await call(`/export_jobs/${a}`, { key });
@@ -203,6 +203,27 @@ describe('print view routes (render token)', () => {
     const cross = await signRenderToken({ ...claims, dashboard: other.sampleDashboard.id }, env.SECRET_KEY);
     expect((await call(`/public/render/${cross}`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('give a generic message for a failing report (the PDF goes to recipients outside the organization); a key sees the database\'s', async () => {
+    const dashboard = newId('dashboard');
+    const broken = newId('report');
+    await db().insert(dashboards).values({ id: dashboard, organization_id: orgId, name: 'Print view with a broken report' });
+    await db().insert(reports).values({
+      id: broken, organization_id: orgId, dashboard_id: dashboard, datasource_id: org.sampleDatasource.id,
+      name: 'Broken', sql_query: 'select secret_column from no_such_table_h10',
+    });
+    const token = await signRenderToken({ org: orgId, dashboard, report: null, parameters: {}, mode: 'light', width: 1200 }, env.SECRET_KEY);
+    const item = await eventually(async () => {
+      const res = await call(`/public/render/${token}/status`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      const r = res.json.reports.find((x: any) => x.report_id === broken);
+      return r?.result_status === 'error' ? { r, text: JSON.stringify(res.json) } : null;
+    }, 30_000, 150);
+    expect(item.r.error).toEqual({ code: expect.any(String), message: PUBLIC_REPORT_ERROR });
+    expect(item.text).not.toMatch(/no_such_table_h10|secret_column|relation/);
+    const signedIn = await post(`/dashboards/${dashboard}/status`, {});
+    expect(signedIn.json.reports.find((r: any) => r.report_id === broken).error.message).toMatch(/no_such_table_h10/);
+  });
 });
 
 describe('schedules', () => {
@@ -228,18 +249,16 @@ describe('schedules', () => {
       id, organization_id: orgId, dashboard_id: org.sampleDashboard.id, name: 'Due', emails: 'ana@example.com', attach_as: 'pdf', schedule: 'daily;08:00', next_send_at: due,
     });
     const tick = async () => {
-      const ctx = createExecutionContext();
       const { runCron } = await import('../src/cron.ts');
-      const summary = await runCron(env, new Date(), (p) => ctx.waitUntil(p));
-      await waitOnExecutionContext(ctx);
+      const summary = await runCron(env, new Date());
       return summary.schedulesSent.filter((s) => s === id).length;
     };
     const claims = await Promise.all([tick(), tick()]);
     expect(claims[0]! + claims[1]!).toBe(1);
     const [row] = await db().select().from(dashboardSchedules).where(eq(dashboardSchedules.id, id));
     expect(row!.next_send_at!.getTime()).toBeGreaterThan(Date.now());
-    // Without a renderer nothing was sent, and the reason is kept.
-    expect(row!.last_error_message).toMatch(/RENDERER_URL/);
+    // The queue's consumer tried it: without a renderer nothing was sent, and the reason is kept.
+    await eventually(async () => /RENDERER_URL/.test((await db().select().from(dashboardSchedules).where(eq(dashboardSchedules.id, id)))[0]!.last_error_message ?? ''), 20_000, 200);
     expect(await tick()).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, auditLog, exportJobs } from '@cairn/db';
 import { newId, verifyDataToken } from '@cairn/core';
-import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
+import { call, db, jsonApi, keyIdOf, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
 import { expectJsonApiDocument } from './jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
@@ -22,7 +22,7 @@ async function job(values: Job & { organization_id?: string } = {}) {
 }
 /** The api_keys row id of a key secret (what jobs record as their creator). */
 async function keyRowId(secret: string) {
-  return (await db().select().from(apiKeys).where(eq(apiKeys.key_id, secret.split('_')[1]!)))[0]!.id;
+  return (await db().select().from(apiKeys).where(eq(apiKeys.key_id, keyIdOf(secret))))[0]!.id;
 }
 
 beforeAll(async () => {
@@ -83,7 +83,7 @@ describe('GET /export_jobs/{id}', () => {
     expect((await call(`/export_jobs/${reportJob}`, { key: await makeKey(orgId, only('view_users')) })).status).toBe(403);
     const elsewhere = (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Elsewhere' } }, key)).json.data.id;
     const restricted = await makeKey(orgId, [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: elsewhere }] }]);
-    expect((await call(`/export_jobs/${reportJob}`, { key: restricted })).status).toBe(403);
+    expect((await call(`/export_jobs/${reportJob}`, { key: restricted })).status).toBe(404); // its dashboard is invisible to the key
     expect((await call(`/export_jobs/${await job({ dashboard_id: elsewhere })}`, { key: restricted })).status).toBe(200);
     // A job on a private dashboard is invisible to users who cannot see the dashboard.
     const owner = await makeUser(orgId, 'analyst');

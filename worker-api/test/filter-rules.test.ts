@@ -65,7 +65,7 @@ describe('required filters', () => {
       });
       expect(none.json.errors[0].detail).toContain('Shop country');
       // Sent but empty (or blank): the pointer names its selected_values.
-      const empty = await post(path, { parameters: { filters: [{ variable_name: 'other', selected_values: ['x'] }, { variable_name: s.variable, selected_values: ['', null] }] } });
+      const empty = await post(path, { parameters: { filters: [{ variable_name: 'aggregation', selected_values: ['day'] }, { variable_name: s.variable, selected_values: ['', null] }] } });
       expect(empty.status, path).toBe(422);
       expect(empty.json.errors[0].source.pointer).toBe('/parameters/filters/1/selected_values');
     }

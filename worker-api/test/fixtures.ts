@@ -2,7 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloud
 import { createDb, type Db } from '@cairn/db';
 import { createOrganization, type CreateOrganizationResult } from '@cairn/db/seed/organization';
 import { createApiKey } from '@cairn/db/seed/api-keys';
-import { PERMISSIONS, randomString, type Grant, type Permission } from '@cairn/core';
+import { parseApiKey, PERMISSIONS, randomString, type Grant, type Permission } from '@cairn/core';
 import worker from '../src/index.ts';
 
 let client: Db | null = null;
@@ -26,6 +26,13 @@ export const only = (...perms: Permission[]): Grant[] => perms.map((permission) 
 export async function makeKey(organizationId: string, grants: Grant[] = all()): Promise<string> {
   const { secret } = await createApiKey(db(), { organizationId, name: `key ${randomString(4)}`, grants });
   return secret;
+}
+
+/** The key id (the api_keys.key_id column) of a full key secret, whatever its region part (D53). */
+export function keyIdOf(secret: string): string {
+  const parsed = parseApiKey(secret);
+  if (!parsed) throw new Error(`not an API key: ${secret.slice(0, 12)}…`);
+  return parsed.keyId;
 }
 
 export interface CallOptions {

@@ -60,7 +60,7 @@ describe('POST /auth/invitations/{token}', () => {
     const res = await accept(inv.token, { password: 'a long passphrase', firstname: ' Ada ', lastname: 'Lovelace' });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
     expect(res.json).toMatchObject({
-      token: expect.stringMatching(/^[0-9A-Za-z]{48}$/),
+      token: expect.stringMatching(/^eu_[0-9A-Za-z]{48}$/),
       user: { id: inv.id, email: inv.email, firstname: 'Ada', lastname: 'Lovelace', role: 'analyst' },
       organization: { id: org.organization.id },
     });

@@ -133,6 +133,12 @@ describe('isolation between organizations, every route of the OpenAPI document',
     const OUTSIDE = [
       /^\/health$/, /^\/bench\//, /^\/openapi\.json$/, /^\/auth\/(me|password|session|sessions|sessions\/others|sessions\/two-factor|two-factor|two-factor\/confirm|two-factor\/disable|password-resets)$/,
       /^\/auth\/(password-resets|invitations)\/\{token\}$/,
+      // Single sign-on of the web app (D57): the caller's own organization (session) or a one-time attempt.
+      /^\/auth\/sso\/(start|oidc\/callback|saml\/acs|saml\/metadata|connection)$/,
+      // A running agent's WebSocket (D50): it names its agent and proves it with the agent's own secret.
+      /^\/agent\/connect$/,
+      // Organization-wide security (D65–D66): an admin's session, scoped to its organization (test/org-security.test.ts).
+      /^\/auth\/(organization\/security|audit-log|users\/\{id\}\/two-factor\/reset)$/,
     ];
     const documented = new Set(ops.map((o) => `${o.method} ${o.path}`));
     const missing = createApp().routes
@@ -164,7 +170,7 @@ describe('isolation between organizations, every route of the OpenAPI document',
       expect(res.status, `${path} → ${JSON.stringify(res.json)}`).toBe(200);
       const attrs = res.json.data?.attributes ?? {};
       const name = attrs.name ?? attrs.display_name;
-      if (typeof name === 'string' && name.includes(B.marker)) expect(name, path).toMatch(new RegExp(`^${B.marker} `));
+      if (typeof name === 'string' && name.includes(B.marker)) expect(name, path).toMatch(new RegExp(`^${B.marker}[ _]`));
     }
   });
 });

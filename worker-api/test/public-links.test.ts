@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:test';
+import { resultObjectKey } from '@cairn/core/results/object';
 import { eq, inArray } from 'drizzle-orm';
-import { newId } from '@cairn/core';
+import { base64url, fromBase64url, newId } from '@cairn/core';
 import { dashboardSharingLinks, executions, reports, resultChunks, results } from '@cairn/db';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
@@ -147,7 +149,7 @@ describe('password', () => {
 
     const right = await unlock(l, 'open sesame');
     expect(right.status).toBe(200);
-    expect(right.json.grant).toMatch(/^g1\.\d+\.[0-9a-f]{64}$/);
+    expect(right.json.grant).toMatch(/^[\w-]+\.[\w-]+\.[\w-]{43}$/);
     expect(Date.parse(right.json.expires_at) - Date.now()).toBeGreaterThan(7 * 3600_000);
     const opened = await open(l, { grant: right.json.grant });
     expect(opened.status).toBe(200);
@@ -157,8 +159,11 @@ describe('password', () => {
     // A grant is bound to its link, cannot be altered, and dies with a new password.
     const sibling = await makeLink({ sharing_password: 'open sesame' });
     expect((await open(sibling, { grant: right.json.grant })).status).toBe(401);
-    const [, exp, mac] = right.json.grant.split('.');
-    expect((await open(l, { grant: `g1.${Number(exp) + 3600}.${mac}` })).status).toBe(401);
+    // Claims altered (a later expiry) under the same signature.
+    const [head, body, mac] = right.json.grant.split('.');
+    const claims = JSON.parse(new TextDecoder().decode(fromBase64url(body)));
+    const later = base64url(new TextEncoder().encode(JSON.stringify({ ...claims, exp: claims.exp + 3600 })));
+    expect((await open(l, { grant: `${head}.${later}.${mac}` })).status).toBe(401);
     await jsonApi(`/dashboard_sharing_links/${l.id}`, 'PATCH', { type: 'dashboard_sharing_links', id: l.id, attributes: { sharing_password: 'new secret words' } }, key);
     expect((await open(l, { grant: right.json.grant })).status).toBe(401);
     // Without a password any more, the link opens without a grant, and unlocking is refused.
@@ -261,8 +266,11 @@ describe('status and parameters', () => {
       }
       const who = done.reports.find((r: any) => r.report_id === probe);
       const [result] = await db().select().from(results).where(eq(results.data_key, who.data_key));
+      // The rows are in the region's R2 bucket (D55); results stored in the database before that still read there.
+      const object = env.RESULTS ? await env.RESULTS.get(resultObjectKey(result!.execution_id)) : null;
       const chunks = await db().select().from(resultChunks).where(eq(resultChunks.execution_id, result!.execution_id));
-      expect(new TextDecoder().decode(chunks[0]!.data as Uint8Array)).toContain('"nobody"');
+      const text = object ? await object.text() : new TextDecoder().decode(chunks[0]!.data as Uint8Array);
+      expect(text).toContain('"nobody"');
       const [exe] = await db().select({ created_by: executions.created_by }).from(executions).where(eq(executions.id, who.execution_id));
       expect(exe!.created_by).toBe(l.id);
     } finally {
@@ -351,4 +359,119 @@ describe('downloads', () => {
     expect(bad.status).toBe(422);
     expect(bad.json.errors[0].source.pointer).toBe('/data_format');
   });
+});
+
+describe('fail closed (issue 16)', () => {
+  const download = (l: Link, reportId: string, o: PublicCall = {}) =>
+    pub(`/public/links/${l.token}/reports/${reportId}/data`, { ...o, body: { data_format: 'csv', ...o.body } });
+  const soon = () => String(Math.floor(Date.now() / 1000) + 600);
+
+  async function signedLink(attributes: Record<string, unknown> = {}) {
+    const l = await makeLink({ sharing_secret_required: true, parameters_enabled: true, data_download_enabled: true, ...attributes });
+    const secret = (await call(`/dashboard_sharing_links/${l.id}/sharing_secret`, { key, method: 'POST' })).json.sharing_secret as string;
+    return { l, secret };
+  }
+
+  it('a signed value for an unknown filter or of the wrong shape refuses every public call of the link', async () => {
+    const { l, secret } = await signedLink();
+    const typo = await signed(l, secret, { 'f.customer': '42', 'f.order_date': 'yesterday', 'f.country': 'DE', expires: soon() });
+    const reportId = org.sampleDashboard.reports[0]!.id;
+    for (const res of [
+      await open(l, { body: { query: typo } }),
+      await status(l, { body: { query: typo } }),
+      await download(l, reportId, { body: { query: typo } }),
+    ]) {
+      expect(res.status, JSON.stringify(res.json)).toBe(403);
+      expect(res.json.errors[0].meta.reason).toBe('signed_parameters_invalid');
+      expect(res.json.errors[0].meta.problems.map((p: any) => p.parameter)).toEqual(['f.customer', 'f.order_date']);
+      expect(res.json.errors[0].detail).toContain('"customer"');
+      // Nothing of the dashboard is in the answer.
+      expect(JSON.stringify(res.json)).not.toMatch(/fixed_variables|data_access_token/);
+    }
+    // The same URL without the bad values opens, with the signed value fixed.
+    const good = await signed(l, secret, { 'f.country': 'DE', expires: soon() });
+    const ok = await open(l, { body: { query: good } });
+    expect(ok.status).toBe(200);
+    expect(ok.json.fixed_variables).toEqual(['country']);
+    expect(ok.json.problems).toEqual([]);
+  });
+
+  it('a signed value is refused on a link that does not take parameters, and on its password call too', async () => {
+    const { l, secret } = await signedLink({ parameters_enabled: false });
+    const query = await signed(l, secret, { 'f.country': 'DE', expires: soon() });
+    const res = await open(l, { body: { query } });
+    expect(res.status).toBe(403);
+    expect(res.json.errors[0].meta).toMatchObject({ reason: 'signed_parameters_invalid', problems: [{ parameter: 'f.country' }] });
+    expect(res.json.errors[0].detail).toContain('parameters_enabled');
+    // Without values the link opens as before.
+    expect((await open(l, { body: { query: await signed(l, secret, { expires: soon() }) } })).status).toBe(200);
+
+    const locked = await signedLink({ sharing_password: 'pw pw pw pw' });
+    const bad = await signed(locked.l, locked.secret, { 'f.nope': '1', expires: soon() });
+    const unlocking = await unlock(locked.l, 'pw pw pw pw', { body: { query: bad } });
+    expect(unlocking.status).toBe(403);
+    expect(unlocking.json.errors[0].meta.reason).toBe('signed_parameters_invalid');
+  });
+
+  it('an expiry more than a year ahead has its own reason', async () => {
+    const { l, secret } = await signedLink();
+    const far = await signed(l, secret, { expires: String(Math.floor(Date.now() / 1000) + 400 * 86_400) });
+    const res = await open(l, { body: { query: far } });
+    expect(res.status).toBe(403);
+    expect(res.json.errors[0].meta.reason).toBe('signature_expiry_too_far');
+    expect(res.json.errors[0].detail).toMatch(/366 days/);
+    const year = await signed(l, secret, { expires: String(Math.floor(Date.now() / 1000) + 360 * 86_400) });
+    expect((await open(l, { body: { query: year } })).status).toBe(200);
+  });
+
+  it('unsigned values that cannot apply are left out with a notice, the rest applies', async () => {
+    const l = await makeLink({ parameters_enabled: true });
+    const res = await open(l, { body: { query: 'f.Country=NL&f.country=DE&f.order_date=soon' } });
+    expect(res.status).toBe(200);
+    expect(res.json.parameters).toEqual({ filters: [{ variable_name: 'country', selected_values: ['DE'] }] });
+    expect(res.json.problems).toEqual([
+      'This dashboard has no filter named "Country"; its value was ignored.',
+      expect.stringContaining('"order_date"'),
+    ]);
+  });
+
+  it('anonymous viewers see a generic message for a failing report; signed-in callers see the database\'s', async () => {
+    const broken = newId('report');
+    await db().insert(reports).values({
+      id: broken, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
+      datasource_id: org.sampleDatasource.id, name: 'Broken', sql_query: 'select secret_column from no_such_table_h1',
+    });
+    try {
+      // Values no earlier test used: a status object that reads the dashboard's reports afresh.
+      const l = await makeLink({ data_download_enabled: true, parameters_enabled: true });
+      const query = 'f.country=ZZ';
+      const until = Date.now() + 60_000;
+      let item: any;
+      for (;;) {
+        const res = await status(l, { body: { query } });
+        expect(res.status).toBe(200);
+        item = res.json.reports.find((r: any) => r.report_id === broken);
+        if (item.result_status === 'error' || Date.now() > until) break;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      expect(item.error).toEqual({ code: expect.any(String), message: "This report could not be run. The dashboard's owner can see the details." });
+      const publicAnswer = JSON.stringify((await status(l, { body: { query } })).json);
+      expect(publicAnswer).not.toMatch(/no_such_table_h1|secret_column|relation/);
+
+      const analyst = await call(`/dashboards/${org.sampleDashboard.id}/status`, {
+        key, method: 'POST', body: { parameters: { filters: [{ variable_name: 'country', selected_values: ['ZZ'] }] } },
+      });
+      expect(analyst.json.reports.find((r: any) => r.report_id === broken).error.message).toMatch(/no_such_table_h1/);
+
+      const file = await download(l, broken);
+      expect(file.status).toBe(422);
+      expect(file.json.errors[0].detail).toBe("This report could not be run. The dashboard's owner can see the details.");
+      expect(JSON.stringify(file.json)).not.toMatch(/no_such_table_h1/);
+      const direct = await call(`/reports/${broken}/data`, { key, method: 'POST', body: { data_format: 'csv' } });
+      expect(direct.status).toBe(422);
+      expect(direct.json.errors[0].detail).toMatch(/no_such_table_h1/);
+    } finally {
+      await db().delete(reports).where(eq(reports.id, broken));
+    }
+  }, 90_000);
 });

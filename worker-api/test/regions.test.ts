@@ -91,3 +91,26 @@ describe('an organization of the other region', () => {
     expect((await call(`/public/links/${'x'.repeat(32)}`, { method: 'POST', body: {} })).status).toBe(404);
   });
 });
+
+describe('credentials that name the other region (D53: each region has its own database)', () => {
+  // Nothing of these is in this (the EU) server's database: the prefix alone sends the caller on.
+  it('a US API key, session, invitation or two-factor challenge is answered 403 wrong_region before any lookup', async () => {
+    expectWrongRegion(await call('/dashboards', { key: `cairn_us_${randomString(12)}_${randomString(40)}` }));
+    expectWrongRegion(await call('/auth/session', { session: `us_${randomString(48)}` }));
+    expectWrongRegion(await call(`/auth/invitations/us_${randomString(40)}`));
+    expectWrongRegion(await call('/auth/sessions/two-factor', { body: { challenge: `us_${randomString(48)}`, code: '123456' } }));
+    expectWrongRegion(await call(`/auth/password-resets/us_${randomString(56)}`));
+  });
+
+  it('keys, sessions and invitations made here name this region', async () => {
+    expect(euKey).toMatch(/^cairn_eu_/);
+    const invited = await call('/users/invite', { key: euKey, body: { email: `inv-${randomString(8).toLowerCase()}@example.test`, role: 'viewer' } });
+    expect(invited.status, JSON.stringify(invited.json)).toBe(201);
+    // An EU-named credential that this database does not know is an ordinary 401, not a region answer.
+    expect((await call('/auth/session', { session: `eu_${randomString(48)}` })).status).toBe(401);
+    expect((await call('/dashboards', { key: `cairn_eu_${randomString(12)}_${randomString(40)}` })).json.errors[0].code).toBe('invalid_api_key');
+    const reset = await issueResetToken(db() as never, eu.admin, Date.now(), 'eu');
+    expect(reset).toMatch(/^eu_[0-9A-Za-z]{56}$/);
+    expect((await call(`/auth/password-resets/${reset}`)).status).toBe(200);
+  });
+});

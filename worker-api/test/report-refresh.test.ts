@@ -3,7 +3,7 @@
  * dashboard's other reports keep their results. Permissions and switches as before.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { executions, reports } from '@cairn/db';
 import { call, db, makeKey, makeOrg } from './fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
@@ -53,6 +53,31 @@ describe('POST /reports/{id}/refresh', () => {
     await call(`/reports/${reportIds[1]}/refresh`, { key, method: 'POST', body: {} });
     const third = await runsOf();
     for (const id of reportIds.slice(2)) expect(third.get(id) ?? 0, id).toBe(before.get(id) ?? 0);
+  });
+
+  it('hands out the execution id only once its row exists (GET /executions/{id} at once is not a 404)', async () => {
+    await settle();
+    // Hold every insert into executions (SHARE blocks them; reads go on) for a while: the refresh must
+    // not answer with an id whose row is still waiting to be written.
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((r) => { locked = r; });
+    const holdMs = 1500;
+    const holder = db().transaction(async (tx) => {
+      await tx.execute(sql`lock table executions in share mode`);
+      locked();
+      await new Promise((r) => setTimeout(r, holdMs));
+    });
+    await lockHeld;
+    const started = Date.now();
+    const res = await call(`/reports/${reportIds[0]}/refresh`, { key, method: 'POST', body: {} });
+    const waited = Date.now() - started;
+    expect(res.status).toBe(200);
+    const id = res.json.execution_id as string;
+    const [exe] = await db().select().from(executions).where(eq(executions.id, id));
+    expect(exe?.report_id, `row of ${id} after ${waited} ms`).toBe(reportIds[0]);
+    const got = await call(`/executions/${id}`, { key });
+    expect(got.status).toBe(200);
+    await holder;
   });
 
   it('answers 404 for another organization, 422 when switched off or for a bad value', async () => {

@@ -91,7 +91,7 @@ describe('reports: create, read, update, delete', () => {
     expect(a.json.data.attributes).toMatchObject({ row: 1, column: 1, width: 12, height: 3 });
     const b = await create({ width: 4 }, { dashboard: dash });
     expect(b.json.data.attributes).toMatchObject({ row: 4, column: 1, width: 4, height: 6 });
-    const res = await jsonApi(`/reports/${a.json.data.id}`, 'PATCH', report({ width: 3, height: 2, row: 5 }), key);
+    const res = await jsonApi(`/reports/${a.json.data.id}`, 'PATCH', { id: a.json.data.id, ...report({ width: 3, height: 2, row: 5 }) }, key);
     expect(res.status).toBe(422);
     expect(errorsOf(res)).toEqual(expect.arrayContaining([
       ['read_only_attribute', '/data/attributes/width'], ['read_only_attribute', '/data/attributes/height'], ['read_only_attribute', '/data/attributes/row'],
@@ -156,7 +156,7 @@ describe('reports: validation', () => {
     expect(res.status).toBe(422);
     expect(errorsOf(res)).toContainEqual(['read_only_attribute', '/data/relationships/filters']);
     const id = (await create({})).json.data.id;
-    const move = await jsonApi(`/reports/${id}`, 'PATCH', report({}, { dashboard: rel('dashboards', await makeDashboard()) }), key);
+    const move = await jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({}, { dashboard: rel('dashboards', await makeDashboard()) }) }, key);
     expect(move.status).toBe(422);
     expect(errorsOf(move)).toContainEqual(['read_only_attribute', '/data/relationships/dashboard']);
   });
@@ -181,12 +181,13 @@ describe('reports: validation', () => {
     // Without View Dashboards such a key sees no dashboard at all (a datasource names none).
     const blind = await makeKey(orgId, [{ permission: 'manage_dashboards', resources: [{ type: 'datasources', id: org.sampleDatasource.id }] }]);
     expect(errorsOf(await create({}, { as: blind }))).toContainEqual(['invalid_relationship', '/data/relationships/dashboard']);
-    const moved = await jsonApi(`/reports/${(await create({})).json.data.id}`, 'PATCH', report({}, { datasource: rel('datasources', disabled) }), key);
+    const movedId = (await create({})).json.data.id;
+    const moved = await jsonApi(`/reports/${movedId}`, 'PATCH', { id: movedId, ...report({}, { datasource: rel('datasources', disabled) }) }, key);
     expect(moved.status).toBe(422);
     expect(moved.json.errors[0].code).toBe('invalid_state');
     // A key restricted to a datasource cannot change a report on another one.
     const onSample = (await create({})).json.data.id;
-    expect((await jsonApi(`/reports/${onSample}`, 'PATCH', report({ name: 'n' }), restricted)).status).toBe(403);
+    expect((await jsonApi(`/reports/${onSample}`, 'PATCH', { id: onSample, ...report({ name: 'n' }) }, restricted)).status).toBe(403);
   });
 
   it("refuses another organization's dashboard as a 422, and a malformed body as 400/409/415", async () => {
@@ -238,7 +239,7 @@ describe('reports: what the SQL uses', () => {
     expectJsonApiDocument(got.json);
     expect(got.json.included.map((r: any) => `${r.type}/${r.id}`).sort()).toEqual([`filters/${country}`, `sql_snippets/${outer}`]);
     // Changing the SQL re-records the uses.
-    const patched = await jsonApi(`/reports/${res.json.data.id}`, 'PATCH', report({ sql_query: 'SELECT 1' }), key);
+    const patched = await jsonApi(`/reports/${res.json.data.id}`, 'PATCH', { id: res.json.data.id, ...report({ sql_query: 'SELECT 1' }) }, key);
     expect(patched.json.data.relationships).toMatchObject({ sql_snippets: { data: [] }, filters: { data: [] } });
     const uses = await db().select().from(sqlSnippetUses).where(and(eq(sqlSnippetUses.owner_type, 'report'), eq(sqlSnippetUses.owner_id, res.json.data.id)));
     expect(uses).toEqual([]);
@@ -269,7 +270,7 @@ describe('reports: duplicate and locked dashboards', () => {
     await db().update(dashboards).set({ is_locked: true }).where(eq(dashboards.id, dash));
     for (const res of [
       await create({}, { dashboard: dash }),
-      await jsonApi(`/reports/${id}`, 'PATCH', report({ name: 'x' }), key),
+      await jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ name: 'x' }) }, key),
       await call(`/reports/${id}`, { key, method: 'DELETE' }),
       await call(`/reports/${id}/duplicate`, { key, method: 'POST' }),
     ]) {
@@ -279,7 +280,7 @@ describe('reports: duplicate and locked dashboards', () => {
     }
     expect((await call(`/reports/${id}`, { key })).status).toBe(200);
     await db().update(dashboards).set({ is_locked: false }).where(eq(dashboards.id, dash));
-    expect((await jsonApi(`/reports/${id}`, 'PATCH', report({ name: 'x' }), key)).status).toBe(200);
+    expect((await jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ name: 'x' }) }, key)).status).toBe(200);
   });
 });
 
@@ -308,13 +309,13 @@ describe('reports: permissions', () => {
     expect(made.status).toBe(201);
     expect(made.json.data.attributes.chart_configuration).toEqual(chart);
     const id = made.json.data.id;
-    const patched = await jsonApi(`/reports/${id}`, 'PATCH', report({ chart_configuration: { type: 'pie' } }), { session: analyst.session });
+    const patched = await jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ chart_configuration: { type: 'pie' } }) }, { session: analyst.session });
     expect(patched.status).toBe(200);
     expect(patched.json.data.attributes.chart_configuration).toEqual({ type: 'pie' });
-    const bad = await jsonApi(`/reports/${id}`, 'PATCH', report({ chart_configuration: ['bar'] }), { session: analyst.session });
+    const bad = await jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ chart_configuration: ['bar'] }) }, { session: analyst.session });
     expect(bad.status).toBe(422);
     expect(errorsOf(bad)).toEqual([['invalid_attribute', '/data/attributes/chart_configuration']]);
-    const byKey = await jsonApi(`/reports/${id}`, 'PATCH', report({ chart_configuration: { type: 'line' } }), key);
+    const byKey = await jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ chart_configuration: { type: 'line' } }) }, key);
     expect(byKey.status).toBe(422);
     expect(errorsOf(byKey)).toEqual([['read_only_attribute', '/data/attributes/chart_configuration']]);
     expect((await call(`/reports/${id}`, { key })).json.data.attributes.chart_configuration).toEqual({ type: 'pie' });
@@ -337,7 +338,7 @@ describe('reports: permissions', () => {
       { permission: 'manage_dashboards', resources: [{ type: 'dashboards', id: org.sampleDashboard.id }] },
     ]);
     expect((await create({}, { dashboard: priv, as: manageOther })).status).toBe(403);
-    expect((await jsonApi(`/reports/${id}`, 'PATCH', report({ name: 'x' }), manageOther)).status).toBe(403);
+    expect((await jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ name: 'x' }) }, manageOther)).status).toBe(403);
     expect((await create({}, { as: manageOther })).status).toBe(201);
   });
 
@@ -363,7 +364,7 @@ describe('reports: permissions', () => {
     const foreign = other.sampleDashboard.reports[0]!.id;
     for (const res of [
       await call(`/reports/${foreign}`, { key }),
-      await jsonApi(`/reports/${foreign}`, 'PATCH', report({ name: 'x' }), key),
+      await jsonApi(`/reports/${foreign}`, 'PATCH', { id: foreign, ...report({ name: 'x' }) }, key),
       await call(`/reports/${foreign}`, { key, method: 'DELETE' }),
       await call(`/reports/${foreign}/duplicate`, { key, method: 'POST' }),
     ]) {
@@ -375,9 +376,9 @@ describe('reports: permissions', () => {
   it('concurrent updates of different attributes both survive', async () => {
     const id = (await create({ name: 'Race' })).json.data.id;
     await Promise.all([
-      jsonApi(`/reports/${id}`, 'PATCH', report({ name: 'Race 2' }), key),
-      jsonApi(`/reports/${id}`, 'PATCH', report({ description: 'described' }), key),
-      jsonApi(`/reports/${id}`, 'PATCH', report({ no_data_message: 'nothing' }), key),
+      jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ name: 'Race 2' }) }, key),
+      jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ description: 'described' }) }, key),
+      jsonApi(`/reports/${id}`, 'PATCH', { id, ...report({ no_data_message: 'nothing' }) }, key),
     ]);
     const got = await call(`/reports/${id}`, { key });
     expect(got.json.data.attributes).toMatchObject({ name: 'Race 2', description: 'described', no_data_message: 'nothing' });

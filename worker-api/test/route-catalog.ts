@@ -239,6 +239,7 @@ const ACTION_BODIES: Record<string, (w: World) => Record<string, unknown>> = {
   'POST /public/links/{token}/reports/{id}/data': () => ({ data_format: 'csv' }),
   'PUT /dashboards/{id}/layout': () => ({ layout: [] }),
   'POST /dashboards/{id}/share': () => ({ share_mode: 'custom', user_group_ids: [] }),
+  'POST /dashboards/{id}/series_colors': () => ({ values: ['Catalogued'] }),
   'POST /dashboard_groups/sort': () => ({ dashboard_group_ids: [] }),
   'POST /users/invite': () => ({ email: `invited-${unique()}@example.test` }),
   'POST /datasources/{id}/executions': () => ({ sql_query: 'select 1 as one' }),
@@ -270,7 +271,7 @@ export async function baseBody(doc: any, op: Operation, own: World, ids: Record<
   const isUpdate = op.method === 'PATCH';
   const data: Record<string, unknown> = { type: parts.type };
   if (isUpdate) {
-    if (op.params.includes('id')) data.id = ids.id;
+    data.id = op.params.includes('id') ? ids.id : own.org.organization.id; // PATCH /organization: the organization's id
     data.attributes = {};
     return { data };
   }

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '@cairn/db';
 import { IMPLIED_BY, PERMISSIONS, type Grant, type Permission } from '@cairn/core';
-import { call, db, makeKey, makeOrg, makeRawKey, type CallOptions } from './fixtures.ts';
+import { call, db, keyIdOf, makeKey, makeOrg, makeRawKey, type CallOptions } from './fixtures.ts';
 import { expectJsonApiDocument } from './jsonapi-schema.ts';
 import type { SecurityCase, SecurityCaseFactory } from './security/cases.ts';
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
   // Deletes last, so every other case still finds its resource.
   cases = [...cases.filter((x) => x.c.method !== 'DELETE'), ...cases.filter((x) => x.c.method === 'DELETE')];
   disabledKey = await makeKey(orgId);
-  await db().update(apiKeys).set({ enabled: false }).where(eq(apiKeys.key_id, disabledKey.split('_')[1]!));
+  await db().update(apiKeys).set({ enabled: false }).where(eq(apiKeys.key_id, keyIdOf(disabledKey)));
   const other = await makeOrg('security-intruder');
   otherOrgKey = await makeKey(other.organization.id);
 }, 120_000);

@@ -2,9 +2,10 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '@cairn/db';
-import { call, callWithVars, db, makeKey, makeOrg } from './fixtures.ts';
+import { call, callWithVars, db, keyIdOf, makeKey, makeOrg } from './fixtures.ts';
 import { expectJsonApiDocument } from './jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
+import { rateLimiterStub } from '../src/durable/stubs.ts';
 
 let org: CreateOrganizationResult;
 let key: string;
@@ -33,7 +34,7 @@ describe('authentication on every endpoint', () => {
   });
 
   it('401 with a malformed, unknown or wrong-secret key', async () => {
-    const [, id] = key.split('_');
+    const id = keyIdOf(key);
     for (const bad of ['nonsense', `cairn_${'A'.repeat(12)}_${'b'.repeat(40)}`, `cairn_${id}_${'x'.repeat(40)}`]) {
       for (const e of endpoints()) {
         const res = await call(e.path, { method: e.method, key: bad });
@@ -45,7 +46,7 @@ describe('authentication on every endpoint', () => {
 
   it('401 with a disabled key, naming the reason', async () => {
     const k = await makeKey(org.organization.id);
-    await db().update(apiKeys).set({ enabled: false }).where(eq(apiKeys.key_id, k.split('_')[1]!));
+    await db().update(apiKeys).set({ enabled: false }).where(eq(apiKeys.key_id, keyIdOf(k)));
     for (const e of endpoints()) {
       const res = await call(e.path, { method: e.method, key: k });
       expect(res.status).toBe(401);
@@ -82,7 +83,7 @@ describe('authentication on every endpoint', () => {
 
 describe('rate limit', () => {
   it('the RateLimiter Durable Object refuses once a bucket is empty and refills with time', async () => {
-    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`ratelimit::test-${Math.random()}`));
+    const stub = rateLimiterStub(env, `test-${Math.random()}`);
     const t0 = 1_000_000;
     expect((await stub.take(1, 2, t0)).allowed).toBe(true);
     expect((await stub.take(1, 2, t0)).allowed).toBe(true);
@@ -93,7 +94,7 @@ describe('rate limit', () => {
   });
 
   it('leases several tokens at once, takes back unused ones, and refuses an empty bucket', async () => {
-    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`ratelimit::lease-${Math.random()}`));
+    const stub = rateLimiterStub(env, `lease-${Math.random()}`);
     const t0 = 2_000_000;
     expect(await stub.lease(1, 10, 4, 0, t0)).toMatchObject({ granted: 4, remaining: 6, allowed: true });
     expect(await stub.lease(1, 10, 20, 0, t0)).toMatchObject({ granted: 6, remaining: 0 });

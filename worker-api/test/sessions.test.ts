@@ -25,7 +25,7 @@ describe('web-app sessions', () => {
     expect(ok.status).toBe(201);
     expect(ok.json.user).toMatchObject({ id: org.admin.id, role: 'admin' });
     expect(ok.json.organization.id).toBe(org.organization.id);
-    expect(ok.json.token).toMatch(/^[0-9A-Za-z]{48}$/);
+    expect(ok.json.token).toMatch(/^eu_[0-9A-Za-z]{48}$/);
   });
 
   it('finds a user whose e-mail was stored with capitals, whatever case is typed', async () => {

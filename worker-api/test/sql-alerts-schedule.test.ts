@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatRunAt, nextRunAt, parseRunAt, parseTime, zonedTime } from '../src/resources/sql-alerts/schedule.ts';
+import { zonedInstant as zonedTime } from '@cairn/core';
+import { formatRunAt, nextRunAt, parseRunAt, parseTime } from '../src/resources/sql-alerts/schedule.ts';
 
 describe('SQL alert run times', () => {
   it('reads 24-hour and 12-hour times', () => {

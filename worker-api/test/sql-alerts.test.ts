@@ -255,15 +255,16 @@ describe('SQL alerts: permissions', () => {
     const refused = await create(alert({}, rel(elsewhere)), restricted);
     expect(refused.status).toBe(403);
     const theirs = (await create(alert({ name: 'On the other datasource' }, rel(elsewhere)))).json.data.id;
-    expect((await patch(theirs, { name: 'x' }, restricted)).status).toBe(403);
-    expect((await call(`/sql_alerts/${theirs}`, { key: restricted, method: 'DELETE' })).status).toBe(403);
+    // An alert the key cannot see does not exist for it: 404, not 403 naming it (issue 16).
+    expect((await patch(theirs, { name: 'x' }, restricted)).status).toBe(404);
+    expect((await call(`/sql_alerts/${theirs}`, { key: restricted, method: 'DELETE' })).status).toBe(404);
     // Reading follows the same restriction: only alerts on the allowed datasource are listed.
     const list = await call('/sql_alerts?page[size]=200', { key: restricted });
     expect(list.json.data.length).toBeGreaterThan(0);
     expect(list.json.data.every((a: any) => a.relationships.datasource.data.id === allowed)).toBe(true);
-    // An alert of the organization outside the grant is a 403 (as for keys restricted to alerts); lists leave it out.
-    expect((await call(`/sql_alerts/${theirs}`, { key: restricted })).status).toBe(403);
-    expect((await call(`/sql_alerts/${theirs}/results`, { key: restricted })).status).toBe(403);
+    // An alert of the organization outside the grant is invisible: 404 (as for keys restricted to alerts); lists leave it out.
+    expect((await call(`/sql_alerts/${theirs}`, { key: restricted })).status).toBe(404);
+    expect((await call(`/sql_alerts/${theirs}/results`, { key: restricted })).status).toBe(404);
     // Moving an alert to a datasource the key cannot reach is refused too.
     const mine = (await create(alert({ name: 'Mine' }, rel(allowed)), restricted)).json.data.id;
     expect((await patch(mine, {}, restricted, rel(elsewhere))).status).toBe(403);
@@ -278,9 +279,9 @@ describe('SQL alerts: permissions', () => {
     const restricted = await makeKey(org.organization.id, [{ permission: 'manage_alerts', resources: [{ type: 'sql_alerts', id: a }] }]);
     const list = await call('/sql_alerts?page[size]=200', { key: restricted });
     expect(list.json.data.map((x: any) => x.id)).toEqual([a]);
-    expect((await call(`/sql_alerts/${b}`, { key: restricted })).status).toBe(403);
-    expect((await call(`/sql_alerts/${b}/results`, { key: restricted })).status).toBe(403);
-    expect((await patch(b, { name: 'x' }, restricted)).status).toBe(403);
+    expect((await call(`/sql_alerts/${b}`, { key: restricted })).status).toBe(404);
+    expect((await call(`/sql_alerts/${b}/results`, { key: restricted })).status).toBe(404);
+    expect((await patch(b, { name: 'x' }, restricted)).status).toBe(404);
     expect((await patch(a, { name: 'Restricted A2' }, restricted)).status).toBe(200);
     expect((await create(alert({}), restricted)).status).toBe(403);
   });

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { dashboards, filters, dashboardFilters, reports, results } from '@cairn/db';
 import { newId } from '@cairn/core';
 import { resolveRelative } from '../../remix-app/app/lib/filters-range.ts';
-import { formatDay } from '@cairn/core/sql/time';
+import { formatDay } from '@cairn/core/time';
 import { call, db, makeKey, makeOrg } from './fixtures.ts';
 import { dataServer } from './dashboard-data-helpers.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';

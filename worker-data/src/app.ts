@@ -7,6 +7,7 @@ import { dataRoutes } from './routes/data.ts';
 import { processRoutes } from './routes/process.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { exportRoutes } from './routes/exports.ts';
+import { dataServerDocument } from './openapi.ts';
 import { clientAddress, FailureThrottle } from '../../worker-api/src/auth/failures.ts';
 
 /** Failed data tokens (401) per client address: 30, then one a second; see worker-api/src/auth/failures.ts. */
@@ -30,10 +31,11 @@ export function createApp() {
   app.onError(onError);
   app.notFound((c) => errorResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
 
-  // Every call but /health carries a data token: an address out of its budget is refused before its
+  // Every call but /health and /openapi.json carries a data token: an address out of its budget is refused before its
   // token is read, and each 401 counts against the address.
   app.use('*', async (c, next) => {
-    if (new URL(c.req.url).pathname === '/health' || c.req.method === 'OPTIONS') return next();
+    const path = new URL(c.req.url).pathname;
+    if (path === '/health' || path === '/openapi.json' || c.req.method === 'OPTIONS') return next();
     const address = clientAddress(c.req.header('cf-connecting-ip'));
     tokenFailures.check(address);
     await next();
@@ -42,6 +44,7 @@ export function createApp() {
     if (refused) c.res = errorResponse(c, refused);
   });
   app.get('/health', (c) => c.json({ ok: true, service: 'cairn-data', region: c.env.REGION, version: API_VERSION }));
+  app.get('/openapi.json', (c) => c.json(dataServerDocument(new URL(c.req.url).origin, c.env.REGION)));
   dataRoutes(app);
   schemaRoutes(app);
   processRoutes(app);

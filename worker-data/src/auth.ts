@@ -34,7 +34,13 @@ export async function bodyToken(c: Context<AppEnv>): Promise<string> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   let value: unknown;
   if (FORM_TYPES.includes(type)) {
-    const form = await c.req.parseBody();
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      // A multipart body without its boundary, cut short or otherwise broken: the caller's fault.
+      throw new ApiError('bad_request', `The body is not a valid ${type} form.`, { source: { header: 'Content-Type' } });
+    }
     value = form.data_access_token;
   } else if (type === 'application/json' || type === '') {
     const text = await c.req.text();

@@ -2,17 +2,31 @@ import postgres from 'postgres';
 import type { Context } from 'hono';
 import { ownSocket } from '@cairn/core/pg/socket';
 import type { AppEnv } from './env.ts';
+import { objectBody, objectBytes, objectChunks, type ResultBucket, type StoredObject } from '@cairn/core/results/object';
 import { storedChunks } from './chunks.ts';
+import { RowsText } from './results.ts';
 
 export interface RequestSql {
   sql: postgres.Sql;
-  /** A result's stored chunks in order, as raw bytes (chunks.ts); one reader at a time per request. */
-  chunks(executionId: string): AsyncGenerator<Uint8Array>;
+  /**
+   * A result's stored chunks in order, as raw bytes: from its object in the region's bucket (D55), or
+   * from result_chunks (chunks.ts; one reader at a time per request).
+   */
+  chunks(r: ResultRef): AsyncGenerator<Uint8Array>;
+  /** The result's rows as the JSON document's text: the object's bytes as stored, or the chunks joined. */
+  rowsText(r: ResultRef): AsyncIterable<Uint8Array> | RowsText;
+  /** The region's bucket (RESULTS). */
+  bucket: ResultBucket;
   /** Ends the connection once (after the response body is done, or on an error before it). */
   close: () => void;
 }
 
 const CONNECT_TIMEOUT_MS = 10_000;
+
+export interface ResultRef {
+  execution_id: string;
+  stored_object?: StoredObject | null;
+}
 
 /**
  * One connection per request, kept until the response body has been streamed. Inside workerd the
@@ -44,19 +58,33 @@ export function openSql(c: Context<AppEnv>): RequestSql {
   // the connection (a zip or workbook of several results reads them one after the other).
   let turn: Promise<void> = Promise.resolve();
   const conn = { sql, socket: () => own.ready(() => sql`select 1`), track: (statement: Promise<unknown>) => (inFlight = statement) };
+  const bucket = c.env.RESULTS as ResultBucket;
+  const fromTable = async function* (executionId: string): AsyncGenerator<Uint8Array> {
+    const before = turn;
+    let release!: () => void;
+    turn = new Promise<void>((r) => (release = r));
+    try {
+      await before;
+      yield* storedChunks(conn, executionId);
+    } finally {
+      release();
+    }
+  };
+  const objectOf = (r: ResultRef) => {
+    if (!r.stored_object) return null;
+    return r.stored_object;
+  };
   return {
     sql,
     close,
-    chunks: async function* (executionId) {
-      const before = turn;
-      let release!: () => void;
-      turn = new Promise<void>((r) => (release = r));
-      try {
-        await before;
-        yield* storedChunks(conn, executionId);
-      } finally {
-        release();
-      }
+    bucket,
+    chunks: (r) => {
+      const obj = objectOf(r);
+      return obj ? objectChunks(bucket, obj) : fromTable(r.execution_id);
+    },
+    rowsText: (r) => {
+      const obj = objectOf(r);
+      return obj ? new RowsText(objectBytes(bucket, obj), () => objectBody(bucket, obj)) : fromTable(r.execution_id);
     },
   };
 }

@@ -4,6 +4,12 @@ import type { RateLimiter } from '../../worker-api/src/durable/rate-limiter.ts';
 export interface Env {
   REGION: Region;
   HYPERDRIVE: Hyperdrive;
+  /**
+   * The region's bucket of result rows and export files (ARCHITECTURE D55); shared by the region's API
+   * and data server. Required (D61): query results and export files live only there; result_chunks
+   * holds schema documents.
+   */
+  RESULTS: R2Bucket;
   /** Set by the test config only: leave connections open (the test pool cannot close them). */
   CAIRN_KEEP_CONNECTIONS?: string;
   /** HMAC secret shared with this region's API server. */

@@ -4,7 +4,7 @@ import {
 } from '@cairn/core/export/index';
 import type { DataFormat, ProcessFormat } from '@cairn/core/export/options';
 import type { RequestSql } from './db.ts';
-import { resultJson, type StoredResult } from './results.ts';
+import { jsonHead, jsonTail, resultJson, RowsText, type StoredResult } from './results.ts';
 import { pageChunks, type Page } from './paging.ts';
 
 export const MEDIA = {
@@ -35,22 +35,53 @@ export function resultResponse(
 ): Response {
   if (page) {
     const extra = `"offset":${page.offset},"limit":${page.limit},"row_count":${r.row_count},`;
-    return respond(resultJson(r, pageChunks(db.sql, r.execution_id, page), extra), { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' }, onDone);
+    return respond(resultJson(r, pageChunks(db.sql, db.bucket, r, page), extra), { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' }, onDone);
   }
-  const chunks = db.chunks(r.execution_id);
+  const chunks = () => db.chunks(r);
   const base = opts.name?.trim() || `data ${r.execution_id}`;
   switch (opts.format ?? 'json') {
     case 'csv':
-      return respond(csvStream(r.fields, chunks, opts.csv ?? DEFAULT_CSV_OPTIONS), {
+      return respond(csvStream(r.fields, chunks(), opts.csv ?? DEFAULT_CSV_OPTIONS), {
         'content-type': MEDIA.csv, 'content-disposition': contentDisposition(fileNamer('.csv')(base)), 'cache-control': 'private, no-store',
       }, onDone);
     case 'xlsx':
-      return respond(xlsxStream([{ name: base, fields: r.fields, chunks }]), {
+      return respond(xlsxStream([{ name: base, fields: r.fields, chunks: chunks() }]), {
         'content-type': MEDIA.xlsx, 'content-disposition': contentDisposition(fileNamer('.xlsx')(base)), 'cache-control': 'private, no-store',
       }, onDone);
-    default:
-      return respond(resultJson(r, chunks), { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' }, onDone);
+    default: {
+      const rows = db.rowsText(r);
+      const headers = { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' };
+      if (rows instanceof RowsText && rows.open && typeof IdentityTransformStream !== 'undefined') return pipedJson(r, rows.open, headers, onDone);
+      return respond(resultJson(r, rows), headers, onDone);
+    }
   }
+}
+
+/**
+ * The JSON document of a result stored as one object (D55): the head, then the object's body piped
+ * into the response by the runtime itself (an R2 body into an IdentityTransformStream: no JavaScript
+ * runs per chunk, where the generator path above costs a pull, a read and a yield for each of the
+ * thousands of pieces a 64 MB body arrives in), then the tail (ARCHITECTURE D68).
+ */
+function pipedJson(r: StoredResult, open: () => Promise<ReadableStream<Uint8Array>>, headers: Record<string, string>, onDone: () => void): Response {
+  const { readable, writable } = new IdentityTransformStream();
+  const pump = async () => {
+    const body = await open();
+    let writer = writable.getWriter();
+    await writer.write(jsonHead(r));
+    writer.releaseLock();
+    await body.pipeTo(writable, { preventClose: true });
+    writer = writable.getWriter();
+    await writer.write(jsonTail(r));
+    await writer.close();
+  };
+  pump()
+    .catch(async (err: unknown) => {
+      console.error('download failed while streaming', err);
+      await writable.abort(err).catch(() => {});
+    })
+    .finally(onDone);
+  return new Response(readable, { headers: { 'x-content-type-options': 'nosniff', ...headers } });
 }
 
 export interface ProcessPart {
@@ -67,7 +98,7 @@ async function* processJson(db: RequestSql, parts: ProcessPart[]): AsyncGenerato
     const p = parts[i]!;
     yield enc.encode(`${i ? ',' : ''}${JSON.stringify(p.id)}:`);
     const extra = `"report_id":${JSON.stringify(p.id)},"name":${JSON.stringify(p.name)},"data_key":${JSON.stringify(p.result.data_key)},`;
-    yield* resultJson(p.result, db.chunks(p.result.execution_id), extra);
+    yield* resultJson(p.result, db.rowsText(p.result), extra);
   }
   yield enc.encode('}');
 }
@@ -78,7 +109,7 @@ async function* csvEntries(db: RequestSql, parts: ProcessPart[], csv: CsvOptions
   for (const p of parts) {
     yield {
       name: nameOf(p.name),
-      data: csvStream(p.result.fields, db.chunks(p.result.execution_id), csv),
+      data: csvStream(p.result.fields, db.chunks(p.result), csv),
       method: p.result.size_in_bytes > STORE_ABOVE_BYTES ? 'store' : 'deflate',
       modified,
     };
@@ -98,7 +129,7 @@ export function processResponse(
         ...download, 'content-type': MEDIA.zip, 'content-disposition': contentDisposition(fileNamer('.zip')(base)),
       }, onDone);
     case 'xlsx':
-      return respond(xlsxStream(parts.map((p) => ({ name: p.name, fields: p.result.fields, chunks: db.chunks(p.result.execution_id) })), { modified }), {
+      return respond(xlsxStream(parts.map((p) => ({ name: p.name, fields: p.result.fields, chunks: db.chunks(p.result) })), { modified }), {
         ...download, 'content-type': MEDIA.xlsx, 'content-disposition': contentDisposition(fileNamer('.xlsx')(base)),
       }, onDone);
     default:

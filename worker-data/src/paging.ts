@@ -2,6 +2,7 @@ import type postgres from 'postgres';
 import { ApiError } from '@cairn/core';
 import { RowCursor, END_OF_ROW } from '@cairn/core/export/index';
 import type { DataFormat } from '@cairn/core/export/options';
+import { objectChunkAt, type ResultBucket, type StoredObject } from '@cairn/core/results/object';
 
 /** The most rows one page of `GET /data/{dataKey}` may ask for. */
 export const MAX_PAGE_ROWS = 100_000;
@@ -43,9 +44,16 @@ export function parsePage(query: (name: string) => string | undefined, format: D
  * chunk read. Only the chunks covering the range are read (each chunk's `rows` column says where it
  * starts); the first and last are cut at row boundaries.
  */
-export async function* pageChunks(sql: postgres.Sql, executionId: string, page: Page): AsyncGenerator<Uint8Array> {
+export async function* pageChunks(
+  sql: postgres.Sql, bucket: ResultBucket, r: { execution_id: string; stored_object: StoredObject | null }, page: Page,
+): AsyncGenerator<Uint8Array> {
   if (page.limit === 0) return;
   const end = page.offset + page.limit;
+  if (r.stored_object) {
+    yield* objectPage(bucket, r.stored_object, page);
+    return;
+  }
+  const executionId = r.execution_id;
   const chunks = await sql<{ seq: number; start: number; data: Uint8Array }[]>`
     with c as (
       select seq, rows, (sum(rows) over (order by seq) - rows)::float8 as start
@@ -59,6 +67,21 @@ export async function* pageChunks(sql: postgres.Sql, executionId: string, page: 
     const skip = Math.max(0, page.offset - chunk.start);
     const take = end - Math.max(page.offset, chunk.start);
     yield cutRows(data, skip, take);
+  }
+}
+
+/** The same from a result object (D55): its chunk index says where each chunk starts; one range read per chunk. */
+async function* objectPage(bucket: ResultBucket, obj: StoredObject, page: Page): AsyncGenerator<Uint8Array> {
+  const end = page.offset + page.limit;
+  let start = 0;
+  for (let seq = 0; seq < obj.chunks.length && start < end; seq++) {
+    const rows = obj.chunks[seq]![0];
+    if (rows > 0 && start + rows > page.offset) {
+      const chunk = await objectChunkAt(bucket, obj, seq);
+      const skip = Math.max(0, page.offset - start);
+      yield cutRows(chunk!.data, skip, end - Math.max(page.offset, start));
+    }
+    start += rows;
   }
 }
 

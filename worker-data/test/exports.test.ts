@@ -1,6 +1,8 @@
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@cairn/core';
-import { exportFileChunks, exportJobs } from '@cairn/db';
+import { exportObjectKey } from '@cairn/core/results/object';
+import { exportJobs } from '@cairn/db';
 import { dataToken, db, errorOf, get, makeOrg } from './fixtures.ts';
 
 let org: string;
@@ -8,17 +10,14 @@ let other: string;
 let job: string;
 const PDF = new TextEncoder().encode('%PDF-1.7\nhello\n%%EOF\n');
 
-/** A finished export job whose file is stored in two chunks. */
+/** A finished export job whose file is one object of the region's bucket (D55, D61). */
 async function storeJob(organization: string, values: Partial<typeof exportJobs.$inferInsert> = {}) {
   const id = newId('export_job');
   await db.insert(exportJobs).values({
     id, organization_id: organization, kind: 'dashboard_pdf', job_status: 'success', file_key: `export/${id}`, file_name: 'Überblick.pdf',
     content_type: 'application/pdf', file_size: PDF.length, expires_at: new Date(Date.now() + 3_600_000), ...values,
   });
-  await db.insert(exportFileChunks).values([
-    { job_id: id, organization_id: organization, seq: 0, data: PDF.slice(0, 5) },
-    { job_id: id, organization_id: organization, seq: 1, data: PDF.slice(5) },
-  ]);
+  await env.RESULTS.put(exportObjectKey(id), PDF);
   return id;
 }
 

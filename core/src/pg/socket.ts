@@ -49,8 +49,12 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** Opens a connection for postgres.js: TCP, and TLS after an accepted SSLRequest when `ssl` is set. */
-export async function openPgSocket(host: string, port: number, ssl: boolean, timeoutMs: number): Promise<PgSocket> {
+/**
+ * Opens a connection for postgres.js: TCP, and TLS after an accepted SSLRequest when `ssl` is set. The
+ * certificate is checked against `serverName` (default `host`), so a caller may dial an address it
+ * resolved and checked itself and still verify the name.
+ */
+export async function openPgSocket(host: string, port: number, ssl: boolean, timeoutMs: number, serverName = host): Promise<PgSocket> {
   // Imported here: the module exists only in workerd (Node runs never get here).
   const { connect } = (await import('cloudflare:sockets')) as unknown as { connect: Connect };
   const tcp = connect({ hostname: host, port }, { secureTransport: ssl ? 'starttls' : 'off', allowHalfOpen: false });
@@ -65,7 +69,7 @@ export async function openPgSocket(host: string, port: number, ssl: boolean, tim
     const { value } = await within(reader.read(), timeoutMs);
     reader.releaseLock();
     if (value?.[0] !== 0x53) throw new SslRefused();
-    const secure = tcp.startTls({ expectedServerHostname: host });
+    const secure = tcp.startTls({ expectedServerHostname: serverName });
     secure.closed.catch(() => {});
     await within(secure.opened, timeoutMs);
     return new PgSocket(secure);

@@ -19,7 +19,7 @@ import { BUILT_IN_VARIABLES, type FilterDefinition, type InputParameters } from 
 import { resolveVariable, type Selection } from './selection.ts';
 import type { SnippetDefinition, SqlContext } from './snippets.ts';
 import type { ExprToken, FilterToken } from './syntax.ts';
-import { checkTimeZone } from './time.ts';
+import { checkTimeZone } from '../time.ts';
 import type { TimeContext } from './values.ts';
 import { Walker } from './walker.ts';
 
@@ -43,6 +43,8 @@ export interface CompileOptions {
   snippets?: readonly SnippetDefinition[];
   /** Values of the built-in snippets. */
   context?: SqlContext | null;
+  /** The moment relative ranges (`last_7_days`) are resolved at, in milliseconds; default: now. */
+  now?: number;
 }
 
 export interface CompiledQuery {
@@ -72,7 +74,7 @@ export interface CompiledQuery {
 export function compileSql(opts: CompileOptions): CompiledQuery {
   const dataZone = opts.dataTimeZone ? checkTimeZone(opts.dataTimeZone, 'The data time zone', '/data_time_zone') : 'UTC';
   const zone = opts.timeZone ? checkTimeZone(opts.timeZone, 'The time zone', '/parameters/tz') : dataZone;
-  const time: TimeContext = { zone, dataZone };
+  const time: TimeContext = { zone, dataZone, ...(opts.now === undefined ? {} : { now: opts.now }) };
   const target = { dialect: opts.dialect, time };
   const defined = new Set(opts.filters.map((f) => f.variable_name));
   const variables: string[] = [];

@@ -8,7 +8,7 @@ import type { Dialect } from './lexer.ts';
 import type { Aggregation } from './params.ts';
 import { neighbour, type Range } from './ranges.ts';
 import type { Selection } from './selection.ts';
-import { TRANSITION_WINDOW, formatDay, formatTimeOfDay, transitions, zoneOffset } from './time.ts';
+import { TRANSITION_WINDOW, formatDay, formatTimeOfDay, transitions, zoneOffset } from '../time.ts';
 import { render, renderInstant, type TimeContext } from './values.ts';
 
 /** A piece of compiled SQL: fixed text, or a value to bind (`shared` values get one placeholder on Postgres). */

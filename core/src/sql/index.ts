@@ -4,4 +4,5 @@ export { compileSql, type CompileOptions, type CompiledQuery } from './compile.t
 export { sqlReferences, type SqlReferences } from './references.ts';
 export { dialectOf, type Dialect } from './lexer.ts';
 export { BUILT_IN_SNIPPETS, type SnippetDefinition, type SqlContext } from './snippets.ts';
-export { canonicalTimeZone, checkTimeZone, resolveDashboardTimeZone } from './time.ts';
+
+export { RELATIVE_PRESETS, isRelativeToken, parseRelative, relativeLabel, relativeRangeValue, resolveRelative, resolveRelativeParameters } from './relative.ts';

@@ -27,7 +27,46 @@ export const CONTROL_TYPES = [
   'dropdown_multi_dynamic', 'dropdown_manual', 'dropdown_multi_manual',
 ] as const;
 
+export type ControlType = (typeof CONTROL_TYPES)[number];
+
 export const RANGE_CONTROLS = ['date_range', 'date_time_range', 'time_range'] as const;
+/** Dropdowns whose options are the filter's own `values`. */
+export const MANUAL_CONTROLS = ['dropdown_manual', 'dropdown_multi_manual'] as const;
+/** Dropdowns whose options may come from sql_query (optional for the plain ones, required for the dynamic ones). */
+export const QUERY_CONTROLS = ['dropdown', 'dropdown_multi', 'dropdown_dynamic', 'dropdown_multi_dynamic'] as const;
+/** Dropdowns that need sql_query and may have a parent filter. */
+export const DYNAMIC_CONTROLS = ['dropdown_dynamic', 'dropdown_multi_dynamic'] as const;
+/** Controls that may restrict the aggregations offered (allowed_aggregations). */
+export const AGGREGATION_CONTROLS = ['date_time_aggregation', 'date_range', 'date_time_range'] as const;
+
+const ANY_VALUE_TYPE: readonly ValueType[] = VALUE_TYPES;
+/**
+ * Which value types each control accepts. Typed inputs take what can be typed (no BOOLEAN: that is
+ * what checkboxes are for); date and time pickers take exactly their type; the aggregation control
+ * selects an aggregation name (TEXT); dropdowns may carry any value type.
+ */
+export const COMPATIBLE_VALUE_TYPES: Record<ControlType, readonly ValueType[]> = {
+  input: ['TEXT', 'NUMBER', 'DATE', 'TIME', 'DATE_TIME'],
+  input_multi: ['TEXT', 'NUMBER', 'DATE', 'TIME', 'DATE_TIME'],
+  checkbox: ['BOOLEAN'],
+  checkbox_two_way: ['BOOLEAN'],
+  date_time: ['DATE_TIME'],
+  date_time_range: ['DATE_TIME'],
+  date: ['DATE'],
+  date_range: ['DATE'],
+  time: ['TIME'],
+  time_range: ['TIME'],
+  date_time_aggregation: ['TEXT'],
+  dropdown: ANY_VALUE_TYPE,
+  dropdown_multi: ANY_VALUE_TYPE,
+  dropdown_dynamic: ANY_VALUE_TYPE,
+  dropdown_multi_dynamic: ANY_VALUE_TYPE,
+  dropdown_manual: ANY_VALUE_TYPE,
+  dropdown_multi_manual: ANY_VALUE_TYPE,
+};
+
+/** Whether `control` is one of `list` (the lists above are typed narrowly). */
+export const controlIn = (list: readonly ControlType[], control: string): boolean => (list as readonly string[]).includes(control);
 
 /** Controls that hold at most one value; the others (input_multi, dropdown_multi…) hold lists. */
 export const SINGLE_VALUE_CONTROLS = [

@@ -7,7 +7,8 @@
  * second later; one ending on a bare date ends at the next local midnight; a time range ending 13:59:59
  * ends before 14:00:00.
  */
-import { DAY_MS, addMonths, fromWall, toWall, wallParts } from './time.ts';
+import { relativeRangeValue, isRelativeToken, parseRelative } from './relative.ts';
+import { DAY_MS, addMonths, fromWall, toWall, wallParts } from '../time.ts';
 import { invalid, parseDay, parseInstant, parseTimeOfDay, show, type Origin, type TimeContext } from './values.ts';
 
 export type RangeType = 'instant' | 'date' | 'time';
@@ -38,6 +39,12 @@ function sides(raw: unknown, origin: Origin): [unknown, unknown] {
 }
 
 export function parseRange(raw: unknown, type: RangeType, origin: Origin, time: TimeContext): Range {
+  const token = Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
+  if (type !== 'time' && typeof token === 'string' && isRelativeToken(token)) {
+    // A relative range ("last_7_days") is resolved now, in the zone the range is read in (relative.ts).
+    if (type === 'date' && parseRelative(token)!.unit === 'hour') throw invalid(origin, `a range of days cannot be ${show(token)}.`);
+    raw = relativeRangeValue(token, time.now ?? Date.now(), time.zone);
+  }
   const [a, b] = sides(raw, origin);
   let start: number | null = null;
   let end: number | null = null;

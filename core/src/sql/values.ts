@@ -3,7 +3,7 @@
  * the dialects render as bound parameters. Nothing here ever becomes SQL text.
  */
 import { ApiError } from '../errors.ts';
-import { DAY_MS, MAX_INSTANT, MIN_INSTANT, formatDay, formatOffset, formatTimeOfDay, formatWall, fromWall, toWall } from './time.ts';
+import { DAY_MS, MAX_INSTANT, MIN_INSTANT, formatDay, formatOffset, formatTimeOfDay, formatWall, fromWall, toWall } from '../time.ts';
 import type { Dialect } from './lexer.ts';
 
 export type Typed =
@@ -29,6 +29,8 @@ export interface TimeContext {
   zone: string;
   /** Zone in which naive timestamps of the datasource are written. */
   dataZone: string;
+  /** The moment relative ranges ("last_7_days") are resolved at, in milliseconds; default: now. */
+  now?: number;
 }
 
 export function invalid(origin: Origin, detail: string): ApiError {

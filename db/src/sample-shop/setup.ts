@@ -185,13 +185,3 @@ export async function ensureSampleDatabase(adminUrl: string, opts: SampleDatabas
   }
   return { url: sampleDatabaseUrl(adminUrl, { database, password: opts.password }), database, metadataDatabase, shop, ...(moved ? { moved } : {}) };
 }
-
-/** Drops a sample database (per-run test databases), disconnecting its sessions. */
-export async function dropSampleDatabase(adminUrl: string, database: string): Promise<void> {
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${ident(database)} WITH (FORCE)`);
-  } finally {
-    await admin.end({ timeout: 5 });
-  }
-}

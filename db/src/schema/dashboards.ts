@@ -32,9 +32,13 @@ export const dashboards = pgTable(
     layout: jsonb().$type<LayoutTile[]>().notNull().default([]),
     floating_enabled: boolean().notNull().default(false),
     color_scheme: text().notNull().default('scheme_6'),
+    /** Series value → ordinal of its colour, in order of first sight (migration 0011; POST /dashboards/{id}/series_colors). */
+    series_colors: jsonb().$type<Record<string, number>>().notNull().default({}),
     filters_configuration: jsonb().$type<FiltersConfiguration>().notNull().default({}),
     share_mode: text().$type<'none' | 'all_users' | 'all_analysts' | 'custom'>().notNull().default('none'),
     last_accessed_at: ts(),
+    /** When a thumbnail render was last handed to the job queue (migration 0012; at most once a day). */
+    thumbnail_queued_at: ts(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -72,6 +72,8 @@ export const results = pgTable('results', {
   time_zone: text().notNull().default('UTC'),
   data_timestamp: ts().notNull(),
   expires_at: ts().notNull(),
+  // Where the rows are when they went to the region's R2 bucket (D55); null: in result_chunks.
+  stored_object: jsonb().$type<{ key: string; chunks: [number, number][] }>(),
 });
 
 /**

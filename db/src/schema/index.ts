@@ -4,3 +4,4 @@ export * from './dashboards.ts';
 export * from './sharing.ts';
 export * from './alerts.ts';
 export * from './executions.ts';
+export * from './sso.ts';

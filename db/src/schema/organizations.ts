@@ -21,6 +21,13 @@ export const organizations = pgTable('organizations', {
   /** Datasources the organization may have (the sample data datasource does not count); NULL: no limit. */
   plan_datasources: integer(),
   settings: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+  /**
+   * The organization's SSH key pair for tunnelled datasources (ARCHITECTURE D51): made on first use
+   * (worker-api engine/ssh-key.ts), the public key as an authorized_keys line, the private key sealed
+   * with SECRET_KEY (encryptSecret). NULL until then.
+   */
+  ssh_public_key: text(),
+  ssh_private_key_encrypted: text(),
   created_at: createdAt(),
   updated_at: updatedAt(),
 });
@@ -73,8 +80,11 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expires_at: ts().notNull(),
+    /** Written at most once a minute per session, by the API's authentication (D65). */
     last_seen_at: ts(),
     user_agent: text(),
+    /** How the session began: password (also NULL, older sessions), invitation, oidc or saml (migration 0016). */
+    sign_in_method: text().$type<'password' | 'invitation' | 'oidc' | 'saml'>(),
     created_at: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.user_id)],
@@ -152,7 +162,7 @@ export const userGroupMembers = pgTable(
 );
 
 /**
- * API keys: `cairn_<key_id>_<secret>`. `key_id` finds the row; only the SHA-256 of the secret is kept.
+ * API keys: `cairn_<region>_<key_id>_<secret>` (D53; older keys have no region part). `key_id` finds the row; only the SHA-256 of the secret is kept.
  * `permissions` is the list of grants, each optionally restricted to named resources.
  */
 export const apiKeys = pgTable(
@@ -188,5 +198,8 @@ export const auditLog = pgTable(
     details: jsonb().$type<Record<string, unknown>>(),
     created_at: createdAt(),
   },
-  (t) => [index('audit_org_time_idx').on(t.organization_id, t.created_at)],
+  (t) => [
+    index('audit_org_time_idx').on(t.organization_id, t.created_at),
+    index('audit_org_action_time_idx').on(t.organization_id, t.action, t.created_at),
+  ],
 );

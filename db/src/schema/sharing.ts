@@ -109,3 +109,20 @@ export const exportFileChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.job_id, t.seq] })],
 );
+
+/**
+ * E-mails sent by background jobs, by idempotency key (migration 0012, D54): a queue message may be
+ * delivered again, so a job records its send here first ('sending') and marks it 'sent' after; a
+ * delivery that finds its key already here sends nothing.
+ */
+export const jobSends = pgTable(
+  'job_sends',
+  {
+    key: text().primaryKey(),
+    organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
+    send_state: text().$type<'sending' | 'sent'>().notNull().default('sending'),
+    created_at: createdAt(),
+    sent_at: ts(),
+  },
+  (t) => [index('job_sends_created_idx').on(t.created_at)],
+);

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
-  ApiError, generateApiKey, isPermission, newId, RESTRICTABLE_RESOURCE_TYPES, sha256Hex, type Grant,
+  ApiError, generateApiKey, isPermission, isRegion, type Region, newId, RESTRICTABLE_RESOURCE_TYPES, sha256Hex, type Grant,
   type RestrictableResourceType,
 } from '@cairn/core';
 import { apiKeys, dashboards, datasources, organizations, sqlAlerts } from '../schema/index.ts';
@@ -20,9 +20,10 @@ export interface CreateApiKeyInput {
 
 const RESOURCE_TABLES = { dashboards, datasources, sql_alerts: sqlAlerts } as const;
 
-async function requireOrganization(ex: Executor, organizationId: string): Promise<void> {
-  const found = await ex.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+async function requireOrganization(ex: Executor, organizationId: string): Promise<Region> {
+  const found = await ex.select({ id: organizations.id, region: organizations.region }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
   if (found.length === 0) throw new ApiError('not_found', `No organization with id ${organizationId}.`);
+  return isRegion(found[0]!.region) ? found[0]!.region : 'eu';
 }
 
 /** Checks the grants' shape and that every restricted resource exists in the organization. */
@@ -67,7 +68,7 @@ export async function validateGrants(ex: Executor, organizationId: string, grant
 }
 
 /**
- * Creates an API key. The full key (`cairn_<key id>_<secret>`) is returned once, here, and never again:
+ * Creates an API key. The full key (`cairn_<region>_<key id>_<secret>`, D53) is returned once, here, and never again:
  * the row keeps the key id and the SHA-256 of the secret part only.
  */
 export async function createApiKey(
@@ -79,10 +80,9 @@ export async function createApiKey(
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) throw new ApiError('invalid_attribute', 'The API key name must not be empty.');
   if (name.length > 200) throw new ApiError('invalid_attribute', 'The API key name is longer than 200 characters.');
-  const key = generateApiKey();
-  const secretHash = await sha256Hex(key.secret);
   return db.transaction(async (tx) => {
-    await requireOrganization(tx, input.organizationId);
+    const key = generateApiKey(await requireOrganization(tx, input.organizationId));
+    const secretHash = await sha256Hex(key.secret);
     const grants = await validateGrants(tx, input.organizationId, input.grants);
     const [apiKey] = await tx
       .insert(apiKeys)

@@ -346,11 +346,16 @@ export function curlExample(doc: OpenApiDocument, op: OperationRef): string {
 
 // ---- operations ----
 
-/** API-server error codes of a status (the data server's own codes are left out). */
-const DATA_SERVER_CODES = new Set<ErrorCode>(['invalid_data_token', 'data_token_expired', 'wrong_region']);
-export function errorCodesFor(status: number): ErrorCode[] {
+/**
+ * API-server error codes of a status (the data server's own codes are left out; `wrong_region` stays:
+ * a key, session or link of the other region's organization gets it from the API server too).
+ */
+const DATA_SERVER_CODES = new Set<ErrorCode>(['invalid_data_token', 'data_token_expired']);
+/** The codes only an API key's check gives: a call that takes no key never answers them. */
+const API_KEY_CODES = new Set<ErrorCode>(['invalid_api_key', 'api_key_disabled']);
+export function errorCodesFor(status: number, publicCall = false): ErrorCode[] {
   return (Object.entries(ERROR_CODES) as [ErrorCode, number][])
-    .filter(([c, s]) => s === status && !DATA_SERVER_CODES.has(c))
+    .filter(([c, s]) => s === status && !DATA_SERVER_CODES.has(c) && !(publicCall && API_KEY_CODES.has(c)))
     .map(([c]) => c);
 }
 
@@ -459,7 +464,7 @@ function operationSection(doc: OpenApiDocument, op: OperationRef): string[] {
     // One line: the statuses with their error codes; a description only where it says more than usual.
     const usual = usualErrorTexts(doc);
     const items = errors.map(([status, r]) => {
-      const codes = errorCodesFor(Number(status)).join(', ');
+      const codes = errorCodesFor(Number(status), isPublic(operation)).join(', ');
       const special = r.description && r.description !== usual.get(status) ? ` ${mdText(r.description)}` : '';
       return `${code(status)}${codes ? ` (${codes})` : ''}${special}`;
     });

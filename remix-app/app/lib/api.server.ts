@@ -4,17 +4,21 @@
  * its JSON:API error envelopes into thrown `Response`s (401 → sign-in, other statuses → error boundaries).
  */
 import { data, redirect, type AppLoadContext } from 'react-router';
-import { getEnv, type AppEnv } from './env.server.ts';
+import { getEnv, REGION_HEADER, type AppEnv } from './env.server.ts';
 import { clearSessionCookie, loginUrl, readSessionToken } from './session.server.ts';
 import { clientAddressHeaders } from './client-address.server.ts';
 
 export const API_ORIGIN = 'https://cairn-api.internal';
+/** Where a session that must enrol in two-factor authentication is sent. */
+export const TWO_FACTOR_SETUP_PATH = '/app/two-factor-setup';
 const JSONAPI = 'application/vnd.api+json';
 
 export interface ApiProblem {
   status: number;
   code: string;
   message: string;
+  /** The error's `meta.reason`, where the API gives one (e.g. two_factor_enrolment_required). */
+  reason?: string;
 }
 
 export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; problem: ApiProblem };
@@ -29,14 +33,17 @@ interface CallOptions {
   /** JSON body; sent as application/json (action calls) unless `jsonapi` is set. */
   body?: unknown;
   jsonapi?: boolean;
+  /** The region whose API to ask first (sign-in: the region chosen on the page; D53). */
+  region?: string;
 }
 
 export function problemFrom(status: number, body: unknown): ApiProblem {
-  const first = (body as { errors?: { code?: unknown; detail?: unknown; title?: unknown }[] } | null)?.errors?.[0];
+  const first = (body as { errors?: { code?: unknown; detail?: unknown; title?: unknown; meta?: { reason?: unknown } }[] } | null)?.errors?.[0];
   const code = typeof first?.code === 'string' ? first.code : `http_${status}`;
   const detail = typeof first?.detail === 'string' && first.detail ? first.detail : undefined;
   const title = typeof first?.title === 'string' && first.title ? first.title : undefined;
-  return { status, code, message: detail ?? title ?? defaultMessage(status) };
+  const reason = typeof first?.meta?.reason === 'string' ? first.meta.reason : undefined;
+  return { status, code, message: detail ?? title ?? defaultMessage(status), ...(reason ? { reason } : {}) };
 }
 
 function defaultMessage(status: number): string {
@@ -100,6 +107,7 @@ export class ApiClient {
     if (userAgent) headers.set('User-Agent', userAgent);
     // The visitor's address as the edge set it, for the API's per-address limits (sign-in lockout).
     for (const [k, v] of Object.entries(clientAddressHeaders(this.request))) headers.set(k, v);
+    if (opts.region) headers.set(REGION_HEADER, opts.region);
     let body: string | undefined;
     if (opts.body !== undefined) {
       headers.set('Content-Type', opts.jsonapi ? JSONAPI : 'application/json');
@@ -126,6 +134,8 @@ export class ApiClient {
     if (problem.status === 401) {
       return redirect(loginUrl(this.request), { headers: { 'Set-Cookie': clearSessionCookie(this.request) } });
     }
+    // The organization requires two-factor authentication and this session has none yet (D65).
+    if (problem.status === 403 && problem.reason === 'two_factor_enrolment_required') return redirect(TWO_FACTOR_SETUP_PATH);
     const status = problem.status >= 500 ? 503 : problem.status;
     return data<ErrorPayload>({ code: problem.code, message: problem.message }, { status });
   }

@@ -33,6 +33,10 @@ describe('csrfProblem', () => {
     expect(isProtectedPath('/app')).toBe(true);
     expect(isProtectedPath('/s/abc')).toBe(true);
     expect(isProtectedPath('/docs-insights')).toBe(false);
+    // The identity provider posts the SAML response from its own origin (D57); only that exact path.
+    expect(isProtectedPath('/app/sso/saml/acs')).toBe(false);
+    expect(isProtectedPath('/app/sso/saml/acs/')).toBe(true);
+    expect(isProtectedPath('/app/sso/oidc/callback')).toBe(true);
     expect(isProtectedPath('/application')).toBe(false);
   });
 });

@@ -26,8 +26,14 @@ export function csrfProblem(request: Request): string | null {
   return `The request came from another site (Sec-Fetch-Site: ${site}).`;
 }
 
-/** Paths whose actions change state on behalf of a browser: the app and the public link pages. */
+/**
+ * Paths whose actions change state on behalf of a browser: the app and the public link pages. The SAML
+ * assertion consumer service is the exception: the identity provider's page posts there from its own
+ * origin by design, and what it posts is checked by its signature and single use (ARCHITECTURE D57).
+ */
+export const SAML_ACS_PATH = '/app/sso/saml/acs';
 export function isProtectedPath(pathname: string): boolean {
+  if (pathname === SAML_ACS_PATH) return false;
   return pathname === '/app' || pathname.startsWith('/app/') || pathname.startsWith('/s/');
 }
 

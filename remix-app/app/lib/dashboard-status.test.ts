@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { dataAge, INITIAL_TILE, nextTile, optionsFrom, type StatusEntry } from './dashboard-status';
+import {
+  dataAge, INITIAL_TILE, isTransientStatusError, nextTile, optionsFrom, STATUS_RETRYING, statusRetryDelay, tileAfterStatusFailure,
+  type StatusEntry, type TileState,
+} from './dashboard-status';
+import { newReportErrors } from '../components/sharing/embed-events';
 
 const entry = (over: Partial<StatusEntry>): StatusEntry => ({
   result_status: 'running', data_key: null, data_access_token: null, data_timestamp: null, data_current: false,
@@ -39,5 +43,55 @@ describe('status entries', () => {
     expect(dataAge('2026-01-02T09:00:00Z', now)).toBe('3 h ago');
     expect(dataAge('2025-12-30T12:00:00Z', now)).toBe('3 days ago');
     expect(dataAge(null, now)).toBeNull();
+  });
+});
+
+describe('a failed status call', () => {
+  const loading: TileState = { ...INITIAL_TILE };
+  const ready: TileState = { ...INITIAL_TILE, phase: 'ready', running: false, result: { fields: [], rows: [[1]] }, dataKey: 'eu/k1' };
+  const failedReport: TileState = { ...INITIAL_TILE, phase: 'error', running: false, message: 'column "x" does not exist' };
+  const transient = [
+    { status: 503, code: 'service_unavailable', message: 'The database is unavailable.' },
+    { status: 500, code: 'internal_error', message: 'Something went wrong.' },
+    { status: 429, code: 'rate_limited', message: 'Too many requests.' },
+    { status: 0, code: 'network', message: 'Failed to fetch' },
+    { status: 502, code: 'bad_response', message: 'The server answered 502.' },
+  ];
+
+  it('on the way (5xx, 429, no answer) is no report error: tiles keep what they show and say the page is retrying', () => {
+    for (const error of transient) {
+      expect(isTransientStatusError(error), error.code).toBe(true);
+      const tiles = [loading, ready, failedReport].map((t) => tileAfterStatusFailure(t, error));
+      expect(tiles.map((t) => t.phase), error.code).toEqual(['loading', 'ready', 'error']);
+      expect(tiles.map((t) => t.retrying), error.code).toEqual([STATUS_RETRYING, STATUS_RETRYING, STATUS_RETRYING]);
+      expect(tiles[1]!.result).toEqual(ready.result);
+      // The server's message is nowhere in a tile, and the report's own error stays its own.
+      expect(tiles.map((t) => t.message), error.code).toEqual([null, null, 'column "x" does not exist']);
+      // An embedded page tells its parent only of the report that failed by itself, once.
+      const told = new Map<string, string>();
+      const named = tiles.map((t, i) => ({ reportId: `r${i}`, ...t }));
+      expect(newReportErrors(named, told)).toEqual([{ report_id: 'r2', message: 'column "x" does not exist' }]);
+      expect(newReportErrors(named.map((t) => tileAfterStatusFailure(t, error)).map((t, i) => ({ reportId: `r${i}`, ...t })), told)).toEqual([]);
+    }
+  });
+
+  it('clears the retrying note with the next answer about the report', () => {
+    const stalled = tileAfterStatusFailure(loading, transient[0]!);
+    const answered = nextTile(stalled, entry({ result_status: 'no_data', running: false }), 'Nothing here').tile;
+    expect(answered).toMatchObject({ phase: 'empty', retrying: null });
+    expect(nextTile(stalled, entry({}), 'x').tile).toMatchObject({ phase: 'loading', retrying: null });
+  });
+
+  it('is a refusal otherwise (a link gone, parameters refused): the error of every tile without data', () => {
+    const refused = { status: 422, code: 'invalid_parameter', message: 'No filter named "Country".' };
+    expect(isTransientStatusError(refused)).toBe(false);
+    expect(isTransientStatusError({ status: 404, code: 'not_found', message: 'gone' })).toBe(false);
+    expect(tileAfterStatusFailure(loading, refused)).toMatchObject({ phase: 'error', message: 'No filter named "Country".', running: false, retrying: null });
+    expect(tileAfterStatusFailure(ready, refused)).toMatchObject({ phase: 'ready', result: ready.result });
+  });
+
+  it('is asked again sooner at first, then less often; a 429 waits longer', () => {
+    expect([1, 2, 3, 4, 5, 6, 20].map((n) => statusRetryDelay(n, 503))).toEqual([2, 4, 8, 16, 30, 30, 30]);
+    expect([1, 2, 5].map((n) => statusRetryDelay(n, 429))).toEqual([10, 10, 30]);
   });
 });

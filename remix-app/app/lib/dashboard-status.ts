@@ -50,13 +50,19 @@ export interface TileState {
   current: boolean;
   running: boolean;
   message: string | null;
+  /**
+   * Set while the status call itself fails on the way (no answer, 5xx, 429) and is being retried: the
+   * tile keeps what it shows and says it is retrying. Never the report's error (`phase` 'error'), so an
+   * embedded page posts no `cairn:report-error` for it. Cleared by the next answer about the report.
+   */
+  retrying?: string | null;
 }
 
 export const INITIAL_TILE: TileState = { phase: 'loading', result: null, dataKey: null, dataTimestamp: null, current: true, running: true, message: null };
 
 /** What one status entry means for a tile, and whether its result must be fetched. */
 export function nextTile(prev: TileState, e: StatusEntry, noDataMessage: string): { tile: TileState; fetch: { key: string; token: string } | null } {
-  const meta = { dataTimestamp: e.data_timestamp, current: e.data_current, running: e.running || e.result_status === 'running' };
+  const meta = { dataTimestamp: e.data_timestamp, current: e.data_current, running: e.running || e.result_status === 'running', retrying: null };
   if (e.result_status === 'error') {
     return { tile: { ...prev, ...meta, running: false, phase: 'error', message: e.error?.message || 'The query failed.' }, fetch: null };
   }
@@ -69,6 +75,35 @@ export function nextTile(prev: TileState, e: StatusEntry, noDataMessage: string)
   }
   // Running without a result yet: keep what is shown (older data stays visible while a new run goes on).
   return { tile: { ...prev, ...meta, phase: prev.result ? prev.phase : prev.phase === 'error' ? 'loading' : prev.phase === 'empty' ? 'empty' : 'loading' }, fetch: null };
+}
+
+/** What a tile says while the status call is retried after a failure on the way. */
+export const STATUS_RETRYING = 'The dashboard status could not be loaded; retrying.';
+
+/**
+ * A failure of the status call that goes away by itself: no answer at all (status 0: network, aborted
+ * connection), a server error (5xx), too many requests (429), a timeout (408), or an answer that is not
+ * the API's (a proxy's HTML page). Any other 4xx is a refusal that asking again will not change.
+ */
+export function isTransientStatusError(e: StatusError['error']): boolean {
+  return e.status === 0 || e.status === 408 || e.status === 429 || e.status >= 500 || e.code === 'bad_response';
+}
+
+/** Seconds before the next status call after `failures` transient failures in a row: 2, 4, 8, 16, then 30 (429: 10 at least). */
+export function statusRetryDelay(failures: number, status: number): number {
+  const backoff = Math.min(30, 2 ** Math.max(1, Math.min(failures, 5)));
+  return status === 429 ? Math.max(10, backoff) : backoff;
+}
+
+/**
+ * A tile after a failed status call. A transient failure (`isTransientStatusError`) is the request's,
+ * not the report's: the tile keeps its data, its loading state or its own report error, and notes that
+ * the page is retrying. A refusal (a link that is gone, parameters the API refuses) becomes the error
+ * of every tile without data, as the tiles cannot be shown with these parameters.
+ */
+export function tileAfterStatusFailure(prev: TileState, error: StatusError['error']): TileState {
+  if (isTransientStatusError(error)) return { ...prev, retrying: STATUS_RETRYING };
+  return { ...prev, phase: prev.result ? prev.phase : 'error', running: false, message: prev.result ? prev.message : error.message, retrying: null };
 }
 
 /** The options of a query-driven dropdown from its result: first column values, second column labels. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deferHydration } from './defer-hydration.server';
+import { deferHydration, defersHydration } from './defer-hydration.server';
 
 const page = (boot: string) =>
   '<!DOCTYPE html><html><head><link rel="icon" href="/favicon.svg"/>' +
@@ -82,5 +82,22 @@ describe('deferHydration', () => {
   it('leaves a document without a boot module alone', () => {
     const html = '<html><head><link rel="modulepreload" href="/a.js"/></head><body></body></html>';
     expect(deferHydration(html)).toBe(html);
+  });
+
+  it('adds a module listed twice once', () => {
+    const twice = page(BOOT).replace('<link rel="modulepreload" href="/assets/root-B.js"/>', '<link rel="modulepreload" href="/assets/root-B.js"/><link rel="modulepreload" href="/assets/entry.client-A.js"/>');
+    const { added, timers } = runLoader(deferHydration(twice), true);
+    timers.forEach((t) => t());
+    expect(added.filter((a) => a.tag === 'link').map((a) => a.href)).toEqual(['/assets/entry.client-A.js', '/assets/root-B.js']);
+  });
+});
+
+describe('defersHydration', () => {
+  it('defers the docs only (D67: not a sharing link), not the analyst app or the sign-in page', () => {
+    expect(defersHydration(['root', 'docs-layout', 'docs-page'])).toBe(true);
+    expect(defersHydration(['root', 'routes/s.$token'])).toBe(false);
+    expect(defersHydration(['root', 'routes/app.layout', 'routes/app.dashboard'])).toBe(false);
+    expect(defersHydration(['root', 'routes/app.login'])).toBe(false);
+    expect(defersHydration(['root', 'routes/s.$token.status'])).toBe(false);
   });
 });

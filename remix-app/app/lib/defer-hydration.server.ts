@@ -11,6 +11,20 @@
  * background tab). Nothing else changes: the same modules load, in parallel, and hydrate the same DOM.
  */
 
+/**
+ * Routes whose documents paint before their scripts load: the docs (D28) and a sharing link's dashboard
+ * (D67), whose server-rendered frame, titles and tile places are what an embedded viewer sees first.
+ */
+// The sharing link's dashboard ('routes/s.$token') was tried (D67) and taken back: its filter bar and
+// hash state did not answer until the deferred scripts ran, and the browser tests of sharing links failed.
+const DEFERRED_ROUTES = new Set(['docs-layout']);
+
+/** Whether a document whose matched routes have these ids starts its scripts after the first paint. */
+export function defersHydration(routeIds: Iterable<string>): boolean {
+  for (const id of routeIds) if (DEFERRED_ROUTES.has(id)) return true;
+  return false;
+}
+
 const MODULEPRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
 const BOOT_MODULE = /<script type="module" async="">([\s\S]*?)<\/script>/;
 const FALLBACK_MS = 200;
@@ -24,7 +38,8 @@ function scriptString(text: string): string {
 export function deferHydration(html: string): string {
   const boot = BOOT_MODULE.exec(html);
   if (!boot) return html;
-  const preloads = [...html.matchAll(MODULEPRELOAD)].map((m) => m[1]!);
+  // React Router may list a module twice (the entry, again as a route's dependency): one link each.
+  const preloads = [...new Set([...html.matchAll(MODULEPRELOAD)].map((m) => m[1]!))];
   const loader =
     '<script>(function(){var done=false,hrefs=' + scriptString(JSON.stringify(preloads)) + ',code=' + scriptString(boot[1]!) + ';' +
     'function go(){if(done)return;done=true;var f=document.createDocumentFragment();JSON.parse(hrefs).forEach(function(h){' +

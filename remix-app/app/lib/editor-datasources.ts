@@ -98,7 +98,7 @@ export function datasourceFields(type: DatabaseType, mode: ConnectionMode, datab
         f('snowflake_region', 'Region (legacy account locators only)', 'text'),
         f('snowflake_warehouse', 'Warehouse', 'text'),
         f('username', 'User name', 'text'),
-        f('password', 'Password', 'password'),
+        f('password', 'Private key or access token', 'password', { hint: 'The user\'s unencrypted private key (PKCS#8 PEM, key-pair authentication) or a programmatic access token.' }),
         f('database', 'Database', 'text'),
       );
       break;

@@ -3,11 +3,14 @@
  * (as the API's rules in resources/filters say; the API checks again), and the form ↔ JSON:API body
  * mapping. Manual dropdown options are written as one `value = label` per line.
  */
-import { AGGREGATIONS, CONTROL_TYPES, VALUE_TYPES } from '@cairn/core/sql/params';
+import {
+  AGGREGATIONS, AGGREGATION_CONTROLS, COMPATIBLE_VALUE_TYPES, CONTROL_TYPES, DYNAMIC_CONTROLS, MANUAL_CONTROLS, QUERY_CONTROLS, RANGE_CONTROLS, VALUE_TYPES,
+} from '@cairn/core/sql/params';
 import { attributesFor, toMany, toOne, type FieldSpec, type FormState, type ResourceBody } from './editor-forms.ts';
 
 export { AGGREGATIONS, CONTROL_TYPES, VALUE_TYPES };
-export type ControlType = (typeof CONTROL_TYPES)[number];
+export type { ControlType } from '@cairn/core/sql/params';
+import type { ControlType } from '@cairn/core/sql/params';
 
 export const CONTROL_LABELS: Record<ControlType, string> = {
   input: 'Text input', input_multi: 'Text input, several values', checkbox: 'Checkbox', checkbox_two_way: 'Yes / No / All',
@@ -19,20 +22,14 @@ export const CONTROL_LABELS: Record<ControlType, string> = {
 
 /** Value types each control takes (the API's COMPATIBLE_VALUE_TYPES). */
 export function valueTypesFor(control: ControlType): readonly string[] {
-  if (control === 'checkbox' || control === 'checkbox_two_way') return ['BOOLEAN'];
-  if (control === 'date_time' || control === 'date_time_range') return ['DATE_TIME'];
-  if (control === 'date' || control === 'date_range') return ['DATE'];
-  if (control === 'time' || control === 'time_range') return ['TIME'];
-  if (control === 'date_time_aggregation') return ['TEXT'];
-  if (control === 'input' || control === 'input_multi') return VALUE_TYPES.filter((t) => t !== 'BOOLEAN');
-  return VALUE_TYPES;
+  return COMPATIBLE_VALUE_TYPES[control];
 }
 
-const RANGE: readonly ControlType[] = ['date_range', 'date_time_range', 'time_range'];
-const MANUAL: readonly ControlType[] = ['dropdown_manual', 'dropdown_multi_manual'];
-const QUERY: readonly ControlType[] = ['dropdown', 'dropdown_multi', 'dropdown_dynamic', 'dropdown_multi_dynamic'];
-const DYNAMIC: readonly ControlType[] = ['dropdown_dynamic', 'dropdown_multi_dynamic'];
-const AGGREGATION: readonly ControlType[] = ['date_time_aggregation', 'date_range', 'date_time_range'];
+const RANGE: readonly ControlType[] = RANGE_CONTROLS;
+const MANUAL: readonly ControlType[] = MANUAL_CONTROLS;
+const QUERY: readonly ControlType[] = QUERY_CONTROLS;
+const DYNAMIC: readonly ControlType[] = DYNAMIC_CONTROLS;
+const AGGREGATION: readonly ControlType[] = AGGREGATION_CONTROLS;
 const DROPDOWN = (c: ControlType) => c.startsWith('dropdown');
 
 /** Which groups of the form apply to a control. */

@@ -46,6 +46,21 @@ async function callerKey(req: Request): Promise<string | null> {
   return btoa(String.fromCharCode(...new Uint8Array(digest)));
 }
 
+/** Set by the app on calls that carry no credential yet (sign-in): the region to ask first. */
+export const REGION_HEADER = 'X-Cairn-Region';
+
+/**
+ * The region a call names (D53): a session token `<region>_…`, an API key `cairn_<region>_…`, or the
+ * app's own X-Cairn-Region header on a sign-in. Null when it names none (older credentials).
+ */
+export function namedRegion(req: Request): string | null {
+  const auth = req.headers.get('Authorization') ?? '';
+  const m = /^Session (eu|us)_/.exec(auth) ?? /^Api cairn_(eu|us)_/.exec(auth);
+  if (m) return m[1]!;
+  const chosen = req.headers.get(REGION_HEADER)?.toLowerCase();
+  return chosen === 'eu' || chosen === 'us' ? chosen : null;
+}
+
 /** The region a `403 wrong_region` answer names (meta.region), or null for any other answer. */
 export async function wrongRegionOf(res: Response): Promise<string | null> {
   if (res.status !== 403) return null;
@@ -72,11 +87,27 @@ export function regionRouted(bindings: Record<string, ServiceBinding | undefined
   return {
     async fetch(input, init) {
       const req = input instanceof Request ? input : new Request(input, init);
-      const key = await callerKey(req);
-      const first = (key && lastRegion.get(key)) || home;
+      // A credential that names its region goes straight there (D53); an older one where it went last.
+      const named = namedRegion(req);
+      const key = named ? null : await callerKey(req);
+      const first = named ?? ((key && lastRegion.get(key)) || home);
       // Only a body is used up by the first call; a request without one can be sent again as it is.
       const spare = req.body ? req.clone() : req;
       const res = await (bindings[first] ?? bindings[home]!).fetch(req);
+      // A sharing link's token does not name its region (D53): one the first region does not know is
+      // asked of the others, so a US link opened through this app works rather than 404 (D61).
+      if (res.status === 404 && !named && new URL(req.url).pathname.startsWith('/public/links/')) {
+        for (const b of Object.values(bindings)) {
+          if (!b || b === (bindings[first] ?? bindings[home])) continue;
+          const again = await b.fetch(req.body ? spare.clone() : spare);
+          if (again.status !== 404) {
+            await res.body?.cancel();
+            return again;
+          }
+          await again.body?.cancel();
+        }
+        return res;
+      }
       const region = await wrongRegionOf(res);
       const other = region && region !== first ? bindings[region] : undefined;
       if (!other) return res;

@@ -12,7 +12,7 @@
  * - aggregations by name.
  * A missing parameter means "the default"; an empty one (`f.country=`) means "unset" even when there is a default.
  */
-import { AGGREGATIONS } from '@cairn/core/sql/params';
+import { AGGREGATIONS, type ControlType } from '@cairn/core/sql/params';
 import {
   dayEndUnix, dayStartUnix, dayString, isRelativeToken, localDay, parseDayString, resolveRelative, wallToUnix,
 } from './filters-range.ts';
@@ -20,10 +20,8 @@ import {
 export const FILTER_PREFIX = 'f.';
 export const TZ_PARAM = 'tz';
 
-export type ControlType =
-  | 'input' | 'input_multi' | 'checkbox' | 'checkbox_two_way' | 'date_time' | 'date_time_range' | 'date'
-  | 'date_range' | 'time' | 'time_range' | 'date_time_aggregation' | 'dropdown' | 'dropdown_multi'
-  | 'dropdown_dynamic' | 'dropdown_multi_dynamic' | 'dropdown_manual' | 'dropdown_multi_manual';
+/** The API's control types (core's vocabulary). */
+export type { ControlType };
 
 export interface FilterOption {
   value: string;
@@ -56,6 +54,8 @@ export interface FilterDef {
   queryOptions: boolean;
   /** Applied with its default but not shown (filters_configuration.hidden_parameters). */
   hidden: boolean;
+  /** Set by a signed sharing-link address: shown with its value, never changeable (unset: false). */
+  fixed?: boolean;
 }
 
 export interface InputParameters {

@@ -28,6 +28,23 @@ describe('the API of the organization’s region', () => {
     expect([eu.seen.length, us.seen.length]).toEqual([2, 3]);
   });
 
+  it('sends a credential that names its region straight there, and a sign-in to the chosen region (D53)', async () => {
+    const eu = binding(() => wrongRegion('us'));
+    const us = binding(() => Response.json({ ok: true }));
+    const api = regionRouted({ eu, us }, 'eu');
+    for (const headers of [
+      { Authorization: 'Session us_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+      { Authorization: `Api cairn_us_${'a'.repeat(12)}_${'b'.repeat(40)}` },
+      { 'X-Cairn-Region': 'us' },
+    ] as Record<string, string>[]) {
+      expect((await api.fetch(new Request('https://cairn-api.internal/auth/session', { headers }))).status).toBe(200);
+    }
+    expect([eu.seen.length, us.seen.length]).toEqual([0, 3]);
+    // An unknown region in the header is ignored: the home region first, as before.
+    await api.fetch(new Request('https://cairn-api.internal/auth/session', { headers: { 'X-Cairn-Region': 'mars' } }));
+    expect([eu.seen.length, us.seen.length]).toEqual([1, 4]);
+  });
+
   it('never lets the EU API serve a US organization: without the US binding the 403 stands', async () => {
     const eu = binding(() => wrongRegion('us'));
     const single = regionRouted({ eu, us: undefined }, 'eu');
@@ -35,6 +52,24 @@ describe('the API of the organization’s region', () => {
     const res = await single.fetch(new Request('https://cairn-api.internal/dashboards'));
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).errors[0].code).toBe('wrong_region');
+  });
+
+  it('asks the other region for a sharing link the first one does not know (its token names no region)', async () => {
+    const notFound = () => Response.json({ errors: [{ status: '404', code: 'not_found' }] }, { status: 404 });
+    const eu = binding(notFound);
+    const us = binding(async (req) => Response.json({ region: 'us', body: await req.json() }));
+    const api = regionRouted({ eu, us }, 'eu');
+    const res = await api.fetch(new Request('https://cairn-api.internal/public/links/tok123/status', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ parameters: {} }),
+    }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ region: 'us', body: { parameters: {} } });
+    // Unknown everywhere: the 404 stands; other paths are never asked twice.
+    const nowhere = regionRouted({ eu, us: binding(notFound) }, 'eu');
+    expect((await nowhere.fetch(new Request('https://cairn-api.internal/public/links/nope', { method: 'POST', body: '{}' }))).status).toBe(404);
+    const before = us.seen.length;
+    expect((await api.fetch(new Request('https://cairn-api.internal/dashboards/x'))).status).toBe(404);
+    expect(us.seen.length).toBe(before);
   });
 
   it('leaves other answers alone, a plain 403 included', async () => {

@@ -11,18 +11,17 @@ describe('scheduleBody', () => {
   });
 
   it('sends a report target, page width and parameters', () => {
-    const res = scheduleBody({ ...SCHEDULE_DEFAULTS, report: 'r9', page_width: '1200', parameters: '{"aggregation":"week"}', attach_as: ['csv', 'excel'] }, 'd1', 's1');
+    const res = scheduleBody({ ...SCHEDULE_DEFAULTS, report: 'r9', page_width: '1200', otherParameters: { aggregation: 'week' }, attach_as: ['csv', 'excel'] }, 'd1', 's1');
     if (!res.ok) throw new Error('refused');
     expect(res.body.data.id).toBe('s1');
     expect(res.body.data.relationships).toEqual({ report: { data: { type: 'reports', id: 'r9' } } });
     expect(res.body.data.attributes).toMatchObject({ page_width: 1200, parameters: { aggregation: 'week' }, attach_as: 'csv,excel' });
   });
 
-  it('points at unreadable parameters and widths', () => {
-    expect(scheduleBody({ ...SCHEDULE_DEFAULTS, parameters: '{oops', page_width: '12.5' }, 'd1')).toEqual({ ok: false, errors: {
-      parameters: ['The parameters are not valid JSON.'], page_width: ['Enter a whole number of pixels, or leave it empty for the dashboard’s width.'],
+  it('points at unreadable widths', () => {
+    expect(scheduleBody({ ...SCHEDULE_DEFAULTS, page_width: '12.5' }, 'd1')).toEqual({ ok: false, errors: {
+      page_width: ['Enter a whole number of pixels, or leave it empty for the dashboard’s width.'],
     } });
-    expect(scheduleBody({ ...SCHEDULE_DEFAULTS, parameters: '[1]' }, 'd1').ok).toBe(false);
   });
 });
 
@@ -33,7 +32,8 @@ describe('formFromSchedule', () => {
       time_zone: null, subject_text: null, body_text: 'Hi', send_via: 'email', page_width: 900, parameters: { tz: 'UTC' },
     }, 'r1');
     expect(form).toMatchObject({ cc_emails: '', bcc_emails: 'b@example.com', attach_as: ['pdf', 'csv'], page_width: '900', report: 'r1', time_zone: '' });
-    expect(JSON.parse(form.parameters)).toEqual({ tz: 'UTC' });
+    expect(form.otherParameters).toEqual({ tz: 'UTC' });
+    expect(form.filters).toEqual({});
   });
 });
 

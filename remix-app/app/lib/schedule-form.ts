@@ -2,8 +2,12 @@
  * The schedule form of a dashboard's scheduled e-mails as data: every attribute of a dashboard
  * schedule with its default, read from the API's attributes and written back as a JSON:API body.
  * Blank optional fields are sent as null, so the API's defaults apply (the organization's time zone,
- * the dashboard's page width and filter values, the schedule's name as the subject).
+ * the dashboard's page width and filter values, the schedule's name as the subject). The filter values
+ * are the dashboard's filter bar's (lib/schedule-filters.ts).
  */
+import type { FilterDef } from './filters';
+import { scheduleFilterValues, scheduleParameters } from './schedule-filters';
+
 export const ATTACH_AS = ['pdf', 'dark_pdf', 'png', 'dark_png', 'inline_png', 'dark_inline_png', 'csv', 'excel'] as const;
 export const ATTACH_LABELS: Record<(typeof ATTACH_AS)[number], string> = {
   pdf: 'PDF', dark_pdf: 'PDF (dark)', png: 'PNG image', dark_png: 'PNG image (dark)', inline_png: 'Image in the message',
@@ -39,8 +43,10 @@ export interface ScheduleForm {
   body_text: string;
   send_via: string;
   page_width: string;
-  /** JSON text of the input parameters ('' = the dashboard's defaults). */
-  parameters: string;
+  /** The schedule's own filter values in URL form, by variable (a missing one: the dashboard's default). */
+  filters: Record<string, string>;
+  /** Stored parameters that no filter of the dashboard shows, kept as they are. */
+  otherParameters: Record<string, unknown>;
   /** '' = the whole dashboard; else the id of the one report to send. */
   report: string;
 }
@@ -48,16 +54,18 @@ export interface ScheduleForm {
 /** A new schedule: every Monday at 08:00 in the organization's time zone, a PDF, by e-mail. */
 export const SCHEDULE_DEFAULTS: ScheduleForm = {
   name: '', emails: '', cc_emails: '', bcc_emails: '', attach_as: ['pdf'], schedule: 'weekly;0;08:00', time_zone: '',
-  subject_text: '', body_text: '', send_via: 'email', page_width: '', parameters: '', report: '',
+  subject_text: '', body_text: '', send_via: 'email', page_width: '', filters: {}, otherParameters: {}, report: '',
 };
 
-export function formFromSchedule(a: ScheduleAttributes, report: string | null): ScheduleForm {
+export function formFromSchedule(a: ScheduleAttributes, report: string | null, defs: FilterDef[] = []): ScheduleForm {
+  const { values, rest } = scheduleFilterValues(defs, a.parameters);
   return {
     name: a.name, emails: a.emails, cc_emails: a.cc_emails ?? '', bcc_emails: a.bcc_emails ?? '',
     attach_as: a.attach_as.split(',').map((s) => s.trim()).filter(Boolean), schedule: a.schedule, time_zone: a.time_zone ?? '',
     subject_text: a.subject_text ?? '', body_text: a.body_text ?? '', send_via: a.send_via || 'email',
     page_width: a.page_width === null ? '' : String(a.page_width),
-    parameters: a.parameters && Object.keys(a.parameters).length ? JSON.stringify(a.parameters, null, 2) : '',
+    filters: values,
+    otherParameters: rest,
     report: report ?? '',
   };
 }
@@ -67,20 +75,12 @@ const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
 export type ScheduleBody = { data: { type: 'dashboard_schedules'; id?: string; attributes: Record<string, unknown>; relationships: Record<string, unknown> } };
 
 /**
- * The JSON:API body, or the fields the browser can already tell are unreadable (the parameters' JSON,
- * a page width that is not a whole number); everything else is the API's to judge.
+ * The JSON:API body, or the fields the browser can already tell are unreadable (a page width that is
+ * not a whole number); everything else is the API's to judge. `defs`: the dashboard's filters.
  */
-export function scheduleBody(form: ScheduleForm, dashboardId: string, id?: string): { ok: true; body: ScheduleBody } | { ok: false; errors: Record<string, string[]> } {
+export function scheduleBody(form: ScheduleForm, dashboardId: string, id?: string, defs: FilterDef[] = []): { ok: true; body: ScheduleBody } | { ok: false; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {};
-  let parameters: unknown = null;
-  if (form.parameters.trim()) {
-    try {
-      parameters = JSON.parse(form.parameters);
-      if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) errors.parameters = ['Write the parameters as a JSON object, such as {"aggregation": "week"}.'];
-    } catch {
-      errors.parameters = ['The parameters are not valid JSON.'];
-    }
-  }
+  const parameters = scheduleParameters(defs, form.filters, form.otherParameters);
   let pageWidth: number | null = null;
   if (form.page_width.trim()) {
     pageWidth = Number(form.page_width);

@@ -58,3 +58,15 @@ export function loginUrl(request: Request): string {
   const next = url.pathname + url.search;
   return `/app/login?next=${encodeURIComponent(next)}`;
 }
+
+/** The region the browser signed in to last (D53): the sign-in page offers it first. Not a secret. */
+export const REGION_COOKIE = 'cairn_region';
+
+export function readRegionChoice(request: Request): 'eu' | 'us' | null {
+  const m = /(?:^|;\s*)cairn_region=(eu|us)(?:;|$)/.exec(request.headers.get('Cookie') ?? '');
+  return m ? (m[1] as 'eu' | 'us') : null;
+}
+
+export function regionCookie(request: Request, region: string): string {
+  return `${REGION_COOKIE}=${region === 'us' ? 'us' : 'eu'}; Max-Age=${60 * 60 * 24 * 365}; ${attributes(request)}`;
+}

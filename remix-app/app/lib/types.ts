@@ -8,6 +8,7 @@ export interface DashboardAttributes {
   description?: string | null;
   layout?: LayoutTile[];
   color_scheme?: string;
+  series_colors?: Record<string, number>;
   default_page_width?: number;
   data_refresh_rate?: number;
   share_mode?: string;
@@ -86,6 +87,8 @@ export interface SessionInfo {
   user: { id: string; email: string; firstname?: string | null; lastname?: string | null; role: string };
   organization: { id: string; name: string; region: string; time_zone?: string };
   permissions?: string[];
+  /** The organization requires two-factor authentication and this session has none yet. */
+  two_factor_enrolment_required?: boolean;
 }
 
 export interface DataField {

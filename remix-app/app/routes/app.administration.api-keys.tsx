@@ -24,6 +24,8 @@ import { readForm } from '../lib/forms.server';
 interface KeyAttributes {
   name: string;
   key_id: string;
+  /** `cairn_<region>_<key id>`: how the whole key starts. */
+  prefix?: string;
   secret?: string;
   permissions: Grant[];
   enabled: boolean;
@@ -153,7 +155,7 @@ function KeyRow({ k, names, resources, canEdit }: { k: KeyView; names: Map<strin
       <tr data-testid={`key-${k.name}`}>
         <td>
           <div className="cell-main">{k.name}</div>
-          <div className="cell-sub"><code>cairn_{k.key_id}_…</code></div>
+          <div className="cell-sub"><code>{k.prefix ?? `cairn_${k.key_id}`}_…</code></div>
         </td>
         <td className="small">{k.permissions.map((g) => grantSummary(g, names)).join(', ')}</td>
         <td><Pill tone={k.enabled ? 'ok' : 'bad'} testId="key-status">{k.enabled ? 'enabled' : 'disabled'}</Pill></td>

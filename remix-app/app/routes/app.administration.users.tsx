@@ -24,6 +24,8 @@ interface UserAttributes {
   created_at: string;
   deactivated_at: string | null;
   invitation_created_at: string | null;
+  /** Given to callers with Manage Users. */
+  otp_app_enabled?: boolean;
 }
 interface GroupAttributes { name: string; built_in_behavior: string | null }
 
@@ -86,6 +88,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'deactivate':
       out = answer(await api.call('POST', `${path}/deactivate`), intent, id, { message: 'Deactivated: the user is signed out and cannot sign in.' });
       break;
+    case 'reset-two-factor':
+      // An admin's session only (D65): the user's authenticator app goes, their sessions end.
+      out = answer(await api.call('POST', `/auth/users/${encodeURIComponent(id)}/two-factor/reset`), intent, id, {
+        message: 'Two-factor authentication reset: the user is signed out and sets up an app again.',
+      });
+      break;
     case 'activate':
       out = answer(await api.call('POST', `${path}/activate`, { body: { role: field(form, 'role') || 'viewer' } }), intent, id, { message: `Reactivated as ${field(form, 'role') || 'viewer'}.` });
       break;
@@ -99,7 +107,7 @@ type UserView = Route.ComponentProps['loaderData']['users'][number];
 
 const STATUS_TONE = { active: 'ok', invited: 'info', deactivated: 'bad' } as const;
 
-function UserRow({ user, canManage, isSelf, groupNames }: { user: UserView; canManage: boolean; isSelf: boolean; groupNames: Record<string, string> }) {
+function UserRow({ user, canManage, isSelf, isAdmin, groupNames }: { user: UserView; canManage: boolean; isSelf: boolean; isAdmin: boolean; groupNames: Record<string, string> }) {
   const fetcher = useFetcher<ActionAnswer<unknown>>();
   const busy = fetcher.state !== 'idle';
   const result = fetcher.data;
@@ -111,7 +119,10 @@ function UserRow({ user, canManage, isSelf, groupNames }: { user: UserView; canM
         {name ? <div className="cell-sub">{user.email}</div> : null}
       </td>
       <td><Pill tone={STATUS_TONE[user.status]} testId="user-status">{user.status}</Pill></td>
-      <td data-testid="user-role">{user.role}</td>
+      <td data-testid="user-role">
+        {user.role}
+        {user.otp_app_enabled ? <> <span className="pill pill--ok" title="Two-factor authentication is on" data-testid="user-2fa">2FA</span></> : null}
+      </td>
       <td className="cell-sub">{[...new Set(user.groups)].map((g) => groupNames[g]).filter(Boolean).join(', ') || '—'}</td>
       <td className="cell-sub">
         {user.status === 'invited' ? `Invited ${formatDate(user.invitation_created_at)}` : user.status === 'deactivated' ? `Deactivated ${formatDate(user.deactivated_at)}` : `Since ${formatDate(user.created_at)}`}
@@ -135,6 +146,9 @@ function UserRow({ user, canManage, isSelf, groupNames }: { user: UserView; canM
                 </select>
                 <button type="submit" name="intent" value="role" className="button button--small" disabled={busy}>Change role</button>
                 <ConfirmButton label="Deactivate" confirmLabel="Deactivate" question="Sign out and block this user?" value="deactivate" disabled={busy} />
+                {user.otp_app_enabled && isAdmin ? (
+                  <ConfirmButton label="Reset 2FA" confirmLabel="Reset" question="Remove their authenticator app and sign them out?" value="reset-two-factor" disabled={busy} />
+                ) : null}
               </>
             ) : null}
             {user.status === 'deactivated' ? (
@@ -225,7 +239,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             </thead>
             <tbody>
               {users.map((u) => (
-                <UserRow key={u.id} user={u} canManage={canManage} isSelf={u.id === viewer.userId} groupNames={groupNames} />
+                <UserRow key={u.id} user={u} canManage={canManage} isSelf={u.id === viewer.userId} isAdmin={viewer.role === 'admin'} groupNames={groupNames} />
               ))}
             </tbody>
           </table>

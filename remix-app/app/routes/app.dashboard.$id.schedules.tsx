@@ -15,6 +15,9 @@ import { requireApi } from '../lib/api.server';
 import { write } from '../lib/editor.server';
 import { errorsByField, type ApiErrorItem } from '../lib/editor-forms';
 import { describeSendNow, formFromSchedule, SCHEDULE_DEFAULTS, scheduleBody, type ScheduleAttributes, type ScheduleBody, type ScheduleForm, type SendNowAnswer } from '../lib/schedule-form';
+import { buildFilterDefs } from '../lib/filters-defs';
+import { dashboardDefaultValues } from '../lib/filters';
+import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
 import '../components/admin/admin.css';
 import '../components/editor/editor.css';
 
@@ -24,15 +27,25 @@ export function meta({ data: d }: Route.MetaArgs) {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);
-  const [viewer, doc, schedules] = await Promise.all([
+  const [viewer, doc, schedules, session] = await Promise.all([
     loadViewer(api),
-    api.get<{ data: ResourceObject<{ name: string }>; included?: ResourceObject[] }>(`/dashboards/${encodeURIComponent(params.id)}?include=reports`),
+    api.get<SingleDocument<DashboardAttributes>>(`/dashboards/${encodeURIComponent(params.id)}?include=reports,filters`),
     api.call<ListDoc<ScheduleAttributes>>('GET', listPath('/dashboard_schedules')),
+    api.get<SessionInfo>('/auth/session'),
   ]);
+  // The dashboard's filters, so the form offers its own filter bar for the schedule's values.
+  const defs = buildFilterDefs(doc);
+  const dashboardDefaults = dashboardDefaultValues(defs, doc.data.attributes.default_parameters);
   const reports = (doc.included ?? []).filter((r) => r.type === 'reports').map((r) => ({ id: r.id, name: String((r.attributes as { name?: string }).name ?? r.id) }));
   return {
     dashboard: { id: doc.data.id, name: doc.data.attributes.name },
     reports,
+    filters: {
+      dashboardId: doc.data.id,
+      defs,
+      defaults: Object.fromEntries(defs.map((d) => [d.variable, dashboardDefaults[d.variable] ?? d.defaultValue])),
+      organizationZone: session.organization.time_zone ?? 'UTC',
+    },
     canManage: viewer.permissions.includes('manage_schedules'),
     listError: schedules.ok ? null : schedules.problem.message,
     schedules: schedules.ok
@@ -79,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Sc
 type Editing = { mode: 'create' } | { mode: 'update'; id: string } | null;
 
 export default function DashboardSchedules({ loaderData }: Route.ComponentProps) {
-  const { dashboard, reports, schedules, canManage, listError } = loaderData;
+  const { dashboard, reports, filters, schedules, canManage, listError } = loaderData;
   const fetcher = useFetcher<ScheduleActionAnswer>();
   const [editing, setEditing] = useState<Editing>(null);
   const [localErrors, setLocalErrors] = useState<Record<string, string[]>>({});
@@ -94,7 +107,7 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
     }
   }, [fetcher.state, last]);
   const sendTest = (form: ScheduleForm) => {
-    const built = scheduleBody(form, dashboard.id);
+    const built = scheduleBody(form, dashboard.id, undefined, filters.defs);
     if (!built.ok) return setLocalErrors(built.errors);
     setLocalErrors({});
     tester.submit({ intent: 'send_test', body: built.body } as never, { method: 'post', encType: 'application/json' });
@@ -106,7 +119,7 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
   const formErrors = Object.keys(localErrors).length ? localErrors
     : last && !last.ok && (last.intent === 'create' || last.intent === 'update') ? errorsByField(last.errors) : {};
   const submit = (form: ScheduleForm) => {
-    const built = scheduleBody(form, dashboard.id, current?.id);
+    const built = scheduleBody(form, dashboard.id, current?.id, filters.defs);
     if (!built.ok) return setLocalErrors(built.errors);
     setLocalErrors({});
     send(current ? { intent: 'update', id: current.id, body: built.body } : { intent: 'create', body: built.body });
@@ -140,8 +153,9 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
         <ScheduleFormView
           key={current?.id ?? 'new'}
           mode={editing.mode}
-          initial={current ? formFromSchedule(current.attributes, current.report) : SCHEDULE_DEFAULTS}
+          initial={current ? formFromSchedule(current.attributes, current.report, filters.defs) : SCHEDULE_DEFAULTS}
           reports={reports}
+          filters={filters}
           errors={formErrors}
           busy={busy}
           onCancel={() => { setLocalErrors({}); setEditing(null); }}

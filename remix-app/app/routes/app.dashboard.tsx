@@ -9,7 +9,8 @@ import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, us
 import type { Route } from './+types/app.dashboard';
 import { preloadCharts } from '../components/charts/ChartBody';
 import { parseChartConfig } from '../components/charts/config';
-import { paletteFor } from '../components/charts/palette';
+import { DashboardColors, paletteFor } from '../components/charts/palette';
+import { useDashboardColors } from '../components/charts/useDashboardColors';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
 import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
 import { rowLimitOf } from '../lib/tile-rows';
@@ -91,6 +92,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       locked: Boolean(a.is_locked),
       applyImmediately: a.filters_configuration?.apply_immediately !== false,
       automaticUpdate: a.automatic_update_enabled !== false,
+      seriesColors: (a.series_colors ?? {}) as Record<string, number>,
     },
     setup,
     tiles,
@@ -195,6 +197,8 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
   const options = useAtomValue(filterOptionsAtom(dashboard.id));
   const poll = useAtomValue(pollAtom(dashboard.id));
   const palette = paletteFor(dashboard.colorScheme);
+  // One colour per series value on every tile, kept by the dashboard (series_colors); new values are saved.
+  const colorMap = useDashboardColors(dashboard.id, dashboard.seriesColors, palette.length, true);
   // "now" for relative ranges is taken when the filters change, so the parameters stay stable while polling.
   // (Maximizing a tile changes only ?tile=, which leaves the parameters as they are.)
   const filterSearch = useMemo(() => {
@@ -316,6 +320,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           {editable ? <Link to={editorHref(null, dashboard.id, location.search)} className="button button--primary" data-testid="dashboard-empty-add-report">Add a report</Link> : null}
         </section>
       ) : (
+        <DashboardColors.Provider value={colorMap}>
         <div className="dashboard-grid" data-testid="dashboard-grid">
           {tiles.map((t) => (
             <Tile
@@ -337,6 +342,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
             />
           ))}
         </div>
+        </DashboardColors.Provider>
       )}
     </main>
   );

@@ -31,12 +31,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     await requireGrant(api, 'manage_datasources', 'Only administrators can add datasources.');
   }
   const doc = params.id ? await api.get<SingleDocument<Attributes>>(`/datasources/${encodeURIComponent(params.id)}`) : null;
-  const agents = canManage ? await listAll<{ name: string }>(api, '/datasource_agents').catch(() => []) : [];
+  const agents = canManage ? await listAll<{ name: string; connected: boolean }>(api, '/datasource_agents').catch(() => []) : [];
+  // The organization's SSH public key for ssh_tunnel (D51); GET /organization needs Manage Users (admins).
+  const sshPublicKey = canManage
+    ? await api.get<SingleDocument<{ ssh_public_key?: string }>>('/organization').then((o) => o.data.attributes.ssh_public_key ?? null).catch(() => null)
+    : null;
   const d = doc?.data ?? null;
   return {
     canManage,
     datasource: d ? { id: d.id, attributes: d.attributes, agents: ((d.relationships?.agents?.data ?? []) as { id: string }[]).map((x) => x.id) } : null,
-    agents: agents.map((a) => ({ id: a.id, name: a.attributes.name })),
+    agents: agents.map((a) => ({ id: a.id, name: a.attributes.name, connected: a.attributes.connected })),
+    sshPublicKey,
     created: new URL(request.url).searchParams.get('created') === '1',
   };
 }
@@ -104,7 +109,7 @@ function initialForm(d: { attributes: Attributes; agents: string[] } | null): Fo
 }
 
 export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
-  const { datasource, canManage, agents, created } = loaderData;
+  const { datasource, canManage, agents, sshPublicKey, created } = loaderData;
   const save = useFetcher<DatasourceAction>({ key: 'datasource-save' });
   const test = useFetcher<DatasourceAction>({ key: 'datasource-test' });
   const remove = useFetcher<DatasourceAction>({ key: 'datasource-delete' });
@@ -149,6 +154,7 @@ export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
         initial={initialForm(datasource)}
         stored={{ password: a?.password_set === true, serviceKey: a?.bigquery_service_key_set === true }}
         agents={agents}
+        sshPublicKey={sshPublicKey}
         errors={saveErrors}
         busy={save.state !== 'idle'}
         readOnly={!canManage || sample}

@@ -11,6 +11,7 @@ import { anonymousApi } from '../lib/api.server';
 import { unplacedErrors } from '../lib/editor-forms';
 import '../components/account/account.css';
 import { readForm } from '../lib/forms.server';
+import { readRegionChoice } from '../lib/session.server';
 
 export function meta() {
   return [{ title: 'Forgot password · Cairn' }];
@@ -19,7 +20,14 @@ export function meta() {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const email = String(form.get('email') ?? '').trim();
-  const res = await anonymousApi(request, context).raw('POST', '/auth/password-resets', { body: { email } });
+  // Each region's database knows only its own users (D53): the region chosen at sign-in is asked, and
+  // the other one too; each sends a link only to an address it knows, and both answer the same either way.
+  const api = anonymousApi(request, context);
+  const first = readRegionChoice(request) ?? 'eu';
+  const res = await api.raw('POST', '/auth/password-resets', { body: { email }, region: first });
+  if (res.status < 300 && context.cloudflare?.env?.API_US) {
+    await api.raw('POST', '/auth/password-resets', { body: { email }, region: first === 'us' ? 'eu' : 'us' }).catch(() => undefined);
+  }
   const message = (res.body as { message?: string } | null)?.message ?? '';
   const out = accountAnswer('password', res, message);
   return data({ ...out, email }, { status: out.ok ? 200 : res.status >= 500 ? 503 : res.status });

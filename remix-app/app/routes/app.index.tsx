@@ -62,10 +62,24 @@ interface Card {
 }
 type Group = GroupSummary;
 
+const DASHBOARD_PAGES = 25;
+
+/** Every dashboard the user may see, not only the first page (the API lists them 200 a page). */
+async function allDashboards(api: ReturnType<typeof requireApi>): Promise<ListDocument<DashboardAttributes>> {
+  const first = await api.get<ListDocument<DashboardAttributes>>('/dashboards?page[size]=200&page[number]=1');
+  const data = [...(first.data ?? [])];
+  for (let page = 2, last = data.length; page <= DASHBOARD_PAGES && last === 200; page++) {
+    const next = await api.get<ListDocument<DashboardAttributes>>(`/dashboards?page[size]=200&page[number]=${page}`);
+    last = next.data?.length ?? 0;
+    data.push(...(next.data ?? []));
+  }
+  return { ...first, data };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [list, groups] = await Promise.all([
-    api.get<ListDocument<DashboardAttributes>>('/dashboards?page[size]=200'),
+    allDashboards(api),
     api.call<ListDocument<{ name: string; description?: string | null; personal?: boolean }>>('GET', '/dashboard_groups?include=dashboards&page[size]=200'),
   ]);
   const dashboards: Card[] = (list.data ?? []).map((d) => {

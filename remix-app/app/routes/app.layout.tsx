@@ -1,17 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
-import { Form, Link, NavLink, Outlet, useLocation } from 'react-router';
+import { Form, Link, NavLink, Outlet, redirect, useLocation } from 'react-router';
 import type { Route } from './+types/app.layout';
 import { ErrorPage } from '../components/ErrorPage';
 import { Logo } from '../components/Logo';
 import { ThemeScope } from '../components/ThemeScope';
 import { ThemeToggle } from '../components/ThemeToggle';
-import { requireApi } from '../lib/api.server';
+import { requireApi, TWO_FACTOR_SETUP_PATH } from '../lib/api.server';
 import { displayName, loadSession } from '../lib/session-info.server';
 import { useDismiss } from '../lib/use-dismiss';
 import '../components/layout/topbar-menu.css';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = await loadSession(requireApi(request, context));
+  // Nothing of the app until the organization's required two-factor authentication is set up (D65).
+  if (session.two_factor_enrolment_required) throw redirect(TWO_FACTOR_SETUP_PATH);
   return {
     user: { name: displayName(session.user), email: session.user.email, role: session.user.role },
     organization: { name: session.organization.name, region: session.organization.region },

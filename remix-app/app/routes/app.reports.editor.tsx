@@ -7,7 +7,8 @@
  */
 import { data, redirect } from 'react-router';
 import type { Route } from './+types/app.reports.editor';
-import { paletteFor } from '../components/charts/palette';
+import { DashboardColors, paletteFor } from '../components/charts/palette';
+import { useDashboardColors } from '../components/charts/useDashboardColors';
 import { ErrorPage } from '../components/ErrorPage';
 import { EditorFilters } from '../components/editor/EditorFilters';
 import { ReportEditor } from '../components/editor/ReportEditor';
@@ -89,7 +90,7 @@ async function standaloneLoader(api: ReturnType<typeof requireApi>, session: Awa
     originalDatasourceId: null,
     initialForm: newReportForm(),
     initialDatasourceId: url.searchParams.get('datasource') ?? sample?.id ?? null,
-    dashboard: { id: '', name: '', locked: false, palette: paletteFor(null), backTo: '/app/', zone },
+    dashboard: { id: '', name: '', locked: false, palette: paletteFor(null), seriesColors: {} as Record<string, number>, backTo: '/app/', zone },
     filters: [] as { variable_name: string; display_name: string | null; control_type: string; value_type: string }[],
     filterState: null,
     datasources: datasources.map((d) => ({
@@ -142,6 +143,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       name: a.name,
       locked: Boolean(a.is_locked),
       palette: paletteFor(a.color_scheme),
+      // The dashboard's colour map: the preview draws each value in the colour its tiles use (read only).
+      seriesColors: (a.series_colors ?? {}) as Record<string, number>,
       backTo: `/app/dashboards/${encodeURIComponent(doc.data.id)}${search}`,
       zone: filterState.zone,
     },
@@ -191,7 +194,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function ReportEditorPage({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
+  const colorMap = useDashboardColors(d.dashboard.id, d.dashboard.seriesColors, d.dashboard.palette.length, false);
   return (
+    <DashboardColors.Provider value={colorMap}>
     <ReportEditor
       key={d.reportId ?? 'new'}
       mode={d.mode}
@@ -210,6 +215,7 @@ export default function ReportEditorPage({ loaderData }: Route.ComponentProps) {
       standalone={d.standalone}
       filterBar={d.filterState ? <EditorFilters state={d.filterState} dashboardId={d.dashboard.id} parameters={d.parameters} /> : null}
     />
+    </DashboardColors.Provider>
   );
 }
 

@@ -3,7 +3,8 @@
  * as PDF or PNG — exports and scheduled e-mails (worker-api/src/resources/export-jobs/renderer.ts).
  * The render token, signed by the API for a few minutes, is the whole credential: the API's public
  * render routes verify it and answer as a viewer of that one dashboard without a user. The page draws
- * the reports read-only with the app's own tiles and charts — no toolbar, no filter bar, no links —
+ * the reports read-only with the app's own tiles and charts — no toolbar, no filter bar, no links, and
+ * no more rows per tile than the dashboard's tile fetches (lib/tile-rows.ts) —
  * in the token's colour mode and page width, and marks `<html data-render-state="ready">` once every
  * report has drawn (or "error" with `data-render-error`), which is what the renderer waits for.
  */
@@ -13,11 +14,14 @@ import { data, isRouteErrorResponse } from 'react-router';
 import type { Route } from './+types/render.$token';
 import { preloadCharts } from '../components/charts/ChartBody';
 import { parseChartConfig } from '../components/charts/config';
-import { paletteFor } from '../components/charts/palette';
+import { DashboardColors, paletteFor } from '../components/charts/palette';
+import { useDashboardColors } from '../components/charts/useDashboardColors';
 import { Tile } from '../components/dashboard/Tile';
 import { renderApiCall } from '../components/render/render-api.server';
 import { publicDashboard, type PublicLinkView } from '../components/sharing/public-dashboard';
-import { nextTile, type DashboardStatus, type ResultData, type StatusError } from '../lib/dashboard-status';
+import { fetchResult } from '../components/dashboard/useDashboardPoll';
+import { nextTile, type DashboardStatus, type StatusError } from '../lib/dashboard-status';
+import { rowLimitOf } from '../lib/tile-rows';
 import { dashboardZone } from '../lib/dashboard-view';
 import { pollAtom, tileAtom } from '../state/dashboard';
 import { themeAtom } from '../state/theme';
@@ -54,25 +58,19 @@ function markState(state: 'ready' | 'error', message?: string) {
   html.setAttribute('data-render-state', state);
 }
 
-async function fetchResult(key: string, token: string): Promise<ResultData> {
-  const res = await fetch(`/app/data/${key}`, { headers: { Authorization: `Data ${token}`, Accept: 'application/json' } });
-  const body = (await res.json().catch(() => null)) as (ResultData & { errors?: { detail?: string }[] }) | null;
-  if (!res.ok || !body || !Array.isArray(body.fields) || !Array.isArray(body.rows)) throw new Error(body?.errors?.[0]?.detail || `The data server answered ${res.status}.`);
-  return body;
-}
-
 /**
  * Polls the status until no report is running (or SETTLE_LIMIT_MS passed), fetching each result as it
  * is ready into the atoms the Tile component reads; then waits until every tile shows a drawn chart,
  * an empty or an error message, and marks the page ready.
  */
-function useRenderPoll(token: string, dashboardId: string, reports: { id: string; noDataMessage: string }[]) {
+function useRenderPoll(token: string, dashboardId: string, reports: { id: string; noDataMessage: string; rowLimit: number }[]) {
   const store = useStore();
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
     const noData = new Map(reports.map((r) => [r.id, r.noDataMessage]));
+    const rowLimits = new Map(reports.map((r) => [r.id, r.rowLimit]));
     const tile = (id: string) => tileAtom(`${dashboardId}:${id}`);
     const pending = new Set<Promise<unknown>>();
     const begin = Date.now();
@@ -95,7 +93,8 @@ function useRenderPoll(token: string, dashboardId: string, reports: { id: string
         const { tile: next, fetch } = nextTile(store.get(tile(e.report_id)), e, noData.get(e.report_id)!);
         store.set(tile(e.report_id), next);
         if (fetch) {
-          const p = fetchResult(fetch.key, fetch.token)
+          // As many rows as the dashboard's tile asks for (a table's first page, what a chart can draw).
+          const p = fetchResult(fetch.key, fetch.token, undefined, rowLimits.get(e.report_id))
             .then((d) => store.set(tile(e.report_id), { ...store.get(tile(e.report_id)), phase: 'ready', result: d, dataKey: fetch.key, message: null }))
             .catch((err: Error) => store.set(tile(e.report_id), { ...store.get(tile(e.report_id)), phase: 'error', message: err.message }));
           pending.add(p);
@@ -151,12 +150,13 @@ function RenderView({ view, token }: { view: View; token: string }) {
     if (view.render.report_id) return { ...built, tiles: built.tiles.map((t) => ({ ...t, row: 1, column: 1, width: 12, height: Math.max(t.height, 6) })) };
     return built;
   }, [view]);
-  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage })), [tiles]);
+  const reports = useMemo(() => tiles.map((t) => ({ id: t.reportId, noDataMessage: t.noDataMessage, rowLimit: rowLimitOf(t.chartConfiguration) })), [tiles]);
   useRenderPoll(token, view.dashboard.id, reports);
   useEffect(() => {
     preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
   }, [tiles]);
   const palette = paletteFor(view.dashboard.color_scheme);
+  const colorMap = useDashboardColors(view.dashboard.id, view.dashboard.series_colors, palette.length, false);
   const zone = dashboardZone(view.dashboard.time_zone_config, view.dashboard.organization_time_zone, view.parameters?.tz ?? null);
   const single = view.render.report_id !== null;
   return (
@@ -174,9 +174,11 @@ function RenderView({ view, token }: { view: View; token: string }) {
       {tiles.length === 0 ? (
         <section className="empty-state"><h2>This dashboard has no reports yet</h2></section>
       ) : (
-        <div className="dashboard-grid" data-testid="dashboard-grid">
-          {tiles.map((t) => <Tile key={t.reportId} dashboardId={view.dashboard.id} tile={t} palette={palette} waitingFor={null} zone={zone} downloads={null} />)}
-        </div>
+        <DashboardColors.Provider value={colorMap}>
+          <div className="dashboard-grid" data-testid="dashboard-grid">
+            {tiles.map((t) => <Tile key={t.reportId} dashboardId={view.dashboard.id} tile={t} palette={palette} waitingFor={null} zone={zone} downloads={null} />)}
+          </div>
+        </DashboardColors.Provider>
       )}
     </main>
   );

@@ -5,14 +5,15 @@
  * dashboard read-only with the link's toolbar, filter bar, refresh, downloads and colour mode.
  */
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { data, Form, isRouteErrorResponse, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
 import type { Route } from './+types/s.$token';
 import { preloadCharts } from '../components/charts/ChartBody';
 import { parseChartConfig } from '../components/charts/config';
-import { paletteFor } from '../components/charts/palette';
+import { DashboardColors, paletteFor } from '../components/charts/palette';
+import { useDashboardColors } from '../components/charts/useDashboardColors';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
-import { useDashboardPoll } from '../components/dashboard/useDashboardPoll';
+import { useDashboardPoll, type PollInput } from '../components/dashboard/useDashboardPoll';
 import { rowLimitOf } from '../lib/tile-rows';
 import { useMaximizedTile } from '../components/dashboard/useMaximizedTile';
 import { FilterBar } from '../components/filters/FilterBar';
@@ -29,6 +30,7 @@ import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
 import '../components/sharing/public-link.css';
 import { readForm } from '../lib/forms.server';
+import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
 
 type View = PublicLinkView & { dashboard: PublicLinkView['dashboard'] & { default_parameters?: DashboardAttributes['default_parameters']; organization_time_zone?: string } };
 
@@ -37,10 +39,9 @@ export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: `${title} · Cairn` }, { name: 'robots', content: 'noindex, nofollow' }];
 }
 
-/** Public links are meant to be embedded: any site may frame them (the app's other pages: same origin only). */
+/** Public links are meant to be embedded: any site may frame them (decided with every page's framing in lib/framing.server.ts). */
 export function headers() {
   return {
-    'Content-Security-Policy': 'frame-ancestors *',
     'Cache-Control': 'private, no-store',
     'X-Robots-Tag': 'noindex, nofollow',
   };
@@ -49,7 +50,17 @@ export function headers() {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const query = new URL(request.url).search.replace(/^\?/, '');
   const res = await publicCall<View>(request, context, params.token, publicLinkApiPath(params.token), { query });
-  if (res.ok) return { state: 'open' as const, view: res.body, query, token: params.token };
+  if (res.ok) {
+    // Without the filter bar the page's first poll carries no parameters: that call starts now and
+    // streams to the page, so the browser fetches results as soon as it hydrates (no status round trip first).
+    const view = res.body;
+    const bar = view.link.toolbar_enabled && view.link.filter_bar_enabled;
+    const status: Promise<DashboardStatus | StatusError> | null = !bar && view.reports.length
+      ? publicCall<DashboardStatus>(request, context, params.token, publicLinkApiPath(params.token, '/status'), { query })
+        .then((r) => (r.ok ? r.body : { error: r.problem }))
+      : null;
+    return { state: 'open' as const, view, query, token: params.token, initial: status ? { key: 'null', status } : null };
+  }
   if (res.problem.code === 'password_required') return { state: 'password' as const, token: params.token };
   throw data({ code: res.problem.code, message: res.problem.message }, { status: res.problem.status >= 500 ? 503 : res.problem.status });
 }
@@ -124,7 +135,7 @@ function Downloads({ view, token, query, parameters, order }: { view: View; toke
   );
 }
 
-function PublicDashboard({ view, token, query }: { view: View; token: string; query: string }) {
+function PublicDashboard({ view, token, query, firstStatus }: { view: View; token: string; query: string; firstStatus: PollInput['initial'] }) {
   const { link, dashboard } = view;
   useColorMode(link.color_mode);
   const { tiles, defs } = useMemo(() => publicDashboard(view), [view]);
@@ -134,9 +145,14 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
     const read = readUrlState(new URLSearchParams(query), defs, zones);
     return { ...read, tz: chosenTz(read, dashboard.default_parameters, zones) };
   }, [query, defs, zones, dashboard.default_parameters]);
+  // Values the signed address set (fixed_variables) stay as signed, whatever the viewer, the address's
+  // hash or the embedding page asks for; the API applies them again on every call.
+  const fixed = useMemo(() => new Set(view.fixed_variables), [view.fixed_variables]);
+  const fixedValues = useMemo(() => Object.fromEntries([...fixed].map((v) => [v, initial.values[v] ?? ''])), [fixed, initial.values]);
   // The shared query (possibly signed) must not change: filters chosen on the page go into the
   // address's hash (#f.<variable>=…&tz=…), which the page reads back on load, so the address shares them.
-  const [values, setValues] = useState<Record<string, string>>(initial.values);
+  const [chosen, setValues] = useState<Record<string, string>>(initial.values);
+  const values = useMemo(() => ({ ...chosen, ...fixedValues }), [chosen, fixedValues]);
   const [tz, setTz] = useState<string | null>(initial.tz);
   const location = useLocation();
   const navigate = useNavigate();
@@ -181,6 +197,7 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
     reportsEnabled: !waitingFor,
     automaticUpdate: true,
     refreshNonce,
+    initial: withBar ? null : firstStatus,
   });
   // Each tile's menu downloads through the link (the API checks the link's and the report's switches again).
   const downloads = useMemo<TileDownloads | null>(() => (link.data_download_enabled ? {
@@ -194,19 +211,23 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
     if (nextTz !== undefined) setTz(nextTz);
     setNow(Date.now());
   }, []);
+  const contentRef = useRef<HTMLElement>(null);
   useEmbedEvents({
-    dashboardId: dashboard.id, reportIds: reports.map((r) => r.id), values: eff.values, tz, defs, zones,
+    dashboardId: dashboard.id, reportIds: reports.map((r) => r.id), values: eff.values, tz, defs, zones, fixed, contentRef,
     onSetFilters: withBar && link.parameters_enabled ? setFromParent : null,
   });
   useEffect(() => {
     preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
   }, [tiles]);
   const palette = paletteFor(dashboard.color_scheme);
+  // The dashboard's colour map (series_colors), read-only: a value keeps the colour it has on the dashboard;
+  // values the dashboard never showed get the next free colours here without being saved (no writes from a link).
+  const colorMap = useDashboardColors(dashboard.id, dashboard.series_colors, palette.length, false);
   const width = typeof dashboard.default_page_width === 'number' && dashboard.default_page_width >= 320 ? dashboard.default_page_width : 1600;
   const problems = [...view.problems, ...(withBar ? [...initial.problems, ...eff.notes] : [])];
 
   return (
-    <main className="page page--dashboard public-link" style={{ maxWidth: width + 48 }} data-testid="public-dashboard" data-color-mode={link.color_mode}>
+    <main ref={contentRef} className="page page--dashboard public-link" style={{ maxWidth: width + 48 }} data-testid="public-dashboard" data-color-mode={link.color_mode}>
       {link.toolbar_enabled ? (
         <header className="page-header page-header--dashboard public-toolbar" data-testid="public-toolbar">
           <div>
@@ -247,9 +268,11 @@ function PublicDashboard({ view, token, query }: { view: View; token: string; qu
       {tiles.length === 0 ? (
         <section className="empty-state"><h2>This dashboard has no reports yet</h2></section>
       ) : (
-        <div className="dashboard-grid" data-testid="dashboard-grid">
-          {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} zone={zone} downloads={downloads} maximized={maximizedId === t.reportId} onMaximize={onMaximize} />)}
-        </div>
+        <DashboardColors.Provider value={colorMap}>
+          <div className="dashboard-grid" data-testid="dashboard-grid">
+            {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} zone={zone} downloads={downloads} maximized={maximizedId === t.reportId} onMaximize={onMaximize} />)}
+          </div>
+        </DashboardColors.Provider>
       )}
       <footer className="public-footer">
         <a href="/" target="_blank" rel="noreferrer"><Logo size={14} /> Made with Cairn</a>
@@ -262,16 +285,19 @@ export default function PublicLink({ loaderData, actionData }: Route.ComponentPr
   if (loaderData.state === 'password') return <PasswordPage error={actionData?.error ?? null} />;
   return (
     <ThemeScope>
-      <PublicDashboard view={loaderData.view} token={loaderData.token} query={loaderData.query} />
+      <PublicDashboard view={loaderData.view} token={loaderData.token} query={loaderData.query} firstStatus={loaderData.initial} />
     </ThemeScope>
   );
 }
 
-const REFUSALS: Record<string, { title: string; text: string }> = {
+/** Refusals with a fixed explanation; without `text`, the API's detail (which names what to fix) is shown. */
+const REFUSALS: Record<string, { title: string; text?: string }> = {
   ip_not_allowed: { title: 'Not available from your network', text: 'This link can be opened only from certain network addresses. Ask the person who shared it.' },
   signature_missing: { title: 'Open this dashboard from its application', text: 'This link works only inside the application that embeds it.' },
   signature_invalid: { title: 'This address is not valid', text: 'The signed address was changed or belongs to another link. Reload the page that embeds the dashboard.' },
   signature_expired: { title: 'This address has expired', text: 'Reload the page that embeds the dashboard to get a fresh one.' },
+  signature_expiry_too_far: { title: 'This address is not valid', text: 'The signed address expires more than a year from now. The application that embeds the dashboard must sign it with an earlier expiry.' },
+  signed_parameters_invalid: { title: 'The filter values of this address cannot be applied' },
 };
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -9,6 +9,7 @@ import { readBody } from '../lib/body.ts';
 import { errorResponse } from '../lib/errors.ts';
 import { authenticate } from './authenticate.ts';
 import { publicUser } from './session-start.ts';
+import { rateLimiterStub } from '../durable/stubs.ts';
 
 /**
  * Personal settings of the signed-in user (web app only, not part of the public API; a session, never
@@ -66,7 +67,7 @@ const passwordBody = z.object({
 accountRoutes.post('/auth/password', authenticate, async (c) => {
   const { userId, sessionId } = sessionUser(c);
   const body = await readBody(c, passwordBody, 'action');
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::password:${userId}`));
+  const limiter = rateLimiterStub(c.env, `password:${userId}`);
   // Like sign-in: each attempt takes a token before the password is checked (so a caller out of tokens
   // learns nothing), and a right password gives it back: 10 wrong ones, then one every 30 s.
   const gate = await limiter.take(1 / 30, 10);

@@ -1,11 +1,12 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual, wrongRegion } from '@cairn/core';
+import { ApiError, parseApiKey, permissionsForRole, sha256Hex, timingSafeEqual, tokenRegion, wrongRegion } from '@cairn/core';
 import { apiKeys, organizations, sessions, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import type { Principal } from './principal.ts';
 import { BURST_WAIT_MS, waitFor } from '../lib/wait-for.ts';
 import { clientAddress, FailureThrottle } from './failures.ts';
+import { mustEnrol, refuseUntilEnrolled } from './two-factor-rule.ts';
 
 /**
  * Resolves `Authorization: Api <key>` or `Authorization: Session <token>` into a Principal.
@@ -58,6 +59,8 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
   // Built only when thrown: an Error captures a stack trace, which costs more than the rest of a cache hit.
   const invalid = () => new ApiError('invalid_api_key', 'The API key is not valid.', { source: { header: 'Authorization' } });
   if (!parsed) return keyFailures.fail(c.env.RATE_LIMITER, address, invalid());
+  // A key that names the other region lives in that region's database, which this server cannot read (D53).
+  if (parsed.region && parsed.region !== c.env.REGION) throw wrongRegion(c.env, parsed.region, c.env.REGION, 'api');
   let cached = keyCache.get(parsed.keyId);
   // Not known yet, and another request is looking this key up right now: wait for its answer rather
   // than send the database one lookup per request of a burst (lib/wait-for.ts).
@@ -137,8 +140,9 @@ function noteKeyUse(c: Parameters<MiddlewareHandler<AppEnv>>[0], principal: Prin
 
 /**
  * Each region's API server serves only the organizations of its region: a right key or session of
- * another region's organization is a 403 wrong_region naming that region's base URL (checked after
- * the credential, so it tells a stranger nothing).
+ * another region's organization is a 403 wrong_region naming that region's base URL. Keys and sessions
+ * name their region (D53), so one of the other region is refused before any lookup (its database is
+ * not this server's); this check stays for older credentials and a database shared by both regions.
  */
 function inRegion(c: Parameters<MiddlewareHandler<AppEnv>>[0], region: string, principal: Principal): Principal {
   if (region !== c.env.REGION) throw wrongRegion(c.env, region, c.env.REGION, 'api');
@@ -149,16 +153,22 @@ async function fromSession(c: Parameters<MiddlewareHandler<AppEnv>>[0], token: s
   const invalid = () => new ApiError('unauthorized', 'The session has expired; sign in again.', {
     source: { header: 'Authorization' },
   });
-  if (!/^[0-9A-Za-z]{20,100}$/.test(token)) throw invalid();
+  if (!/^(?:(?:eu|us)_)?[0-9A-Za-z]{20,100}$/.test(token)) throw invalid();
+  // A session of the other region lives in that region's database (D53).
+  const home = tokenRegion(token);
+  if (home && home !== c.env.REGION) throw wrongRegion(c.env, home, c.env.REGION, 'api');
   const id = await sha256Hex(token);
   const [row] = await c.get('db')
-    .select({ session: sessions, user: users, region: organizations.region })
+    .select({ session: sessions, user: users, region: organizations.region, settings: organizations.settings })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(and(eq(sessions.id, id), gt(sessions.expires_at, new Date())))
     .limit(1);
   if (!row || row.user.deactivated_at) throw invalid();
+  noteSessionSeen(c, row.session);
+  // The organization requires two-factor authentication: until enrolled, only the enrolment (D65).
+  if (mustEnrol(row.settings, row.user, row.session)) refuseUntilEnrolled(c.req.method, c.req.path);
   return inRegion(c, row.region, {
     kind: 'user',
     organizationId: row.user.organization_id,
@@ -167,4 +177,18 @@ async function fromSession(c: Parameters<MiddlewareHandler<AppEnv>>[0], token: s
     grants: permissionsForRole(row.user.role),
     sessionId: row.session.id,
   });
+}
+
+/**
+ * A session's last_seen_at, written at most once a minute: only when the stored time is older than that
+ * (read with the session anyway, so a fresh one costs nothing), after the answer, never failing it. The
+ * update's condition holds the minute when several requests of the session arrive at once.
+ */
+function noteSessionSeen(c: Parameters<MiddlewareHandler<AppEnv>>[0], session: typeof sessions.$inferSelect): void {
+  const now = Date.now();
+  if (session.last_seen_at && now - session.last_seen_at.getTime() < LAST_USED_EVERY_MS) return;
+  const write = c.get('db').update(sessions).set({ last_seen_at: new Date(now) })
+    .where(and(eq(sessions.id, session.id), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, new Date(now - LAST_USED_EVERY_MS)))))
+    .then(() => undefined, (err: unknown) => console.error('last_seen_at of a session not written', err));
+  c.executionCtx.waitUntil(write);
 }

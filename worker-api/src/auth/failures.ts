@@ -1,6 +1,8 @@
 import { ApiError } from '@cairn/core';
+import type ipaddr from 'ipaddr.js';
 import type { RateLimiter } from '../durable/rate-limiter.ts';
 import { parseAddress } from '../resources/public-links/ip-match.ts';
+import { rateLimiterStub } from '../durable/stubs.ts';
 
 /**
  * Budgets of failures (wrong passwords, unknown API keys, invalid data tokens), kept in RateLimiter
@@ -21,8 +23,9 @@ export function clientAddress(header: string | null | undefined): string | null 
   if (!text || text.length > 64) return null;
   const a = parseAddress(text);
   if (!a) return null;
-  if (a.v === 4) return [24n, 16n, 8n, 0n].map((s) => String((a.n >> s) & 0xffn)).join('.');
-  return `${(a.n >> 64n).toString(16)}::/64`;
+  if (a.kind() === 'ipv4') return a.toString();
+  // The first four 16-bit groups: the /64.
+  return `${(a as ipaddr.IPv6).parts.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 
 export interface Budget {
@@ -34,7 +37,7 @@ export interface Budget {
 }
 
 type Limiters = DurableObjectNamespace<RateLimiter>;
-const stub = (ns: Limiters, bucket: string) => ns.get(ns.idFromName(`ratelimit::${bucket}`));
+const stub = (ns: Limiters, bucket: string) => rateLimiterStub({ RATE_LIMITER: ns }, bucket);
 
 export interface Spent {
   /** Gives the tokens back: the attempt turned out right, so it does not count as a failure. */

@@ -5,10 +5,12 @@ import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
 import { errorResponse } from '../lib/errors.ts';
 import { createMailer, mailUnavailable } from '../mail/mailer.ts';
+import { requireSsoRefusal } from './sso/sign-in.ts';
 import { passwordResetLink, passwordResetMessage } from '../mail/password-reset.ts';
 import {
-  completeReset, describeReset, issueResetToken, MIN_PASSWORD_LENGTH, RESET_MINUTES, resettableUser,
+  completeReset, describeReset, findReset, issueResetToken, MIN_PASSWORD_LENGTH, RESET_MINUTES, resettableUser,
 } from './password-reset.ts';
+import { rateLimiterStub } from '../durable/stubs.ts';
 
 /**
  * "Forgot password?" (web app only, not part of the public API; no key, no session). Registered before
@@ -37,16 +39,20 @@ passwordResetRoutes.post('/auth/password-resets', async (c) => {
   const body = await readBody(c, requestBody, 'action');
   const email = body.email.toLowerCase();
   // Per address, known or not (so the limit tells nothing either): 3 requests, then one every 10 minutes.
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::password-reset:${email}`));
+  const limiter = rateLimiterStub(c.env, `password-reset:${email}`);
   const gate = await limiter.take(1 / 600, 3);
   if (!gate.allowed) {
     return errorResponse(c, new ApiError('rate_limited', `Too many password reset requests for this address; try again in ${gate.retryAfter} s.`), {
       'retry-after': String(gate.retryAfter),
     });
   }
+  // A domain whose organization requires single sign-on: no password to reset, and the answer says so
+  // (it is about the domain, not about an account). A member outside its domains gets the usual answer, no mail.
+  const ssoOnly = await requireSsoRefusal(c, email);
+  if (ssoOnly) throw ssoOnly;
   const found = await resettableUser(c.var.db, email);
-  if (found) {
-    const token = await issueResetToken(c.var.db, found.user);
+  if (found && !(await requireSsoRefusal(c, email, found.user.organization_id))) {
+    const token = await issueResetToken(c.var.db, found.user, Date.now(), c.env.REGION);
     const link = passwordResetLink(c.env.APP_URL, token);
     if (!link) console.warn('password reset e-mail not sent: APP_URL is not set, so there is no link to send');
     else if (!mailUnavailable(c.env)) {
@@ -68,6 +74,9 @@ passwordResetRoutes.get('/auth/password-resets/:token', async (c) => {
 
 passwordResetRoutes.post('/auth/password-resets/:token', async (c) => {
   const body = await readBody(c, completeBody, 'action');
+  const { user } = await findReset(c.var.db, c.req.param('token'), c.env);
+  const ssoOnly = await requireSsoRefusal(c, user.email, user.organization_id);
+  if (ssoOnly) throw ssoOnly;
   await completeReset(c.var.db, c.req.param('token'), body.password, { requestId: c.var.requestId, env: c.env });
   return c.body(null, 204);
 });

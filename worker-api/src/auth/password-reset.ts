@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import { ApiError, hashPassword, randomString, sha256Hex, timingSafeEqual, wrongRegion } from '@cairn/core';
+import { ApiError, hashPassword, randomString, sha256Hex, timingSafeEqual, tokenRegion, wrongRegion, type Region } from '@cairn/core';
 import { auditLog, organizations, passwordResets, sessions, users } from '@cairn/db';
 import { MIN_PASSWORD_LENGTH } from '@cairn/db/seed/organization';
 import type { PooledDb } from '../lib/db.ts';
@@ -13,7 +13,8 @@ import type { Env } from '../env.ts';
 export const RESET_MINUTES = 60;
 const ID_LENGTH = 16;
 const SECRET_LENGTH = 40;
-const TOKEN_SHAPE = new RegExp(`^[0-9A-Za-z]{${ID_LENGTH + SECRET_LENGTH}}$`);
+/** `<region>_` (D53; links sent before carry none), then the id and the secret. */
+const TOKEN_SHAPE = new RegExp(`^(?:(?:eu|us)_)?[0-9A-Za-z]{${ID_LENGTH + SECRET_LENGTH}}$`);
 const DUMMY_HASH = '0'.repeat(64);
 
 export { MIN_PASSWORD_LENGTH };
@@ -23,7 +24,8 @@ type Db = PooledDb;
 /** The token's two parts, or null when it does not have the shape of one. */
 export function splitResetToken(token: string): { id: string; secret: string } | null {
   if (!TOKEN_SHAPE.test(token)) return null;
-  return { id: token.slice(0, ID_LENGTH), secret: token.slice(ID_LENGTH) };
+  const bare = token.replace(/^(eu|us)_/, '');
+  return { id: bare.slice(0, ID_LENGTH), secret: bare.slice(ID_LENGTH) };
 }
 
 /** The active user (signed in with a password before) of an e-mail address, with the organization name. */
@@ -36,7 +38,7 @@ export async function resettableUser(db: Db, email: string) {
 }
 
 /** A new link for `user`; links sent before stop working. Answers the token (it exists only in the e-mail). */
-export async function issueResetToken(db: Db, user: { id: string; organization_id: string }, now = Date.now()): Promise<string> {
+export async function issueResetToken(db: Db, user: { id: string; organization_id: string }, now = Date.now(), region?: Region): Promise<string> {
   const id = randomString(ID_LENGTH);
   const secret = randomString(SECRET_LENGTH);
   await db.delete(passwordResets).where(eq(passwordResets.user_id, user.id));
@@ -44,7 +46,8 @@ export async function issueResetToken(db: Db, user: { id: string; organization_i
     id, organization_id: user.organization_id, user_id: user.id, token_hash: await sha256Hex(secret),
     expires_at: new Date(now + RESET_MINUTES * 60_000),
   });
-  return id + secret;
+  // The link names the region whose database holds it, so the other region's server sends it on (D53).
+  return `${region ? `${region}_` : ''}${id}${secret}`;
 }
 
 const invalidLink = () =>
@@ -57,9 +60,11 @@ const usedLink = () =>
   });
 
 /** The pending reset of `token`, or 404 (unknown, forged) / 422 (used, expired). */
-async function findReset(db: Db, token: string, env: Pick<Env, 'REGION'>, now = Date.now()) {
+export async function findReset(db: Db, token: string, env: Pick<Env, 'REGION'>, now = Date.now()) {
   const parts = splitResetToken(token);
   if (!parts) throw invalidLink();
+  const home = tokenRegion(token);
+  if (home && home !== env.REGION) throw wrongRegion(env, home, env.REGION, 'api');
   const [row] = await db.select({ reset: passwordResets, user: users, region: organizations.region }).from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.user_id))
     .innerJoin(organizations, eq(organizations.id, users.organization_id))

@@ -33,6 +33,22 @@ export function requirePermission(p: Principal, permission: Permission, target?:
   }
 }
 
+/**
+ * The permission check of a call on one resource named by id (the rule of the API reference, "Errors"):
+ * - a caller without the permission at all is refused with 403 naming it, whatever the id;
+ * - otherwise a resource that does not exist, or that the caller may not see, is a 404 (restricted keys
+ *   included: a refusal never names an id that does not exist or that the caller cannot see);
+ * - and a resource the caller sees but may not act on this way is a 403.
+ * `find` is the resource's visibility-scoped loader (it throws the 404); it runs only when the check
+ * fails, so an allowed call costs nothing more.
+ */
+export async function requirePermissionOn(p: Principal, permission: Permission, target: GrantTarget, find: () => Promise<unknown>): Promise<void> {
+  if (can(p, permission, target)) return;
+  if (!holdsAny(p.grants, [permission])) requirePermission(p, permission);
+  await find();
+  requirePermission(p, permission, target);
+}
+
 export function canAny(p: Principal, permissions: readonly Permission[]): boolean {
   return holdsAny(p.grants, permissions);
 }

@@ -3,6 +3,7 @@ import { ApiError } from '@cairn/core';
 import type { AppEnv, Env } from '../env.ts';
 import { errorResponse } from '../lib/errors.ts';
 import { waitFor } from '../lib/wait-for.ts';
+import { rateLimiterStub } from '../durable/stubs.ts';
 
 /**
  * The caller's token bucket lives in a RateLimiter Durable Object (one per key or user). To spare a
@@ -42,7 +43,7 @@ function noteDemand(bucket: string): number {
 }
 
 async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: number, burst: number, asked: number) {
-  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`ratelimit::${bucket}`));
+  const stub = rateLimiterStub(env, bucket);
   const want = Math.min(MAX_LEASE, Math.max(1, asked));
   const leftover = lease && lease.expires > 0 ? lease.tokens : 0;
   const d = await stub.lease(rate, burst, want, leftover);

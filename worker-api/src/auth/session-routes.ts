@@ -1,13 +1,16 @@
 import { Hono, type Context } from 'hono';
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ApiError, permissionsForRole, randomString, sha256Hex, verifyPassword, wrongRegion } from '@cairn/core';
+import { ApiError, permissionsForRole, regionToken, sha256Hex, tokenRegion, verifyPassword, wrongRegion } from '@cairn/core';
 import { auditLog, organizations, sessions, signInChallenges, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
 import { authenticate } from './authenticate.ts';
 import { clientAddress, spendAttempt, type Budget } from './failures.ts';
+import { auditFailedSignIn } from './org-security.ts';
+import { enrolmentRequiredFor } from './two-factor-rule.ts';
 import { publicUser, startSession } from './session-start.ts';
+import { requireSsoRefusal } from './sso/sign-in.ts';
 import { CHALLENGE_MINUTES, codeGate, useRecoveryCode, useTotpCode, wrongCode } from './two-factor.ts';
 
 /**
@@ -40,6 +43,9 @@ sessionRoutes.post('/auth/sessions', async (c) => {
   const body = await readBody(c, signIn, 'action');
   // Each attempt takes a token of both budgets before the password is checked; a right password gives them back.
   const email = body.email.toLowerCase();
+  // Addresses of a domain whose organization requires single sign-on: refused before any password check.
+  const ssoOnly = await requireSsoRefusal(c, email);
+  if (ssoOnly) throw ssoOnly;
   const address = clientAddress(c.req.header('cf-connecting-ip'));
   const budgets: Budget[] = [{ bucket: `signin:${email}`, ...SIGN_IN_PER_EMAIL }];
   if (address) budgets.push({ bucket: `signin:${email}:${address}`, ...SIGN_IN_PER_ADDRESS });
@@ -49,15 +55,19 @@ sessionRoutes.post('/auth/sessions', async (c) => {
     // Only accounts with a password: a pending invitation of the same address (in another organization) is not one.
     .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at), isNotNull(users.password_hash))).limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
+  if (user && !ok) auditFailedSignIn(c, user, 'password');
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
   await spent.refund();
+  // A user of such an organization whose address is outside its domains: after the right password only.
+  const orgSsoOnly = await requireSsoRefusal(c, email, user.organization_id);
+  if (orgSsoOnly) throw orgSsoOnly;
   // The right password of another region's organization: name that region's server (the web app
   // retries there), and start nothing here.
   const [home] = await c.var.db.select({ region: organizations.region }).from(organizations).where(eq(organizations.id, user.organization_id));
   if (home && home.region !== c.env.REGION) throw wrongRegion(c.env, home.region, c.env.REGION, 'api');
   if (user.otp_app_enabled) {
     // The password was right; the session waits for the code. Old challenges of the user go.
-    const challenge = randomString(48);
+    const challenge = regionToken(c.env.REGION);
     const expires = new Date(Date.now() + CHALLENGE_MINUTES * 60_000);
     await c.var.db.delete(signInChallenges).where(and(eq(signInChallenges.user_id, user.id), lt(signInChallenges.expires_at, new Date())));
     await c.var.db.insert(signInChallenges).values({ id: await sha256Hex(challenge), organization_id: user.organization_id, user_id: user.id, expires_at: expires });
@@ -66,12 +76,13 @@ sessionRoutes.post('/auth/sessions', async (c) => {
   return signedIn(c, user);
 });
 
-async function signedIn(c: Context<AppEnv>, user: typeof users.$inferSelect) {
-  const { token, expires } = await startSession(c.var.db, user, c.req.header('user-agent'));
+/** Starts the session of a user who proved who they are (password and code, or single sign-on) and answers it. */
+export async function signedIn(c: Context<AppEnv>, user: typeof users.$inferSelect, method: 'password' | 'oidc' | 'saml' = 'password', extra: Record<string, unknown> = {}) {
+  const { token, expires } = await startSession(c.var.db, user, c.req.header('user-agent'), c.env.REGION, method);
   await c.var.db.update(users).set({ last_login_at: new Date() }).where(eq(users.id, user.id));
   await c.var.db.insert(auditLog).values({
     organization_id: user.organization_id, actor_type: 'user', actor_id: user.id, action: 'sign_in',
-    resource_type: 'sessions', resource_id: null, request_id: c.var.requestId,
+    resource_type: 'sessions', resource_id: null, request_id: c.var.requestId, details: { method },
   });
   const [org] = await c.var.db.select().from(organizations).where(eq(organizations.id, user.organization_id));
   return c.json({
@@ -79,6 +90,7 @@ async function signedIn(c: Context<AppEnv>, user: typeof users.$inferSelect) {
     expires_at: expires.toISOString(),
     user: publicUser(user),
     organization: { id: org!.id, name: org!.name, region: org!.region },
+    ...extra,
   }, 201);
 }
 
@@ -97,6 +109,9 @@ sessionRoutes.post('/auth/sessions/two-factor', async (c) => {
   if (!body.code && !body.recovery_code) {
     throw new ApiError('missing_attribute', 'code: the code of your authenticator app (or a recovery code) is required.', { source: { pointer: '/code' } });
   }
+  // A challenge of the other region's sign-in lives in that region's database (D53).
+  const home = tokenRegion(body.challenge);
+  if (home && home !== c.env.REGION) throw wrongRegion(c.env, home, c.env.REGION, 'api');
   const id = await sha256Hex(body.challenge);
   const [row] = await c.var.db.select({ user: users, region: organizations.region }).from(signInChallenges)
     .innerJoin(users, eq(users.id, signInChallenges.user_id))
@@ -108,7 +123,10 @@ sessionRoutes.post('/auth/sessions/two-factor', async (c) => {
   const limited = await codeGate(c, user.id);
   if (limited) return limited;
   const used = body.code ? await useTotpCode(c.var.db, c.env.SECRET_KEY, user, body.code) : await useRecoveryCode(c.var.db, user.id, body.recovery_code!);
-  if (!used) throw wrongCode(body.code ? 'code' : 'recovery_code');
+  if (!used) {
+    auditFailedSignIn(c, user, body.code ? 'two_factor_code' : 'recovery_code');
+    throw wrongCode(body.code ? 'code' : 'recovery_code');
+  }
   // Single use: only the request that deletes the challenge goes on.
   const taken = await c.var.db.delete(signInChallenges).where(eq(signInChallenges.id, id)).returning({ id: signInChallenges.id });
   if (!taken.length) throw challengeGone();
@@ -124,6 +142,8 @@ sessionRoutes.get('/auth/session', authenticate, async (c) => {
     user: publicUser(row!.user),
     organization: { id: row!.org.id, name: row!.org.name, region: row!.org.region, time_zone: row!.org.time_zone },
     permissions: permissionsForRole(row!.user.role).map((g) => g.permission),
+    // The organization requires two-factor authentication and this password session has none yet (D65).
+    two_factor_enrolment_required: await enrolmentRequiredFor(c.var.db, row!.org, row!.user, p.sessionId),
   });
 });
 

@@ -13,6 +13,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env.ts';
 import type { PooledDb } from '../lib/db.ts';
 import { errorResponse } from '../lib/errors.ts';
+import { rateLimiterStub } from '../durable/stubs.ts';
 
 const enc = new TextEncoder();
 export const RECOVERY_CODE_COUNT = 10;
@@ -101,7 +102,7 @@ export async function useRecoveryCode(db: PooledDb, userId: string, code: string
  * to return, or null.
  */
 export async function codeGate(c: Context<AppEnv>, userId: string): Promise<Response | null> {
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ratelimit::otp:${userId}`));
+  const limiter = rateLimiterStub(c.env, `otp:${userId}`);
   const gate = await limiter.take(1 / 30, 10);
   if (gate.allowed) return null;
   return errorResponse(c, new ApiError('rate_limited', `Too many attempts with codes; try again in ${gate.retryAfter} s.`), {

@@ -1,15 +1,14 @@
 import { DurableObject } from 'cloudflare:workers';
 import postgres from 'postgres';
 import {
-  compileSql, dialectOf, newId, resolveDashboardTimeZone,
+  QUERY_CONTROLS, dialectOf, newId, resolveDashboardTimeZone,
   type FilterDefinition, type InputParameters, type SnippetDefinition, type SqlContext, type TimeZoneConfig,
 } from '@cairn/core';
 import type { Env } from '../env.ts';
-import type { ExecutionJob, ExecutionOutcome } from '../engine/job.ts';
-import { EXECUTION_TTL_MS } from '../engine/ttl.ts';
 import { isStale } from '../engine/staleness.ts';
-import { awaitWithLease } from '../engine/lease.ts';
-import { resultIdentity } from '../engine/identity.ts';
+import { compileIdentified } from '../engine/identity.ts';
+import { latestResult, queryJob, recordExecution } from '../engine/execution-row.ts';
+import { dispatch } from '../engine/execute.ts';
 
 /** One poller's question to the object: the dashboard, its parameters, and whether to re-run. */
 export interface StatusRequest {
@@ -88,6 +87,11 @@ interface Slot {
   /** Adopting a stored result when the slot was made; callers wait for it. */
   ready?: Promise<void> | null;
   inFlight: Promise<void> | null;
+  /**
+   * The running execution's row being inserted: nobody is handed `executionId` before it exists
+   * (a caller that asks `GET /executions/{id}` at once would get 404). Settles, never rejects.
+   */
+  recorded?: Promise<void> | null;
 }
 
 interface Compiled {
@@ -115,6 +119,8 @@ export class DashboardStatus extends DurableObject<Env> {
   private slots = new Map<string, Slot>();
   private compiledCache = new Map<string, { at: number; value: Compiled | { error: NonNullable<StatusEntry['error']> } }>();
   private static readonly MAX_SLOTS = 2_000;
+  /** This object's client as a Statement (engine/execution-row.ts, engine/lease.ts). */
+  private readonly query = (text: string, params: unknown[]) => this.sql.unsafe(text, params as never[]) as unknown as Promise<Record<string, unknown>[]>;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -153,7 +159,7 @@ export class DashboardStatus extends DurableObject<Env> {
             from dashboard_filters df join filters f on f.id = df.filter_id join dashboards d on d.id = df.dashboard_id
             join datasources ds on ds.id = f.datasource_id
            where df.dashboard_id = ${req.dashboardId} and df.organization_id = ${req.organizationId}
-             and f.sql_query is not null and f.control_type in ('dropdown_dynamic', 'dropdown_multi_dynamic', 'dropdown', 'dropdown_multi')
+             and f.sql_query is not null and f.control_type in ${this.sql([...QUERY_CONTROLS])}
            order by 1 desc, 2`;
         const filters = await this.sql<FilterDefinition[]>`
           select f.variable_name, f.control_type, f.value_type, f.allowed_aggregations, f.default_values
@@ -233,14 +239,12 @@ export class DashboardStatus extends DurableObject<Env> {
     if (hit && hit.at === snap.at) return hit.value;
     let value: Compiled | { error: NonNullable<StatusEntry['error']> };
     try {
-      const compiled = compileSql({
+      value = await compileIdentified(source.datasourceId, {
         sql: source.sql, dialect: source.dialect, filters: snap.filters, parameters: req.parameters,
         dataTimeZone: source.dataTimeZone, aggregationOptions: snap.aggregationOptions, snippets: snap.snippets,
         timeZone: resolveDashboardTimeZone({ config: snap.timeZoneConfig, requested: req.parameters.tz ?? null, organizationTimeZone: snap.organizationTimeZone }),
         context: { ...req.context, dashboardName: snap.dashboardName, dashboardId: req.dashboardId },
       });
-      const paramsHash = await resultIdentity(source.datasourceId, compiled);
-      value = { compiled, paramsHash };
     } catch (err) {
       const e = err as { code?: string; message: string };
       value = { error: { code: e.code === 'invalid_attribute' ? 'invalid_sql' : e.code ?? 'invalid_sql', message: e.message } };
@@ -262,13 +266,14 @@ export class DashboardStatus extends DurableObject<Env> {
       if (this.slots.size >= DashboardStatus.MAX_SLOTS) this.slots.delete(this.slots.keys().next().value!);
       this.slots.set(slotKey, slot);
       // Every concurrent caller waits for the stored result to be adopted before deciding to run.
-      slot.ready = force ? null : this.adoptStored(slot).catch(() => {});
+      slot.ready = force ? null : this.adoptStored(slot, req.organizationId).catch(() => {});
     }
     if (slot.ready) await slot.ready;
     const stale = !slot.dataTimestamp || isStale(slot.dataTimestamp, Date.now(), source.refreshMinutes, source.anchor, snap.organizationTimeZone);
     const retry = !slot.error || Date.now() - (slot.errorAt ?? 0) > Math.min(ERROR_RETRY_MS, source.refreshMinutes * 60_000);
     const wantRun = (force || (stale && retry)) && !slot.inFlight;
     if (wantRun) this.start(slot, source, req, compiled);
+    if (slot.recorded) await slot.recorded;
     return { slot, error: null };
   }
 
@@ -276,13 +281,11 @@ export class DashboardStatus extends DurableObject<Env> {
    * The newest stored result of the same query that has not expired (another poller's, a refresh's,
    * a prewarm's): shown at once, and re-run meanwhile when it is stale.
    */
-  private async adoptStored(slot: Slot) {
-    const [row] = await this.sql<{ id: string; data_key: string; row_count: number; data_timestamp: Date }[]>`
-      select e.id, r.data_key, r.row_count::float8 as row_count, r.data_timestamp
-        from executions e join results r on r.execution_id = e.id
-       where e.params_hash = ${slot.paramsHash} and e.execution_status = 'success' and r.expires_at > now()
-       order by e.completed_at desc limit 1`;
-    if (row) Object.assign(slot, { executionId: row.id, executionStatus: 'success', dataKey: row.data_key, rowCount: row.row_count, dataTimestamp: new Date(row.data_timestamp).getTime() });
+  private async adoptStored(slot: Slot, organizationId: string) {
+    const found = await latestResult(this.query, organizationId, slot.paramsHash);
+    if (found) {
+      Object.assign(slot, { executionId: found.executionId, executionStatus: 'success', dataKey: found.dataKey, rowCount: found.rowCount, dataTimestamp: found.dataTimestamp });
+    }
   }
 
   private start(slot: Slot, source: Source, req: StatusRequest, compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string }) {
@@ -290,20 +293,21 @@ export class DashboardStatus extends DurableObject<Env> {
     slot.executionId = id;
     slot.executionStatus = 'starting';
     slot.error = null;
+    // The row first: callers of slotFor wait for it before they see the id (slot.recorded).
+    const insert = recordExecution(this.query, {
+      id, organizationId: req.organizationId, datasourceId: source.datasourceId, type: source.kind === 'report' ? 'sql_query' : 'sql_filter',
+      source: source.kind === 'report' ? { report_id: source.id } : { filter_id: source.id },
+      sql: source.sql, parameters: req.parameters, paramsHash: slot.paramsHash, createdBy: req.actor,
+    }).then(() => undefined);
+    const recorded: Promise<void> = insert.catch(() => {}).finally(() => {
+      if (slot.recorded === recorded) slot.recorded = null;
+    });
+    slot.recorded = recorded;
     const run = async () => {
-      const exe: ExecutionJob = {
-        executionId: id, organizationId: req.organizationId, datasourceId: source.datasourceId, text: compiled.text,
-        values: compiled.values, paramsHash: slot.paramsHash, maxConcurrent: source.maxConcurrent,
-        sessionTimeZone: compiled.sessionTimeZone, resultTimeZone: compiled.timeZone,
-      };
-      await this.sql`insert into executions (id, organization_id, datasource_id, execution_type, execution_status,
-          report_id, filter_id, sql_query, parameters, params_hash, created_by, expires_at)
-        values (${id}, ${req.organizationId}, ${source.datasourceId}, ${source.kind === 'report' ? 'sql_query' : 'sql_filter'}, 'starting',
-          ${source.kind === 'report' ? source.id : null}, ${source.kind === 'filter' ? source.id : null}, ${source.sql},
-          ${this.sql.json(req.parameters as never)}, ${slot.paramsHash}, ${req.actor}, ${new Date(Date.now() + EXECUTION_TTL_MS)})`;
-      const gate = this.env.DATASOURCE_GATE.get(this.env.DATASOURCE_GATE.idFromName(`gate::${source.datasourceId}`));
+      const job = queryJob({ executionId: id, organizationId: req.organizationId, datasourceId: source.datasourceId, maxConcurrent: source.maxConcurrent }, compiled, slot.paramsHash);
+      await insert;
       // Ends early with internal_error if the run's lease runs out (its runtime died: engine/lease.ts).
-      const out = await awaitWithLease(this.env, (text, params) => this.sql.unsafe(text, params as never[]), id, gate.run(exe) as Promise<ExecutionOutcome>);
+      const out = await dispatch({ env: this.env }, job, this.query);
       if (slot.executionId !== id) return;
       slot.executionStatus = out.status;
       if (out.status === 'success') {

@@ -3,10 +3,11 @@ import postgres from 'postgres';
 import type { Env } from '../env.ts';
 import type { ExecutionJob, ExecutionOutcome } from '../engine/job.ts';
 import { limitsOf, runJob } from '../engine/run.ts';
-import { ChunkStore } from '../engine/chunk-store.ts';
+import type { ResultBucket } from '@cairn/core/results/object';
 import { connectorFor, type CancelHandle, type DatasourceRow } from '../engine/connectors/index.ts';
 import { afterJob } from '../engine/follow-up.ts';
 import { targetPolicy } from '../engine/target-policy.ts';
+import { sshKeyFromSql } from '../engine/ssh-key.ts';
 import { leaseMsOf, renewEveryMs, renewLeases } from '../engine/lease.ts';
 
 interface Waiter {
@@ -46,7 +47,6 @@ export class DatasourceGate extends DurableObject<Env> {
   private running = new Map<string, Slot>();
   private queue: Waiter[] = [];
   private writes: postgres.Sql | null = null;
-  private chunks: ChunkStore | null = null;
   private datasourceId: string | null = null;
   private leaseTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -78,8 +78,7 @@ export class DatasourceGate extends DurableObject<Env> {
     this.keepLeases();
     let outcome: ExecutionOutcome;
     try {
-      this.chunks ??= new ChunkStore(this.env.HYPERDRIVE.connectionString);
-      outcome = await runJob({ env: this.env, sql: this.pool('writes'), chunks: this.chunks }, job, {
+      outcome = await runJob({ env: this.env, sql: this.pool('writes'), bucket: this.env.RESULTS as ResultBucket }, job, {
         signal: slot.controller.signal,
         onCancelHandle: (handle, ds) => {
           slot.handle = handle;
@@ -120,7 +119,10 @@ export class DatasourceGate extends DurableObject<Env> {
     slot.controller.abort();
     if (slot.handle && slot.ds) {
       const policy = targetPolicy(this.env, (text) => this.pool('writes').unsafe(text));
-      const connector = await connectorFor(slot.ds, { secretKey: this.env.SECRET_KEY, sampleDb: this.env.SAMPLE_DB, policy });
+      const connector = await connectorFor(slot.ds, {
+        secretKey: this.env.SECRET_KEY, sampleDb: this.env.SAMPLE_DB, policy, agentHub: this.env.AGENT_HUB,
+        sshKey: sshKeyFromSql(this.pool('writes'), this.env.SECRET_KEY),
+      });
       await connector.cancel(slot.handle).catch((err) => console.error(`gate: cancelling ${executionId} failed`, err));
     }
     return true;

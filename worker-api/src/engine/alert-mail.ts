@@ -3,6 +3,8 @@ import type { ResultField } from '@cairn/core';
 import { collect, csvStream, xlsxStream } from '@cairn/core/export/index';
 import type { Attachment, MailMessage } from '../mail/index.ts';
 import type { AlertResultStatus } from './alert-evaluate.ts';
+import type { ResultBucket } from '@cairn/core/results/object';
+import { chunkReader, storedChunks } from './stored-chunks.ts';
 
 /** Results larger than this are not attached (the message says so). */
 export const MAX_ATTACHMENT_RESULT_BYTES = 10 * 1024 * 1024;
@@ -74,18 +76,14 @@ export function alertMessage(c: AlertMailContent, kind: 'recipients' | 'errors')
   return { to, cc, bcc, subject, text: `${lines.join('\n')}\n`, html };
 }
 
-/** The stored chunks of a result, one query per chunk. */
-export async function* resultChunks(sql: postgres.Sql, executionId: string): AsyncGenerator<Uint8Array> {
-  for (let seq = 0; ; seq++) {
-    const [row] = await sql<{ data: Uint8Array }[]>`select data from result_chunks where execution_id = ${executionId} and seq = ${seq}`;
-    if (!row) return;
-    yield new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
-  }
+/** The stored chunks of a result, one read per chunk (bucket or result_chunks: stored-chunks.ts). */
+export async function* resultChunks(sql: postgres.Sql, executionId: string, bucket: ResultBucket): AsyncGenerator<Uint8Array> {
+  for await (const chunk of storedChunks(sql, bucket, executionId)) yield chunk.data;
 }
 
 /** The first rows of a stored result (from its first chunk). */
-export async function firstRows(sql: postgres.Sql, executionId: string): Promise<unknown[][]> {
-  const [row] = await sql<{ data: Uint8Array }[]>`select data from result_chunks where execution_id = ${executionId} and seq = 0`;
+export async function firstRows(sql: postgres.Sql, executionId: string, bucket: ResultBucket): Promise<unknown[][]> {
+  const row = await chunkReader(sql, bucket, executionId)(0);
   if (!row || !row.data.byteLength) return [];
   return JSON.parse(`[${new TextDecoder().decode(row.data)}]`) as unknown[][];
 }
@@ -94,12 +92,12 @@ const safeName = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '
 
 /** The result as the attachment attach_as asks for (csv or excel). */
 export async function resultAttachment(
-  sql: postgres.Sql, executionId: string, fields: ResultField[], attachAs: 'csv' | 'excel', name: string,
+  sql: postgres.Sql, executionId: string, fields: ResultField[], attachAs: 'csv' | 'excel', name: string, bucket: ResultBucket,
 ): Promise<Attachment> {
   const base = safeName(name);
   if (attachAs === 'csv') {
-    return { filename: `${base}.csv`, content: await collect(csvStream(fields, resultChunks(sql, executionId))), contentType: 'text/csv; charset=utf-8' };
+    return { filename: `${base}.csv`, content: await collect(csvStream(fields, resultChunks(sql, executionId, bucket))), contentType: 'text/csv; charset=utf-8' };
   }
-  const sheets = [{ name: base, fields, chunks: resultChunks(sql, executionId) }];
+  const sheets = [{ name: base, fields, chunks: resultChunks(sql, executionId, bucket) }];
   return { filename: `${base}.xlsx`, content: await collect(xlsxStream(sheets)) };
 }

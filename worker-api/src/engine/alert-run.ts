@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { ApiError, compileSql, dialectOf, newId, type ResultField, type SnippetDefinition } from '@cairn/core';
+import { ApiError, dialectOf, newId, type ResultField, type SnippetDefinition } from '@cairn/core';
 import type { sqlAlerts } from '@cairn/db';
 import type { Env } from '../env.ts';
 import { createMailer, type MailMessage } from '../mail/index.ts';
@@ -8,8 +8,8 @@ import { targetPolicy } from './target-policy.ts';
 import { evaluateTrigger, mailDue, resultStatusOf, type AlertResultStatus, type EmailCondition, type TriggerCondition } from './alert-evaluate.ts';
 import { alertMessage, firstRows, MAX_ATTACHMENT_RESULT_BYTES, resultAttachment } from './alert-mail.ts';
 import type { ExecutionJob, ExecutionOutcome } from './job.ts';
-import { resultIdentity } from './identity.ts';
-import { EXECUTION_TTL_MS } from './ttl.ts';
+import { compileIdentified } from './identity.ts';
+import { queryJob, recordExecution } from './execution-row.ts';
 
 export type AlertRow = typeof sqlAlerts.$inferSelect;
 
@@ -33,11 +33,10 @@ export async function prepareAlertRun(sql: postgres.Sql, env: Env, alert: AlertR
   await connectorFor(ds, { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) });
   const snippets = await sql<SnippetDefinition[]>`select name, text, params from sql_snippets where organization_id = ${org}`;
   const [o] = await sql<{ tz: string }[]>`select time_zone as tz from organizations where id = ${org}`;
-  const compiled = compileSql({
+  const { compiled, paramsHash } = await compileIdentified(ds.id, {
     sql: alert.sql_query, dialect: dialectOf(ds.database_type) ?? 'postgres', filters: [], parameters: {},
     dataTimeZone: ds.data_time_zone, timeZone: o?.tz ?? 'UTC', snippets: [...snippets], context: {},
   });
-  const paramsHash = await resultIdentity(ds.id, compiled);
   const id = newId('execution');
   const claimed = await sql`
     update sql_alerts set running_execution_id = ${id}
@@ -49,17 +48,16 @@ export async function prepareAlertRun(sql: postgres.Sql, env: Env, alert: AlertR
     throw new ApiError('invalid_state', `The alert is already running (execution ${alert.running_execution_id ?? 'unknown'}); wait for it to finish or cancel it.`);
   }
   try {
-    await sql`insert into executions (id, organization_id, datasource_id, execution_type, execution_status, sql_alert_id, sql_query,
-        parameters, params_hash, created_by, expires_at)
-      values (${id}, ${org}, ${ds.id}, 'sql_alert', 'starting', ${alert.id}, ${alert.sql_query}, '{}'::jsonb, ${paramsHash},
-        ${actor}, now() + make_interval(secs => ${EXECUTION_TTL_MS / 1000}))`;
+    await recordExecution((text, params) => sql.unsafe(text, params as never[]), {
+      id, organizationId: org, datasourceId: ds.id, type: 'sql_alert', source: { sql_alert_id: alert.id },
+      sql: alert.sql_query, parameters: {}, paramsHash, createdBy: actor,
+    });
   } catch (err) {
     await sql`update sql_alerts set running_execution_id = null where id = ${alert.id} and running_execution_id = ${id}`;
     throw err;
   }
   return {
-    executionId: id, organizationId: org, datasourceId: ds.id, text: compiled.text, values: compiled.values, paramsHash,
-    maxConcurrent: ds.max_concurrent_executions, sessionTimeZone: compiled.sessionTimeZone, resultTimeZone: compiled.timeZone,
+    ...queryJob({ executionId: id, organizationId: org, datasourceId: ds.id, maxConcurrent: ds.max_concurrent_executions }, compiled, paramsHash),
     followUp: { kind: 'sql_alert', alertId: alert.id, sqlText: compiled.text },
   };
 }
@@ -72,12 +70,12 @@ interface Evaluated {
   sizeInBytes: number;
 }
 
-async function evaluate(sql: postgres.Sql, alert: AlertRow, outcome: ExecutionOutcome): Promise<Evaluated> {
+async function evaluate(sql: postgres.Sql, env: Env, alert: AlertRow, outcome: ExecutionOutcome): Promise<Evaluated> {
   if (outcome.status !== 'success') {
     return { status: resultStatusOf(outcome.status), detail: outcome.errorMessage, fields: [], preview: [], sizeInBytes: 0 };
   }
   const [r] = await sql<{ fields: ResultField[]; size: number }[]>`select fields, size_in_bytes::float8 as size from results where execution_id = ${outcome.executionId}`;
-  const preview = outcome.rowCount > 0 ? await firstRows(sql, outcome.executionId) : [];
+  const preview = outcome.rowCount > 0 ? await firstRows(sql, outcome.executionId, env.RESULTS) : [];
   const verdict = evaluateTrigger(alert.trigger_condition as TriggerCondition, alert.trigger_value, { rowCount: outcome.rowCount, firstRow: preview[0] ?? null });
   return { status: verdict.status, detail: verdict.message, fields: r?.fields ?? [], preview, sizeInBytes: r?.size ?? 0 };
 }
@@ -91,7 +89,7 @@ async function buildMail(sql: postgres.Sql, env: Env, alert: AlertRow, ev: Evalu
     attachmentNote: tooLarge ? `The result (${Math.round(ev.sizeInBytes / 1048576)} MB) is too large to attach.` : null,
   }, due);
   if (message && attach && !tooLarge) {
-    message.attachments = [await resultAttachment(sql, outcome.executionId, ev.fields, alert.attach_as!, alert.name)];
+    message.attachments = [await resultAttachment(sql, outcome.executionId, ev.fields, alert.attach_as!, alert.name, env.RESULTS)];
   }
   return message;
 }
@@ -107,7 +105,7 @@ export async function finishAlertRun(deps: { env: Env; sql: postgres.Sql }, job:
   const alertId = job.followUp!.alertId;
   const [alert] = await sql<AlertRow[]>`select * from sql_alerts where id = ${alertId} and organization_id = ${job.organizationId}`;
   if (!alert) return;
-  const ev = await evaluate(sql, alert, outcome);
+  const ev = await evaluate(sql, env, alert, outcome);
   const [previous] = await sql<{ s: 'ok' | 'alert_triggered' }[]>`
     select result_status as s from sql_alert_results
      where sql_alert_id = ${alert.id} and result_status in ('ok', 'alert_triggered') order by created_at desc, id desc limit 1`;

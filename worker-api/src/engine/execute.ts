@@ -1,23 +1,25 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
-  compileSql, dialectOf, newId, ApiError,
+  dialectOf, ApiError,
   type FilterDefinition, type InputParameters,
 } from '@cairn/core';
-import { datasources, executions, results, type dashboards } from '@cairn/db';
+import { datasources, type dashboards } from '@cairn/db';
 import type { ServiceContext } from '../lib/context.ts';
 import type { ExecutionJob, ExecutionOutcome } from './job.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
 import { compileExtras, type CompileExtras } from './compile-context.ts';
 import { connectorFor } from './connectors/index.ts';
 import { targetPolicy } from './target-policy.ts';
-import { awaitWithLease } from './lease.ts';
+import { awaitWithLease, type LeaseQuery } from './lease.ts';
 import { poolStatement } from '../lib/db.ts';
-import { resultIdentity } from './identity.ts';
+import { compileIdentified } from './identity.ts';
+import { latestResult, queryJob, recordExecution, type ExecutionType } from './execution-row.ts';
+import { datasourceGateStub } from '../durable/stubs.ts';
 
 export { EXECUTION_TTL_MS };
 
 type DatasourceRow = typeof datasources.$inferSelect;
-export type ExecutionType = 'sql_query' | 'sql_filter' | 'sql_alert' | 'almanach_query' | 'export_query';
+export type { ExecutionType };
 
 export interface ExecutionInput {
   datasourceId: string;
@@ -45,30 +47,18 @@ export async function loadDatasource(ctx: ServiceContext, id: string): Promise<D
 
 /** Compiles the SQL for the datasource's dialect and hashes what identifies its result. */
 export async function compileFor(ds: DatasourceRow, input: ExecutionInput) {
-  const compiled = compileSql({
+  return compileIdentified(ds.id, {
     sql: input.sql, dialect: dialectOf(ds.database_type) ?? 'postgres', filters: input.filters, parameters: input.parameters,
     dataTimeZone: ds.data_time_zone, timeZone: input.extras?.timeZone ?? null, aggregationOptions: input.extras?.aggregationOptions ?? null,
     snippets: input.extras?.snippets ?? [], context: input.extras?.context ?? null,
   });
-  const paramsHash = await resultIdentity(ds.id, compiled);
-  return { compiled, paramsHash };
 }
 
 /** A successful result of the same compiled query that is younger than `freshMinutes`. */
 export async function findFresh(ctx: ServiceContext, paramsHash: string, freshMinutes: number) {
-  const now = new Date();
-  const [fresh] = await ctx.db
-    .select({ id: executions.id, key: results.data_key, rows: results.row_count, at: results.data_timestamp, timeZone: results.time_zone })
-    .from(executions).innerJoin(results, eq(results.execution_id, executions.id))
-    .where(and(
-      eq(executions.organization_id, ctx.principal.organizationId),
-      eq(executions.params_hash, paramsHash),
-      eq(executions.execution_status, 'success'),
-      gt(executions.completed_at, new Date(now.getTime() - freshMinutes * 60_000)),
-      gt(results.expires_at, now),
-    ))
-    .orderBy(desc(executions.completed_at)).limit(1);
-  return fresh ?? null;
+  const found = await latestResult(poolStatement(ctx.env), ctx.principal.organizationId, paramsHash);
+  if (!found || found.completedAt <= Date.now() - freshMinutes * 60_000) return null;
+  return { id: found.executionId, key: found.dataKey, rows: found.rowCount, at: new Date(found.dataTimestamp), timeZone: found.timeZone };
 }
 
 /**
@@ -79,34 +69,31 @@ export async function assertRunnable(ctx: Pick<ServiceContext, 'env'>, ds: Datas
   await connectorFor(ds, { secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB, policy: targetPolicy(ctx.env) });
 }
 
+type Compiled = { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string };
+
 /** Records a new execution (status starting) and returns the job for the datasource's gate. */
 export async function createExecution(
-  ctx: ServiceContext, ds: DatasourceRow, input: ExecutionInput, compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string }, paramsHash: string,
+  ctx: ServiceContext, ds: DatasourceRow, input: ExecutionInput, compiled: Compiled, paramsHash: string,
 ): Promise<ExecutionJob> {
   await assertRunnable(ctx, ds);
-  const id = newId('execution');
   const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
-  await ctx.db.insert(executions).values({
-    id, organization_id: ctx.principal.organizationId, datasource_id: ds.id, execution_type: input.executionType,
-    execution_status: 'starting', ...input.source, sql_query: input.sql, parameters: input.parameters, params_hash: paramsHash,
-    created_by: actor, expires_at: new Date(Date.now() + EXECUTION_TTL_MS),
+  const id = await recordExecution(poolStatement(ctx.env), {
+    organizationId: ctx.principal.organizationId, datasourceId: ds.id, type: input.executionType, source: input.source,
+    sql: input.sql, parameters: input.parameters, paramsHash, createdBy: actor,
   });
-  return {
-    executionId: id, organizationId: ctx.principal.organizationId, datasourceId: ds.id, text: compiled.text, values: compiled.values,
-    paramsHash, maxConcurrent: ds.max_concurrent_executions, sessionTimeZone: compiled.sessionTimeZone, resultTimeZone: compiled.timeZone,
-  };
+  return queryJob({ executionId: id, organizationId: ctx.principal.organizationId, datasourceId: ds.id, maxConcurrent: ds.max_concurrent_executions }, compiled, paramsHash);
 }
 
 export const gateOf = (ctx: Pick<ServiceContext, 'env'>, datasourceId: string) =>
-  ctx.env.DATASOURCE_GATE.get(ctx.env.DATASOURCE_GATE.idFromName(`gate::${datasourceId}`));
+  datasourceGateStub(ctx.env, datasourceId);
 
 /**
  * Hands the job to its datasource's gate; the promise settles when the execution ends, or when its
  * lease runs out because the runtime running it died (then internal_error: engine/lease.ts).
  */
-export function dispatch(ctx: Pick<ServiceContext, 'env'>, job: ExecutionJob): Promise<ExecutionOutcome> {
+export function dispatch(ctx: Pick<ServiceContext, 'env'>, job: ExecutionJob, query: LeaseQuery = poolStatement(ctx.env)): Promise<ExecutionOutcome> {
   const work = gateOf(ctx, job.datasourceId).run(job) as Promise<ExecutionOutcome>;
-  return awaitWithLease(ctx.env, poolStatement(ctx.env), job.executionId, work);
+  return awaitWithLease(ctx.env, query, job.executionId, work);
 }
 
 export interface QueryOutcome {

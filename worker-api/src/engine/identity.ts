@@ -1,4 +1,4 @@
-import { sha256Hex } from '@cairn/core';
+import { compileSql, sha256Hex, type CompileOptions } from '@cairn/core';
 
 /** What a compiled query is known by: the fields of compileSql's answer that decide its rows and their meaning. */
 export interface CompiledIdentity {
@@ -17,6 +17,15 @@ export interface CompiledIdentity {
  * through here, so two results that differ only in the zone they were computed for never stand in
  * for each other, even when the SQL and values are the same (ARCHITECTURE D40).
  */
-export function resultIdentity(datasourceId: string, compiled: CompiledIdentity): Promise<string> {
+function resultIdentity(datasourceId: string, compiled: CompiledIdentity): Promise<string> {
   return sha256Hex(JSON.stringify([datasourceId, compiled.text, compiled.values, compiled.sessionTimeZone, compiled.timeZone]));
+}
+
+/**
+ * Compiles a query for its datasource and names its result: the one place a result's identity is
+ * computed, for data calls, the status object and alerts alike (so reuse between them cannot drift).
+ */
+export async function compileIdentified(datasourceId: string, opts: CompileOptions) {
+  const compiled = compileSql(opts);
+  return { compiled, paramsHash: await resultIdentity(datasourceId, compiled) };
 }

@@ -3,21 +3,22 @@ import { ApiError, humanName, makeDataKey, sha256Hex, type ResultField } from '@
 import type { Env } from '../env.ts';
 import {
   ConnectorError, closeInBackground, connectorFor,
-  type CancelHandle, type Connector, type DatasourceRow, type SchemaData, type SchemaOptions,
+  type AgentRef, type CancelHandle, type Connector, type DatasourceRow, type SchemaData, type SchemaOptions,
 } from './connectors/index.ts';
 import { CHUNK_BYTES, type ResultChunk, type RowSink } from './result.ts';
 import type { ExecutionJob, ExecutionOutcome, FinalStatus } from './job.ts';
-import type { ChunkStore } from './chunk-store.ts';
+import { ResultObjectWriter, resultObjectKey, type ResultBucket, type StoredObject } from '@cairn/core/results/object';
 import { EXECUTION_TTL_MS } from './ttl.ts';
 import { targetPolicy } from './target-policy.ts';
+import { sshKeyFromSql } from './ssh-key.ts';
 import { leaseMsOf } from './lease.ts';
 
 export interface RunDeps {
   env: Env;
   /** A pool on Cairn's own database for status updates and result storage. */
   sql: postgres.Sql;
-  /** Where result chunks are written (their own connections; chunk-store.ts). */
-  chunks: ChunkStore;
+  /** The region's R2 bucket: a query's rows go to one object there (D55; required, D61). */
+  bucket: ResultBucket;
 }
 
 export interface RunHooks {
@@ -29,8 +30,6 @@ export interface RunHooks {
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
 export const DEFAULT_GUARD_MS = 10 * 60_000;
-/** Result chunks written at the same time (the chunk store has as many connections). */
-const PARALLEL_WRITES = 3;
 /** How long past the guard a run that ignores being stopped is waited for. */
 const HARD_STOP_GRACE_MS = 15_000;
 
@@ -75,7 +74,7 @@ const SCHEMA_FIELDS: ResultField[] = [
 
 /**
  * Runs one execution to its end inside the datasource's gate: marks it running, streams the
- * connector's result chunks into `result_chunks` as they fill (memory stays at a few chunks), then
+ * connector's result chunks into the result's object in the region's bucket as they fill, then
  * records the result with its field statistics and the final status with the database's own message:
  * success, query_error, timed_out (statement timeout), cancelled, internal_error (unreachable
  * database, no driver, storage failure) or internal_timeout (the overall guard).
@@ -118,8 +117,11 @@ export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks):
   });
 
   try {
-    const connector = await connectorFor(ds, {
+    const agents = ds.connection_mode === 'agent' ? await agentRefsOf(sql, ds) : undefined;
+    const connector = await connectorFor({ ...ds, agents }, {
       secretKey: deps.env.SECRET_KEY, sampleDb: deps.env.SAMPLE_DB, closer: closeInBackground, policy: targetPolicy(deps.env, (text) => deps.sql.unsafe(text)),
+      agentHub: deps.env.AGENT_HUB,
+      sshKey: sshKeyFromSql(deps.sql, deps.env.SECRET_KEY),
     });
     const work = job.kind === 'schema'
       ? readSchema(deps, job, ds, connector)
@@ -138,37 +140,40 @@ export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks):
   }
 }
 
-/** Streams the query's rows into result_chunks and records the result. */
+/** The agents a datasource names (connection_mode agent), by name. */
+export function agentRefsOf(sql: postgres.Sql, ds: Pick<DatasourceRow, 'id' | 'organization_id'>): Promise<AgentRef[]> {
+  return sql<AgentRef[]>`select a.id, a.name from datasource_agent_links l join datasource_agents a on a.id = l.agent_id
+    where l.datasource_id = ${ds.id} and a.organization_id = ${ds.organization_id} and a.enabled order by a.name, a.id`;
+}
+
+/**
+ * Streams the query's rows into one object of the region's bucket (D55): the chunks are appended in
+ * order and full 8 MiB parts are uploaded while the next ones fill; the result row records the object
+ * and its chunk index. A run that fails or is stopped aborts the upload.
+ */
 async function runQuery(
   deps: RunDeps, job: ExecutionJob, ds: DatasourceRow, connector: Connector,
   opts: { timeoutMs: number; signal: AbortSignal; hooks: RunHooks },
 ): Promise<ExecutionOutcome> {
-  const id = job.executionId;
-  let seq = 0;
-  // Chunks are written on up to PARALLEL_WRITES connections at once (their seq keeps the order); the
-  // connector waits when those are busy and a few more chunks are queued, so memory stays bounded.
-  const inFlight = new Set<Promise<void>>();
-  let writeError: unknown = null;
-  const sink: RowSink = {
-    chunk: async (c: ResultChunk) => {
-      if (writeError) throw writeError;
-      while (inFlight.size >= PARALLEL_WRITES) await Promise.race(inFlight);
-      const n = seq++;
-      const write: Promise<void> = deps.chunks.write(id, n, c.rows, c.data)
-        .then(() => {}, (err) => { writeError ??= err; })
-        .finally(() => inFlight.delete(write));
-      inFlight.add(write);
-    },
-  };
-  const summary = await connector.run({ text: job.text, values: job.values }, sink, {
-    timeoutMs: opts.timeoutMs,
-    signal: opts.signal,
-    timeZone: job.sessionTimeZone,
-    onCancelHandle: (handle) => opts.hooks.onCancelHandle?.(handle, ds),
-  }).finally(() => Promise.all(inFlight));
-  if (writeError) throw writeError;
-  if (opts.signal.aborted) throw new Error('stopped');
-  return storeResult(deps, job, summary.fields, summary.rowCount, summary.sizeInBytes);
+  const { bucket } = deps;
+  const writer = new ResultObjectWriter(bucket, resultObjectKey(job.executionId));
+  const sink: RowSink = { chunk: (c: ResultChunk) => writer.append(c.rows, c.data) };
+  let stored: StoredObject | null = null;
+  try {
+    const summary = await connector.run({ text: job.text, values: job.values }, sink, {
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      timeZone: job.sessionTimeZone,
+      onCancelHandle: (handle) => opts.hooks.onCancelHandle?.(handle, ds),
+    });
+    if (opts.signal.aborted) throw new Error('stopped');
+    stored = await writer.finish();
+    return await storeResult(deps, job, summary.fields, summary.rowCount, summary.sizeInBytes, new Date(), stored);
+  } catch (err) {
+    // Stored but not recorded (cancelled meanwhile): the object goes too.
+    await (stored ? bucket.delete(stored.key).catch(() => {}) : writer.abort());
+    throw err;
+  }
 }
 
 /** Reads the schema, caches it on the datasource and stores it as the execution's result (one JSON document). */
@@ -193,7 +198,9 @@ async function readSchema(deps: RunDeps, job: ExecutionJob, ds: DatasourceRow, c
 }
 
 /** The result row and the final status, together (the chunks are already written). */
-async function storeResult(deps: RunDeps, job: ExecutionJob, fields: ResultField[], rowCount: number, sizeInBytes: number, now = new Date()): Promise<ExecutionOutcome> {
+async function storeResult(
+  deps: RunDeps, job: ExecutionJob, fields: ResultField[], rowCount: number, sizeInBytes: number, now = new Date(), object: StoredObject | null = null,
+): Promise<ExecutionOutcome> {
   const id = job.executionId;
   const expires = new Date(now.getTime() + EXECUTION_TTL_MS);
   const dataKey = makeDataKey(deps.env.REGION, job.organizationId, id, (await sha256Hex(`${id}:${job.paramsHash}`)).slice(0, 16));
@@ -204,9 +211,9 @@ async function storeResult(deps: RunDeps, job: ExecutionJob, fields: ResultField
       returning id`;
     // Ended meanwhile (cancelled while the last chunk was written, written off by a sweep): keep that ending.
     if (!mine) throw new ConnectorError('cancelled', 'The execution ended before its result was stored.');
-    await tx`insert into results (execution_id, organization_id, data_key, fields, row_count, size_in_bytes, time_zone, data_timestamp, expires_at)
+    await tx`insert into results (execution_id, organization_id, data_key, fields, row_count, size_in_bytes, time_zone, data_timestamp, expires_at, stored_object)
       values (${id}, ${job.organizationId}, ${dataKey}, ${deps.sql.json(fields as never)}, ${rowCount}, ${sizeInBytes},
-              ${job.resultTimeZone}, ${now}, ${expires})`;
+              ${job.resultTimeZone}, ${now}, ${expires}, ${object ? deps.sql.json(object as never) : null})`;
   });
   return { executionId: id, status: 'success', dataKey, rowCount, errorMessage: null };
 }

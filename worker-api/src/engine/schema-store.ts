@@ -6,6 +6,8 @@ import { CHUNK_BYTES } from './result.ts';
 import type { ExecutionJob } from './job.ts';
 import { schemaOptionsOf } from './run.ts';
 import { EXECUTION_TTL_MS } from './ttl.ts';
+import { drizzleStatement, recordExecution, type NewExecution } from './execution-row.ts';
+import { poolStatement } from '../lib/db.ts';
 
 type DatasourceRow = typeof datasources.$inferSelect;
 
@@ -24,13 +26,21 @@ const schemaHash = (ds: Pick<DatasourceRow, 'id'>) => `schema:${ds.id}`;
  * execution's result — one JSON document, which the data server's GET /schema/{dataKey} serves.
  */
 export async function createSchemaJob(ctx: ServiceContext, ds: DatasourceRow): Promise<ExecutionJob> {
-  const id = newId('execution');
   const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
-  await ctx.db.insert(executions).values({
-    id, organization_id: ds.organization_id, datasource_id: ds.id, execution_type: 'almanach_query', execution_status: 'starting',
-    sql_query: `-- schema of datasource "${ds.name.replace(/[\r\n]+/g, ' ')}"`, parameters: {}, params_hash: schemaHash(ds),
-    created_by: actor, expires_at: new Date(Date.now() + EXECUTION_TTL_MS),
-  });
+  const id = await recordExecution(poolStatement(ctx.env), schemaExecution(ds, '', actor));
+  return schemaJobOf(ds, id);
+}
+
+/** The executions row of a schema read of the datasource (`note`: how it came about, in the recorded text). */
+export function schemaExecution(ds: DatasourceRow, note: string, createdBy: string | null): NewExecution {
+  return {
+    organizationId: ds.organization_id, datasourceId: ds.id, type: 'almanach_query', parameters: {}, paramsHash: schemaHash(ds), createdBy,
+    sql: `-- schema of datasource "${ds.name.replace(/[\r\n]+/g, ' ')}"${note ? ` (${note})` : ''}`,
+  };
+}
+
+/** The gate's job for a schema read recorded as execution `id` (row counts per update_schema_row_counts). */
+export function schemaJobOf(ds: DatasourceRow, id: string): ExecutionJob {
   return {
     executionId: id, organizationId: ds.organization_id, datasourceId: ds.id, kind: 'schema', text: '', values: [],
     paramsHash: schemaHash(ds), maxConcurrent: ds.max_concurrent_executions, sessionTimeZone: ds.data_time_zone, resultTimeZone: 'UTC',
@@ -66,11 +76,9 @@ export async function storeCachedSchema(ctx: ServiceContext, ds: DatasourceRow):
     pieces.push({ execution_id: id, seq: n, rows: n === 0 ? 1 : 0, data: bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES)) });
   }
   await ctx.direct().db.transaction(async (tx) => {
-    await tx.insert(executions).values({
-      id, organization_id: ds.organization_id, datasource_id: ds.id, execution_type: 'almanach_query', execution_status: 'success',
-      sql_query: `-- schema of datasource "${ds.name.replace(/[\r\n]+/g, ' ')}" (cached)`, parameters: {}, params_hash: schemaHash(ds),
-      result_columns: 1, result_rows: 1, result_size: bytes.length, started_at: now, completed_at: now, expires_at: expires,
-    });
+    await recordExecution(drizzleStatement(tx), { ...schemaExecution(ds, 'cached', null), id, status: 'success' });
+    await tx.update(executions).set({ result_columns: 1, result_rows: 1, result_size: bytes.length, started_at: now, completed_at: now, expires_at: expires })
+      .where(eq(executions.id, id));
     for (const p of pieces) await tx.insert(resultChunks).values(p);
     await tx.insert(results).values({
       execution_id: id, organization_id: ds.organization_id, data_key: dataKey, row_count: 1, size_in_bytes: bytes.length, time_zone: 'UTC',

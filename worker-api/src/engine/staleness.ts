@@ -1,15 +1,4 @@
-import { zonedTime } from '../resources/sql-alerts/schedule.ts';
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-function dateIn(timeZone: string, ms: number): { y: number; m: number; d: number } {
-  let f = formats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formats.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return { y: Number(p.year), m: Number(p.month), d: Number(p.day) };
-}
+import { toWall, wallParts, zonedInstant } from '@cairn/core';
 
 /** Minutes after midnight of an anchor time `HH:MM` (or `HH:MM:SS`); null when absent or malformed. */
 export function anchorMinutes(anchor: string | null | undefined): number | null {
@@ -27,8 +16,17 @@ export function staleAt(dataAt: number, refreshMinutes: number, anchor: string |
   const rate = Math.max(1, refreshMinutes) * 60_000;
   const minutes = anchorMinutes(anchor);
   if (minutes === null) return dataAt + rate;
-  const day = dateIn(timeZone, dataAt);
-  const base = zonedTime(timeZone, day.y, day.m, day.d, minutes);
+  const day = wallParts(toWall(timeZone, dataAt));
+  if (rate % 86_400_000 === 0) {
+    // Whole days step on the calendar, so the anchor keeps its wall-clock time across DST changes
+    // (06:00 stays 06:00, not 07:00 the morning after clocks go forward).
+    const every = rate / 86_400_000;
+    for (let k = 0; ; k += every) {
+      const point = zonedInstant(timeZone, day.year, day.month, day.day + k, minutes);
+      if (point > dataAt) return point;
+    }
+  }
+  const base = zonedInstant(timeZone, day.year, day.month, day.day, minutes);
   if (base > dataAt) return base;
   return base + (Math.floor((dataAt - base) / rate) + 1) * rate;
 }

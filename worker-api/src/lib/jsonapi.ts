@@ -67,6 +67,58 @@ export function parsePage(c: Context): { size: number; number: number } {
   return { size: num('page[size]', 1, PAGE_MAX, PAGE_DEFAULT), number: num('page[number]', 1, 1_000_000, 1) };
 }
 
+/** One `sort` field: its name and direction (`-name` is descending). */
+export interface ListSort {
+  field: string;
+  desc: boolean;
+}
+
+/** A list call's page with its search and order: `filter[name]` and `sort` (see parseListQuery). */
+export interface ListQuery {
+  size: number;
+  number: number;
+  /** `filter[name]`: a case-insensitive substring of the name. */
+  name?: string;
+  /** `sort`, in order; empty for the list's own order. */
+  sort: ListSort[];
+}
+
+export const NAME_FILTER_MAX = 255;
+
+/**
+ * A list call's query, the JSON:API way: `page[size]`/`page[number]` (parsePage), `filter[name]` (a
+ * case-insensitive substring, 1–255 characters) and `sort` (comma-separated names of `sortable`, each
+ * ascending or with `-` descending). A bad value is a 400 naming its parameter. The names are declared
+ * in the route's query schema by `listQuery` (lib/openapi.ts) and applied in SQL by lib/list.ts.
+ */
+export function parseListQuery(c: Context, sortable: readonly string[]): ListQuery {
+  const page = parsePage(c);
+  const name = c.req.query('filter[name]');
+  if (name !== undefined && (name.length === 0 || name.length > NAME_FILTER_MAX)) {
+    throw new ApiError('invalid_query_parameter', `filter[name] must be 1 to ${NAME_FILTER_MAX} characters.`, {
+      source: { parameter: 'filter[name]' },
+    });
+  }
+  const raw = c.req.query('sort');
+  const sort: ListSort[] = [];
+  if (raw !== undefined) {
+    const allowed = `sort takes a comma-separated list of ${sortable.join(', ')} (each with - in front for descending)`;
+    for (const part of raw.split(',')) {
+      const field = part.trim().replace(/^-/, '');
+      if (!sortable.includes(field)) {
+        throw new ApiError('invalid_query_parameter', `${part.trim() ? `"${part.trim()}" is not a sort field here` : 'sort has an empty field'}: ${allowed}.`, {
+          source: { parameter: 'sort' },
+        });
+      }
+      if (sort.some((s) => s.field === field)) {
+        throw new ApiError('invalid_query_parameter', `sort names ${field} twice: ${allowed}.`, { source: { parameter: 'sort' } });
+      }
+      sort.push({ field, desc: part.trim().startsWith('-') });
+    }
+  }
+  return { ...page, ...(name !== undefined ? { name } : {}), sort };
+}
+
 export function pageLinks(c: Context, page: { size: number; number: number }, total: number) {
   const url = new URL(c.req.url);
   const at = (n: number) => {

@@ -2,6 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Env } from '../env.ts';
 import type { Principal } from '../auth/principal.ts';
 import { BURST_WAIT_MS, waitFor } from './wait-for.ts';
+import { poolStatement, usesDbPool } from './db.ts';
+import { anyDbPoolStub } from '../durable/stubs.ts';
 
 /**
  * Serialized answers of the dashboard-side reads, kept by this isolate and reused while nothing in the
@@ -111,8 +113,12 @@ function matches(header: string | undefined, etag: string): boolean {
 }
 
 async function askVersion(env: Env, organizationId: string): Promise<string> {
-  const shards = Math.max(1, Number(env.DB_POOL_SHARDS ?? 2));
-  const stub = env.DB_POOL.get(env.DB_POOL.idFromName(`db-pool::${Math.floor(Math.random() * shards)}`));
+  if (!usesDbPool(env)) {
+    // Straight through Hyperdrive (D53): no object to gather concurrent readers, one statement each.
+    const [row] = await poolStatement(env)('select version::text as v from organization_versions where organization_id = $1', [organizationId]);
+    return String(row?.v ?? '0');
+  }
+  const stub = anyDbPoolStub(env);
   return stub.orgVersion(organizationId);
 }
 
@@ -260,3 +266,66 @@ export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set('cache-control', 'private, no-cache');
   if (matches(c.req.header('if-none-match'), etag)) c.res = new Response(null, { status: 304, headers: c.res.headers });
 };
+
+/**
+ * The same memory for callers without a principal: the public sharing-link reads
+ * (resources/public-links/kept.ts), which check the link's rules on every request themselves and then
+ * ask here for the answer. `version` is the organization's version read before anything the answer
+ * shows was loaded (organizationVersionOf); the answer under `key` is served while it and this
+ * isolate's writes to the organization are unchanged, and with `reuseMs` (status polls) for that long
+ * only. A burst of requests for one key costs one build: the others wait for it (lib/wait-for.ts).
+ * Without a version (the database could not say), or with READ_CACHE=off, every request builds.
+ */
+export async function sharedAnswer(
+  env: Env, organizationId: string, version: string | null, key: string, reuseMs: number | null, build: () => Promise<unknown>,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const encode = async () => new TextEncoder().encode(JSON.stringify(await build())) as Uint8Array<ArrayBuffer>;
+  if (version === null || env.READ_CACHE === 'off' || (reuseMs !== null && !(reuseMs > 0))) return encode();
+  const writes = localWrites.get(organizationId) ?? 0;
+  const fresh = (e: Entry | undefined, now: number) => {
+    if (!e || e.version !== version || e.writes !== writes) return undefined;
+    if (reuseMs === null) return e;
+    const age = now - e.builtAt!;
+    // A little older while another request is already building the next answer (as in pollCache).
+    return age < reuseMs || (now - e.refreshingSince! < REFRESH_GRACE_MS && age < reuseMs + REFRESH_GRACE_MS) ? e : undefined;
+  };
+  let hit = fresh(entries.get(key), Date.now());
+  const since = building.get(key);
+  if (!hit && since !== undefined && Date.now() - since < BURST_WAIT_MS) {
+    hit = (await waitFor(() => fresh(entries.get(key), Date.now()) ?? (building.has(key) ? undefined : false))) || undefined;
+  }
+  if (hit) {
+    entries.delete(key);
+    entries.set(key, hit); // most recently used last
+    return hit.body;
+  }
+  const now = Date.now();
+  const old = entries.get(key);
+  if (old && old.version === version && old.writes === writes) old.refreshingSince = now;
+  building.set(key, now);
+  try {
+    const body = await encode();
+    remember(key, { version, body, contentType: 'application/json', etag: '', builtAt: now, writes, refreshingSince: 0 });
+    return body;
+  } catch (err) {
+    if (old) old.refreshingSince = 0;
+    throw err;
+  } finally {
+    if (building.get(key) === now) building.delete(key);
+  }
+}
+
+/** The organization's version for sharedAnswer (trusted for READ_CACHE_TRUST_MS, as for keyed reads); null when it cannot be read. */
+export async function organizationVersionOf(env: Env, organizationId: string): Promise<string | null> {
+  if (env.READ_CACHE === 'off') return null;
+  try {
+    return await organizationVersion(env, organizationId);
+  } catch {
+    return null;
+  }
+}
+
+/** A public call that starts work (a link's refresh_data): answers kept from before it are not handed out again. */
+export function noteOrganizationWrite(organizationId: string): void {
+  noteWrite(organizationId);
+}

@@ -44,8 +44,14 @@ const linkage = z.object({ type: z.string().min(1), id: z.string().min(1).max(64
 function requireJsonApiMediaType(c: Context) {
   const raw = c.req.header('content-type') ?? '';
   const [type, ...params] = raw.split(';').map((s) => s.trim());
-  if ((type ?? '').toLowerCase() !== JSONAPI_MEDIA_TYPE || params.some((p) => p && !/^(ext|profile)=/i.test(p))) {
-    throw new ApiError('unsupported_media_type', `Send the body as ${JSONAPI_MEDIA_TYPE}${raw ? `, not ${raw}` : ''}.`, {
+  const extra = params.filter((p) => p && !/^(ext|profile)=/i.test(p));
+  if ((type ?? '').toLowerCase() !== JSONAPI_MEDIA_TYPE || extra.length) {
+    // JSON:API 1.0 asks servers to refuse its media type with any parameter but ext and profile (charset
+    // included): say so, and what to send instead.
+    const why = (type ?? '').toLowerCase() === JSONAPI_MEDIA_TYPE
+      ? `, without media type parameters: JSON:API refuses ${extra.map((p) => `"${p}"`).join(', ')} (its bodies are always UTF-8), so send the bare "${JSONAPI_MEDIA_TYPE}"`
+      : raw ? `, not ${raw}` : '';
+    throw new ApiError('unsupported_media_type', `Send the body as ${JSONAPI_MEDIA_TYPE}${why}.`, {
       source: { header: 'Content-Type' },
     });
   }
@@ -84,7 +90,13 @@ export async function readResourceBody<A extends z.ZodRawShape>(
       source: { pointer: '/data/type' },
     });
   }
-  if (mode === 'update' && d.id !== undefined && d.id !== id) {
+  if (mode === 'update' && d.id === undefined) {
+    // JSON:API: an update's resource object must carry its id (400 when absent, 409 when it differs).
+    throw new ApiError('bad_request', `data.id is required in an update: send "id": "${id}" (the id in the URL).`, {
+      source: { pointer: '/data/id' },
+    });
+  }
+  if (mode === 'update' && d.id !== id) {
     throw new ApiError('conflict', `data.id "${String(d.id)}" does not match the id in the URL.`, { source: { pointer: '/data/id' } });
   }
   if (mode === 'create' && d.id !== undefined) {
@@ -198,7 +210,7 @@ export function resourceRequestSchema<A extends z.ZodRawShape>(spec: ResourceBod
   return z.object({
     data: z.object({
       type: z.literal(spec.type),
-      ...(mode === 'update' ? { id: z.string().optional() } : {}),
+      ...(mode === 'update' ? { id: z.string() } : {}),
       attributes: z.object(shape).strict().optional(),
       relationships: hasRequiredRel ? relObj : relObj.optional(),
     }),

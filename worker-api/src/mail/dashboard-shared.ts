@@ -15,7 +15,11 @@ export interface SharedContent {
   organization: string;
   /** Null without APP_URL: the message then names the dashboard without a link. */
   link: string | null;
+  /** The dashboard's thumbnail (PNG) to show in the message (share's include_thumbnail), if any. */
+  thumbnail?: Uint8Array | null;
 }
+
+const THUMBNAIL_CID = 'dashboard-thumbnail@cairn';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -36,10 +40,11 @@ ${c.link
     ? `<p><a href="${h(c.link)}" style="display: inline-block; padding: .6em 1.2em; background: #2f6f9f; color: #fff; text-decoration: none; border-radius: 4px;">Open the dashboard</a></p>
 <p style="font-size: .9em;">${h(act)}<br><a href="${h(c.link)}">${h(c.link)}</a></p>`
     : `<p>${h(act)}</p>`}
-</body></html>
+${c.thumbnail ? `<p><img src="cid:${THUMBNAIL_CID}" alt="${h(c.dashboard)}" width="480" style="max-width: 100%; border: 1px solid #d8dee4; border-radius: 4px;"></p>\n` : ''}</body></html>
 `;
   const subject = `${c.sharer ?? 'Someone'} shared "${c.dashboard}" with you`;
-  return { to: c.to, subject, text, html };
+  const attachments = c.thumbnail ? [{ filename: 'thumbnail.png', content: c.thumbnail, contentType: 'image/png', contentId: THUMBNAIL_CID }] : undefined;
+  return { to: c.to, subject, text, html, ...(attachments ? { attachments } : {}) };
 }
 
 export function dashboardLink(appUrl: string | undefined, id: string): string | null {

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import { ApiError, verifyDataToken } from '@cairn/core';
-import { contentDisposition, toReadableStream } from '@cairn/core/export/index';
-import type postgres from 'postgres';
+import { contentDisposition } from '@cairn/core/export/index';
 import type { AppEnv } from '../env.ts';
 import { withSql } from '../db.ts';
 import { assertOrgRegion } from '../results.ts';
+import { exportObjectKey } from '@cairn/core/results/object';
 
 const JOB_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -20,17 +20,9 @@ function tokenOf(header: string | undefined, query: string | undefined): string 
   return token;
 }
 
-async function* fileChunks(sql: postgres.Sql, jobId: string): AsyncGenerator<Uint8Array> {
-  for (let seq = 0; ; seq++) {
-    const [row] = await sql<{ data: Uint8Array }[]>`select data from export_file_chunks where job_id = ${jobId} and seq = ${seq}`;
-    if (!row) return;
-    yield new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
-  }
-}
-
 /**
  * `GET /exports/{jobId}?token=…`: the file of a finished export job (PDF, PNG or CSV), streamed from
- * its stored chunks. The token is a data token of this region for the key `export/{jobId}`, issued
+ * its object in the region's bucket. The token is a data token of this region for the key `export/{jobId}`, issued
  * with the job's file_url (valid for minutes); the job must still be a success of the token's
  * organization and its file not yet expired.
  */
@@ -56,7 +48,11 @@ export function exportRoutes(app: Hono<AppEnv>) {
         'x-content-type-options': 'nosniff',
       };
       if (job.file_size !== null) headers['content-length'] = String(job.file_size);
-      return new Response(toReadableStream(fileChunks(db.sql, jobId), { onDone: db.close, onError: (err) => console.error('export download failed while streaming', err) }), { headers });
+      // The file is one object of the region's bucket (D55, D61).
+      const obj = await c.env.RESULTS.get(exportObjectKey(jobId));
+      db.close();
+      if (!obj) throw new ApiError('not_found', 'No file for this export job: it was deleted, or its file has expired. Start a new export.');
+      return new Response(obj.body, { headers });
     });
   });
 }

@@ -37,9 +37,9 @@ export function schemaRoutes(app: Hono<AppEnv>) {
       const stored = await findResult(db.sql, claims.org, key, c.env);
       if (!stored) throw new ApiError('not_found', 'No schema data under this data key; it is kept for 24 hours.');
       if (name === undefined) {
-        return new Response(toReadableStream(db.chunks(stored.execution_id), { onDone: db.close }), { headers });
+        return new Response(toReadableStream(db.chunks(stored), { onDone: db.close }), { headers });
       }
-      const doc = await readDocument(db.chunks(stored.execution_id));
+      const doc = await readDocument(db.chunks(stored));
       db.close();
       const schemas = Array.isArray(doc.schemas) ? doc.schemas : [];
       const one = schemas.find((s) => (s as { name?: unknown })?.name === name);

@@ -9,6 +9,8 @@ export interface SessionRow {
   current: boolean;
   user_agent: string | null;
   created_at: string;
+  /** Updated at most once a minute while the session is used; null until its first request. */
+  last_seen_at: string | null;
   expires_at: string;
 }
 
@@ -19,7 +21,7 @@ export function SessionList({ sessions, answer, busy }: { sessions: SessionRow[]
     <div className="card">
       <table className="data-table" data-testid="account-sessions">
         <thead>
-          <tr><th>Browser</th><th>Signed in</th><th>Ends</th></tr>
+          <tr><th>Browser</th><th>Signed in</th><th>Last seen</th><th>Ends</th></tr>
         </thead>
         <tbody>
           {sessions.map((s) => (
@@ -28,6 +30,7 @@ export function SessionList({ sessions, answer, busy }: { sessions: SessionRow[]
                 {browserOf(s.user_agent)} {s.current ? <span className="pill pill--ok">This browser</span> : null}
               </td>
               <td>{formatDateTime(s.created_at)}</td>
+              <td data-testid="account-session-last-seen">{s.last_seen_at ? formatDateTime(s.last_seen_at) : '—'}</td>
               <td>{formatDateTime(s.expires_at)}</td>
             </tr>
           ))}

@@ -11,6 +11,11 @@ const TABS: { to: string; label: string; show: (v: NavViewer) => boolean }[] = [
   { to: '/app/administration/groups', label: 'User groups', show: (v) => v.permissions.includes('view_users') },
   // API keys: admins signed in to the app (no permission of the vocabulary grants it).
   { to: '/app/administration/api-keys', label: 'API keys', show: (v) => v.role === 'admin' },
+  { to: '/app/administration/agents', label: 'Agents', show: (v) => v.permissions.includes('view_datasources') },
+  { to: '/app/administration/sso', label: 'Single sign-on', show: (v) => v.role === 'admin' },
+  // Organization-wide security and the audit log (D65–D66): admins signed in to the app.
+  { to: '/app/administration/security', label: 'Security', show: (v) => v.role === 'admin' },
+  { to: '/app/administration/audit-log', label: 'Audit log', show: (v) => v.role === 'admin' },
   { to: '/app/administration/sharing-links', label: 'Sharing links', show: (v) => v.permissions.includes('manage_dashboards') },
   { to: '/app/administration/alerts', label: 'SQL alerts', show: (v) => v.permissions.includes('view_alerts') },
   { to: '/app/administration/schedules', label: 'Schedules', show: (v) => v.permissions.includes('view_schedules') },

@@ -4,7 +4,7 @@
  * shell); `preloadCharts` starts those downloads while the queries still run.
  */
 import { useAtomValue } from 'jotai';
-import { Suspense, useCallback, useLayoutEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useCallback, useContext, useLayoutEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { ResultData } from '../../lib/dashboard-status';
 import { cutNote } from '../../lib/tile-rows';
@@ -13,7 +13,7 @@ import { themeAtom } from '../../state/theme';
 import type { ChartConfig, ChartType } from './config';
 import { drilldownHref } from './drilldown';
 import { knownZone } from './format';
-import { colorMapFor, rotatePalette, seriesColors } from './palette';
+import { colorMapFor, DashboardColors, rotatePalette, seriesColors } from './palette';
 import { resolveRoles } from './resolve';
 import type { ViewProps } from './views/types';
 import NumberChart from './views/NumberChart';
@@ -65,6 +65,7 @@ function load(t: LazyType): Promise<unknown> {
  */
 const VIEWS = Object.fromEntries(
   (Object.keys(LOADERS) as LazyType[]).map((t) => {
+    // biome-ignore lint/correctness/noComponentHookFactories: one component per chart type, made once at module load (see above)
     function ChartView(props: ViewProps<never>) {
       const View = loaded.get(t);
       if (View) return <View {...props} />;
@@ -196,7 +197,8 @@ export function ChartBody({ reportId, config, configProblem, data, palette, titl
   // A chart gets at most the rows it can draw (lib/tile-rows.ts); a table tile pages instead.
   const cut = config.type === 'table' ? null : cutNote(data.rows.length, data.row_count);
   const turned = rotatePalette(palette, shown.color_start);
-  const colorMap = colorMapFor(palette);
+  const dashboardColors = useContext(DashboardColors);
+  const colorMap = dashboardColors ?? colorMapFor(palette);
   const colors = (names: readonly string[]) => seriesColors(colorMap, turned, names);
   const props = { config: shown as never, roles, data, palette: turned, colors, mode, title, zone: knownZone(data.time_zone || zone), onDrill: resolved.ok ? onDrill : undefined };
   const View = shown.type === 'number' ? null : VIEWS[shown.type];

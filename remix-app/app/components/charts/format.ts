@@ -1,4 +1,5 @@
 /** Formatting of values in charts and tables: numbers after the chart's number format, dates by their grain. */
+import { formatWall, toWall } from '@cairn/core/time';
 import type { Cell, DataField } from '../../lib/types';
 import type { NumberFormat } from './config';
 import { toNumber as toNum } from './data';
@@ -85,16 +86,9 @@ export function columnZone(rows: Cell[][], idx: number, field: DataField | undef
   return displayZone(column(), zone);
 }
 
-const wallCache = new Map<string, Intl.DateTimeFormat>();
-/** `YYYY-MM-DD HH:MM[:SS]` of an instant in a zone. */
+/** `YYYY-MM-DD HH:MM[:SS]` of an instant in a zone (zone arithmetic: core/src/time.ts). */
 export function wallClock(d: Date, zone: string, seconds: boolean): string {
-  let f = wallCache.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-    wallCache.set(zone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}${seconds ? `:${p.second}` : ''}`;
+  return formatWall(toWall(zone, d.getTime())).slice(0, seconds ? 19 : 16);
 }
 
 /** An instant for a "data from …" line: `Nov 22, 2026, 14:05 (Europe/Berlin)`. */

@@ -45,3 +45,21 @@ describe('series colours pinned by value', () => {
     expect(turned.get('A')).not.toBe(turned.get('B'));
   });
 });
+
+describe('a dashboard\'s stored colour map (series_colors)', () => {
+  it('keeps the stored colours and gives new values the next ordinals, as the API does, reporting them once', () => {
+    const seen: string[] = [];
+    const map = new ColorMap(8).seed({ France: 0, Germany: 1, Spain: 9 });
+    map.onNew = (n) => seen.push(n);
+    expect(map.indexOf('Spain')).toBe(1); // ordinal 9, counted round the 8 colours
+    expect(map.indexOf('Germany')).toBe(1);
+    expect(map.indexOf('Italy')).toBe(10 % 8);
+    expect(map.indexOf('Chile')).toBe(11 % 8);
+    expect(map.indexOf('Italy')).toBe(2);
+    expect(seen).toEqual(['Italy', 'Chile']);
+    // Whatever order a chart lists them in, stored values keep their colour.
+    const colors = seriesColors(map, scheme, ['Chile', 'France']);
+    expect(colors.get('France')).toBe(scheme[0]);
+    expect(colors.get('Chile')).toBe(scheme[3]);
+  });
+});

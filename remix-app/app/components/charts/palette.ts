@@ -1,3 +1,5 @@
+import { createContext } from 'react';
+
 /** Colour schemes scheme_1 … scheme_8 of a dashboard (scheme_6 is the default). */
 const SCHEMES: Record<string, string[]> = {
   scheme_1: ['#2563eb', '#0ea5e9', '#14b8a6', '#22c55e', '#84cc16', '#eab308', '#f97316', '#ef4444'],
@@ -42,15 +44,43 @@ export function nameHash(name: string): number {
 export class ColorMap {
   private readonly pins = new Map<string, number>();
   private readonly counts: number[];
+  /** A dashboard's stored map (seeded): new values take the next ordinal, as the API gives them. */
+  private ordinal: number | null = null;
+  /** Called with each value pinned for the first time (a dashboard hands them to its stored map). */
+  onNew: ((name: string) => void) | null = null;
 
   constructor(readonly size: number) {
     this.counts = new Array<number>(Math.max(1, size)).fill(0);
+  }
+
+  /**
+   * Pins the values of a dashboard's series_colors (value → colour ordinal in order of first sight);
+   * from then on a new value takes the next ordinal, so this browser colours it as the API will store it.
+   */
+  seed(stored: Readonly<Record<string, number>>): this {
+    const n = this.counts.length;
+    let next = this.ordinal ?? 0;
+    for (const [name, ord] of Object.entries(stored)) {
+      if (!Number.isInteger(ord) || ord < 0) continue;
+      if (!this.pins.has(name)) this.counts[ord % n]!++;
+      this.pins.set(name, ord % n);
+      next = Math.max(next, ord + 1);
+    }
+    this.ordinal = next;
+    return this;
   }
 
   /** The pinned colour index of a value (pins it on first sight). */
   indexOf(name: string): number {
     let i = this.pins.get(name);
     if (i !== undefined) return i;
+    if (this.ordinal !== null) {
+      i = this.ordinal++ % this.counts.length;
+      this.pins.set(name, i);
+      this.counts[i]!++;
+      this.onNew?.(name);
+      return i;
+    }
     const n = this.counts.length;
     const start = nameHash(name) % n;
     i = start;
@@ -85,6 +115,12 @@ export class ColorMap {
     return out;
   }
 }
+
+/**
+ * The colour map of the dashboard being shown, when it has one (its stored series_colors): every chart
+ * of the page colours through it. Without one, charts use one map per colour scheme (colorMapFor).
+ */
+export const DashboardColors = createContext<ColorMap | null>(null);
 
 /** One colour map per colour scheme in the browser (server renders start afresh: no state across requests). */
 const maps = new WeakMap<readonly string[], ColorMap>();

@@ -156,6 +156,12 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
         <TileMessage kind="empty" text={tile.noDataMessage} testId="report-empty" />
       </ChartFrame>
     );
+  } else if (state.retrying && !state.result && state.phase === 'loading') {
+    body = (
+      <ChartFrame reportId={tile.reportId} type={config.type} state="loading">
+        <TileMessage kind="waiting" text={state.retrying} testId="report-retrying" />
+      </ChartFrame>
+    );
   } else if (state.result) {
     body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={pager.paged && pager.data ? pager.data : state.result} palette={palette} title={tile.name} zone={zone} drill={drill} />;
   } else {

@@ -7,7 +7,10 @@
  */
 import { useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { INITIAL_TILE, nextTile, optionsFrom, type DashboardStatus, type ResultData, type StatusError, type TileState } from '../../lib/dashboard-status';
+import {
+  INITIAL_TILE, isTransientStatusError, nextTile, optionsFrom, STATUS_RETRYING, statusRetryDelay, tileAfterStatusFailure,
+  type DashboardStatus, type ResultData, type StatusError, type TileState,
+} from '../../lib/dashboard-status';
 import { filterOptionsAtom, pollAtom, tileAtom } from '../../state/dashboard';
 import { dataPageUrl } from '../../lib/tile-rows';
 
@@ -63,7 +66,8 @@ async function postStatus(url: string, body: Record<string, unknown>, signal: Ab
   }
 }
 
-async function fetchResult(key: string, token: string, signal: AbortSignal, limit?: number): Promise<ResultData> {
+/** A tile's result from the app's data proxy: the first `limit` rows (lib/tile-rows.ts), or the whole result without one. */
+export async function fetchResult(key: string, token: string, signal?: AbortSignal, limit?: number): Promise<ResultData> {
   const res = await fetch(limit === undefined ? `/app/data/${key}` : dataPageUrl(key, 0, limit), { headers: { Authorization: `Data ${token}`, Accept: 'application/json' }, signal });
   const body = (await res.json().catch(() => null)) as (ResultData & { errors?: { detail?: string }[] }) | null;
   if (!res.ok || !body || !Array.isArray(body.fields) || !Array.isArray(body.rows)) {
@@ -90,6 +94,8 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
     let first = true;
     let incomplete = false;
     let missingRetries = 0;
+    /** Transient failures of the status call in a row (the retry backs off). */
+    let failures = 0;
     const noData = new Map(reports.map((r) => [r.id, r.noDataMessage]));
     const tile = (id: string) => tileAtom(`${dashboardId}:${id}`);
     const setTile = (id: string, update: (t: TileState) => TileState) => store.set(tile(id), update(store.get(tile(id))));
@@ -132,10 +138,15 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
 
     const handle = (answer: DashboardStatus | StatusError) => {
       if ('error' in answer) {
-        store.set(poll, { updatedAt: Date.now(), running: false, error: answer.error.message, refreshing: false });
-        for (const r of reports) setTile(r.id, (t) => ({ ...t, phase: t.result ? t.phase : 'error', running: false, message: t.result ? t.message : answer.error.message }));
-        return 30;
+        // The request failed, not the reports: a transient failure is retried (backing off) and the tiles
+        // say so; only a refusal becomes the tiles' error (lib/dashboard-status tileAfterStatusFailure).
+        const transient = isTransientStatusError(answer.error);
+        failures = transient ? failures + 1 : 0;
+        store.set(poll, { updatedAt: Date.now(), running: false, error: transient ? STATUS_RETRYING : answer.error.message, refreshing: false });
+        for (const r of reports) setTile(r.id, (t) => tileAfterStatusFailure(t, answer.error));
+        return transient ? statusRetryDelay(failures, answer.error.status) : 30;
       }
+      failures = 0;
       if (reportsEnabled) {
         const order = new Map(reports.map((r, i) => [r.id, i]));
         const entries = [...answer.reports].sort((x, y) => (order.get(x.report_id) ?? 1e9) - (order.get(y.report_id) ?? 1e9));
@@ -189,7 +200,8 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
       first = false;
       if (signal.aborted) return;
       const delay = handle(answer);
-      const settled = !store.get(poll).running && !incomplete;
+      // A status call that failed on the way is asked again even when automatic updates are off.
+      const settled = !store.get(poll).running && !incomplete && failures === 0;
       if (settled && !latest.current.automaticUpdate) return;
       timer = setTimeout(run, delay * 1000);
     };

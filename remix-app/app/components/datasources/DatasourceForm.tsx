@@ -4,7 +4,8 @@
  * and keeps it unless a new one is typed or removal is ticked.
  */
 import { useState, type ReactNode } from 'react';
-import { connectionModeRuns, databaseTypeRuns } from '@cairn/core';
+import { TUNNEL_DATABASE_TYPES, UNPROVEN_DATABASE_TYPES, connectionModeRuns, databaseTypeRuns, databaseTypeRunsWith } from '@cairn/core';
+import { authorizedKeysLine } from '@cairn/core/ssh-keys';
 import { CheckField, FormErrors, SelectField, TextField } from '../editor/Field';
 import {
   connectionModes, DATABASE_LABELS, DATABASE_TYPES, datasourceFields, DEFAULT_PORTS, type ConnectionMode, type DatabaseType, type DatasourceField,
@@ -16,7 +17,9 @@ interface Props {
   initial: FormState;
   /** Whether a password / service key is stored (edit only). */
   stored: { password: boolean; serviceKey: boolean };
-  agents: { id: string; name: string }[];
+  agents: { id: string; name: string; connected?: boolean }[];
+  /** The organization's SSH public key (shown for ssh_tunnel); null when the viewer may not read it. */
+  sshPublicKey?: string | null;
   errors: Record<string, string[]>;
   busy: boolean;
   readOnly: boolean;
@@ -56,9 +59,14 @@ function AvailabilitySelect({ name, label, value, onChange, disabled, options, e
   );
 }
 
+/** What runs through a tunnel, as the form names it (`PostgreSQL, Amazon Redshift, MySQL and MariaDB`). */
+const TUNNEL_TYPES_TEXT = (() => {
+  const names = TUNNEL_DATABASE_TYPES.filter((t) => t in DATABASE_LABELS).map((t) => DATABASE_LABELS[t as DatabaseType]);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names.join('');
+})();
 const MODE_LABELS: Record<ConnectionMode, string> = { direct: 'Direct connection', ssh_tunnel: 'SSH tunnel', agent: 'Cairn agent' };
 
-export function DatasourceForm({ mode, initial, stored, agents, errors, busy, readOnly, onSubmit, onTest, testing = false, testResult }: Props) {
+export function DatasourceForm({ mode, initial, stored, agents, sshPublicKey = null, errors, busy, readOnly, onSubmit, onTest, testing = false, testResult }: Props) {
   const [form, setForm] = useState<FormState>(initial);
   const [advanced, setAdvanced] = useState(false);
   const set = (k: string, v: unknown) => setForm((f) => ({ ...f, [k]: v as FormState[string] }));
@@ -70,7 +78,8 @@ export function DatasourceForm({ mode, initial, stored, agents, errors, busy, re
   const extra = fields.filter((f) => f.advanced);
   const shown = ['name', 'database_type', 'connection_mode', 'agents', 'password', ...fields.map((f) => f.name)];
   // A new datasource of a type or mode that cannot run would never work: it cannot be created from here.
-  const runs = databaseTypeRuns(type) && connectionModeRuns(connection);
+  const runs = databaseTypeRunsWith(type, connection);
+  const unproven = (UNPROVEN_DATABASE_TYPES as readonly string[]).includes(type);
   const selectedAgents = Array.isArray(form.agents) ? (form.agents as string[]) : [];
 
   const changeType = (next: string) => {
@@ -133,22 +142,38 @@ export function DatasourceForm({ mode, initial, stored, agents, errors, busy, re
           <TextField name="name" label="Name" value={String(form.name ?? '')} onChange={(v) => set('name', v)} errors={errors} required />
           <AvailabilitySelect
             name="database_type" label="Type" value={type} onChange={changeType} errors={errors} disabled={mode === 'update'}
-            options={DATABASE_TYPES.map((t) => ({ value: t, label: DATABASE_LABELS[t], available: databaseTypeRuns(t) }))}
-            note={databaseTypeRuns(type) ? (mode === 'create' ? 'Types marked “not available yet” cannot run queries in Cairn yet.' : null) : `${DATABASE_LABELS[type]} cannot run queries in Cairn yet: its settings are kept, but tests and reports on it are refused.`}
+            options={DATABASE_TYPES.map((t) => ({ value: t, label: DATABASE_LABELS[t], available: databaseTypeRuns(t) || databaseTypeRunsWith(t, 'agent') }))}
+            note={runs ? (unproven ? `${DATABASE_LABELS[type]} runs through a Cairn agent, but Cairn has not run it against a real ${DATABASE_LABELS[type]} yet: try it on a test database first.`
+              : mode === 'create' ? 'Types marked “not available yet” cannot run queries in Cairn yet.' : null)
+              : databaseTypeRunsWith(type, 'agent') ? `${DATABASE_LABELS[type]} runs through a Cairn agent only: choose Cairn agent under Connect through.${unproven ? ' It has not been tested against a real server yet.' : ''}`
+              : type === 'mongodb' || type === 'mongodbatlas' ? `${DATABASE_LABELS[type]} cannot run queries in Cairn: add an SQL layer in front of it instead — the MongoDB BI Connector as a MySQL datasource, or Trino's MongoDB connector as a Trino datasource.`
+              : `${DATABASE_LABELS[type]} cannot run queries in Cairn yet${connection === 'agent' ? ' through an agent' : ''}: its settings are kept, but tests and reports on it are refused.`}
           />
           <AvailabilitySelect
             name="connection_mode" label="Connect through" value={connection} onChange={(v) => set('connection_mode', v)} errors={errors}
-            options={modes.map((m) => ({ value: m, label: MODE_LABELS[m], available: connectionModeRuns(m) }))}
-            note={connectionModeRuns(connection) ? null : `Connecting through ${connection === 'agent' ? 'a Cairn agent' : 'an SSH tunnel'} is not available yet: only direct connections run queries.`}
+            options={modes.map((m) => ({ value: m, label: MODE_LABELS[m], available: m === 'agent' || connectionModeRuns(m, type) }))}
+            note={connection === 'agent' || connectionModeRuns(connection, type) ? null
+              : `${DATABASE_LABELS[type]} cannot run through an SSH tunnel yet: tunnels run ${TUNNEL_TYPES_TEXT}.`}
           />
         </div>
+        {connection === 'ssh_tunnel' ? (
+          <div className="field" data-testid="ssh-public-key">
+            <span className="field__label">Cairn’s SSH key</span>
+            {sshPublicKey ? (
+              <>
+                <span className="muted small">Add this line to <code>~/.ssh/authorized_keys</code> of the SSH user on the SSH server:</span>
+                <pre data-testid="ssh-authorized-keys-line">{authorizedKeysLine(sshPublicKey)}</pre>
+              </>
+            ) : <span className="muted small">An administrator can see the organization’s SSH public key here, or with <code>npm run cairn -- org ssh-key</code>.</span>}
+          </div>
+        ) : null}
         {connection === 'agent' ? (
           <label className="field">
             <span className="field__label">Agents</span>
             <select multiple value={selectedAgents} onChange={(e) => set('agents', [...e.target.selectedOptions].map((o) => o.value))} data-testid="field-agents">
-              {agents.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+              {agents.map((a) => <option key={a.id} value={a.id}>{a.name}{a.connected === false ? ' (not connected)' : a.connected ? ' (connected)' : ''}</option>)}
             </select>
-            {agents.length === 0 ? <span className="field__hint">No agents yet: create one first (Administration).</span> : null}
+            {agents.length === 0 ? <span className="field__hint">No agents yet: create one first (Administration → Agents).</span> : null}
             {errors.agents ? <span className="field__error" role="alert">{errors.agents.join(' ')}</span> : null}
           </label>
         ) : null}

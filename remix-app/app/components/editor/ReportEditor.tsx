@@ -153,12 +153,8 @@ export function ReportEditor(props: ReportEditorProps) {
   };
 
   const result = run.state.phase === 'done' && run.state.rows.status === 'ok' ? run.state.rows : null;
-  // The whole result downloads through the saved report, so only while the editor runs what is saved.
-  const download = props.mode === 'update' && props.reportId
-    ? run.state.phase === 'done' && run.state.sql === props.original.sql_query && datasourceId === props.originalDatasourceId
-      ? { reportId: props.reportId, name: String(props.original.name ?? 'report'), parameters: props.parameters }
-      : { unavailable: 'Save the report to download its whole result (the download runs the saved SQL).' }
-    : { unavailable: 'Save the report to download its whole result.' };
+  // The whole result of this run downloads from its execution, whether the SQL is saved or not.
+  const downloadName = String(form.name ?? '').trim() || 'Query results';
   const chart = parseChartConfig(form.chart_configuration);
   const errorLine = run.state.phase === 'failed' ? errorPosition(run.state.message, run.state.sql)?.line ?? null : null;
   const selectedText = () => {
@@ -258,7 +254,7 @@ export function ReportEditor(props: ReportEditorProps) {
           <div className="tab-panel" role="tabpanel">
             {tab === 'data' ? (
               result && run.state.phase === 'done' ? (
-                <ResultPages executionId={run.state.execution.execution_id} first={result} palette={dashboard.palette} zone={dashboard.zone} download={download} />
+                <ResultPages executionId={run.state.execution.execution_id} first={result} palette={dashboard.palette} zone={dashboard.zone} downloadName={downloadName} />
               ) : (
                 <p className="muted empty-result">{run.state.phase === 'done' && run.state.rows.status === 'empty' ? 'The query returned no rows.' : 'The rows of the last run appear here.'}</p>
               )

@@ -7,12 +7,11 @@ describe('the editor’s result pages', () => {
     expect(pageLabel(0, 12, 12)).toBe('Rows 1–12 of 12');
   });
 
-  it('downloads the whole result through the report’s download route with the filter values', () => {
-    const href = downloadHref('rep_1', 'xlsx', 'Orders by day', { filters: [{ variable_name: 'status', selected_values: ['paid'] }] });
+  it('downloads the whole result of the run from its execution, named after the report', () => {
+    const href = downloadHref('exe_1/x', 'xlsx', 'Orders by day');
     const url = new URL(href, 'http://app');
-    expect(url.pathname).toBe('/app/reports/rep_1/download');
+    expect(url.pathname).toBe('/app/reports/executions/exe_1%2Fx/download');
     expect(url.searchParams.get('format')).toBe('xlsx');
     expect(url.searchParams.get('name')).toBe('Orders by day');
-    expect(JSON.parse(url.searchParams.get('parameters')!)).toEqual({ filters: [{ variable_name: 'status', selected_values: ['paid'] }] });
   });
 });

@@ -1,13 +1,11 @@
 /**
  * The editor's Data tab: the result in pages of 2,000 rows (the first comes with the run; Next and
  * Previous fetch the others from `/app/reports/executions/{id}/data?offset=…`), and Download of the
- * whole result as CSV or XLSX through the report's download route — for a saved report whose SQL and
- * datasource are those in the editor (otherwise the button says to save first).
+ * whole result of this run as CSV or XLSX (`/app/reports/executions/{id}/download`) — saved or not.
  */
 import { useEffect, useState } from 'react';
 import { ChartBody } from '../charts/ChartBody';
 import type { RowsAnswer } from '../../lib/editor-execution';
-import type { InputParameters } from '../../lib/filters';
 
 type Ok = Extract<RowsAnswer, { status: 'ok' }>;
 
@@ -16,8 +14,8 @@ interface Props {
   first: Ok;
   palette: string[];
   zone?: string;
-  /** The saved report's download, or why there is none. */
-  download: { reportId: string; name: string; parameters: InputParameters } | { unavailable: string };
+  /** The name the downloaded file takes (the report's, else "Query results"). */
+  downloadName: string;
 }
 
 export const PAGE_ROWS = 2000;
@@ -27,12 +25,12 @@ export function pageLabel(offset: number, shown: number, total: number): string 
   return `Rows ${n(offset + 1)}–${n(offset + shown)} of ${n(total)}`;
 }
 
-export function downloadHref(reportId: string, format: 'csv' | 'xlsx', name: string, parameters: InputParameters): string {
-  const q = new URLSearchParams({ format, name, parameters: JSON.stringify(parameters) });
-  return `/app/reports/${encodeURIComponent(reportId)}/download?${q}`;
+export function downloadHref(executionId: string, format: 'csv' | 'xlsx', name: string): string {
+  const q = new URLSearchParams({ format, name });
+  return `/app/reports/executions/${encodeURIComponent(executionId)}/download?${q}`;
 }
 
-export function ResultPages({ executionId, first, palette, zone, download }: Props) {
+export function ResultPages({ executionId, first, palette, zone, downloadName }: Props) {
   const [page, setPage] = useState<Ok>(first);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -68,15 +66,9 @@ export function ResultPages({ executionId, first, palette, zone, download }: Pro
         ) : null}
         {loading ? <span className="muted small" role="status">Fetching rows…</span> : null}
         <span className="result-pages__download">
-          {'unavailable' in download ? (
-            <span className="muted small" data-testid="result-download-unavailable">{download.unavailable}</span>
-          ) : (
-            <>
-              <span className="muted small">Download the whole result:</span>{' '}
-              <a className="button button--small" href={downloadHref(download.reportId, 'csv', download.name, download.parameters)} download data-testid="result-download-csv">CSV</a>{' '}
-              <a className="button button--small" href={downloadHref(download.reportId, 'xlsx', download.name, download.parameters)} download data-testid="result-download-xlsx">XLSX</a>
-            </>
-          )}
+          <span className="muted small">Download the whole result:</span>{' '}
+          <a className="button button--small" href={downloadHref(executionId, 'csv', downloadName)} download data-testid="result-download-csv">CSV</a>{' '}
+          <a className="button button--small" href={downloadHref(executionId, 'xlsx', downloadName)} download data-testid="result-download-xlsx">XLSX</a>
         </span>
       </div>
       {error ? <p className="field__error" role="alert">{error}</p> : null}

@@ -41,6 +41,8 @@ export function DropdownControl({ def, value, options, onChange }: Props) {
             value={query}
             onChange={(e) => setQuery(e.currentTarget.value)}
             onKeyDown={(e) => {
+              // Enter picks the typed value here; it never submits a form the filter bar sits in.
+              if (e.key === 'Enter') e.preventDefault();
               if (e.key === 'Enter' && custom) {
                 toggle(custom);
                 setQuery('');

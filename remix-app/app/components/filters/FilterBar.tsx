@@ -5,10 +5,10 @@
  * (lib/filters.ts); the page writes them into the URL.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { aggregationChoices, isDropdown, isRangeControl, type FilterDef, type FilterOption } from '../../lib/filters';
+import { aggregationChoices, isDropdown, isListControl, isRangeControl, splitList, type FilterDef, type FilterOption } from '../../lib/filters';
 import { wallInput } from '../../lib/filters-range';
 import { DropdownControl } from './DropdownControl';
-import { RangeControl } from './RangeControl';
+import { RangeControl, rangeSummary } from './RangeControl';
 
 export interface FilterBarProps {
   defs: FilterDef[];
@@ -60,6 +60,40 @@ function TextControl({ def, value, onChange }: { def: FilterDef; value: string; 
         data-testid={`filter-${def.variable}`}
       />
     </label>
+  );
+}
+
+/** A padlock drawn inline (an emoji needs a font that not every system has). */
+function LockIcon() {
+  return (
+    <svg className="filter__lock" width="11" height="12" viewBox="0 0 11 12" aria-hidden="true" focusable="false">
+      <rect x="1" y="5" width="9" height="7" rx="1.5" fill="currentColor" />
+      <path d="M3 5V3.5a2.5 2.5 0 0 1 5 0V5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+    </svg>
+  );
+}
+
+/** A filter whose value a signed sharing-link address set: its value with a lock, no control. */
+/** A fixed value in words: option labels, a range or aggregation as the controls name them, Yes/No. */
+export function fixedValueText(def: FilterDef, value: string, options: FilterOption[] | undefined, zone: string): string {
+  const c = def.controlType;
+  if (isRangeControl(c)) return rangeSummary(def, value, zone) ?? '';
+  if (c === 'date_time_aggregation') return AGG_LABELS[value] ?? value;
+  if (c === 'checkbox' || c === 'checkbox_two_way') return value === 'true' ? 'Yes' : value === 'false' ? 'No' : value;
+  const labels = new Map((def.manualOptions ?? options ?? []).map((o) => [o.value, o.label]));
+  return (isListControl(c) ? splitList(value) : [value]).map((v) => labels.get(v) ?? v).join(', ');
+}
+
+function FixedControl({ def, value, options, zone }: { def: FilterDef; value: string; options: FilterOption[] | undefined; zone: string }) {
+  const text = fixedValueText(def, value, options, zone);
+  return (
+    <div className="filter filter--fixed" data-testid={`filter-${def.variable}`} data-fixed="true">
+      <span className="filter__label">{def.label}</span>
+      <span className="filter__fixed" title="Set by the address of this page; it cannot be changed here">
+        <span className="filter__fixed-value">{text || '—'}</span>
+        <span className="badge badge--lock"><LockIcon /> Fixed</span>
+      </span>
+    </div>
   );
 }
 
@@ -137,8 +171,9 @@ export function FilterBar(props: FilterBarProps) {
   return (
     <section className="filter-bar" aria-label="Dashboard filters" data-testid="filter-bar">
       <div className="filter-bar__fields">
-        {visible.map((d) => (
-          <Control key={d.id} def={d} value={shown(d.variable)} options={options[d.variable]} zone={zone} onChange={(v) => change(d.variable, v)} />
+        {visible.map((d) => (d.fixed
+          ? <FixedControl key={d.id} def={d} value={values[d.variable] ?? ''} options={options[d.variable]} zone={zone} />
+          : <Control key={d.id} def={d} value={shown(d.variable)} options={options[d.variable]} zone={zone} onChange={(v) => change(d.variable, v)} />
         ))}
         {timeZones ? (
           <label className="filter">

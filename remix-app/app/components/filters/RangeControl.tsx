@@ -28,8 +28,31 @@ function modeOf(value: string): Mode | null {
   return a ? 'after' : 'before';
 }
 
+const kindOf = (def: FilterDef) => (def.controlType === 'time_range' ? 'time' : def.controlType === 'date_range' || def.builtin ? 'day' : 'instant');
+
+/** One side of a range value as the inputs show it. */
+function sideInput(def: FilterDef, side: string, zone: string): string {
+  if (!side) return '';
+  const kind = kindOf(def);
+  if (kind === 'time') return side.slice(0, 5);
+  if (kind === 'day') return sideToDay(side, zone, def.controlType !== 'date_range');
+  return /^-?\d+$/.test(side) ? wallInput(Number(side), zone) : side.slice(0, 16);
+}
+
+/** A range value in words ("Last 7 days", "Mar 1, 2025 – Mar 31, 2025", "until …"); null when unset. */
+export function rangeSummary(def: FilterDef, value: string, zone: string): string | null {
+  const current = modeOf(value);
+  if (!current) return null;
+  if (current === 'relative') return relativeLabel(value);
+  const [start = '', end = ''] = value.split('~');
+  const show = (s: string) => (kindOf(def) === 'day' ? showDay(sideInput(def, s, zone)) : sideInput(def, s, zone).replace('T', ' '));
+  if (current === 'between') return `${show(start)} – ${show(end)}`;
+  if (current === 'before') return `until ${show(end)}`;
+  return `from ${show(start)}`;
+}
+
 export function RangeControl({ def, value, zone, onChange }: Props) {
-  const kind = def.controlType === 'time_range' ? 'time' : def.controlType === 'date_range' || def.builtin ? 'day' : 'instant';
+  const kind = kindOf(def);
   const modes: Mode[] = [
     ...(def.ranges.relative && kind !== 'time' ? ['relative' as const] : []),
     ...(def.ranges.fromTo ? ['between' as const] : []),
@@ -38,21 +61,9 @@ export function RangeControl({ def, value, zone, onChange }: Props) {
   ];
   const current = modeOf(value);
   const [start = '', end = ''] = current && current !== 'relative' ? value.split('~') : [];
-  // Sides as the inputs show them.
-  const toInput = (side: string): string => {
-    if (!side) return '';
-    if (kind === 'time') return side.slice(0, 5);
-    if (kind === 'day') return sideToDay(side, zone, def.controlType !== 'date_range');
-    return /^-?\d+$/.test(side) ? wallInput(Number(side), zone) : side.slice(0, 16);
-  };
-  const summary = (() => {
-    if (!current) return <span className="muted">{kind === 'time' ? 'Any time' : 'All time'}</span>;
-    if (current === 'relative') return relativeLabel(value);
-    const show = (s: string) => (kind === 'day' ? showDay(toInput(s)) : toInput(s).replace('T', ' '));
-    if (current === 'between') return `${show(start)} – ${show(end)}`;
-    if (current === 'before') return `until ${show(end)}`;
-    return `from ${show(start)}`;
-  })();
+  const toInput = (side: string) => sideInput(def, side, zone);
+  const text = rangeSummary(def, value, zone);
+  const summary = text ?? <span className="muted">{kind === 'time' ? 'Any time' : 'All time'}</span>;
   const [mode, setMode] = useState<Mode>(current ?? modes[0] ?? 'between');
   const [from, setFrom] = useState(toInput(start));
   const [to, setTo] = useState(toInput(end));

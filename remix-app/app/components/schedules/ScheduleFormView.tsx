@@ -7,6 +7,7 @@ import { FieldErrors, FormErrors, SelectField, TextField } from '../editor/Field
 import { unplacedErrors } from '../../lib/editor-forms';
 import { SchedulePicker } from './SchedulePicker';
 import { TimeZonePick } from './TimeZonePick';
+import { ScheduleFilters, type ScheduleFilterSetup } from './ScheduleFilters';
 import { ATTACH_AS, ATTACH_LABELS, type ScheduleForm } from '../../lib/schedule-form';
 
 const SHOWN = ['name', 'emails', 'cc_emails', 'bcc_emails', 'attach_as', 'schedule', 'time_zone', 'subject_text', 'body_text', 'send_via', 'page_width', 'parameters', 'report', 'dashboard'];
@@ -15,6 +16,8 @@ interface Props {
   mode: 'create' | 'update';
   initial: ScheduleForm;
   reports: { id: string; name: string }[];
+  /** The dashboard's filters, their defaults and the organization's time zone. */
+  filters: ScheduleFilterSetup & { organizationZone: string };
   errors: Record<string, string[]>;
   busy: boolean;
   onSubmit(form: ScheduleForm): void;
@@ -25,7 +28,7 @@ interface Props {
   testResult?: ReactNode;
 }
 
-export function ScheduleFormView({ mode, initial, reports, errors, busy, onSubmit, onCancel, onSendTest, testing = false, testResult }: Props) {
+export function ScheduleFormView({ mode, initial, reports, filters, errors, busy, onSubmit, onCancel, onSendTest, testing = false, testResult }: Props) {
   const [form, setForm] = useState<ScheduleForm>(initial);
   const set = <K extends keyof ScheduleForm>(k: K, v: ScheduleForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const toggle = (value: string, on: boolean) => set('attach_as', on ? ATTACH_AS.filter((a) => a === value || form.attach_as.includes(a)) : form.attach_as.filter((a) => a !== value));
@@ -63,8 +66,7 @@ export function ScheduleFormView({ mode, initial, reports, errors, busy, onSubmi
         <TextField name="page_width" label="Page width (px)" type="number" placeholder="The dashboard’s width" hint="400–4000; the width images and PDFs are drawn at." value={form.page_width} onChange={(v) => set('page_width', v)} errors={errors} />
         <SelectField name="send_via" label="Send via" value={form.send_via} onChange={(v) => set('send_via', v)} errors={errors} options={[{ value: 'email', label: 'E-mail' }]} />
       </div>
-      <TextField name="parameters" label="Filter values (JSON)" multiline rows={3} mono placeholder='{"aggregation": "week", "filters": [{"variable_name": "country", "selected_values": ["DE"]}]}'
-        hint="timerange, aggregation, tz and filters as in every data call; empty: the dashboard’s default filter values." value={form.parameters} onChange={(v) => set('parameters', v)} errors={errors} />
+      <ScheduleFilters setup={filters} values={form.filters} zone={form.time_zone || filters.organizationZone} errors={errors} onChange={(v) => set('filters', v)} />
       <FormErrors messages={unplacedErrors(errors, SHOWN)} />
       <FieldErrors name="dashboard" errors={errors} />
       <div className="editor-form__actions">

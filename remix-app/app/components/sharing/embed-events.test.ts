@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { FilterDef } from '../../lib/filters';
-import { embedMessage, isEmbedded, newReportErrors, postToParent, publicFilters, readSetFilters, settledSummary } from './embed-events';
+import { contentHeight, embedMessage, isEmbedded, newReportErrors, postToParent, publicFilters, readSetFilters, settledSummary } from './embed-events';
 
 function def(variable: string, controlType: FilterDef['controlType'], extra: Partial<FilterDef> = {}): FilterDef {
   return {
@@ -54,6 +54,17 @@ describe('newReportErrors', () => {
     expect(newReportErrors(t('ready', null), told)).toEqual([]);
     expect(newReportErrors(t('error', 'worse'), told)).toEqual([{ report_id: 'r1', message: 'worse' }]);
   });
+  it('does not tell an error again when the report only ran again (loading, waiting) and failed the same way', () => {
+    const told = new Map<string, string>();
+    const t = (phase: string, message: string | null) => [{ reportId: 'r1', phase, message }];
+    expect(newReportErrors(t('error', 'bad'), told)).toHaveLength(1);
+    expect(newReportErrors(t('loading', null), told)).toEqual([]);
+    expect(newReportErrors(t('error', 'bad'), told)).toEqual([]);
+    expect(newReportErrors(t('waiting', null), told)).toEqual([]);
+    expect(newReportErrors(t('error', 'bad'), told)).toEqual([]);
+    expect(newReportErrors(t('empty', 'No data'), told)).toEqual([]);
+    expect(newReportErrors(t('error', 'bad'), told)).toEqual([{ report_id: 'r1', message: 'bad' }]);
+  });
 });
 
 describe('publicFilters', () => {
@@ -76,5 +87,22 @@ describe('readSetFilters', () => {
     expect(bad?.ok).toBe(false);
     expect(bad && !bad.ok ? bad.problems.length : 0).toBe(4);
     expect(readSetFilters({ type: 'cairn:set-filters', filters: [] }, defs, null)?.ok).toBe(false);
+  });
+  it('refuses a variable the signed address fixed, even with its own value, and changes nothing', () => {
+    const fixed = new Set(['city']);
+    expect(readSetFilters({ type: 'cairn:set-filters', filters: { city: 'Oslo' } }, defs, null, fixed))
+      .toEqual({ ok: false, problems: ['"city" is fixed by the signed address and cannot be changed.'] });
+    const both = readSetFilters({ type: 'cairn:set-filters', filters: { order_date: 'last_7_days', city: '' } }, defs, null, fixed);
+    expect(both).toEqual({ ok: false, problems: ['"city" is fixed by the signed address and cannot be changed.'] });
+    expect(readSetFilters({ type: 'cairn:set-filters', filters: { order_date: 'last_7_days' } }, defs, null, fixed))
+      .toEqual({ ok: true, values: { order_date: 'last_7_days' }, tz: undefined });
+  });
+});
+
+describe('contentHeight', () => {
+  it('is the bottom edge of the content in the document, margin included, in whole pixels', () => {
+    expect(contentHeight({ getBoundingClientRect: () => ({ bottom: 812.2 }) }, 0, 0)).toBe(813);
+    expect(contentHeight({ getBoundingClientRect: () => ({ bottom: 400 }) }, 300, 16)).toBe(716);
+    expect(contentHeight({ getBoundingClientRect: () => ({ bottom: -5 }) }, 0, 0)).toBe(0);
   });
 });

@@ -66,6 +66,8 @@ export interface PublicLinkView {
     layout: DashboardAttributes['layout'];
     default_page_width: number;
     color_scheme: string;
+    /** The dashboard's colour map (value → colour ordinal); read only here. */
+    series_colors?: Record<string, number>;
     filters_configuration: DashboardAttributes['filters_configuration'];
     time_zone_config: DashboardAttributes['time_zone_config'];
     default_parameters?: DashboardAttributes['default_parameters'];
@@ -143,10 +145,14 @@ export function asDashboardDocument(v: PublicLinkView): SingleDocument<Dashboard
   };
 }
 
-/** Tiles and filter definitions of the link; signed (fixed) variables are applied but not shown. */
+/**
+ * Tiles and filter definitions of the link; a variable the signed address set (fixed_variables, the
+ * built-in timerange and aggregation included) is marked fixed: the filter bar shows its value with a
+ * lock instead of a control, and nothing on the page can change it.
+ */
 export function publicDashboard(v: PublicLinkView): { tiles: TileView[]; defs: FilterDef[] } {
   const doc = asDashboardDocument(v);
   const fixed = new Set(v.fixed_variables);
-  const defs = buildFilterDefs(doc).map((d) => (fixed.has(d.variable) ? { ...d, hidden: true } : d));
+  const defs = buildFilterDefs(doc).map((d) => (fixed.has(d.variable) ? { ...d, fixed: true } : d));
   return { tiles: buildTiles(doc), defs };
 }

@@ -108,11 +108,12 @@ describe('the public link as a dashboard document', () => {
     ]);
   });
 
-  it('builds the filter bar: manual options, parents, query options, the built-ins used, and signed values hidden', () => {
+  it('builds the filter bar: manual options, parents, query options, the built-ins used, and signed values fixed', () => {
     const { defs } = publicDashboard(view);
     const byVar = Object.fromEntries(defs.map((d) => [d.variable, d]));
-    expect(byVar.country).toMatchObject({ label: 'Country', hidden: true, manualOptions: [{ value: 'DE', label: 'Germany' }, { value: 'FR', label: 'France' }], defaultValue: 'DE' });
+    expect(byVar.country).toMatchObject({ label: 'Country', fixed: true, hidden: false, manualOptions: [{ value: 'DE', label: 'Germany' }, { value: 'FR', label: 'France' }], defaultValue: 'DE' });
     expect(byVar.status).toMatchObject({ parent: 'country', queryOptions: true, required: true, validate: true, hidden: false });
+    expect(byVar.status!.fixed).toBeFalsy();
     expect(byVar.timerange).toMatchObject({ builtin: true });
     expect(byVar.aggregation).toBeUndefined();
     // No SQL of the reports reaches the document: only the marker of the built-ins.

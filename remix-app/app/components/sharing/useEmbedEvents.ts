@@ -1,14 +1,15 @@
 /**
  * The sharing-link page's side of embedding: when it runs in an iframe it tells the parent page when
- * every tile has settled, when the filters change and when a report fails; when the link lets its
- * parameters change, it also takes `cairn:set-filters` messages from the parent. The message shapes
- * are in embed-events.ts.
+ * every tile has settled, when the filters change, when a report fails and how tall its content is;
+ * when the link lets its parameters change, it also takes `cairn:set-filters` messages from the parent
+ * (and refuses them, with the reason, when it does not or when they name a signed variable). The
+ * message shapes are in embed-events.ts.
  */
 import { atom, useAtomValue } from 'jotai';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { FilterDef } from '../../lib/filters';
 import { tileAtom } from '../../state/dashboard';
-import { isEmbedded, newReportErrors, postToParent, publicFilters, readSetFilters, settledSummary } from './embed-events';
+import { contentHeight, isEmbedded, isSetFilters, newReportErrors, postToParent, publicFilters, readSetFilters, SET_FILTERS_OFF, settledSummary } from './embed-events';
 
 interface Options {
   dashboardId: string;
@@ -20,9 +21,13 @@ interface Options {
   onSetFilters: ((values: Record<string, string>, tz: string | null | undefined) => void) | null;
   defs: FilterDef[];
   zones: string[] | null;
+  /** Variables the signed address set: a set-filters message naming one is refused. */
+  fixed: ReadonlySet<string>;
+  /** The page's content, whose height goes to the parent (`cairn:resize`) whenever it changes. */
+  contentRef: RefObject<HTMLElement | null>;
 }
 
-export function useEmbedEvents({ dashboardId, reportIds, values, tz, onSetFilters, defs, zones }: Options): void {
+export function useEmbedEvents({ dashboardId, reportIds, values, tz, onSetFilters, defs, zones, fixed, contentRef }: Options): void {
   const [embedded, setEmbedded] = useState(false);
   useEffect(() => setEmbedded(isEmbedded(window)), []);
   const idsKey = reportIds.join(',');
@@ -55,15 +60,37 @@ export function useEmbedEvents({ dashboardId, reportIds, values, tz, onSetFilter
   }, [embedded, filtersKey, dashboardId]);
 
   useEffect(() => {
-    if (!embedded || !onSetFilters) return;
+    if (!embedded) return;
     const listen = (e: MessageEvent) => {
-      if (e.source !== window.parent) return;
-      const read = readSetFilters(e.data, defs, zones);
+      if (e.source !== window.parent || !isSetFilters(e.data)) return;
+      if (!onSetFilters) {
+        postToParent(window, dashboardId, { type: 'cairn:set-filters-refused', problems: [SET_FILTERS_OFF] });
+        return;
+      }
+      const read = readSetFilters(e.data, defs, zones, fixed);
       if (!read) return;
       if (read.ok) onSetFilters(read.values, read.tz);
       else postToParent(window, dashboardId, { type: 'cairn:set-filters-refused', problems: read.problems });
     };
     window.addEventListener('message', listen);
     return () => window.removeEventListener('message', listen);
-  }, [embedded, onSetFilters, defs, zones, dashboardId]);
+  }, [embedded, onSetFilters, defs, zones, fixed, dashboardId]);
+
+  // The content's height, each time it changes (tiles loading, a filter bar wrapping, a narrower
+  // frame), so the parent can size the iframe without a second scroll bar.
+  useEffect(() => {
+    const content = contentRef.current;
+    if (!embedded || !content || typeof ResizeObserver === 'undefined') return;
+    let last = -1;
+    const tell = () => {
+      const height = contentHeight(content, window.scrollY, parseFloat(getComputedStyle(content).marginBottom) || 0);
+      if (height === last) return;
+      last = height;
+      postToParent(window, dashboardId, { type: 'cairn:resize', height });
+    };
+    const observer = new ResizeObserver(tell);
+    observer.observe(content);
+    tell();
+    return () => observer.disconnect();
+  }, [embedded, contentRef, dashboardId]);
 }

@@ -1,5 +1,6 @@
 import type { DataType } from '@cairn/core';
 import type { ResultSummary, RowSink } from '../result.ts';
+import type { TunnelStream } from './ssh-tunnel.ts';
 
 /** A compiled query: SQL with placeholders (`$n` for Postgres, `?` for MySQL) and its bound values. */
 export interface Query {
@@ -13,7 +14,21 @@ export interface Query {
  */
 export type CancelHandle =
   | { family: 'postgres'; pid: number; application_name: string }
-  | { family: 'mysql'; thread_id: number };
+  | { family: 'mysql'; thread_id: number }
+  /** ClickHouse: the query_id the run was sent with (KILL QUERY names it). */
+  | { family: 'clickhouse'; query_id: string }
+  /** Trino and Presto: the query's id and the nextUri whose DELETE cancels it (client REST protocol). */
+  | { family: 'trino'; query_id: string; next_uri: string }
+  /** Through a datasource agent: the agent's row id and the query's id in its Durable Object. */
+  | { family: 'agent'; agent: string; query_id: string }
+  /** Snowflake SQL API: the statement handle (POST …/statements/{handle}/cancel). */
+  | { family: 'snowflake'; statement_handle: string }
+  /** BigQuery: the job (jobs.cancel names project, job id and location). */
+  | { family: 'bigquery'; project_id: string; job_id: string; location: string | null }
+  /** Databricks SQL statement execution: the statement id (POST …/statements/{id}/cancel). */
+  | { family: 'databricks'; statement_id: string }
+  /** Athena: the query execution id (StopQueryExecution). */
+  | { family: 'athena'; query_execution_id: string };
 
 export interface RunOptions {
   /** Statement timeout (default 120 s); exceeding it fails the run with a `timed_out` error. */
@@ -37,11 +52,11 @@ export interface ConnectionTestResult {
 }
 
 export interface SchemaOptions {
-  /** Only this schema (Postgres) or database (MySQL). */
+  /** Only this schema (Postgres, Trino/Presto) or database (MySQL, ClickHouse). */
   name?: string | null;
-  /** Postgres family: schemas to list (default: all but the system schemas). MySQL: databases too. */
+  /** Postgres family and Trino/Presto (schemas of the catalog): schemas to list (default: all but the system schemas). MySQL: databases too. */
   included_schemas?: string[] | null;
-  /** MySQL family: databases to list (default: the datasource's database, else all but system ones). */
+  /** MySQL family: databases to list (default: the datasource's database, else all but system ones). ClickHouse: databases (default: all but system). */
   included_databases?: string[] | null;
   /** Include a row count per table (estimates from the catalog where the database keeps them). */
   rowCounts?: boolean;
@@ -82,7 +97,10 @@ export interface Connector {
 
 /** What a connector needs to reach a database; the password is already unsealed. */
 export interface ConnectionSettings {
+  /** The name the datasource gives: messages and TLS (certificate name, SNI) use it. */
   host: string;
+  /** Where to connect when it is not `host`: the address checked under BLOCK_PRIVATE_NETWORKS (target-guard.ts `dialAddress`). */
+  address?: string;
   port: number;
   user: string;
   password?: string;
@@ -91,6 +109,29 @@ export interface ConnectionSettings {
   verifySsl: boolean;
   /** Postgres: the search_path for queries. */
   defaultSchema?: string | null;
+  /**
+   * An SSH tunnel (connection_mode ssh_tunnel): opens each connection as a channel through the SSH
+   * server to host:port as that server sees them (ssh-tunnel.ts); the socket drivers use it instead of dialling.
+   */
+  tunnel?: () => Promise<TunnelStream>;
+  /** With a tunnel, what it goes through (`the SSH server host:port`), for messages. */
+  via?: string;
+  /** Cloud warehouses: the datasource's settings of its type (spec 02), secrets unsealed. */
+  cloud?: CloudSettings;
+}
+
+export interface CloudSettings {
+  snowflakeIdentifier?: string | null;
+  snowflakeRegion?: string | null;
+  snowflakeWarehouse?: string | null;
+  /** The service account key file (JSON text). */
+  bigqueryServiceKey?: string | null;
+  databricksHttpPath?: string | null;
+  databricksAuthMode?: 'pat' | 'oauth_m2m' | null;
+  databricksAuthExpiresAt?: Date | null;
+  athenaRegion?: string | null;
+  athenaWorkgroup?: string | null;
+  athenaOutputLocation?: string | null;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;

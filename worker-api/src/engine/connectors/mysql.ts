@@ -1,4 +1,6 @@
-import mysql from 'mysql2';
+import type mysqlModule from 'mysql2';
+import net from 'node:net';
+import { formatOffset, zoneOffset } from '@cairn/core';
 import { MAX_BACKLOG, ResultWriter, type ResultSummary, type RowSink } from '../result.ts';
 import {
   CONNECT_TIMEOUT_S, DEFAULT_TIMEOUT_MS,
@@ -10,6 +12,14 @@ import { mysqlColumn, type MysqlField } from './mysql-types.ts';
 import { mysqlSchema } from './mysql-schema.ts';
 import { closeInBackground, type Closer } from './postgres-source.ts';
 import { RunGuard, callSink } from './run-guard.ts';
+
+/**
+ * mysql2 (a large CommonJS package) is loaded on first use, not with the module: every other request of the
+ * worker, and every test file of the workers' suite, is spared evaluating it. A bundled deployment holds it
+ * either way.
+ */
+let mysqlLoaded: Promise<typeof mysqlModule> | undefined;
+const loadMysql = () => (mysqlLoaded ??= import('mysql2').then((m) => (m as unknown as { default?: typeof mysqlModule }).default ?? (m as unknown as typeof mysqlModule)));
 
 type Callback = (err: (Error & Record<string, unknown>) | null, rows?: unknown) => void;
 
@@ -52,25 +62,25 @@ const CONNECT_ERRNOS = new Set([1044, 1045, 1049, 1040, 1129, 1130, 1251, 2059])
 export class MysqlConnector implements Connector {
   private readonly label: string;
 
-  /** `preflight`: checks before each connection (connectors/target-guard.ts: a blocked network throws `refused`). */
   constructor(
     private readonly s: ConnectionSettings,
     private readonly close: Closer = closeInBackground,
-    private readonly preflight?: () => Promise<void>,
   ) {
-    this.label = `${s.host}:${s.port}`;
+    this.label = s.via ? `${s.host}:${s.port} through ${s.via}` : `${s.host}:${s.port}`;
   }
 
-  /** The preflight, then the handshake: both over within FIRST_ANSWER_MS (a silent peer is given up). */
+  /** The handshake, over within FIRST_ANSWER_MS (a silent peer is given up). */
   private async connect(conn: Conn): Promise<void> {
-    const work = (async () => {
-      await this.preflight?.();
-      await connect(conn);
-    })();
-    await answerWithin(work, FIRST_ANSWER_MS, this.label, () => conn.destroy());
+    await answerWithin(connect(conn), FIRST_ANSWER_MS, this.label, () => conn.destroy());
   }
 
-  private open(database = this.s.database): Conn {
+  /**
+   * A connection, not yet logged in. Through an SSH tunnel (D51, D59) the channel is opened first and
+   * handed to mysql2 as its `stream` (mysql2 takes a ready stream, not a promise of one).
+   */
+  private async open(database = this.s.database): Promise<Conn> {
+    const channel = this.s.tunnel ? await this.s.tunnel() : undefined;
+    const mysql = await loadMysql();
     const conn = mysql.createConnection({
       host: this.s.host,
       port: this.s.port,
@@ -89,6 +99,9 @@ export class MysqlConnector implements Connector {
       timezone: 'Z',
       charset: 'utf8mb4_general_ci',
       multipleStatements: false,
+      // mysql2 connects here, to `host`; a checked address (s.address) is dialled instead while `host`
+      // stays the name TLS verifies.
+      ...(channel ? { stream: channel } : this.s.address ? { stream: () => dial(this.s.port, this.s.address!) } : {}),
     }) as unknown as Conn;
     // Errors also arrive through each command; an unhandled 'error' event would crash the isolate.
     conn.on('error', () => {});
@@ -106,14 +119,15 @@ export class MysqlConnector implements Connector {
 
   async run(query: Query, sink: RowSink, opts: RunOptions = {}): Promise<ResultSummary> {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const conn = this.open();
+    let conn: Conn | undefined;
     const guard = new RunGuard(timeoutMs, opts.signal, {
       cancel: (handle) => this.cancel(handle),
-      destroy: () => conn.destroy(),
+      destroy: () => conn?.destroy(),
     });
     let connected = false;
     let ok = false;
     try {
+      conn = await this.open();
       await this.connect(conn);
       connected = true;
       const mariadb = /mariadb/i.test(conn._handshakePacket?.serverVersion ?? '');
@@ -134,7 +148,7 @@ export class MysqlConnector implements Connector {
       throw this.failure(err, guard, connected, timeoutMs);
     } finally {
       guard.done();
-      this.release(conn, ok);
+      if (conn) this.release(conn, ok);
     }
   }
 
@@ -164,8 +178,9 @@ export class MysqlConnector implements Connector {
 
   async cancel(handle: CancelHandle): Promise<boolean> {
     if (handle.family !== 'mysql' || !Number.isSafeInteger(handle.thread_id)) return false;
-    const conn = this.open();
+    let conn: Conn | undefined;
     try {
+      conn = await this.open();
       await this.connect(conn);
       await text(conn, `KILL QUERY ${handle.thread_id}`);
       return true;
@@ -173,13 +188,14 @@ export class MysqlConnector implements Connector {
       if ((err as { errno?: number }).errno === 1094) return false; // no such thread: it has finished
       throw this.connectionError(err);
     } finally {
-      this.release(conn);
+      if (conn) this.release(conn);
     }
   }
 
   async testConnection(): Promise<ConnectionTestResult> {
-    const conn = this.open();
+    let conn: Conn | undefined;
     try {
+      conn = await this.open();
       await this.connect(conn);
       const [row] = (await text(conn, 'SELECT VERSION()')) as unknown[][];
       return { status: 'ok', error_message: null, server_version: String(row?.[0] ?? '') || null };
@@ -187,15 +203,16 @@ export class MysqlConnector implements Connector {
       if (err instanceof ConnectorError && err.kind === 'refused') throw err;
       return { status: 'error', error_message: this.connectionError(err).message, server_version: null };
     } finally {
-      this.release(conn);
+      if (conn) this.release(conn);
     }
   }
 
   async schema(opts: SchemaOptions = {}): Promise<SchemaData> {
-    const conn = this.open();
+    let conn: Conn | undefined;
     try {
-      await this.connect(conn);
-      return await mysqlSchema((sql, values) => prepared(conn, sql, values), this.s.database, opts);
+      const c = (conn = await this.open());
+      await this.connect(c);
+      return await mysqlSchema((sql, values) => prepared(c, sql, values), this.s.database, opts);
     } catch (err) {
       const e = err as { sqlState?: string; errno?: number; fatal?: boolean };
       if (e.sqlState && !e.fatal && !(e.errno !== undefined && CONNECT_ERRNOS.has(e.errno))) {
@@ -203,7 +220,7 @@ export class MysqlConnector implements Connector {
       }
       throw this.connectionError(err);
     } finally {
-      this.release(conn);
+      if (conn) this.release(conn);
     }
   }
 }
@@ -227,10 +244,15 @@ async function setTimeZone(conn: Conn, zone: string): Promise<void> {
 
 /** `Europe/Berlin` → `+01:00` (or `+02:00` in summer): the zone's offset right now. */
 export function currentOffset(zone: string, at = new Date()): string {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-    .formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-  const m = /GMT([+-]\d{2}):?(\d{2})?/.exec(name);
-  return m ? `${m[1]}:${m[2] ?? '00'}` : '+00:00';
+  // MySQL takes whole minutes: a historical offset with seconds keeps its hours and minutes.
+  return formatOffset(zoneOffset(zone, at.getTime())).slice(0, 6);
+}
+
+/** A TCP connection to an address, set up as mysql2 sets up its own. */
+function dial(port: number, address: string): unknown {
+  const socket = net.connect(port, address);
+  socket.setNoDelay(true);
+  return socket;
 }
 
 function connect(conn: Conn): Promise<void> {

@@ -48,21 +48,31 @@ export function sslOption(s: Pick<ConnectionSettings, 'requireSsl' | 'verifySsl'
   return s.verifySsl ? 'verify-full' : 'require';
 }
 
+/** postgres.js's `ssl` in Node: dialling a checked address, the certificate is still checked against the name. */
+function nodeSsl(s: ConnectionSettings): ReturnType<typeof sslOption> | { servername: string; rejectUnauthorized: boolean } {
+  const mode = sslOption(s);
+  if (!mode || !s.address) return mode;
+  return { servername: s.host, rejectUnauthorized: mode === 'verify-full' };
+}
+
 export function remoteSource(
   family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground, preflight?: PgSource['preflight'],
 ): PgSource {
   return {
     family,
-    label: `${s.host}:${s.port}`,
+    label: s.via ? `${s.host}:${s.port} through ${s.via}` : `${s.host}:${s.port}`,
     sample: false,
     defaultSchema: s.defaultSchema,
     preflight,
     open() {
-      // In workerd the socket (and SSL negotiation) is ours; in Node postgres.js opens its own.
-      const workerd = inWorkerd();
+      // In workerd the socket (and SSL negotiation) is ours; in Node postgres.js opens its own. Through
+      // an SSH tunnel the channel is the socket (no SSL inside it: D51), read through postgres.js's cursor.
+      const tunnel = s.tunnel;
+      const workerd = inWorkerd() && !tunnel;
       let socket: PgSocket | null = null;
       const sql = postgres({
-        host: s.host,
+        // The checked address when there is one (target-guard.ts dialAddress); TLS checks the name.
+        host: s.address ?? s.host,
         port: s.port,
         user: s.user,
         password: s.password ?? '',
@@ -72,8 +82,9 @@ export function remoteSource(
         prepare: false,
         connect_timeout: CONNECT_TIMEOUT_S,
         max_lifetime: null,
-        ssl: workerd ? false : sslOption(s),
-        ...(workerd ? { socket: async () => (socket = await openPgSocket(s.host, s.port, s.requireSsl, CONNECT_TIMEOUT_S * 1000)) } : {}),
+        ssl: workerd || tunnel ? false : nodeSsl(s),
+        ...(tunnel ? { socket: tunnel } : {}),
+        ...(workerd ? { socket: async () => (socket = await openPgSocket(s.address ?? s.host, s.port, s.requireSsl, CONNECT_TIMEOUT_S * 1000, s.host)) } : {}),
         connection: { application_name: 'cairn' },
         onnotice: () => {},
       });

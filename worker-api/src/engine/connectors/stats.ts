@@ -151,7 +151,9 @@ export function hashBytes(src: Uint8Array, start: number, end: number): number {
   }
   let k = 0;
   switch (end - i) {
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: MurmurHash3 tail, each case adds one more byte
     case 3: k ^= src[i + 2]! << 16; // falls through
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: as above
     case 2: k ^= src[i + 1]! << 8; // falls through
     case 1:
       k ^= src[i]!;

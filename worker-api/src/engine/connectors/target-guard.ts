@@ -76,24 +76,31 @@ export function literalRefusal(host: string): string | null {
   return range ? refusal(host, `${RANGE_WORDS[range] ?? `an address of range ${range}`} (${a.toString()})`) : null;
 }
 
-/** Resolves a name to its addresses; [] when this runtime cannot resolve names or the name has none. */
-export type Resolver = (name: string) => Promise<string[]>;
+/**
+ * Resolves a name to its addresses: [] when the name has none (or the lookup failed or was too slow),
+ * null when this runtime cannot resolve names at all.
+ */
+export type Resolver = (name: string) => Promise<string[] | null>;
 
-/** Longest wait for a name's addresses before deciding on the text alone. */
+/** Longest wait for a name's addresses. */
 const RESOLVE_MS = 3_000;
 
 /**
  * Resolves through `node:dns` where the runtime has it (Node; workerd, whose module asks
- * cloudflare-dns.com over HTTPS). A runtime without a resolver, a failed lookup or one slower than
- * RESOLVE_MS answers [], and the decision falls back to the text.
+ * cloudflare-dns.com over HTTPS): [] for a failed lookup or one slower than RESOLVE_MS, null where
+ * the module is missing.
  */
 export const systemResolver: Resolver = async (name) => {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  type Dns = { promises: { lookup(name: string, opts: { all: true; verbatim: boolean }): Promise<{ address: string }[]> } };
+  let dns: Dns;
   try {
     // (Typed by hand: this project does not load Node's types.)
-    const dns = (await import('node:dns' as string)) as {
-      promises: { lookup(name: string, opts: { all: true; verbatim: boolean }): Promise<{ address: string }[]> };
-    };
+    dns = (await import('node:dns' as string)) as Dns;
+  } catch {
+    return null;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
     const late = new Promise<[]>((resolve) => { timer = setTimeout(() => resolve([]), RESOLVE_MS); });
     const found = await Promise.race([dns.promises.lookup(name, { all: true, verbatim: true }), late]);
     return found.map((f) => f.address);
@@ -104,20 +111,80 @@ export const systemResolver: Resolver = async (name) => {
   }
 };
 
+/** The first non-public address among a name's addresses, with its range. */
+function firstNonPublic(addresses: string[]): { a: ipaddr.IPv4 | ipaddr.IPv6; range: string } | null {
+  for (const address of addresses) {
+    const a = parseAddress(address);
+    const range = a ? nonPublicRange(a) : null;
+    if (range) return { a: a!, range };
+  }
+  return null;
+}
+
+const nameRefusal = (host: string, hit: { a: ipaddr.IPv4 | ipaddr.IPv6; range: string }) =>
+  refusal(host, `a name for ${RANGE_WORDS[hit.range] ?? `an address of range ${hit.range}`} (${hit.a.toString()})`);
+
 /**
  * The refusal for a host under BLOCK_PRIVATE_NETWORKS, after resolving a name: refused when any of its
  * addresses is not public (a name that resolves to a public and a private address could be answered
- * either way by the next lookup).
+ * either way by the next lookup). A name that does not resolve passes (create/update: the database may
+ * not exist yet); connections go to an address checked by `dialAddress`, which refuses such a name.
  */
 export async function resolvedRefusal(host: string, resolve: Resolver = systemResolver): Promise<string | null> {
   const literal = literalRefusal(host);
   if (literal || parseAddress(host)) return literal;
-  for (const address of await resolve(host.trim().replace(/\.$/, ''))) {
-    const a = parseAddress(address);
-    const range = a ? nonPublicRange(a) : null;
-    if (range) return refusal(host, `a name for ${RANGE_WORDS[range] ?? `an address of range ${range}`} (${a!.toString()})`);
+  const hit = firstNonPublic((await resolveCached(host, resolve)) ?? []);
+  return hit ? nameRefusal(host, hit) : null;
+}
+
+/** How long a name's checked addresses are reused (per isolate), and how many names are kept. */
+export const RESOLVED_TTL_MS = 60_000;
+const RESOLVED_MAX = 500;
+const resolvedNames = new Map<string, { until: number; addresses: Promise<string[] | null>; resolve: Resolver }>();
+
+/** A name's addresses, asked once per RESOLVED_TTL_MS and resolver (failed or empty lookups are not kept). */
+function resolveCached(host: string, resolve: Resolver): Promise<string[] | null> {
+  const name = host.trim().replace(/\.$/, '').toLowerCase();
+  const now = Date.now();
+  const hit = resolvedNames.get(name);
+  if (hit && hit.until > now && hit.resolve === resolve) return hit.addresses;
+  if (resolvedNames.size >= RESOLVED_MAX) resolvedNames.clear();
+  const addresses = resolve(name).then((found) => {
+    if (!found?.length) resolvedNames.delete(name);
+    return found;
+  }, (err) => {
+    resolvedNames.delete(name);
+    throw err;
+  });
+  resolvedNames.set(name, { until: now + RESOLVED_TTL_MS, addresses, resolve });
+  return addresses;
+}
+
+/**
+ * Where a connection to `host` goes (issue 14, DNS rebinding). Without BLOCK_PRIVATE_NETWORKS: the
+ * host itself, with no lookup. With it: a literal address as the checked address reads it (refused
+ * when not public), and a name resolved once (reused for RESOLVED_TTL_MS), refused when any address is
+ * not public or when it has none, and otherwise pinned to one of them (IPv4 first), so the connection goes to
+ * the address that was checked and a second answer of the name server never reaches the socket. TLS
+ * still checks the certificate against the name (the connector's `serverName`). Only a runtime without
+ * a resolver (null) connects by name, judged on the text alone.
+ */
+export async function dialAddress(policy: Pick<TargetPolicy, 'blockPrivate' | 'resolve'>, host: string): Promise<string> {
+  if (!policy.blockPrivate) return host;
+  const literal = literalRefusal(host);
+  if (literal) throw refusedNetwork(literal);
+  const parsed = parseAddress(host);
+  if (parsed) return parsed.toString();
+  const addresses = await resolveCached(host, policy.resolve ?? systemResolver);
+  if (addresses === null) return host;
+  if (!addresses.length) {
+    throw refusedNetwork(`${host} could not be resolved to an address; this Cairn server connects only to addresses it has checked (BLOCK_PRIVATE_NETWORKS).`);
   }
-  return null;
+  const hit = firstNonPublic(addresses);
+  if (hit) throw refusedNetwork(nameRefusal(host, hit));
+  // All were checked; an IPv4 one is preferred (reachable from more networks), else the first.
+  const parsedAll = addresses.map((a) => parseAddress(a)!).filter(Boolean);
+  return (parsedAll.find((a) => a.kind() === 'ipv4') ?? parsedAll[0]!).toString();
 }
 
 /** What a Postgres server says about itself; two connections to one database answer alike. */
@@ -218,16 +285,11 @@ export interface TargetPolicy {
 const NOT_POSTGRES = new Set(['42883', '0A000', '42P01', '42704']);
 
 /**
- * The checks a connector makes before each operation on a connection it opened: the network rule
- * (after resolving the name) and, for the Postgres family (`query` given), that the server's database
- * is not Cairn's own. Cost: one statement per operation (a round trip; ~2 µs of server time).
+ * The check a Postgres-family connector makes before each operation on a connection it opened: the
+ * server's database is not Cairn's own. (The network rule was applied before connecting: the
+ * connection goes to the address `dialAddress` checked.) Cost: one statement per operation.
  */
-export async function checkTarget(policy: TargetPolicy, host: string, query?: OwnQuery): Promise<void> {
-  if (policy.blockPrivate) {
-    const why = await resolvedRefusal(host, policy.resolve);
-    if (why) throw refusedNetwork(why);
-  }
-  if (!query) return;
+export async function checkTarget(policy: TargetPolicy, query: OwnQuery): Promise<void> {
   let target: ServerIdentity;
   try {
     target = await serverIdentity(query);

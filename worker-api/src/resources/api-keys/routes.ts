@@ -1,12 +1,13 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { errorResponses, idParam, jsonApiBody, listDocument, noContent, oneDocument, pageQuery } from '../../lib/openapi.ts';
+import { sortFields } from '../../lib/list.ts';
+import { errorResponses, idParam, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { ApiKey, apiKeyBody } from './schema.ts';
-import { createKey, deleteKey, getKey, listKeys, updateKey } from './service.ts';
+import { createKey, deleteKey, getKey, listKeys, updateKey, API_KEY_LIST } from './service.ts';
 
 /**
  * API keys, for the app's Administration page. Only admins signed in to the app may call these;
@@ -19,10 +20,10 @@ const WHO = 'Only for admins signed in to the web app (session); API keys are re
 defineRoute(apiKeyRoutes, createRoute({
   method: 'get', path: '/api_keys', tags, summary: 'List API keys', description: `Oldest first. ${WHO}`,
   'x-permissions': ['admin session'],
-  request: { query: pageQuery },
+  request: { query: listQuery(sortFields(API_KEY_LIST), 'oldest first') },
   responses: { 200: listDocument('A page of API keys', ApiKey), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(API_KEY_LIST));
   return sendList(c, page, await listKeys(serviceContext(c), page));
 });
 

@@ -17,13 +17,14 @@ export const apiKeyBody = {
   type: 'api_keys',
   attributes: z.object({ name, permissions, enabled }),
   required: ['name', 'permissions'],
-  readOnly: ['key_id', 'secret', 'last_used_at', 'created_at', 'updated_at'],
+  readOnly: ['key_id', 'prefix', 'secret', 'last_used_at', 'created_at', 'updated_at'],
 } satisfies ResourceBodySpec<{ name: typeof name; permissions: typeof permissions; enabled: typeof enabled }>;
 
 export const ApiKey = resourceObjectSchema('ApiKey', 'api_keys', z.object({
   name: z.string(),
   key_id: z.string().openapi({ description: 'The public part of the key (not secret).' }),
-  secret: z.string().optional().openapi({ description: 'The whole key, `cairn_<key id>_<secret>`: only in the create answer, never again.' }),
+  prefix: z.string().openapi({ description: 'How the whole key starts, `cairn_<region>_<key id>` (not secret): tells a key apart in a list.' }),
+  secret: z.string().optional().openapi({ description: 'The whole key, `cairn_<region>_<key id>_<secret>`: only in the create answer, never again.' }),
   permissions: z.array(grant),
   enabled: z.boolean(),
   last_used_at: z.string().nullable(),

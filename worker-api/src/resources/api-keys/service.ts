@@ -6,15 +6,28 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requireAdminUser } from '../../auth/principal.ts';
 import { forgetApiKey } from '../../auth/authenticate.ts';
 import { audit } from '../../lib/audit.ts';
-import { offsetOf, resource, toOne } from '../../lib/jsonapi.ts';
+import { offsetOf, resource, toOne, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /api_keys. */
+export const API_KEY_LIST: ListSpec = {
+  name: [apiKeys.name],
+  sorts: { name: apiKeys.name, created_at: apiKeys.created_at, updated_at: apiKeys.updated_at },
+  order: [asc(apiKeys.created_at)],
+  id: apiKeys.id,
+};
 type KeyRow = typeof apiKeys.$inferSelect;
 
-function serialize(baseUrl: string, k: KeyRow, secret?: string) {
+/** The key's public start as the caller typed it: keys name their region (D53), and a key is listed on its own region's API. */
+const prefixOf = (region: string, k: KeyRow) => `cairn_${region}_${k.key_id}`;
+
+function serialize(baseUrl: string, region: string, k: KeyRow, secret?: string) {
   return resource(baseUrl, 'api_keys', k.id, {
     name: k.name,
     key_id: k.key_id,
+    prefix: prefixOf(region, k),
     ...(secret ? { secret } : {}),
     permissions: k.permissions,
     enabled: k.enabled,
@@ -32,17 +45,17 @@ async function findKey(ctx: ServiceContext, id: string) {
 
 export async function listKeys(ctx: ServiceContext, page: Page) {
   requireAdminUser(ctx.principal);
-  const where = eq(apiKeys.organization_id, ctx.principal.organizationId);
+  const where = and(eq(apiKeys.organization_id, ctx.principal.organizationId), nameFilter(API_KEY_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(apiKeys).where(where).orderBy(asc(apiKeys.created_at), asc(apiKeys.id)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select().from(apiKeys).where(where).orderBy(...listOrder(API_KEY_LIST, page)).limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(apiKeys).where(where),
   ]);
-  return { data: rows.map((k) => serialize(ctx.baseUrl, k)), total: total?.n ?? 0 };
+  return { data: rows.map((k) => serialize(ctx.baseUrl, ctx.env.REGION, k)), total: total?.n ?? 0 };
 }
 
 export async function getKey(ctx: ServiceContext, id: string) {
   requireAdminUser(ctx.principal);
-  return serialize(ctx.baseUrl, await findKey(ctx, id));
+  return serialize(ctx.baseUrl, ctx.env.REGION, await findKey(ctx, id));
 }
 
 /** Restricted resources must exist in the organization (checked by the seed's createApiKey, which also audits). */
@@ -57,7 +70,7 @@ export async function createKey(ctx: ServiceContext, attrs: { name?: string; per
     const [off] = await ctx.db.update(apiKeys).set({ enabled: false }).where(eq(apiKeys.id, apiKey.id)).returning();
     row = off!;
   }
-  return serialize(ctx.baseUrl, row, secret);
+  return serialize(ctx.baseUrl, ctx.env.REGION, row, secret);
 }
 
 export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?: string; permissions?: Grant[]; enabled?: boolean }) {
@@ -70,7 +83,7 @@ export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?:
   const [row] = await ctx.db.update(apiKeys).set({ ...attrs, updated_at: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId))).returning();
   await audit(ctx, 'update', 'api_keys', id, { attributes: Object.keys(attrs) });
-  return serialize(ctx.baseUrl, row!);
+  return serialize(ctx.baseUrl, ctx.env.REGION, row!);
 }
 
 export async function deleteKey(ctx: ServiceContext, id: string) {

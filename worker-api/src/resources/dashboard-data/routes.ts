@@ -19,7 +19,7 @@ defineRoute(dashboardDataRoutes, createRoute({
     'UTF-8 with a byte order mark, header row, CRLF), xlsx one workbook with a sheet per report.',
     'Reports with data_download_enabled off are left out, and so are reports whose query fails; both are listed under `skipped`.',
     '204 when no report has rows. csv_decimal_separator comma with csv_column_separator comma is refused (422).',
-    "The dashboard's filter rules hold: a required filter without a value (and no default) is 422 missing_attribute, a value outside a dropdown_validate dropdown's options or an all_time aggregation the filter does not allow is 422 invalid_attribute, each naming the filter with a pointer into parameters.",
+    "The dashboard's filter rules hold: a required filter without a value (and no default) is 422 missing_attribute, a value outside a dropdown_validate dropdown's options or an all_time aggregation the filter does not allow is 422 invalid_attribute, each naming the filter with a pointer into parameters; a variable_name that names no filter of the dashboard (nor a variable of the SQL it runs) and a timerange that is not a range are 422 invalid_attribute pointing at them.",
     'Needs View Dashboards on the dashboard.',
   ].join(' '),
   'x-permissions': ['view_dashboards'],

@@ -7,8 +7,9 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { executeQuery } from '../../engine/execute.ts';
 import { findDashboard } from '../dashboards/service.ts';
-import { mergeParameters } from '../dashboard-status/service.ts';
+import { mergeParameters } from '../../engine/dashboard-run.ts';
 import { enforceFilterRules } from '../filters/rules.ts';
+import { checkParameterNames } from '../../engine/parameter-names.ts';
 import type { DashboardDataBody } from './schema.ts';
 
 type ReportRow = Pick<typeof reports.$inferSelect, 'id' | 'name' | 'sql_query' | 'datasource_id' | 'data_refresh_rate' | 'data_download_enabled'>;
@@ -58,6 +59,7 @@ export async function dashboardData(ctx: ServiceContext, id: string, body: Dashb
   const dashboard = await findDashboard(ctx, id);
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
   const csv = body.data_format === 'csv_zip' ? csvOptionsFrom(body) : undefined;
+  await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: body.parameters, pointer: '/parameters', allReports: true });
   const parameters = mergeParameters(dashboard.default_parameters, body.parameters);
   await enforceFilterRules(ctx, dashboard, parameters);
   const [list, defs] = await Promise.all([

@@ -1,16 +1,17 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readBody } from '../../lib/body.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
 import { DashboardGroup, DASHBOARD_GROUP_INCLUDES, dashboardGroupBody, sortBody } from './schema.ts';
 import {
-  createDashboardGroup, deleteDashboardGroup, getDashboardGroup, listDashboardGroups, sortDashboardGroups, updateDashboardGroup,
+  createDashboardGroup, deleteDashboardGroup, getDashboardGroup, listDashboardGroups, sortDashboardGroups, updateDashboardGroup, DASHBOARD_GROUP_LIST,
 } from './service.ts';
 
 export const dashboardGroupRoutes = new OpenAPIHono<AppEnv>();
@@ -36,10 +37,10 @@ defineRoute(dashboardGroupRoutes, createRoute({
   method: 'get', path: '/dashboard_groups', tags, summary: 'List dashboard groups',
   description: 'Groups in their sorted order. API keys never see personal groups. Needs View Dashboards.',
   'x-permissions': ['view_dashboards'],
-  request: { query: pageQuery.extend(includeQuery(DASHBOARD_GROUP_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(DASHBOARD_GROUP_LIST), 'by position, then name', DASHBOARD_GROUP_INCLUDES) },
   responses: { 200: listDocument('A page of dashboard groups', DashboardGroup), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(DASHBOARD_GROUP_LIST));
   const include = parseInclude(c, DASHBOARD_GROUP_INCLUDES);
   return sendList(c, page, await listDashboardGroups(serviceContext(c), page, include), include);
 });

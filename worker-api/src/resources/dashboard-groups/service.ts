@@ -5,12 +5,21 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeDashboard } from '../dashboards/serialize.ts';
 import { dashboardRelationships } from '../dashboards/relations.ts';
 import { serializeDashboardGroup } from './serialize.ts';
 
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /dashboard_groups. */
+export const DASHBOARD_GROUP_LIST: ListSpec = {
+  name: [dashboardGroups.name],
+  sorts: { name: dashboardGroups.name, position: dashboardGroups.position, created_at: dashboardGroups.created_at, updated_at: dashboardGroups.updated_at },
+  order: [asc(dashboardGroups.position), asc(dashboardGroups.name)],
+  id: dashboardGroups.id,
+};
 
 /** Groups a caller may see: API keys never see personal groups; a user sees only their own personal ones. */
 function visibleGroups(ctx: ServiceContext): SQL {
@@ -59,10 +68,10 @@ async function serializeGroups(ctx: ServiceContext, rows: (typeof dashboardGroup
 
 export async function listDashboardGroups(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_dashboards');
-  const where = visibleGroups(ctx);
+  const where = and(visibleGroups(ctx), nameFilter(DASHBOARD_GROUP_LIST, page));
   const [rows, [total]] = await Promise.all([
     ctx.db.select().from(dashboardGroups).where(where)
-      .orderBy(asc(dashboardGroups.position), asc(dashboardGroups.name), asc(dashboardGroups.id))
+      .orderBy(...listOrder(DASHBOARD_GROUP_LIST, page))
       .limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(dashboardGroups).where(where),
   ]);

@@ -5,20 +5,26 @@
  * and inline_png/dark_inline_png (a PNG shown in the HTML body through its Content-ID). A report
  * relationship wins over the dashboard. The data is read as the dashboard's viewer without a user
  * (built-in user snippets NULL) with the schedule's parameters; images use its page_width.
- * Used by send_now and by the cron; records last_sent_at, or last_error_message when nothing was sent.
+ * Used by send_now and by the job queue (src/jobs, a due send the cron enqueued); records last_sent_at,
+ * or last_error_message when nothing was sent. A queued send passes its idempotency key: the send is
+ * recorded under it first (jobs/sends.ts), so a message delivered twice never sends a second e-mail.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import { ApiError } from '@cairn/core';
+import { ApiError, resolveRelativeParameters } from '@cairn/core';
 import { collect, fileNamer, sheetNamer, xlsxStream, zipStream, type XlsxSheet, type ZipEntry } from '@cairn/core/export/index';
-import { dashboardSchedules, dashboards, reports } from '@cairn/db';
+import { dashboardSchedules, dashboards, organizations, reports } from '@cairn/db';
 import type { Env } from '../../env.ts';
 import { createMailer, type Attachment } from '../../mail/index.ts';
 import { backgroundContext, viewerPrincipal } from '../export-jobs/background.ts';
 import { CSV_EXPORT_ROW_LIMIT, chunksOf, csvOf, runReport, safeFileName, type RanReport } from '../export-jobs/produce.ts';
 import { renderFile } from '../export-jobs/renderer.ts';
 import { REPORT_PAGE_WIDTH } from '../export-jobs/create.ts';
-import { mergeParameters, statusObject, statusRequest } from '../dashboard-status/service.ts';
+import { mergeParameters, statusObject, statusRequest } from '../../engine/dashboard-run.ts';
 import type { ServiceContext } from '../../lib/context.ts';
+import { checkParameterNamesProblems } from '../../engine/parameter-names.ts';
+import { dashboardFilterDefinitions } from '../filters/definitions.ts';
+import { zoneOf } from './serialize.ts';
+import { claimSend, confirmSend, releaseSend } from '../../jobs/sends.ts';
 
 type ScheduleRow = typeof dashboardSchedules.$inferSelect;
 type ReportRow = typeof reports.$inferSelect;
@@ -31,16 +37,28 @@ export interface Delivery {
   /** Reports whose data could not be attached (their query failed); the mail says so too. */
   problems: string[];
   error_message: string | null;
+  /** Nothing was sent for a reason that may pass (renderer, mail server, database): the queue tries again. */
+  retryable: boolean;
+  /** A queued send found its key already sent: this delivery sent nothing and that is right. */
+  duplicate?: boolean;
+}
+
+export interface DeliverOptions {
+  /** The idempotency key of a queued send (jobs/messages.ts scheduleSendKey). */
+  sendKey?: string;
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const list = (s: string | null) => (s ?? '').split(',').map((a) => a.trim()).filter(Boolean);
 
 /** Builds and sends the e-mail of one schedule now; never throws for a delivery problem (see Delivery). */
-export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil: (p: Promise<unknown>) => void, now = new Date()): Promise<Delivery> {
+export async function deliverSchedule(
+  env: Env, schedule: ScheduleRow, waitUntil: (p: Promise<unknown>) => void, now = new Date(), opts: DeliverOptions = {},
+): Promise<Delivery> {
   const bg = backgroundContext(env, viewerPrincipal(schedule.organization_id, schedule.dashboard_id ?? '', `schedule:${schedule.id}`), waitUntil);
   const { ctx } = bg;
-  const out: Delivery = { sent: false, sent_at: null, recipients: 0, attachments: [], problems: [], error_message: null };
+  const out: Delivery = { sent: false, sent_at: null, recipients: 0, attachments: [], problems: [], error_message: null, retryable: false };
+  let claimed = false;
   try {
     const org = schedule.organization_id;
     const [dashboard] = await ctx.db.select().from(dashboards).where(and(eq(dashboards.id, schedule.dashboard_id ?? ''), eq(dashboards.organization_id, org))).limit(1);
@@ -51,7 +69,14 @@ export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil
     if (schedule.report_id && !single) throw new ApiError('not_found', 'The schedule\'s report no longer exists.');
     if (single) shown = [single];
     const title = single?.name ?? dashboard.name;
-    const parameters = schedule.parameters ?? {};
+    const given = schedule.parameters ?? {};
+    // Stored parameters naming a filter the dashboard no longer has would send data that filter used to
+    // narrow (a customer's schedule sending every customer's rows): nothing is sent until they are edited.
+    const stale = await checkParameterNamesProblems(ctx, { dashboardId: dashboard.id, parameters: given, pointer: '/data/attributes/parameters', allReports: true });
+    if (stale.length) {
+      throw new ApiError('invalid_state', `The schedule's parameters do not fit its dashboard any more, so nothing was sent: ${stale.map((p) => p.message).join(' ')} Edit the schedule's parameters.`);
+    }
+    const parameters = await sendParameters(ctx, schedule, dashboard, now);
     const formats = list(schedule.attach_as);
     const attachments: Attachment[] = [];
     const sql = ctx.direct().sql;
@@ -71,7 +96,7 @@ export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil
     const withData = shown.filter((r) => ran.has(r.id));
     if (formats.includes('excel') && withData.length) {
       const name = sheetNamer();
-      const sheets: XlsxSheet[] = withData.map((r) => ({ name: name(r.name), fields: ran.get(r.id)!.fields, chunks: chunksOf(sql, ran.get(r.id)!.executionId, CSV_EXPORT_ROW_LIMIT) }));
+      const sheets: XlsxSheet[] = withData.map((r) => ({ name: name(r.name), fields: ran.get(r.id)!.fields, chunks: chunksOf(sql, ran.get(r.id)!.executionId, CSV_EXPORT_ROW_LIMIT, ran.get(r.id)!.bucket) }));
       attachments.push({ filename: `${safeFileName(title, 'export')}.xlsx`, content: await collect(xlsxStream(sheets)) });
     }
     if (formats.includes('csv') && withData.length) {
@@ -118,7 +143,19 @@ export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil
     const to = list(schedule.emails);
     const cc = list(schedule.cc_emails);
     const bcc = list(schedule.bcc_emails);
+    if (opts.sendKey) {
+      const claim = await claimSend(ctx.db, org, opts.sendKey);
+      if (!claim.ok && claim.state === 'sent') return { ...out, sent: true, duplicate: true };
+      if (!claim.ok) throw new ApiError('invalid_state', 'An earlier attempt at this send stopped while the e-mail was going out; it may have been delivered, so it was not sent again.');
+      claimed = true;
+    }
     const result = await createMailer(env).sendMail({ to, cc, bcc, subject: schedule.subject_text?.trim() || schedule.name, text: `${text}\n`, html, attachments });
+    if (opts.sendKey) {
+      // If recording fails the key stays 'sending', and a retry sends nothing: never a second copy.
+      claimed = false;
+      if (result.sent) await confirmSend(ctx.db, opts.sendKey);
+      else await releaseSend(ctx.db, opts.sendKey);
+    }
     out.attachments = attachments.map((a) => ({
       filename: a.filename, content_type: a.contentType ?? '', size: typeof a.content === 'string' ? a.content.length : a.content.byteLength, inline: Boolean(a.contentId),
     }));
@@ -130,6 +167,9 @@ export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil
       .where(and(eq(dashboardSchedules.id, schedule.id), eq(dashboardSchedules.organization_id, org)));
   } catch (err) {
     out.error_message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+    // A refusal of the schedule itself (its dashboard is gone, its parameters are stale) stays until it is edited.
+    out.retryable = !(err instanceof ApiError);
+    if (claimed && opts.sendKey) await releaseSend(ctx.db, opts.sendKey).catch(() => {});
     await ctx.db.update(dashboardSchedules).set({ last_error_message: out.error_message })
       .where(and(eq(dashboardSchedules.id, schedule.id), eq(dashboardSchedules.organization_id, schedule.organization_id)))
       .catch((e) => console.error(`schedule ${schedule.id}: recording the error failed`, e));
@@ -137,6 +177,22 @@ export async function deliverSchedule(env: Env, schedule: ScheduleRow, waitUntil
     await bg.close();
   }
   return out;
+}
+
+/**
+ * The parameters a send runs with: the schedule's over the dashboard's default_parameters, with relative
+ * ranges ("last_7_days" in a date range filter or the built-in timerange) resolved now, in the
+ * schedule's time zone — so a Monday 08:00 Berlin send of "yesterday" is Sunday in Berlin. Every
+ * attachment (data and drawn) uses these fixed values.
+ */
+export async function sendParameters(
+  ctx: ServiceContext, schedule: Pick<ScheduleRow, 'parameters' | 'time_zone'>, dashboard: Pick<typeof dashboards.$inferSelect, 'id' | 'default_parameters'>, now: Date,
+) {
+  const [org] = await ctx.db.select({ tz: organizations.time_zone }).from(organizations).where(eq(organizations.id, ctx.principal.organizationId)).limit(1);
+  const defs = await dashboardFilterDefinitions(ctx, dashboard.id);
+  const ranges = new Set(defs.filter((d) => d.control_type === 'date_range' || d.control_type === 'date_time_range').map((d) => d.variable_name));
+  const merged = mergeParameters(dashboard.default_parameters, schedule.parameters ?? {});
+  return resolveRelativeParameters(merged, ranges, now.getTime(), zoneOf(schedule, org?.tz ?? 'UTC'));
 }
 
 /** How long a send waits at most for the reports it re-runs before it draws what there is. */

@@ -2,16 +2,17 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
 import { readBody } from '../../lib/body.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
 import {
   ATTACH_AS, DashboardSchedule, MAX_RECIPIENTS, PAGE_WIDTH, SCHEDULE_INCLUDES, scheduleBody, sendNowAnswer, sendNowBody,
 } from './schema.ts';
-import { createSchedule, deleteSchedule, getSchedule, listSchedules, sendScheduleNow, updateSchedule } from './service.ts';
+import { createSchedule, deleteSchedule, getSchedule, listSchedules, sendScheduleNow, updateSchedule, SCHEDULE_LIST } from './service.ts';
 
 export const dashboardScheduleRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Dashboard schedules'];
@@ -30,10 +31,10 @@ defineRoute(dashboardScheduleRoutes, createRoute({
   method: 'get', path: '/dashboard_schedules', tags, summary: 'List dashboard schedules',
   description: `Schedules of the dashboards the caller reaches (a key: those its schedule permissions allow), oldest first. Needs View Schedules. ${INCLUDES}`,
   'x-permissions': ['view_schedules'],
-  request: { query: pageQuery.extend(includeQuery(SCHEDULE_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(SCHEDULE_LIST), 'oldest first', SCHEDULE_INCLUDES) },
   responses: { 200: listDocument('A page of schedules', DashboardSchedule), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(SCHEDULE_LIST));
   const include = parseInclude(c, SCHEDULE_INCLUDES);
   return sendList(c, page, await listSchedules(serviceContext(c), page, include), include);
 });

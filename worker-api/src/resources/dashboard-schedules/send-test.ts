@@ -20,6 +20,7 @@ import { resolveTarget } from './access.ts';
 import { deliverSchedule } from './deliver.ts';
 import { scheduleBody, sendNowAnswer } from './schema.ts';
 import { attachAs, collect, scheduleString, timeZone } from './validate.ts';
+import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 /** What a test reads: a schedule document as for create; only attach_as and the dashboard or report are needed. */
 const testBody = { ...scheduleBody, required: ['attach_as'] } as typeof scheduleBody;
@@ -29,7 +30,8 @@ export async function sendScheduleTest(ctx: ServiceContext, body: Body) {
   requirePermission(ctx.principal, 'manage_schedules');
   const p = ctx.principal;
   if (p.kind !== 'user') {
-    throw new ApiError('invalid_state', 'A test is sent to the signed-in user’s own address; an API key has none. Use send_now on a saved schedule.');
+    // The caller, not the body, is what cannot be served: 403 (an API key has no mailbox).
+    throw new ApiError('forbidden', 'A test is sent to the signed-in user’s own address; an API key has none. Use send_now on a saved schedule.');
   }
   const a = body.attributes;
   const checks: [string, () => unknown][] = [['attach_as', () => attachAs(a.attach_as!)]];
@@ -39,6 +41,7 @@ export async function sendScheduleTest(ctx: ServiceContext, body: Body) {
   throwAll(problems);
   const target = await resolveTarget(ctx, body.relationships as { dashboard?: string | null; report?: string | null });
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: target.dashboard_id });
+  await checkParameterNames(ctx, { dashboardId: target.dashboard_id, parameters: a.parameters, pointer: '/data/attributes/parameters', allReports: true });
   const [me] = await ctx.db.select({ email: users.email }).from(users)
     .where(and(eq(users.id, p.userId), eq(users.organization_id, p.organizationId))).limit(1);
   if (!me) throw new ApiError('invalid_state', 'Your user has no e-mail address to send the test to.');
@@ -70,7 +73,7 @@ const sendTestAnswer = sendNowAnswer.omit({ dashboard_schedule_id: true }).exten
 
 defineRoute(scheduleTestRoutes, createRoute({
   method: 'post', path: '/dashboard_schedules/send_test', tags: ['Dashboard schedules'], summary: 'Send a test of unsaved schedule settings to yourself',
-  description: 'Needs Manage Schedules on the dashboard, and a signed-in user (an API key has no address: 422 invalid_state). The body is a schedule document as for create, of which attach_as and the dashboard or report relationship are required; subject_text, body_text, page_width, parameters and time_zone are used as sent. The e-mail goes once, at once, to the signed-in user only — emails, cc_emails and bcc_emails are ignored — with “[Test]” before the subject. Nothing is stored. Answers like send_now, with `to`; 422 invalid_state when nothing could be sent.',
+  description: 'Needs Manage Schedules on the dashboard, and a signed-in user (an API key has no address: 403 forbidden). The body is a schedule document as for create, of which attach_as and the dashboard or report relationship are required; subject_text, body_text, page_width, parameters and time_zone are used as sent. The e-mail goes once, at once, to the signed-in user only — emails, cc_emails and bcc_emails are ignored — with “[Test]” before the subject. Nothing is stored. Answers like send_now, with `to`; 422 invalid_state when nothing could be sent.',
   'x-permissions': ['manage_schedules'],
   request: { body: jsonApiBody(resourceRequestSchema(testBody, 'create')) },
   responses: {

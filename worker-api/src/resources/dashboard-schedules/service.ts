@@ -5,7 +5,8 @@ import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { canAny, requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { linked, loadDashboards, loadReports } from '../reports/included.ts';
 import { throwAll } from '../reports/problems.ts';
 import { findSchedule, resolveTarget, scheduleColumns, scheduleDashboards } from './access.ts';
@@ -13,9 +14,18 @@ import type { scheduleBody } from './schema.ts';
 import { nextSendAt, serializeSchedule } from './serialize.ts';
 import { attachAs, collect, recipients, scheduleString, timeZone } from './validate.ts';
 import { deliverSchedule } from './deliver.ts';
+import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 type Body = ResourceBody<typeof scheduleBody.attributes.shape>;
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /dashboard_schedules. */
+export const SCHEDULE_LIST: ListSpec = {
+  name: [dashboardSchedules.name],
+  sorts: { name: dashboardSchedules.name, created_at: dashboardSchedules.created_at, updated_at: dashboardSchedules.updated_at },
+  order: [asc(dashboardSchedules.created_at)],
+  id: dashboardSchedules.id,
+};
 
 /** Including the dashboard or the report shows their contents, so it needs View Dashboards too. */
 function requireIncludePermissions(ctx: ServiceContext, include: Set<string>) {
@@ -37,12 +47,12 @@ async function included(ctx: ServiceContext, data: ResourceObject[], include: Se
 export async function listSchedules(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_schedules');
   requireIncludePermissions(ctx, include);
-  const where = and(eq(dashboardSchedules.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal));
+  const where = and(eq(dashboardSchedules.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal), nameFilter(SCHEDULE_LIST, page));
   const from = () => ctx.db.select(scheduleColumns).from(dashboardSchedules)
     .innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id))
     .innerJoin(organizations, eq(organizations.id, dashboardSchedules.organization_id));
   const [rows, [total]] = await Promise.all([
-    from().where(where).orderBy(asc(dashboardSchedules.created_at), asc(dashboardSchedules.id)).limit(page.size).offset(offsetOf(page)),
+    from().where(where).orderBy(...listOrder(SCHEDULE_LIST, page)).limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(dashboardSchedules).innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id)).where(where),
   ]);
   const data = rows.map((r) => serializeSchedule(ctx.baseUrl, r.schedule, r.orgTimeZone));
@@ -82,6 +92,7 @@ export async function createSchedule(ctx: ServiceContext, body: Body) {
   const attributes = checkAttributes(body.attributes);
   const target = await resolveTarget(ctx, body.relationships as { dashboard?: string | null; report?: string | null });
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: target.dashboard_id });
+  await checkParameterNames(ctx, { dashboardId: target.dashboard_id, parameters: attributes.parameters, pointer: '/data/attributes/parameters', allReports: true });
   const id = newId('dashboard_schedule');
   const next = nextSendAt({ schedule: attributes.schedule!, time_zone: attributes.time_zone ?? null }, await orgTimeZone(ctx));
   await ctx.db.insert(dashboardSchedules).values({
@@ -111,6 +122,13 @@ export async function updateSchedule(ctx: ServiceContext, id: string, body: Body
   else if (rels.dashboard === null) throw new ApiError('invalid_relationship', 'A schedule needs a dashboard or a report relationship.', { source: { pointer: '/data/relationships/dashboard' } });
   else if (rels.report === null) target = { dashboard_id: current.schedule.dashboard_id!, report_id: null };
   if (target) requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: target.dashboard_id });
+  // The parameters as they will be sent (new or kept) must name the filters of the dashboard they will be sent with.
+  if (attributes.parameters !== undefined || target) {
+    await checkParameterNames(ctx, {
+      dashboardId: target?.dashboard_id ?? current.schedule.dashboard_id!, pointer: '/data/attributes/parameters', allReports: true,
+      parameters: attributes.parameters !== undefined ? attributes.parameters : current.schedule.parameters,
+    });
+  }
   const timing = attributes.schedule !== undefined || attributes.time_zone !== undefined
     ? { next_send_at: nextSendAt({ schedule: attributes.schedule ?? current.schedule.schedule, time_zone: attributes.time_zone !== undefined ? attributes.time_zone : current.schedule.time_zone }, current.orgTimeZone) }
     : {};

@@ -1,15 +1,16 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
 import { DashboardSharingLink, SHARING_LINK_INCLUDES, sharingLinkBody } from './schema.ts';
 import {
-  createSharingLink, deleteSharingLink, getSharingLink, listSharingLinks, updateSharingLink,
+  createSharingLink, deleteSharingLink, getSharingLink, listSharingLinks, updateSharingLink, SHARING_LINK_LIST,
 } from './service.ts';
 
 export const dashboardSharingLinkRoutes = new OpenAPIHono<AppEnv>();
@@ -20,10 +21,10 @@ defineRoute(dashboardSharingLinkRoutes, createRoute({
   method: 'get', path: '/dashboard_sharing_links', tags, summary: 'List sharing links',
   description: `Links of the dashboards the caller may manage, oldest first. ${PERMISSION} \`include=dashboard\` adds their dashboards.`,
   'x-permissions': ['manage_dashboards'],
-  request: { query: pageQuery.extend(includeQuery(SHARING_LINK_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(SHARING_LINK_LIST), 'oldest first', SHARING_LINK_INCLUDES) },
   responses: { 200: listDocument('A page of sharing links', DashboardSharingLink), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(SHARING_LINK_LIST));
   const include = parseInclude(c, SHARING_LINK_INCLUDES);
   return sendList(c, page, await listSharingLinks(serviceContext(c), page, include), include);
 });

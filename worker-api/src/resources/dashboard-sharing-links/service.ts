@@ -5,14 +5,23 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission, type Principal } from '../../auth/principal.ts';
 import { grantScope, visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { dashboardRelationships } from '../dashboards/relations.ts';
 import { serializeDashboard } from '../dashboards/serialize.ts';
 import { serializeSharingLink } from './serialize.ts';
 import { parseIpWhitelist } from './ip.ts';
 import type { SharingLinkWrite } from './schema.ts';
 
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /dashboard_sharing_links. */
+export const SHARING_LINK_LIST: ListSpec = {
+  name: [dashboardSharingLinks.name],
+  sorts: { name: dashboardSharingLinks.name, created_at: dashboardSharingLinks.created_at, updated_at: dashboardSharingLinks.updated_at },
+  order: [asc(dashboardSharingLinks.created_at)],
+  id: dashboardSharingLinks.id,
+};
 type LinkRow = typeof dashboardSharingLinks.$inferSelect;
 
 /** A url-safe token of 192 random bits: unguessable, and the whole secret of a public link. */
@@ -59,11 +68,11 @@ async function withIncluded(ctx: ServiceContext, rows: LinkRow[], include: Set<s
 
 export async function listSharingLinks(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'manage_dashboards');
-  const where = and(eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId), manageableDashboards(ctx.principal));
+  const where = and(eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId), manageableDashboards(ctx.principal), nameFilter(SHARING_LINK_LIST, page));
   const base = () => ctx.db.select({ link: dashboardSharingLinks }).from(dashboardSharingLinks)
     .innerJoin(dashboards, eq(dashboards.id, dashboardSharingLinks.dashboard_id)).where(where);
   const [rows, [total]] = await Promise.all([
-    base().orderBy(asc(dashboardSharingLinks.created_at), asc(dashboardSharingLinks.id)).limit(page.size).offset(offsetOf(page)),
+    base().orderBy(...listOrder(SHARING_LINK_LIST, page)).limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(dashboardSharingLinks)
       .innerJoin(dashboards, eq(dashboards.id, dashboardSharingLinks.dashboard_id)).where(where),
   ]);

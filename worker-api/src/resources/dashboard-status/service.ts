@@ -1,46 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { ApiError, notFound, sha256Hex, type InputParameters } from '@cairn/core';
+import { ApiError, notFound, type InputParameters } from '@cairn/core';
 import { reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
-import { requirePermission } from '../../auth/principal.ts';
-import type { StatusEntry, StatusRequest } from '../../durable/dashboard-status.ts';
-import type { Env } from '../../env.ts';
-import { callerContext, dashboardFilterRules, dataTokenFor, visibleDashboard } from './hot-path.ts';
+import { requirePermission, requirePermissionOn } from '../../auth/principal.ts';
+import type { StatusEntry } from '../../durable/dashboard-status.ts';
+import { dashboardFilterRules, dataTokenFor, mergeParameters, statusObject, statusRequest, visibleDashboard } from '../../engine/dashboard-run.ts';
 import { enforceFilterRules, missingRequired } from '../filters/rules.ts';
-
-/** The dashboard's default parameters, overridden field by field (filters by variable name) by the request's. */
-export function mergeParameters(defaults: InputParameters | null | undefined, given: InputParameters | undefined): InputParameters {
-  const d = defaults ?? {};
-  const g = given ?? {};
-  const filters = new Map((d.filters ?? []).map((f) => [f.variable_name, f]));
-  for (const f of g.filters ?? []) filters.set(f.variable_name, f);
-  const out: InputParameters = {};
-  for (const k of ['timerange', 'aggregation', 'tz'] as const) {
-    const v = g[k] ?? d[k];
-    if (v !== undefined) out[k] = v;
-  }
-  if (filters.size) out.filters = [...filters.values()].sort((a, b) => a.variable_name.localeCompare(b.variable_name));
-  return out;
-}
+import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 const RUNNING_DELAY_S = 2;
 const IDLE_DELAY_S = 60;
-
-/**
- * The DashboardStatus object of a dashboard and a (merged) parameter set: every caller asking with
- * the same parameters — pollers, the options call, the prewarm cron — reaches the same object.
- */
-export async function statusObject(env: Env, dashboardId: string, parameters: InputParameters) {
-  const hash = (await sha256Hex(JSON.stringify(parameters))).slice(0, 32);
-  return env.DASHBOARD_STATUS.get(env.DASHBOARD_STATUS.idFromName(`status::${dashboardId}::${hash}`));
-}
-
-/** The request the status object takes, for the caller of this request. */
-export async function statusRequest(ctx: ServiceContext, dashboardId: string, parameters: InputParameters, refresh: boolean): Promise<StatusRequest> {
-  const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
-  const context = await callerContext(ctx);
-  return { organizationId: ctx.principal.organizationId, dashboardId, parameters, refresh, actor, context };
-}
 
 /**
  * How a call holds the dashboard's filter rules (resources/filters/rules.ts): `all` refuses missing
@@ -53,13 +22,16 @@ type RuleMode = 'all' | 'values' | 'none';
 async function poll(
   ctx: ServiceContext, dashboardId: string, given: InputParameters | undefined, refresh: boolean, rules: RuleMode, allowed?: () => void,
 ) {
-  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId });
+  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId }, () => visibleDashboard(ctx, dashboardId));
   const dashboard = await visibleDashboard(ctx, dashboardId);
   allowed?.();
-  const parameters = mergeParameters(dashboard.default_parameters, given);
   let missing: ApiError[] = [];
+  const rows = rules === 'none' ? [] : await dashboardFilterRules(ctx, dashboard.id);
   if (rules !== 'none') {
-    const rows = await dashboardFilterRules(ctx, dashboard.id);
+    await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: given, pointer: '/parameters', filterNames: rows.map((f) => f.variable_name), allReports: true });
+  }
+  const parameters = mergeParameters(dashboard.default_parameters, given);
+  if (rules !== 'none') {
     await enforceFilterRules(ctx, dashboard, parameters, { rows, required: rules === 'all' });
     if (rules === 'values') missing = missingRequired(rows, parameters);
   }
@@ -119,20 +91,24 @@ export async function refreshDashboard(ctx: ServiceContext, dashboardId: string,
  * left as they are) with these parameters, under the dashboard's filter rules, and returns its execution id.
  */
 export async function refreshReport(ctx: ServiceContext, reportId: string, given: InputParameters | undefined) {
-  const [row] = await ctx.db.select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled }).from(reports)
+  const [row] = await ctx.db.select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled, sql_query: reports.sql_query }).from(reports)
     .where(and(eq(reports.id, reportId), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
   if (!row) throw notFound('report', reportId);
-  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: row.dashboard_id });
+  requirePermission(ctx.principal, 'view_dashboards');
+  // A report on a dashboard the caller cannot see does not exist for it (404, restricted keys included).
   const dashboard = await visibleDashboard(ctx, row.dashboard_id).catch((err) => {
     if ((err as { code?: string }).code === 'not_found') throw notFound('report', reportId);
     throw err;
   });
+  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: row.dashboard_id });
   // The report's own Refresh action is a switch of the report (refreshing the dashboard still re-runs it).
   if (!row.refresh_enabled) {
     throw new ApiError('invalid_state', 'Refreshing this report on its own is switched off (refresh_enabled is false); refresh its dashboard instead, or switch refresh_enabled on.');
   }
+  const rows = await dashboardFilterRules(ctx, dashboard.id);
+  await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: given, pointer: '/parameters', filterNames: rows.map((f) => f.variable_name), sql: [row.sql_query] });
   const parameters = mergeParameters(dashboard.default_parameters, given);
-  await enforceFilterRules(ctx, dashboard, parameters, { rows: await dashboardFilterRules(ctx, dashboard.id), required: true });
+  await enforceFilterRules(ctx, dashboard, parameters, { rows, required: true });
   const stub = await statusObject(ctx.env, dashboard.id, parameters);
   const state = await stub.source(await statusRequest(ctx, dashboard.id, parameters, true), reportId, { refresh: true });
   return { execution_id: state?.executionId ?? null };

@@ -4,9 +4,10 @@ import { dashboards, dashboardUserGroups, organizations, reports, userGroupMembe
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../lib/context.ts';
 import { audit } from '../../lib/audit.ts';
-import { findManagedDashboard, getDashboard } from './service.ts';
+import { findDashboard, findManagedDashboard, getDashboard } from './service.ts';
 import { lockedError, unchangedError } from './checks.ts';
-import type { layoutBody, shareBody } from './schema.ts';
+import { SERIES_COLORS_MAX, type layoutBody, type seriesColorsBody, type shareBody } from './schema.ts';
+import { requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import { dashboardLink, sendDashboardSharedMails } from '../../mail/dashboard-shared.ts';
 import { inviterName } from '../../mail/invitation.ts';
 import type { MailResult } from '../../mail/index.ts';
@@ -70,6 +71,33 @@ export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<t
   });
   await audit(ctx, 'layout', 'dashboards', id, { tiles: body.layout.length, floating_enabled: body.floating_enabled ?? null });
   return getDashboard({ ctx, id, include: new Set() });
+}
+
+/**
+ * POST /dashboards/{id}/series_colors: gives the values without a colour the next ordinals, in the
+ * order sent (order of first sight), and answers the whole map. The row is locked meanwhile, so two
+ * viewers' charts never give two values one ordinal. Needs View Dashboards on it: viewing a chart is
+ * what shows a value; a locked dashboard still learns colours, and updated_at does not move.
+ */
+export async function assignSeriesColors(ctx: ServiceContext, id: string, body: z.infer<typeof seriesColorsBody>) {
+  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
+  await findDashboard(ctx, id);
+  const org = ctx.principal.organizationId;
+  return ctx.direct().db.transaction(async (tx) => {
+    const [row] = await tx.select({ series_colors: dashboards.series_colors, updated_at: dashboards.updated_at }).from(dashboards)
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org))).for('update');
+    if (!row) throw notFound('dashboard', id);
+    const map: Record<string, number> = { ...row.series_colors };
+    let next = Object.keys(map).length;
+    let changed = false;
+    for (const v of body.values) {
+      if (Object.hasOwn(map, v) || next >= SERIES_COLORS_MAX) continue;
+      map[v] = next++;
+      changed = true;
+    }
+    if (changed) await tx.update(dashboards).set({ series_colors: map, updated_at: row.updated_at }).where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+    return { series_colors: map };
+  });
 }
 
 const ALIASES = ['all_users', 'all_analysts'] as const;
@@ -164,7 +192,7 @@ export async function shareDashboard(ctx: ServiceContext, id: string, body: z.in
   const notify = body.notify_new_users ?? false;
   const gained = await ctx.direct().db.transaction(async (tx) => {
     const before = notify ? new Set((await usersWhoSee(tx, org, id)).map((u) => u.id)) : null;
-    const done = await tx.update(dashboards).set({ share_mode: body.share_mode, updated_at: new Date() })
+    const done = await tx.update(dashboards).set({ share_mode: body.share_mode, published: body.share_mode !== 'none', updated_at: new Date() })
       .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), eq(dashboards.is_locked, false)))
       .returning({ id: dashboards.id });
     if (!done.length) throw await unchangedError(tx, org, id);
@@ -177,9 +205,13 @@ export async function shareDashboard(ctx: ServiceContext, id: string, body: z.in
   let notice: ShareNotice | null = null;
   if (notify) {
     const [orgRow] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, org)).limit(1);
+    // include_thumbnail: the image drawn last (none yet for a dashboard nobody viewed: the mail goes without).
+    const thumbnail = body.include_thumbnail && gained.length && dashboard.thumbnail_image_url
+      ? await ctx.env.RESULTS.get(dashboard.thumbnail_image_url).then(async (o) => (o ? new Uint8Array(await o.arrayBuffer()) : null)).catch(() => null)
+      : null;
     const results = await sendDashboardSharedMails(ctx, gained, {
       sharer: await inviterName(ctx), dashboard: dashboard.name, organization: orgRow?.name ?? 'your organization',
-      link: dashboardLink(ctx.env.APP_URL, id),
+      link: dashboardLink(ctx.env.APP_URL, id), thumbnail,
     });
     notice = {
       new_users: gained.length,

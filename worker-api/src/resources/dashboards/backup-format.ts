@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ApiError } from '@cairn/core';
+import { ApiError, CONTROL_TYPES, VALUE_TYPES } from '@cairn/core';
 import { ANCHOR_TIME, dashboardAttributes, layoutTile } from './schema.ts';
 
 /**
@@ -16,12 +16,6 @@ const id = z.string().min(1).max(64);
 const ids = z.array(id).max(1_000);
 const sqlText = z.string().max(1_000_000);
 
-export const CONTROL_TYPES = [
-  'input', 'input_multi', 'checkbox', 'checkbox_two_way', 'date_time', 'date_time_range', 'date', 'date_range', 'time',
-  'time_range', 'date_time_aggregation', 'dropdown', 'dropdown_multi', 'dropdown_dynamic', 'dropdown_multi_dynamic',
-  'dropdown_manual', 'dropdown_multi_manual',
-] as const;
-export const VALUE_TYPES = ['TEXT', 'NUMBER', 'BOOLEAN', 'DATE', 'TIME', 'DATE_TIME'] as const;
 
 const backupSnippet = z.object({
   id,

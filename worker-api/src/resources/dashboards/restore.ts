@@ -4,7 +4,7 @@ import {
   dashboardFilters, dashboards, datasources, filters, reportFilters, reports, sqlSnippets, sqlSnippetUses,
 } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
-import { requirePermission } from '../../auth/principal.ts';
+import { requirePermissionOn } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
 import { findDashboard, getDashboard } from './service.ts';
 import { requireDashboardCreation, type Tx } from './checks.ts';
@@ -72,7 +72,7 @@ export const copyName = (name: string) => `${name.slice(0, 200 - ' (copy)'.lengt
  * the original.
  */
 export async function duplicateDashboard(ctx: ServiceContext, sourceId: string) {
-  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: sourceId });
+  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id: sourceId }, () => findDashboard(ctx, sourceId));
   const source = await findDashboard(ctx, sourceId);
   const id = newId('dashboard');
   requireDashboardCreation(ctx);

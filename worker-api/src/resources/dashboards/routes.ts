@@ -1,20 +1,25 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readBody } from '../../lib/body.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
-import { Dashboard, DASHBOARD_INCLUDES, dashboardBody, layoutBody, shareBody } from './schema.ts';
+import { Dashboard, DASHBOARD_INCLUDES, dashboardBody, layoutBody, SeriesColors, seriesColorsBody, shareBody } from './schema.ts';
 import { dashboardBackup } from './backup-format.ts';
 import {
-  createDashboard, deleteDashboard, getDashboard, listDashboards, setLock, updateDashboard,
+  createDashboard, deleteDashboard, getDashboard, listDashboards, setLock, updateDashboard, DASHBOARD_LIST,
 } from './service.ts';
-import { putLayout, shareDashboard } from './actions.ts';
+import { assignSeriesColors, putLayout, shareDashboard } from './actions.ts';
 import { backupDashboard } from './backup.ts';
+import { thumbnailImage, touchDashboard } from './thumbnails.ts';
+import { findDashboard } from './service.ts';
+import { requirePermissionOn } from '../../auth/principal.ts';
+import { z } from '@hono/zod-openapi';
 import { duplicateDashboard, restoreDashboard } from './restore.ts';
 
 export const dashboardRoutes = new OpenAPIHono<AppEnv>();
@@ -26,10 +31,10 @@ defineRoute(dashboardRoutes, createRoute({
   method: 'get', path: '/dashboards', tags, summary: 'List dashboards',
   description: 'Dashboards the caller may see, ordered by name. Needs View Dashboards (or Manage Dashboards). Private dashboards (share_mode none) are listed for API keys, admins and their creator only.',
   'x-permissions': ['view_dashboards'],
-  request: { query: pageQuery.extend(includeQuery(DASHBOARD_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(DASHBOARD_LIST), 'by name', DASHBOARD_INCLUDES) },
   responses: { 200: listDocument('A page of dashboards', Dashboard), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(DASHBOARD_LIST));
   const include = parseInclude(c, DASHBOARD_INCLUDES);
   return sendList(c, page, await listDashboards({ ctx: serviceContext(c), page, include }), include);
 });
@@ -68,8 +73,29 @@ defineRoute(dashboardRoutes, createRoute({
   responses: { 200: dashboardAnswer('The dashboard'), ...errorResponses(400, 401, 403, 404, 429) },
 }), async (c) => {
   const include = parseInclude(c, DASHBOARD_INCLUDES);
-  const res = await getDashboard({ ctx: serviceContext(c), id: c.req.param('id')!, include });
+  const ctx = serviceContext(c);
+  const res = await getDashboard({ ctx, id: c.req.param('id')!, include });
+  // A view: last_accessed_at (at most once an hour), which makes the dashboard due a thumbnail (D62).
+  await touchDashboard(ctx.env, ctx.principal.organizationId, res.data.id);
   return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
+});
+
+defineRoute(dashboardRoutes, createRoute({
+  method: 'get', path: '/dashboards/{id}/thumbnail', tags, summary: 'Get a dashboard\'s thumbnail',
+  description:
+    'The dashboard\'s thumbnail as a PNG image: the address `thumbnail_image_url` names. Thumbnails are drawn at most once a day, for dashboards with `thumbnail_enabled` that were viewed in the last 24 hours; until the first one exists this answers 404. Needs View Dashboards on it. `v` is ignored (the address changes with each new image, so caches never serve an old one).',
+  'x-permissions': ['view_dashboards'],
+  request: { params: idParam, query: z.object({ v: z.string().max(20).optional().openapi({ description: 'Ignored: tells one image from the next.' }) }) },
+  responses: {
+    200: { description: 'The image', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+}), async (c) => {
+  const ctx = serviceContext(c);
+  const id = c.req.param('id')!;
+  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
+  const bytes = await thumbnailImage(ctx, await findDashboard(ctx, id));
+  return new Response(bytes, { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=86400', 'x-content-type-options': 'nosniff' } });
 });
 
 defineRoute(dashboardRoutes, createRoute({
@@ -136,8 +162,19 @@ defineRoute(dashboardRoutes, createRoute({
 });
 
 defineRoute(dashboardRoutes, createRoute({
+  method: 'post', path: '/dashboards/{id}/series_colors', tags, summary: 'Colour new series values',
+  description: 'The dashboard\'s colour map (attribute series_colors) learns the values sent that it does not hold yet: each gets the next colour ordinal, in the order sent, so a value keeps one colour on every tile of the dashboard. Values it holds keep theirs. At most 2,000 values are kept; later ones get none. Answers the whole map as plain JSON. Needs View Dashboards on it (also while it is locked); updated_at does not change.',
+  'x-permissions': ['view_dashboards'],
+  request: { params: idParam, body: actionBody(seriesColorsBody, true) },
+  responses: { 200: { description: 'The colour map', content: { 'application/json': { schema: SeriesColors } } }, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+}), async (c) => {
+  const body = await readBody(c, seriesColorsBody, 'action');
+  return c.json(await assignSeriesColors(serviceContext(c), c.req.param('id')!, body));
+});
+
+defineRoute(dashboardRoutes, createRoute({
   method: 'post', path: '/dashboards/{id}/share', tags, summary: 'Share a dashboard',
-  description: `Sets share_mode: none (private: creator and admins), all_users, all_analysts, or custom with user_group_ids (group ids, or the built-in aliases all_users and all_analysts). user_group_ids is refused for the other modes. With notify_new_users: true, every active user who can see the dashboard after the call but could not before gets an e-mail with a link to it; \`meta.notify_new_users\` of the answer counts them (\`new_users\`), says how many notices were \`sent\` and lists the ones \`not_sent\` with the reason (a mail problem never undoes the share). include_thumbnail is accepted and ignored. Needs Manage Dashboards on it. ${LOCKED} Answers the dashboard.`,
+  description: `Sets share_mode: none (private: creator and admins), all_users, all_analysts, or custom with user_group_ids (group ids, or the built-in aliases all_users and all_analysts). user_group_ids is refused for the other modes. With notify_new_users: true, every active user who can see the dashboard after the call but could not before gets an e-mail with a link to it; \`meta.notify_new_users\` of the answer counts them (\`new_users\`), says how many notices were \`sent\` and lists the ones \`not_sent\` with the reason (a mail problem never undoes the share). With include_thumbnail: true the e-mail shows the dashboard's thumbnail when one has been drawn (thumbnails are drawn once a day for dashboards viewed in the last 24 hours). Sharing with users (any share_mode but none) publishes the dashboard (\`published\` true); none makes it a draft again. Needs Manage Dashboards on it. ${LOCKED} Answers the dashboard.`,
   'x-permissions': ['manage_dashboards'],
   request: { params: idParam, body: actionBody(shareBody, true) },
   responses: { 200: dashboardAnswer('The dashboard with its sharing'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },

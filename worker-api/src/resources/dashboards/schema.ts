@@ -1,23 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { AGGREGATIONS } from '@cairn/core';
+import { AGGREGATIONS, isTimeZone } from '@cairn/core';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { inputParametersSchema } from '../reports/schema.ts';
 import { DASHBOARD_INCLUDES } from './relations.ts';
 
 export { DASHBOARD_INCLUDES };
-
-/** True for a time zone name the runtime's ICU data knows (IANA names such as Europe/Berlin, or UTC). */
-export function isTimeZone(name: string): boolean {
-  // Offsets such as "+01:00" are accepted by newer Intl versions but are not IANA names.
-  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const timeZoneName = z.string().max(64)
   .refine(isTimeZone, { error: (iss) => `"${String(iss.input)}" is not an IANA time zone name (such as Europe/Berlin or UTC).` })
@@ -76,7 +64,7 @@ export const dashboardAttributes = {
 };
 
 export const DASHBOARD_READ_ONLY = [
-  'published', 'layout', 'floating_enabled', 'thumbnail_image_url', 'thumbnail_created_at', 'share_mode', 'created_at', 'updated_at',
+  'published', 'layout', 'floating_enabled', 'thumbnail_image_url', 'thumbnail_created_at', 'share_mode', 'series_colors', 'created_at', 'updated_at',
 ] as const;
 
 /**
@@ -133,6 +121,10 @@ export const Dashboard = resourceObjectSchema(
     layout: z.array(layoutTile),
     floating_enabled: z.boolean(),
     color_scheme: z.enum(COLOR_SCHEMES),
+    series_colors: z.record(z.string(), z.number().int()).openapi({
+      description: 'Read-only. The colour of each series value seen on the dashboard\'s charts: the ordinal of its colour in order of first sight (the colour is that position in the color_scheme, counted round). Grows through POST /dashboards/{id}/series_colors.',
+      example: { France: 0, Germany: 1 },
+    }),
     filters_configuration: filtersConfiguration,
     share_mode: z.enum(SHARE_MODES),
     created_at: z.string().openapi({ format: 'date-time' }),
@@ -159,3 +151,17 @@ export const shareBody = z
   })
   .strict()
   .openapi('DashboardShare');
+
+/** Most series values a dashboard's colour map holds; later new values get no stored colour. */
+export const SERIES_COLORS_MAX = 2_000;
+
+export const seriesColorsBody = z
+  .object({
+    values: z.array(z.string().max(200)).min(1).max(500).openapi({ description: 'Series values in the order a chart shows them; those without a colour yet get the next ones, in this order.', example: ['France', 'Germany'] }),
+  })
+  .strict()
+  .openapi('DashboardSeriesColorsRequest');
+
+export const SeriesColors = z
+  .object({ series_colors: z.record(z.string(), z.number().int()) })
+  .openapi('DashboardSeriesColors');

@@ -2,13 +2,23 @@ import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { dashboardFilters, dashboards, reports, sqlSnippetUses } from '@cairn/db';
 import { ApiError, newId, notFound } from '@cairn/core';
 import type { ServiceContext } from '../../lib/context.ts';
-import { can, canAny, requirePermission } from '../../auth/principal.ts';
+import { can, canAny, requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { composeRelationships, dashboardIncluded, dashboardRelationships, fetchLinkage, startDashboardIncluded } from './relations.ts';
 import { serializeDashboard } from './serialize.ts';
 import { checkFilterIds, checkSnippetIds, requireDashboardCreation, unchangedError, type Tx } from './checks.ts';
 import type { DashboardWrite } from './schema.ts';
+import type { ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
+
+/** filter[name] and sort of GET /dashboards. */
+export const DASHBOARD_LIST: ListSpec = {
+  name: [dashboards.name],
+  sorts: { name: dashboards.name, created_at: dashboards.created_at, updated_at: dashboards.updated_at },
+  order: [asc(dashboards.name)],
+  id: dashboards.id,
+};
 
 /**
  * Sharing links may be included only with Manage Dashboards; user and user groups only with View
@@ -31,15 +41,15 @@ function requireIncludePermissions(ctx: ServiceContext, include: Set<string>) {
 
 export async function listDashboards({ ctx, page, include }: {
   ctx: ServiceContext;
-  page: { size: number; number: number };
+  page: ListQuery;
   include: Set<string>;
 }) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireIncludePermissions(ctx, include);
-  const where = visibleDashboards(ctx.principal);
+  const where = and(visibleDashboards(ctx.principal), nameFilter(DASHBOARD_LIST, page));
   const [rows, [total]] = await Promise.all([
     ctx.db.select().from(dashboards).where(where)
-      .orderBy(asc(dashboards.name), asc(dashboards.id))
+      .orderBy(...listOrder(DASHBOARD_LIST, page))
       .limit(page.size).offset((page.number - 1) * page.size),
     ctx.db.select({ n: count() }).from(dashboards).where(where),
   ]);
@@ -61,7 +71,7 @@ export async function findDashboard(ctx: ServiceContext, id: string) {
 }
 
 export async function getDashboard({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
-  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id });
+  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
   requireIncludePermissions(ctx, include);
   // Everything is asked at once — the row, the linkage and the includes (by subqueries on the id) —
   // so the statements travel to the database together (lib/db.ts) instead of in three rounds.
@@ -76,7 +86,7 @@ export async function getDashboard({ ctx, id, include }: { ctx: ServiceContext; 
 
 /** The dashboard a write may change: Manage Dashboards on it, and visible to the caller. */
 export async function findManagedDashboard(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id });
+  await requirePermissionOn(ctx.principal, 'manage_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
   return findDashboard(ctx, id);
 }
 

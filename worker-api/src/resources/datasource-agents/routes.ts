@@ -1,12 +1,14 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { regionUrls } from '@cairn/core';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery } from '../../lib/openapi.ts';
+import { sortFields } from '../../lib/list.ts';
+import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { AGENT_INCLUDES, agentBody, DatasourceAgent, NewDatasourceAgent } from './schema.ts';
-import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './service.ts';
+import { createAgent, deleteAgent, getAgent, listAgents, updateAgent, AGENT_LIST } from './service.ts';
 
 export const datasourceAgentRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Datasource agents'];
@@ -15,23 +17,24 @@ defineRoute(datasourceAgentRoutes, createRoute({
   method: 'get', path: '/datasource_agents', tags, summary: 'List datasource agents',
   description: 'Ordered by name. Needs View Datasources. `include=datasources` adds the datasources (the caller may see) that use each agent.',
   'x-permissions': ['view_datasources'],
-  request: { query: pageQuery.extend(includeQuery(AGENT_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(AGENT_LIST), 'by name', AGENT_INCLUDES) },
   responses: { 200: listDocument('A page of agents', DatasourceAgent), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(AGENT_LIST));
   const include = parseInclude(c, AGENT_INCLUDES);
   return sendList(c, page, await listAgents(serviceContext(c), page, include), include);
 });
 
 defineRoute(datasourceAgentRoutes, createRoute({
   method: 'post', path: '/datasource_agents', tags, summary: 'Create a datasource agent',
-  description: 'Needs Manage Datasources. Requires `name`. The answer holds the generated `agent_id` and `secret_key`; the secret key is shown only here (Cairn stores its hash), so configure the agent with it now.',
+  description: 'Needs Manage Datasources. Requires `name`. The answer holds the generated `agent_id` and `secret_key`; the secret key is shown only here (Cairn stores its hash), so configure the agent with it now. `meta.agent_server` is the URL to start the agent with (`cairn-agent --server <agent_server> --agent <agent_id> --secret <secret_key>`).',
   'x-permissions': ['manage_datasources'],
   request: { body: jsonApiBody(resourceRequestSchema(agentBody, 'create')) },
   responses: { 201: oneDocument('The new agent, with its one-time secret key', NewDatasourceAgent), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
 }), async (c) => {
   const body = await readResourceBody(c, agentBody, 'create');
-  return sendDocument(c, await createAgent(serviceContext(c), body), 201);
+  // meta.agent_server: the --server the agent starts with (this region's public API base URL).
+  return sendDocument(c, { ...(await createAgent(serviceContext(c), body)), meta: { agent_server: regionUrls(c.env, c.env.REGION).api } }, 201);
 });
 
 defineRoute(datasourceAgentRoutes, createRoute({

@@ -6,15 +6,25 @@ import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { showsCredentials, visibleDatasources } from '../datasources/access.ts';
 import { agentsOf, datasourcesOf } from '../datasources/links.ts';
 import { serializeDatasource } from '../datasources/serialize.ts';
 import type { agentBody } from './schema.ts';
 import { serializeAgent, type AgentRow } from './serialize.ts';
+import { refuseAgent } from './connect.ts';
 
 type Body = ResourceBody<typeof agentBody.attributes.shape>;
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /datasource_agents. */
+export const AGENT_LIST: ListSpec = {
+  name: [datasourceAgents.name],
+  sorts: { name: datasourceAgents.name, created_at: datasourceAgents.created_at, updated_at: datasourceAgents.updated_at },
+  order: [asc(datasourceAgents.name)],
+  id: datasourceAgents.id,
+};
 
 const inOrg = (ctx: ServiceContext, id: string) =>
   and(eq(datasourceAgents.id, id), eq(datasourceAgents.organization_id, ctx.principal.organizationId));
@@ -43,9 +53,9 @@ async function serializeAgents(ctx: ServiceContext, rows: AgentRow[], include: S
 
 export async function listAgents(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_datasources');
-  const where = eq(datasourceAgents.organization_id, ctx.principal.organizationId);
+  const where = and(eq(datasourceAgents.organization_id, ctx.principal.organizationId), nameFilter(AGENT_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(datasourceAgents).where(where).orderBy(asc(datasourceAgents.name), asc(datasourceAgents.id))
+    ctx.db.select().from(datasourceAgents).where(where).orderBy(...listOrder(AGENT_LIST, page))
       .limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(datasourceAgents).where(where),
   ]);
@@ -85,6 +95,7 @@ export async function updateAgent(ctx: ServiceContext, id: string, body: Body) {
   // Only the attributes sent are written, so concurrent updates of different fields both survive.
   await ctx.db.update(datasourceAgents).set({ ...body.attributes, updated_at: new Date() }).where(inOrg(ctx, id));
   await audit(ctx, 'update', 'datasource_agents', id, changed(body.attributes));
+  if (body.attributes.enabled === false) await refuseAgent(ctx.env, id, 'The agent was disabled in Cairn.');
   return getAgent(ctx, id, new Set());
 }
 
@@ -108,4 +119,5 @@ export async function deleteAgent(ctx: ServiceContext, id: string) {
     throw err;
   }
   await audit(ctx, 'delete', 'datasource_agents', id);
+  await refuseAgent(ctx.env, id, 'The agent was deleted in Cairn.');
 }

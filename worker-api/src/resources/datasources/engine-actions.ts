@@ -2,12 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import { ApiError, signDataToken } from '@cairn/core';
 import { datasources } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
-import { requirePermission } from '../../auth/principal.ts';
+import { requirePermissionOn } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
 import { assertRunnable, dispatch } from '../../engine/execute.ts';
 import { createSchemaJob, SCHEMA_MAX_AGE_MS, storeCachedSchema, storedSchemaKey } from '../../engine/schema-store.ts';
 import { findDatasource } from './service.ts';
 import { boundedTest } from './test-settings.ts';
+import { agentsOf } from './links.ts';
+import { agentRefs } from '../../engine/connector-env.ts';
 
 /**
  * POST /datasources/{id}/test_connection: connects with the stored settings and answers ok or error
@@ -18,9 +20,10 @@ import { boundedTest } from './test-settings.ts';
  * answers within 10 s (TEST_CONNECTION_MS) even when the peer never speaks the protocol.
  */
 export async function testConnection(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_datasources', { type: 'datasources', id });
+  await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const ds = await findDatasource(ctx, id);
-  const result = await boundedTest(ds, ctx);
+  const agents = ds.connection_mode === 'agent' ? await agentRefs(ctx, (await agentsOf(ctx, [id])).get(id) ?? []) : undefined;
+  const result = await boundedTest({ ...ds, agents }, ctx);
   if (result.status === 'ok' && result.server_version && result.server_version !== ds.server_version) {
     await ctx.db.update(datasources).set({ server_version: result.server_version })
       .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId)));
@@ -31,7 +34,7 @@ export async function testConnection(ctx: ServiceContext, id: string) {
 
 /** POST /datasources/{id}/refresh: reads the schema (and row counts) again in the background; answers with the execution id. */
 export async function refreshDatasource(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_datasources', { type: 'datasources', id });
+  await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const ds = await findDatasource(ctx, id);
   await assertRunnable(ctx, ds);
   const job = await createSchemaJob(ctx, ds);
@@ -50,7 +53,7 @@ const schemaNames = (doc: unknown) =>
  * again when its stored copy has expired). With `name`, the token opens that one schema only.
  */
 export async function datasourceSchema(ctx: ServiceContext, id: string, name: string | undefined) {
-  requirePermission(ctx.principal, 'view_datasources', { type: 'datasources', id });
+  await requirePermissionOn(ctx.principal, 'view_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   let ds = await findDatasource(ctx, id);
   const fresh = ds.schema_cache !== null && ds.schema_updated_at !== null && Date.now() - ds.schema_updated_at.getTime() < SCHEMA_MAX_AGE_MS;
   let key: string | null = null;

@@ -1,12 +1,13 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery } from '../../lib/openapi.ts';
+import { sortFields } from '../../lib/list.ts';
+import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { Datasource, DATASOURCE_INCLUDES, datasourceBody } from './schema.ts';
-import { createDatasource, deleteDatasource, getDatasource, listDatasources, updateDatasource } from './service.ts';
+import { createDatasource, deleteDatasource, getDatasource, listDatasources, updateDatasource, DATASOURCE_LIST } from './service.ts';
 
 export const datasourceRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Datasources'];
@@ -16,10 +17,10 @@ defineRoute(datasourceRoutes, createRoute({
   method: 'get', path: '/datasources', tags, summary: 'List datasources',
   description: `Ordered by name. A key restricted to some datasources lists only those. Needs View Datasources. ${CREDENTIALS}`,
   'x-permissions': ['view_datasources'],
-  request: { query: pageQuery.extend(includeQuery(DATASOURCE_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(DATASOURCE_LIST), 'by name', DATASOURCE_INCLUDES) },
   responses: { 200: listDocument('A page of datasources', Datasource), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(DATASOURCE_LIST));
   const include = parseInclude(c, DATASOURCE_INCLUDES);
   return sendList(c, page, await listDatasources(serviceContext(c), page, include), include);
 });

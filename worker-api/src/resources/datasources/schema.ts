@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { DATABASE_TYPES } from '@cairn/db';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
-import { checkServiceKey, isHost, isTimeZone } from './validate.ts';
+import { isTimeZone } from '@cairn/core';
+import { checkServiceKey, isHost } from './validate.ts';
 
 export const CONNECTION_MODES = ['direct', 'ssh_tunnel', 'agent'] as const;
 export const DATABRICKS_AUTH_MODES = ['pat', 'oauth_m2m'] as const;

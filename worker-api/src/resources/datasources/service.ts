@@ -4,9 +4,10 @@ import { datasourceAgentLinks, datasourceAgents, datasources, filters, organizat
 import { pgErrorCode, type Executor } from '@cairn/db/seed/audit';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
-import { requirePermission } from '../../auth/principal.ts';
+import { requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeAgent } from '../datasource-agents/serialize.ts';
 import { showsCredentials, visibleDatasources } from './access.ts';
 import { agentsOf, checkAgents, datasourcesOf } from './links.ts';
@@ -17,7 +18,15 @@ import { checkServiceKey } from './validate.ts';
 import { checkTargets } from './targets.ts';
 
 type Body = ResourceBody<typeof datasourceBody.attributes.shape>;
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /datasources. */
+export const DATASOURCE_LIST: ListSpec = {
+  name: [datasources.name],
+  sorts: { name: datasources.name, created_at: datasources.created_at, updated_at: datasources.updated_at },
+  order: [asc(datasources.name)],
+  id: datasources.id,
+};
 type Values = Partial<typeof datasources.$inferInsert>;
 
 /** A datasource of the caller's organization that View Datasources reaches; otherwise 404. */
@@ -47,9 +56,9 @@ export async function serializeDatasources(ctx: ServiceContext, rows: Datasource
 
 export async function listDatasources(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_datasources');
-  const where = visibleDatasources(ctx.principal);
+  const where = and(visibleDatasources(ctx.principal), nameFilter(DATASOURCE_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(datasources).where(where).orderBy(asc(datasources.name), asc(datasources.id))
+    ctx.db.select().from(datasources).where(where).orderBy(...listOrder(DATASOURCE_LIST, page))
       .limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(datasources).where(where),
   ]);
@@ -57,7 +66,7 @@ export async function listDatasources(ctx: ServiceContext, page: Page, include: 
 }
 
 export async function getDatasource(ctx: ServiceContext, id: string, include: Set<string>) {
-  requirePermission(ctx.principal, 'view_datasources', { type: 'datasources', id });
+  await requirePermissionOn(ctx.principal, 'view_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const row = await findDatasource(ctx, id);
   const res = await serializeDatasources(ctx, [row], include);
   return { data: res.data[0]!, included: res.included };
@@ -142,7 +151,7 @@ export async function createDatasource(ctx: ServiceContext, body: Body) {
 }
 
 export async function updateDatasource(ctx: ServiceContext, id: string, body: Body) {
-  requirePermission(ctx.principal, 'manage_datasources', { type: 'datasources', id });
+  await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const org = ctx.principal.organizationId;
   const sent = await columnsOf(ctx, body.attributes);
   await ctx.direct().db.transaction(async (tx) => {
@@ -188,7 +197,7 @@ async function firstUser(ctx: ServiceContext, id: string): Promise<string | null
 }
 
 export async function deleteDatasource(ctx: ServiceContext, id: string) {
-  requirePermission(ctx.principal, 'manage_datasources', { type: 'datasources', id });
+  await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const org = ctx.principal.organizationId;
   const [row] = await ctx.db.select().from(datasources).where(and(eq(datasources.id, id), eq(datasources.organization_id, org))).limit(1);
   if (!row) throw notFound('datasource', id);

@@ -9,19 +9,6 @@ export function isHost(value: string): boolean {
   return value.split(':').length > 2 && IPV6.test(value);
 }
 
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
-
-/** An IANA time zone name the runtime knows (`UTC`, `Europe/Berlin`, `America/Argentina/Salta`). */
-export function isTimeZone(value: string): boolean {
-  if (!ZONE_NAME.test(value) || value.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export interface ServiceKeyCheck {
   ok: boolean;
   /** The key as compact JSON text, when ok. */

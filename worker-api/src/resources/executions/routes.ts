@@ -44,11 +44,14 @@ defineRoute(executionRoutes, createRoute({
 
 defineRoute(executionRoutes, createRoute({
   method: 'get', path: '/executions/{id}/data', tags, summary: 'Get an execution’s data handle',
-  description: 'For a successful execution: the data key and a data access token (valid for minutes) to fetch the rows from the data server of this region, `GET /data/{data_key}` with `Authorization: Data <token>`. 204 when the execution produced no rows, did not succeed, or is a schema read (almanach_query: its document is fetched with GET /datasources/{id}/schema); 422 while it still runs. Who may see it: whoever may see what it ran for (View Dashboards on the report’s or dropdown filter’s dashboard, View Alerts on the alert, View Datasources for a schema read), whoever started an ad hoc run, and Manage Datasources on its datasource; others get 404.',
+  description: 'For a successful execution: the data key and a data access token (valid for minutes) to fetch the rows from the data server of this region, `GET /data/{data_key}` with `Authorization: Data <token>`. With `data_format` csv or xlsx the same call opens the whole result as a CSV file (comma, point) or an Excel workbook named after the report (an ad hoc run: “Query results”); 403 when the report has data_download_enabled off, 422 for another format. 204 when the execution produced no rows, did not succeed, or is a schema read (almanach_query: its document is fetched with GET /datasources/{id}/schema); 422 while it still runs. Who may see it: whoever may see what it ran for (View Dashboards on the report’s or dropdown filter’s dashboard, View Alerts on the alert, View Datasources for a schema read), whoever started an ad hoc run, and Manage Datasources on its datasource; others get 404.',
   'x-permissions': ['view_dashboards', 'view_alerts', 'view_datasources'],
-  request: { params: idParam },
+  request: {
+    params: idParam,
+    query: z.object({ data_format: z.string().optional().openapi({ description: 'json (default), csv or xlsx: how the data server answers the token.', example: 'csv' }) }),
+  },
   responses: { 200: json(dataHandle, 'Where and how to fetch the rows'), 204: noContent('No data'), ...errorResponses(401, 403, 404, 422, 429) },
 }), async (c) => {
-  const res = await executionData(serviceContext(c), c.req.param('id')!);
+  const res = await executionData(serviceContext(c), c.req.param('id')!, c.req.query('data_format'));
   return res ? c.json(res) : c.body(null, 204);
 });

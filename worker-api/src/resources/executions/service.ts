@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { ApiError, notFound, signDataToken, type InputParameters } from '@cairn/core';
-import { dashboardFilters, executions, filters as filterTable, FINISHED_STATUSES, results } from '@cairn/db';
+import { dashboardFilters, executions, filters as filterTable, FINISHED_STATUSES, reports, results } from '@cairn/db';
+import { downloadClaims } from '../reports/data-format.ts';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can } from '../../auth/principal.ts';
 import { compileFor, createExecution, dispatch, gateOf, loadDatasource } from '../../engine/execute.ts';
@@ -9,6 +10,7 @@ import { findDashboard } from '../dashboards/service.ts';
 import { requireExecutionAccess } from './access.ts';
 import { settleLease } from '../../engine/lease.ts';
 import { poolStatement } from '../../lib/db.ts';
+import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 type ExecutionRow = typeof executions.$inferSelect;
 
@@ -57,6 +59,10 @@ export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: 
     }).from(dashboardFilters).innerJoin(filterTable, eq(filterTable.id, dashboardFilters.filter_id))
       .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
     : [];
+  // With a dashboard, a name that is neither its filter nor a variable of this SQL would filter nothing: refused.
+  if (dashboard) {
+    await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters, pointer: '/parameters', filterNames: defs.map((d) => d.variable_name), sql: [body.sql_query] });
+  }
   // Snippets and the built-in snippets work; ranges are read in the requested tz, else the dashboard's or organization's zone.
   const extras = await compileExtras(ctx, dashboard, parameters);
   const input = { datasourceId: ds.id, sql: body.sql_query, filters: defs, parameters, extras, source: {}, executionType: 'sql_query' as const };
@@ -93,8 +99,19 @@ export async function cancelExecution(ctx: ServiceContext, id: string) {
   }
 }
 
-/** The data key and a fresh data access token of a successful execution's result; null when there is none (204). */
-export async function executionData(ctx: ServiceContext, id: string) {
+const EXECUTION_FORMATS = ['json', 'csv', 'xlsx'] as const;
+
+/**
+ * The data key and a fresh data access token of a successful execution's result; null when there is
+ * none (204). With data_format csv or xlsx the token opens the result as that file (the report editor's
+ * download of SQL not yet saved), named after the execution's report, else "Query results"; a report
+ * whose data_download_enabled is off refuses it as its own data call does.
+ */
+export async function executionData(ctx: ServiceContext, id: string, dataFormat?: string) {
+  const format = dataFormat ?? 'json';
+  if (!(EXECUTION_FORMATS as readonly string[]).includes(format)) {
+    throw new ApiError('invalid_attribute', `data_format must be one of ${EXECUTION_FORMATS.join(', ')}; got "${format.slice(0, 40)}".`, { source: { parameter: 'data_format' } });
+  }
   const row = await findExecution(ctx, id);
   // A schema read stores one JSON document for GET /schema/{dataKey}, not rows.
   if (row.execution_type === 'almanach_query') return null;
@@ -105,7 +122,17 @@ export async function executionData(ctx: ServiceContext, id: string) {
   const [r] = await ctx.db.select({ key: results.data_key, rows: results.row_count, timeZone: results.time_zone }).from(results)
     .where(and(eq(results.execution_id, id), eq(results.organization_id, ctx.principal.organizationId))).limit(1);
   if (!r || r.rows === 0) return null;
-  const token = await signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: r.key, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET);
+  let name = 'Query results';
+  if (format !== 'json' && row.report_id) {
+    const [report] = await ctx.db.select({ name: reports.name, download: reports.data_download_enabled }).from(reports)
+      .where(and(eq(reports.id, row.report_id), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
+    if (report && !report.download) throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
+    if (report) name = report.name;
+  }
+  const token = await signDataToken(
+    { kind: 'data', org: ctx.principal.organizationId, key: r.key, region: ctx.env.REGION, ...downloadClaims(format as (typeof EXECUTION_FORMATS)[number], name) },
+    ctx.env.DATA_TOKEN_SECRET,
+  );
   const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
   return { data_key: r.key, data_access_token: token, data_url: `${base}/data/${r.key}`, execution_id: id, time_zone: r.timeZone };
 }

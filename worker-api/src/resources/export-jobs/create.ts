@@ -10,11 +10,13 @@ import { ApiError, newId, sha256Hex, type InputParameters } from '@cairn/core';
 import { csvOptionsFrom, type CsvOptions } from '@cairn/core/export/index';
 import { exportJobs } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
-import { actorOf, requirePermission } from '../../auth/principal.ts';
+import { actorOf, requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
 import { findDashboard } from '../dashboards/service.ts';
 import { findReport } from '../reports/service.ts';
-import { principalFor, runExportJob, type ExportKind, type JobSpec } from './run.ts';
+import { principalFor, type ExportKind, type JobSpec } from './run.ts';
+import { enqueue } from '../../jobs/messages.ts';
+import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 /** The repeat window of unlimited CSV exports (spec: 10 minutes). */
 export const UNLIMITED_CSV_WINDOW_MS = 10 * 60_000;
@@ -53,22 +55,30 @@ async function insertAndRun(ctx: ServiceContext, spec: Omit<JobSpec, 'id'>, para
   return { job_id: id, job_status: 'started', reused: false };
 }
 
-function start(ctx: ServiceContext, spec: JobSpec) {
-  ctx.waitUntil(runExportJob(ctx.env, principalFor(spec, ctx.principal), spec, ctx.waitUntil));
+/** Hands the job to the job queue (jobs/consume.ts runs it); if the queue refuses, the job ends in error at once. */
+async function start(ctx: ServiceContext, spec: JobSpec) {
+  try {
+    await enqueue(ctx.env, [{ kind: 'export', organizationId: spec.organizationId, spec, principal: principalFor(spec, ctx.principal) }]);
+  } catch (err) {
+    console.error(`[${ctx.requestId}] export job ${spec.id} could not be queued`, err);
+    await ctx.db.update(exportJobs).set({ job_status: 'error', error_message: 'The export could not be queued. Try again in a moment.', updated_at: new Date() })
+      .where(and(eq(exportJobs.id, spec.id), eq(exportJobs.organization_id, spec.organizationId)));
+  }
 }
 
 /** POST /dashboards/{id}/export_pdf and /export_png. */
 export async function exportDashboard(ctx: ServiceContext, id: string, format: 'pdf' | 'png', body: RenderBody): Promise<CreatedJob> {
   requirePermission(ctx.principal, 'view_dashboards');
-  requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id });
+  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
   const dashboard = await findDashboard(ctx, id);
+  await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: body.parameters, pointer: '/parameters', allReports: true });
   const spec: Omit<JobSpec, 'id'> = {
     organizationId: ctx.principal.organizationId, kind: `dashboard_${format}` as ExportKind, dashboard, report: null,
     parameters: body.parameters ?? {}, mode: body.color_mode ?? 'light', width: body.page_width ?? dashboard.default_page_width ?? 1600,
   };
   const created = await insertAndRun(ctx, spec, null);
   await audit(ctx, 'export', 'dashboards', id, { job_id: created.job_id, format });
-  start(ctx, { ...spec, id: created.job_id });
+  await start(ctx, { ...spec, id: created.job_id });
   return created;
 }
 
@@ -77,13 +87,14 @@ export async function exportReportImage(ctx: ServiceContext, id: string, format:
   requirePermission(ctx.principal, 'view_dashboards');
   const { report, dashboard } = await findReport(ctx, id);
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
+  await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: body.parameters, pointer: '/parameters', sql: [report.sql_query] });
   const spec: Omit<JobSpec, 'id'> = {
     organizationId: ctx.principal.organizationId, kind: `report_${format}` as ExportKind, dashboard, report,
     parameters: body.parameters ?? {}, mode: body.color_mode ?? 'light', width: body.page_width ?? report.default_page_width ?? REPORT_PAGE_WIDTH,
   };
   const created = await insertAndRun(ctx, spec, null);
   await audit(ctx, 'export', 'reports', id, { job_id: created.job_id, format });
-  start(ctx, { ...spec, id: created.job_id });
+  await start(ctx, { ...spec, id: created.job_id });
   return created;
 }
 
@@ -101,6 +112,7 @@ export async function exportReportCsv(ctx: ServiceContext, id: string, body: Csv
   requirePermission(ctx.principal, 'view_dashboards');
   const { report, dashboard } = await findReport(ctx, id);
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
+  await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: body.parameters, pointer: '/parameters', sql: [report.sql_query] });
   if (!report.data_download_enabled) {
     throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
   }
@@ -116,7 +128,7 @@ export async function exportReportCsv(ctx: ServiceContext, id: string, body: Csv
   if (!unlimited) {
     const created = await insertAndRun(ctx, spec, null);
     await audit(ctx, 'export', 'reports', id, { job_id: created.job_id, format: 'csv' });
-    start(ctx, { ...spec, id: created.job_id });
+    await start(ctx, { ...spec, id: created.job_id });
     return created;
   }
   // One unlimited export per report, parameters and CSV options per window, across concurrent callers:
@@ -133,7 +145,7 @@ export async function exportReportCsv(ctx: ServiceContext, id: string, body: Csv
   });
   if (!created.reused) {
     await audit(ctx, 'export', 'reports', id, { job_id: created.job_id, format: 'csv', unlimited: true });
-    start(ctx, { ...spec, id: created.job_id });
+    await start(ctx, { ...spec, id: created.job_id });
   }
   return created;
 }

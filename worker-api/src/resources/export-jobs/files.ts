@@ -1,55 +1,28 @@
 /**
- * An export job's file lives in `export_file_chunks` (about 1 MB per row, in order) of the region's
- * database, like results (ARCHITECTURE D2); the data server streams it back (`GET /exports/{job}`).
+ * An export job's file is one object of the region's R2 bucket (`exports/<job id>`, ARCHITECTURE D55,
+ * D61: the bucket is required; `export_file_chunks` is no longer written). The data server streams it
+ * back (`GET /exports/{job}`).
  */
-import type postgres from 'postgres';
+import { ObjectWriter, exportObjectKey, type ResultBucket } from '@cairn/core/results/object';
 
-export const FILE_CHUNK_BYTES = 1024 * 1024;
 /** How long a finished job's file is kept (file_url works only while it is). */
 export const EXPORT_FILE_TTL_MS = 24 * 3_600_000;
 
-/** Writes the bytes as chunks; answers the file size. A failure leaves no chunks behind. */
-export async function storeFile(sql: postgres.Sql, jobId: string, organizationId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number> {
-  let seq = 0;
-  let size = 0;
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  const flush = async () => {
-    if (!pendingBytes) return;
-    const data = new Uint8Array(pendingBytes);
-    let at = 0;
-    for (const p of pending) {
-      data.set(p, at);
-      at += p.length;
-    }
-    pending = [];
-    pendingBytes = 0;
-    await sql`insert into export_file_chunks (job_id, organization_id, seq, data) values (${jobId}, ${organizationId}, ${seq++}, ${data})`;
-  };
+/** Writes the bytes into the job's object in the region's bucket; answers the file size. A failure leaves no object behind. */
+export async function storeFile(jobId: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, bucket: ResultBucket): Promise<number> {
+  const out = new ObjectWriter(bucket, exportObjectKey(jobId));
   try {
-    for await (const piece of source) {
-      pending.push(piece);
-      pendingBytes += piece.length;
-      size += piece.length;
-      if (pendingBytes >= FILE_CHUNK_BYTES) await flush();
-    }
-    await flush();
+    for await (const piece of source) await out.write(piece);
+    await out.finish();
   } catch (err) {
-    await sql`delete from export_file_chunks where job_id = ${jobId}`.catch(() => {});
+    await out.abort();
     throw err;
   }
-  return size;
+  return out.size;
 }
 
-/** The whole file (for e-mail attachments, which are built in memory anyway). */
-export async function readFile(sql: postgres.Sql, jobId: string): Promise<Uint8Array> {
-  const rows = await sql<{ data: Uint8Array }[]>`select data from export_file_chunks where job_id = ${jobId} order by seq`;
-  const size = rows.reduce((n, r) => n + r.data.byteLength, 0);
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const r of rows) {
-    out.set(new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength), at);
-    at += r.data.byteLength;
-  }
-  return out;
+/** The whole file (for e-mail attachments, which are built in memory anyway); empty when the object is gone. */
+export async function readFile(jobId: string, bucket: ResultBucket): Promise<Uint8Array> {
+  const obj = await bucket.get(exportObjectKey(jobId));
+  return obj ? new Uint8Array(await new Response(obj.body).arrayBuffer()) : new Uint8Array(0);
 }

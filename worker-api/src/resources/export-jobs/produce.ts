@@ -10,7 +10,9 @@ import type { InputParameters, ResultField } from '@cairn/core';
 import { results, type dashboards, type reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { executeQuery } from '../../engine/execute.ts';
-import { mergeParameters } from '../dashboard-status/service.ts';
+import { mergeParameters } from '../../engine/dashboard-run.ts';
+import type { ResultBucket } from '@cairn/core/results/object';
+import { storedChunks } from '../../engine/stored-chunks.ts';
 
 type ReportRow = typeof reports.$inferSelect;
 type DashboardRow = typeof dashboards.$inferSelect;
@@ -22,6 +24,8 @@ export interface RanReport {
   executionId: string;
   rowCount: number;
   fields: ResultField[];
+  /** The region's bucket, where the rows are (D55). */
+  bucket: ResultBucket;
 }
 
 /** Runs the report with the dashboard's defaults under the given parameters (a query error is an ApiError). */
@@ -39,19 +43,18 @@ export async function runReport(ctx: ServiceContext, report: ReportRow, dashboar
   });
   const [r] = await ctx.db.select({ fields: results.fields }).from(results)
     .where(and(eq(results.execution_id, outcome.executionId), eq(results.organization_id, ctx.principal.organizationId))).limit(1);
-  return { executionId: outcome.executionId, rowCount: outcome.rowCount, fields: r?.fields ?? [] };
+  return { executionId: outcome.executionId, rowCount: outcome.rowCount, fields: r?.fields ?? [], bucket: ctx.env.RESULTS };
 }
 
 /**
  * The stored chunks of a result, one query per chunk; with `rowLimit`, the rows past it are left out
  * (the chunk that crosses the limit is cut row-wise: chunks are comma-joined JSON row arrays).
  */
-export async function* chunksOf(sql: postgres.Sql, executionId: string, rowLimit = Infinity): AsyncGenerator<Uint8Array> {
+export async function* chunksOf(sql: postgres.Sql, executionId: string, rowLimit: number, bucket: ResultBucket): AsyncGenerator<Uint8Array> {
   let rows = 0;
-  for (let seq = 0; rows < rowLimit; seq++) {
-    const [row] = await sql<{ rows: number; data: Uint8Array }[]>`select rows, data from result_chunks where execution_id = ${executionId} and seq = ${seq}`;
-    if (!row) return;
-    const data = new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
+  for await (const row of storedChunks(sql, bucket, executionId)) {
+    if (rows >= rowLimit) return;
+    const data = row.data;
     if (rows + row.rows <= rowLimit) {
       rows += row.rows;
       yield data;
@@ -64,11 +67,11 @@ export async function* chunksOf(sql: postgres.Sql, executionId: string, rowLimit
 }
 
 export function csvOf(sql: postgres.Sql, ran: RanReport, opts: CsvOptions = DEFAULT_CSV_OPTIONS, rowLimit = Infinity): AsyncGenerator<Uint8Array> {
-  return csvStream(ran.fields, chunksOf(sql, ran.executionId, rowLimit), opts);
+  return csvStream(ran.fields, chunksOf(sql, ran.executionId, rowLimit, ran.bucket), opts);
 }
 
 export function sheetOf(sql: postgres.Sql, ran: RanReport, name: string): XlsxSheet {
-  return { name, fields: ran.fields, chunks: chunksOf(sql, ran.executionId) };
+  return { name, fields: ran.fields, chunks: chunksOf(sql, ran.executionId, Infinity, ran.bucket) };
 }
 
 /** A file name from a report's or dashboard's name (no path or control characters). */

@@ -16,8 +16,9 @@ import { dashboards, organizations, reports } from '@cairn/db';
 import type { AppEnv } from '../../env.ts';
 import type { ServiceContext } from '../../lib/context.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { errorResponses } from '../../lib/openapi.ts';
+import { publicErrorResponses } from '../../lib/openapi.ts';
 import { dashboardStatus } from '../dashboard-status/service.ts';
+import { forViewer } from '../public-links/service.ts';
 import { viewerPrincipal } from './background.ts';
 import { verifyRenderToken, type RenderClaims } from './render-token.ts';
 
@@ -51,7 +52,7 @@ defineRoute(renderRoutes, createRoute({
   description: 'What the print view draws: the dashboard (or the one report of the token) with its layout and reports (never their SQL), the colour mode, page width and parameters of the token. 401 for an invalid or expired token, 404 when the dashboard or report is gone.',
   'x-permissions': ['render token'],
   request: { params: tokenParam },
-  responses: { 200: json('The print view'), ...errorResponses(401, 404) },
+  responses: { 200: json('The print view'), ...publicErrorResponses(401, 404) },
 }), async (c) => {
   const { claims, ctx } = await open(c);
   const [[dashboard], reportRows, [org]] = await Promise.all([
@@ -72,7 +73,7 @@ defineRoute(renderRoutes, createRoute({
     },
     dashboard: {
       id: dashboard.id, name: dashboard.name, description: dashboard.description, layout: dashboard.layout,
-      default_page_width: claims.width, color_scheme: dashboard.color_scheme, data_refresh_rate: dashboard.data_refresh_rate,
+      default_page_width: claims.width, color_scheme: dashboard.color_scheme, series_colors: dashboard.series_colors, data_refresh_rate: dashboard.data_refresh_rate,
       filters_configuration: dashboard.filters_configuration, time_zone_config: dashboard.time_zone_config,
       default_parameters: dashboard.default_parameters, organization_time_zone: org?.tz ?? 'UTC', updated_at: dashboard.updated_at.toISOString(),
     },
@@ -90,11 +91,12 @@ defineRoute(renderRoutes, createRoute({
 
 defineRoute(renderRoutes, createRoute({
   method: 'post', path: '/public/render/{token}/status', tags, summary: 'Dashboard status for a print view', security: [],
-  description: 'POST /dashboards/{id}/status with the token\'s parameters, as the dashboard\'s viewer without a user. Data access tokens in the answer fetch the rows from the data server. 401 for an invalid or expired token.',
+  description: 'POST /dashboards/{id}/status with the token\'s parameters, as the dashboard\'s viewer without a user. Data access tokens in the answer fetch the rows from the data server. A report\'s or filter\'s error keeps its code, but its message is a generic one, as on sharing links: the file goes to recipients who may be outside the organization. 401 for an invalid or expired token.',
   'x-permissions': ['render token'],
   request: { params: tokenParam },
-  responses: { 200: json('The status (as DashboardStatus)'), ...errorResponses(401, 404) },
+  responses: { 200: json('The status (as DashboardStatus)'), ...publicErrorResponses(401, 404) },
 }), async (c) => {
   const { claims, ctx } = await open(c);
-  return c.json(await dashboardStatus(ctx, claims.dashboard, { parameters: claims.parameters, refresh_data: false }));
+  // The PDF goes to the schedule's recipients: no database text in it (see forViewer).
+  return c.json(forViewer(await dashboardStatus(ctx, claims.dashboard, { parameters: claims.parameters, refresh_data: false })));
 });

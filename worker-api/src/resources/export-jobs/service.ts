@@ -6,7 +6,8 @@ import { actorOf, can, requirePermission } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
 import { findDashboard } from '../dashboards/service.ts';
 import { serializeExportJob } from './serialize.ts';
-import { LOST_JOB_MESSAGE, STALE_JOB_MS } from './run.ts';
+import { jobLost, LOST_JOB_MESSAGE } from './run.ts';
+import { leaseMsOf } from '../../engine/lease.ts';
 
 type JobRow = typeof exportJobs.$inferSelect;
 
@@ -22,13 +23,14 @@ async function findJob(ctx: ServiceContext, id: string): Promise<{ job: JobRow; 
   if (!row) throw notFound('export job', id);
   const dashboardId = row.job.dashboard_id ?? row.reportDashboard;
   if (dashboardId) {
-    requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId });
+    // A job on a dashboard the caller cannot see does not exist for it (404, restricted keys included).
     try {
       await findDashboard(ctx, dashboardId);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'not_found') throw notFound('export job', id);
       throw err;
     }
+    requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId });
   }
   return { job: row.job, dashboardId };
 }
@@ -42,9 +44,9 @@ async function fileUrl(ctx: ServiceContext, j: JobRow): Promise<string | null> {
   return `${base}/exports/${encodeURIComponent(j.id)}?token=${encodeURIComponent(token)}`;
 }
 
-/** A job left started/running by a worker that stopped is written off when read (the cron does the rest). */
+/** A job lost with its consumer (run.ts jobLost) is written off when read (the cron does the rest). */
 async function writeOffIfLost(ctx: ServiceContext, j: JobRow): Promise<JobRow> {
-  if ((j.job_status !== 'started' && j.job_status !== 'running') || j.updated_at.getTime() > Date.now() - STALE_JOB_MS) return j;
+  if (!jobLost(j, leaseMsOf(ctx.env))) return j;
   const [row] = await ctx.db.update(exportJobs).set({ job_status: 'error', error_message: LOST_JOB_MESSAGE, updated_at: new Date() })
     .where(and(eq(exportJobs.id, j.id), eq(exportJobs.organization_id, j.organization_id), eq(exportJobs.job_status, j.job_status), eq(exportJobs.updated_at, j.updated_at)))
     .returning();

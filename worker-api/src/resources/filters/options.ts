@@ -1,19 +1,22 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { ApiError, ERROR_CODES, ORGANIZATION, parseDataKey, type InputParameters } from '@cairn/core';
+import { ApiError, ERROR_CODES, MANUAL_CONTROLS, ORGANIZATION, QUERY_CONTROLS, parseDataKey, type InputParameters } from '@cairn/core';
 import { dashboardFilters, dashboards, filters } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { compileExtras } from '../../engine/compile-context.ts';
-import { compileFor, createExecution, dispatch, loadDatasource } from '../../engine/execute.ts';
-import { mergeParameters, statusObject, statusRequest } from '../dashboard-status/service.ts';
+import { compileFor, createExecution, loadDatasource } from '../../engine/execute.ts';
+import { enqueue } from '../../jobs/messages.ts';
+import { mergeParameters, statusObject, statusRequest } from '../../engine/dashboard-run.ts';
 import { findFilter } from './access.ts';
+import { checkParameterNames } from '../../engine/parameter-names.ts';
+import { storedChunks } from '../../engine/stored-chunks.ts';
 
 type FilterRow = typeof filters.$inferSelect;
 type DashboardRow = typeof dashboards.$inferSelect;
 
-export const MANUAL_DROPDOWNS = new Set(['dropdown_manual', 'dropdown_multi_manual']);
-export const QUERY_DROPDOWNS = new Set(['dropdown', 'dropdown_multi', 'dropdown_dynamic', 'dropdown_multi_dynamic']);
+export const MANUAL_DROPDOWNS = new Set<string>(MANUAL_CONTROLS);
+export const QUERY_DROPDOWNS = new Set<string>(QUERY_CONTROLS);
 /** Options from a query older than this are unavailable (spec 01 §4). */
 export const OPTIONS_MAX_AGE_MS = 24 * 3_600_000;
 /** At most this many rows of a filter's result become options. */
@@ -96,9 +99,8 @@ async function resultRows(ctx: ServiceContext, executionId: string): Promise<unk
   const sql = ctx.direct().sql;
   const rows: unknown[][] = [];
   const dec = new TextDecoder();
-  for (let seq = 0; rows.length < MAX_OPTION_ROWS; seq++) {
-    const [chunk] = await sql<{ data: Uint8Array }[]>`select data from result_chunks where execution_id = ${executionId} and seq = ${seq}`;
-    if (!chunk) break;
+  for await (const chunk of storedChunks(sql, ctx.env.RESULTS, executionId)) {
+    if (rows.length >= MAX_OPTION_ROWS) break;
     if (chunk.data.byteLength) rows.push(...(JSON.parse(`[${dec.decode(chunk.data)}]`) as unknown[][]));
   }
   return rows.slice(0, MAX_OPTION_ROWS);
@@ -114,6 +116,10 @@ async function resultRows(ctx: ServiceContext, executionId: string): Promise<unk
 export async function filterOptions(ctx: ServiceContext, id: string, body: OptionsBody) {
   requirePermission(ctx.principal, 'view_dashboards');
   const f = await findFilter(ctx, id);
+  if (body.dashboard_id !== undefined) {
+    const named = (await bodyDashboard(ctx, body.dashboard_id))!;
+    await checkParameterNames(ctx, { dashboardId: named.id, parameters: body.parameters, pointer: '/parameters', allReports: true, sql: f.sql_query ? [f.sql_query] : [] });
+  } else await checkParameterNames(ctx, { dashboardId: null, parameters: body.parameters, pointer: '/parameters', sql: f.sql_query ? [f.sql_query] : [] });
   if (MANUAL_DROPDOWNS.has(f.control_type)) return manualOptions(f);
   if (!QUERY_DROPDOWNS.has(f.control_type)) {
     throw new ApiError('invalid_state', `Filter "${f.variable_name}" is a ${f.control_type} control, which has no options; only dropdowns do.`);
@@ -179,8 +185,9 @@ export async function refreshFilter(ctx: ServiceContext, id: string, body: Optio
   const f = await findFilter(ctx, id);
   // A dashboard the caller cannot see is refused even when there is nothing to refresh.
   const named = await bodyDashboard(ctx, body.dashboard_id);
-  if (!f.sql_query || !f.datasource_id || !QUERY_DROPDOWNS.has(f.control_type)) return null;
   const dashboard = named ?? (await someDashboard(ctx, f.id));
+  await checkParameterNames(ctx, { dashboardId: dashboard?.id ?? null, parameters: body.parameters, pointer: '/parameters', allReports: true, sql: f.sql_query ? [f.sql_query] : [] });
+  if (!f.sql_query || !f.datasource_id || !QUERY_DROPDOWNS.has(f.control_type)) return null;
   if (dashboard) {
     requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
     const state = await sourceState(ctx, f, dashboard, body.parameters, true);
@@ -197,12 +204,7 @@ export async function refreshFilter(ctx: ServiceContext, id: string, body: Optio
   };
   const { compiled, paramsHash } = await compileFor(ds, input);
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);
-  ctx.waitUntil(dispatch(ctx, job).then(async (out) => {
-    if (out.status === 'cancelled') return;
-    await ctx.db.update(filters).set(out.status === 'success'
-      ? { last_query_success: new Date(), last_query_error_message: null, options_refreshed_at: new Date() }
-      : { last_query_error_message: out.errorMessage })
-      .where(eq(filters.id, f.id));
-  }).catch((err) => console.error(`[${ctx.requestId}] filter refresh ${job.executionId} failed`, err)));
+  // The run and the filter's record of it happen in the job queue's consumer (refresh-job.ts), not in waitUntil.
+  await enqueue(ctx.env, [{ kind: 'filter_refresh', organizationId: ctx.principal.organizationId, filterId: f.id, job, requestId: ctx.requestId }]);
   return { execution_id: job.executionId };
 }

@@ -1,14 +1,15 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
 import { Filter, FILTER_INCLUDES, filterBody, filterBodyReader } from './schema.ts';
-import { createFilter, deleteFilter, getFilter, listFilters, updateFilter } from './service.ts';
+import { createFilter, deleteFilter, getFilter, listFilters, updateFilter, FILTER_LIST } from './service.ts';
 
 export const filterRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Filters'];
@@ -31,10 +32,10 @@ defineRoute(filterRoutes, createRoute({
   method: 'get', path: '/filters', tags, summary: 'List filters',
   description: 'Filters on no dashboard and filters on dashboards the caller may see, oldest first. Needs View Dashboards. `include` accepts datasource (needs View Datasources, Manage Datasources or Manage Dashboards), sql_snippets, parent_filter and dashboards.',
   'x-permissions': ['view_dashboards'],
-  request: { query: pageQuery.extend(includeQuery(FILTER_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(FILTER_LIST), 'oldest first; name is the display name, else the variable name', FILTER_INCLUDES) },
   responses: { 200: listDocument('A page of filters', Filter), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(FILTER_LIST));
   const include = parseInclude(c, FILTER_INCLUDES);
   return sendList(c, page, await listFilters(serviceContext(c), page, include), include);
 });

@@ -1,13 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
 import { ApiError, type InputParameters } from '@cairn/core';
-import { dashboardFilters, dashboards, filters } from '@cairn/db';
+import type { dashboards, filters } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { MANUAL_DROPDOWNS, QUERY_DROPDOWNS, queryOptionValues } from './options.ts';
+import { dashboardFilterRows } from '../../engine/dashboard-run.ts';
 
 type FilterRow = typeof filters.$inferSelect;
 type DashboardRow = typeof dashboards.$inferSelect;
 
-/**
+/*
  * The rules a dashboard's filters set for the values of a data call (status, refresh, data, report
  * data and refresh), checked on the parameters as they will run (the request's merged over the
  * dashboard's default_parameters):
@@ -20,14 +20,6 @@ type DashboardRow = typeof dashboards.$inferSelect;
  *   the same for filters a query uses; here it holds for every filter of the dashboard).
  * Each problem names the filter and points into the body's `parameters`.
  */
-export async function dashboardFilterRows(ctx: ServiceContext, dashboardId: string): Promise<FilterRow[]> {
-  const rows = await ctx.db.select({ f: filters }).from(dashboardFilters)
-    .innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
-    .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
-    .orderBy(asc(dashboardFilters.position), asc(filters.id));
-  return rows.map((r) => r.f);
-}
-
 const label = (f: Pick<FilterRow, 'display_name' | 'variable_name'>) =>
   f.display_name && f.display_name !== f.variable_name ? `"${f.display_name}" (${f.variable_name})` : `"${f.variable_name}"`;
 

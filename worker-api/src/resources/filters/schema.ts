@@ -1,51 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { AGGREGATIONS } from '@cairn/core';
+import { AGGREGATIONS, CONTROL_TYPES, VALUE_TYPES, type ControlType } from '@cairn/core';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { noNul, refreshRate, text, timestamp } from '../reports/fields.ts';
 
-export const CONTROL_TYPES = [
-  'input', 'input_multi', 'checkbox', 'checkbox_two_way', 'date_time', 'date_time_range', 'date', 'date_range', 'time',
-  'time_range', 'date_time_aggregation', 'dropdown', 'dropdown_multi', 'dropdown_dynamic', 'dropdown_multi_dynamic',
-  'dropdown_manual', 'dropdown_multi_manual',
-] as const;
-export type ControlType = (typeof CONTROL_TYPES)[number];
-export const VALUE_TYPES = ['TEXT', 'NUMBER', 'BOOLEAN', 'DATE', 'TIME', 'DATE_TIME'] as const;
-export type ValueType = (typeof VALUE_TYPES)[number];
-
-const ANY_DROPDOWN: ValueType[] = [...VALUE_TYPES];
-/**
- * Which value types each control accepts. Typed inputs take what can be typed (no BOOLEAN: that is
- * what checkboxes are for); date and time pickers take exactly their type; the aggregation control
- * selects an aggregation name (TEXT); dropdowns may carry any value type.
- */
-export const COMPATIBLE_VALUE_TYPES: Record<ControlType, readonly ValueType[]> = {
-  input: ['TEXT', 'NUMBER', 'DATE', 'TIME', 'DATE_TIME'],
-  input_multi: ['TEXT', 'NUMBER', 'DATE', 'TIME', 'DATE_TIME'],
-  checkbox: ['BOOLEAN'],
-  checkbox_two_way: ['BOOLEAN'],
-  date_time: ['DATE_TIME'],
-  date_time_range: ['DATE_TIME'],
-  date: ['DATE'],
-  date_range: ['DATE'],
-  time: ['TIME'],
-  time_range: ['TIME'],
-  date_time_aggregation: ['TEXT'],
-  dropdown: ANY_DROPDOWN,
-  dropdown_multi: ANY_DROPDOWN,
-  dropdown_dynamic: ANY_DROPDOWN,
-  dropdown_multi_dynamic: ANY_DROPDOWN,
-  dropdown_manual: ANY_DROPDOWN,
-  dropdown_multi_manual: ANY_DROPDOWN,
-};
-
-export const RANGE_CONTROL_TYPES: readonly ControlType[] = ['date_range', 'date_time_range', 'time_range'];
-export const MANUAL_CONTROL_TYPES: readonly ControlType[] = ['dropdown_manual', 'dropdown_multi_manual'];
-/** Dropdowns whose options may come from sql_query (optional for the plain ones, required for the dynamic ones). */
-export const QUERY_CONTROL_TYPES: readonly ControlType[] = ['dropdown', 'dropdown_multi', 'dropdown_dynamic', 'dropdown_multi_dynamic'];
-export const DYNAMIC_CONTROL_TYPES: readonly ControlType[] = ['dropdown_dynamic', 'dropdown_multi_dynamic'];
-/** Controls that may restrict the aggregations offered (allowed_aggregations). */
-export const AGGREGATION_CONTROL_TYPES: readonly ControlType[] = ['date_time_aggregation', 'date_range', 'date_time_range'];
 /** Controls that select at most one value. */
 export const SINGLE_VALUE_CONTROL_TYPES: readonly ControlType[] = [
   'input', 'checkbox', 'checkbox_two_way', 'date_time', 'date', 'time', 'date_time_aggregation', 'dropdown', 'dropdown_dynamic', 'dropdown_manual',

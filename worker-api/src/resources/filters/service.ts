@@ -5,7 +5,8 @@ import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../reports/datasource.ts';
 import { linked, loadDashboards } from '../reports/included.ts';
 import { throwAll } from '../reports/problems.ts';
@@ -19,7 +20,15 @@ import type { filterBody } from './schema.ts';
 import { planFilterWrite } from './validate.ts';
 
 type Body = ResourceBody<typeof filterBody.attributes.shape>;
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /filters (name is display_name, else variable_name). */
+export const FILTER_LIST: ListSpec = {
+  name: [filters.display_name, filters.variable_name],
+  sorts: { name: sql`coalesce(${filters.display_name}, ${filters.variable_name})`, variable_name: filters.variable_name, created_at: filters.created_at, updated_at: filters.updated_at },
+  order: [asc(filters.created_at)],
+  id: filters.id,
+};
 type FilterRow = typeof filters.$inferSelect;
 type Tx = Pick<Db, 'execute' | 'select' | 'insert' | 'delete'>;
 
@@ -38,9 +47,9 @@ async function included(ctx: ServiceContext, data: ResourceObject[], include: Se
 export async function listFilters(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
-  const where = visibleFilters(ctx.principal);
+  const where = and(visibleFilters(ctx.principal), nameFilter(FILTER_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(filters).where(where).orderBy(asc(filters.created_at), asc(filters.id)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select().from(filters).where(where).orderBy(...listOrder(FILTER_LIST, page)).limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(filters).where(where),
   ]);
   const data = await serializeFilters(ctx, rows);

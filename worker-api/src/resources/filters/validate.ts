@@ -1,9 +1,9 @@
-import { AGGREGATIONS, ApiError } from '@cairn/core';
-import type { filters } from '@cairn/db';
 import {
-  AGGREGATION_CONTROL_TYPES, COMPATIBLE_VALUE_TYPES, DYNAMIC_CONTROL_TYPES, MANUAL_CONTROL_TYPES, QUERY_CONTROL_TYPES,
-  RANGE_CONTROL_TYPES, RANGE_OPTIONS, SINGLE_VALUE_CONTROL_TYPES, type ControlType, type FilterAttributes, type ValueType,
-} from './schema.ts';
+  AGGREGATIONS, AGGREGATION_CONTROLS, ApiError, COMPATIBLE_VALUE_TYPES, DYNAMIC_CONTROLS, MANUAL_CONTROLS, QUERY_CONTROLS, RANGE_CONTROLS,
+  controlIn, type ControlType, type ValueType,
+} from '@cairn/core';
+import type { filters } from '@cairn/db';
+import { RANGE_OPTIONS, SINGLE_VALUE_CONTROL_TYPES, type FilterAttributes } from './schema.ts';
 import { checkRange, checkValue } from './values.ts';
 
 type FilterRow = typeof filters.$inferSelect;
@@ -35,7 +35,7 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
   }
 
   // Manual options.
-  const manual = MANUAL_CONTROL_TYPES.includes(control);
+  const manual = controlIn(MANUAL_CONTROLS, control);
   for (const k of ['values', 'value_names'] as const) {
     if (has(k) && sent[k] !== null && !manual) problems.push(invalid(attr(k), `${k} applies to manual dropdowns (dropdown_manual, dropdown_multi_manual) only.`));
     else if (!has(k) && !manual && current?.[k] != null) set[k] = null;
@@ -61,12 +61,12 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
   }
 
   // Options query.
-  const query = QUERY_CONTROL_TYPES.includes(control);
+  const query = controlIn(QUERY_CONTROLS, control);
   if (has('sql_query') && sent.sql_query !== null && !query) {
-    problems.push(invalid(attr('sql_query'), `sql_query applies to query-driven dropdowns only (${QUERY_CONTROL_TYPES.join(', ')}).`));
+    problems.push(invalid(attr('sql_query'), `sql_query applies to query-driven dropdowns only (${QUERY_CONTROLS.join(', ')}).`));
   } else if (!has('sql_query') && !query && current?.sql_query != null) set.sql_query = null;
   const sqlQuery = (set.sql_query !== undefined ? set.sql_query : current?.sql_query) as string | null | undefined;
-  if (DYNAMIC_CONTROL_TYPES.includes(control) && !sqlQuery?.trim()) {
+  if (controlIn(DYNAMIC_CONTROLS, control) && !sqlQuery?.trim()) {
     problems.push(invalid(attr('sql_query'), `A ${control} filter needs a sql_query that lists its options.`, 'missing_attribute'));
   }
   const datasource = rels.datasource !== undefined ? rels.datasource : current?.datasource_id;
@@ -75,15 +75,15 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
   }
 
   // Range options.
-  const range = RANGE_CONTROL_TYPES.includes(control);
+  const range = controlIn(RANGE_CONTROLS, control);
   for (const k of RANGE_OPTIONS) {
-    if (has(k) && !range) problems.push(invalid(attr(k), `${k} applies to range controls only (${RANGE_CONTROL_TYPES.join(', ')}).`));
+    if (has(k) && !range) problems.push(invalid(attr(k), `${k} applies to range controls only (${RANGE_CONTROLS.join(', ')}).`));
   }
 
   // Aggregations.
-  const aggregations = AGGREGATION_CONTROL_TYPES.includes(control);
+  const aggregations = controlIn(AGGREGATION_CONTROLS, control);
   if (has('allowed_aggregations') && sent.allowed_aggregations !== null) {
-    if (!aggregations) problems.push(invalid(attr('allowed_aggregations'), `allowed_aggregations applies to ${AGGREGATION_CONTROL_TYPES.join(', ')} only.`));
+    if (!aggregations) problems.push(invalid(attr('allowed_aggregations'), `allowed_aggregations applies to ${AGGREGATION_CONTROLS.join(', ')} only.`));
     const list = sent.allowed_aggregations!;
     const twice = list.findIndex((a, i) => list.indexOf(a) !== i);
     if (twice >= 0) problems.push(invalid(attr(`allowed_aggregations/${twice}`), `${list[twice]} is listed twice.`));
@@ -91,9 +91,9 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
   const allowed = (set.allowed_aggregations !== undefined ? set.allowed_aggregations : current?.allowed_aggregations) as string[] | null | undefined;
 
   // Parent filter.
-  if (rels.parent_filter && !DYNAMIC_CONTROL_TYPES.includes(control)) {
-    problems.push(invalid(rel('parent_filter'), `A parent filter narrows the options of dynamic dropdowns (${DYNAMIC_CONTROL_TYPES.join(', ')}) only.`, 'invalid_relationship'));
-  } else if (rels.parent_filter === undefined && !DYNAMIC_CONTROL_TYPES.includes(control) && current?.parent_filter_id) set.parent_filter_id = null;
+  if (rels.parent_filter && !controlIn(DYNAMIC_CONTROLS, control)) {
+    problems.push(invalid(rel('parent_filter'), `A parent filter narrows the options of dynamic dropdowns (${DYNAMIC_CONTROLS.join(', ')}) only.`, 'invalid_relationship'));
+  } else if (rels.parent_filter === undefined && !controlIn(DYNAMIC_CONTROLS, control) && current?.parent_filter_id) set.parent_filter_id = null;
 
   // Default values.
   if (problems.length === 0) {
@@ -120,7 +120,7 @@ export function checkDefaults(
   const problems: ApiError[] = [];
   const values: unknown[] = [];
   const p = (i: number) => attr(`default_values/${i}`);
-  if ((SINGLE_VALUE_CONTROL_TYPES.includes(f.control) || RANGE_CONTROL_TYPES.includes(f.control)) && defaults.length > 1) {
+  if ((SINGLE_VALUE_CONTROL_TYPES.includes(f.control) || controlIn(RANGE_CONTROLS, f.control)) && defaults.length > 1) {
     return { values, problems: [invalid(attr('default_values'), `A ${f.control} filter has at most one default value.`)] };
   }
   defaults.forEach((v, i) => {
@@ -147,7 +147,7 @@ function defaultValue(
     }
     return v;
   }
-  if (RANGE_CONTROL_TYPES.includes(f.control)) return checkRange(v, f.control, pointer);
+  if (controlIn(RANGE_CONTROLS, f.control)) return checkRange(v, f.control, pointer);
   if (f.control === 'checkbox' && v !== true && v !== 'true') throw invalid(pointer, 'A checkbox default can only be true (ticked).');
   if (v === null) throw invalid(pointer, 'A default value cannot be null.');
   const value = checkValue(v, f.valueType, pointer);

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
-import { ApiError, hashPassword, sha256Hex, wrongRegion } from '@cairn/core';
+import { ApiError, hashPassword, sha256Hex, tokenRegion, wrongRegion } from '@cairn/core';
 import { auditLog, organizations, users } from '@cairn/db';
 import { MIN_PASSWORD_LENGTH } from '@cairn/db/seed/organization';
 import { pgErrorCode } from '@cairn/db/seed/audit';
@@ -12,7 +12,8 @@ export const INVITATION_DAYS = 14;
 /** Shortest password the API accepts: the same rule as for the first admin of a new organization. */
 export { MIN_PASSWORD_LENGTH };
 
-const TOKEN_SHAPE = /^[0-9A-Za-z]{20,100}$/;
+/** `<region>_<random>` (D53), or a random token of before regions had their own databases. */
+const TOKEN_SHAPE = /^(?:(?:eu|us)_)?[0-9A-Za-z]{20,100}$/;
 
 type Db = PooledDb;
 type UserRow = typeof users.$inferSelect;
@@ -30,6 +31,9 @@ const unknownInvitation = () =>
 /** The pending invitation of `token`, or a 404 (unknown, used, revoked, replaced) / 422 (expired). */
 async function findInvitation(db: Db, token: string, env: Env, now = Date.now()): Promise<{ user: UserRow; organization: typeof organizations.$inferSelect }> {
   if (!TOKEN_SHAPE.test(token)) throw unknownInvitation();
+  // A link of the other region: its database holds the invitation, not this one (D53).
+  const home = tokenRegion(token);
+  if (home && home !== env.REGION) throw wrongRegion(env, home, env.REGION, 'api');
   const [row] = await db.select({ user: users, organization: organizations }).from(users)
     .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(and(eq(users.invitation_token_hash, await sha256Hex(token)), isNull(users.invitation_accepted_at), isNull(users.deactivated_at)))
@@ -104,7 +108,7 @@ export async function acceptInvitation(
       throw err;
     });
   if (!done) throw unknownInvitation();
-  const session = await startSession(db, done, meta.userAgent);
+  const session = await startSession(db, done, meta.userAgent, meta.env.REGION, 'invitation');
   await db.insert(auditLog).values({
     organization_id: done.organization_id, actor_type: 'user', actor_id: done.id, action: 'accept_invitation',
     resource_type: 'users', resource_id: done.id, request_id: meta.requestId, details: { attributes: ['firstname', 'lastname', 'password'] },

@@ -13,7 +13,7 @@ export const organizationBody = {
   type: 'organizations',
   attributes: z.object({ name, time_zone: timeZone }),
   readOnly: [
-    'region', 'plan', 'plan_analyst_seats', 'plan_datasources', 'analyst_seats_used', 'datasources_used', 'created_at', 'updated_at',
+    'region', 'plan', 'plan_analyst_seats', 'plan_datasources', 'analyst_seats_used', 'datasources_used', 'ssh_public_key', 'created_at', 'updated_at',
   ],
 } satisfies ResourceBodySpec<{ name: typeof name; time_zone: typeof timeZone }>;
 
@@ -26,6 +26,10 @@ export const Organization = resourceObjectSchema('Organization', 'organizations'
   analyst_seats_used: z.number().int(),
   plan_datasources: z.number().int().nullable().openapi({ description: 'Datasources allowed (the sample datasource does not count); null: no limit.' }),
   datasources_used: z.number().int(),
+  ssh_public_key: z.string().openapi({
+    description: 'The organization’s SSH public key (ed25519), made by Cairn; read-only. Datasources with connection_mode `ssh_tunnel` log in to their SSH server with it: add `restrict,port-forwarding ` followed by this key as one line to `~/.ssh/authorized_keys` of the `ssh_tunnel_user`.',
+    example: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFzVaBnt4ychCt3VL24zXBFtneqX6z+8Zw92A70yq9vG cairn-org_0123456789ab',
+  }),
   created_at: z.string(),
   updated_at: z.string(),
 }));

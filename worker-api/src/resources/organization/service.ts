@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission, type Principal } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { serializeOrganization } from './serialize.ts';
+import { organizationSshKey } from '@cairn/db/ssh-key';
 
 /**
  * Changing the organization is an admin's job in the app: no API key permission grants it (the
@@ -35,13 +36,15 @@ async function usage(ctx: ServiceContext) {
  */
 export async function getOrganization(ctx: ServiceContext) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
-  const [[row], use] = await Promise.all([
+  const [[row], use, sshKey] = await Promise.all([
     ctx.db.select().from(organizations).where(eq(organizations.id, ctx.principal.organizationId)).limit(1),
     usage(ctx),
+    // Made on first use (D51): organizations that never asked have none yet.
+    organizationSshKey(ctx.db, ctx.principal.organizationId, ctx.env.SECRET_KEY),
   ]);
   // The caller was authenticated against this organization a moment ago; it cannot be missing.
   if (!row) throw new ApiError('not_found', 'The organization no longer exists.');
-  return serializeOrganization(ctx.baseUrl, row, use);
+  return serializeOrganization(ctx.baseUrl, row, use, sshKey.publicKey);
 }
 
 /** PATCH /organization: name and time zone, only the attributes sent. */

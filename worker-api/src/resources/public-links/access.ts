@@ -11,7 +11,7 @@ import type { PooledDb } from '../../lib/db.ts';
 import type { Env } from '../../env.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { ipAllowed } from './ip-match.ts';
-import { signatureProblem } from './signature.ts';
+import { MAX_SIGNED_URL_SECONDS, signatureProblem } from './signature.ts';
 import { grantValid } from './grant.ts';
 
 export type LinkRow = typeof dashboardSharingLinks.$inferSelect;
@@ -60,15 +60,16 @@ const SIGNATURE_TEXT = {
   signature_missing: 'This link opens only from the application that embeds it: the address must carry a signature and an expiry (sharing secret required).',
   signature_invalid: 'The signature of this address is not valid for this link.',
   signature_expired: 'This signed address has expired; reload the page that embeds the dashboard.',
+  signature_expiry_too_far: `The signed address expires more than ${MAX_SIGNED_URL_SECONDS / 86_400} days from now; sign it with an earlier \`expires\`.`,
 } as const;
 
-/** Throws unless the caller may see the link's dashboard now. */
-export async function checkAccess(env: Env, link: LinkRow, caller: Caller): Promise<void> {
+/** Throws unless the caller may see the link's dashboard now. `secret`: the link's secret when already decrypted (kept.ts). */
+export async function checkAccess(env: Env, link: LinkRow, caller: Caller, secret?: string | null): Promise<void> {
   if (!ipAllowed(link.ip_whitelist, caller.ip)) {
     throw new ApiError('forbidden', 'This sharing link cannot be opened from your network address.', { meta: { reason: 'ip_not_allowed' } });
   }
   if (link.sharing_secret_required) {
-    const problem = await signatureProblem(await sharingSecretOf(env, link), linkPath(link.token), new URLSearchParams(caller.query));
+    const problem = await signatureProblem(secret !== undefined ? secret : await sharingSecretOf(env, link), linkPath(link.token), new URLSearchParams(caller.query));
     if (problem) throw new ApiError('forbidden', SIGNATURE_TEXT[problem], { meta: { reason: problem } });
   }
   if (link.sharing_password_hash && !(await grantValid(env.SECRET_KEY, link.id, link.sharing_password_hash, caller.grant))) {

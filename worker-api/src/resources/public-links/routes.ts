@@ -4,7 +4,7 @@ import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
 import { readBody } from '../../lib/body.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { actionBody, errorResponses, idParam } from '../../lib/openapi.ts';
+import { actionBody, errorResponses, idParam, publicErrorResponses } from '../../lib/openapi.ts';
 import { inputParametersSchema } from '../reports/schema.ts';
 import type { Caller } from './access.ts';
 import { linkReportData, linkStatus, openLink, unlockLink, type PublicContext } from './service.ts';
@@ -44,7 +44,10 @@ const dataBody = z.object({
 }).strict().openapi('PublicLinkDataRequest');
 
 const json = (description: string, schema: z.ZodType = z.record(z.string(), z.unknown())) => ({ description, content: { 'application/json': { schema } } });
-const ACCESS = 'Answers 404 for an unknown token, 403 (meta.reason ip_not_allowed, signature_missing, signature_invalid, signature_expired) when the address or the signature does not fit, 401 (meta.reason password_required) without a valid password grant.';
+const ACCESS = 'Answers 404 for an unknown token, 403 (meta.reason ip_not_allowed, signature_missing, signature_invalid, signature_expired, signature_expiry_too_far) when the address or the signature does not fit, 403 (meta.reason signed_parameters_invalid, with meta.problems naming each URL parameter) when a signed filter value cannot apply (no such filter, a value that does not read as its type, a malformed range, or parameters switched off for the link), 401 (meta.reason password_required) without a valid password grant.';
+
+/** Open and status answers come serialized (kept by lib/read-cache.ts). */
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 function publicContext(c: Context<AppEnv>): PublicContext {
   return {
@@ -68,10 +71,10 @@ defineRoute(publicLinkRoutes, createRoute({
   description: `What the public page draws: the link’s options (never its password or secret), the dashboard with its layout, its reports (never their SQL; download_enabled is the stricter of link and report; maximize_enabled is the report's maximize_action_enabled), its filters (manual options only with the filter bar), and the parameters in force (fixed_variables: signed values the viewer cannot change). ${ACCESS}`,
   'x-permissions': ['sharing link token'],
   request: { params: tokenParam, headers: grantHeader, body: actionBody(openBody) },
-  responses: { 200: json('The link and its dashboard'), ...errorResponses(400, 401, 403, 404, 415, 422) },
+  responses: { 200: json('The link and its dashboard'), ...publicErrorResponses(400, 401, 403, 404, 415, 422) },
 }), async (c) => {
   const body = await readBody(c, openBody, 'action');
-  return c.json(await openLink(publicContext(c), c.req.param('token')!, caller(c, body.query)));
+  return c.body(await openLink(publicContext(c), c.req.param('token')!, caller(c, body.query)), 200, JSON_TYPE);
 });
 
 defineRoute(publicLinkRoutes, createRoute({
@@ -79,7 +82,7 @@ defineRoute(publicLinkRoutes, createRoute({
   description: 'Checks the password against the stored hash and answers a grant valid for 8 hours (send it as Cairn-Link-Grant). A new password invalidates every grant. Wrong password: 401 (meta.reason wrong_password); after 10 wrong passwords from one address, one per 30 s, and at most 100 wrong passwords a day per link from all addresses together (429 rate_limited; a right password does not count). The allow-list and signature are checked first (403). 422 invalid_state when the link has no password.',
   'x-permissions': ['sharing link token'],
   request: { params: tokenParam, body: actionBody(passwordBody, true) },
-  responses: { 200: json('The grant', z.object({ grant: z.string(), expires_at: z.string() })), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+  responses: { 200: json('The grant', z.object({ grant: z.string(), expires_at: z.string() })), ...publicErrorResponses(400, 401, 403, 404, 415, 422, 429) },
 }), async (c) => {
   const body = await readBody(c, passwordBody, 'action');
   return c.json(await unlockLink(publicContext(c), c.req.param('token')!, caller(c, body.query), body.password));
@@ -87,13 +90,13 @@ defineRoute(publicLinkRoutes, createRoute({
 
 defineRoute(publicLinkRoutes, createRoute({
   method: 'post', path: '/public/links/{token}/status', tags, summary: 'Dashboard status for a sharing link', security: [],
-  description: `The status poll of POST /dashboards/{id}/status, run as the link's viewer: the dashboard's organization, no user (built-in user snippets are NULL), View Dashboards on this dashboard only. Data access tokens in the answer fetch rows from the data server. refresh_data needs the link's refresh_enabled (403 otherwise) and is limited to 3 in a row, then one per 10 s per address. ${ACCESS}`,
+  description: `The status poll of POST /dashboards/{id}/status, run as the link's viewer: the dashboard's organization, no user (built-in user snippets are NULL), View Dashboards on this dashboard only. Data access tokens in the answer fetch rows from the data server. A report's or filter's error keeps its code, but its message is a generic one: the database's text is shown only to signed-in callers. refresh_data needs the link's refresh_enabled (403 otherwise) and is limited to 3 in a row, then one per 10 s per address. ${ACCESS}`,
   'x-permissions': ['sharing link token'],
   request: { params: tokenParam, headers: grantHeader, body: actionBody(statusBody) },
-  responses: { 200: json('The status (as DashboardStatus)'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+  responses: { 200: json('The status (as DashboardStatus)'), ...publicErrorResponses(400, 401, 403, 404, 415, 422, 429) },
 }), async (c) => {
   const body = await readBody(c, statusBody, 'action');
-  return c.json(await linkStatus(publicContext(c), c.req.param('token')!, caller(c, body.query), body));
+  return c.body(await linkStatus(publicContext(c), c.req.param('token')!, caller(c, body.query), body), 200, JSON_TYPE);
 });
 
 defineRoute(publicLinkRoutes, createRoute({
@@ -101,7 +104,7 @@ defineRoute(publicLinkRoutes, createRoute({
   description: `CSV or XLSX of one report of the link's dashboard, as POST /reports/{id}/data answers it (data key and token for the data server; 204 without rows). Needs the link's data_download_enabled and the report's download_actions_enabled and data_download_enabled (403 otherwise). ${ACCESS}`,
   'x-permissions': ['sharing link token'],
   request: { params: tokenParam.extend(idParam.shape), headers: grantHeader, body: actionBody(dataBody, true) },
-  responses: { 200: json('Where to fetch the file'), 204: { description: 'The result has no rows' }, ...errorResponses(400, 401, 403, 404, 415, 422) },
+  responses: { 200: json('Where to fetch the file'), 204: { description: 'The result has no rows' }, ...publicErrorResponses(400, 401, 403, 404, 415, 422) },
 }), async (c) => {
   const body = await readBody(c, dataBody, 'action');
   const res = await linkReportData(publicContext(c), c.req.param('token')!, c.req.param('id')!, caller(c, body.query), body);

@@ -1,56 +1,78 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { touchDashboard } from '../dashboards/thumbnails.ts';
 import { ApiError, notFound, verifyPassword, type InputParameters } from '@cairn/core';
 import { sqlReferences } from '@cairn/core/sql/references';
-import { dashboardFilters, filters, organizations, reports } from '@cairn/db';
+import { organizations, reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { dashboardStatus } from '../dashboard-status/service.ts';
 import { reportData } from '../reports/service.ts';
 import { checkAccess, linkPrincipal, loadLink, type Caller, type DashboardRow, type LinkRow } from './access.ts';
+import { currentLink, filterRows, type FilterRow } from './kept.ts';
+import { noteOrganizationWrite, sharedAnswer } from '../../lib/read-cache.ts';
 import { issueGrant } from './grant.ts';
-import { overlay, parametersFromQuery, type FilterDef } from './url-params.ts';
+import { FILTER_PREFIX, overlay, parametersFromQuery, type FilterDef, type UrlProblem } from './url-params.ts';
 import { clientAddress, spendAttempt, type Budget } from '../../auth/failures.ts';
+import { rateLimiterStub } from '../../durable/stubs.ts';
 
 /** What every public verb starts from: the request's database and deployment, without a principal. */
 export type PublicContext = Omit<ServiceContext, 'principal'>;
 
 async function take(ctx: PublicContext, bucket: string, rate: number, burst: number, what: string) {
-  const limiter = ctx.env.RATE_LIMITER.get(ctx.env.RATE_LIMITER.idFromName(`ratelimit::${bucket}`));
+  const limiter = rateLimiterStub(ctx.env, bucket);
   const gate = await limiter.take(rate, burst);
   if (!gate.allowed) {
     throw new ApiError('rate_limited', `Too many ${what}; try again in ${gate.retryAfter} s.`, { meta: { retry_after: gate.retryAfter } });
   }
 }
 
-/** The link, checked for this caller, and a service context acting as the link's viewer. */
+/** The link (kept.ts), checked for this caller, and a service context acting as the link's viewer. */
 async function openFor(ctx: PublicContext, token: string, caller: Caller) {
-  const { link, dashboard } = await loadLink(ctx.db, token, ctx.env);
-  await checkAccess(ctx.env, link, caller);
-  const as: ServiceContext = { ...ctx, principal: linkPrincipal(link) };
-  return { link, dashboard, as };
+  const kept = await currentLink(ctx.db, ctx.env, token);
+  await checkAccess(ctx.env, kept.link, caller, kept.secret);
+  const as: ServiceContext = { ...ctx, principal: linkPrincipal(kept.link) };
+  return { ...kept, as };
 }
 
-async function filterRows(ctx: ServiceContext, dashboardId: string) {
-  return ctx.db.select({ filter: filters }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
-    .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
-    .orderBy(asc(dashboardFilters.position))
-    .then((rows) => rows.map((r) => r.filter));
+/**
+ * Signed values are the security boundary of per-viewer embedding (a typo in `f.customer_id` must not
+ * show every customer): any problem with them — a name the dashboard has no filter for, a value that
+ * does not read as its filter's type, a malformed range, or values on a link whose parameters are
+ * off — refuses the call with 403 (meta.reason signed_parameters_invalid, meta.problems listing each).
+ */
+function refuseSignedProblems(problems: UrlProblem[]): void {
+  if (!problems.length) return;
+  const list = problems.map((p) => p.detail.replace(/; (its value was|it was) ignored\.$/, '.'));
+  throw new ApiError('forbidden', `The signed address sets filter values this dashboard cannot apply, so it is refused: ${list.join(' ')} Fix the values the embedding application signs.`, {
+    meta: { reason: 'signed_parameters_invalid', problems: problems.map((p, i) => ({ parameter: p.parameter, detail: list[i] })) },
+  });
 }
 
 /**
  * The parameters a call runs with. Without parameters_enabled: none (the dashboard's defaults).
  * Otherwise the URL's values; with the filter bar, the viewer's own choice (`given`) instead. When a
- * sharing secret is required, the URL was signed, and its values win over anything the viewer sends.
+ * sharing secret is required, the URL was signed, and its values win over anything the viewer sends;
+ * a problem with a signed value refuses the call (refuseSignedProblems). On an unsigned URL a value
+ * that cannot apply is left out and reported in `problems` (the viewer can change those values anyway).
  */
 export function effectiveParameters(link: LinkRow, defs: FilterDef[], caller: Caller, given: InputParameters | undefined) {
-  if (!link.parameters_enabled) return { parameters: {} as InputParameters, fixed: [] as string[], problems: [] as string[] };
+  const none = { parameters: {} as InputParameters, fixed: [] as string[], problems: [] as string[] };
+  if (!link.parameters_enabled) {
+    if (link.sharing_secret_required) {
+      const signed = [...new URLSearchParams(caller.query).keys()].filter((k) => k.startsWith(FILTER_PREFIX));
+      refuseSignedProblems(signed.map((parameter) => ({ parameter, detail: `${parameter} cannot apply: this sharing link does not take parameters (parameters_enabled is off); its value was ignored.` })));
+    }
+    return none;
+  }
   const fromUrl = parametersFromQuery(new URLSearchParams(caller.query), defs);
+  if (link.sharing_secret_required) refuseSignedProblems(fromUrl.problems);
+  const notices = fromUrl.problems.map((p) => p.detail);
   // A viewer's own choice names the dashboard's filters (and the built-ins) only: values for a variable no
   // filter defines would apply as an ad hoc text filter, which a link's viewer has no control for.
   const known = new Set([...defs.map((d) => d.variable_name), 'timerange', 'aggregation']);
   const chosen = given && { ...given, ...(given.filters ? { filters: given.filters.filter((f) => known.has(f?.variable_name)) } : {}) };
   const base = link.filter_bar_enabled && chosen ? chosen : fromUrl.parameters;
-  if (!link.sharing_secret_required) return { parameters: base, fixed: [], problems: fromUrl.problems };
-  return { parameters: overlay(base, fromUrl.parameters), fixed: fromUrl.variables, problems: fromUrl.problems };
+  if (!link.sharing_secret_required) return { parameters: base, fixed: [], problems: notices };
+  return { parameters: overlay(base, fromUrl.parameters), fixed: fromUrl.variables, problems: notices };
 }
 
 function linkOptions(link: LinkRow) {
@@ -77,6 +99,7 @@ function dashboardView(d: DashboardRow, organizationTimeZone: string) {
     layout: d.layout,
     default_page_width: d.default_page_width,
     color_scheme: d.color_scheme,
+    series_colors: d.series_colors,
     data_refresh_rate: d.data_refresh_rate,
     filters_configuration: d.filters_configuration,
     time_zone_config: d.time_zone_config,
@@ -87,7 +110,6 @@ function dashboardView(d: DashboardRow, organizationTimeZone: string) {
 }
 
 type ReportRow = typeof reports.$inferSelect;
-type FilterRow = typeof filters.$inferSelect;
 
 /** A report as a public viewer sees it: never its SQL. Downloads follow the stricter of link and report. */
 function reportView(r: ReportRow, link: LinkRow) {
@@ -143,14 +165,25 @@ function builtInsUsed(rows: ReportRow[], filterList: FilterRow[]) {
   return { timerange: used.has('timerange') && !defined.has('timerange'), aggregation: used.has('aggregation') && !defined.has('aggregation') };
 }
 
-/** POST /public/links/{token}: the link's options, its dashboard (reports without SQL, filters) and the parameters in force. */
-export async function openLink(ctx: PublicContext, token: string, caller: Caller) {
-  const { link, dashboard, as } = await openFor(ctx, token, caller);
-  const [reportRows, filterList, [org]] = await Promise.all([
+/**
+ * POST /public/links/{token}: the link's options, its dashboard (reports without SQL, filters) and the
+ * parameters in force, serialized. The answer depends on the link, its organization's content and the
+ * query string only, so it is kept per link and query while the organization's version holds
+ * (lib/read-cache.ts sharedAnswer): a crowd opening one link costs one build. The link's rules are
+ * checked for every caller before (openFor).
+ */
+export async function openLink(ctx: PublicContext, token: string, caller: Caller): Promise<Uint8Array<ArrayBuffer>> {
+  const kept = await openFor(ctx, token, caller);
+  // A view of the dashboard (thumbnails, D62): once an hour per dashboard at most, cheap in between.
+  await touchDashboard(ctx.env, kept.link.organization_id, kept.dashboard.id);
+  return sharedAnswer(ctx.env, kept.link.organization_id, kept.version, `link-open ${kept.link.id} ${caller.query}`, null, () => describeLink(kept, caller));
+}
+
+async function describeLink({ link, dashboard, filters: filterList, as }: Awaited<ReturnType<typeof openFor>>, caller: Caller) {
+  const [reportRows, [org]] = await Promise.all([
     as.db.select().from(reports)
       .where(and(eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, link.organization_id)))
       .orderBy(asc(reports.created_at), asc(reports.id)),
-    filterRows(as, dashboard.id),
     as.db.select({ tz: organizations.time_zone }).from(organizations).where(eq(organizations.id, link.organization_id)).limit(1),
   ]);
   const { parameters, fixed, problems } = effectiveParameters(link, filterList, caller, undefined);
@@ -166,9 +199,33 @@ export async function openLink(ctx: PublicContext, token: string, caller: Caller
   };
 }
 
-/** POST /public/links/{token}/status: the dashboard status for the link's viewer (see POST /dashboards/{id}/status). */
-export async function linkStatus(ctx: PublicContext, token: string, caller: Caller, body: { parameters?: InputParameters; refresh_data?: boolean }) {
-  const { link, dashboard, as } = await openFor(ctx, token, caller);
+/** What an anonymous viewer reads instead of a report's (or filter's) own error text, which may quote the database. */
+export const PUBLIC_REPORT_ERROR = "This report could not be run. The dashboard's owner can see the details.";
+
+/**
+ * A status answer as a link's viewer sees it: errors keep their code but never their text (database
+ * messages name tables, columns and values), except a missing required filter, which names the
+ * filters the viewer is asked to fill in. Signed-in callers of POST /dashboards/{id}/status see the text.
+ * The print view of scheduled PDFs (export-jobs/render-routes.ts) answers the same way: its file goes to
+ * the schedule's recipients, who may be outside the organization.
+ */
+export function forViewer<T extends { reports: { error?: { code: string; message: string } }[]; filters: { error?: { code: string; message: string } }[]; data_keys: { error?: { code: string; message: string } }[] }>(status: T): T {
+  const hide = <I extends { error?: { code: string; message: string } }>(item: I): I =>
+    (item.error && item.error.code !== 'required_filter_missing' ? { ...item, error: { code: item.error.code, message: PUBLIC_REPORT_ERROR } } : item);
+  return { ...status, reports: status.reports.map(hide), filters: status.filters.map(hide), data_keys: status.data_keys.map(hide) };
+}
+
+/**
+ * POST /public/links/{token}/status: the dashboard status for the link's viewer (see POST
+ * /dashboards/{id}/status), serialized. Every viewer of a link with the same parameters in force gets
+ * the same answer, so it is kept per link and parameters for POLL_REUSE_MS (as keyed polls are), and a
+ * burst of first polls waits for the one that starts the executions. refresh_data is never answered
+ * from memory, and drops what was kept for the organization.
+ */
+export async function linkStatus(
+  ctx: PublicContext, token: string, caller: Caller, body: { parameters?: InputParameters; refresh_data?: boolean },
+): Promise<Uint8Array<ArrayBuffer>> {
+  const { link, dashboard, filters: filterList, as, version } = await openFor(ctx, token, caller);
   if (body.refresh_data) {
     if (!link.refresh_enabled) {
       throw new ApiError('forbidden', 'Refreshing is switched off for this sharing link (refresh_enabled).', { source: { pointer: '/refresh_data' } });
@@ -176,8 +233,17 @@ export async function linkStatus(ctx: PublicContext, token: string, caller: Call
     // Per address; callers without one (not through the edge) share the link's own bucket: they lose refreshes, nothing else.
     await take(ctx, `link-refresh:${link.id}:${clientAddress(caller.ip) ?? 'no-address'}`, 1 / 10, 3, 'refreshes');
   }
-  const { parameters } = effectiveParameters(link, await filterRows(as, dashboard.id), caller, body.parameters);
-  return dashboardStatus(as, dashboard.id, { parameters, refresh_data: body.refresh_data ?? false });
+  const { parameters } = effectiveParameters(link, filterList, caller, body.parameters);
+  const build = async () => forViewer(await dashboardStatus(as, dashboard.id, { parameters, refresh_data: body.refresh_data ?? false }));
+  if (body.refresh_data) {
+    try {
+      return await sharedAnswer(ctx.env, link.organization_id, null, '', null, build);
+    } finally {
+      noteOrganizationWrite(link.organization_id);
+    }
+  }
+  const reuseMs = Number(ctx.env.POLL_REUSE_MS ?? 250);
+  return sharedAnswer(ctx.env, link.organization_id, version, `link-status ${link.id} ${JSON.stringify(parameters)}`, reuseMs, build);
 }
 
 /** POST /public/links/{token}/reports/{id}/data: a CSV or XLSX download of one report, when link and report allow it. */
@@ -185,7 +251,7 @@ export async function linkReportData(
   ctx: PublicContext, token: string, reportId: string, caller: Caller,
   body: { parameters?: InputParameters; data_format: 'csv' | 'xlsx' },
 ) {
-  const { link, dashboard, as } = await openFor(ctx, token, caller);
+  const { link, dashboard, filters: filterList, as } = await openFor(ctx, token, caller);
   const [report] = await as.db.select().from(reports)
     .where(and(eq(reports.id, reportId), eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, link.organization_id))).limit(1);
   if (!report) throw notFound('report', reportId);
@@ -195,8 +261,14 @@ export async function linkReportData(
   if (!report.download_actions_enabled || !report.data_download_enabled) {
     throw new ApiError('forbidden', 'Downloads are switched off for this report.');
   }
-  const { parameters } = effectiveParameters(link, await filterRows(as, dashboard.id), caller, body.parameters);
-  return reportData({ ctx: as, id: report.id, parameters, format: body.data_format, filterRules: false });
+  const { parameters } = effectiveParameters(link, filterList, caller, body.parameters);
+  return reportData({ ctx: as, id: report.id, parameters, format: body.data_format, filterRules: false }).catch((err) => {
+    // The database's text stays with the dashboard's owner (see forViewer).
+    if (err instanceof ApiError && (err.code === 'query_error' || err.meta?.execution_id !== undefined)) {
+      throw new ApiError(err.code, PUBLIC_REPORT_ERROR, { meta: { report_id: report.id } });
+    }
+    throw err;
+  });
 }
 
 /** Wrong passwords per link and address: 10, then one per 30 s. */
@@ -218,8 +290,9 @@ export async function unlockLink(ctx: PublicContext, token: string, caller: Call
   if (!link.sharing_password_hash) {
     throw new ApiError('invalid_state', 'This sharing link has no password.', { source: { pointer: '/password' } });
   }
-  // Everything but the password: checked with a grant that cannot be valid.
+  // Everything but the password: checked with a grant that cannot be valid; signed values that cannot apply refuse here too.
   await checkAccess(ctx.env, { ...link, sharing_password_hash: null }, caller);
+  if (link.sharing_secret_required) effectiveParameters(link, await filterRows(ctx.db, link.organization_id, link.dashboard_id), caller, undefined);
   const address = clientAddress(caller.ip);
   const budgets: Budget[] = [{ bucket: `link-password:${link.id}`, ...LINK_BUDGET }];
   if (address) budgets.push({ bucket: `link-password:${link.id}:${address}`, ...LINK_ADDRESS_BUDGET });

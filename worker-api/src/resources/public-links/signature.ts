@@ -38,7 +38,7 @@ export async function signLinkUrl(secret: string, path: string, params: URLSearc
   return toHex(mac);
 }
 
-export type SignatureProblem = 'signature_missing' | 'signature_invalid' | 'signature_expired';
+export type SignatureProblem = 'signature_missing' | 'signature_invalid' | 'signature_expired' | 'signature_expiry_too_far';
 
 /** Checks a URL's signature and expiry; null when valid. */
 export async function signatureProblem(
@@ -56,6 +56,6 @@ export async function signatureProblem(
   if (!timingSafeEqual(expected, given.toLowerCase())) return 'signature_invalid';
   const at = Number(expires) * 1000;
   if (at <= now) return 'signature_expired';
-  if (at - now > MAX_SIGNED_URL_SECONDS * 1000) return 'signature_invalid';
+  if (at - now > MAX_SIGNED_URL_SECONDS * 1000) return 'signature_expiry_too_far';
   return null;
 }

@@ -6,7 +6,8 @@ import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { requireDatasourceInclude, requireDatasourceUse } from './datasource.ts';
 import { reportIncluded, serializeReports } from './included.ts';
 import { appendTile, lockUnlockedDashboard, removeTile } from './layout.ts';
@@ -15,7 +16,15 @@ import { DEFAULT_TILE, DERIVED_REPORT_RELATIONSHIPS, type reportBody } from './s
 import { findReport } from './service.ts';
 
 type Body = ResourceBody<typeof reportBody.attributes.shape>;
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /reports. */
+export const REPORT_LIST: ListSpec = {
+  name: [reports.name],
+  sorts: { name: reports.name, created_at: reports.created_at, updated_at: reports.updated_at },
+  order: [asc(reports.created_at)],
+  id: reports.id,
+};
 
 /** filters and sql_snippets follow from the SQL; writing them is a read-only error. */
 function refuseDerived(body: Body) {
@@ -31,11 +40,11 @@ function refuseDerived(body: Body) {
 export async function listReports(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
-  const where = and(eq(reports.organization_id, ctx.principal.organizationId), visibleDashboards(ctx.principal));
+  const where = and(eq(reports.organization_id, ctx.principal.organizationId), visibleDashboards(ctx.principal), nameFilter(REPORT_LIST, page));
   const [rows, [total]] = await Promise.all([
     ctx.db.select({ report: reports, layout: dashboards.layout }).from(reports)
       .innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id)).where(where)
-      .orderBy(asc(reports.created_at), asc(reports.id)).limit(page.size).offset(offsetOf(page)),
+      .orderBy(...listOrder(REPORT_LIST, page)).limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(reports).innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id)).where(where),
   ]);
   const data = await serializeReports(ctx, rows);

@@ -2,15 +2,16 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
 import { readBody } from '../../lib/body.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
 import { dataHandle, duplicateBody, Report, REPORT_INCLUDES, reportBody, reportBodyReader, reportBodyUserReader, reportDataBody } from './schema.ts';
 import { reportData } from './service.ts';
-import { createReport, deleteReport, duplicateReport, getReport, listReports, updateReport } from './crud.ts';
+import { createReport, deleteReport, duplicateReport, getReport, listReports, updateReport, REPORT_LIST } from './crud.ts';
 
 export const reportRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Reports'];
@@ -22,10 +23,10 @@ defineRoute(reportRoutes, createRoute({
   method: 'get', path: '/reports', tags, summary: 'List reports',
   description: `Reports on the dashboards the caller may see, oldest first. Needs View Dashboards. ${INCLUDE_NOTE}`,
   'x-permissions': ['view_dashboards'],
-  request: { query: pageQuery.extend(includeQuery(REPORT_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(REPORT_LIST), 'oldest first', REPORT_INCLUDES) },
   responses: { 200: listDocument('A page of reports', Report), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(REPORT_LIST));
   const include = parseInclude(c, REPORT_INCLUDES);
   return sendList(c, page, await listReports(serviceContext(c), page, include), include);
 });
@@ -106,7 +107,7 @@ const data = createRoute({
   tags,
   summary: 'Get report data',
   description:
-    "Runs the report with the parameters (or reuses a result that is still fresh) and returns a data key and a short-lived data access token. Fetch the rows from the data server of the same region: `GET /data/{data_key}` with `Authorization: Data {token}`. 204 when the result has no rows. The dashboard's filter rules hold: a required filter without a value (and no default) is 422 missing_attribute, a value outside a dropdown_validate dropdown's options or an all_time aggregation the filter does not allow is 422 invalid_attribute, each naming the filter with a pointer into parameters.",
+    "Runs the report with the parameters (or reuses a result that is still fresh) and returns a data key and a short-lived data access token. Fetch the rows from the data server of the same region: `GET /data/{data_key}` with `Authorization: Data {token}`. 204 when the result has no rows. The dashboard's filter rules hold: a required filter without a value (and no default) is 422 missing_attribute, a value outside a dropdown_validate dropdown's options or an all_time aggregation the filter does not allow is 422 invalid_attribute, each naming the filter with a pointer into parameters; a variable_name that names no filter of the dashboard (nor a variable of the SQL it runs) and a timerange that is not a range are 422 invalid_attribute pointing at them.",
   'x-permissions': ['view_dashboards'],
   request: {
     params: idParam,
@@ -119,12 +120,10 @@ const data = createRoute({
   },
 });
 
-// Documented from the same schema, but validated once, by readBody: it also accepts an empty body
-// and answers 415/400/422 with pointers (the generated validator would parse the body a second time).
-reportRoutes.openAPIRegistry.registerPath(data);
-reportRoutes.post('/reports/:id/data', async (c) => {
+// Validated once, by readBody: it also accepts an empty body and answers 415/400/422 with pointers.
+defineRoute(reportRoutes, data, async (c) => {
   const body = await readBody(c, reportDataBody, 'action');
-  const res = await reportData({ ctx: serviceContext(c), id: c.req.param('id'), parameters: body.parameters, format: body.data_format });
+  const res = await reportData({ ctx: serviceContext(c), id: c.req.param('id')!, parameters: body.parameters, format: body.data_format });
   if (!res) return c.body(null, 204);
   return c.json(res, 200);
 });

@@ -4,16 +4,29 @@ import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { hhmm, name, refreshRate, text, timestamp } from './fields.ts';
 
+/**
+ * A filter's values. The schema says what core/src/sql/selection.ts and ranges.ts accept; the zod check
+ * stays loose so that a wrong value is refused by the filter's own rules, with a pointer to it.
+ */
+export const selectedValues = z
+  .array(z.unknown().openapi({ type: ['string', 'number', 'boolean', 'null'] }))
+  .max(10_000)
+  .openapi({
+    description:
+      'The values of the filter. A dropdown or text filter takes its values as they are (`["DE", "FR"]`). A date, date-time or time range filter takes one value `"start~end"` (`["2025-01-01~2025-01-31"]`): both ends are included, and either side may be left empty for an open range (`["2025-01-01~"]`). Two values `[start, end]` are accepted too (`["2025-01-01", "2025-01-31"]`; `null` or `""` for an open side). Dates are `YYYY-MM-DD` or unix seconds; date-times are unix seconds or ISO 8601 (without an offset in the dashboard\'s time zone); times of day are `HH:MM` or `HH:MM:SS`. A date or date-time range may instead take one relative range (`["last_7_days"]`, `today`, `previous_month` …), worked out when the data runs, in the zone in force.',
+    examples: [['DE', 'FR'], ['2025-01-01~2025-01-31'], ['2025-01-01', '2025-01-31']],
+  });
+
 export const inputParametersSchema = z
   .object({
-    timerange: z.string().max(64).optional().openapi({ description: 'start~end as unix seconds; either side may be empty.', example: '1717200000~1719792000' }),
+    timerange: z.string().max(64).optional().openapi({ description: 'The built-in time range, written `start~end` like a range filter\'s value: both ends included, either side may be empty; each side unix seconds, an ISO 8601 date-time or a date `YYYY-MM-DD` (read in the dashboard\'s time zone). Or a relative range such as `last_7_days`, worked out when the data runs, in the zone in force.', example: '1717200000~1719791999' }),
     aggregation: z.enum(AGGREGATIONS).optional(),
     // A zone that is none is refused wherever parameters are taken, even where the dashboard ignores tz.
     tz: z.string().max(64).refine((tz) => canonicalTimeZone(tz) !== null, {
       error: (iss) => `The time zone "${String(iss.input).slice(0, 64)}" is not a known IANA time zone (such as "Europe/Berlin" or "UTC").`,
     }).optional().openapi({ example: 'Europe/Berlin' }),
     filters: z
-      .array(z.object({ variable_name: z.string().min(1).max(128), selected_values: z.array(z.unknown()).max(10_000) }).strict())
+      .array(z.object({ variable_name: z.string().min(1).max(128), selected_values: selectedValues }).strict())
       .max(200)
       .optional(),
   })

@@ -7,8 +7,9 @@ import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { executeQuery } from '../../engine/execute.ts';
 import { downloadClaims } from './data-format.ts';
-import { mergeParameters } from '../dashboard-status/service.ts';
+import { mergeParameters } from '../../engine/dashboard-run.ts';
 import { enforceFilterRules } from '../filters/rules.ts';
+import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 /**
  * Reads a report whose dashboard the caller may see, with that dashboard; otherwise a 404 (a report
@@ -38,6 +39,7 @@ export async function reportData({ ctx, id, parameters, format, filterRules = tr
   if (format !== 'json' && !report.data_download_enabled) {
     throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
   }
+  await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters, pointer: '/parameters', sql: [report.sql_query] });
   const merged = mergeParameters(dashboard.default_parameters, parameters);
   if (filterRules) await enforceFilterRules(ctx, dashboard, merged);
   const defs = await dashboardFilterDefinitions(ctx, dashboard.id);

@@ -20,23 +20,41 @@ export function visibleAlerts(p: Principal): SQL {
 export const alertTarget = (alertId: string, datasourceId: string): ResourceRef[] =>
   [{ type: 'sql_alerts', id: alertId }, { type: 'datasources', id: datasourceId }];
 
-/** Update and delete: Manage Alerts or Manage Datasources, reaching the alert with its datasource. */
-export function requireAlertWrite(p: Principal, alertId: string, datasourceId: string): void {
+/**
+ * Update and delete: Manage Alerts or Manage Datasources, reaching the alert with its datasource. An
+ * alert the caller cannot see (View Alerts does not reach it) is a 404, as if it did not exist; a caller
+ * without either permission at all is a 403 (principal.ts requirePermissionOn states the rule).
+ */
+export function requireAlertWrite(p: Principal, alertId: string, datasourceId: string, moving = false): void {
   const target = alertTarget(alertId, datasourceId);
   if (can(p, 'manage_alerts', target) || can(p, 'manage_datasources', target)) return;
-  requirePermission(p, canAny(p, ['manage_alerts']) ? 'manage_alerts' : 'manage_datasources', target);
+  const permission = canAny(p, ['manage_alerts']) ? 'manage_alerts' : 'manage_datasources';
+  // Moving a visible alert to a datasource the key cannot reach stays a 403.
+  if (!moving && canAny(p, [permission]) && !can(p, 'view_alerts', target)) throw notFound('SQL alert', alertId);
+  requirePermission(p, permission, target);
 }
 
 /**
- * Reads of one alert (the alert, its results): an alert of the organization (404 otherwise) that the
- * permission reaches with its datasource (403 otherwise).
+ * Reads of one alert (the alert, its results): an alert of the organization that the caller can see
+ * (404 otherwise) and that the permission reaches with its datasource (403 otherwise).
  */
 export async function requireAlertRead(ctx: ServiceContext, alertId: string, permission: Permission = 'view_alerts') {
   const [row] = await ctx.db.select({ datasource_id: sqlAlerts.datasource_id }).from(sqlAlerts)
     .where(and(eq(sqlAlerts.id, alertId), eq(sqlAlerts.organization_id, ctx.principal.organizationId))).limit(1);
   if (!row) throw notFound('SQL alert', alertId);
-  requirePermission(ctx.principal, permission, alertTarget(alertId, row.datasource_id));
+  requireOnAlert(ctx.principal, permission, alertId, row.datasource_id);
   return row;
+}
+
+/**
+ * The check on an alert of the organization that was found: allowed when the permission reaches it with
+ * its datasource; a 404 when the caller holds the permission elsewhere but cannot see this alert (View
+ * Alerts does not reach it); a 403 otherwise (visible, or the permission not held at all).
+ */
+export function requireOnAlert(p: Principal, permission: Permission, alertId: string, datasourceId: string): void {
+  const target = alertTarget(alertId, datasourceId);
+  if (!can(p, permission, target) && canAny(p, [permission]) && !can(p, 'view_alerts', target)) throw notFound('SQL alert', alertId);
+  requirePermission(p, permission, target);
 }
 
 /** Before any lookup: the caller holds one of the write permissions at all. */

@@ -1,12 +1,13 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery } from '../../lib/openapi.ts';
+import { sortFields } from '../../lib/list.ts';
+import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { resultsQuery, SqlAlert, SQL_ALERT_INCLUDES, sqlAlertBody, SqlAlertResults } from './schema.ts';
-import { createAlert, deleteAlert, getAlert, listAlerts, updateAlert } from './service.ts';
+import { createAlert, deleteAlert, getAlert, listAlerts, updateAlert, SQL_ALERT_LIST } from './service.ts';
 import { alertResults } from './results.ts';
 
 export const sqlAlertRoutes = new OpenAPIHono<AppEnv>();
@@ -18,10 +19,10 @@ defineRoute(sqlAlertRoutes, createRoute({
   method: 'get', path: '/sql_alerts', tags, summary: 'List SQL alerts',
   description: `Ordered by name. Needs View Alerts; a key restricted to some alerts or datasources lists only those. ${INCLUDE}`,
   'x-permissions': ['view_alerts'],
-  request: { query: pageQuery.extend(includeQuery(SQL_ALERT_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(SQL_ALERT_LIST), 'by name', SQL_ALERT_INCLUDES) },
   responses: { 200: listDocument('A page of SQL alerts', SqlAlert), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(SQL_ALERT_LIST));
   const include = parseInclude(c, SQL_ALERT_INCLUDES);
   return sendList(c, page, await listAlerts(serviceContext(c), page, include), include);
 });

@@ -2,6 +2,7 @@
  * SQL alert run times: parsing `run_at` (comma-separated times of day, 24-hour `14:30` or 12-hour
  * `2:30pm` / `9 am`) and computing the next run in the organization's time zone.
  */
+import { toWall, wallParts, zonedInstant } from '@cairn/core';
 
 const TIME = /^(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?$|^(\d{1,2}):(\d{2})$/i;
 
@@ -38,39 +39,6 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** The stored form: 24-hour times, sorted, comma-separated (`08:00,14:30`). */
 export const formatRunAt = (times: number[]) => times.map((t) => `${pad(Math.floor(t / 60))}:${pad(t % 60)}`).join(',');
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function partsIn(timeZone: string, ms: number) {
-  let f = formats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-    });
-    formats.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return { y: Number(p.year), m: Number(p.month), d: Number(p.day), h: Number(p.hour), mi: Number(p.minute), s: Number(p.second) };
-}
-
-/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
-function offsetAt(timeZone: string, ms: number): number {
-  const p = partsIn(timeZone, ms);
-  return Date.UTC(p.y, p.m - 1, p.d, p.h, p.mi, p.s) - Math.floor(ms / 1000) * 1000;
-}
-
-/**
- * The instant when the wall clock of `timeZone` shows the given date and minute of the day. A time
- * skipped by a daylight-saving jump resolves to the instant the clock jumps over it (one hour later
- * on the new clock); a repeated time takes its first occurrence.
- */
-export function zonedTime(timeZone: string, y: number, m: number, d: number, minuteOfDay: number): number {
-  const wall = Date.UTC(y, m - 1, d, 0, minuteOfDay);
-  // The zone's offsets a day before and after; a wall time is valid under an offset that holds at its instant.
-  const before = wall - offsetAt(timeZone, wall - 86_400_000);
-  const after = wall - offsetAt(timeZone, wall + 86_400_000);
-  const valid = [before, after].filter((t) => offsetAt(timeZone, t) === wall - t);
-  return valid.length ? Math.min(...valid) : before;
-}
-
 export interface RunSchedule {
   run_schedule: 'disabled' | 'at' | 'every';
   run_at: string | null;
@@ -83,11 +51,12 @@ export function nextRunAt(s: RunSchedule, timeZone: string, now: Date): Date | n
   if (s.run_schedule !== 'at' || !s.run_at) return null;
   const parsed = parseRunAt(s.run_at);
   if ('bad' in parsed || !parsed.times.length) return null;
-  const today = partsIn(timeZone, now.getTime());
+  const today = wallParts(toWall(timeZone, now.getTime()));
   for (let day = 0; day <= 2; day++) {
-    const date = new Date(Date.UTC(today.y, today.m - 1, today.d + day));
+    const date = new Date(Date.UTC(today.year, today.month - 1, today.day + day));
     for (const t of parsed.times) {
-      const at = zonedTime(timeZone, date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), t);
+      // Zone arithmetic and its rule for skipped and repeated times: core/src/time.ts.
+      const at = zonedInstant(timeZone, date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), t);
       if (at > now.getTime()) return new Date(at);
     }
   }

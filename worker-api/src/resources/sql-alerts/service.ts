@@ -5,7 +5,8 @@ import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { canAny, requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { requireAlertRead, requireAlertWrite, requireAnyAlertWrite, visibleAlerts } from './access.ts';
 import { checkDatasource, checkSnippets, includedDatasources, includedSnippets, replaceSnippets, snippetsUsedBy } from './relations.ts';
 import { alertProblems, clearedFor, normalized, type AlertState } from './rules.ts';
@@ -15,7 +16,15 @@ import { serializeAlert, type AlertRow } from './serialize.ts';
 import { throwProblems } from '../datasources/rules.ts';
 
 type Body = ResourceBody<typeof sqlAlertBody.attributes.shape>;
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /sql_alerts. */
+export const SQL_ALERT_LIST: ListSpec = {
+  name: [sqlAlerts.name],
+  sorts: { name: sqlAlerts.name, created_at: sqlAlerts.created_at, updated_at: sqlAlerts.updated_at },
+  order: [asc(sqlAlerts.name)],
+  id: sqlAlerts.id,
+};
 type Values = Partial<typeof sqlAlerts.$inferInsert>;
 
 const inOrg = (ctx: ServiceContext, id: string) => and(eq(sqlAlerts.id, id), eq(sqlAlerts.organization_id, ctx.principal.organizationId));
@@ -48,9 +57,9 @@ async function serializeAlerts(ctx: ServiceContext, rows: AlertRow[], include: S
 export async function listAlerts(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_alerts');
   checkInclude(ctx, include);
-  const where = visibleAlerts(ctx.principal);
+  const where = and(visibleAlerts(ctx.principal), nameFilter(SQL_ALERT_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(sqlAlerts).where(where).orderBy(asc(sqlAlerts.name), asc(sqlAlerts.id)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select().from(sqlAlerts).where(where).orderBy(...listOrder(SQL_ALERT_LIST, page)).limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(sqlAlerts).where(where),
   ]);
   return { ...(await serializeAlerts(ctx, rows, include)), total: total?.n ?? 0 };
@@ -122,7 +131,7 @@ export async function updateAlert(ctx: ServiceContext, id: string, body: Body) {
     requireAlertWrite(ctx.principal, id, row.datasource_id);
     if (newDatasource && newDatasource !== row.datasource_id) {
       await checkDatasource(tx, org, newDatasource);
-      requireAlertWrite(ctx.principal, id, newDatasource);
+      requireAlertWrite(ctx.principal, id, newDatasource, true);
     }
     if (snippetIds) await checkSnippets(tx, org, snippetIds);
     const merged = stateOf({ ...row, ...sent });

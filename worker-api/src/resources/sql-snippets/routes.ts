@@ -1,14 +1,15 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
 import { MAX_SNIPPET_DEPTH, SNIPPET_INCLUDES, snippetBody, SqlSnippet } from './schema.ts';
-import { createSnippet, deleteSnippet, getSnippet, listSnippets, updateSnippet } from './service.ts';
+import { createSnippet, deleteSnippet, getSnippet, listSnippets, updateSnippet, SNIPPET_LIST } from './service.ts';
 
 export const sqlSnippetRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['SQL snippets'];
@@ -25,10 +26,10 @@ defineRoute(sqlSnippetRoutes, createRoute({
   method: 'get', path: '/sql_snippets', tags, summary: 'List SQL snippets',
   description: `The organization's snippets by name. Needs View Dashboards. ${INCLUDES}`,
   'x-permissions': ['view_dashboards'],
-  request: { query: pageQuery.extend(includeQuery(SNIPPET_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(SNIPPET_LIST), 'by name', SNIPPET_INCLUDES) },
   responses: { 200: listDocument('A page of snippets', SqlSnippet), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(SNIPPET_LIST));
   const include = parseInclude(c, SNIPPET_INCLUDES);
   return sendList(c, page, await listSnippets(serviceContext(c), page, include), include);
 });

@@ -5,7 +5,8 @@ import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../reports/datasource.ts';
 import { linked } from '../reports/included.ts';
 import { checkSnippetGraph, type SnippetNode } from './graph.ts';
@@ -14,7 +15,15 @@ import { readReferences, recordSnippetUses } from './references.ts';
 import type { snippetBody } from './schema.ts';
 
 type Body = ResourceBody<typeof snippetBody.attributes.shape>;
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /sql_snippets. */
+export const SNIPPET_LIST: ListSpec = {
+  name: [sqlSnippets.name],
+  sorts: { name: sqlSnippets.name, created_at: sqlSnippets.created_at, updated_at: sqlSnippets.updated_at },
+  order: [asc(sqlSnippets.name)],
+  id: sqlSnippets.id,
+};
 type SnippetRow = typeof sqlSnippets.$inferSelect;
 type Tx = Pick<Db, 'execute' | 'select' | 'insert' | 'delete' | 'update'>;
 
@@ -38,9 +47,10 @@ async function included(ctx: ServiceContext, data: ResourceObject[], include: Se
 export async function listSnippets(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
+  const where = and(inOrg(ctx), nameFilter(SNIPPET_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(sqlSnippets).where(inOrg(ctx)).orderBy(asc(sqlSnippets.name), asc(sqlSnippets.id)).limit(page.size).offset(offsetOf(page)),
-    ctx.db.select({ n: count() }).from(sqlSnippets).where(inOrg(ctx)),
+    ctx.db.select().from(sqlSnippets).where(where).orderBy(...listOrder(SNIPPET_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select({ n: count() }).from(sqlSnippets).where(where),
   ]);
   const data = await serializeSnippets(ctx, rows);
   return { data, included: include.size ? await included(ctx, data, include) : [], total: total?.n ?? 0 };

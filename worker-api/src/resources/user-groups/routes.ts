@@ -1,13 +1,14 @@
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
-import { errorResponses, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery } from '../../lib/openapi.ts';
+import { sortFields } from '../../lib/list.ts';
+import { errorResponses, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { z } from '@hono/zod-openapi';
 import { USER_GROUP_INCLUDES, UserGroup, userGroupBody } from './schema.ts';
-import { createUserGroup, deleteUserGroup, getUserGroup, listUserGroups, updateUserGroup } from './service.ts';
+import { createUserGroup, deleteUserGroup, getUserGroup, listUserGroups, updateUserGroup, USER_GROUP_LIST } from './service.ts';
 
 export const userGroupRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['User groups'];
@@ -19,10 +20,10 @@ defineRoute(userGroupRoutes, createRoute({
   method: 'get', path: '/user_groups', tags, summary: 'List user groups',
   description: 'The built-in groups first, then by name. Needs View Users.',
   'x-permissions': ['view_users'],
-  request: { query: pageQuery.extend(includeQuery(USER_GROUP_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(USER_GROUP_LIST), 'built-in groups first, then by name', USER_GROUP_INCLUDES) },
   responses: { 200: listDocument('A page of user groups', UserGroup), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(USER_GROUP_LIST));
   const include = parseInclude(c, USER_GROUP_INCLUDES);
   return sendList(c, page, await listUserGroups(serviceContext(c), page, include), include);
 });

@@ -5,13 +5,22 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { can, requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { dashboardRelationships } from '../dashboards/relations.ts';
 import { serializeDashboard } from '../dashboards/serialize.ts';
 import { serializeUser } from '../users/serialize.ts';
 import { serializeUserGroup } from './serialize.ts';
 
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /user_groups (without sort: the built-in groups first, then by name). */
+export const USER_GROUP_LIST: ListSpec = {
+  name: [userGroups.name],
+  sorts: { name: userGroups.name, created_at: userGroups.created_at, updated_at: userGroups.updated_at },
+  order: [sql`${userGroups.built_in_behavior} is null`, asc(userGroups.name)],
+  id: userGroups.id,
+};
 type GroupRow = typeof userGroups.$inferSelect;
 type Body = { attributes: { name?: string; description?: string | null }; relationships: Record<string, string | string[] | null> };
 
@@ -80,11 +89,10 @@ async function serializeGroups(ctx: ServiceContext, rows: GroupRow[], include: S
 
 export async function listUserGroups(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
-  const where = eq(userGroups.organization_id, ctx.principal.organizationId);
+  const where = and(eq(userGroups.organization_id, ctx.principal.organizationId), nameFilter(USER_GROUP_LIST, page));
   const [rows, [total]] = await Promise.all([
-    // Built-in groups first, then by name.
     ctx.db.select().from(userGroups).where(where)
-      .orderBy(sql`${userGroups.built_in_behavior} is null`, asc(userGroups.name), asc(userGroups.id))
+      .orderBy(...listOrder(USER_GROUP_LIST, page))
       .limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(userGroups).where(where),
   ]);

@@ -2,17 +2,18 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
-import { parseInclude, parsePage, sendDocument, sendList } from '../../lib/jsonapi.ts';
+import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
 import { readBody } from '../../lib/body.ts';
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
+import { sortFields } from '../../lib/list.ts';
 import {
-  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, pageQuery,
+  actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
 } from '../../lib/openapi.ts';
 import { mailMeta, type MailResult } from '../../mail/index.ts';
 import { activateBody, inviteBody, User, USER_INCLUDES, userBody } from './schema.ts';
 import {
-  activateUser, deactivateUser, getUser, inviteUser, listUsers, resendInvitation, revokeInvitation, updateUser,
+  activateUser, deactivateUser, getUser, inviteUser, listUsers, resendInvitation, revokeInvitation, updateUser, USER_LIST,
 } from './service.ts';
 
 export const userRoutes = new OpenAPIHono<AppEnv>();
@@ -73,10 +74,10 @@ defineRoute(userRoutes, createRoute({
   method: 'get', path: '/users', tags, summary: 'List users',
   description: 'Every user of the organization (invited, active and deactivated), ordered by e-mail. Needs View Users. `otp_app_enabled`/`otp_phone_enabled` only with Manage Users.',
   'x-permissions': ['view_users'],
-  request: { query: pageQuery.extend(includeQuery(USER_INCLUDES).shape) },
+  request: { query: listQuery(sortFields(USER_LIST), 'by email; name is firstname and lastname, and filter[name] also searches the email', USER_INCLUDES) },
   responses: { 200: listDocument('A page of users', User), ...errorResponses(400, 401, 403, 429) },
 }), async (c) => {
-  const page = parsePage(c);
+  const page = parseListQuery(c, sortFields(USER_LIST));
   const include = parseInclude(c, USER_INCLUDES);
   return sendList(c, page, await listUsers(serviceContext(c), page, include), include);
 });

@@ -1,16 +1,25 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { ApiError, newId, notFound, ORGANIZATION, randomString, sha256Hex } from '@cairn/core';
+import { ApiError, newId, notFound, ORGANIZATION, regionToken, sha256Hex } from '@cairn/core';
 import { sessions, userGroupMembers, userGroups, users } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can, requirePermission } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
-import { offsetOf } from '../../lib/jsonapi.ts';
+import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
+import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeUserGroup } from '../user-groups/serialize.ts';
 import { explicitGroupIds } from './groups.ts';
 import { serializeUser } from './serialize.ts';
 import { sendInvitationMail } from '../../mail/index.ts';
 
-type Page = { size: number; number: number };
+type Page = ListQuery;
+
+/** filter[name] and sort of GET /users (name is firstname and lastname; filter[name] also searches the email). */
+export const USER_LIST: ListSpec = {
+  name: [sql`${users.firstname} || ' ' || ${users.lastname}`, users.email],
+  sorts: { name: sql`${users.firstname} || ' ' || ${users.lastname}`, email: users.email, created_at: users.created_at, updated_at: users.updated_at },
+  order: [asc(users.email)],
+  id: users.id,
+};
 type UserRow = typeof users.$inferSelect;
 type Role = UserRow['role'];
 
@@ -65,9 +74,9 @@ async function serializeUsers(ctx: ServiceContext, rows: UserRow[], include: Set
 
 export async function listUsers(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
-  const where = eq(users.organization_id, ctx.principal.organizationId);
+  const where = and(eq(users.organization_id, ctx.principal.organizationId), nameFilter(USER_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(users).where(where).orderBy(asc(users.email), asc(users.id)).limit(page.size).offset(offsetOf(page)),
+    ctx.db.select().from(users).where(where).orderBy(...listOrder(USER_LIST, page)).limit(page.size).offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(users).where(where),
   ]);
   return { ...(await serializeUsers(ctx, rows, include)), total: total?.n ?? 0 };
@@ -198,7 +207,7 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
   if (taken) throw new ApiError('conflict', `${input.email} is already a user of this organization.`, { source: { pointer: '/email' } });
   const id = newId('user');
   const org = ctx.principal.organizationId;
-  const token = randomString(40);
+  const token = regionToken(ctx.env.REGION, 40);
   await ctx.direct().db.transaction(async (tx) => {
     if (input.role !== 'viewer') await requireAnalystSeat(tx, org);
     await tx.insert(users).values({
@@ -226,7 +235,7 @@ async function findInvitation(ctx: ServiceContext, id: string) {
 export async function resendInvitation(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const invitee = await findInvitation(ctx, id);
-  const token = randomString(40);
+  const token = regionToken(ctx.env.REGION, 40);
   await ctx.db.update(users).set({ invitation_token_hash: await sha256Hex(token), invitation_created_at: new Date(), updated_at: new Date() })
     .where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId), isNull(users.invitation_accepted_at)));
   await audit(ctx, 'resend_invitation', 'users', id);

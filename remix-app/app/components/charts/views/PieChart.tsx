@@ -1,5 +1,6 @@
 /** Pie or donut: slices in row order, small ones grouped into "Other", labels as names, values or percentages. */
 import { ResponsivePie } from '@nivo/pie';
+import { useLayoutEffect, type RefObject } from 'react';
 import type { Cell } from '../../../lib/types';
 import type { PieConfig } from '../config';
 import { toNumber } from '../data';
@@ -9,10 +10,31 @@ import { ChartTooltip } from '../tooltip';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
+/**
+ * Names the chart's `<svg role="img">` (nivo's pie takes a role but no label, and an image without a
+ * name fails WCAG 1.1.1: axe's and Lighthouse's svg-img-alt). The pie draws its svg once it has measured
+ * its box, a commit after this view's own, so the name is set whenever an svg appears below `ref`.
+ */
+function useSvgName(ref: RefObject<HTMLElement | null>, label: string) {
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const name = () => {
+      for (const svg of el.querySelectorAll('svg[role="img"]')) if (svg.getAttribute('aria-label') !== label) svg.setAttribute('aria-label', label);
+    };
+    name();
+    if (typeof MutationObserver === 'undefined') return;
+    const observer = new MutationObserver(name);
+    observer.observe(el, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [ref, label]);
+}
+
 export default function PieChart({ config, roles, data, palette, colors, mode, title, zone, onDrill }: ViewProps<PieConfig>) {
   const l = idx(roles, 'label')!, v = idx(roles, 'value')!;
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
+  useSvgName(ref, title);
   const labelZone = columnZone(data.rows, l, field(l), zone);
   const slices = data.rows
     .map((r) => ({ label: formatCell(r[l], field(l), undefined, labelZone) || '—', value: toNumber(r[v]) ?? 0, row: r as Cell[] | null }))
