@@ -142,8 +142,12 @@ describe('getting around', () => {
       await add.waitFor();
       expect(await add.textContent()).toBe('Add a report');
       expect(await add.getAttribute('href')).toBe(`/app/reports/new?dashboard=${emptyId}`);
+      // The visit is remembered once the page has hydrated (an effect): the link above is drawn before that.
+      const remembered = (id: string) => page.waitForFunction((d) => Object.keys(localStorage).some((k) => k.startsWith('cairn:recent-dashboards:') && (localStorage.getItem(k) ?? '').includes(d)), id);
+      await remembered(emptyId);
       await page.goto(`${origin}/app/dashboards/${dashboardId}`);
       await waitForTiles(page, 3);
+      await remembered(dashboardId);
 
       await page.goto(`${origin}/app/`);
       const recent = page.locator('[data-testid="recent-dashboard"]');

@@ -65,12 +65,16 @@ describe('datasource form', () => {
     expect(options.find((o) => o.value === 'postgres')).toMatchObject({ disabled: false, text: 'PostgreSQL' });
     expect(options.find((o) => o.value === 'mysql')?.disabled).toBe(false);
     expect(options.find((o) => o.value === 'mongodb')).toMatchObject({ disabled: true, text: expect.stringContaining('not available yet') });
-    expect(options.find((o) => o.value === 'oracle')?.disabled).toBe(true);
+    // Oracle runs through an agent only (D50/D60): offered, and the note says how.
+    expect(options.find((o) => o.value === 'oracle')?.disabled).toBe(false);
     for (const runs of ['snowflake', 'bigquery', 'databricks', 'athena']) expect(options.find((o) => o.value === runs)?.disabled).toBe(false);
     const modes = await page.locator('[data-testid="field-connection_mode"] option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).disabled]));
-    // PostgreSQL runs through SSH tunnels (D51); agents not yet.
-    expect(modes).toEqual([['direct', false], ['ssh_tunnel', false], ['agent', true]]);
+    // PostgreSQL runs directly, through SSH tunnels (D51) and through agents (D50).
+    expect(modes).toEqual([['direct', false], ['ssh_tunnel', false], ['agent', false]]);
     expect(await page.textContent('[data-testid="database_type-note"]')).toMatch(/cannot run queries in Cairn yet/);
+    await page.selectOption('[data-testid="field-database_type"]', 'oracle');
+    expect(await page.textContent('[data-testid="database_type-note"]')).toMatch(/runs through a Cairn agent only/);
+    await page.selectOption('[data-testid="field-database_type"]', 'postgres');
   });
 
   it('tests the unsaved form: a plain message for a closed port, and no answer within 10 s clears the old result while it runs', async () => {
