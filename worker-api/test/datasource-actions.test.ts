@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { datasources, executions } from '@cairn/db';
+import { and, eq } from 'drizzle-orm';
+import { auditLog, datasources, executions } from '@cairn/db';
 import { call, db, makeKey, makeOrg, makeRawKey, only } from './fixtures.ts';
 import { appCall, eventually, makeDatasource, roomForDatasources, MARIADB_ATTRS, PG_ATTRS } from './engine-fixtures.ts';
 import { createMyDatabase, createPgDatabase, myQuery } from './connectors-fixtures.ts';
@@ -48,6 +48,9 @@ describe('POST /datasources/{id}/test_connection', () => {
     const pgId = await makeDatasource(key, { ...PG_ATTRS, database: pg.name });
     expect((await appCall(`/datasources/${pgId}/test_connection`, { key, method: 'POST' })).json).toEqual({ status: 'ok', error_message: null });
     expect((await dsRow(pgId)).server_version).toMatch(/^\d+/);
+    // The audit row names the resource by its plural JSON:API type, as every other row does.
+    const rows = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, pgId), eq(auditLog.action, 'test_connection')));
+    expect(rows.map((r) => r.resource_type)).toEqual(['datasources']);
     const myId = await makeDatasource(key, { ...MARIADB_ATTRS, database: my.name });
     expect((await appCall(`/datasources/${myId}/test_connection`, { key, method: 'POST' })).json.status).toBe('ok');
     expect((await dsRow(myId)).server_version).toMatch(/MariaDB|^\d+\./i);

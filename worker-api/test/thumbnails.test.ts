@@ -12,7 +12,8 @@ import { dashboards } from '@cairn/db';
 import worker from '../src/index.ts';
 import type { Env } from '../src/env.ts';
 import type { JobMessage } from '../src/jobs/messages.ts';
-import { claimDueThumbnails, thumbnailObjectKey } from '../src/resources/dashboards/thumbnails.ts';
+import { claimDueThumbnails } from '../src/resources/dashboards/thumbnails.ts';
+import { thumbnailObjectKey } from '../src/resources/dashboards/thumbnail-url.ts';
 import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 import postgres from 'postgres';
@@ -122,6 +123,9 @@ describe('GET /dashboards/{id}/thumbnail', () => {
     expect((await call(`/dashboards/${id}/thumbnail`, { key: otherKey })).status).toBe(404);
     // Without a key: 401.
     expect((await call(`/dashboards/${id}/thumbnail`)).status).toBe(401);
+    // Deleting the dashboard deletes its image from the bucket.
+    expect((await call(`/dashboards/${id}`, { key, method: 'DELETE' })).status).toBe(204);
+    expect(await (env as unknown as Env).RESULTS.head(thumbnailObjectKey(id))).toBeNull();
   });
 });
 

@@ -2,6 +2,11 @@ import { auditLog } from '@cairn/db';
 import { actorOf } from '../auth/principal.ts';
 import type { ServiceContext } from './context.ts';
 
+/** What an audit row names, by its JSON:API type (plural, as the API answers it). */
+export type AuditResourceType =
+  | 'api_keys' | 'dashboard_groups' | 'dashboard_schedules' | 'dashboard_sharing_links' | 'dashboards' | 'datasource_agents'
+  | 'datasources' | 'export_jobs' | 'filters' | 'organizations' | 'reports' | 'sql_alerts' | 'sql_snippets' | 'user_groups' | 'users';
+
 /**
  * Records one write: organization, the key or user who made it, the action (`create`, `update`,
  * `delete`, or a verb such as `lock`), the resource and the request id. `details` names what
@@ -10,7 +15,7 @@ import type { ServiceContext } from './context.ts';
 export async function audit(
   ctx: Pick<ServiceContext, 'db' | 'principal' | 'requestId'>,
   action: string,
-  resourceType: string,
+  resourceType: AuditResourceType,
   resourceId: string | null,
   details?: Record<string, unknown>,
 ): Promise<void> {

@@ -10,6 +10,7 @@ import { serializeDashboard } from './serialize.ts';
 import { checkFilterIds, checkSnippetIds, requireDashboardCreation, unchangedError, type Tx } from './checks.ts';
 import type { DashboardWrite } from './schema.ts';
 import type { ListQuery } from '../../lib/jsonapi.ts';
+import { thumbnailObjectKey } from './thumbnail-url.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 
 /** filter[name] and sort of GET /dashboards. */
@@ -179,6 +180,9 @@ export async function deleteDashboard(ctx: ServiceContext, id: string) {
       ));
     }
   });
+  // Its thumbnail goes with it (D62); the row is gone already, so a failure here leaves only an orphan
+  // image nobody can fetch (the route reads the row first), which is logged, not answered.
+  await ctx.env.RESULTS.delete(thumbnailObjectKey(id)).catch((err) => console.error(`dashboard ${id}: deleting its thumbnail failed`, err));
   await audit(ctx, 'delete', 'dashboards', id);
 }
 

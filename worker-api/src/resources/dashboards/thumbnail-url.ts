@@ -6,3 +6,6 @@ export function thumbnailUrl(baseUrl: string, d: { id: string; thumbnail_image_u
   if (!d.thumbnail_image_url || !d.thumbnail_created_at) return null;
   return `${baseUrl}/dashboards/${encodeURIComponent(d.id)}/thumbnail?v=${d.thumbnail_created_at.getTime()}`;
 }
+
+/** The object key of a dashboard's thumbnail in the region's bucket. */
+export const thumbnailObjectKey = (dashboardId: string) => `thumbnails/${dashboardId}`;

@@ -18,6 +18,7 @@ import { pooledDb } from '../../lib/db.ts';
 import type { JobMessage } from '../../jobs/messages.ts';
 import { renderFile } from '../export-jobs/renderer.ts';
 import { mergeParameters } from '../../engine/dashboard-run.ts';
+import { thumbnailObjectKey } from './thumbnail-url.ts';
 
 const HOUR_MS = 3_600_000;
 /** How often a dashboard's thumbnail is rendered at most, and how recent a view must be to earn one. */
@@ -25,7 +26,6 @@ export const THUMBNAIL_EVERY_MS = 24 * HOUR_MS;
 /** last_accessed_at is written at most this often per dashboard. */
 export const ACCESS_WRITE_EVERY_MS = HOUR_MS;
 
-export const thumbnailObjectKey = (dashboardId: string) => `thumbnails/${dashboardId}`;
 
 
 /** Dashboard id → when this isolate last wrote (or found) a recent last_accessed_at. */

@@ -28,7 +28,7 @@ export async function testConnection(ctx: ServiceContext, id: string) {
     await ctx.db.update(datasources).set({ server_version: result.server_version })
       .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId)));
   }
-  await audit(ctx, 'test_connection', 'datasource', id, { status: result.status });
+  await audit(ctx, 'test_connection', 'datasources', id, { status: result.status });
   return { status: result.status, error_message: result.error_message };
 }
 
@@ -38,7 +38,7 @@ export async function refreshDatasource(ctx: ServiceContext, id: string) {
   const ds = await findDatasource(ctx, id);
   await assertRunnable(ctx, ds);
   const job = await createSchemaJob(ctx, ds);
-  await audit(ctx, 'refresh', 'datasource', id, { execution_id: job.executionId });
+  await audit(ctx, 'refresh', 'datasources', id, { execution_id: job.executionId });
   ctx.waitUntil(dispatch(ctx, job).catch((err) => console.error(`[${ctx.requestId}] schema refresh ${job.executionId} failed to dispatch`, err)));
   return { execution_id: job.executionId };
 }

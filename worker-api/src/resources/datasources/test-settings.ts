@@ -78,6 +78,6 @@ export async function testSettings(ctx: ServiceContext, body: Body, id: string |
   } satisfies DatasourceConfig;
   const agents = config.connection_mode === 'agent' ? await agentRefs(ctx, agentIds) : undefined;
   const result = await boundedTest({ ...config, agents }, ctx);
-  await audit(ctx, 'test_connection', 'datasource', id, { status: result.status, unsaved: true });
+  await audit(ctx, 'test_connection', 'datasources', id, { status: result.status, unsaved: true });
   return { status: result.status, error_message: result.error_message };
 }

@@ -22,7 +22,7 @@ export async function runAlertQuery(ctx: ServiceContext, id: string): Promise<{ 
   requireOnAlert(ctx.principal, 'manage_alerts', id, alert.datasource_id);
   const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
   const job = await prepareAlertRun(ctx.direct().sql, ctx.env, alert, actor);
-  await audit(ctx, 'run', 'sql_alert', id, { execution_id: job.executionId });
+  await audit(ctx, 'run', 'sql_alerts', id, { execution_id: job.executionId });
   ctx.waitUntil(dispatch(ctx, job).catch((err) => console.error(`[${ctx.requestId}] alert run ${job.executionId} failed to dispatch`, err)));
   return { execution_id: job.executionId };
 }
