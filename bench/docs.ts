@@ -25,12 +25,12 @@ import { errorMessage, fail, say } from '../scripts/lib/log.ts';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import type { StackFile } from '../scripts/lib/stack.ts';
 import { machineLine, utcNow, withBenchStack, writeReadmeBlock } from './lib.ts';
+import { CHROMIUM_FLAGS } from '../scripts/lib/renderer.ts';
 import { CHROMIUM, lighthouseMedian, median, type LighthouseScores } from './lighthouse.ts';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const START = '<!-- bench:docs:start -->';
 const END = '<!-- bench:docs:end -->';
 

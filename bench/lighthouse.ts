@@ -3,7 +3,9 @@
  * accessibility scores, the metrics behind performance, and the binary audits that failed. Shared by
  * `npm run bench:docs` (docs.ts) and `npm run bench` (public.ts).
  */
-export const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM_PATH } from '../scripts/lib/renderer.ts';
+
+export const CHROMIUM = CHROMIUM_PATH;
 
 export interface LighthouseScores {
   performance: number;

@@ -4,16 +4,13 @@
  * once; organization settings; a viewer is refused every administration page; sign-in throttling and
  * cross-site form posts are refused.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hashPassword, newId } from '@cairn/core';
 import { createDb } from '@cairn/db';
 import { apiFetch, getStack } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let browser: Browser;
 let origin: string;
@@ -73,7 +70,7 @@ beforeAll(async () => {
   if (!stack.app) throw new Error('The stack runs without the web app.');
   origin = new URL(stack.app).origin;
   db = createDb(stack.database_url, { max: 1 });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const { context, page } = await newPage();
   await signIn(page, stack.admin.email, stack.admin.password);
   adminState = await context.storageState();

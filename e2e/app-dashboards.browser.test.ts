@@ -7,7 +7,6 @@
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,11 +14,9 @@ import { hashPassword, newId } from '@cairn/core';
 import { CHART_GALLERY_NAME, GALLERY_REPORTS } from '../db/src/seed/chart-gallery.ts';
 import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { apiFetch, getStack, REPO_ROOT } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'dashboards');
 const JSONAPI = { 'content-type': 'application/vnd.api+json' };
 
@@ -99,7 +96,7 @@ beforeAll(async () => {
   if (!stack.app) throw new Error('The stack runs without the web app (stack.app is null).');
   origin = new URL(stack.app).origin;
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 
   // A viewer of the stack's organization, written as the seed writes users (there is no password-setting API call for tests).
   sql = postgres(stack.database_url, { max: 1, onnotice: () => {} });

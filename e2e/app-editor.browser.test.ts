@@ -4,17 +4,14 @@
  * are dragged and resized and the layout persists; datasources are created and tested against the
  * local Postgres; a viewer is refused edit mode.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { hashPassword, newId } from '../core/src/index.ts';
 import { apiFetch, getStack } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PASSWORD = 'editor-test-password-1';
 
 let browser: Browser;
@@ -118,7 +115,7 @@ beforeAll(async () => {
   sql = postgres(stack.database_url, { max: 2, onnotice: () => {} });
   const list = await apiFetch('/datasources');
   sampleDatasource = list.body.data.find((d: { attributes: { is_sample: boolean } }) => d.attributes.is_sample).id;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const analyst = await makeUser('analyst');
   const viewer = await makeUser('viewer');
   sessions.analyst = await signIn(analyst.email, PASSWORD);

@@ -4,24 +4,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { getStack, REPO_ROOT } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts');
 
 let browser: Browser;
@@ -38,7 +27,7 @@ beforeAll(async () => {
   admin = stack.admin;
   api = stack.regions.eu.api;
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const { context, page } = await newPage();
   await signIn(page);
   await page.waitForURL(`${origin}/app/`);

@@ -1,20 +1,20 @@
 /**
  * What the browser test files share: Debian's Chromium started headless with the flags every file
- * uses, and signing in through the app's sign-in page. (Older files still carry their own copies.)
+ * uses, and signing in through the app's sign-in page. Every browser test file starts Chromium here.
  */
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type postgres from 'postgres';
 import { hashPassword, newId } from '@cairn/core';
 import { getStack } from './harness.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/lib/renderer.ts';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
+/** Chromium as the stack's renderer starts it (one list of flags: scripts/lib/renderer.ts). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
 }
 
 /**

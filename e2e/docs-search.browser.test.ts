@@ -6,15 +6,12 @@
  *
  * Against any stack: CAIRN_STACK_FILE=… npx vitest run --config e2e/vitest.config.ts e2e/docs-search.browser.test.ts
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getStack, type StackFile } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const DESKTOP = { width: 1440, height: 1000 };
 
 let browser: Browser;
@@ -25,7 +22,7 @@ beforeAll(async () => {
   stack = getStack();
   if (!stack.docs) throw new Error('The stack runs without the web app (stack.docs is null).');
   origin = new URL(stack.docs).origin;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -7,17 +7,14 @@
  * (the crash-page test needs the app started with DOCS_TEST_HOOKS=1, as `npm test` does).
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { getStack, REPO_ROOT } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const DESKTOP = { width: 1440, height: 1000 };
 const MOBILE = { width: 390, height: 844 };
 /** Gzipped JavaScript the docs may add to what every page of the web app loads (~11 KB now). */
@@ -40,7 +37,7 @@ beforeAll(async () => {
   origin = new URL(stack.docs).origin;
   // The same file the app bundles: built by `npm run build -w @cairn/docs` before the app.
   manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'docs/.generated/manifest.json'), 'utf8')) as Manifest;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

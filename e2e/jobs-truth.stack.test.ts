@@ -26,12 +26,24 @@ async function until<T>(what: string, check: () => Promise<T | null | undefined 
   }
 }
 
-/** Pid of the process listening on the port (the wrangler of one worker). */
+/** Pid of the process listening on the port: wrangler dev's proxy, a workerd of that worker's wrangler. */
 function listenerPid(port: number): number {
   const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
   const m = /pid=(\d+)/.exec(out);
   if (!m) throw new Error(`nothing listens on ${port}: ${out}`);
   return Number(m[1]);
+}
+
+const commOf = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+const parentOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+};
+
+/** The wrangler process that runs the worker answering on the port (the listener is one of its workerds). */
+function wranglerOf(port: number): number {
+  const listener = listenerPid(port);
+  return commOf(listener) === 'workerd' ? parentOf(listener) : listener;
 }
 
 /** The workerd processes below a pid (wrangler → workerd). */
@@ -40,15 +52,14 @@ function workerdBelow(root: number): number[] {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      parent.set(Number(d), parentOf(Number(d)));
     } catch { /* gone */ }
   }
   const below = (pid: number): boolean => {
     for (let p = parent.get(pid); p; p = parent.get(p)) if (p === root) return true;
     return false;
   };
-  return [...parent.keys()].filter((pid) => below(pid) && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd');
+  return [...parent.keys()].filter((pid) => below(pid) && commOf(pid) === 'workerd');
 }
 
 /**
@@ -83,7 +94,8 @@ describe('a job whose consumer dies', () => {
       await until('the export runs', async () => (await apiFetch(`/export_jobs/${jobId}`)).body.data.attributes.job_status === 'running', 60_000, 200);
 
       const port = Number(new URL(stack.regions.eu.api).port);
-      const killed = workerdBelow(listenerPid(port));
+      // Every workerd of that worker's wrangler (its proxy and the runtime that consumes the queue).
+      const killed = workerdBelow(wranglerOf(port));
       expect(killed.length, 'the EU API worker runs in a workerd process').toBeGreaterThan(0);
       for (const pid of killed) process.kill(pid, 'SIGKILL');
 

@@ -7,15 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { apiFetch, getStack } from './harness.ts';
+import { launchChromium } from './browser-kit.ts';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let browser: Browser;
 let origin: string;
@@ -61,7 +58,7 @@ beforeAll(async () => {
   origin = new URL(stack.app).origin;
   const list = await apiFetch('/dashboards?page[size]=200');
   dashboardId = list.body.data.find((d: { attributes: { name: string } }) => d.attributes.name === SAMPLE_DASHBOARD_NAME).id;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   const { context, page } = await newPage();
   await page.goto(`${origin}/app/login`);
   await page.fill('input[name="email"]', stack.admin.email);

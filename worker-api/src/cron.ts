@@ -19,6 +19,8 @@ const PREWARM_PER_TICK = 200;
 const THUMBNAILS_PER_TICK = 20;
 const DELETE_BATCH = 1_000;
 const ALERT_RESULTS_KEPT_DAYS = 30;
+/** The audit log's default retention (AUDIT_LOG_KEPT_DAYS overrides it; 0 keeps every row). */
+export const AUDIT_LOG_KEPT_DAYS = 365;
 /** Schedules sent per tick at most (each may render images; the rest are due on the next tick). */
 const SCHEDULES_PER_TICK = 20;
 /** Past the guard, how long a running execution may stay unfinished before the cron writes it off. */
@@ -28,6 +30,8 @@ export interface CronSummary {
   /** Alerts claimed this tick and handed to the job queue. */
   alertsStarted: string[];
   alertResultsDeleted: number;
+  /** Audit rows older than the retention (AUDIT_LOG_KEPT_DAYS), deleted this tick. */
+  auditRowsDeleted: number;
   executionsDeleted: number;
   executionsWrittenOff: number;
   dashboardsPrewarmed: string[];
@@ -122,6 +126,32 @@ async function cleanUp(sql: postgres.Sql, env: Env, now: Date, out: CronSummary)
   const jobs = await sweepExportJobs(pooledDb(env), env.RESULTS, undefined, now, leaseMsOf(env));
   out.exportJobsWrittenOff = jobs.lost;
   out.exportJobsDeleted = jobs.deleted;
+  out.auditRowsDeleted = await expireAuditLog(sql, env, now);
+}
+
+/** Days the audit log keeps a row: AUDIT_LOG_KEPT_DAYS (a whole number ≥ 0; 0 keeps all), else the default. */
+export function auditLogKeptDays(env: Pick<Env, 'AUDIT_LOG_KEPT_DAYS'>): number {
+  const raw = env.AUDIT_LOG_KEPT_DAYS?.trim();
+  if (!raw) return AUDIT_LOG_KEPT_DAYS;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 0) {
+    console.error(`AUDIT_LOG_KEPT_DAYS=${JSON.stringify(raw)} is not a whole number of days; keeping ${AUDIT_LOG_KEPT_DAYS}`);
+    return AUDIT_LOG_KEPT_DAYS;
+  }
+  return days;
+}
+
+/** Deletes audit rows past the retention, a batch at a time (a year's backlog does not hold one long lock). */
+async function expireAuditLog(sql: postgres.Sql, env: Env, now: Date): Promise<number> {
+  const days = auditLogKeptDays(env);
+  if (days === 0) return 0;
+  const before = new Date(now.getTime() - days * 86_400_000);
+  let deleted = 0;
+  for (;;) {
+    const gone = await sql`delete from audit_log where id in (select id from audit_log where created_at < ${before} limit ${DELETE_BATCH})`;
+    deleted += gone.count;
+    if (gone.count < DELETE_BATCH) return deleted;
+  }
 }
 
 /**
@@ -146,7 +176,7 @@ async function prewarm(sql: postgres.Sql, env: Env, out: CronSummary) {
  * region's deployment runs its own cron).
  */
 export async function runCron(env: Env, now: Date): Promise<CronSummary> {
-  const out: CronSummary = { alertsStarted: [], alertResultsDeleted: 0, executionsDeleted: 0, executionsWrittenOff: 0, dashboardsPrewarmed: [],
+  const out: CronSummary = { alertsStarted: [], alertResultsDeleted: 0, auditRowsDeleted: 0, executionsDeleted: 0, executionsWrittenOff: 0, dashboardsPrewarmed: [],
     schedulesSent: [], exportJobsWrittenOff: 0, exportJobsDeleted: 0, schemasRefreshed: [], thumbnailsQueued: [] };
   const sql = postgres(env.HYPERDRIVE.connectionString, { max: 2, fetch_types: false, onnotice: () => {}, connection: { application_name: 'cairn-cron' } });
   try {

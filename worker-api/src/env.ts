@@ -23,6 +23,8 @@ export interface Env {
    * CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_SAMPLE_DB (npm start sets it).
    */
   SAMPLE_DB: Hyperdrive;
+  /** Days the audit log keeps a row (default 365; `0` keeps every row). The cron deletes older ones. */
+  AUDIT_LOG_KEPT_DAYS?: string;
   /** Set by the test config only: leave connections open (the test pool cannot close them). */
   CAIRN_KEEP_CONNECTIONS?: string;
   /** HMAC secret shared with this region's data server. */

@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';
 import { newId } from '@cairn/core';
-import { dashboards, executions, resultChunks, results, sqlAlertResults, sqlAlerts } from '@cairn/db';
+import { auditLog, dashboards, executions, resultChunks, results, sqlAlertResults, sqlAlerts } from '@cairn/db';
 import worker from '../src/index.ts';
+import { auditLogKeptDays, runCron } from '../src/cron.ts';
+import type { Env } from '../src/env.ts';
 import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
 import { eventually, makeDatasource, roomForDatasources } from './engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
@@ -102,6 +104,28 @@ describe('scheduled: retention', () => {
     expect(left.map((r) => r.id)).toEqual([live]);
     expect(await db().select().from(resultChunks).where(eq(resultChunks.execution_id, expired))).toEqual([]);
     expect(await db().select().from(results).where(eq(results.execution_id, expired))).toEqual([]);
+  });
+
+  it('deletes audit rows past the retention (365 days unless AUDIT_LOG_KEPT_DAYS says otherwise; 0 keeps all)', async () => {
+    const day = 86_400_000;
+    const rowAged = async (days: number) => (await db().insert(auditLog).values({
+      organization_id: org.organization.id, actor_type: 'user', actor_id: null, action: 'update', resource_type: 'dashboards', resource_id: `aged-${days}`,
+      created_at: new Date(Date.now() - days * day),
+    }).returning({ id: auditLog.id }))[0]!.id;
+    const left = async (ids: number[]) => (await db().select({ id: auditLog.id }).from(auditLog).where(inArray(auditLog.id, ids))).map((r) => r.id).sort();
+    const [old, kept, recent] = [await rowAged(400), await rowAged(40), await rowAged(1)];
+    // Kept forever with 0.
+    expect((await runCron({ ...(env as unknown as Env), AUDIT_LOG_KEPT_DAYS: '0' }, new Date())).auditRowsDeleted).toBe(0);
+    expect(await left([old, kept, recent])).toEqual([old, kept, recent].sort());
+    // The default year.
+    await tick();
+    expect(await left([old, kept, recent])).toEqual([kept, recent].sort());
+    // An operator's 30 days.
+    expect((await runCron({ ...(env as unknown as Env), AUDIT_LOG_KEPT_DAYS: '30' }, new Date())).auditRowsDeleted).toBeGreaterThanOrEqual(1);
+    expect(await left([kept, recent])).toEqual([recent]);
+    // A value that is not a whole number of days keeps the default.
+    for (const bad of ['-1', '2.5', 'a year']) expect(auditLogKeptDays({ AUDIT_LOG_KEPT_DAYS: bad })).toBe(365);
+    expect(auditLogKeptDays({})).toBe(365);
   });
 
   it('writes off running executions far past the guard (no gate runs them any more)', async () => {

@@ -201,5 +201,7 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_org_time_idx').on(t.organization_id, t.created_at),
     index('audit_org_action_time_idx').on(t.organization_id, t.action, t.created_at),
+    // The retention sweep (worker-api cron: AUDIT_LOG_KEPT_DAYS) finds old rows of every organization.
+    index('audit_created_idx').on(t.created_at),
   ],
 );
