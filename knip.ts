@@ -46,9 +46,6 @@ const config: KnipConfig = {
   // Called by tests and scripts from the machine's PATH (OpenSSL for IdP certificates, OpenSSH for sshd,
   // iproute2's ss to find the worker process that holds a port).
   ignoreBinaries: ['openssl', 'ssh-keygen', 'ss'],
-  // Exports used only by tests, or kept as a module's documented surface, are many and spread over files
-  // other work is changing: reported as warnings for now (D69), not failures.
-  rules: { exports: 'warn', types: 'warn', nsExports: 'warn', nsTypes: 'warn', duplicates: 'warn', enumMembers: 'warn' },
 };
 
 export default config;

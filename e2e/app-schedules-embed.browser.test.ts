@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
 import { launchChromium } from './browser-kit.ts';

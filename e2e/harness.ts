@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { StackFile } from '../scripts/lib/stack.ts';
 
 export type { StackFile };
-export type Region = keyof StackFile['regions'];
+type Region = keyof StackFile['regions'];
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -22,7 +22,7 @@ export interface CaughtMessage {
   message_id: string;
 }
 
-export function inboxUrl(path: string): string {
+function inboxUrl(path: string): string {
   const stack = getStack();
   if (!stack.mail?.inbox) throw new Error('the stack file has no mail.inbox: start the stack with a version of scripts/lib/stack.ts that runs the SMTP catcher');
   return `${stack.mail.inbox}${path}`;

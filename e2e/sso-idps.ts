@@ -27,7 +27,7 @@ function listen(server: Server, port: number): Promise<void> {
   });
 }
 
-export type OidcTamper = 'none' | 'audience' | 'expired' | 'signature';
+type OidcTamper = 'none' | 'audience' | 'expired' | 'signature';
 
 export interface OidcIdp {
   issuer: string;
@@ -106,7 +106,7 @@ export async function startOidcIdp(opts: { port: number; innerPort: number; redi
   return state;
 }
 
-export type SamlTamper = 'none' | 'audience' | 'expired' | 'signature';
+type SamlTamper = 'none' | 'audience' | 'expired' | 'signature';
 
 export interface SamlIdp {
   entityId: string;

@@ -28,7 +28,7 @@ interface Running {
 /** Reply parts (characters; a WebSocket message of the Workers runtime is at most 1 MiB). */
 const REPLY_PART = 256 * 1024;
 
-export function connectUrl(server: string): string {
+function connectUrl(server: string): string {
   const url = new URL(AGENT_CONNECT_PATH, server.endsWith('/') ? server : `${server}/`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
   return url.toString();

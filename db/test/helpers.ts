@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { migrate } from '../src/migrate.ts';
 import { sampleDatabaseName } from '../src/sample-shop/setup.ts';
 
-export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {
   name: string;

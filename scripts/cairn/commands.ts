@@ -16,7 +16,7 @@ import { UsageError, type FlagSpec } from './args.ts';
 import { CLI_ACTOR, type Command, type CommandContext } from './command.ts';
 import { ssoConfigure } from './sso.ts';
 
-export type { Command, CommandContext } from './command.ts';
+export type { Command,  } from './command.ts';
 
 const JSON_FLAG: FlagSpec = { value: false, help: 'Print the result as JSON.' };
 
@@ -26,7 +26,7 @@ function text(ctx: CommandContext, name: string): string | undefined {
 }
 
 /** "view_dashboards,Manage Dashboards" or "all" → the permission list. */
-export function parsePermissionList(value: string): Permission[] {
+function parsePermissionList(value: string): Permission[] {
   if (value.trim().toLowerCase() === 'all') return [...PERMISSIONS];
   const out: Permission[] = [];
   for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -39,7 +39,7 @@ export function parsePermissionList(value: string): Permission[] {
 }
 
 /** "datasources:dsr_1,dashboards:dsh_2" → resource restrictions. */
-export function parseRestrictions(value: string): { type: RestrictableResourceType; id: string }[] {
+function parseRestrictions(value: string): { type: RestrictableResourceType; id: string }[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean).map((part) => {
     const i = part.indexOf(':');
     const type = part.slice(0, i);
@@ -97,7 +97,7 @@ const orgCreate: Command = {
 };
 
 /** "12" → 12, "none" → null (no limit); anything else is a usage error. */
-export function parseLimit(value: string, flag: string): number | null {
+function parseLimit(value: string, flag: string): number | null {
   const v = value.trim().toLowerCase();
   if (v === 'none' || v === 'unlimited') return null;
   if (!/^\d{1,7}$/.test(v) || Number(v) > 1_000_000) {

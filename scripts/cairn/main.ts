@@ -5,9 +5,9 @@ import { redactUrl, resolveDatabaseUrl } from '../../db/src/dev-config.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { COMMANDS, type Command } from './commands.ts';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

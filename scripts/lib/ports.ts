@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 
 /** True when nothing listens on `port` (we could bind it ourselves). */
-export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();

@@ -29,12 +29,12 @@ const require = createRequire(import.meta.url);
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /** How long a page may take until every report has drawn. */
-export const PAGE_TIMEOUT_MS = 60_000;
+const PAGE_TIMEOUT_MS = 60_000;
 const MAX_BODY = 64 * 1024;
 /** At most this many pages render at once; more requests wait their turn. */
 const MAX_PARALLEL = 2;
 
-export interface RenderInput {
+interface RenderInput {
   url: string;
   format: 'pdf' | 'png';
   width: number;
@@ -68,12 +68,12 @@ function parseInput(body: unknown, origins: string[]): RenderInput {
   return { url: url.href, format: b.format, width: b.width, height: b.height, color_mode: mode };
 }
 
-export interface Renderer {
+interface Renderer {
   render(input: RenderInput): Promise<Buffer>;
   close(): Promise<void>;
 }
 
-export function createRenderer(opts: { executablePath?: string } = {}): Renderer {
+function createRenderer(opts: { executablePath?: string } = {}): Renderer {
   let browser: Promise<Browser> | null = null;
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -157,7 +157,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export async function startRendererServer(opts: { port: number; host?: string; appOrigins: string[]; log?: boolean }) {
+async function startRendererServer(opts: { port: number; host?: string; appOrigins: string[]; log?: boolean }) {
   const renderer = createRenderer();
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });

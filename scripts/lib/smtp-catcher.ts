@@ -29,15 +29,15 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
 import { INBOX_HTML } from './smtp-catcher-inbox.ts';
 import type { Supervisor } from './procs.ts';
 
-export const MAIL_DEFAULT_SMTP_PORT = 8785;
-export const MAIL_DEFAULT_HTTP_PORT = 8786;
-export const REJECTED_DOMAIN = 'reject.invalid';
+const MAIL_DEFAULT_SMTP_PORT = 8785;
+const MAIL_DEFAULT_HTTP_PORT = 8786;
+const REJECTED_DOMAIN = 'reject.invalid';
 
 const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 const MAX_RECIPIENTS = 100;
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
-export interface StoredMessage {
+interface StoredMessage {
   id: string;
   /** Envelope sender (MAIL FROM; '' for the null sender). */
   from: string;
@@ -51,7 +51,7 @@ export interface StoredMessage {
   parsed: ParsedMessage;
 }
 
-export interface ParsedMessage {
+interface ParsedMessage {
   /** Every header line in order, unfolded, encoded words decoded. */
   headers: { name: string; value: string }[];
   subject: string | null;
@@ -155,7 +155,7 @@ const addressText = (a: AddressObject | AddressObject[] | undefined) =>
   a === undefined ? null : (Array.isArray(a) ? a.map((x) => x.text).join(', ') : a.text);
 
 /** mailparser's reading of a message, in the inbox API's shape. */
-export async function readMessage(raw: Buffer): Promise<ParsedMessage> {
+async function readMessage(raw: Buffer): Promise<ParsedMessage> {
   const mail: ParsedMail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
   const headers = mail.headerLines.map(({ line }) => {
     const at = line.indexOf(':');

@@ -37,7 +37,7 @@ export interface StackFile {
 }
 
 /** Sender of the stack's mail (the API workers' MAIL_FROM). */
-export const STACK_MAIL_FROM = 'Cairn <no-reply@cairn.local>';
+const STACK_MAIL_FROM = 'Cairn <no-reply@cairn.local>';
 /** The SMTP catcher listens right after the five servers: SMTP on base+5, its inbox on base+6. */
 const MAIL_OFFSETS = { smtp: 5, inbox: 6 } as const;
 /** The renderer of PDF/PNG exports listens after the inbox. */
@@ -99,7 +99,7 @@ function asCreds(value: unknown, source: string): DevCreds {
 }
 
 /** Migrates, makes the sample database and creates the demo organization once (db/src/seed.ts). */
-export async function runDevSeed(databaseUrl: string, credsFile: string): Promise<DevCreds> {
+async function runDevSeed(databaseUrl: string, credsFile: string): Promise<DevCreds> {
   type SeedModule = { ensureDevSeed?: (url: string, credsPath: string) => Promise<unknown> };
   // `@cairn/db/seed` is the contract; the folder layout (seed/index.ts, seed/dev.ts) is accepted too.
   let seed: SeedModule | null = null;
@@ -140,14 +140,14 @@ export interface RunningStack {
 }
 
 /** The US region's database next to the EU one: `<name>_us` on the same server (D53). */
-export function usDatabaseUrlFor(euUrl: string): string {
+function usDatabaseUrlFor(euUrl: string): string {
   const u = new URL(euUrl);
   const name = decodeURIComponent(u.pathname.replace(/^\//, '')) || 'postgres';
   return withDatabase(euUrl, `${name}_us`);
 }
 
 /** Makes the US region's database if it is missing and brings it to the latest migration. */
-export async function ensureUsDatabase(usUrl: string): Promise<string> {
+async function ensureUsDatabase(usUrl: string): Promise<string> {
   const name = decodeURIComponent(new URL(usUrl).pathname.replace(/^\//, ''));
   const url = await ensureDatabase(withDatabase(usUrl, 'postgres'), name);
   const { migrate } = await import('@cairn/db/migrate');
@@ -156,7 +156,7 @@ export async function ensureUsDatabase(usUrl: string): Promise<string> {
 }
 
 /** Environment for every wrangler process (no metrics, no network waits, a registry of our own). */
-export function wranglerEnv(stateDir: string, databaseUrl: string, sampleDatabaseUrl: string): NodeJS.ProcessEnv {
+function wranglerEnv(stateDir: string, databaseUrl: string, sampleDatabaseUrl: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
     WRANGLER_SEND_METRICS: 'false',

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { linePrefix } from './log.ts';
 import { REPO_ROOT, VITEST_BIN } from './paths.ts';
 
-export type SuiteStatus = 'passed' | 'failed' | 'crashed' | 'not run';
+type SuiteStatus = 'passed' | 'failed' | 'crashed' | 'not run';
 
 export interface SuiteResult {
   name: string;
@@ -54,7 +54,7 @@ function firstLines(messages: string[] | undefined, lines = 4): string {
 }
 
 /** Counts from a JSON report; a test file that failed without any failed test (import error…) counts as one failure. */
-export function countReport(report: JsonReport): { passed: number; failed: number; skipped: number; fileErrors: string[]; failures: string[] } {
+function countReport(report: JsonReport): { passed: number; failed: number; skipped: number; fileErrors: string[]; failures: string[] } {
   const fileErrors: string[] = [];
   const failures: string[] = [];
   for (const file of report.testResults ?? []) {
@@ -76,7 +76,7 @@ export function countReport(report: JsonReport): { passed: number; failed: numbe
 }
 
 /** The `count` slowest files of a report, slowest first (wall time from the file's start to its end). */
-export function slowestFiles(report: JsonReport, count = 6): string[] {
+function slowestFiles(report: JsonReport, count = 6): string[] {
   return (report.testResults ?? [])
     .filter((f) => typeof f.startTime === 'number' && typeof f.endTime === 'number')
     .map((f) => ({ ms: f.endTime! - f.startTime!, where: f.name ? relative(REPO_ROOT, f.name) : '(unknown file)' }))

@@ -20,7 +20,7 @@ const THUMBNAILS_PER_TICK = 20;
 const DELETE_BATCH = 1_000;
 const ALERT_RESULTS_KEPT_DAYS = 30;
 /** The audit log's default retention (AUDIT_LOG_KEPT_DAYS overrides it; 0 keeps every row). */
-export const AUDIT_LOG_KEPT_DAYS = 365;
+const AUDIT_LOG_KEPT_DAYS = 365;
 /** Schedules sent per tick at most (each may render images; the rest are due on the next tick). */
 const SCHEDULES_PER_TICK = 20;
 /** Past the guard, how long a running execution may stay unfinished before the cron writes it off. */

@@ -113,7 +113,7 @@ export interface Env {
 }
 
 /** What the init middleware puts on the context. Nothing is ever written to c.env. */
-export interface Variables {
+interface Variables {
   requestId: string;
   /** Statements through the connection pool (no transactions). */
   db: PooledDb;

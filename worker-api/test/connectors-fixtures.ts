@@ -15,14 +15,14 @@ import type { ResultChunk, ResultSummary } from '../src/engine/result.ts';
  * database WITH (FORCE) ends them server-side.
  */
 
-export const PG_BASE: ConnectionSettings = {
+const PG_BASE: ConnectionSettings = {
   host: '127.0.0.1', port: 5432, user: 'postgres', password: 'postgres', database: 'postgres', requireSsl: false, verifySsl: false,
 };
-export const MY_BASE: ConnectionSettings = {
+const MY_BASE: ConnectionSettings = {
   host: '127.0.0.1', port: 3306, user: 'root', password: '', requireSsl: false, verifySsl: false,
 };
 
-export const scratchName = () => `cairn_cx_${randomString(10).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+const scratchName = () => `cairn_cx_${randomString(10).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
 
 export function pgClient(database = 'postgres'): postgres.Sql {
   return postgres({ ...pgOpts(), database, max: 1, fetch_types: false, onnotice: () => {} });
@@ -47,7 +47,7 @@ export const pgConnector = (over: Partial<ConnectionSettings> = {}) =>
 
 export type MyConn = { query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void };
 
-export function myClient(database?: string): MyConn {
+function myClient(database?: string): MyConn {
   const conn = mysql.createConnection({ host: MY_BASE.host, port: MY_BASE.port, user: 'root', password: '', database, disableEval: true, multipleStatements: true });
   (conn as unknown as { on(e: string, f: () => void): void }).on('error', () => {});
   return conn as unknown as MyConn;

@@ -14,7 +14,7 @@ import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 import { call, db, jsonApi, makeKey, makeOrg, makeUser } from './fixtures.ts';
 import { signRenderToken } from '../src/resources/export-jobs/render-token.ts';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Operation {
   method: Method;
@@ -27,7 +27,7 @@ export interface Operation {
 }
 
 /** The resource kinds a path parameter can name (the collection segment before it). */
-export const ID_KINDS = [
+const ID_KINDS = [
   'dashboards', 'reports', 'dashboard_groups', 'dashboard_sharing_links', 'export_jobs', 'filters', 'sql_snippets',
   'dashboard_schedules', 'datasources', 'datasource_agents', 'sql_alerts', 'users', 'user_groups', 'api_keys',
   'executions', 'invitations',
@@ -37,7 +37,7 @@ export type IdKind = (typeof ID_KINDS)[number];
 export type TokenKind = 'link_token' | 'render_token';
 
 /** What `{param}` at position `i` of the path's segments names; null when this file does not know. */
-export function paramKind(segments: string[], i: number): IdKind | TokenKind | null {
+function paramKind(segments: string[], i: number): IdKind | TokenKind | null {
   const name = segments[i]!.slice(1, -1);
   const before = segments[i - 1];
   if (name === 'token') return before === 'links' ? 'link_token' : before === 'render' ? 'render_token' : null;
@@ -53,7 +53,7 @@ export async function openApiDocument() {
 }
 
 /** Resolves `$ref`s of the document (one level at a time, as the walkers need them). */
-export function deref(doc: any, schema: any): any {
+function deref(doc: any, schema: any): any {
   let s = schema;
   while (s && s.$ref) s = doc.components.schemas[s.$ref.split('/').pop()];
   return s ?? {};
@@ -249,7 +249,7 @@ const ACTION_BODIES: Record<string, (w: World) => Record<string, unknown>> = {
 
 /** Backups are made by the API itself: a restore body is the answer of POST /dashboards/{id}/backup. */
 const backups = new Map<string, unknown>();
-export async function backupOf(w: World) {
+async function backupOf(w: World) {
   if (!backups.has(w.marker)) {
     backups.set(w.marker, (await call(`/dashboards/${w.ids.dashboards}/backup`, { key: w.key, method: 'POST' })).json);
   }

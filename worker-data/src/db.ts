@@ -23,7 +23,7 @@ export interface RequestSql {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export interface ResultRef {
+interface ResultRef {
   execution_id: string;
   stored_object?: StoredObject | null;
 }
@@ -33,7 +33,7 @@ export interface ResultRef {
  * socket is Cairn's own (`@cairn/core/pg/socket`), so a download can read its chunks straight off
  * the wire (chunks.ts) instead of through postgres.js.
  */
-export function openSql(c: Context<AppEnv>): RequestSql {
+function openSql(c: Context<AppEnv>): RequestSql {
   const own = ownSocket(c.env.HYPERDRIVE.connectionString, CONNECT_TIMEOUT_MS);
   const sql = postgres(c.env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false, onnotice: () => {}, ...own.options });
   // The request stays alive until its connection has ended cleanly, even when the client went away

@@ -18,7 +18,7 @@ export const MEDIA = {
  * CSV files bigger than this (as stored JSON) go into the zip uncompressed: deflate costs about a
  * second of CPU per 50 MB, and large downloads should stream at the speed of the data.
  */
-export const STORE_ABOVE_BYTES = 32 * 1024 * 1024;
+const STORE_ABOVE_BYTES = 32 * 1024 * 1024;
 
 function respond(body: AsyncIterable<Uint8Array>, headers: Record<string, string>, onDone: () => void): Response {
   return new Response(toReadableStream(body, { onDone, onError: (err) => console.error('download failed while streaming', err) }), {

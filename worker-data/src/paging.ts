@@ -86,7 +86,7 @@ async function* objectPage(bucket: ResultBucket, obj: StoredObject, page: Page):
 }
 
 /** The bytes of rows `skip .. skip+take` of a chunk (fewer when it ends first). */
-export function cutRows(data: Uint8Array, skip: number, take: number): Uint8Array {
+function cutRows(data: Uint8Array, skip: number, take: number): Uint8Array {
   const cursor = new RowCursor(data);
   let row = 0;
   let from = -1;

@@ -20,7 +20,7 @@ export interface StoredResult {
  * A data key names its region first (`eu/…`): this server opens only its own region's keys, whatever
  * the token says (a token is checked before this, so only its holder learns where to go).
  */
-export function assertKeyRegion(env: Env, dataKey: string): void {
+function assertKeyRegion(env: Env, dataKey: string): void {
   const region = parseDataKey(dataKey)?.region;
   if (region !== undefined && region !== env.REGION) throw wrongRegion(env, region, env.REGION, 'data');
 }

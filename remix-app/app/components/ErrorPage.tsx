@@ -14,7 +14,7 @@ const COPY: Record<number, { title: string; text: string }> = {
   503: { title: 'Temporarily unavailable', text: 'A Cairn service did not answer. Please try again in a moment.' },
 };
 
-export function errorInfo(error: unknown): { status: number; title: string; text: string; detail?: string } {
+function errorInfo(error: unknown): { status: number; title: string; text: string; detail?: string } {
   if (isRouteErrorResponse(error)) {
     const copy = COPY[error.status] ?? { title: `Error ${error.status}`, text: 'The request failed.' };
     const payload = error.data as { message?: unknown } | string | null;

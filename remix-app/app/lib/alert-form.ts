@@ -7,7 +7,7 @@ export const RUN_SCHEDULES = ['disabled', 'at', 'every'] as const;
 export const TRIGGER_CONDITIONS = ['has_results', 'no_results', 'greater_than', 'lower_than', 'equal', 'not_equal'] as const;
 export const EMAIL_CONDITIONS = ['triggered', 'changed', 'all'] as const;
 export const ATTACH_AS = ['csv', 'excel'] as const;
-export const EMAIL_FIELDS = ['emails', 'cc_emails', 'bcc_emails', 'error_emails'] as const;
+const EMAIL_FIELDS = ['emails', 'cc_emails', 'bcc_emails', 'error_emails'] as const;
 /** Conditions that compare the query's single value with trigger_value. */
 export const COMPARISONS: ReadonlySet<string> = new Set(['greater_than', 'lower_than', 'equal', 'not_equal']);
 
@@ -120,7 +120,7 @@ export function alertBody(v: AlertFormValues, id?: string) {
   };
 }
 
-export type RunTone = 'ok' | 'warn' | 'bad' | 'plain';
+type RunTone = 'ok' | 'warn' | 'bad' | 'plain';
 
 export interface RunSummary {
   tone: RunTone;

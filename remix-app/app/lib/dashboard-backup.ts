@@ -1,6 +1,6 @@
 /** Dashboard backups in the app: the download's file name and a first check of a file picked for restore. Pure. */
 
-export const BACKUP_FORMAT = 'cairn.dashboard-backup';
+const BACKUP_FORMAT = 'cairn.dashboard-backup';
 
 /** A safe file name from the dashboard name: letters, digits, dot, dash and underscore only, never empty. */
 export function backupFileName(name: string | null | undefined, date: Date = new Date()): string {

@@ -6,13 +6,13 @@
 import { AGGREGATIONS } from '@cairn/core/sql/params';
 import type { DashboardAttributes } from './types';
 
-export const TIME_ZONE_TYPES = ['disabled', 'organization', 'fixed', 'input'] as const;
-export type TimeZoneType = (typeof TIME_ZONE_TYPES)[number];
+const TIME_ZONE_TYPES = ['disabled', 'organization', 'fixed', 'input'] as const;
+type TimeZoneType = (typeof TIME_ZONE_TYPES)[number];
 export const COLOR_SCHEMES = ['scheme_1', 'scheme_2', 'scheme_3', 'scheme_4', 'scheme_5', 'scheme_6', 'scheme_7', 'scheme_8'] as const;
 export const SETTINGS_AGGREGATIONS: readonly string[] = AGGREGATIONS;
 
 /** Spec defaults of the attributes a dashboard may leave unset. */
-export const DASHBOARD_DEFAULTS = {
+const DASHBOARD_DEFAULTS = {
   data_refresh_rate: 1440,
   default_page_width: 1600,
   color_scheme: 'scheme_6',

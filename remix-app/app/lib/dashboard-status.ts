@@ -37,7 +37,7 @@ export interface ResultData {
   row_count?: number;
 }
 
-export type TilePhase = 'loading' | 'ready' | 'empty' | 'error' | 'waiting';
+type TilePhase = 'loading' | 'ready' | 'empty' | 'error' | 'waiting';
 
 export interface TileState {
   phase: TilePhase;

@@ -6,11 +6,11 @@
  * The endpoint is public (the docs are), so a batch is bounded: at most 16 KB, 20 events, queries of
  * at most 512 characters, routes that are docs paths. Nothing about the reader is stored.
  */
-export const MAX_BODY_BYTES = 16 * 1024;
-export const MAX_EVENTS = 20;
-export const MAX_QUERY = 512;
-export const MAX_ROUTE = 300;
-export const MAX_RESULTS = 8;
+const MAX_BODY_BYTES = 16 * 1024;
+const MAX_EVENTS = 20;
+const MAX_QUERY = 512;
+const MAX_ROUTE = 300;
+const MAX_RESULTS = 8;
 
 export type StoredEvent =
   | { type: 'view'; query: string; results: number }
@@ -163,7 +163,7 @@ export function insightsEnv(context: unknown): InsightsEnv {
 }
 
 /** The one insights object of the deployment, or null when the binding is missing. */
-export function insightsStore(env: InsightsEnv): DurableObjectStubLike | null {
+function insightsStore(env: InsightsEnv): DurableObjectStubLike | null {
   const ns = env.DOCS_INSIGHTS;
   return ns ? ns.get(ns.idFromName('docs')) : null;
 }

@@ -12,7 +12,7 @@ export const STORAGE_KEYS = {
   preferredVersion: (pluginId: string) => `cairn-docs.preferred-version.${pluginId}`,
 } as const;
 
-export const STORAGE_WARNING =
+const STORAGE_WARNING =
   'Cairn: the browser does not allow local storage, so settings (colour mode, dismissed announcement, preferred docs version) will not be remembered.';
 
 let backing: Storage | null | undefined;
@@ -57,16 +57,3 @@ export function storageSet(key: string, value: string): void {
   }
 }
 
-export function storageRemove(key: string): void {
-  try {
-    local()?.removeItem(key);
-  } catch (err) {
-    warnOnce(err);
-  }
-}
-
-/** Tests only: forget the probe result and the warning. */
-export function resetStorageForTests(): void {
-  backing = undefined;
-  warned = false;
-}

@@ -1,10 +1,9 @@
 /** The docs pages come pre-rendered from @cairn/docs; the app frames them. */
 import type { AppLoadContext } from 'react-router';
-import { docDrafts, docRoutes, docSidebar, loadDocPage } from '@cairn/docs/runtime';
+import { docDrafts, docSidebar, loadDocPage } from '@cairn/docs/runtime';
 
-export type { DocPage } from './docs-fallback.server.ts';
-export { docDrafts, docRoutes, docSidebar, loadDocPage };
-export type SidebarGroups = { label: string; items: { route: string; title: string }[] }[];
+;
+export { docDrafts,  docSidebar, loadDocPage };
 
 /**
  * Test hooks (a page that crashes on demand) exist only where the worker runs with

@@ -156,21 +156,21 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
 };
 
 /** Options every chart has: the number format and, for charts with series, the legend. */
-export const FORMAT_CONTROLS: ChartControl[] = [
+const FORMAT_CONTROLS: ChartControl[] = [
   { key: 'format.decimals', label: 'Decimals', kind: 'number', min: 0, max: 10 },
   { key: 'format.prefix', label: 'Prefix', kind: 'text' },
   { key: 'format.suffix', label: 'Suffix', kind: 'text' },
   { key: 'format.compact', label: 'Compact (12.3K, 4.5M)', kind: 'boolean' },
   { key: 'format.percent', label: 'As percentage (× 100, %)', kind: 'boolean' },
 ];
-export const AXIS_TITLE_CONTROLS: ChartControl[] = [
+const AXIS_TITLE_CONTROLS: ChartControl[] = [
   { key: 'x_title', label: 'X axis title', kind: 'text' },
   { key: 'y_title', label: 'Y axis title', kind: 'text' },
 ];
-export const COLOR_START_CONTROL: ChartControl = { key: 'color_start', label: 'First colour', kind: 'color_start' };
+const COLOR_START_CONTROL: ChartControl = { key: 'color_start', label: 'First colour', kind: 'color_start' };
 const WITH_AXES: readonly ChartType[] = ['line', 'bar', 'xy_bubble', 'histogram'];
 const WITH_COLORS: readonly ChartType[] = ['pivot', 'pie', 'line', 'bar', 'map', 'gauge', 'xy_bubble', 'word_cloud', 'histogram', 'hierarchy'];
-export const LEGEND_CONTROL: ChartControl = {
+const LEGEND_CONTROL: ChartControl = {
   key: 'legend', label: 'Legend', kind: 'choice', options: opt(['top', 'top'], ['right', 'right'], ['bottom', 'bottom'], ['none', 'none']),
 };
 /** Types whose view draws a legend from the `legend` option (the map's colour key and the hierarchy have none to place). */

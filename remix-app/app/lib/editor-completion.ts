@@ -6,12 +6,12 @@
 import { BUILT_IN_SNIPPETS } from '@cairn/core/sql/snippets';
 
 /** The data server's schema answer (GET /schema/{data_key}). */
-export interface SchemaColumn {
+interface SchemaColumn {
   name: string;
   db_type?: string | null;
   data_type?: string | null;
 }
-export interface SchemaTable {
+interface SchemaTable {
   name: string;
   row_count?: number | null;
   columns: SchemaColumn[];
@@ -42,7 +42,7 @@ export interface SnippetInfo {
   description?: string | null;
 }
 
-export interface CompletionOption {
+interface CompletionOption {
   label: string;
   /** The text inserted instead of the typed prefix (default: label). */
   apply?: string;
@@ -88,7 +88,7 @@ export function dialectFor(databaseType: string | null | undefined): SqlDialectN
  * default schema at the top level so `orders.` completes without the schema name.
  */
 export type SqlNamespace = { [name: string]: SqlNamespace | SqlColumnCompletion[] };
-export interface SqlColumnCompletion {
+interface SqlColumnCompletion {
   label: string;
   type: 'property';
   detail: string;

@@ -172,8 +172,3 @@ function normalizeDatetime(attributes: Record<string, unknown>) {
   }
 }
 
-/** What the list and the form say about the stored credentials (never their values). */
-export function credentialState(attributes: Record<string, unknown>): { password: 'set' | 'not set' | 'hidden'; serviceKey: 'set' | 'not set' | 'hidden' } {
-  const state = (v: unknown) => (v === true ? 'set' : v === false ? 'not set' : 'hidden') as 'set' | 'not set' | 'hidden';
-  return { password: state(attributes.password_set), serviceKey: state(attributes.bigquery_service_key_set) };
-}

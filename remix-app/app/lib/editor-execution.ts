@@ -10,8 +10,8 @@ export type RowsAnswer =
   | { status: 'empty' }
   | { status: 'error'; message: string };
 
-export const FINAL_STATUSES = ['success', 'query_error', 'timed_out', 'cancelled', 'internal_error', 'internal_timeout'] as const;
-export const ERROR_STATUSES = ['query_error', 'timed_out', 'internal_error', 'internal_timeout'] as const;
+const FINAL_STATUSES = ['success', 'query_error', 'timed_out', 'cancelled', 'internal_error', 'internal_timeout'] as const;
+const ERROR_STATUSES = ['query_error', 'timed_out', 'internal_error', 'internal_timeout'] as const;
 
 export interface Execution {
   execution_id: string;

@@ -4,11 +4,11 @@
  * mapping. Manual dropdown options are written as one `value = label` per line.
  */
 import {
-  AGGREGATIONS, AGGREGATION_CONTROLS, COMPATIBLE_VALUE_TYPES, CONTROL_TYPES, DYNAMIC_CONTROLS, MANUAL_CONTROLS, QUERY_CONTROLS, RANGE_CONTROLS, VALUE_TYPES,
+  AGGREGATIONS, AGGREGATION_CONTROLS, COMPATIBLE_VALUE_TYPES, CONTROL_TYPES, DYNAMIC_CONTROLS, MANUAL_CONTROLS, QUERY_CONTROLS, RANGE_CONTROLS, 
 } from '@cairn/core/sql/params';
 import { attributesFor, toMany, toOne, type FieldSpec, type FormState, type ResourceBody } from './editor-forms.ts';
 
-export { AGGREGATIONS, CONTROL_TYPES, VALUE_TYPES };
+export {  CONTROL_TYPES,  };
 export type { ControlType } from '@cairn/core/sql/params';
 import type { ControlType } from '@cairn/core/sql/params';
 
@@ -52,7 +52,7 @@ export const RANGE_SWITCHES = [
   { name: 'from_to_range_enabled', label: 'From–to ranges' },
 ] as const;
 
-export function filterFieldSpecs(control: ControlType): FieldSpec[] {
+function filterFieldSpecs(control: ControlType): FieldSpec[] {
   const s = filterSections(control);
   const specs: FieldSpec[] = [
     { name: 'display_name', kind: 'text', nullable: true },
@@ -92,14 +92,14 @@ export function formatManualOptions(values: readonly unknown[] | null | undefine
 }
 
 /** Default values as typed: a range `start~end` is one value; other controls take one value per line. */
-export function parseDefaults(text: string, control: ControlType): unknown[] | null {
+function parseDefaults(text: string, control: ControlType): unknown[] | null {
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   if (lines.length === 0) return null;
   if (control === 'checkbox' || control === 'checkbox_two_way') return lines.slice(0, 1).map((l) => l === 'true');
   return lines;
 }
 
-export function formatDefaults(values: readonly unknown[] | null | undefined): string {
+function formatDefaults(values: readonly unknown[] | null | undefined): string {
   return (values ?? []).map((v) => String(v)).join('\n');
 }
 

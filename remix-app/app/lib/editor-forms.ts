@@ -5,7 +5,7 @@
  */
 
 /** How a form field becomes an attribute value. */
-export type FieldKind =
+type FieldKind =
   /** a string; '' becomes null when nullable, else is sent as '' */
   | 'text'
   /** a number; '' becomes null */
@@ -68,7 +68,7 @@ export function toAttribute(spec: FieldSpec, raw: FormValue | undefined): unknow
 }
 
 /** An attribute value as the form shows it. */
-export function toFormValue(spec: FieldSpec, value: unknown): FormValue {
+function toFormValue(spec: FieldSpec, value: unknown): FormValue {
   switch (spec.kind) {
     case 'text':
       return value === null || value === undefined ? '' : String(value);
@@ -152,7 +152,7 @@ export function errorsByField(errors: readonly ApiErrorItem[] | null | undefined
   return out;
 }
 
-export function fieldOfPointer(pointer: string | undefined): string {
+function fieldOfPointer(pointer: string | undefined): string {
   if (!pointer) return FORM;
   const resource = /^\/data\/(?:attributes|relationships)\/([^/]+)/.exec(pointer);
   if (resource) return resource[1]!;

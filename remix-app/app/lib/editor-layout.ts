@@ -3,9 +3,9 @@
  * library's items (0-based x/y, w/h) converted both ways, plus the checks the editor makes before it
  * sends a layout (the API checks again and its errors are shown).
  */
-export const GRID_COLUMNS = 12;
+const GRID_COLUMNS = 12;
 /** Tile heights the editor allows (the API's report limit). */
-export const MAX_TILE_HEIGHT = 100;
+const MAX_TILE_HEIGHT = 100;
 
 export interface Tile {
   type: 'report';

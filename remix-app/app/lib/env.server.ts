@@ -53,7 +53,7 @@ export const REGION_HEADER = 'X-Cairn-Region';
  * The region a call names (D53): a session token `<region>_…`, an API key `cairn_<region>_…`, or the
  * app's own X-Cairn-Region header on a sign-in. Null when it names none (older credentials).
  */
-export function namedRegion(req: Request): string | null {
+function namedRegion(req: Request): string | null {
   const auth = req.headers.get('Authorization') ?? '';
   const m = /^Session (eu|us)_/.exec(auth) ?? /^Api cairn_(eu|us)_/.exec(auth);
   if (m) return m[1]!;
@@ -62,7 +62,7 @@ export function namedRegion(req: Request): string | null {
 }
 
 /** The region a `403 wrong_region` answer names (meta.region), or null for any other answer. */
-export async function wrongRegionOf(res: Response): Promise<string | null> {
+async function wrongRegionOf(res: Response): Promise<string | null> {
   if (res.status !== 403) return null;
   try {
     const body = (await res.clone().json()) as { errors?: { code?: unknown; meta?: { region?: unknown } }[] };

@@ -19,7 +19,7 @@ function parentId(resource: ResourceObject<unknown>): string | null {
 }
 
 /** The built-in variables the dashboard's reports use (when no filter of that name is defined). */
-export function builtInsUsed(sqls: string[], defined: Set<string>): { timerange: boolean; aggregation: boolean } {
+function builtInsUsed(sqls: string[], defined: Set<string>): { timerange: boolean; aggregation: boolean } {
   const used = new Set<string>();
   for (const sql of sqls) {
     try {

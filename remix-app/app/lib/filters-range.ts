@@ -8,8 +8,8 @@ import { DAY_MS, formatDay, fromWall, toWall } from '@cairn/core/time';
 
 // The resolver itself lives in core (relative.ts): the API resolves the same tokens in schedules and defaults.
 export {
-  RELATIVE_PRESETS, RELATIVE_UNITS, isRelativeToken, localDay, parseRelative, relativeLabel, resolveRelative,
-  type RelativePreset, type RelativeRange, type RelativeUnit, type ResolvedRange,
+  RELATIVE_PRESETS,  isRelativeToken, localDay, parseRelative, relativeLabel, resolveRelative,
+     
 } from '@cairn/core/sql/relative';
 
 /** `YYYY-MM-DD` of a day number. */

@@ -284,7 +284,7 @@ export interface ParameterContext {
 }
 
 /** A range value as the compiler expects it (both ends included): relative tokens resolved, date-range days as dates. */
-export function rangeParameter(def: FilterDef, value: string, ctx: ParameterContext): string {
+function rangeParameter(def: FilterDef, value: string, ctx: ParameterContext): string {
   const resolved = resolveRelative(value, ctx.now, ctx.zone);
   if (resolved) {
     if (resolved.kind === 'instants') return `${Math.floor(resolved.startMs / 1000)}~${Math.floor(resolved.endMs / 1000)}`;

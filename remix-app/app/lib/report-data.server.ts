@@ -9,7 +9,7 @@ import type { Cell, DataField, ReportData } from './types.ts';
 
 const DATA_ORIGIN = 'https://cairn-data.internal';
 /** Rows sent to the browser per report; tables show the first 200, charts rarely need more. */
-export const MAX_ROWS = 5000;
+const MAX_ROWS = 5000;
 const DATA_KEY = /^[A-Za-z0-9_\-.=]+(\/[A-Za-z0-9_\-.=]+)*$/;
 
 interface DataAnswer {

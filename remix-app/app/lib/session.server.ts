@@ -2,7 +2,7 @@
  * The signed-in user's session lives in the API; the app only keeps its opaque token in an HttpOnly cookie.
  * The cookie is Secure whenever the request came over https (local dev runs on plain http).
  */
-export const SESSION_COOKIE = 'cairn_session';
+const SESSION_COOKIE = 'cairn_session';
 const TOKEN_SHAPE = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 
 export function readSessionToken(request: Request): string | null {
@@ -60,7 +60,7 @@ export function loginUrl(request: Request): string {
 }
 
 /** The region the browser signed in to last (D53): the sign-in page offers it first. Not a secret. */
-export const REGION_COOKIE = 'cairn_region';
+const REGION_COOKIE = 'cairn_region';
 
 export function readRegionChoice(request: Request): 'eu' | 'us' | null {
   const m = /(?:^|;\s*)cairn_region=(eu|us)(?:;|$)/.exec(request.headers.get('Cookie') ?? '');

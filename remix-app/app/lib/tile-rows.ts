@@ -29,7 +29,7 @@ export const CHART_ROW_CAP: Record<Exclude<ChartType, 'table'>, number> = {
 };
 
 /** The first request's row limit for a tile of this chart type. */
-export function rowLimitFor(type: ChartType | undefined): number {
+function rowLimitFor(type: ChartType | undefined): number {
   if (!type || type === 'table') return TABLE_PAGE_ROWS;
   return CHART_ROW_CAP[type] ?? 5_000;
 }

@@ -70,10 +70,6 @@ export interface FilterAttributes {
   sql_query?: string | null;
 }
 
-export type Dashboard = ResourceObject<DashboardAttributes>;
-export type Report = ResourceObject<ReportAttributes>;
-export type Filter = ResourceObject<FilterAttributes>;
-
 export interface ListDocument<A> {
   data: ResourceObject<A>[];
   meta?: Record<string, unknown>;

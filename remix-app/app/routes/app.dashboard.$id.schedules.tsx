@@ -5,7 +5,6 @@
  */
 import { useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
-import type { ResourceObject } from '@cairn/core';
 import type { Route } from './+types/app.dashboard.$id.schedules';
 import { listPath, loadViewer, relatedIds, type ListDoc } from '../components/admin/admin.server';
 import { ScheduleFormView } from '../components/schedules/ScheduleFormView';

@@ -6,7 +6,7 @@ import { storageGet, storageSet } from '../lib/docs-storage';
  * app's own pages load.
  */
 export type Theme = 'light' | 'dark';
-export const THEME_STORAGE_KEY = 'cairn-theme';
+const THEME_STORAGE_KEY = 'cairn-theme';
 
 /** The stored choice ("system" follows the operating system); storage problems warn once (docs-storage). */
 export function readStoredTheme(): Theme | null {

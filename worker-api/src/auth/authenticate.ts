@@ -109,7 +109,7 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
 }
 
 /** How often a key's last_used_at is written at most. */
-export const LAST_USED_EVERY_MS = 60_000;
+const LAST_USED_EVERY_MS = 60_000;
 
 /** When this isolate last wrote (or saw) each key's last_used_at. */
 const lastUseNoted = new Map<string, number>();

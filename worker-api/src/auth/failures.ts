@@ -61,7 +61,7 @@ export async function spendAttempt(ns: Limiters, budgets: Budget[], what: string
   return { refund: () => refund(() => true) };
 }
 
-export function tooMany(what: string, retryAfter: number): ApiError {
+function tooMany(what: string, retryAfter: number): ApiError {
   const s = Math.max(1, retryAfter);
   return new ApiError('rate_limited', `Too many ${what}; try again in ${s} s.`, { meta: { retry_after: s } });
 }

@@ -23,7 +23,6 @@ import { ApiError } from '@cairn/core';
 import { apiKeys, auditLog, organizations, sessions, signInChallenges, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
-import type { PooledDb } from '../lib/db.ts';
 import { fromZod } from '../lib/errors.ts';
 import { authenticate } from './authenticate.ts';
 import { mustEnrol, requiresTwoFactor } from './two-factor-rule.ts';

@@ -22,7 +22,7 @@ export { MIN_PASSWORD_LENGTH };
 type Db = PooledDb;
 
 /** The token's two parts, or null when it does not have the shape of one. */
-export function splitResetToken(token: string): { id: string; secret: string } | null {
+function splitResetToken(token: string): { id: string; secret: string } | null {
   if (!TOKEN_SHAPE.test(token)) return null;
   const bare = token.replace(/^(eu|us)_/, '');
   return { id: bare.slice(0, ID_LENGTH), secret: bare.slice(ID_LENGTH) };

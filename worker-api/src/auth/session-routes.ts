@@ -1,15 +1,15 @@
-import { Hono, type Context } from 'hono';
+import { Hono, } from 'hono';
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ApiError, permissionsForRole, regionToken, sha256Hex, tokenRegion, verifyPassword, wrongRegion } from '@cairn/core';
-import { auditLog, organizations, sessions, signInChallenges, users } from '@cairn/db';
+import { organizations, sessions, signInChallenges, users } from '@cairn/db';
 import type { AppEnv } from '../env.ts';
 import { readBody } from '../lib/body.ts';
 import { authenticate } from './authenticate.ts';
 import { clientAddress, spendAttempt, type Budget } from './failures.ts';
 import { auditFailedSignIn } from './org-security.ts';
 import { enrolmentRequiredFor } from './two-factor-rule.ts';
-import { publicUser, startSession } from './session-start.ts';
+import { publicUser, signedIn, } from './session-start.ts';
 import { requireSsoRefusal } from './sso/sign-in.ts';
 import { CHALLENGE_MINUTES, codeGate, useRecoveryCode, useTotpCode, wrongCode } from './two-factor.ts';
 
@@ -34,8 +34,8 @@ const DUMMY_HASH = 'pbkdf2$100000$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAA
  * else; the total guesses of a distributed attack stay bounded by the e-mail's budget, which one
  * address alone (one a minute) cannot empty (it refills twice as fast). Only failures count.
  */
-export const SIGN_IN_PER_ADDRESS = { rate: 1 / 60, burst: 10 };
-export const SIGN_IN_PER_EMAIL = { rate: 1 / 30, burst: 100 };
+const SIGN_IN_PER_ADDRESS = { rate: 1 / 60, burst: 10 };
+const SIGN_IN_PER_EMAIL = { rate: 1 / 30, burst: 100 };
 
 const signIn = z.object({ email: z.string().trim().email().max(320), password: z.string().min(1).max(1024) }).strict();
 
@@ -75,24 +75,6 @@ sessionRoutes.post('/auth/sessions', async (c) => {
   }
   return signedIn(c, user);
 });
-
-/** Starts the session of a user who proved who they are (password and code, or single sign-on) and answers it. */
-export async function signedIn(c: Context<AppEnv>, user: typeof users.$inferSelect, method: 'password' | 'oidc' | 'saml' = 'password', extra: Record<string, unknown> = {}) {
-  const { token, expires } = await startSession(c.var.db, user, c.req.header('user-agent'), c.env.REGION, method);
-  await c.var.db.update(users).set({ last_login_at: new Date() }).where(eq(users.id, user.id));
-  await c.var.db.insert(auditLog).values({
-    organization_id: user.organization_id, actor_type: 'user', actor_id: user.id, action: 'sign_in',
-    resource_type: 'sessions', resource_id: null, request_id: c.var.requestId, details: { method },
-  });
-  const [org] = await c.var.db.select().from(organizations).where(eq(organizations.id, user.organization_id));
-  return c.json({
-    token,
-    expires_at: expires.toISOString(),
-    user: publicUser(user),
-    organization: { id: org!.id, name: org!.name, region: org!.region },
-    ...extra,
-  }, 201);
-}
 
 const secondStep = z.object({
   challenge: z.string().min(1, 'is required.').max(200),

@@ -16,7 +16,7 @@ import { errorResponse } from '../lib/errors.ts';
 import { rateLimiterStub } from '../durable/stubs.ts';
 
 const enc = new TextEncoder();
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /** How long the code step of a sign-in may wait after the password. */
 export const CHALLENGE_MINUTES = 5;
 
@@ -65,7 +65,7 @@ export async function newRecoveryCodes(): Promise<{ codes: string[]; hashes: str
 }
 
 /** Recovery codes are compared without case, spaces or dashes. */
-export function recoveryHash(code: string): Promise<string> {
+function recoveryHash(code: string): Promise<string> {
   return sha256Hex(`cairn-recovery:${code.toLowerCase().replace(/[\s-]/g, '')}`);
 }
 

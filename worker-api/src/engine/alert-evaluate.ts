@@ -51,7 +51,7 @@ export function resultStatusOf(status: Exclude<FinalStatus, 'success'>): AlertRe
   }
 }
 
-export const isErrorStatus = (s: AlertResultStatus) => s === 'alert_error' || s === 'query_error' || s === 'internal_error' || s === 'internal_timeout';
+const isErrorStatus = (s: AlertResultStatus) => s === 'alert_error' || s === 'query_error' || s === 'internal_error' || s === 'internal_timeout';
 
 /**
  * Who hears about a run: `recipients` (emails, cc, bcc) per email_condition — triggered: only runs

@@ -77,7 +77,7 @@ export function alertMessage(c: AlertMailContent, kind: 'recipients' | 'errors')
 }
 
 /** The stored chunks of a result, one read per chunk (bucket or result_chunks: stored-chunks.ts). */
-export async function* resultChunks(sql: postgres.Sql, executionId: string, bucket: ResultBucket): AsyncGenerator<Uint8Array> {
+async function* resultChunks(sql: postgres.Sql, executionId: string, bucket: ResultBucket): AsyncGenerator<Uint8Array> {
   for await (const chunk of storedChunks(sql, bucket, executionId)) yield chunk.data;
 }
 

@@ -21,7 +21,7 @@ export async function principalContext(ctx: ServiceContext): Promise<Pick<SqlCon
   return u ? { userEmail: u.email, userFirstname: u.firstname, userLastname: u.lastname, userRole: u.role } : {};
 }
 
-export async function organizationSnippets(ctx: ServiceContext): Promise<SnippetDefinition[]> {
+async function organizationSnippets(ctx: ServiceContext): Promise<SnippetDefinition[]> {
   const rows = await ctx.db.select({ name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
     .where(eq(sqlSnippets.organization_id, ctx.principal.organizationId));
   return rows;

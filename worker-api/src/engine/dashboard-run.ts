@@ -112,7 +112,7 @@ export function dashboardFilterRules(ctx: ServiceContext, dashboardId: string) {
 }
 
 /** principalContext for this caller, remembered like the dashboard. */
-export async function callerContext(ctx: ServiceContext) {
+async function callerContext(ctx: ServiceContext) {
   if (ctx.principal.kind !== 'user') return {};
   return remembered(contexts, callerOf(ctx), ttlOf(ctx), () => principalContext(ctx));
 }

@@ -6,7 +6,6 @@ import {
 import { datasources, type dashboards } from '@cairn/db';
 import type { ServiceContext } from '../lib/context.ts';
 import type { ExecutionJob, ExecutionOutcome } from './job.ts';
-import { EXECUTION_TTL_MS } from './ttl.ts';
 import { compileExtras, type CompileExtras } from './compile-context.ts';
 import { connectorFor } from './connectors/index.ts';
 import { targetPolicy } from './target-policy.ts';
@@ -16,10 +15,10 @@ import { compileIdentified } from './identity.ts';
 import { latestResult, queryJob, recordExecution, type ExecutionType } from './execution-row.ts';
 import { datasourceGateStub } from '../durable/stubs.ts';
 
-export { EXECUTION_TTL_MS };
+;
 
 type DatasourceRow = typeof datasources.$inferSelect;
-export type { ExecutionType };
+;
 
 export interface ExecutionInput {
   datasourceId: string;
@@ -35,8 +34,6 @@ export interface ExecutionInput {
   source: { report_id?: string; filter_id?: string; sql_alert_id?: string };
   executionType: ExecutionType;
 }
-
-export const dialectOfDatasource = (ds: Pick<DatasourceRow, 'database_type'>) => dialectOf(ds.database_type) ?? 'postgres';
 
 export async function loadDatasource(ctx: ServiceContext, id: string): Promise<DatasourceRow> {
   const [ds] = await ctx.db.select().from(datasources)
@@ -55,7 +52,7 @@ export async function compileFor(ds: DatasourceRow, input: ExecutionInput) {
 }
 
 /** A successful result of the same compiled query that is younger than `freshMinutes`. */
-export async function findFresh(ctx: ServiceContext, paramsHash: string, freshMinutes: number) {
+async function findFresh(ctx: ServiceContext, paramsHash: string, freshMinutes: number) {
   const found = await latestResult(poolStatement(ctx.env), ctx.principal.organizationId, paramsHash);
   if (!found || found.completedAt <= Date.now() - freshMinutes * 60_000) return null;
   return { id: found.executionId, key: found.dataKey, rows: found.rowCount, at: new Date(found.dataTimestamp), timeZone: found.timeZone };

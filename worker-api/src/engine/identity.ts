@@ -1,7 +1,7 @@
 import { compileSql, sha256Hex, type CompileOptions } from '@cairn/core';
 
 /** What a compiled query is known by: the fields of compileSql's answer that decide its rows and their meaning. */
-export interface CompiledIdentity {
+interface CompiledIdentity {
   text: string;
   values: unknown[];
   /** The session zone the query runs in (the datasource's data time zone). */

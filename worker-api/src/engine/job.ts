@@ -1,7 +1,7 @@
 import type { SchemaOptions } from './connectors/connector.ts';
 
 /** What an alert run needs once its query has finished (engine/alert-run.ts). */
-export interface AlertFollowUp {
+interface AlertFollowUp {
   kind: 'sql_alert';
   alertId: string;
   /** The SQL as it was sent (snippets expanded, placeholders for bound values), for the alert result. */

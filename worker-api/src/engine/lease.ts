@@ -12,7 +12,7 @@ import type { ExecutionOutcome } from './job.ts';
 /** Default lease: a dead runtime shows within 45 s, and a live one renews every 15 s. */
 export const DEFAULT_LEASE_MS = 45_000;
 
-export const UNFINISHED = ['starting', 'running', 'waiting', 'scheduled'] as const;
+const UNFINISHED = ['starting', 'running', 'waiting', 'scheduled'] as const;
 
 export const LOST_MESSAGE =
   'The execution was lost: the server running it stopped answering before it finished (its lease ran out). Run it again.';
@@ -27,7 +27,7 @@ export function leaseMsOf(env: Pick<Env, 'EXECUTION_LEASE_MS'>): number {
 export const renewEveryMs = (env: Pick<Env, 'EXECUTION_LEASE_MS'>) => Math.floor(leaseMsOf(env) / 3);
 
 /** Whether a row as read is unfinished with a lease that has run out (by this clock; the write-off asks the database's). */
-export function leaseExpired(row: { execution_status: string; lease_expires_at: Date | null }, now = Date.now()): boolean {
+function leaseExpired(row: { execution_status: string; lease_expires_at: Date | null }, now = Date.now()): boolean {
   return (UNFINISHED as readonly string[]).includes(row.execution_status) && !!row.lease_expires_at && row.lease_expires_at.getTime() < now;
 }
 

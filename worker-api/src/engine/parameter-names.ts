@@ -36,7 +36,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The known name a mistyped one most likely meant: same letters in another case, else the nearest within a third of its length. */
-export function closestName(name: string, known: Iterable<string>): string | null {
+function closestName(name: string, known: Iterable<string>): string | null {
   const list = [...known];
   const folded = list.find((k) => k.toLowerCase() === name.toLowerCase());
   if (folded) return folded;
@@ -50,10 +50,10 @@ export function closestName(name: string, known: Iterable<string>): string | nul
 }
 
 /** Where the parameters sit in the request body: `/parameters` for action bodies, `/data/attributes/parameters` for documents. */
-export type ParametersPointer = '/parameters' | '/data/attributes/parameters' | (string & {});
+type ParametersPointer = '/parameters' | '/data/attributes/parameters' | (string & {});
 
 /** The problems of these parameters against the known names (no I/O). */
-export function parameterProblems(parameters: InputParameters | null | undefined, known: ReadonlySet<string>, pointer: ParametersPointer): ApiError[] {
+function parameterProblems(parameters: InputParameters | null | undefined, known: ReadonlySet<string>, pointer: ParametersPointer): ApiError[] {
   const problems: ApiError[] = [];
   if (!parameters) return problems;
   const timerange = parameters.timerange;
@@ -81,7 +81,7 @@ export function parameterProblems(parameters: InputParameters | null | undefined
 }
 
 /** The variable names of the dashboard's filters. */
-export async function dashboardFilterNames(ctx: ServiceContext, dashboardId: string): Promise<string[]> {
+async function dashboardFilterNames(ctx: ServiceContext, dashboardId: string): Promise<string[]> {
   const rows = await ctx.db.select({ name: filters.variable_name }).from(dashboardFilters)
     .innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
     .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));

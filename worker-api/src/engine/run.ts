@@ -28,8 +28,8 @@ export interface RunHooks {
   onCancelHandle?: (handle: CancelHandle, ds: DatasourceRow) => void;
 }
 
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
-export const DEFAULT_GUARD_MS = 10 * 60_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
+const DEFAULT_GUARD_MS = 10 * 60_000;
 /** How long past the guard a run that ignores being stopped is waited for. */
 const HARD_STOP_GRACE_MS = 15_000;
 
@@ -47,7 +47,7 @@ const FINISHED = ['cancelled', 'success', 'query_error', 'timed_out', 'internal_
 class GuardExceeded extends Error {}
 
 /** The final status and message for anything a run may throw. */
-export function failureOf(err: unknown, state: { cancelled: boolean; guardFired: boolean; guardMs: number }): { status: FinalStatus; message: string } {
+function failureOf(err: unknown, state: { cancelled: boolean; guardFired: boolean; guardMs: number }): { status: FinalStatus; message: string } {
   if (state.guardFired || err instanceof GuardExceeded) {
     return { status: 'internal_timeout', message: `The execution was stopped after ${Math.round(state.guardMs / 1000)} s, Cairn's limit for one execution.` };
   }
@@ -141,7 +141,7 @@ export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks):
 }
 
 /** The agents a datasource names (connection_mode agent), by name. */
-export function agentRefsOf(sql: postgres.Sql, ds: Pick<DatasourceRow, 'id' | 'organization_id'>): Promise<AgentRef[]> {
+function agentRefsOf(sql: postgres.Sql, ds: Pick<DatasourceRow, 'id' | 'organization_id'>): Promise<AgentRef[]> {
   return sql<AgentRef[]>`select a.id, a.name from datasource_agent_links l join datasource_agents a on a.id = l.agent_id
     where l.datasource_id = ${ds.id} and a.organization_id = ${ds.organization_id} and a.enabled order by a.name, a.id`;
 }

@@ -9,14 +9,14 @@ import { recordExecution } from './execution-row.ts';
 type DatasourceRow = typeof datasources.$inferSelect;
 
 /** Schema reads started per tick at most (the rest are due on the next ticks of the night). */
-export const SCHEMA_REFRESHES_PER_TICK = 20;
+const SCHEMA_REFRESHES_PER_TICK = 20;
 /** The night, in the organization's time zone: from 02:00 to 05:59. */
-export const NIGHT_FROM_HOUR = 2;
-export const NIGHT_TO_HOUR = 5;
+const NIGHT_FROM_HOUR = 2;
+const NIGHT_TO_HOUR = 5;
 /** A schema read (nightly or by hand) younger than this is not repeated in the night. */
 const FRESH_HOURS = 12;
 /** Whom the nightly reads are recorded as. */
-export const NIGHTLY_ACTOR = 'system:schema-refresh';
+const NIGHTLY_ACTOR = 'system:schema-refresh';
 
 /**
  * Nightly schema refresh (issue 17): each enabled datasource with `update_schema_nightly` whose type

@@ -23,7 +23,7 @@ export function targetPolicy(env: Env, query: OwnQuery = poolQuery(env)): Target
 }
 
 /** A statement through the DbPool objects (lib/db.ts), for callers without a client of their own. */
-export function poolQuery(env: Env): OwnQuery {
+function poolQuery(env: Env): OwnQuery {
   const run = poolStatement(env);
   return (text) => run(text);
 }

@@ -22,7 +22,7 @@ import { RenderError } from '../resources/export-jobs/renderer.ts';
 import { recordFilterRefreshFailure, refreshFilterJob } from '../resources/filters/refresh-job.ts';
 
 /** Work a handler started and must see finished before its message is acked. */
-export class Pending {
+class Pending {
   private readonly all: Promise<unknown>[] = [];
   readonly add = (p: Promise<unknown>) => void this.all.push(p.catch((err) => console.error('job: background part failed', err)));
   async settle(): Promise<void> {
@@ -31,7 +31,7 @@ export class Pending {
 }
 
 /** A failure worth another attempt (the queue retries the message). */
-export class RetryableJobError extends Error {}
+class RetryableJobError extends Error {}
 
 function retryDelay(env: Env, attempts: number): number {
   const base = Number(env.JOB_RETRY_DELAY_S ?? 30);
@@ -48,7 +48,7 @@ const withSql = async <T>(env: Env, fn: (sql: postgres.Sql) => Promise<T>): Prom
 };
 
 /** Runs one message's work; throws RetryableJobError (or anything unexpected) for another attempt. */
-export async function runJob(env: Env, msg: JobMessage): Promise<void> {
+async function runJob(env: Env, msg: JobMessage): Promise<void> {
   const pending = new Pending();
   try {
     switch (msg.kind) {
@@ -110,7 +110,7 @@ export async function runJob(env: Env, msg: JobMessage): Promise<void> {
 const DEAD_EXPORT = 'The export failed: the server gave up after several attempts. Start a new export.';
 
 /** A message that ran out of attempts (a dead-letter delivery): its job is marked failed where it has a state to show. */
-export async function giveUp(env: Env, msg: JobMessage): Promise<void> {
+async function giveUp(env: Env, msg: JobMessage): Promise<void> {
   const db = pooledDb(env);
   switch (msg.kind) {
     case 'export':

@@ -48,11 +48,11 @@ export function parseInclude(c: Context, allowed: readonly string[]): Set<string
   return out;
 }
 
-export const PAGE_DEFAULT = 50;
-export const PAGE_MAX = 200;
+const PAGE_DEFAULT = 50;
+const PAGE_MAX = 200;
 
 /** `page[size]` (default 50, at most 200) and `page[number]` (from 1). */
-export function parsePage(c: Context): { size: number; number: number } {
+function parsePage(c: Context): { size: number; number: number } {
   const num = (name: string, min: number, max: number, dflt: number) => {
     const raw = c.req.query(name);
     if (raw === undefined) return dflt;
@@ -68,7 +68,7 @@ export function parsePage(c: Context): { size: number; number: number } {
 }
 
 /** One `sort` field: its name and direction (`-name` is descending). */
-export interface ListSort {
+interface ListSort {
   field: string;
   desc: boolean;
 }
@@ -83,7 +83,7 @@ export interface ListQuery {
   sort: ListSort[];
 }
 
-export const NAME_FILTER_MAX = 255;
+const NAME_FILTER_MAX = 255;
 
 /**
  * A list call's query, the JSON:API way: `page[size]`/`page[number]` (parsePage), `filter[name]` (a
@@ -119,7 +119,7 @@ export function parseListQuery(c: Context, sortable: readonly string[]): ListQue
   return { ...page, ...(name !== undefined ? { name } : {}), sort };
 }
 
-export function pageLinks(c: Context, page: { size: number; number: number }, total: number) {
+function pageLinks(c: Context, page: { size: number; number: number }, total: number) {
   const url = new URL(c.req.url);
   const at = (n: number) => {
     url.searchParams.set('page[number]', String(n));

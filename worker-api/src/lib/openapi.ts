@@ -6,7 +6,7 @@ export const idParam = z.object({
   id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' }, example: 'dsh_4f0aB2cD9eFgH1iJkL3m' }),
 });
 
-export const pageQuery = z.object({
+const pageQuery = z.object({
   'page[size]': z.string().optional().openapi({ description: 'Items per page, 1–200 (default 50).' }),
   'page[number]': z.string().optional().openapi({ description: 'Page number, from 1.' }),
 });
@@ -41,21 +41,7 @@ const resourceObject = z.object({
   links: z.object({ self: z.string() }).optional(),
 });
 
-export const documentSchema = (description: string) => ({
-  description,
-  content: {
-    'application/vnd.api+json': {
-      schema: z.object({
-        data: z.union([resourceObject, z.array(resourceObject)]),
-        included: z.array(resourceObject).optional(),
-        links: z.record(z.string(), z.string().nullable()).optional(),
-        meta: z.record(z.string(), z.unknown()).optional(),
-      }),
-    },
-  },
-});
-
-export const errorDocument = z
+const errorDocument = z
   .object({
     errors: z.array(
       z.object({
@@ -220,7 +206,7 @@ function requestSchema(node: unknown, schemas: Json, seen: ReadonlySet<string>):
  * `rep_4f0aB2cD9eFgH1iJkL3m` for `/reports/{id}`: the id kind is the collection before `{id}` in the
  * singular, else the path's first collection (`/users/invite/{id}` is a user id).
  */
-export function exampleIdFor(path: string): string | undefined {
+function exampleIdFor(path: string): string | undefined {
   const parts = path.split('/');
   for (const collection of [parts[parts.indexOf('{id}') - 1], parts[1]]) {
     const prefix = ID_PREFIXES[(collection ?? '').replace(/s$/, '') as IdKind];

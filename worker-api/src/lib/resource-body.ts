@@ -14,7 +14,7 @@ import { parseJsonBody } from './body.ts';
  * - `createOnly`: writable on create, read-only afterwards (e.g. a report's width and height).
  * - `relationships`: name → target type, to-one or to-many, and whether a create needs it.
  */
-export interface RelationshipSpec {
+interface RelationshipSpec {
   type: string;
   many: boolean;
   requiredOnCreate?: boolean;

@@ -25,7 +25,7 @@ export function defineRoute(app: OpenAPIHono<AppEnv>, route: RouteConfig, handle
 }
 
 /** The names of the route's declared query parameters (the keys of its `request.query` object). */
-export function queryParameterNames(route: RouteConfig): readonly string[] {
+function queryParameterNames(route: RouteConfig): readonly string[] {
   const query = route.request?.query as { shape?: Record<string, unknown> } | undefined;
   return query?.shape ? Object.keys(query.shape) : [];
 }

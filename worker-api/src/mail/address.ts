@@ -15,11 +15,11 @@ export type AddressInput = string | Mailbox;
 /** local@domain with printable ASCII; the domain has a dot-free label or more (localhost is fine). */
 const ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
 
-export function isValidAddress(address: string): boolean {
+function isValidAddress(address: string): boolean {
   return address.length <= 254 && ADDRESS.test(address) && !address.startsWith('.') && !address.includes('..');
 }
 
-export class AddressError extends Error {}
+class AddressError extends Error {}
 
 /** `a@b.c`, `Name <a@b.c>` or `"Name, Inc." <a@b.c>` → a checked Mailbox. */
 export function parseMailbox(input: AddressInput): Mailbox {
@@ -67,7 +67,7 @@ function splitAddressList(s: string): string[] {
 const SPECIALS = /[()<>[\]:;@\\,."]/;
 
 /** A mailbox as header tokens (each but the first starting with its white space, for folding). */
-export function mailboxTokens(mb: Mailbox): string[] {
+function mailboxTokens(mb: Mailbox): string[] {
   const name = mb.name?.replace(/[\r\n]+/g, ' ').trim();
   if (!name) return [mb.address];
   let nameTokens: string[];

@@ -6,7 +6,7 @@
 
 const utf8 = new TextEncoder();
 /** Longest line of an encoded body or a folded header (RFC 2045 §6.7/§6.8; RFC 5322 recommends 78). */
-export const LINE = 76;
+const LINE = 76;
 
 /** Printable ASCII and tabs only (no control characters, nothing above 0x7e). */
 export function isPlainAscii(s: string): boolean {

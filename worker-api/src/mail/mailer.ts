@@ -80,7 +80,7 @@ function notSent(to: MailMessage['to'], reason: string): MailResult {
 }
 
 /** Sends one message with this configuration; on failure the reason names the server. */
-export async function sendWith(config: MailConfig, mail: MailMessage): Promise<MailResult> {
+async function sendWith(config: MailConfig, mail: MailMessage): Promise<MailResult> {
   let built: ReturnType<typeof buildMessage>;
   try {
     built = buildMessage(mail, { from: config.from });

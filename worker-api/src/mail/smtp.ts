@@ -73,10 +73,10 @@ export function takeReply(buffer: string): { reply: SmtpReply; rest: string } | 
   }
 }
 
-export const replyText = (r: SmtpReply) => `${r.code} ${r.lines.join(' ').trim()}`.trim();
+const replyText = (r: SmtpReply) => `${r.code} ${r.lines.join(' ').trim()}`.trim();
 
 /** One conversation: reads replies with timeouts and sends commands. */
-export class SmtpConversation {
+class SmtpConversation {
   private reader: ReadableStreamDefaultReader<Uint8Array>;
   private writer: WritableStreamDefaultWriter<Uint8Array>;
   private buffer = '';

@@ -21,7 +21,7 @@ const HOST = 'http://coordinator.internal:8080';
 
 const sig = (rawType: string, args: unknown[] = []) => ({ rawType, arguments: args });
 
-export const COLUMNS = [
+const COLUMNS = [
   { name: 'id', type: 'integer', typeSignature: sig('integer') },
   { name: 'big', type: 'bigint', typeSignature: sig('bigint') },
   { name: 'price', type: 'decimal(12,2)', typeSignature: sig('decimal', [{ kind: 'LONG', value: 12 }, { kind: 'LONG', value: 2 }]) },

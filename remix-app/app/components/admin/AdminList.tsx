@@ -28,7 +28,7 @@ export interface AdminListProps<T extends { id: string; name: string }> {
   actions?: ReactNode;
 }
 
-export function countLabel(total: number, [one, many]: [string, string]): string {
+function countLabel(total: number, [one, many]: [string, string]): string {
   return total === 1 ? `1 ${one}` : `${total} ${many}`;
 }
 

@@ -23,7 +23,7 @@ const TABS: { to: string; label: string; show: (v: NavViewer) => boolean }[] = [
 ];
 
 /** The administration tabs the viewer's permissions open (the API still checks every call). */
-export function AdminNav({ viewer }: { viewer: NavViewer }) {
+function AdminNav({ viewer }: { viewer: NavViewer }) {
   return (
     <nav className="admin-nav" aria-label="Administration">
       {TABS.filter((t) => t.show(viewer)).map((t) => (

@@ -49,7 +49,7 @@ interface Base {
 }
 
 /** Axis titles of charts with axes (line, bar, xy_bubble, histogram). */
-export interface AxisTitles {
+interface AxisTitles {
   x_title?: string;
   y_title?: string;
 }

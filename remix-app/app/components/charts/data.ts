@@ -21,7 +21,7 @@ export const keyOf = (v: Cell | undefined): string => (v === null || v === undef
 
 // ---------------------------------------------------------------- series
 
-export interface Series {
+interface Series {
   name: string;
   values: (number | null)[];
 }
@@ -116,7 +116,7 @@ export function pivotPercent(p: Pivot, ri: number, ci: number, mode: 'row' | 'co
 
 // ---------------------------------------------------------------- multi-pivot
 
-export function aggregate(values: Cell[], how: Aggregation): number | string | null {
+function aggregate(values: Cell[], how: Aggregation): number | string | null {
   if (how === 'count') return values.length;
   if (how === 'count_distinct') return new Set(values.map(keyOf)).size;
   if (how === 'concat') return [...new Set(values.filter((v) => v !== null && v !== undefined).map(String))].join(', ');
@@ -135,7 +135,7 @@ export function aggregate(values: Cell[], how: Aggregation): number | string | n
   }
 }
 
-export interface MultiPivotRow {
+interface MultiPivotRow {
   /** Path of row-dimension values down to this node. */
   path: Cell[];
   depth: number;
@@ -220,7 +220,7 @@ export const pathKey = (path: Cell[]) => path.map(keyOf).join('\u0001');
 
 // ---------------------------------------------------------------- histogram
 
-export interface Bin {
+interface Bin {
   start: number;
   end: number;
   /** Counts per series (one entry without a series column). */

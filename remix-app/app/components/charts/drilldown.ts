@@ -9,7 +9,7 @@
 import type { Cell, DataField } from '../../lib/types';
 import { keyOf } from './data';
 
-export interface DrilldownMapping {
+interface DrilldownMapping {
   /** A result column (by name). */
   column: string;
   /** A filter variable of the target dashboard. */

@@ -2,9 +2,6 @@
 import { formatWall, toWall } from '@cairn/core/time';
 import type { Cell, DataField } from '../../lib/types';
 import type { NumberFormat } from './config';
-import { toNumber as toNum } from './data';
-
-export const toNumber = toNum;
 
 const plain = new Map<number, Intl.NumberFormat>();
 const compact = new Map<number, Intl.NumberFormat>();

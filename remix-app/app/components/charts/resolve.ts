@@ -6,13 +6,13 @@
 import type { DataField } from '../../lib/types';
 import type { ChartConfig } from './config';
 
-export type Kind = 'numeric' | 'temporal' | 'dimension' | 'other';
+type Kind = 'numeric' | 'temporal' | 'dimension' | 'other';
 
 const NUMERIC = /^(Integer|BigInt|Float|Decimal|Number)$/i;
 const TEMPORAL = /^(Date|DateTime|Timestamp)$/i;
 const DIMENSION = /^(String|Boolean|Time|Text)$/i;
 
-export function kindOf(field: DataField | undefined): Kind {
+function kindOf(field: DataField | undefined): Kind {
   if (!field) return 'other';
   const t = field.data_type;
   if (NUMERIC.test(t)) return 'numeric';
@@ -20,8 +20,8 @@ export function kindOf(field: DataField | undefined): Kind {
   if (DIMENSION.test(t)) return 'dimension';
   return 'other';
 }
-export const isNumeric = (f: DataField | undefined) => kindOf(f) === 'numeric';
-export const isDimension = (f: DataField | undefined) => kindOf(f) === 'dimension' || kindOf(f) === 'temporal';
+const isNumeric = (f: DataField | undefined) => kindOf(f) === 'numeric';
+const isDimension = (f: DataField | undefined) => kindOf(f) === 'dimension' || kindOf(f) === 'temporal';
 
 /** Column positions (indexes into each row) per role. */
 export interface Roles {

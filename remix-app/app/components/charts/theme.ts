@@ -30,8 +30,6 @@ export function nivoTheme(mode: Theme) {
   };
 }
 
-export type NivoTheme = ReturnType<typeof nivoTheme>;
-
 type Margin = { top: number; right: number; bottom: number; left: number };
 
 /** Keeps at most `max` evenly spaced tick values. */
@@ -65,7 +63,6 @@ export function legendFor(position: 'top' | 'right' | 'bottom' | 'none' | undefi
   }
   return { legends: [{ anchor: 'top-left' as const, direction: 'row' as const, translateY: -28, itemWidth: 110, ...common }], margin: { top: 36 } };
 }
-
 
 type LegendItem = { id: string; label: string; color: string };
 

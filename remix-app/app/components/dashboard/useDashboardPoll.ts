@@ -44,7 +44,7 @@ const MAX_DELAY_S = 600;
 const MISSING_DELAY_S = 2;
 const MISSING_RETRIES = 5;
 
-export function statusUrlOf(dashboardId: string): string {
+function statusUrlOf(dashboardId: string): string {
   return `/app/dashboards/${encodeURIComponent(dashboardId)}/status`;
 }
 

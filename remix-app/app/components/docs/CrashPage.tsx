@@ -1,5 +1,5 @@
 /** "This page crashed." with the message chain (error, its cause, the cause's cause…) and Try again. */
-export function errorChain(error: unknown): string[] {
+function errorChain(error: unknown): string[] {
   const chain: string[] = [];
   let e: unknown = error;
   while (e !== undefined && e !== null && chain.length < 10) {

@@ -13,12 +13,12 @@ export type ColorChoice = ColorMode | 'system';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
-export function readChoice(value: string | null): ColorChoice | null {
+function readChoice(value: string | null): ColorChoice | null {
   return value === 'light' || value === 'dark' || value === 'system' ? value : null;
 }
 
 /** The mode a choice leads to. */
-export function resolveColorMode(choice: ColorChoice | null, systemDark: boolean, config = siteConfig.colorMode): ColorMode {
+function resolveColorMode(choice: ColorChoice | null, systemDark: boolean, config = siteConfig.colorMode): ColorMode {
   if (choice === 'light' || choice === 'dark') return choice;
   if (choice === 'system' || config.respectPrefersColorScheme) return systemDark ? 'dark' : 'light';
   return config.defaultMode;

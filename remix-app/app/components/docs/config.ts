@@ -13,7 +13,7 @@ interface ItemBase {
 }
 
 /** A plain link: `to` for a path of this site, `href` for another site. */
-export interface LinkItemConfig extends ItemBase {
+interface LinkItemConfig extends ItemBase {
   type?: 'default';
   label: string;
   to?: string;
@@ -21,41 +21,41 @@ export interface LinkItemConfig extends ItemBase {
   /** Also active on every path below this one. */
   activeBasePath?: string;
 }
-export interface DocItemConfig extends ItemBase {
+interface DocItemConfig extends ItemBase {
   type: 'doc';
   /** The page's route without the leading slash (`administration/api-keys`; the home page is `index`). */
   docId: string;
   label?: string;
   docsPluginId?: string;
 }
-export interface DocSidebarItemConfig extends ItemBase {
+interface DocSidebarItemConfig extends ItemBase {
   type: 'docSidebar';
   sidebarId: string;
   label: string;
   docsPluginId?: string;
 }
-export interface DocsVersionItemConfig extends ItemBase {
+interface DocsVersionItemConfig extends ItemBase {
   type: 'docsVersion';
   docsPluginId?: string;
   label?: string;
 }
-export interface DocsVersionDropdownItemConfig extends ItemBase {
+interface DocsVersionDropdownItemConfig extends ItemBase {
   type: 'docsVersionDropdown';
   docsPluginId?: string;
 }
-export interface LocaleDropdownItemConfig extends ItemBase {
+interface LocaleDropdownItemConfig extends ItemBase {
   type: 'localeDropdown';
 }
-export interface SearchItemConfig extends ItemBase {
+interface SearchItemConfig extends ItemBase {
   type: 'search';
 }
-export interface HtmlItemConfig extends ItemBase {
+interface HtmlItemConfig extends ItemBase {
   type: 'html';
   /** Raw HTML, trusted (it comes from this file). */
   value: string;
 }
 export type DropdownChildConfig = LinkItemConfig | DocItemConfig | DocSidebarItemConfig | HtmlItemConfig;
-export interface DropdownItemConfig extends ItemBase {
+interface DropdownItemConfig extends ItemBase {
   type: 'dropdown';
   label: string;
   items: DropdownChildConfig[];
@@ -72,7 +72,7 @@ export type NavbarItemConfig =
   | HtmlItemConfig
   | DropdownItemConfig;
 
-export interface DocsVersionConfig {
+interface DocsVersionConfig {
   name: string;
   label: string;
   /** The doc a link to this version opens. */
@@ -115,7 +115,7 @@ export interface SiteConfig {
   docs: { plugins: Record<string, DocsPluginConfig> };
 }
 
-export const API_DOCS_ROUTE = '/api/v2024-06-01';
+const API_DOCS_ROUTE = '/api/v2024-06-01';
 
 export const siteConfig: SiteConfig = {
   title: 'Cairn Docs',

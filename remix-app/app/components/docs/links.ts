@@ -1,7 +1,7 @@
 /** Which clicks on links inside a page's HTML are handled by the router instead of a full page load. */
 
 /** Paths of the web app that are not docs pages: followed with a normal page load. */
-export const NON_DOCS_PREFIXES = ['/app', '/s/', '/api/v'];
+const NON_DOCS_PREFIXES = ['/app', '/s/', '/api/v'];
 
 export interface ClickInfo {
   href: string | null;

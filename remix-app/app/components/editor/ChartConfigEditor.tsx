@@ -41,7 +41,7 @@ const ICON_SHAPES: Record<ChartType, ReactNode> = {
   hierarchy: <><rect x="1.5" y="1.5" width="13" height="13" rx="1" fill="none" /><path d="M8.5 1.5v13M8.5 8h6M1.5 9.5h7" /></>,
 };
 
-export function ChartTypeIcon({ type }: { type: ChartType }) {
+function ChartTypeIcon({ type }: { type: ChartType }) {
   return (
     <svg className="chart-types__icon" data-icon={type} width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false"
       stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" fill="currentColor">

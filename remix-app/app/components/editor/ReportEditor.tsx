@@ -27,7 +27,7 @@ import { useQueryRun } from './useQueryRun';
 
 const SqlEditor = lazy(() => import('./SqlEditor'));
 
-export interface EditorDatasource {
+interface EditorDatasource {
   id: string;
   name: string;
   database_type: string;

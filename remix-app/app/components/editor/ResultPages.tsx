@@ -18,7 +18,7 @@ interface Props {
   downloadName: string;
 }
 
-export const PAGE_ROWS = 2000;
+const PAGE_ROWS = 2000;
 
 export function pageLabel(offset: number, shown: number, total: number): string {
   const n = (x: number) => x.toLocaleString('en');

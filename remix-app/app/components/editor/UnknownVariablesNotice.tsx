@@ -6,7 +6,7 @@
 import type { UnknownVariable } from '../../lib/editor-variables';
 
 /** The dashboard name meaning “a new dashboard, not named yet”. */
-export const NEW = '';
+const NEW = '';
 
 interface Props {
   unknown: UnknownVariable[];

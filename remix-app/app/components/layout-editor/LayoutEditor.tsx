@@ -13,7 +13,7 @@ import { FormErrors } from '../editor/Field';
 import { gridToTiles, layoutProblems, pushDownOverlaps, sameLayout, tileOfPointer, tilesToGrid, type GridItem, type Tile } from '../../lib/editor-layout';
 import { errorsByField, unplacedErrors, type ApiErrorItem } from '../../lib/editor-forms';
 
-export interface LayoutReport {
+interface LayoutReport {
   id: string;
   name: string;
   chartConfiguration: Record<string, unknown> | null;

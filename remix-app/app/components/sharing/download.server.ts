@@ -9,7 +9,6 @@ const DATA_ORIGIN = 'https://cairn-data.internal';
 const DATA_KEY = /^[A-Za-z0-9_\-.=]+(\/[A-Za-z0-9_\-.=]+)*$/;
 
 export type DownloadFormat = 'csv' | 'xlsx';
-export const DOWNLOAD_FORMATS: readonly DownloadFormat[] = ['csv', 'xlsx'];
 
 const MEDIA: Record<DownloadFormat, string> = {
   csv: 'text/csv; charset=utf-8',

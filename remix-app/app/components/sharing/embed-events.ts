@@ -8,8 +8,8 @@
 import type { TileState } from '../../lib/dashboard-status';
 import { FILTER_PREFIX, readUrlState, TZ_PARAM, type FilterDef } from '../../lib/filters';
 
-export const EMBED_SOURCE = 'cairn';
-export const EMBED_VERSION = 1;
+const EMBED_SOURCE = 'cairn';
+const EMBED_VERSION = 1;
 
 export type EmbedEvent =
   | { type: 'cairn:loaded'; reports: { total: number; ready: number; empty: number; error: number; waiting: number } }

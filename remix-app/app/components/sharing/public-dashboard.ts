@@ -9,7 +9,7 @@ import { buildFilterDefs } from '../../lib/filters-defs';
 import type { FilterDef } from '../../lib/filters';
 import type { DashboardAttributes, SingleDocument } from '../../lib/types';
 
-export interface PublicLinkOptions {
+interface PublicLinkOptions {
   name: string;
   description: string | null;
   toolbar_enabled: boolean;
@@ -23,7 +23,7 @@ export interface PublicLinkOptions {
   color_mode: 'light' | 'dark';
 }
 
-export interface PublicReport {
+interface PublicReport {
   id: string;
   name: string;
   description: string | null;
@@ -36,7 +36,7 @@ export interface PublicReport {
   maximize_enabled?: boolean;
 }
 
-export interface PublicFilter {
+interface PublicFilter {
   id: string;
   variable_name: string;
   display_name: string | null;

@@ -12,7 +12,7 @@ import { getEnv } from '../../lib/env.server';
 import { clientAddress } from '../../lib/client-address.server';
 
 /** One grant cookie per link: `cairn_link_<first 16 hex digits of the token's SHA-256>`. */
-export async function grantCookieName(token: string): Promise<string> {
+async function grantCookieName(token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
   return `cairn_link_${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }

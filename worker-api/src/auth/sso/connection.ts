@@ -14,7 +14,7 @@ type PooledDb = PgDatabase<any, any>;
  */
 export type SsoConnection = typeof ssoConnections.$inferSelect;
 
-export const PRESETS = ['google', 'entra', 'okta', 'generic'] as const;
+const PRESETS = ['google', 'entra', 'okta', 'generic'] as const;
 
 /** The web app's fixed SSO addresses (issue 20), registered at the identity provider before setup. */
 export function ssoAddresses(appUrl: string | undefined, organizationId: string) {
@@ -54,7 +54,7 @@ export const connectionBody = z.object({
 export type ConnectionInput = z.infer<typeof connectionBody>;
 
 /** A PEM certificate or its bare base64 body → the PEM form xml-crypto takes. */
-export function normalizeCertificate(text: string): string {
+function normalizeCertificate(text: string): string {
   const body = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]+=*$/.test(body) || body.length < 100) {
     throw new ApiError('invalid_attribute', 'certificate: must be the identity provider\'s X.509 signing certificate (PEM or base64).', { source: { pointer: '/certificate' } });

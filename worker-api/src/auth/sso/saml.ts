@@ -32,7 +32,7 @@ const NS = {
 const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const POST_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 /** Clock skew allowed on NotBefore / NotOnOrAfter. */
-export const SKEW_MS = 90_000;
+const SKEW_MS = 90_000;
 
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (ch) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[ch]};`);
 

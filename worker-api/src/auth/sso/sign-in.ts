@@ -3,7 +3,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { ApiError, newId } from '@cairn/core';
 import { auditLog, organizations, userGroupMembers, users } from '@cairn/db';
 import type { AppEnv } from '../../env.ts';
-import { signedIn } from '../session-routes.ts';
+import { signedIn } from '../session-start.ts';
 import { emailInDomains, loadConnection, connectionForEmail, type SsoConnection } from './connection.ts';
 import { ssoRefused } from './refusal.ts';
 

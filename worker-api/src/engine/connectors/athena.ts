@@ -15,7 +15,7 @@ const CATALOG = 'AwsDataCatalog';
 const SETUP_ERRORS = /UnrecognizedClient|InvalidSignature|SignatureDoesNotMatch|AccessDenied|ExpiredToken|MissingAuthenticationToken|ResourceNotFound/;
 
 /** Athena's type names (Trino's, plus Hive's `string`, `float`, `struct`) → a column; nested values come as text. */
-export function athenaColumn(name: string, type: string): EncodedColumn {
+function athenaColumn(name: string, type: string): EncodedColumn {
   const t = type.toLowerCase();
   const alias: Record<string, string> = { string: 'varchar', float: 'real', binary: 'varbinary', int: 'integer', struct: 'row' };
   const base = t.replace(/[<(].*$/s, '').trim();
@@ -25,7 +25,7 @@ export function athenaColumn(name: string, type: string): EncodedColumn {
 }
 
 /** A Glue/Hive column type (`array<string>`, `struct<a:int>`, `decimal(10,2)`) in Trino's words → data type. */
-export function athenaTypeToDataType(type: string): DataType {
+function athenaTypeToDataType(type: string): DataType {
   const trino = type.toLowerCase()
     .replace(/\bstring\b/g, 'varchar').replace(/\bint\b/g, 'integer').replace(/\bfloat\b/g, 'real')
     .replace(/\bbinary\b/g, 'varbinary').replace(/\bstruct\b/g, 'row').replace(/</g, '(').replace(/>/g, ')');

@@ -43,13 +43,13 @@ function classify(f: Field): [DataType, Kind] {
   }
 }
 
-export function bigqueryColumn(f: Field): EncodedColumn {
+function bigqueryColumn(f: Field): EncodedColumn {
   const [data_type, kind] = classify(f);
   return { name: f.name, data_type, kind, db_type: f.mode === 'REPEATED' ? `ARRAY<${f.type}>` : f.type };
 }
 
 /** information_schema data_type (`INT64`, `ARRAY<STRING>`, `STRUCT<a INT64>`, `NUMERIC(10, 2)`) → data type. */
-export function bigqueryTypeToDataType(type: string): DataType {
+function bigqueryTypeToDataType(type: string): DataType {
   const t = type.toUpperCase();
   const array = /^ARRAY<(.*)>$/s.exec(t);
   if (array) return classify({ name: '', type: array[1]!.replace(/[<(].*$/s, ''), mode: 'REPEATED' })[0];

@@ -2,7 +2,7 @@ import type { DataType } from '@cairn/core';
 import { Kind, type EncodedColumn } from '../types.ts';
 
 /** `Nullable(T)` and `LowCardinality(T)` describe storage, not the value: T is the type. */
-export function unwrapClickhouseType(type: string): string {
+function unwrapClickhouseType(type: string): string {
   let t = type.trim();
   for (;;) {
     const m = /^(?:Nullable|LowCardinality)\((.*)\)$/.exec(t);

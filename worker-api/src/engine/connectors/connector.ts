@@ -62,7 +62,7 @@ export interface SchemaOptions {
   rowCounts?: boolean;
 }
 
-export interface SchemaColumn {
+interface SchemaColumn {
   name: string;
   db_type: string;
   data_type: DataType;
@@ -120,7 +120,7 @@ export interface ConnectionSettings {
   cloud?: CloudSettings;
 }
 
-export interface CloudSettings {
+interface CloudSettings {
   snowflakeIdentifier?: string | null;
   snowflakeRegion?: string | null;
   snowflakeWarehouse?: string | null;

@@ -36,13 +36,13 @@ function classify(typeName: string): [DataType, Kind] {
   }
 }
 
-export function databricksColumn(c: ColumnInfo): EncodedColumn {
+function databricksColumn(c: ColumnInfo): EncodedColumn {
   const [data_type, kind] = classify(c.type_name);
   return { name: c.name, data_type, kind, db_type: c.type_text ?? c.type_name };
 }
 
 /** information_schema full_data_type / data_type (`bigint`, `decimal(10,2)`, `array<string>`) → data type. */
-export function databricksTypeToDataType(type: string): DataType {
+function databricksTypeToDataType(type: string): DataType {
   const t = type.toUpperCase().replace(/[<(].*$/s, '').trim();
   const alias: Record<string, string> = { BIGINT: 'LONG', INTEGER: 'INT', SMALLINT: 'SHORT', TINYINT: 'BYTE', VARCHAR: 'STRING' };
   return classify(alias[t] ?? t)[0];
@@ -57,7 +57,7 @@ function cell(v: string | null, c: EncodedColumn): unknown {
 }
 
 /** The SQL warehouse id of an HTTP path (`/sql/1.0/warehouses/<id>`, `/sql/1.0/endpoints/<id>`), or null. */
-export function warehouseIdOf(httpPath: string): string | null {
+function warehouseIdOf(httpPath: string): string | null {
   return /^\/sql\/1\.0\/(?:warehouses|endpoints)\/([A-Za-z0-9]+)\/?$/.exec(httpPath)?.[1] ?? null;
 }
 

@@ -147,7 +147,7 @@ function bitsToInteger(bytes: Uint8Array): string {
 }
 
 /** Parses a decimal number from ASCII bytes; exact for integers, close enough for sorting otherwise. */
-export function parseNumber(src: Uint8Array, start: number, end: number): number {
+function parseNumber(src: Uint8Array, start: number, end: number): number {
   let i = start;
   const neg = src[i] === MINUS;
   if (neg || src[i] === 0x2b) i++;

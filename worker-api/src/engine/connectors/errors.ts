@@ -39,10 +39,6 @@ export const timedOut = (ms: number) =>
 
 export const cancelled = () => new ConnectorError('cancelled', 'The query was cancelled.');
 
-export function connectionError(host: string, port: number, message: string, meta?: Record<string, unknown>) {
-  return new ConnectorError('connection_error', `Could not connect to ${host}:${port}: ${message}`, meta);
-}
-
 /**
  * Longest wait for a new connection's first answer: connect, TLS, login and the first statement. A
  * peer that accepts the connection but never speaks the protocol (an HTTP port, say) held a connection

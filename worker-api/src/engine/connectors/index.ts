@@ -1,8 +1,7 @@
 import { ApiError, RUNNABLE_DATABASE_TYPES, TUNNEL_DATABASE_TYPES, connectionModeRuns, decryptSecret } from '@cairn/core';
 import { AGENT_DATABASE_TYPES } from '@cairn/core/agent-protocol';
 import type { datasources } from '@cairn/db';
-import type { ResultChunk, ResultSummary } from '../result.ts';
-import type { ConnectionSettings, Connector, RunOptions } from './connector.ts';
+import type { ConnectionSettings, Connector, } from './connector.ts';
 import { ClickhouseConnector } from './clickhouse.ts';
 import { MysqlConnector } from './mysql.ts';
 import { PostgresConnector } from './postgres.ts';
@@ -18,17 +17,17 @@ import { ConnectorError } from './errors.ts';
 import { remoteSource, sampleSource, type Closer, type PgFamily, type SampleDatabase } from './postgres-source.ts';
 
 export * from './connector.ts';
-export { ConnectorError, executionStatusOf, type FailureKind } from './errors.ts';
+export { ConnectorError, executionStatusOf,  } from './errors.ts';
 export { PostgresConnector } from './postgres.ts';
 export { MysqlConnector } from './mysql.ts';
 export { ClickhouseConnector } from './clickhouse.ts';
 export { TrinoConnector } from './trino.ts';
-export { AgentConnector, hubOf, type AgentRef } from './agent.ts';
+export type {   AgentRef } from './agent.ts';
 export { SnowflakeConnector } from './snowflake.ts';
 export { BigqueryConnector } from './bigquery.ts';
 export { DatabricksConnector } from './databricks.ts';
 export { AthenaConnector } from './athena.ts';
-export { closeInBackground, remoteSource, sampleSource, type PgSource, type Closer, type SampleDatabase } from './postgres-source.ts';
+export { closeInBackground, remoteSource,     } from './postgres-source.ts';
 
 export type DatasourceRow = typeof datasources.$inferSelect;
 
@@ -81,7 +80,7 @@ function defaultPort(ds: DatasourceConfig): number {
 }
 
 /** The database types that run directly today (the list lives in @cairn/core, which the app's form reads too). */
-export const DIRECT_TYPES = RUNNABLE_DATABASE_TYPES;
+const DIRECT_TYPES = RUNNABLE_DATABASE_TYPES;
 
 /**
  * The connector for a datasource: direct, through an SSH tunnel (D51) or through an agent (D50). A
@@ -236,16 +235,3 @@ async function tunnelFor(ds: DatasourceConfig, env: ConnectorEnv): Promise<() =>
   };
 }
 
-/** A whole result held in memory: the shape `engine/execute.ts` stores today. */
-export interface CollectedResult extends ResultSummary {
-  chunks: { rows: number; data: string }[];
-  fields: ResultSummary['fields'];
-}
-
-/** Runs a query and keeps its chunks (for callers that store the result after the run). */
-export async function collect(connector: Connector, text: string, values: unknown[], opts: RunOptions = {}): Promise<CollectedResult> {
-  const chunks: ResultChunk[] = [];
-  const summary = await connector.run({ text, values }, { chunk: (c) => void chunks.push(c) }, opts);
-  const decoder = new TextDecoder();
-  return { ...summary, chunks: chunks.map((c) => ({ rows: c.rows, data: decoder.decode(c.data) })) };
-}

@@ -12,7 +12,7 @@ type Query = (sql: string, values: unknown[]) => Promise<unknown[][]>;
  * `included_schemas` both restrict the list (to the names in both when both are given); without
  * either it is the datasource's own database, or every database but the system ones.
  */
-export function wantedDatabases(own: string | undefined, opts: SchemaOptions): string[] | null {
+function wantedDatabases(own: string | undefined, opts: SchemaOptions): string[] | null {
   const lists = [opts.included_databases, opts.included_schemas].filter((l): l is string[] => Boolean(l?.length));
   let wanted: string[] | null = lists.length ? lists.reduce((a, b) => a.filter((x) => b.includes(x))) : own ? [own] : null;
   if (opts.name) wanted = wanted && !wanted.includes(opts.name) ? [] : [opts.name];

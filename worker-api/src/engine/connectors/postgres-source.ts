@@ -43,7 +43,7 @@ export type Closer = (close: () => Promise<unknown>) => void;
 
 export const closeInBackground: Closer = (close) => void close().catch(() => {});
 
-export function sslOption(s: Pick<ConnectionSettings, 'requireSsl' | 'verifySsl'>): 'verify-full' | 'require' | false {
+function sslOption(s: Pick<ConnectionSettings, 'requireSsl' | 'verifySsl'>): 'verify-full' | 'require' | false {
   if (!s.requireSsl) return false;
   return s.verifySsl ? 'verify-full' : 'require';
 }

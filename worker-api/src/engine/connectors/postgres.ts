@@ -186,7 +186,7 @@ export class PostgresConnector implements Connector {
 }
 
 /** A failure before the statement ran: unreachable host, refused login, missing database, SSL. */
-export function pgConnectionError(label: string, err: unknown): ConnectorError {
+function pgConnectionError(label: string, err: unknown): ConnectorError {
   if (err instanceof ConnectorError) return err;
   const e = err as { code?: string; message?: string };
   let message = messageOf(err);

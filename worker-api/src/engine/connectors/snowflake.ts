@@ -18,7 +18,7 @@ const CANCEL_CODES = new Set(['000604']);
 interface RowType { name: string; type: string; scale?: number | null; precision?: number | null }
 
 /** A Snowflake SQL API type (`fixed`, `text`, `timestamp_tz`, …) → data type and value kind. */
-export function snowflakeColumn(c: RowType): EncodedColumn {
+function snowflakeColumn(c: RowType): EncodedColumn {
   const t = c.type.toLowerCase();
   const fixedInt = t === 'fixed' && !c.scale;
   const map: Record<string, [DataType, Kind]> = {
@@ -34,7 +34,7 @@ export function snowflakeColumn(c: RowType): EncodedColumn {
 }
 
 /** Snowflake's type names in information_schema (NUMBER, TEXT, TIMESTAMP_NTZ, …) → data type. */
-export function snowflakeTypeToDataType(type: string): DataType {
+function snowflakeTypeToDataType(type: string): DataType {
   const t = type.toUpperCase();
   if (t === 'NUMBER') return 'Float';
   if (/^(FLOAT|REAL|DOUBLE)/.test(t)) return 'Float';
@@ -66,7 +66,7 @@ function epochText(seconds: string, offsetMinutes = 0): string {
  * TIMESTAMP_NTZ/LTZ epoch seconds, TIMESTAMP_TZ epoch seconds and the offset in minutes plus 1440,
  * BINARY hex, VARIANT/OBJECT/ARRAY JSON text.
  */
-export function snowflakeValue(v: unknown, c: EncodedColumn): unknown {
+function snowflakeValue(v: unknown, c: EncodedColumn): unknown {
   if (v === null || v === undefined) return null;
   const s = String(v);
   switch (c.db_type) {

@@ -30,7 +30,7 @@ interface NetSocket {
 }
 
 /** Longest wait for the SSH server's greeting, key exchange and login (within the drivers' FIRST_ANSWER_MS). */
-export const TUNNEL_READY_MS = 7_000;
+const TUNNEL_READY_MS = 7_000;
 
 /** Opens an SSH connection and a channel through it to `dest` (host and port as the SSH server sees them). */
 export async function openTunnel(t: TunnelSettings, dest: { host: string; port: number }, timeoutMs = TUNNEL_READY_MS): Promise<TunnelStream> {

@@ -18,7 +18,7 @@ export function blocksPrivateNetworks(value: string | undefined): boolean {
 }
 
 /** A host literal as an address: brackets, a zone id and one trailing dot are dropped; null for a name. */
-export function parseAddress(host: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+function parseAddress(host: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   let h = host.trim();
   if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
   h = h.replace(/%.*$/, '');
@@ -43,7 +43,7 @@ function embeddedV4(a: ipaddr.IPv6): ipaddr.IPv4 | null {
 const LOCAL_NAME = /^(localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)\.?$|\.localhost\.?$/i;
 
 /** The range of a non-public address (`loopback`, `private`, `linkLocal` …), or null for a public one. */
-export function nonPublicRange(a: ipaddr.IPv4 | ipaddr.IPv6): string | null {
+function nonPublicRange(a: ipaddr.IPv4 | ipaddr.IPv6): string | null {
   if (a.kind() === 'ipv6') {
     const v4 = embeddedV4(a as ipaddr.IPv6);
     if (v4) return nonPublicRange(v4);
@@ -90,7 +90,7 @@ const RESOLVE_MS = 3_000;
  * cloudflare-dns.com over HTTPS): [] for a failed lookup or one slower than RESOLVE_MS, null where
  * the module is missing.
  */
-export const systemResolver: Resolver = async (name) => {
+const systemResolver: Resolver = async (name) => {
   type Dns = { promises: { lookup(name: string, opts: { all: true; verbatim: boolean }): Promise<{ address: string }[]> } };
   let dns: Dns;
   try {
@@ -138,7 +138,7 @@ export async function resolvedRefusal(host: string, resolve: Resolver = systemRe
 }
 
 /** How long a name's checked addresses are reused (per isolate), and how many names are kept. */
-export const RESOLVED_TTL_MS = 60_000;
+const RESOLVED_TTL_MS = 60_000;
 const RESOLVED_MAX = 500;
 const resolvedNames = new Map<string, { until: number; addresses: Promise<string[] | null>; resolve: Resolver }>();
 
@@ -200,12 +200,12 @@ export interface ServerIdentity {
 }
 
 /** One statement: readable by any role on PostgreSQL 10+ (pg_control_system costs ~2 µs on PG 15). */
-export const IDENTITY_SQL = `select pg_catalog.current_database()::text as database,
+const IDENTITY_SQL = `select pg_catalog.current_database()::text as database,
   (select system_identifier::text from pg_catalog.pg_control_system()) as system,
   pg_catalog.pg_postmaster_start_time()::text as started,
   pg_catalog.host(pg_catalog.inet_server_addr()) as addr, pg_catalog.inet_server_port() as port`;
 /** The same without the control data, for servers where pg_control_system was revoked. */
-export const IDENTITY_SQL_NO_CONTROL = `select pg_catalog.current_database()::text as database, null::text as system,
+const IDENTITY_SQL_NO_CONTROL = `select pg_catalog.current_database()::text as database, null::text as system,
   pg_catalog.pg_postmaster_start_time()::text as started,
   pg_catalog.host(pg_catalog.inet_server_addr()) as addr, pg_catalog.inet_server_port() as port`;
 
@@ -266,8 +266,8 @@ export function sameAddress(
 export const OWN_DATABASE_MESSAGE =
   "This datasource points at Cairn's own metadata database, which no datasource may reach. Point it at another database (other databases on the same server are allowed).";
 
-export const refusedOwnDatabase = () => new ConnectorError('refused', OWN_DATABASE_MESSAGE, { refused: 'metadata_database' });
-export const refusedNetwork = (message: string) => new ConnectorError('refused', message, { refused: 'private_network' });
+const refusedOwnDatabase = () => new ConnectorError('refused', OWN_DATABASE_MESSAGE, { refused: 'metadata_database' });
+const refusedNetwork = (message: string) => new ConnectorError('refused', message, { refused: 'private_network' });
 
 /** Where the connectors may connect (built per worker by engine/target-policy.ts). */
 export interface TargetPolicy {

@@ -227,7 +227,7 @@ export class TrinoConnector implements Connector {
 }
 
 /** QueryResults JSON; integers beyond 2^53 keep their digits as strings (the reviver sees the source text). */
-export function parseResults(text: string): QueryResults {
+function parseResults(text: string): QueryResults {
   const parsed = JSON.parse(text, (_key, value, context?: { source?: string }) =>
     typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source)
       ? context.source

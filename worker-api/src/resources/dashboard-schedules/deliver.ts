@@ -196,7 +196,7 @@ export async function sendParameters(
 }
 
 /** How long a send waits at most for the reports it re-runs before it draws what there is. */
-export const FRESHEN_LIMIT_MS = 120_000;
+const FRESHEN_LIMIT_MS = 120_000;
 
 /**
  * Runs the shown reports whose data for these parameters is missing or older than their refresh rate

@@ -26,7 +26,7 @@ import { checkParameterNames } from '../../engine/parameter-names.ts';
 const testBody = { ...scheduleBody, required: ['attach_as'] } as typeof scheduleBody;
 type Body = ResourceBody<typeof scheduleBody.attributes.shape>;
 
-export async function sendScheduleTest(ctx: ServiceContext, body: Body) {
+async function sendScheduleTest(ctx: ServiceContext, body: Body) {
   requirePermission(ctx.principal, 'manage_schedules');
   const p = ctx.principal;
   if (p.kind !== 'user') {

@@ -28,7 +28,7 @@ export function isIPv6(s: string): boolean {
 }
 
 /** Why an entry is not an address or a range, or null when it is one. */
-export function ipEntryProblem(entry: string): string | null {
+function ipEntryProblem(entry: string): string | null {
   const [addr, prefix, extra] = entry.split('/');
   if (extra !== undefined || !addr) return 'is not an IP address or CIDR range';
   const v4 = isIPv4(addr);

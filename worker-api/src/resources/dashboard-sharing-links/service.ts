@@ -25,7 +25,7 @@ export const SHARING_LINK_LIST: ListSpec = {
 type LinkRow = typeof dashboardSharingLinks.$inferSelect;
 
 /** A url-safe token of 192 random bits: unguessable, and the whole secret of a public link. */
-export function newLinkToken(): string {
+function newLinkToken(): string {
   const bytes = new Uint8Array(24);
   crypto.getRandomValues(bytes);
   return base64url(bytes);

@@ -7,7 +7,7 @@ import { audit } from '../../lib/audit.ts';
 import { findDashboard, findManagedDashboard, getDashboard } from './service.ts';
 import { lockedError, unchangedError } from './checks.ts';
 import { SERIES_COLORS_MAX, type layoutBody, type seriesColorsBody, type shareBody } from './schema.ts';
-import { requirePermission, requirePermissionOn } from '../../auth/principal.ts';
+import { requirePermissionOn } from '../../auth/principal.ts';
 import { dashboardLink, sendDashboardSharedMails } from '../../mail/dashboard-shared.ts';
 import { inviterName } from '../../mail/invitation.ts';
 import type { MailResult } from '../../mail/index.ts';
@@ -17,7 +17,7 @@ const GRID_COLUMNS = 12;
 const invalid = (pointer: string, detail: string) => new ApiError('invalid_attribute', detail, { source: { pointer } });
 
 /** Throws every problem of a layout together (one error per tile and rule), or returns quietly. */
-export function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: boolean) {
+function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: boolean) {
   const problems: ApiError[] = [];
   const seen = new Map<string, number>();
   tiles.forEach((t, i) => {
@@ -166,7 +166,7 @@ export async function usersWhoSee(db: Reader, org: string, dashboardId: string) 
 }
 
 /** What notify_new_users did: who gained access and whether each notice left. */
-export interface ShareNotice {
+interface ShareNotice {
   new_users: number;
   sent: number;
   not_sent: { user_id: string; reason: string }[];

@@ -16,7 +16,6 @@ const id = z.string().min(1).max(64);
 const ids = z.array(id).max(1_000);
 const sqlText = z.string().max(1_000_000);
 
-
 const backupSnippet = z.object({
   id,
   datasource_id: id.nullable(),
@@ -98,7 +97,6 @@ export const dashboardBackup = z.object({
 });
 
 export type DashboardBackup = z.infer<typeof dashboardBackup>;
-export type BackupReport = z.infer<typeof backupReport>;
 export type BackupFilter = z.infer<typeof backupFilter>;
 export type BackupSnippet = z.infer<typeof backupSnippet>;
 

@@ -6,15 +6,6 @@ import { requirePermission } from '../../auth/principal.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/**
- * A locked dashboard is protected from edits: its attributes, layout, sharing and existence stay as
- * they are until it is unlocked (POST/DELETE /dashboards/{id}/lock). Other modules that change what a
- * dashboard shows (its reports, for instance) may call this too.
- */
-export function assertUnlocked(d: { id: string; is_locked: boolean }) {
-  if (d.is_locked) throw lockedError(d.id);
-}
-
 export const lockedError = (id: string) =>
   new ApiError('invalid_state', `Dashboard "${id}" is locked; unlock it (DELETE /dashboards/${id}/lock) before changing it.`);
 

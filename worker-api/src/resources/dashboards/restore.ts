@@ -63,7 +63,7 @@ async function materialize(ctx: ServiceContext, tx: Tx, b: DashboardBackup, map:
 }
 
 /** "<name> (copy)", kept within the 200 characters a name may have. */
-export const copyName = (name: string) => `${name.slice(0, 200 - ' (copy)'.length)} (copy)`;
+const copyName = (name: string) => `${name.slice(0, 200 - ' (copy)'.length)} (copy)`;
 
 /**
  * POST /dashboards/{id}/duplicate: a new dashboard with copies of the reports (new ids, same

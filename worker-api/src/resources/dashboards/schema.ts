@@ -7,13 +7,13 @@ import { DASHBOARD_INCLUDES } from './relations.ts';
 
 export { DASHBOARD_INCLUDES };
 
-export const timeZoneName = z.string().max(64)
+const timeZoneName = z.string().max(64)
   .refine(isTimeZone, { error: (iss) => `"${String(iss.input)}" is not an IANA time zone name (such as Europe/Berlin or UTC).` })
   .openapi({ example: 'Europe/Berlin' });
 
-export const TIME_ZONE_TYPES = ['disabled', 'organization', 'fixed', 'input'] as const;
+const TIME_ZONE_TYPES = ['disabled', 'organization', 'fixed', 'input'] as const;
 
-export const timeZoneConfig = z
+const timeZoneConfig = z
   .object({
     type: z.enum(TIME_ZONE_TYPES),
     fixed_time_zone: timeZoneName.nullable().optional(),
@@ -29,11 +29,11 @@ export const timeZoneConfig = z
     description: 'disabled: no time zone handling; organization: the organization time zone; fixed: fixed_time_zone; input: viewers pick one of allowed_time_zones.',
   });
 
-export const COLOR_SCHEMES = ['scheme_1', 'scheme_2', 'scheme_3', 'scheme_4', 'scheme_5', 'scheme_6', 'scheme_7', 'scheme_8'] as const;
-export const SHARE_MODES = ['none', 'all_users', 'all_analysts', 'custom'] as const;
+const COLOR_SCHEMES = ['scheme_1', 'scheme_2', 'scheme_3', 'scheme_4', 'scheme_5', 'scheme_6', 'scheme_7', 'scheme_8'] as const;
+const SHARE_MODES = ['none', 'all_users', 'all_analysts', 'custom'] as const;
 const variableName = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, underscore and hyphen.');
 
-export const filtersConfiguration = z
+const filtersConfiguration = z
   .object({
     apply_immediately: z.boolean().optional(),
     aggregation_options: z.array(z.enum(AGGREGATIONS)).max(AGGREGATIONS.length).optional(),
@@ -44,7 +44,7 @@ export const filtersConfiguration = z
   .openapi('FiltersConfiguration');
 
 export const ANCHOR_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-export const PAGE_WIDTH = { min: 320, max: 7680 } as const;
+const PAGE_WIDTH = { min: 320, max: 7680 } as const;
 
 /** Every writable attribute of a dashboard (also the dashboard part of a backup). */
 export const dashboardAttributes = {
@@ -63,7 +63,7 @@ export const dashboardAttributes = {
   filters_configuration: filtersConfiguration,
 };
 
-export const DASHBOARD_READ_ONLY = [
+const DASHBOARD_READ_ONLY = [
   'published', 'layout', 'floating_enabled', 'thumbnail_image_url', 'thumbnail_created_at', 'share_mode', 'series_colors', 'created_at', 'updated_at',
 ] as const;
 

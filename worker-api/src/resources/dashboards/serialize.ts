@@ -6,7 +6,7 @@ import { thumbnailUrl } from './thumbnail-url.ts';
 type DashboardRow = typeof dashboards.$inferSelect;
 
 /** Attributes a client sees; internal columns (organization, owner, access time) stay out. */
-export function dashboardAttributes(d: DashboardRow, baseUrl = '') {
+function dashboardAttributes(d: DashboardRow, baseUrl = '') {
   return {
     name: d.name,
     description: d.description,

@@ -92,7 +92,7 @@ export async function findManagedDashboard(ctx: ServiceContext, id: string) {
 }
 
 /** Replaces the dashboard's filters (in order) and snippet uses with the given lists, when given. */
-export async function writeDashboardLinks(tx: Tx, org: string, id: string, rels: { filters?: string[]; sql_snippets?: string[] }) {
+async function writeDashboardLinks(tx: Tx, org: string, id: string, rels: { filters?: string[]; sql_snippets?: string[] }) {
   if (rels.filters) {
     await tx.delete(dashboardFilters).where(and(eq(dashboardFilters.dashboard_id, id), eq(dashboardFilters.organization_id, org)));
     if (rels.filters.length) {

@@ -22,11 +22,9 @@ import { thumbnailObjectKey } from './thumbnail-url.ts';
 
 const HOUR_MS = 3_600_000;
 /** How often a dashboard's thumbnail is rendered at most, and how recent a view must be to earn one. */
-export const THUMBNAIL_EVERY_MS = 24 * HOUR_MS;
+const THUMBNAIL_EVERY_MS = 24 * HOUR_MS;
 /** last_accessed_at is written at most this often per dashboard. */
-export const ACCESS_WRITE_EVERY_MS = HOUR_MS;
-
-
+const ACCESS_WRITE_EVERY_MS = HOUR_MS;
 
 /** Dashboard id → when this isolate last wrote (or found) a recent last_accessed_at. */
 const touched = new Map<string, number>();
@@ -51,9 +49,6 @@ export async function touchDashboard(env: Env, organizationId: string, dashboard
       console.error(`dashboard ${dashboardId}: writing last_accessed_at failed`, err);
     });
 }
-
-/** For tests: forget what this isolate wrote. */
-export const forgetTouches = () => touched.clear();
 
 /**
  * Claims the dashboards that are due a thumbnail (viewed in the last 24 h, none rendered or queued in

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { ApiError, sha256Hex, timingSafeEqual } from '@cairn/core';
 import { datasourceAgents } from '@cairn/db';
 import type { AppEnv } from '../../env.ts';
@@ -43,4 +43,3 @@ export async function refuseAgent(env: AppEnv['Bindings'], id: string, reason: s
   await hubOf(env.AGENT_HUB, id).refuse(reason).catch((err) => console.error(`agent ${id}: closing its connection failed`, err));
 }
 
-export const agentInOrg = (org: string, id: string) => and(eq(datasourceAgents.id, id), eq(datasourceAgents.organization_id, org));

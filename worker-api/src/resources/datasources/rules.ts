@@ -13,7 +13,7 @@ import type { DatabaseType } from '@cairn/db';
  */
 
 /** Default ports; types missing here take no port (cloud APIs, MongoDB Atlas SRV addresses). */
-export const DEFAULT_PORTS: Partial<Record<DatabaseType, number>> = {
+const DEFAULT_PORTS: Partial<Record<DatabaseType, number>> = {
   postgres: 5432,
   redshift: 5439,
   mysql: 3306,
@@ -28,7 +28,7 @@ export const DEFAULT_PORTS: Partial<Record<DatabaseType, number>> = {
   clickhouse: 8123,
   databricks: 443,
 };
-export const CLICKHOUSE_TLS_PORT = 8443;
+const CLICKHOUSE_TLS_PORT = 8443;
 export const DEFAULT_SSH_PORT = 22;
 
 /** Reached through a cloud API: no host and no port. */

@@ -5,8 +5,8 @@ import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { isTimeZone } from '@cairn/core';
 import { checkServiceKey, isHost } from './validate.ts';
 
-export const CONNECTION_MODES = ['direct', 'ssh_tunnel', 'agent'] as const;
-export const DATABRICKS_AUTH_MODES = ['pat', 'oauth_m2m'] as const;
+const CONNECTION_MODES = ['direct', 'ssh_tunnel', 'agent'] as const;
+const DATABRICKS_AUTH_MODES = ['pat', 'oauth_m2m'] as const;
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const host = z.string().trim().max(253)
@@ -60,8 +60,6 @@ const attributes = z.object({
     .openapi({ description: 'Write-only: the service account key file (JSON text or object); stored encrypted.' }),
   bigquery_public_project_ids: z.array(z.string().trim().regex(/^[a-z][a-z0-9-]{4,61}[a-z0-9]$/, 'must be a Google Cloud project id.')).max(100).nullable(),
 });
-
-export type DatasourceAttributes = z.infer<typeof attributes>;
 
 /** System-set attributes: shown, never written. */
 const READ_ONLY = [

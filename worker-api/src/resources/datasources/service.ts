@@ -37,7 +37,7 @@ export async function findDatasource(ctx: ServiceContext, id: string) {
 }
 
 /** Data and included resources for datasource rows (credentials only where Manage Datasources reaches). */
-export async function serializeDatasources(ctx: ServiceContext, rows: DatasourceRow[], include: Set<string>) {
+async function serializeDatasources(ctx: ServiceContext, rows: DatasourceRow[], include: Set<string>) {
   const agents = await agentsOf(ctx, rows.map((r) => r.id));
   const data = rows.map((d) => serializeDatasource(ctx.baseUrl, d, agents.get(d.id)!, showsCredentials(ctx.principal, d.id)));
   let included: ReturnType<typeof serializeAgent>[] = [];

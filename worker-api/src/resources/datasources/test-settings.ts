@@ -16,7 +16,7 @@ import { checkTargets } from './targets.ts';
 type Body = ResourceBody<typeof datasourceBody.attributes.shape>;
 
 /** How long a connection test may take before the answer is "no answer" (the form waits no longer). */
-export const TEST_CONNECTION_MS = 10_000;
+const TEST_CONNECTION_MS = 10_000;
 
 /**
  * The connector's test, bounded by TEST_CONNECTION_MS: a peer that never answers gives a plain

@@ -14,7 +14,7 @@ import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 type ExecutionRow = typeof executions.$inferSelect;
 
-export function serializeExecution(e: ExecutionRow) {
+function serializeExecution(e: ExecutionRow) {
   return {
     execution_id: e.id,
     execution_type: e.execution_type,

@@ -19,7 +19,7 @@ import { enqueue } from '../../jobs/messages.ts';
 import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 /** The repeat window of unlimited CSV exports (spec: 10 minutes). */
-export const UNLIMITED_CSV_WINDOW_MS = 10 * 60_000;
+const UNLIMITED_CSV_WINDOW_MS = 10 * 60_000;
 /** Page widths accepted (CSS pixels). */
 export const PAGE_WIDTH = { min: 320, max: 4000 } as const;
 /** Default page width of a single report (spec: 800 by 600); a dashboard's is its default_page_width. */

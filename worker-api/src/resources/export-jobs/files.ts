@@ -21,8 +21,3 @@ export async function storeFile(jobId: string, source: AsyncIterable<Uint8Array>
   return out.size;
 }
 
-/** The whole file (for e-mail attachments, which are built in memory anyway); empty when the object is gone. */
-export async function readFile(jobId: string, bucket: ResultBucket): Promise<Uint8Array> {
-  const obj = await bucket.get(exportObjectKey(jobId));
-  return obj ? new Uint8Array(await new Response(obj.body).arrayBuffer()) : new Uint8Array(0);
-}

@@ -5,7 +5,7 @@ import { dashboardFilterDefinitions } from '../filters/definitions.ts';
  */
 import { and, eq } from 'drizzle-orm';
 import type postgres from 'postgres';
-import { csvStream, DEFAULT_CSV_OPTIONS, type CsvOptions, type XlsxSheet } from '@cairn/core/export/index';
+import { csvStream, DEFAULT_CSV_OPTIONS, type CsvOptions, } from '@cairn/core/export/index';
 import type { InputParameters, ResultField } from '@cairn/core';
 import { results, type dashboards, type reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
@@ -68,10 +68,6 @@ export async function* chunksOf(sql: postgres.Sql, executionId: string, rowLimit
 
 export function csvOf(sql: postgres.Sql, ran: RanReport, opts: CsvOptions = DEFAULT_CSV_OPTIONS, rowLimit = Infinity): AsyncGenerator<Uint8Array> {
   return csvStream(ran.fields, chunksOf(sql, ran.executionId, rowLimit, ran.bucket), opts);
-}
-
-export function sheetOf(sql: postgres.Sql, ran: RanReport, name: string): XlsxSheet {
-  return { name, fields: ran.fields, chunks: chunksOf(sql, ran.executionId, Infinity, ran.bucket) };
 }
 
 /** A file name from a report's or dashboard's name (no path or control characters). */

@@ -10,7 +10,7 @@
  */
 import { ApiError, signClaims, verifyClaims, type InputParameters } from '@cairn/core';
 
-export const RENDER_TOKEN_TTL_SECONDS = 10 * 60;
+const RENDER_TOKEN_TTL_SECONDS = 10 * 60;
 
 export interface RenderClaims {
   org: string;

@@ -14,7 +14,7 @@ import type { Env } from '../../env.ts';
 import { signRenderToken } from './render-token.ts';
 import { renderWithBrowser } from './renderer-browser.ts';
 
-export const RENDER_TIMEOUT_MS = 90_000;
+const RENDER_TIMEOUT_MS = 90_000;
 
 export class RenderError extends Error {}
 
@@ -30,7 +30,7 @@ export interface RenderRequest {
   format: 'pdf' | 'png';
 }
 
-export const NO_RENDERER = 'PDF and PNG exports need the renderer service, and this server has none configured (RENDERER_URL is not set).';
+const NO_RENDERER = 'PDF and PNG exports need the renderer service, and this server has none configured (RENDERER_URL is not set).';
 
 /** The file, or a RenderError whose message says what went wrong (it becomes the job's error_message). */
 export async function renderFile(env: Env, req: RenderRequest): Promise<{ bytes: Uint8Array; contentType: string }> {

@@ -22,7 +22,7 @@ import { DEFAULT_LEASE_MS, leaseMsOf, renewEveryMs } from '../../engine/lease.ts
 export type ExportKind = 'dashboard_pdf' | 'dashboard_png' | 'report_pdf' | 'report_png' | 'report_csv';
 
 /** A job still started (queued, never picked up) this long after it was made is written off. */
-export const STALE_JOB_MS = 15 * 60_000;
+const STALE_JOB_MS = 15 * 60_000;
 export const LOST_JOB_MESSAGE = 'The export was lost: the server running it stopped before it finished. Start a new export.';
 
 export interface JobSpec {

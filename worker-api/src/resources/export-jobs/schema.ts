@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
 
-export const JOB_STATUSES = ['started', 'running', 'success', 'error'] as const;
+const JOB_STATUSES = ['started', 'running', 'success', 'error'] as const;
 
 export const ExportJob = resourceObjectSchema(
   'ExportJob',

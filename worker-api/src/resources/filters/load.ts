@@ -9,7 +9,7 @@ import { serializeFilter } from './serialize.ts';
 type FilterRow = typeof filters.$inferSelect;
 
 /** Dashboards (visible to the caller) showing each filter, by dashboard id. */
-export async function filterDashboards(ctx: ServiceContext, filterIds: string[]) {
+async function filterDashboards(ctx: ServiceContext, filterIds: string[]) {
   const out = new Map<string, string[]>(filterIds.map((id) => [id, []]));
   if (!filterIds.length) return out;
   const rows = await ctx.db.select({ f: dashboardFilters.filter_id, d: dashboardFilters.dashboard_id }).from(dashboardFilters)

@@ -18,9 +18,9 @@ type DashboardRow = typeof dashboards.$inferSelect;
 export const MANUAL_DROPDOWNS = new Set<string>(MANUAL_CONTROLS);
 export const QUERY_DROPDOWNS = new Set<string>(QUERY_CONTROLS);
 /** Options from a query older than this are unavailable (spec 01 §4). */
-export const OPTIONS_MAX_AGE_MS = 24 * 3_600_000;
+const OPTIONS_MAX_AGE_MS = 24 * 3_600_000;
 /** At most this many rows of a filter's result become options. */
-export const MAX_OPTION_ROWS = 10_000;
+const MAX_OPTION_ROWS = 10_000;
 /** How long the options call waits for a run of the filter's query under way. */
 const WAIT_MS = 25_000;
 

@@ -17,7 +17,7 @@ type FilterRefresh = Extract<JobMessage, { kind: 'filter_refresh' }>;
 const FINISHED = new Set(['cancelled', 'success', 'query_error', 'timed_out', 'internal_error', 'internal_timeout']);
 
 /** A failure that may pass: the queue retries the message. */
-export class FilterRefreshPending extends Error {}
+class FilterRefreshPending extends Error {}
 
 async function record(env: Env, msg: FilterRefresh, out: Pick<ExecutionOutcome, 'status' | 'errorMessage'>): Promise<void> {
   if (out.status === 'cancelled') return;

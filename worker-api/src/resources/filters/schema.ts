@@ -10,7 +10,7 @@ export const SINGLE_VALUE_CONTROL_TYPES: readonly ControlType[] = [
 ];
 export const RANGE_OPTIONS = ['relative_range_enabled', 'before_range_enabled', 'after_range_enabled', 'from_to_range_enabled'] as const;
 
-export const MAX_OPTIONS = 10_000;
+const MAX_OPTIONS = 10_000;
 
 const filterAttributes = z.object({
   display_name: text(200).nullable(),

@@ -113,7 +113,7 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
 }
 
 /** Default values checked against the control and value type; returns the values to store. */
-export function checkDefaults(
+function checkDefaults(
   defaults: unknown[],
   f: { control: ControlType; valueType: ValueType; allowed: string[] | null | undefined; options: unknown[] | null },
 ): { values: unknown[]; problems: ApiError[] } {

@@ -39,17 +39,17 @@ export function checkValue(value: unknown, valueType: string, pointer: string): 
   }
 }
 
-export function isDate(s: string): boolean {
+function isDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
-export const isTime = (s: string) => /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(s);
+const isTime = (s: string) => /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(s);
 
 /** Milliseconds of an ISO 8601 timestamp or unix seconds; null when it is neither. */
-export function instantOf(v: unknown): number | null {
+function instantOf(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v * 1000 : null;
   if (typeof v !== 'string') return null;
   if (/^-?\d{1,12}$/.test(v.trim())) return Number(v.trim()) * 1000;

@@ -8,7 +8,7 @@ import type { Env } from '../../env.ts';
 import { publicUser, startSession } from '../../auth/session-start.ts';
 
 /** An invitation link works for this long after it was sent (resending starts the time again). */
-export const INVITATION_DAYS = 14;
+const INVITATION_DAYS = 14;
 /** Shortest password the API accepts: the same rule as for the first admin of a new organization. */
 export { MIN_PASSWORD_LENGTH };
 

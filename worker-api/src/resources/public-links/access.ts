@@ -49,7 +49,7 @@ export async function loadLink(db: PooledDb, token: string, env?: Env): Promise<
 }
 
 /** The path a signature covers: the public page of the link. */
-export const linkPath = (token: string) => `/s/${token}`;
+const linkPath = (token: string) => `/s/${token}`;
 
 export async function sharingSecretOf(env: Env, link: LinkRow): Promise<string | null> {
   if (!link.sharing_secret_encrypted) return null;

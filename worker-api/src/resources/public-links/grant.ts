@@ -9,7 +9,7 @@
  */
 import { signClaims, verifyClaims } from '@cairn/core';
 
-export const GRANT_HOURS = 8;
+const GRANT_HOURS = 8;
 
 export async function issueGrant(secretKey: string, linkId: string, passwordHash: string, now = Date.now()) {
   const exp = Math.floor(now / 1000) + GRANT_HOURS * 3600;

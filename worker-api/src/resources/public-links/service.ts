@@ -54,7 +54,7 @@ function refuseSignedProblems(problems: UrlProblem[]): void {
  * a problem with a signed value refuses the call (refuseSignedProblems). On an unsigned URL a value
  * that cannot apply is left out and reported in `problems` (the viewer can change those values anyway).
  */
-export function effectiveParameters(link: LinkRow, defs: FilterDef[], caller: Caller, given: InputParameters | undefined) {
+function effectiveParameters(link: LinkRow, defs: FilterDef[], caller: Caller, given: InputParameters | undefined) {
   const none = { parameters: {} as InputParameters, fixed: [] as string[], problems: [] as string[] };
   if (!link.parameters_enabled) {
     if (link.sharing_secret_required) {
@@ -274,7 +274,7 @@ export async function linkReportData(
 /** Wrong passwords per link and address: 10, then one per 30 s. */
 const LINK_ADDRESS_BUDGET = { rate: 1 / 30, burst: 10 };
 /** Wrong passwords per link from all addresses together: 100 a day. */
-export const LINK_DAILY_FAILURES = 100;
+const LINK_DAILY_FAILURES = 100;
 const LINK_BUDGET = { rate: LINK_DAILY_FAILURES / 86_400, burst: LINK_DAILY_FAILURES };
 
 /**

@@ -22,7 +22,7 @@ const enc = new TextEncoder();
 export const MAX_SIGNED_URL_SECONDS = 366 * 86_400;
 
 /** RFC 3986 percent-encoding of every byte outside the unreserved set. */
-export function strictEncode(text: string): string {
+function strictEncode(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 

@@ -8,7 +8,7 @@ import { hhmm, name, refreshRate, text, timestamp } from './fields.ts';
  * A filter's values. The schema says what core/src/sql/selection.ts and ranges.ts accept; the zod check
  * stays loose so that a wrong value is refused by the filter's own rules, with a pointer to it.
  */
-export const selectedValues = z
+const selectedValues = z
   .array(z.unknown().openapi({ type: ['string', 'number', 'boolean', 'null'] }))
   .max(10_000)
   .openapi({
@@ -62,7 +62,7 @@ export const dataHandle = z
  * 16 px gaps, 600 px is 6 rows high.
  */
 export const DEFAULT_TILE = { width: 6, height: 6 } as const;
-export const MAX_TILE_HEIGHT = 100;
+const MAX_TILE_HEIGHT = 100;
 
 const switches = {
   download_actions_enabled: z.boolean().openapi({ default: true }),

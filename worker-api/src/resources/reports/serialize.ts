@@ -29,7 +29,7 @@ export function reportSettings(r: ReportRow) {
   };
 }
 
-export function reportAttributes(r: ReportRow, tile: LayoutTile | undefined) {
+function reportAttributes(r: ReportRow, tile: LayoutTile | undefined) {
   return {
     ...reportSettings(r),
     query_error: r.query_error,

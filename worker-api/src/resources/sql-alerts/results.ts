@@ -24,7 +24,7 @@ function decodeCursor(raw: string): Cursor {
   }
 }
 
-export function parseLimit(raw: string | undefined): number {
+function parseLimit(raw: string | undefined): number {
   if (raw === undefined) return RESULTS_DEFAULT;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > RESULTS_MAX) {

@@ -4,15 +4,15 @@ import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { MAX_EMAILS, parseEmailList } from '../datasources/validate.ts';
 import { MAX_RUN_TIMES, parseRunAt } from './schedule.ts';
 
-export const RUN_SCHEDULES = ['disabled', 'at', 'every'] as const;
-export const TRIGGER_CONDITIONS = ['has_results', 'no_results', 'greater_than', 'lower_than', 'equal', 'not_equal'] as const;
+const RUN_SCHEDULES = ['disabled', 'at', 'every'] as const;
+const TRIGGER_CONDITIONS = ['has_results', 'no_results', 'greater_than', 'lower_than', 'equal', 'not_equal'] as const;
 /** Conditions that compare the query's single value with trigger_value. */
 export const COMPARISONS = new Set<string>(['greater_than', 'lower_than', 'equal', 'not_equal']);
-export const EMAIL_CONDITIONS = ['triggered', 'changed', 'all'] as const;
-export const ATTACH_AS = ['csv', 'excel'] as const;
-export const RESULT_STATUSES = ['ok', 'alert_triggered', 'alert_error', 'query_error', 'internal_error', 'internal_timeout', 'cancelled'] as const;
+const EMAIL_CONDITIONS = ['triggered', 'changed', 'all'] as const;
+const ATTACH_AS = ['csv', 'excel'] as const;
+const RESULT_STATUSES = ['ok', 'alert_triggered', 'alert_error', 'query_error', 'internal_error', 'internal_timeout', 'cancelled'] as const;
 /** Longest interval of run_schedule every: one week. */
-export const MAX_RUN_EVERY = 10_080;
+const MAX_RUN_EVERY = 10_080;
 
 const emailList = z.string().max(20_000)
   .superRefine((v, ctx) => {

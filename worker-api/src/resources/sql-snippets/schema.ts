@@ -5,7 +5,7 @@ import { text, timestamp } from '../reports/fields.ts';
 
 /** Snippet chains may be at most this many levels deep (a snippet using one that uses one … ). */
 export const MAX_SNIPPET_DEPTH = 10;
-export const MAX_SNIPPET_PARAMS = 20;
+const MAX_SNIPPET_PARAMS = 20;
 
 const identifier = z.string().min(1).max(100)
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an identifier: letters, digits and underscore, not starting with a digit' });

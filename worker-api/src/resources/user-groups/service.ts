@@ -25,7 +25,7 @@ type GroupRow = typeof userGroups.$inferSelect;
 type Body = { attributes: { name?: string; description?: string | null }; relationships: Record<string, string | string[] | null> };
 
 /** Finds a group by id or by its built-in alias (`all_users`, `all_analysts`). */
-export async function findUserGroup(ctx: ServiceContext, idOrAlias: string): Promise<GroupRow> {
+async function findUserGroup(ctx: ServiceContext, idOrAlias: string): Promise<GroupRow> {
   const alias = idOrAlias === 'all_users' || idOrAlias === 'all_analysts' ? idOrAlias : null;
   const [row] = await ctx.db.select().from(userGroups).where(and(
     eq(userGroups.organization_id, ctx.principal.organizationId),

@@ -3,7 +3,7 @@ import { ApiError } from '@cairn/core';
 import { userGroups } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 
-export const BUILT_IN_ALIASES = ['all_users', 'all_analysts'] as const;
+const BUILT_IN_ALIASES = ['all_users', 'all_analysts'] as const;
 
 /**
  * Resolves group ids (or the built-in aliases all_users / all_analysts) of the caller's organization.

@@ -3,7 +3,7 @@ import { resource, toMany, toOne } from '../../lib/jsonapi.ts';
 
 type UserRow = typeof users.$inferSelect;
 
-export const userStatus = (u: UserRow) =>
+const userStatus = (u: UserRow) =>
   u.deactivated_at ? 'deactivated' : u.invitation_created_at && !u.invitation_accepted_at ? 'invited' : 'active';
 
 /** `otp_*` fields only for callers with Manage Users; the password hash and tokens never. */

@@ -23,7 +23,7 @@ export const USER_LIST: ListSpec = {
 type UserRow = typeof users.$inferSelect;
 type Role = UserRow['role'];
 
-export async function findUser(ctx: ServiceContext, id: string): Promise<UserRow> {
+async function findUser(ctx: ServiceContext, id: string): Promise<UserRow> {
   const [row] = await ctx.db.select().from(users)
     .where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId))).limit(1);
   if (!row) throw notFound('user', id);

@@ -4,7 +4,7 @@ import { toNumber } from '../data';
 import { columnLabel, columnZone, formatCell, formatCompact, formatNumber } from '../format';
 import { idx, type ViewProps } from './types';
 
-export function kpiChange(value: number | null, compare: number | null, as: 'percent' | 'absolute' = 'percent'): number | null {
+function kpiChange(value: number | null, compare: number | null, as: 'percent' | 'absolute' = 'percent'): number | null {
   if (value === null || compare === null) return null;
   if (as === 'absolute') return value - compare;
   if (compare === 0) return null;

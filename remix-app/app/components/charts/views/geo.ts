@@ -85,7 +85,7 @@ export function matchRegion(shapes: Shapes, value: unknown): string | null {
 
 const RAD = Math.PI / 180;
 const MAX_LAT = 85;
-export function mercator(lon: number, lat: number): [number, number] {
+function mercator(lon: number, lat: number): [number, number] {
   const φ = Math.max(-MAX_LAT, Math.min(MAX_LAT, lat)) * RAD;
   return [lon * RAD, -Math.log(Math.tan(Math.PI / 4 + φ / 2))];
 }

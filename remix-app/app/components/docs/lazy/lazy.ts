@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-export const LOADING_DELAY_MS = 200;
+const LOADING_DELAY_MS = 200;
 const RELOAD_MARK = 'cairn-docs.chunk-reload';
 
 /** Errors browsers and Vite raise when a dynamically imported file cannot be fetched. */

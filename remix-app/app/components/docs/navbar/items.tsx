@@ -22,7 +22,7 @@ function ExternalIcon() {
   );
 }
 
-export function NavLinkItem({ link, ctx, className }: { link: ResolvedLink; ctx: ItemContext; className: string }) {
+function NavLinkItem({ link, ctx, className }: { link: ResolvedLink; ctx: ItemContext; className: string }) {
   const active = isLinkActive(link, ctx.pathname, ctx.exactElsewhere);
   const cls = `${className}${active ? ` ${className}--active` : ''}`;
   const onClick = link.version

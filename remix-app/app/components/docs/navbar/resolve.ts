@@ -39,7 +39,7 @@ export interface ResolvedLink {
   /** Choosing it stores this preferred version. */
   version?: { pluginId: string; name: string };
 }
-export interface ResolvedHtml {
+interface ResolvedHtml {
   kind: 'html';
   html: string;
 }
@@ -204,6 +204,6 @@ export function navbarContext(
   return { sidebars: { docs: sidebar }, docs, drafts: new Set(drafts), plugins, preferredVersion };
 }
 
-export function docIdOf(route: string): string {
+function docIdOf(route: string): string {
   return route === '/' ? 'index' : route.slice(1);
 }

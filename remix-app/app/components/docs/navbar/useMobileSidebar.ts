@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 
-export const DESKTOP_QUERY = '(min-width: 997px)';
+const DESKTOP_QUERY = '(min-width: 997px)';
 
 export function useMobileSidebar() {
   const [open, setOpen] = useState(false);

@@ -10,7 +10,7 @@
  */
 export const INSIGHTS_BATCH_SIZE = 20;
 export const INSIGHTS_DEBOUNCE_MS = 400;
-export const INSIGHTS_ENDPOINT = '/docs-insights';
+const INSIGHTS_ENDPOINT = '/docs-insights';
 
 export type InsightsEvent =
   | { type: 'view'; query: string; results: number; routes: string[] }

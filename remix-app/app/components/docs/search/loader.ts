@@ -6,7 +6,7 @@
  */
 import { emptySearch, loadSearchIndex, searchIndexFileName, type DocsSearch } from '@cairn/docs';
 
-export type TagState = { status: 'not-requested' } | { status: 'loading'; promise: Promise<DocsSearch> } | { status: 'ready'; search: DocsSearch };
+type TagState = { status: 'not-requested' } | { status: 'loading'; promise: Promise<DocsSearch> } | { status: 'ready'; search: DocsSearch };
 
 export interface IndexLoaderOptions {
   tags: readonly string[];

@@ -11,7 +11,7 @@ export function collapseDuration(height: number, reducedMotion = false): number 
   return Math.round(Math.min(450, Math.max(150, 90 + 14 * Math.sqrt(Math.max(0, height)))));
 }
 
-export const COLLAPSE_EASING = 'ease-in-out';
+const COLLAPSE_EASING = 'ease-in-out';
 
 function prefersReducedMotion(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
