@@ -37,9 +37,7 @@ function hyperdriveSender(env: Env): { send: Send } {
   let client: postgres.Sql | null = null;
   const open = () => (client ??= postgres(env.HYPERDRIVE.connectionString, {
     // A few statements of one request may run at once (Promise.all); Hyperdrive pools behind them.
-    // The workers test pool cannot close sockets (CAIRN_KEEP_CONNECTIONS: "Stream was cancelled"), so
-    // there the client stays open until the test file's isolate goes.
-    max: 5, fetch_types: false, prepare: true, idle_timeout: env.CAIRN_KEEP_CONNECTIONS ? 0 : 2, onnotice: () => {},
+    max: 5, fetch_types: false, prepare: true, idle_timeout: 2, onnotice: () => {},
     connection: { application_name: 'cairn-api' },
   }));
   return {
