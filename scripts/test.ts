@@ -8,8 +8,10 @@
  *    against a per-run database cairn_test_<stamp>_<rand>, migrated, and its sample database <that>_sample
  *    (the shop and the login role cairn_sample, D32); the workers' suites get both (SAMPLE_DATABASE_URL).
  * 3. Lane B, at the same time: a database of its own (cairn_teste2e_…), the stack as `npm start` runs it on
- *    free ports with a throwaway state dir, then e2e/*.test.ts; the stack stops as soon as e2e is done. Its
- *    output lines start with `e2e │`. (Most of lane A's time is workerd starting and importing per test file
+ *    free ports with a throwaway state dir, then e2e/*.test.ts; the stack stops as soon as e2e is done, and
+ *    lane B goes on with the suites marked `afterE2e` (the second worker-api configs, worker-data,
+ *    remix-app) and the deploy dry runs, so both lanes end at about the same time. Its output lines start
+ *    with `B │`. (Most of lane A's time is workerd starting and importing per test file
  *    and most of lane B's is waiting on browsers and servers, so the two share two cores well: D47.)
  * 4. A summary: each suite's counts, each lane's time and the failed tests by name. Exit code 1 if anything
  *    failed in either lane (130 when interrupted).
@@ -35,7 +37,12 @@ import { runVitest, type SuiteResult } from './lib/vitest.ts';
 import { appBuildReason } from './lib/app-build.ts';
 
 /** `config`: a second suite of the workspace with its own vitest config (e.g. one that starts a server). */
-const WORKSPACES: { dir: string; needsConfig: boolean; config?: string; name?: string; env?: Record<string, string>; files?: string[] }[] = [
+/**
+ * `afterE2e`: side by side, lane B runs the suite once e2e is done (on its own database, the stack stopped),
+ * so the two lanes end together (lane A alone took ~4 minutes longer); serially, lane A runs it.
+ */
+interface Workspace { dir: string; needsConfig: boolean; config?: string; name?: string; env?: Record<string, string>; files?: string[]; afterE2e?: boolean }
+const WORKSPACES: Workspace[] = [
   { dir: 'core', needsConfig: false },
   { dir: 'db', needsConfig: false },
   { dir: 'docs', needsConfig: false },
@@ -46,22 +53,22 @@ const WORKSPACES: { dir: string; needsConfig: boolean; config?: string; name?: s
   // (reads, writes, transactions, the cron, the gate, sessions, isolation), not all of it twice — the
   // whole suite a second time would add some eleven minutes to lane A.
   {
-    dir: 'worker-api', needsConfig: true, name: 'worker-api (hyperdrive)', env: { CAIRN_DB_ACCESS: 'hyperdrive' },
+    dir: 'worker-api', needsConfig: true, name: 'worker-api (hyperdrive)', env: { CAIRN_DB_ACCESS: 'hyperdrive' }, afterE2e: true,
     files: ['test/isolation.test.ts', 'test/regions.test.ts', 'test/read-cache.test.ts', 'test/executions.test.ts', 'test/cron.test.ts',
       'test/sessions.test.ts', 'test/dashboard-status.test.ts', 'test/reports-data.test.ts', 'test/export-jobs-create.test.ts', 'test/jobs-queue.test.ts'],
   },
   // The ClickHouse connector against a real clickhouse-server (started by the config's global setup).
-  { dir: 'worker-api', needsConfig: true, config: 'vitest.clickhouse.ts', name: 'worker-api clickhouse' },
+  { dir: 'worker-api', needsConfig: true, config: 'vitest.clickhouse.ts', name: 'worker-api clickhouse', afterE2e: true },
   // SSH tunnels through a real OpenSSH server (started by the config's global setup).
-  { dir: 'worker-api', needsConfig: true, config: 'vitest.sshd.ts', name: 'worker-api sshd' },
-  { dir: 'worker-data', needsConfig: true },
-  { dir: 'remix-app', needsConfig: true },
+  { dir: 'worker-api', needsConfig: true, config: 'vitest.sshd.ts', name: 'worker-api sshd', afterE2e: true },
+  { dir: 'worker-data', needsConfig: true, afterE2e: true },
+  { dir: 'remix-app', needsConfig: true, afterE2e: true },
 ];
 const CONFIG_NAMES = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs'];
 const CHROMIUM = '/usr/bin/chromium';
 const STACK_FILE = join(REPO_ROOT, '.cairn/test-stack.json');
 const TSX_BIN = join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
-const E2E_PREFIX = 'e2e │ ';
+const E2E_PREFIX = 'B │ ';
 
 class Interrupted extends Error {}
 
@@ -169,15 +176,29 @@ function suiteEnvFor(db: RunDatabase): NodeJS.ProcessEnv {
   };
 }
 
-/** Lane A: the workspaces' suites, one after the other. */
-async function workspaceLane(ctx: RunContext, lane: Lane, db: RunDatabase): Promise<void> {
-  const env = suiteEnvFor(db);
+/**
+ * Lane A: the linter and the unused-code finder, then the workspaces' suites one after the other. `part`
+ * 'first' leaves out what lane B runs after e2e (those suites and the deploy dry runs); 'all' runs everything.
+ */
+async function workspaceLane(ctx: RunContext, lane: Lane, db: RunDatabase, part: 'first' | 'all'): Promise<void> {
   // The linter (import cycles included) and the unused-code finder first: fast, and no database (D69).
   for (const [name, args] of STATIC_CHECKS) {
     ctx.check();
     lane.results.push(await commandSuite(ctx, name, args));
   }
-  for (const ws of WORKSPACES) {
+  await workspaceSuites(ctx, lane, db, part === 'all' ? WORKSPACES : WORKSPACES.filter((w) => !w.afterE2e));
+  if (part === 'all') await deployDryRuns(ctx, lane);
+}
+
+/** What lane B runs once e2e is done, then the deploy dry runs (the app's build is current by then). */
+async function afterE2eSuites(ctx: RunContext, lane: Lane, db: RunDatabase): Promise<void> {
+  await workspaceSuites(ctx, lane, db, WORKSPACES.filter((w) => w.afterE2e));
+  await deployDryRuns(ctx, lane);
+}
+
+async function workspaceSuites(ctx: RunContext, lane: Lane, db: RunDatabase, list: Workspace[]): Promise<void> {
+  const env = suiteEnvFor(db);
+  for (const ws of list) {
     ctx.check();
     const dir = join(REPO_ROOT, ws.dir);
     const config = ws.config ? (existsSync(join(dir, ws.config)) ? ws.config : undefined) : CONFIG_NAMES.find((n) => existsSync(join(dir, n)));
@@ -192,6 +213,9 @@ async function workspaceLane(ctx: RunContext, lane: Lane, db: RunDatabase): Prom
     const args = [...(ws.config ? ['--root', ws.dir, '--config', join(dir, ws.config)] : ['--root', ws.dir]), ...(ws.files ?? [])];
     lane.results.push(await runVitest({ name, args, env: ws.env ? { ...env, ...ws.env } : env, timeoutMs: ctx.suiteTimeoutMs, signal: ctx.abort.signal }));
   }
+}
+
+async function deployDryRuns(ctx: RunContext, lane: Lane): Promise<void> {
   for (const region of ['eu', 'us'] as const) {
     ctx.check();
     lane.results.push(await deployDryRun(ctx, region, lane));
@@ -394,13 +418,13 @@ async function main(): Promise<number> {
     const stackState = join(stateDir, 'stack');
     if (serial) {
       say('CAIRN_TEST_SERIAL=1: the workspace suites, then the stack and e2e');
-      await timed(ctx, laneA, () => workspaceLane(ctx, laneA, dbA));
+      await timed(ctx, laneA, () => workspaceLane(ctx, laneA, dbA, 'all'));
       ctx.check();
       await timed(ctx, laneB, () => e2eLane(ctx, laneB, dbA, stackState));
     } else {
       say(`two lanes at once: the workspace suites, and (lines marked "${E2E_PREFIX.trim()}") the stack and e2e`);
       await Promise.all([
-        timed(ctx, laneA, () => workspaceLane(ctx, laneA, dbA)),
+        timed(ctx, laneA, () => workspaceLane(ctx, laneA, dbA, 'first')),
         withLinePrefix(E2E_PREFIX, () =>
           timed(ctx, laneB, async () => {
             const dbB = await createRunDatabase(pg, 'cairn_teste2e');
@@ -408,6 +432,9 @@ async function main(): Promise<number> {
             say(`e2e database: ${dbB.name} and ${dbB.sampleName}`);
             ctx.check();
             await e2eLane(ctx, laneB, dbB, stackState);
+            ctx.check();
+            // Also after a failed e2e: these suites do not depend on it, and the summary should name every failure.
+            await afterE2eSuites(ctx, laneB, dbB);
           })),
       ]);
     }

@@ -22,7 +22,7 @@ export function paint(color: Color, text: string): string {
 
 /**
  * A prefix for every line written while `fn` runs (and by what it starts): `npm test` runs two lanes at
- * once and marks the end-to-end lane's lines (`e2e │ `) so the two can be told apart.
+ * once and marks the end-to-end lane's lines (`B │ `) so the two can be told apart.
  */
 const lane = new AsyncLocalStorage<string>();
 
