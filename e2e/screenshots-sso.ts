@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createDb } from '@cairn/db';
+import { createDb, ssoConnections } from '@cairn/db';
 import { createOrganization } from '@cairn/db/seed';
 import { encryptSecret, newId } from '@cairn/core';
 import { getStack } from './harness.ts';
@@ -33,9 +33,11 @@ async function main() {
     mkdirSync(OUT, { recursive: true });
     await sql`insert into user_groups (id, organization_id, name) values (${group}, ${organization.id}, 'Finance readers')`;
     const secretKey = process.env.SECRET_KEY;
-    await sql`insert into sso_connections (organization_id, protocol, preset, issuer, client_id, client_secret_sealed, domains, require_sso, jit_role, jit_group_ids)
-      values (${organization.id}, 'oidc', 'okta', 'https://example-corp.okta.com', '0oa8f2example4x7', ${secretKey ? await encryptSecret('not a real secret', secretKey) : null},
-        ${sql.json([domain])}, false, 'viewer', ${sql.json([group])})`;
+    await db.insert(ssoConnections).values({
+      organization_id: organization.id, protocol: 'oidc', preset: 'okta', issuer: 'https://example-corp.okta.com', client_id: '0oa8f2example4x7',
+      client_secret_sealed: secretKey ? await encryptSecret('not a real secret', secretKey) : null,
+      domains: [domain], require_sso: false, jit_role: 'viewer', jit_group_ids: [group],
+    });
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await signInAt(page, origin, admin.email, PASSWORD);
