@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
-import postgres from 'postgres';
-import { drizzle } from 'drizzle-orm/postgres-js';
+import type postgres from 'postgres';
+import { statementClient } from '../lib/statement-client.ts';
 import type { Env } from '../env.ts';
 
 export interface PoolAnswer {
@@ -22,7 +22,7 @@ export class DbPool extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.sql = postgres(env.HYPERDRIVE.connectionString, {
+    this.sql = statementClient(env.HYPERDRIVE.connectionString, {
       max: Number(env.DB_POOL_CONNECTIONS ?? 6),
       fetch_types: false,
       prepare: true,
@@ -30,9 +30,6 @@ export class DbPool extends DurableObject<Env> {
       onnotice: () => {},
       connection: { application_name: 'cairn-api-pool' },
     });
-    // drizzle's postgres-js driver installs the parsers drizzle's column mappers expect (dates as
-    // text, for example); the statements themselves are run below.
-    drizzle(this.sql);
   }
 
   /**

@@ -1,4 +1,4 @@
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { createDb, schema, type DbClient, type Schema } from '@cairn/db';
 import { drizzle, type PgRemoteDatabase } from 'drizzle-orm/pg-proxy';
 import type { MiddlewareHandler } from 'hono';
@@ -6,6 +6,7 @@ import type { AppEnv, Env } from '../env.ts';
 import type { DbPool, PoolAnswer } from '../durable/db-pool.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { anyDbPoolStub } from '../durable/stubs.ts';
+import { statementClient } from './statement-client.ts';
 
 export type PooledDb = PgRemoteDatabase<Schema>;
 
@@ -35,7 +36,7 @@ export function usesDbPool(env: Pick<Env, 'DB_ACCESS'>): boolean {
  */
 function hyperdriveSender(env: Env): { send: Send } {
   let client: postgres.Sql | null = null;
-  const open = () => (client ??= postgres(env.HYPERDRIVE.connectionString, {
+  const open = () => (client ??= statementClient(env.HYPERDRIVE.connectionString, {
     // A few statements of one request may run at once (Promise.all); Hyperdrive pools behind them.
     max: 5, fetch_types: false, prepare: true, idle_timeout: 2, onnotice: () => {},
     connection: { application_name: 'cairn-api' },
