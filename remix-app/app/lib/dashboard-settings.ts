@@ -22,12 +22,8 @@ const DASHBOARD_DEFAULTS = {
   apply_immediately: true,
 } as const;
 
-/** The attributes the settings page reads (the app's DashboardAttributes plus the ones only it shows). */
-export type SettingsAttributes = DashboardAttributes & {
-  prewarm?: boolean;
-  thumbnail_enabled?: boolean;
-  data_refresh_anchor_time?: string | null;
-};
+/** The attributes the settings page reads: any the dashboard leaves out take the spec's defaults. */
+export type SettingsAttributes = Partial<DashboardAttributes> & Pick<DashboardAttributes, 'name'>;
 
 export interface SettingsForm {
   name: string;

@@ -4,11 +4,11 @@ import type { DashboardAttributes, SingleDocument } from './types';
 
 const report = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ type: 'reports', id, attributes: { name, chart_configuration: { type: 'table' }, no_data_message: null, ...extra } });
 
-const doc = (layout: DashboardAttributes['layout']): SingleDocument<DashboardAttributes> => ({
+const doc = (layout: DashboardAttributes['layout']): SingleDocument<Pick<DashboardAttributes, 'layout'>> => ({
   data: {
     type: 'dashboards',
     id: 'dsh_1',
-    attributes: { name: 'D', layout },
+    attributes: { layout },
     relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }, { type: 'reports', id: 'rep_b' }, { type: 'reports', id: 'rep_c' }] } },
   },
   included: [report('rep_a', 'A'), report('rep_b', 'B', { no_data_message: 'Nothing here', display_name_as_title: false }), report('rep_c', 'C')],
@@ -42,7 +42,7 @@ describe('dashboard tiles', () => {
 
   it('reads the export switches: PNG/PDF with the download menu, Full CSV only with unlimited_csv_export_enabled and data downloads', () => {
     const build = (extra: Record<string, unknown>) => buildTiles({
-      data: { type: 'dashboards', id: 'dsh_1', attributes: { name: 'D', layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+      data: { type: 'dashboards', id: 'dsh_1', attributes: { layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
       included: [report('rep_a', 'A', extra)],
     })[0]!.exports;
     expect(build({})).toEqual({ images: true, data: true, unlimitedCsv: false });
@@ -57,7 +57,7 @@ describe('dashboard tiles', () => {
     expect(tileActions({ download_actions_enabled: false, data_download_enabled: true }).download).toBe(false);
     expect(tileActions({ maximize_action_enabled: false, refresh_enabled: false })).toEqual({ download: true, maximize: false, refresh: false });
     const tiles = buildTiles({
-      data: { type: 'dashboards', id: 'dsh_1', attributes: { name: 'D', layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+      data: { type: 'dashboards', id: 'dsh_1', attributes: { layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
       included: [report('rep_a', 'A', { data_download_enabled: false, maximize_action_enabled: false })],
     });
     expect(tiles[0]!.actions).toEqual({ download: false, maximize: false, refresh: true });
@@ -75,7 +75,7 @@ describe('dashboard tiles', () => {
 
 describe('attribution and the unused-filters warning', () => {
   const withFilters = (extra: Record<string, unknown>): SingleDocument<DashboardAttributes> => ({
-    data: { type: 'dashboards', id: 'dsh_1', attributes: { name: 'D', layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+    data: { type: 'dashboards', id: 'dsh_1', attributes: { layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
     included: [
       { ...report('rep_a', 'A', extra), relationships: { filters: { data: [{ type: 'filters', id: 'flt_country' }] } } },
       { type: 'filters', id: 'flt_country', attributes: { variable_name: 'country' } },

@@ -35,7 +35,7 @@ export interface TileActions {
 }
 
 /** The report switches as the tile menu reads them (each defaults to on, as in the API). */
-export function tileActions(a: Pick<ReportAttributes, 'download_actions_enabled' | 'data_download_enabled' | 'maximize_action_enabled' | 'refresh_enabled'>): TileActions {
+export function tileActions(a: Partial<Pick<ReportAttributes, 'download_actions_enabled' | 'data_download_enabled' | 'maximize_action_enabled' | 'refresh_enabled'>>): TileActions {
   return {
     download: a.download_actions_enabled !== false && a.data_download_enabled !== false,
     maximize: a.maximize_action_enabled !== false,
@@ -56,7 +56,7 @@ function relatedIds(resource: ResourceObject<unknown>, name: string): string[] {
  * reports the layout leaves out are not shown (docs: dashboard layout) — unless the layout is empty,
  * when every report is stacked two per row in relationship order.
  */
-export function buildTiles(doc: SingleDocument<DashboardAttributes>): TileView[] {
+export function buildTiles(doc: SingleDocument<Pick<DashboardAttributes, 'layout'>>): TileView[] {
   const reports = new Map(
     (doc.included ?? []).filter((r) => r.type === 'reports').map((r) => [r.id, r as unknown as ResourceObject<ReportAttributes>]),
   );
@@ -106,7 +106,7 @@ function toTile(r: ResourceObject<ReportAttributes>, variables: Map<string, stri
 
 /** The dashboard's time zone for relative ranges and pickers: the viewer's choice, the fixed zone, or the organization's. */
 export function dashboardZone(
-  config: DashboardAttributes['time_zone_config'],
+  config: DashboardAttributes['time_zone_config'] | null | undefined,
   organizationZone: string | null | undefined,
   chosen: string | null,
 ): string {

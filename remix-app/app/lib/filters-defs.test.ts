@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { buildFilterDefs } from './filters-defs';
 import type { DashboardAttributes, SingleDocument } from './types';
 
-const doc = (config: DashboardAttributes['filters_configuration'], sql: string[]): SingleDocument<DashboardAttributes> => ({
+const doc = (config: DashboardAttributes['filters_configuration'], sql: string[]): SingleDocument<Pick<DashboardAttributes, 'filters_configuration'>> => ({
   data: {
     type: 'dashboards', id: 'dsh_1',
-    attributes: { name: 'D', filters_configuration: config },
+    attributes: { filters_configuration: config },
     relationships: { filters: { data: [{ type: 'filters', id: 'flt_c' }, { type: 'filters', id: 'flt_k' }, { type: 'filters', id: 'flt_city' }] } },
   },
   included: [

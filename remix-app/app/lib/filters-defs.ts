@@ -62,7 +62,7 @@ function manualOptions(resource: ResourceObject<FilterAttributes>): FilterOption
   return meta.values.map((v, i) => ({ value: String(v), label: typeof names[i] === 'string' && names[i] ? (names[i] as string) : String(v) }));
 }
 
-export function buildFilterDefs(doc: SingleDocument<DashboardAttributes>): FilterDef[] {
+export function buildFilterDefs(doc: SingleDocument<Pick<DashboardAttributes, 'filters_configuration'>>): FilterDef[] {
   const included = doc.included ?? [];
   const byId = new Map(included.filter((r) => r.type === 'filters').map((r) => [r.id, r as unknown as ResourceObject<FilterAttributes>]));
   const order = relatedIds(doc.data, 'filters');

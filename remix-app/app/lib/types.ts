@@ -1,74 +1,17 @@
-/** The API resources as the app reads them (only the attributes the app uses). */
+/**
+ * The API shapes the app reads. Resource attributes and result fields are the OpenAPI documents' own
+ * (generated into @cairn/client); what is left here is the app's: JSON:API document wrappers, the
+ * signed-in session (`/auth/…`, outside the public document) and a report's result as a tile gets it.
+ */
 import type { LayoutTile, ResourceObject } from '@cairn/core';
+import type { ApiSchema, DataSchema } from '@cairn/client';
 
 export type { LayoutTile };
 
-export interface DashboardAttributes {
-  name: string;
-  description?: string | null;
-  layout?: LayoutTile[];
-  color_scheme?: string;
-  series_colors?: Record<string, number>;
-  default_page_width?: number;
-  data_refresh_rate?: number;
-  share_mode?: string;
-  is_locked?: boolean;
-  updated_at?: string;
-  time_zone_config?: { type?: string; fixed_time_zone?: string | null; allowed_time_zones?: string[] | null } | null;
-  filters_configuration?: {
-    apply_immediately?: boolean;
-    aggregation_options?: string[];
-    filter_sorting?: string[];
-    hidden_parameters?: string[];
-  } | null;
-  default_parameters?: {
-    timerange?: string;
-    aggregation?: string;
-    tz?: string;
-    filters?: { variable_name: string; selected_values: unknown[] }[];
-  } | null;
-  automatic_update_enabled?: boolean;
-}
-
-export interface ReportAttributes {
-  name: string;
-  description?: string | null;
-  chart_configuration?: Record<string, unknown> | null;
-  no_data_message?: string | null;
-  sql_query?: string | null;
-  query_error?: string | null;
-  refresh_enabled?: boolean;
-  download_actions_enabled?: boolean;
-  data_download_enabled?: boolean;
-  unlimited_csv_export_enabled?: boolean;
-  maximize_action_enabled?: boolean;
-  display_name_as_title?: boolean;
-  attribution?: string | null;
-  unused_filters_warning_enabled?: boolean;
-  row?: number;
-  column?: number;
-  width?: number;
-  height?: number;
-}
-
-export interface FilterAttributes {
-  display_name?: string | null;
-  variable_name: string;
-  control_type: string;
-  value_type: string;
-  values?: unknown[] | null;
-  value_names?: string[] | null;
-  default_values?: unknown[] | null;
-  required?: boolean;
-  dropdown_validate?: boolean;
-  dropdown_default_to_first?: boolean;
-  relative_range_enabled?: boolean;
-  before_range_enabled?: boolean;
-  after_range_enabled?: boolean;
-  from_to_range_enabled?: boolean;
-  allowed_aggregations?: string[] | null;
-  sql_query?: string | null;
-}
+/** A resource's attributes as the API document types them (@cairn/client, generated from /openapi.json). */
+export type DashboardAttributes = ApiSchema<'Dashboard'>['attributes'];
+export type ReportAttributes = ApiSchema<'Report'>['attributes'];
+export type FilterAttributes = ApiSchema<'Filter'>['attributes'];
 
 export interface ListDocument<A> {
   data: ResourceObject<A>[];
@@ -87,12 +30,8 @@ export interface SessionInfo {
   two_factor_enrolment_required?: boolean;
 }
 
-export interface DataField {
-  idx: number;
-  name: string;
-  data_type: string;
-  human_name?: string | null;
-}
+/** A result column as the data server describes it (the fields of its OpenAPI document the app reads). */
+export type DataField = Pick<DataSchema<'Field'>, 'idx' | 'name' | 'data_type'> & { human_name?: string | null };
 
 export type Cell = string | number | boolean | null;
 

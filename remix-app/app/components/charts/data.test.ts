@@ -7,7 +7,7 @@ import { resolveRoles } from './resolve';
 import { pieLegend, withAxisTitles } from './theme';
 import { gaugeColor, TARGET_COLORS } from './views/GaugeChart';
 
-const f = (name: string, data_type: string, idx: number): DataField => ({ name, data_type, idx });
+const f = (name: string, data_type: DataField['data_type'], idx: number): DataField => ({ name, data_type, idx });
 
 describe('chart configuration', () => {
   it('reads every type, fills nothing in, and falls back to a table for unknown types', () => {
