@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { sql } from 'drizzle-orm';
 import { ApiError, API_VERSION } from '@cairn/core';
 import type { AppEnv } from './env.ts';
 import { errorResponse, fromZod, onError } from './lib/errors.ts';
@@ -43,7 +42,7 @@ import { dashboardDataRoutes } from './resources/dashboard-data/routes.ts';
 import { invitationRoutes } from './resources/invitations/routes.ts';
 import { publicLinkRoutes, sharingSecretRoutes } from './resources/public-links/routes.ts';
 import { organizationRoutes } from './resources/organization/routes.ts';
-import { dbPoolStub } from './durable/stubs.ts';
+import { benchRoutes } from './bench-routes.ts';
 
 /**
  * The API server's one app factory: request id, database, error envelope, authentication,
@@ -119,20 +118,7 @@ export function createApp() {
   // The datasource agent's WebSocket: it authenticates with its own secret, not an API key.
   app.get(AGENT_CONNECT_PATH, connectAgent);
   app.use('*', authenticate, rateLimit, readCache);
-  // Diagnostics for bench/run.ts (only when the worker runs with BENCH_ROUTES=1): the cost of
-  // authentication and the rate limit alone, and of one round trip to the database pool.
-  app.get('/bench/auth', (c) => (c.env.BENCH_ROUTES === '1' ? c.json({ ok: true }) : c.notFound()));
-  app.get('/bench/router', (c) => (c.env.BENCH_ROUTES === '1' ? c.json({ router: (app.router as { name?: string }).name }) : c.notFound()));
-  app.get('/bench/rpc', async (c) => {
-    if (c.env.BENCH_ROUTES !== '1') return c.notFound();
-    const stub = dbPoolStub(c.env, 0);
-    return c.json({ ok: (await stub.ping()) === 1 });
-  });
-  app.get('/bench/db', async (c) => {
-    if (c.env.BENCH_ROUTES !== '1') return c.notFound();
-    const rows = await c.get('db').execute(sql`select 1 as one`);
-    return c.json({ ok: rows.length === 1 });
-  });
+  app.route('/', benchRoutes(() => (app.router as { name?: string }).name));
   app.route('/', dashboardRoutes);
   app.route('/', reportRoutes);
   app.route('/', dashboardGroupRoutes);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, makeKey, makeOrg } from './fixtures.ts';
+import { call, callWithVars, makeKey, makeOrg } from './fixtures.ts';
 
 let key: string;
 let dashboardId: string;
@@ -74,5 +74,21 @@ describe('a method a known path does not have', () => {
     expect(ok.status).toBe(200);
     const head = await call(`/dashboards/${dashboardId}`, { key, method: 'HEAD' });
     expect(head.status).toBe(200);
+  });
+});
+
+describe('benchmark diagnostics (bench-routes.ts)', () => {
+  it('answer only with BENCH_ROUTES=1, and only after authentication; the bare baseline always answers', async () => {
+    const key = await makeKey((await makeOrg('bench-routes')).organization.id);
+    for (const path of ['/bench/auth', '/bench/router', '/bench/rpc', '/bench/db']) {
+      const off = await call(path, { key });
+      expect(off.status, path).toBe(404);
+      expect(off.json.errors[0].code).toBe('not_found');
+      const on = await callWithVars(path, key, { BENCH_ROUTES: '1' });
+      expect(on.status, path).toBe(200);
+      expect((await callWithVars(path, 'cairn_eu_not_a_key', { BENCH_ROUTES: '1' })).status, path).toBe(401);
+    }
+    expect((await callWithVars('/bench/router', key, { BENCH_ROUTES: '1' })).json.router).toBeTruthy();
+    expect((await call('/bench/bare')).status).toBe(200);
   });
 });
