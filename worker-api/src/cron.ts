@@ -11,6 +11,7 @@ import { pooledDb } from './lib/db.ts';
 import { leaseMsOf, writeOffExpired } from './engine/lease.ts';
 import { refreshSchemasNightly } from './engine/schema-nightly.ts';
 import { claimDueThumbnails } from './resources/dashboards/thumbnails.ts';
+import { settingsOf } from './config.ts';
 
 /** Alerts started per tick at most (the rest are due on the next tick). */
 const ALERTS_PER_TICK = 50;
@@ -19,8 +20,6 @@ const PREWARM_PER_TICK = 200;
 const THUMBNAILS_PER_TICK = 20;
 const DELETE_BATCH = 1_000;
 const ALERT_RESULTS_KEPT_DAYS = 30;
-/** The audit log's default retention (AUDIT_LOG_KEPT_DAYS overrides it; 0 keeps every row). */
-const AUDIT_LOG_KEPT_DAYS = 365;
 /** Schedules sent per tick at most (each may render images; the rest are due on the next tick). */
 const SCHEDULES_PER_TICK = 20;
 /** Past the guard, how long a running execution may stay unfinished before the cron writes it off. */
@@ -129,21 +128,9 @@ async function cleanUp(sql: postgres.Sql, env: Env, now: Date, out: CronSummary)
   out.auditRowsDeleted = await expireAuditLog(sql, env, now);
 }
 
-/** Days the audit log keeps a row: AUDIT_LOG_KEPT_DAYS (a whole number ≥ 0; 0 keeps all), else the default. */
-export function auditLogKeptDays(env: Pick<Env, 'AUDIT_LOG_KEPT_DAYS'>): number {
-  const raw = env.AUDIT_LOG_KEPT_DAYS?.trim();
-  if (!raw) return AUDIT_LOG_KEPT_DAYS;
-  const days = Number(raw);
-  if (!Number.isInteger(days) || days < 0) {
-    console.error(`AUDIT_LOG_KEPT_DAYS=${JSON.stringify(raw)} is not a whole number of days; keeping ${AUDIT_LOG_KEPT_DAYS}`);
-    return AUDIT_LOG_KEPT_DAYS;
-  }
-  return days;
-}
-
 /** Deletes audit rows past the retention, a batch at a time (a year's backlog does not hold one long lock). */
 async function expireAuditLog(sql: postgres.Sql, env: Env, now: Date): Promise<number> {
-  const days = auditLogKeptDays(env);
+  const days = settingsOf(env).auditLogKeptDays;
   if (days === 0) return 0;
   const before = new Date(now.getTime() - days * 86_400_000);
   let deleted = 0;

@@ -4,7 +4,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { newId } from '@cairn/core';
 import { auditLog, dashboards, executions, resultChunks, results, sqlAlertResults, sqlAlerts } from '@cairn/db';
 import worker from '../src/index.ts';
-import { auditLogKeptDays, runCron } from '../src/cron.ts';
+import { runCron } from '../src/cron.ts';
+import { readSettings } from '../src/config.ts';
 import type { Env } from '../src/env.ts';
 import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
 import { eventually, makeDatasource, roomForDatasources } from './engine-fixtures.ts';
@@ -124,8 +125,12 @@ describe('scheduled: retention', () => {
     expect((await runCron({ ...(env as unknown as Env), AUDIT_LOG_KEPT_DAYS: '30' }, new Date())).auditRowsDeleted).toBeGreaterThanOrEqual(1);
     expect(await left([kept, recent])).toEqual([recent]);
     // A value that is not a whole number of days keeps the default.
-    for (const bad of ['-1', '2.5', 'a year']) expect(auditLogKeptDays({ AUDIT_LOG_KEPT_DAYS: bad })).toBe(365);
-    expect(auditLogKeptDays({})).toBe(365);
+    for (const bad of ['-1', '2.5', 'a year']) {
+      const read = readSettings({ AUDIT_LOG_KEPT_DAYS: bad });
+      expect(read.settings.auditLogKeptDays).toBe(365);
+      expect(read.problems).toEqual([expect.stringContaining('AUDIT_LOG_KEPT_DAYS')]);
+    }
+    expect(readSettings({}).settings.auditLogKeptDays).toBe(365);
   });
 
   it('writes off running executions far past the guard (no gate runs them any more)', async () => {

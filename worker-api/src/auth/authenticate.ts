@@ -7,6 +7,7 @@ import type { Principal } from './principal.ts';
 import { BURST_WAIT_MS, waitFor } from '../lib/wait-for.ts';
 import { clientAddress, FailureThrottle } from './failures.ts';
 import { mustEnrol, refuseUntilEnrolled } from './two-factor-rule.ts';
+import { settingsOf } from '../config.ts';
 
 /**
  * Resolves `Authorization: Api <key>` or `Authorization: Session <token>` into a Principal.
@@ -76,12 +77,12 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
     const fresh = cached.expires > now
       // Expired, and another request is looking the key up again: that one answer is enough (the others
       // would all ask the database at once). Bounded: at most one more TTL.
-      || (now - cached.refreshingSince < 1000 && now < cached.expires + Number(c.env.AUTH_CACHE_MS ?? 2000));
+      || (now - cached.refreshingSince < 1000 && now < cached.expires + settingsOf(c.env).authCacheMs);
     if (fresh) return noteKeyUse(c, inRegion(c, cached.region, cached.principal));
     cached.refreshingSince = now;
   }
   const hash = await sha256Hex(parsed.secret);
-  if (!cached && Number(c.env.AUTH_CACHE_MS ?? 2000) > 0) keyLookups.set(parsed.keyId, Date.now());
+  if (!cached && settingsOf(c.env).authCacheMs > 0) keyLookups.set(parsed.keyId, Date.now());
   let row: typeof apiKeys.$inferSelect | undefined;
   let region = '';
   try {
@@ -100,7 +101,7 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
     });
   }
   const principal: Principal = { kind: 'api_key', organizationId: row.organization_id, apiKeyId: row.id, grants: row.permissions };
-  const ttl = Number(c.env.AUTH_CACHE_MS ?? 2000);
+  const ttl = settingsOf(c.env).authCacheMs;
   if (ttl > 0) {
     keyCache.set(parsed.keyId, { secret: parsed.secret, principal, region, expires: Date.now() + ttl, refreshingSince: 0 });
     if (keyCache.size > 10_000) keyCache.delete(keyCache.keys().next().value!);

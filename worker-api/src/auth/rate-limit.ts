@@ -4,6 +4,7 @@ import type { AppEnv, Env } from '../env.ts';
 import { errorResponse } from '../lib/errors.ts';
 import { waitFor } from '../lib/wait-for.ts';
 import { rateLimiterStub } from '../durable/stubs.ts';
+import { settingsOf } from '../config.ts';
 
 /**
  * The caller's token bucket lives in a RateLimiter Durable Object (one per key or user). To spare a
@@ -59,8 +60,7 @@ async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: n
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const p = c.get('principal');
   const bucket = p.kind === 'api_key' ? `key:${p.apiKeyId}` : `user:${p.userId}`;
-  const rate = Number(c.env.RATE_LIMIT_RPS ?? 20);
-  const burst = Number(c.env.RATE_LIMIT_BURST ?? 200);
+  const { rateLimitRps: rate, rateLimitBurst: burst } = settingsOf(c.env);
   const asked = noteDemand(bucket);
   let lease = leases.get(bucket);
   let retryAfter = 0;

@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type postgres from 'postgres';
 import { statementClient } from '../lib/statement-client.ts';
 import type { Env } from '../env.ts';
+import { settingsOf } from '../config.ts';
 
 export interface PoolAnswer {
   rows?: unknown[];
@@ -23,7 +24,7 @@ export class DbPool extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = statementClient(env.HYPERDRIVE.connectionString, {
-      max: Number(env.DB_POOL_CONNECTIONS ?? 6),
+      max: settingsOf(env).dbPoolConnections,
       fetch_types: false,
       prepare: true,
       idle_timeout: 60,

@@ -7,6 +7,7 @@ import type { StatusRequest } from '../durable/dashboard-status.ts';
 import { findDashboard } from '../resources/dashboards/service.ts';
 import { principalContext } from './compile-context.ts';
 import { dashboardStatusStub } from '../durable/stubs.ts';
+import { settingsOf } from '../config.ts';
 
 /*
  * The context a dashboard's data runs in, shared by every caller that runs a dashboard's reports and
@@ -79,7 +80,7 @@ const contexts = new Map<string, Entry<Awaited<ReturnType<typeof principalContex
 const tokens = new Map<string, Entry<string>>();
 const filterRules = new Map<string, Entry<FilterRow[]>>();
 
-const ttlOf = (ctx: ServiceContext) => Number(ctx.env.AUTH_CACHE_MS ?? 2000);
+const ttlOf = (ctx: ServiceContext) => settingsOf(ctx.env).authCacheMs;
 const callerOf = (ctx: ServiceContext) => (ctx.principal.kind === 'api_key' ? `k:${ctx.principal.apiKeyId}` : `s:${ctx.principal.sessionId}`);
 
 /** The remembered value under `key`, or `load`'s (remembered); a stale one while another request reloads it. */

@@ -1,5 +1,6 @@
 import type { Env } from '../env.ts';
 import type { ExecutionOutcome } from './job.ts';
+import { settingsOf } from '../config.ts';
 
 /**
  * Executions hold a lease (issue 14, migration 0008): the gate that runs or queues an execution renews
@@ -10,7 +11,6 @@ import type { ExecutionOutcome } from './job.ts';
  */
 
 /** Default lease: a dead runtime shows within 45 s, and a live one renews every 15 s. */
-export const DEFAULT_LEASE_MS = 45_000;
 
 const UNFINISHED = ['starting', 'running', 'waiting', 'scheduled'] as const;
 
@@ -19,8 +19,7 @@ export const LOST_MESSAGE =
 
 /** The lease length (EXECUTION_LEASE_MS, at least 1 s; tests shorten it). */
 export function leaseMsOf(env: Pick<Env, 'EXECUTION_LEASE_MS'>): number {
-  const v = Number(env.EXECUTION_LEASE_MS);
-  return Number.isFinite(v) && v >= 1_000 ? v : DEFAULT_LEASE_MS;
+  return settingsOf(env).executionLeaseMs;
 }
 
 /** How often the holder renews (a third of the lease: two renewals may fail before it runs out). */

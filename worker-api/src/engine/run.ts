@@ -12,6 +12,7 @@ import { EXECUTION_TTL_MS } from './ttl.ts';
 import { targetPolicy } from './target-policy.ts';
 import { sshKeyFromSql } from './ssh-key.ts';
 import { leaseMsOf } from './lease.ts';
+import { settingsOf } from '../config.ts';
 
 export interface RunDeps {
   env: Env;
@@ -28,17 +29,14 @@ export interface RunHooks {
   onCancelHandle?: (handle: CancelHandle, ds: DatasourceRow) => void;
 }
 
-const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
-const DEFAULT_GUARD_MS = 10 * 60_000;
 /** How long past the guard a run that ignores being stopped is waited for. */
 const HARD_STOP_GRACE_MS = 15_000;
 
-const positive = (v: string | undefined) => (v && Number(v) > 0 ? Number(v) : undefined);
-
 /** The statement timeout and the overall guard of a job (job → environment → defaults). */
 export function limitsOf(env: Pick<Env, 'STATEMENT_TIMEOUT_MS' | 'EXECUTION_GUARD_MS'>, job: Pick<ExecutionJob, 'timeoutMs' | 'guardMs'>) {
-  const timeoutMs = job.timeoutMs ?? positive(env.STATEMENT_TIMEOUT_MS) ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  const guardMs = job.guardMs ?? positive(env.EXECUTION_GUARD_MS) ?? DEFAULT_GUARD_MS;
+  const settings = settingsOf(env);
+  const timeoutMs = job.timeoutMs ?? settings.statementTimeoutMs;
+  const guardMs = job.guardMs ?? settings.executionGuardMs;
   return { timeoutMs, guardMs };
 }
 

@@ -1,6 +1,7 @@
 import type { Env } from '../env.ts';
 import { poolStatement } from '../lib/db.ts';
-import { blocksPrivateNetworks, serverIdentity, type OwnQuery, type ServerIdentity, type TargetPolicy } from './connectors/target-guard.ts';
+import { serverIdentity, type OwnQuery, type ServerIdentity, type TargetPolicy } from './connectors/target-guard.ts';
+import { settingsOf } from '../config.ts';
 
 export type { TargetPolicy };
 
@@ -13,7 +14,7 @@ let own: Promise<ServerIdentity> | null = null;
 export function targetPolicy(env: Env, query: OwnQuery = poolQuery(env)): TargetPolicy {
   const port = Number(env.HYPERDRIVE?.port);
   return {
-    blockPrivate: blocksPrivateNetworks(env.BLOCK_PRIVATE_NETWORKS),
+    blockPrivate: settingsOf(env).blockPrivateNetworks,
     ownClient: env.HYPERDRIVE?.host && port ? { host: env.HYPERDRIVE.host, port } : null,
     ownIdentity: () => (own ??= serverIdentity(query).catch((err) => {
       own = null;

@@ -20,6 +20,7 @@ import { scheduleSendKey, type JobMessage } from './messages.ts';
 import { renderThumbnail } from '../resources/dashboards/thumbnails.ts';
 import { RenderError } from '../resources/export-jobs/renderer.ts';
 import { recordFilterRefreshFailure, refreshFilterJob } from '../resources/filters/refresh-job.ts';
+import { settingsOf } from '../config.ts';
 
 /** Work a handler started and must see finished before its message is acked. */
 class Pending {
@@ -34,8 +35,7 @@ class Pending {
 class RetryableJobError extends Error {}
 
 function retryDelay(env: Env, attempts: number): number {
-  const base = Number(env.JOB_RETRY_DELAY_S ?? 30);
-  return Math.min(Number.isFinite(base) && base >= 0 ? base * attempts : 30, 12 * 3600);
+  return Math.min(settingsOf(env).jobRetryDelayS * attempts, 12 * 3600);
 }
 
 const withSql = async <T>(env: Env, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> => {

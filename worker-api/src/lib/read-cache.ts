@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import { BURST_WAIT_MS, waitFor } from './wait-for.ts';
 import { poolStatement, usesDbPool } from './db.ts';
 import { anyDbPoolStub } from '../durable/stubs.ts';
+import { settingsOf } from '../config.ts';
 
 /**
  * Serialized answers of the dashboard-side reads, kept by this isolate and reused while nothing in the
@@ -129,7 +130,7 @@ const localWrites = new Map<string, number>();
 const REFRESH_GRACE_MS = 1000;
 
 async function organizationVersion(env: Env, organizationId: string): Promise<string> {
-  const trustMs = Number(env.READ_CACHE_TRUST_MS ?? 100);
+  const trustMs = settingsOf(env).readCacheTrustMs;
   const writes = localWrites.get(organizationId) ?? 0;
   const k = known.get(organizationId);
   const now = Date.now();
@@ -169,8 +170,8 @@ const building = new Map<string, number>();
 
 /** POST /dashboards/{id}/status: the answer of a moment ago to the same caller and body (see POLL). */
 const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const reuseMs = Number(c.env.POLL_REUSE_MS ?? 250);
-  if (!(reuseMs > 0) || c.env.READ_CACHE === 'off') return next();
+  const reuseMs = settingsOf(c.env).pollReuseMs;
+  if (!(reuseMs > 0) || settingsOf(c.env).readCacheOff) return next();
   const text = await c.req.text();
   let refresh = false;
   try {
@@ -237,7 +238,7 @@ export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
     return;
   }
-  if (c.req.method !== 'GET' || c.env.READ_CACHE === 'off') return next();
+  if (c.req.method !== 'GET' || settingsOf(c.env).readCacheOff) return next();
   const url = new URL(c.req.url);
   if (!CACHEABLE.test(url.pathname)) return next();
   const p = c.get('principal');
@@ -280,7 +281,7 @@ export async function sharedAnswer(
   env: Env, organizationId: string, version: string | null, key: string, reuseMs: number | null, build: () => Promise<unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const encode = async () => new TextEncoder().encode(JSON.stringify(await build())) as Uint8Array<ArrayBuffer>;
-  if (version === null || env.READ_CACHE === 'off' || (reuseMs !== null && !(reuseMs > 0))) return encode();
+  if (version === null || settingsOf(env).readCacheOff || (reuseMs !== null && !(reuseMs > 0))) return encode();
   const writes = localWrites.get(organizationId) ?? 0;
   const fresh = (e: Entry | undefined, now: number) => {
     if (!e || e.version !== version || e.writes !== writes) return undefined;
@@ -317,7 +318,7 @@ export async function sharedAnswer(
 
 /** The organization's version for sharedAnswer (trusted for READ_CACHE_TRUST_MS, as for keyed reads); null when it cannot be read. */
 export async function organizationVersionOf(env: Env, organizationId: string): Promise<string | null> {
-  if (env.READ_CACHE === 'off') return null;
+  if (settingsOf(env).readCacheOff) return null;
   try {
     return await organizationVersion(env, organizationId);
   } catch {

@@ -1,5 +1,6 @@
 import { ApiError } from '@cairn/core';
-import { blocksPrivateNetworks, resolvedRefusal } from '../../engine/connectors/target-guard.ts';
+import { resolvedRefusal } from '../../engine/connectors/target-guard.ts';
+import { settingsOf } from '../../config.ts';
 import type { Env } from '../../env.ts';
 
 /**
@@ -14,7 +15,7 @@ export async function idpFetch(env: Env, url: string, init?: RequestInit): Promi
   } catch {
     throw new ApiError('invalid_state', `The identity provider address ${url} is not a URL.`);
   }
-  if (blocksPrivateNetworks(env.BLOCK_PRIVATE_NETWORKS)) {
+  if (settingsOf(env).blockPrivateNetworks) {
     if (parsed.protocol !== 'https:') throw new ApiError('invalid_state', `The identity provider address ${url} must use https.`);
     const refusal = await resolvedRefusal(parsed.hostname);
     if (refusal) throw new ApiError('invalid_state', `The identity provider address is refused: ${refusal}`);

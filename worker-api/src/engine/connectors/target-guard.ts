@@ -12,11 +12,6 @@ import { ConnectorError } from './errors.ts';
  *   written (`0x7f.1`, `127.1`, `2130706433`, `[::ffff:127.0.0.1]`) or whatever a name resolves to.
  */
 
-/** Whether the operator setting blocks non-public addresses ("1", "true", "on", "yes"; unset = off). */
-export function blocksPrivateNetworks(value: string | undefined): boolean {
-  return /^(1|true|on|yes)$/i.test(value?.trim() ?? '');
-}
-
 /** A host literal as an address: brackets, a zone id and one trailing dot are dropped; null for a name. */
 function parseAddress(host: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   let h = host.trim();

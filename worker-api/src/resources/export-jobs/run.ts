@@ -17,7 +17,8 @@ import { backgroundContext, viewerPrincipal } from './background.ts';
 import { EXPORT_FILE_TTL_MS, storeFile } from './files.ts';
 import { CSV_EXPORT_ROW_LIMIT, csvOf, runReport, safeFileName } from './produce.ts';
 import { RenderError, renderFile } from './renderer.ts';
-import { DEFAULT_LEASE_MS, leaseMsOf, renewEveryMs } from '../../engine/lease.ts';
+import { leaseMsOf, renewEveryMs } from '../../engine/lease.ts';
+import { DEFAULTS } from '../../config.ts';
 
 export type ExportKind = 'dashboard_pdf' | 'dashboard_png' | 'report_pdf' | 'report_png' | 'report_csv';
 
@@ -114,7 +115,7 @@ export function jobLost(j: { job_status: string; updated_at: Date }, leaseMs: nu
  * Writes off jobs lost with their consumer (jobLost), and deletes jobs (with their files) a day after
  * their file expired. Scoped to one organization when given (on read), else all (the cron).
  */
-export async function sweepExportJobs(db: PooledDb, bucket: R2Bucket, organizationId?: string, now = new Date(), leaseMs = DEFAULT_LEASE_MS): Promise<{ lost: number; deleted: number }> {
+export async function sweepExportJobs(db: PooledDb, bucket: R2Bucket, organizationId?: string, now = new Date(), leaseMs = DEFAULTS.executionLeaseMs): Promise<{ lost: number; deleted: number }> {
   const org = organizationId ? eq(exportJobs.organization_id, organizationId) : undefined;
   const lost = await db.update(exportJobs).set({ job_status: 'error', error_message: LOST_JOB_MESSAGE, updated_at: now })
     .where(and(org, or(

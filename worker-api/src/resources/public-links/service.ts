@@ -13,6 +13,7 @@ import { issueGrant } from './grant.ts';
 import { FILTER_PREFIX, overlay, parametersFromQuery, type FilterDef, type UrlProblem } from './url-params.ts';
 import { clientAddress, spendAttempt, type Budget } from '../../auth/failures.ts';
 import { rateLimiterStub } from '../../durable/stubs.ts';
+import { settingsOf } from '../../config.ts';
 
 /** What every public verb starts from: the request's database and deployment, without a principal. */
 export type PublicContext = Omit<ServiceContext, 'principal'>;
@@ -242,7 +243,7 @@ export async function linkStatus(
       noteOrganizationWrite(link.organization_id);
     }
   }
-  const reuseMs = Number(ctx.env.POLL_REUSE_MS ?? 250);
+  const reuseMs = settingsOf(ctx.env).pollReuseMs;
   return sharedAnswer(ctx.env, link.organization_id, version, `link-status ${link.id} ${JSON.stringify(parameters)}`, reuseMs, build);
 }
 
