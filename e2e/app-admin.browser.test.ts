@@ -6,10 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hashPassword, newId } from '@cairn/core';
 import { createDb } from '@cairn/db';
 import { apiFetch, getStack } from './harness.ts';
-import { launchChromium } from './browser-kit.ts';
+import { insertTestUser, launchChromium } from './browser-kit.ts';
 
 
 let browser: Browser;
@@ -38,13 +37,10 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 
 /** A user who can sign in right away (written to the database as an accepted invitation would leave it). */
 async function makeUser(role: 'viewer' | 'analyst'): Promise<{ email: string; password: string; id: string }> {
-  const id = newId('user');
-  const email = `${unique(role)}@example.test`;
   const password = 'viewer passphrase 42';
-  await db.sql`insert into users (id, organization_id, email, firstname, lastname, role, password_hash, invitation_accepted_at)
-    values (${id}, ${getStack().organization_id}, ${email}, 'Vera', 'Viewer', ${role}, ${await hashPassword(password)}, now())`;
-  cleanup.push(id);
-  return { email, password, id };
+  const user = await insertTestUser(db.sql, getStack().organization_id, { tag: role, password, firstname: 'Vera', lastname: 'Viewer', role });
+  cleanup.push(user.id);
+  return { ...user, password };
 }
 
 /** The invitation link of the newest message to `address` in the stack's SMTP catcher. */

@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import postgres from 'postgres';
-import { hashPassword, newId } from '../core/src/index.ts';
 import { apiFetch, getStack } from './harness.ts';
-import { launchChromium } from './browser-kit.ts';
+import { insertTestUser, launchChromium } from './browser-kit.ts';
 
 
 const PASSWORD = 'editor-test-password-1';
@@ -22,11 +21,7 @@ const sessions: Partial<Record<'analyst' | 'viewer' | 'admin', Awaited<ReturnTyp
 
 /** A user of the stack's organization with a password, inserted as the operator CLI would. */
 async function makeUser(role: 'analyst' | 'viewer'): Promise<{ email: string }> {
-  const stack = getStack();
-  const email = `${role}-${Math.random().toString(36).slice(2, 10)}@editor.test`;
-  await sql`insert into users (id, organization_id, email, firstname, lastname, role, password_hash)
-    values (${newId('user')}, ${stack.organization_id}, ${email}, ${'Eve'}, ${role}, ${role}, ${await hashPassword(PASSWORD)})`;
-  return { email };
+  return insertTestUser(sql, getStack().organization_id, { tag: role, password: PASSWORD, firstname: 'Eve', lastname: role, role });
 }
 
 async function signIn(email: string, password: string): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {

@@ -50,17 +50,18 @@ export async function startAsAdmin(): Promise<{ browser: Browser; origin: string
 }
 
 /**
- * An analyst who can sign in at once (written as an accepted invitation leaves it), for tests that
- * change a user's password or sign-in settings and so must not touch the stack's admin.
+ * A user who can sign in at once (written as an accepted invitation leaves it; an analyst unless `role`
+ * says otherwise), for tests that need a role of their own or change a user's password or sign-in
+ * settings and so must not touch the stack's admin.
  */
 export async function insertTestUser(
   sql: postgres.Sql,
   organizationId: string,
-  opts: { tag: string; password: string; firstname: string; lastname: string },
+  opts: { tag: string; password: string; firstname: string; lastname: string; role?: 'viewer' | 'analyst' | 'admin' },
 ): Promise<{ email: string; id: string }> {
   const id = newId('user');
   const email = `${opts.tag}-${Math.random().toString(36).slice(2, 10)}@example.test`;
   await sql`insert into users (id, organization_id, email, firstname, lastname, role, password_hash, invitation_accepted_at)
-    values (${id}, ${organizationId}, ${email}, ${opts.firstname}, ${opts.lastname}, 'analyst', ${await hashPassword(opts.password)}, now())`;
+    values (${id}, ${organizationId}, ${email}, ${opts.firstname}, ${opts.lastname}, ${opts.role ?? 'analyst'}, ${await hashPassword(opts.password)}, now())`;
   return { email, id };
 }
