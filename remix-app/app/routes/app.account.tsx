@@ -11,8 +11,9 @@ import { PasswordForm } from '../components/account/PasswordForm';
 import { SessionList, type SessionRow } from '../components/account/SessionList';
 import { TwoFactorSection, type TwoFactorStatus } from '../components/account/TwoFactorSection';
 import { ErrorPage } from '../components/ErrorPage';
-import { accountAnswer, fieldProblem, type AccountAnswer, type TwoFactorEnrolment } from '../lib/account';
+import { accountAnswer, fieldProblem, type AccountAnswer, } from '../lib/account';
 import { requireApi } from '../lib/api.server';
+import { accountCaller, confirmTwoFactor, startTwoFactor } from '../lib/account-actions.server';
 import '../components/admin/admin.css';
 import '../components/account/account.css';
 import { readForm } from '../lib/forms.server';
@@ -40,12 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
   const form = await readForm(request);
   const text = (name: string) => String(form.get(name) ?? '');
-  // A session that ended meanwhile goes to the sign-in page, as everywhere in the app.
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api.raw(method, path, body === undefined ? {} : { body });
-    if (res.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
-    return res;
-  };
+  const call = accountCaller(api);
   let out: AccountAnswer;
   const intent = text('intent');
   if (intent === 'name') {
@@ -59,15 +55,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       out = accountAnswer('password', res, 'Password changed. Your other sessions were signed out.');
     }
   } else if (intent === 'two-factor-start') {
-    const res = await call('POST', '/auth/two-factor');
-    out = accountAnswer('two-factor', res, 'Scan the key with your app.');
-    if (out.ok) out.enrolment = res.body as TwoFactorEnrolment;
+    out = await startTwoFactor(call, 'Scan the key with your app.');
   } else if (intent === 'two-factor-confirm') {
-    const res = await call('POST', '/auth/two-factor/confirm', { code: text('code') });
-    out = accountAnswer('two-factor', res, 'Two-factor authentication is on.');
-    if (out.ok) out.recovery_codes = (res.body as { recovery_codes: string[] }).recovery_codes;
-    // A wrong code keeps the key on the page (the API does not show it again).
-    else out.enrolment = { secret: text('secret'), otpauth_uri: text('otpauth_uri') };
+    out = await confirmTwoFactor(call, { code: text('code'), secret: text('secret'), otpauth_uri: text('otpauth_uri') });
   } else if (intent === 'two-factor-disable') {
     const second = form.has('recovery_code') ? { recovery_code: text('recovery_code') } : { code: text('code') };
     const res = await call('POST', '/auth/two-factor/disable', { current_password: text('current_password'), ...second });

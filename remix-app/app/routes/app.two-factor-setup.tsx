@@ -10,7 +10,7 @@ import { AuthCard } from '../components/AuthCard';
 import { FormMessages } from '../components/account/FormMessages';
 import { RecoveryCodes } from '../components/account/RecoveryCodes';
 import { TwoFactorEnrol } from '../components/account/TwoFactorEnrol';
-import { accountAnswer, type AccountAnswer, type TwoFactorEnrolment } from '../lib/account';
+import { accountCaller, confirmTwoFactor, startTwoFactor } from '../lib/account-actions.server';
 import { requireApi } from '../lib/api.server';
 import { loadSession } from '../lib/session-info.server';
 import { readForm } from '../lib/forms.server';
@@ -35,22 +35,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
   const form = await readForm(request);
   const text = (name: string) => String(form.get(name) ?? '');
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api.raw(method, path, body === undefined ? {} : { body });
-    if (res.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
-    return res;
-  };
-  let out: AccountAnswer;
-  if (text('intent') === 'two-factor-start') {
-    const res = await call('POST', '/auth/two-factor');
-    out = accountAnswer('two-factor', res, 'Scan the code with your app.');
-    if (out.ok) out.enrolment = res.body as TwoFactorEnrolment;
-  } else {
-    const res = await call('POST', '/auth/two-factor/confirm', { code: text('code') });
-    out = accountAnswer('two-factor', res, 'Two-factor authentication is on.');
-    if (out.ok) out.recovery_codes = (res.body as { recovery_codes: string[] }).recovery_codes;
-    else out.enrolment = { secret: text('secret'), otpauth_uri: text('otpauth_uri') };
-  }
+  const call = accountCaller(api);
+  const out = text('intent') === 'two-factor-start'
+    ? await startTwoFactor(call, 'Scan the code with your app.')
+    : await confirmTwoFactor(call, { code: text('code'), secret: text('secret'), otpauth_uri: text('otpauth_uri') });
   return data(out, { status: out.ok ? 200 : 422 });
 }
 
