@@ -17,7 +17,7 @@ import { createDb } from '@cairn/db';
 import { createOrganization } from '@cairn/db/seed/organization';
 import { qrModules, qrPath } from '../remix-app/app/lib/qr.ts';
 import { getStack } from './harness.ts';
-import { insertTestUser, launchChromium } from './browser-kit.ts';
+import { insertTestUser, launchChromium, submitSignIn } from './browser-kit.ts';
 
 const PASSWORD = 'organization security passphrase';
 const SHOTS = process.env.CAIRN_SCREENSHOT_DIR;
@@ -34,12 +34,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 }
 
-async function passwordStep(page: Page, email: string, password = PASSWORD) {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-}
+const passwordStep = (page: Page, email: string, password = PASSWORD) => submitSignIn(page, origin, email, password);
 
 beforeAll(async () => {
   const stack = getStack();

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { totpCode } from '@cairn/core';
 import { createDb } from '@cairn/db';
 import { getStack } from './harness.ts';
-import { insertTestUser, launchChromium } from './browser-kit.ts';
+import { insertTestUser, launchChromium, submitSignIn } from './browser-kit.ts';
 
 const PASSWORD = 'two factor passphrase';
 
@@ -24,12 +24,7 @@ async function makeUser(): Promise<{ email: string; id: string }> {
   return user;
 }
 
-async function passwordStep(page: Page, email: string): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await page.click('button[type="submit"]');
-}
+const passwordStep = (page: Page, email: string) => submitSignIn(page, origin, email, PASSWORD);
 
 beforeAll(async () => {
   const stack = getStack();

@@ -22,11 +22,16 @@ export function launchChromium(): Promise<Browser> {
  * meet a cold app worker, hence the generous wait.
  */
 export async function signInAt(page: Page, origin: string, email: string, password: string): Promise<void> {
+  await submitSignIn(page, origin, email, password);
+  await page.waitForURL(`${origin}/app/`, { timeout: 60_000 });
+}
+
+/** Fills and sends the sign-in form, and waits for nothing: a second step (2FA, enrolment) may follow. */
+export async function submitSignIn(page: Page, origin: string, email: string, password: string): Promise<void> {
   await page.goto(`${origin}/app/login`);
   await page.fill('input[name="email"]', email);
   await page.fill('input[name="password"]', password);
   await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`, { timeout: 60_000 });
 }
 
 export type SessionState = Awaited<ReturnType<BrowserContext['storageState']>>;
