@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';
 import { executions, reports } from '@cairn/db';
 import { newId } from '@cairn/core';
@@ -53,7 +54,7 @@ describe('dashboard status', () => {
   it('coalesces concurrent pollers: one execution per report for one parameter set', async () => {
     const parameters = { timerange: `${1_700_000_000 + Math.floor(Math.random() * 1_000_000)}~` };
     const answers = await Promise.all(Array.from({ length: 40 }, () => status({ parameters })));
-    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.json).slice(0, 200)}`)).toEqual([]);
     await settle({ parameters });
     const rows = await db().select({ id: executions.id, report: executions.report_id }).from(executions)
       .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, reportIds)));
@@ -62,13 +63,16 @@ describe('dashboard status', () => {
     expect(rows.filter((r) => ids.has(r.id))).toHaveLength(reportIds.length);
   }, 90_000);
 
-  it('coalesces pollers of queries that never ran: exactly one execution per report', async () => {
+  // 60 requests at once each open their own client on the Hyperdrive path, and local Hyperdrive (unlike
+  // Cloudflare's, which pools) opens a server connection for each: past the server's max_connections. The
+  // DbPool path runs this test (npm test's "worker-api (db pool)" suite).
+  it.skipIf((env as { DB_ACCESS?: string }).DB_ACCESS === 'hyperdrive')('coalesces pollers of queries that never ran: exactly one execution per report', async () => {
     const tag = Math.random().toString(36).slice(2, 10);
     const board = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Fresh', [0, 1, 2].map((i) => ({
       name: `R${i}`, sql: `select '${tag}' as tag, ${i} as n, pg_sleep(0.3)`,
     })));
     const answers = await Promise.all(Array.from({ length: 60 }, () => call(`/dashboards/${board.id}/status`, { key, method: 'POST', body: {} })));
-    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.json).slice(0, 200)}`)).toEqual([]);
     // The object records an execution just after it answers: wait for the rows, then count them once
     // the queries (0.3 s each) have had time to finish, so a late duplicate would show.
     const count = () => db().select({ id: executions.id }).from(executions)

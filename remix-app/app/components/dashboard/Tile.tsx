@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { dataAge } from '../../lib/dashboard-status';
 import type { TileView } from '../../lib/dashboard-view';
 import { tileAtom } from '../../state/dashboard';
+import { useChartTurn } from '../../lib/chart-turns';
 import { ChartBody, ChartFrame, ChartSkeleton, TileMessage } from '../charts/ChartBody';
 import { parseChartConfig } from '../charts/config';
 import { formatInstant } from '../charts/format';
@@ -137,6 +138,8 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
     return () => document.removeEventListener('keydown', onKey);
   }, [maximized]); // eslint-disable-line react-hooks/exhaustive-deps
   const dim = state.result && state.running && state.phase === 'ready';
+  // The first picture of each chart waits for its turn (one chart per task: lib/chart-turns.ts).
+  const drawn = useChartTurn(Boolean(state.result));
   let body;
   if (waitingFor) {
     body = (
@@ -162,7 +165,7 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
         <TileMessage kind="waiting" text={state.retrying} testId="report-retrying" />
       </ChartFrame>
     );
-  } else if (state.result) {
+  } else if (state.result && drawn) {
     body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={pager.paged && pager.data ? pager.data : state.result} palette={palette} title={tile.name} zone={zone} drill={drill} />;
   } else {
     body = (
