@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createDb } from '@cairn/db';
 import { apiFetch, getStack } from './harness.ts';
-import { insertTestUser, launchChromium } from './browser-kit.ts';
+import { insertTestUser, launchChromium, signInAt } from './browser-kit.ts';
 
 
 let browser: Browser;
@@ -27,13 +27,8 @@ async function newPage(state?: typeof adminState): Promise<{ context: BrowserCon
   return { context, page, errors };
 }
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`);
-}
+/** Signs in through the sign-in page (browser-kit: a first sign-in may meet a cold app worker). */
+const signIn = (page: Page, email: string, password: string) => signInAt(page, origin, email, password);
 
 /** A user who can sign in right away (written to the database as an accepted invitation would leave it). */
 async function makeUser(role: 'viewer' | 'analyst'): Promise<{ email: string; password: string; id: string }> {

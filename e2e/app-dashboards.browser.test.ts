@@ -14,7 +14,7 @@ import { hashPassword, newId } from '@cairn/core';
 import { CHART_GALLERY_NAME, GALLERY_REPORTS } from '../db/src/seed/chart-gallery.ts';
 import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { apiFetch, getStack, REPO_ROOT } from './harness.ts';
-import { launchChromium } from './browser-kit.ts';
+import { launchChromium, signInAt } from './browser-kit.ts';
 
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'dashboards');
@@ -38,13 +38,8 @@ let viewer: { email: string; password: string; id: string };
 let sql: postgres.Sql;
 let sampleSql: postgres.Sql;
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`);
-}
+/** Signs in through the sign-in page (browser-kit: a first sign-in may meet a cold app worker). */
+const signIn = (page: Page, email: string, password: string) => signInAt(page, origin, email, password);
 
 async function newPage(state = adminState, viewport = { width: 1440, height: 1000 }) {
   const context = await browser.newContext({ viewport, storageState: state });

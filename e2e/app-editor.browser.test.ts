@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { apiFetch, getStack } from './harness.ts';
-import { insertTestUser, launchChromium } from './browser-kit.ts';
+import { insertTestUser, launchChromium, signInAt } from './browser-kit.ts';
 
 
 const PASSWORD = 'editor-test-password-1';
@@ -26,12 +26,7 @@ async function makeUser(role: 'analyst' | 'viewer'): Promise<{ email: string }> 
 
 async function signIn(email: string, password: string): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${origin}/app/`);
+  await signInAt(await context.newPage(), origin, email, password);
   const state = await context.storageState();
   await context.close();
   return state;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { getStack, REPO_ROOT } from './harness.ts';
-import { launchChromium } from './browser-kit.ts';
+import { launchChromium, submitSignIn } from './browser-kit.ts';
 
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts');
@@ -50,12 +50,7 @@ async function newPage(opts: { signedIn?: boolean } = {}): Promise<{ context: Br
   return { context, page, errors };
 }
 
-async function signIn(page: Page, password = admin.password): Promise<void> {
-  await page.goto(`${origin}/app/login`);
-  await page.fill('input[name="email"]', admin.email);
-  await page.fill('input[name="password"]', password);
-  await page.click('button[type="submit"]');
-}
+const signIn = (page: Page, password = admin.password) => submitSignIn(page, origin, admin.email, password);
 
 /** Waits until every report tile has left its loading state and shows a drawn chart, a number or a table. */
 async function waitForTiles(page: Page): Promise<void> {
