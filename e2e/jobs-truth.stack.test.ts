@@ -63,8 +63,15 @@ function workerdBelow(root: number): number[] {
 }
 
 
+/**
+ * Kills a worker of the stack: only against a stack that starts it again (`npm start`'s health watch), so
+ * opt-in with CAIRN_E2E_KILL_WORKERS=1 (`npm test`'s stack runs without the watch). Run this session
+ * against `npm start`: the export ended as "lost" and the worker answered again.
+ */
+const killsWorkers = process.env.CAIRN_E2E_KILL_WORKERS === '1' ? it : it.skip;
+
 describe('a job whose consumer dies', () => {
-  it('ends as a success or as a failure that says so, never stuck running', async () => {
+  killsWorkers('ends as a success or as a failure that says so, never stuck running', async () => {
     const stack = getStack();
     const list = await apiFetch('/dashboards?page[size]=100');
     const board = list.body.data.find((d: any) => d.attributes.name === 'Online shop overview');

