@@ -47,15 +47,18 @@ const WORKSPACES: Workspace[] = [
   { dir: 'db', needsConfig: false },
   { dir: 'docs', needsConfig: false },
   { dir: 'client', needsConfig: false },
-  // The whole suite sends its statements straight through Hyperdrive, as production does (D53).
-  { dir: 'worker-api', needsConfig: true },
-  // Through the DbPool objects, as the local stack does (the e2e stack runs on them too): the files that
-  // exercise every kind of database access (reads, writes, transactions, the cron, the gate, sessions,
-  // isolation), not all of it twice — the whole suite a second time would add some seven minutes.
+  // The whole suite through the DbPool objects, as the local stack does (D53). Run whole through Hyperdrive
+  // it passed too (and found the jsonb bug of lib/statement-client.ts), but beside the e2e stack local
+  // Hyperdrive's connection per client ran the shared server out of connections ("too many clients").
+  { dir: 'worker-api', needsConfig: true, env: { CAIRN_DB_ACCESS: 'pool' } },
+  // Statements straight through Hyperdrive, as production sends them: the files that exercise every kind
+  // of database access (reads, writes, transactions, the cron, the gate, sessions, isolation) and the ones
+  // that failed only there (jsonb operators: 2FA recovery codes, SSO domains, the security settings).
   {
-    dir: 'worker-api', needsConfig: true, name: 'worker-api (db pool)', env: { CAIRN_DB_ACCESS: 'pool' }, afterE2e: true,
+    dir: 'worker-api', needsConfig: true, name: 'worker-api (hyperdrive)', afterE2e: true,
     files: ['test/isolation.test.ts', 'test/regions.test.ts', 'test/read-cache.test.ts', 'test/executions.test.ts', 'test/cron.test.ts',
-      'test/sessions.test.ts', 'test/dashboard-status.test.ts', 'test/reports-data.test.ts', 'test/export-jobs-create.test.ts', 'test/jobs-queue.test.ts'],
+      'test/sessions.test.ts', 'test/dashboard-status.test.ts', 'test/reports-data.test.ts', 'test/export-jobs-create.test.ts', 'test/jobs-queue.test.ts',
+      'test/two-factor.test.ts', 'test/sso.test.ts', 'test/org-security.test.ts'],
   },
   // The ClickHouse connector against a real clickhouse-server (started by the config's global setup).
   { dir: 'worker-api', needsConfig: true, config: 'vitest.clickhouse.ts', name: 'worker-api clickhouse', afterE2e: true },
