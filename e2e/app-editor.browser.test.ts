@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { apiFetch, getStack } from './harness.ts';
-import { insertTestUser, launchChromium, signInAt } from './browser-kit.ts';
+import { insertTestUser, launchChromium, signInAt, writeSql } from './browser-kit.ts';
 
 
 const PASSWORD = 'editor-test-password-1';
@@ -66,16 +66,6 @@ async function makeDashboard(name: string, reports: { name: string; sql: string;
 }
 
 /** Replaces the SQL in the CodeMirror editor (typed text, as a user would paste it). */
-async function writeSql(page: Page, text: string) {
-  const content = page.locator('[data-testid="sql-editor-content"]');
-  await content.waitFor({ timeout: 20_000 });
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-  await page.keyboard.press('Escape');
-}
-
 /** A locator's box once it has stopped moving (the grid measures its width after mounting). */
 async function stableBox(page: Page, locator: ReturnType<Page['locator']>) {
   let last = await locator.boundingBox();

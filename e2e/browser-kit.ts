@@ -81,3 +81,14 @@ export async function insertTestUser(
     values (${id}, ${organizationId}, ${email}, ${opts.firstname}, ${opts.lastname}, ${opts.role ?? 'analyst'}, ${await hashPassword(opts.password)}, now())`;
   return { email, id };
 }
+
+/** Replaces the SQL editor's text (CodeMirror: select all, delete, type) and closes any completion list. */
+export async function writeSql(page: Page, text: string): Promise<void> {
+  const content = page.locator('[data-testid="sql-editor-content"]');
+  await content.waitFor({ timeout: 20_000 });
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Escape');
+}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { apiFetch, getStack } from './harness.ts';
-import { startAsAdmin, type SessionState } from './browser-kit.ts';
+import { type SessionState, startAsAdmin, writeSql } from './browser-kit.ts';
 
 const STAMP = Date.now().toString(36);
 let browser: Browser;
@@ -26,16 +26,6 @@ async function newPage() {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { context, page, errors };
-}
-
-async function writeSql(page: Page, text: string) {
-  const content = page.locator('[data-testid="sql-editor-content"]');
-  await content.waitFor({ timeout: 20_000 });
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-  await page.keyboard.press('Escape');
 }
 
 async function report(name: string, sql: string, chart: Record<string, unknown> | null = null) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:test';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { executions, reports } from '@cairn/db';
 import { newId } from '@cairn/core';
 import { call, db, makeKey, makeOrg, makeUser } from './fixtures.ts';
@@ -49,6 +49,10 @@ describe('dashboard status', () => {
     expect(done.data_keys.length).toBe(done.reports.length);
     const again = await status();
     expect(again.json.reports.map((r: any) => r.execution_id).sort()).toEqual(done.reports.map((r: any) => r.execution_id).sort());
+    // The status object records them with its own client: parameters are stored as a JSON object, not as a string of JSON.
+    const kinds = await db().selectDistinct({ kind: sql<string>`jsonb_typeof(${executions.parameters})` }).from(executions)
+      .where(inArray(executions.id, done.reports.map((r: any) => r.execution_id as string)));
+    expect(kinds.map((k) => k.kind)).toEqual(['object']);
   });
 
   it('coalesces concurrent pollers: one execution per report for one parameter set', async () => {

@@ -29,11 +29,13 @@ export interface NewExecution {
  * Every executions row is inserted by this one statement, whoever runs it (a request, the dashboard
  * status object, the cron, an alert): the parameters are text and numbers only (JSON as text, the
  * expiry as seconds from now), so the same statement works over postgres.js, the DbPool sender and
- * drizzle, whose serializers differ for dates and JSON.
+ * drizzle, whose serializers differ for dates and JSON. The JSON goes in as `text` and is cast on the
+ * server: typed as jsonb, a plain postgres.js client (the Durable Objects') JSON-encoded the text a
+ * second time and stored a JSON string.
  */
 const INSERT = `insert into executions (id, organization_id, datasource_id, execution_type, execution_status, report_id, filter_id,
     sql_alert_id, sql_query, parameters, params_hash, created_by, expires_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, now() + make_interval(secs => $13::float8))`;
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::jsonb, $11, $12, now() + make_interval(secs => $13::float8))`;
 
 /** Inserts the execution's row (status starting unless said) and returns its id. */
 export async function recordExecution(run: Statement, e: NewExecution): Promise<string> {
