@@ -15,7 +15,22 @@ import { sampleDatabaseUrl } from './db/src/sample-shop/setup.ts';
  * drizzle over the pool's socket. Node built-ins stay imports (workerd provides them). Anything else
  * (mysql2, a package new to the workers) is served file by file as before; list a heavy ESM one here.
  */
-const PREBUNDLED = ['hono', 'hono/cors', 'hono/http-exception', 'hono/router/trie-router', '@hono/zod-openapi', '@hono/zod-validator', 'zod', 'drizzle-orm', 'drizzle-orm/pg-core', 'drizzle-orm/postgres-js', 'drizzle-orm/pg-proxy', 'postgres', 'jose', 'aws4fetch'];
+const PREBUNDLED = [
+  'hono',
+  'hono/cors',
+  'hono/http-exception',
+  'hono/router/trie-router',
+  '@hono/zod-openapi',
+  '@hono/zod-validator',
+  'zod',
+  'drizzle-orm',
+  'drizzle-orm/pg-core',
+  'drizzle-orm/postgres-js',
+  'drizzle-orm/pg-proxy',
+  'postgres',
+  'jose',
+  'aws4fetch',
+];
 
 export function workersTestConfig(bindings: Record<string, string> = {}) {
   const url = process.env.DATABASE_URL;
@@ -38,7 +53,9 @@ export function workersTestConfig(bindings: Record<string, string> = {}) {
       }),
     ],
     test: {
-      include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000,
+      include: ['test/**/*.test.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
       deps: { optimizer: { ssr: { enabled: true, include: PREBUNDLED, rolldownOptions: { external: [/^node:/] } } } },
     },
   });

@@ -44,32 +44,61 @@ const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 function copyTime(): { seconds: number; bytes: number } {
   const start = performance.now();
   // Through a pipe into wc, so that this process never holds the COPY text.
-  const out = execFileSync('bash', ['-c', 'psql "$@" | wc -c', 'psql',
-    '-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres'),
-    '-d', url.pathname.slice(1) || 'postgres', '-X', '-q', '-c', `COPY (${QUERY.trim()}) TO STDOUT`,
-  ], { env: { ...process.env, PGPASSWORD: decodeURIComponent(url.password) } });
+  const out = execFileSync(
+    'bash',
+    [
+      '-c',
+      'psql "$@" | wc -c',
+      'psql',
+      '-h',
+      url.hostname,
+      '-p',
+      url.port || '5432',
+      '-U',
+      decodeURIComponent(url.username || 'postgres'),
+      '-d',
+      url.pathname.slice(1) || 'postgres',
+      '-X',
+      '-q',
+      '-c',
+      `COPY (${QUERY.trim()}) TO STDOUT`,
+    ],
+    { env: { ...process.env, PGPASSWORD: decodeURIComponent(url.password) } },
+  );
   return { seconds: (performance.now() - start) / 1000, bytes: Number(out.toString().trim()) };
 }
 
 async function connectorTime(): Promise<{ seconds: number; bytes: number; rows: number }> {
-  const connector = new PostgresConnector(remoteSource('postgres', {
-    host: url.hostname, port: Number(url.port || 5432), user: decodeURIComponent(url.username || 'postgres'),
-    password: decodeURIComponent(url.password), database: url.pathname.slice(1) || 'postgres',
-    requireSsl: false, verifySsl: false,
-  }));
+  const connector = new PostgresConnector(
+    remoteSource('postgres', {
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      user: decodeURIComponent(url.username || 'postgres'),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.slice(1) || 'postgres',
+      requireSsl: false,
+      verifySsl: false,
+    }),
+  );
   let bytes = 0;
   let chunks = 0;
   const start = performance.now();
   const cpu0 = process.cpuUsage();
-  const summary = await connector.run({ text: QUERY, values: [] }, {
-    chunk: (c) => {
-      bytes += c.data.length;
-      chunks++;
+  const summary = await connector.run(
+    { text: QUERY, values: [] },
+    {
+      chunk: (c) => {
+        bytes += c.data.length;
+        chunks++;
+      },
     },
-  }, { timeoutMs: 600_000 });
+    { timeoutMs: 600_000 },
+  );
   const seconds = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  console.log(`  ${chunks} chunks, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s of CPU in this process; fields: ${summary.fields.map((f) => `${f.name} ${f.data_type} [${JSON.stringify(f.min_value)}…${JSON.stringify(f.max_value)}] ${f.unique_count} distinct`).join('; ')}`);
+  console.log(
+    `  ${chunks} chunks, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s of CPU in this process; fields: ${summary.fields.map((f) => `${f.name} ${f.data_type} [${JSON.stringify(f.min_value)}…${JSON.stringify(f.max_value)}] ${f.unique_count} distinct`).join('; ')}`,
+  );
   return { seconds, bytes, rows: summary.rowCount };
 }
 
@@ -106,7 +135,9 @@ console.log(
 );
 if (args.objects) {
   const o = await objectsTime();
-  console.log(`For comparison, a JS object per row + JSON.stringify: ${o.seconds.toFixed(2)} s (${(o.seconds / copy.seconds).toFixed(2)}× COPY), ${mb(o.bytes)} MB`);
+  console.log(
+    `For comparison, a JS object per row + JSON.stringify: ${o.seconds.toFixed(2)} s (${(o.seconds / copy.seconds).toFixed(2)}× COPY), ${mb(o.bytes)} MB`,
+  );
 }
 clearInterval(sampler);
 console.log(`Process peak RSS (getrusage): ${mb(process.resourceUsage().maxRSS * 1024)} MB`);

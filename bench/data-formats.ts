@@ -144,13 +144,16 @@ async function measure(format: string, rows: number) {
   console.log(JSON.stringify({ format, rows: actualRows, inputBytes, outputBytes: out, seconds, cpuSeconds, peakRssBytes: peak, baseRssBytes: before }));
 }
 
-function table(results: { format: string; rows: number; inputBytes: number; outputBytes: number; seconds: number; cpuSeconds: number; peakRssBytes: number }[]) {
+function table(
+  results: { format: string; rows: number; inputBytes: number; outputBytes: number; seconds: number; cpuSeconds: number; peakRssBytes: number }[],
+) {
   const mb = (b: number) => (b / 1e6).toFixed(1);
   const lines = [
     '| format | rows | output MB | wall s | CPU s | rows/s (CPU) | peak RSS MB |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...results.map((r) =>
-      `| ${FORMATS[r.format]!.label} | ${r.rows.toLocaleString('en')} | ${mb(r.outputBytes)} | ${r.seconds.toFixed(2)} | ${r.cpuSeconds.toFixed(2)} | ${Math.round(r.rows / r.cpuSeconds).toLocaleString('en')} | ${mb(r.peakRssBytes)} |`,
+    ...results.map(
+      (r) =>
+        `| ${FORMATS[r.format]!.label} | ${r.rows.toLocaleString('en')} | ${mb(r.outputBytes)} | ${r.seconds.toFixed(2)} | ${r.cpuSeconds.toFixed(2)} | ${Math.round(r.rows / r.cpuSeconds).toLocaleString('en')} | ${mb(r.peakRssBytes)} |`,
     ),
   ];
   return lines.join('\n');
@@ -209,7 +212,16 @@ async function storeSynthetic(sql: postgres.Sql, rows: number) {
   await sql`insert into organizations (id, name) values (${org}, 'data-formats bench')`;
   await sql`insert into executions (id, organization_id, execution_type, execution_status, sql_query, expires_at)
             values (${exe}, ${org}, 'sql_query', 'success', 'synthetic', ${expires})`;
-  const fields = FIELDS.map((f, idx) => ({ idx, name: f.name, data_type: f.data_type, unique_count: null, human_name: f.name, min_value: null, max_value: null, group_by: false }));
+  const fields = FIELDS.map((f, idx) => ({
+    idx,
+    name: f.name,
+    data_type: f.data_type,
+    unique_count: null,
+    human_name: f.name,
+    min_value: null,
+    max_value: null,
+    group_by: false,
+  }));
   const { rows: n, bytes } = countRows(rows, made);
   await sql`insert into results (execution_id, organization_id, data_key, fields, row_count, size_in_bytes, time_zone, data_timestamp, expires_at)
             values (${exe}, ${org}, ${key}, ${sql.json(fields)}, ${n}, ${bytes}, 'UTC', now(), ${expires})`;
@@ -231,29 +243,61 @@ async function serverBench(rows: number, only?: string[]) {
   const secret = 'bench-data-token-secret';
   let wrangler: ChildProcess | null = null;
   try {
-    wrangler = spawn(process.execPath, [
-      WRANGLER_BIN, 'dev', '-c', 'worker-data/wrangler.toml', '--env', 'eu', '--ip', '127.0.0.1', '--port', String(port),
-      '--inspector-port', String(inspector), '--log-level', 'error', '--show-interactive-dev-session=false', '--var', `DATA_TOKEN_SECRET:${secret}`,
-    ], {
-      cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'], detached: true,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE: withPassword(url) },
-    });
+    wrangler = spawn(
+      process.execPath,
+      [
+        WRANGLER_BIN,
+        'dev',
+        '-c',
+        'worker-data/wrangler.toml',
+        '--env',
+        'eu',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--inspector-port',
+        String(inspector),
+        '--log-level',
+        'error',
+        '--show-interactive-dev-session=false',
+        '--var',
+        `DATA_TOKEN_SECRET:${secret}`,
+      ],
+      {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        detached: true,
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE: withPassword(url) },
+      },
+    );
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/health`, { timeoutMs: 120_000 });
     const pid = workerdPid(wrangler.pid!);
     const item = [{ key: stored.key, name: 'orders', id: 'rpt_bench' }];
     let runs: { id: string; label: string; request: () => Promise<Response> }[] = [];
-    const get = (format?: 'csv' | 'xlsx') => async () => fetch(`${base}/data/${stored.key}`, {
-      headers: { authorization: `Data ${await signDataToken({ kind: 'data', org: stored.org, key: stored.key, region: 'eu', ...(format ? { format } : {}) }, secret)}` },
-    });
-    const proc = (format: 'json' | 'csv_zip' | 'xlsx') => async () => fetch(`${base}/process`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ data_access_token: await signProcessToken({ kind: 'process', org: stored.org, region: 'eu', items: item, format }, secret) }),
-    });
-    runs.push({ id: 'json', label: 'GET /data (JSON)', request: get() }, { id: 'csv', label: 'GET /data (CSV)', request: get('csv') },
-      { id: 'csv_zip', label: 'POST /process (CSV zip)', request: proc('csv_zip') }, { id: 'xlsx', label: 'POST /process (XLSX)', request: proc('xlsx') });
+    const get = (format?: 'csv' | 'xlsx') => async () =>
+      fetch(`${base}/data/${stored.key}`, {
+        headers: {
+          authorization: `Data ${await signDataToken({ kind: 'data', org: stored.org, key: stored.key, region: 'eu', ...(format ? { format } : {}) }, secret)}`,
+        },
+      });
+    const proc = (format: 'json' | 'csv_zip' | 'xlsx') => async () =>
+      fetch(`${base}/process`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ data_access_token: await signProcessToken({ kind: 'process', org: stored.org, region: 'eu', items: item, format }, secret) }),
+      });
+    runs.push(
+      { id: 'json', label: 'GET /data (JSON)', request: get() },
+      { id: 'csv', label: 'GET /data (CSV)', request: get('csv') },
+      { id: 'csv_zip', label: 'POST /process (CSV zip)', request: proc('csv_zip') },
+      { id: 'xlsx', label: 'POST /process (XLSX)', request: proc('xlsx') },
+    );
     if (only) runs = runs.filter((r) => only.includes(r.id));
-    console.log(`Node ${process.version}; ${stored.rows.toLocaleString('en')} rows, ${(stored.bytes / 1e6).toFixed(1)} MB of stored JSON; workerd idle RSS ${(rssOf(pid) / 1e6).toFixed(0)} MB\n`);
+    console.log(
+      `Node ${process.version}; ${stored.rows.toLocaleString('en')} rows, ${(stored.bytes / 1e6).toFixed(1)} MB of stored JSON; workerd idle RSS ${(rssOf(pid) / 1e6).toFixed(0)} MB\n`,
+    );
     console.log('| download | status | bytes | seconds to last byte | peak workerd RSS MB |');
     console.log('|---|---:|---:|---:|---:|');
     for (const r of runs) {
@@ -294,11 +338,17 @@ async function main() {
   const child = arg('child');
   if (child) return measure(child, rows);
   // json (the chunks passed through untouched) only on request: it measures nothing but the loop.
-  const only = (arg('only') ?? Object.keys(FORMATS).filter((f) => f !== 'json').join(',')).split(',');
+  const only = (
+    arg('only') ??
+    Object.keys(FORMATS)
+      .filter((f) => f !== 'json')
+      .join(',')
+  ).split(',');
   const results = [];
   for (const format of only) {
     const res = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', format, '--rows', String(rows)], {
-      encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     if (res.status !== 0) throw new Error(`${format} failed`);
     results.push(JSON.parse(res.stdout.trim().split('\n').pop()!));

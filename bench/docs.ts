@@ -175,7 +175,9 @@ export function tableOf(r: Results, meta: { date: string; machine: string }): st
     lines.push(`| JS per page, gzipped: ${p.label} (\`${p.route}\`) | ${p.jsKb} KB | ≤ ${TARGETS.jsKb} KB | ${mark(p.jsKb <= TARGETS.jsKb)} |`);
   }
   lines.push(`| search index, all ${r.index.length} tags, gzipped | ${kb(indexGz)} KB | < ${TARGETS.indexKb} KB | ${mark(kb(indexGz) < TARGETS.indexKb)} |`);
-  lines.push(`| keystroke → results drawn, median (p90) of ${r.keystroke.n} | ${r.keystroke.median.toFixed(1)} ms (${r.keystroke.p90.toFixed(1)}) | ≤ ${TARGETS.keystrokeMs} ms | ${mark(r.keystroke.median <= TARGETS.keystrokeMs)} |`);
+  lines.push(
+    `| keystroke → results drawn, median (p90) of ${r.keystroke.n} | ${r.keystroke.median.toFixed(1)} ms (${r.keystroke.p90.toFixed(1)}) | ≤ ${TARGETS.keystrokeMs} ms | ${mark(r.keystroke.median <= TARGETS.keystrokeMs)} |`,
+  );
   for (const p of r.pages) {
     if (!p.lighthouse) continue;
     const api = p.label === 'API reference';
@@ -196,7 +198,11 @@ async function measure(stack: StackFile, opts: { runs: number; lighthouse: boole
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   try {
     const pages: Results['pages'] = [];
-    for (const [label, route] of [['home', '/'], ['long page', long], ['API reference', '/api/v2024-06-01']] as const) {
+    for (const [label, route] of [
+      ['home', '/'],
+      ['long page', long],
+      ['API reference', '/api/v2024-06-01'],
+    ] as const) {
       say(`scripts of ${route}…`);
       pages.push({ label, route, jsKb: kb(await scriptBytes(browser, `${origin}${route}`)) });
     }

@@ -92,11 +92,12 @@ interface Api {
 }
 
 async function api(a: Api, method: string, path: string, body?: unknown, type = 'application/json') {
-  const send = () => fetch(a.base + path, {
-    method,
-    headers: { authorization: `Api ${a.key}`, ...(body !== undefined ? { 'content-type': type } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const send = () =>
+    fetch(a.base + path, {
+      method,
+      headers: { authorization: `Api ${a.key}`, ...(body !== undefined ? { 'content-type': type } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   // A read that fails on the network (a reset connection on a busy machine) is tried once more.
   const res = await send().catch((err) => {
     if (method !== 'GET') throw new Error(`${method} ${path}: ${errorMessage(err)} (${String((err as { cause?: unknown }).cause ?? '')})`);
@@ -131,7 +132,9 @@ async function drain(res: Response): Promise<number> {
  * the bench's idle keep-alive connection, and a POST on such a connection fails ("other side closed").
  */
 async function wakeUp(a: Api): Promise<void> {
-  await fetch(`${a.base}/bench/bare`).then((r) => r.text()).catch(() => '');
+  await fetch(`${a.base}/bench/bare`)
+    .then((r) => r.text())
+    .catch(() => '');
 }
 
 /** Starts an ad hoc execution and waits for it (polling every 25 ms); returns its id. */
@@ -151,10 +154,27 @@ function copyTime(dbUrl: string, sqlText: string): { ms: number; bytes: number }
   const u = new URL(dbUrl);
   const t0 = performance.now();
   // Through a pipe into wc, so that this process never holds the COPY text.
-  const out = execFileSync('bash', ['-c', 'psql "$@" | wc -c', 'psql',
-    '-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'),
-    '-d', u.pathname.slice(1), '-X', '-q', '-c', `COPY (${sqlText}) TO STDOUT`,
-  ], { env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } });
+  const out = execFileSync(
+    'bash',
+    [
+      '-c',
+      'psql "$@" | wc -c',
+      'psql',
+      '-h',
+      u.hostname,
+      '-p',
+      u.port || '5432',
+      '-U',
+      decodeURIComponent(u.username || 'postgres'),
+      '-d',
+      u.pathname.slice(1),
+      '-X',
+      '-q',
+      '-c',
+      `COPY (${sqlText}) TO STDOUT`,
+    ],
+    { env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } },
+  );
   return { ms: performance.now() - t0, bytes: Number(out.toString().trim()) };
 }
 
@@ -195,12 +215,19 @@ async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: str
   const query = largeQuery();
   const dash = await api(a, 'POST', '/dashboards', { data: { type: 'dashboards', attributes: { name: `Bench large ${Date.now()}` } } }, JSONAPI);
   const dashboardId = dash.data.id as string;
-  await api(a, 'POST', '/reports', {
-    data: {
-      type: 'reports', attributes: { name: 'Large', sql_query: query },
-      relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
+  await api(
+    a,
+    'POST',
+    '/reports',
+    {
+      data: {
+        type: 'reports',
+        attributes: { name: 'Large', sql_query: query },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
+      },
     },
-  }, JSONAPI);
+    JSONAPI,
+  );
   sampler.start(100);
   const rounds: LargeRound[] = [];
   for (let round = 1; round <= REPEAT; round++) {
@@ -219,7 +246,9 @@ async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: str
     const t1 = performance.now();
     const jsonBytes = await drain(await fetch(handle.data_url, { headers: { authorization: `Data ${handle.data_access_token}`, ...RAW } }));
     const json = { ms: performance.now() - t0, execMs, bytes: jsonBytes, cpu: cpuSince(cpu, c0) };
-    say(`    JSON: ${s(json.ms)} s (execution ${s(execMs)} s, download ${s(performance.now() - t1)} s), ${mb(jsonBytes)} MB; workerd CPU api ${s(json.cpu.api)} s, data ${s(json.cpu.data)} s`);
+    say(
+      `    JSON: ${s(json.ms)} s (execution ${s(execMs)} s, download ${s(performance.now() - t1)} s), ${mb(jsonBytes)} MB; workerd CPU api ${s(json.cpu.api)} s, data ${s(json.cpu.data)} s`,
+    );
 
     say('    CSV zip: POST /datasources/{id}/executions → POST /dashboards/{id}/data → POST /process…');
     await wakeUp(a);
@@ -229,11 +258,17 @@ async function benchLarge(a: Api, data: string, dbUrl: string, datasourceId: str
     execMs = performance.now() - t0;
     const proc = await api(a, 'POST', `/dashboards/${dashboardId}/data`, { data_format: 'csv_zip' });
     const reused = proc.reports?.[0]?.execution_id === exe;
-    const csvBytes = await drain(await fetch(proc.data_url ?? `${data}/process`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...RAW }, body: JSON.stringify({ data_access_token: proc.data_process_token }),
-    }));
+    const csvBytes = await drain(
+      await fetch(proc.data_url ?? `${data}/process`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...RAW },
+        body: JSON.stringify({ data_access_token: proc.data_process_token }),
+      }),
+    );
     const csv = { ms: performance.now() - t0, execMs, bytes: csvBytes, reused, cpu: cpuSince(cpu, c0) };
-    say(`    CSV zip: ${s(csv.ms)} s (execution ${s(execMs)} s), ${mb(csvBytes)} MB${reused ? '' : ' (the dashboard data call ran the query again)'}; workerd CPU api ${s(csv.cpu.api)} s, data ${s(csv.cpu.data)} s`);
+    say(
+      `    CSV zip: ${s(csv.ms)} s (execution ${s(execMs)} s), ${mb(csvBytes)} MB${reused ? '' : ' (the dashboard data call ran the query again)'}; workerd CPU api ${s(csv.cpu.api)} s, data ${s(csv.cpu.data)} s`,
+    );
     rounds.push({ copy, json, csv });
   }
   return { rounds, peaks: sampler.stop() };
@@ -259,7 +294,15 @@ async function settle(base: string, maxMs = 60_000) {
 }
 
 async function load(url: string, opts: { method?: 'POST' | 'GET'; headers?: Record<string, string>; body?: string; connections: number; duration: number }) {
-  return autocannon({ url, method: opts.method ?? 'GET', headers: opts.headers, body: opts.body, connections: opts.connections, duration: opts.duration, timeout: 30 });
+  return autocannon({
+    url,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    connections: opts.connections,
+    duration: opts.duration,
+    timeout: 30,
+  });
 }
 
 /** The answers' status codes and the kinds of failure, when something failed. */
@@ -275,24 +318,34 @@ async function benchPollers(a: Api, datasourceId: string, dbUrl: string): Promis
   const dashboardId = dash.data.id as string;
   const reportIds: string[] = [];
   for (let i = 0; i < REPORTS; i++) {
-    const r = await api(a, 'POST', '/reports', {
-      data: {
-        type: 'reports',
-        // Each run takes a second, so the pollers pile up on runs under way.
-        attributes: { name: `R${i}`, sql_query: `select '${tag}-${i}' as tag, g from generate_series(1, 1000) g, (select pg_sleep(1)) s` },
-        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
+    const r = await api(
+      a,
+      'POST',
+      '/reports',
+      {
+        data: {
+          type: 'reports',
+          // Each run takes a second, so the pollers pile up on runs under way.
+          attributes: { name: `R${i}`, sql_query: `select '${tag}-${i}' as tag, g from generate_series(1, 1000) g, (select pg_sleep(1)) s` },
+          relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
+        },
       },
-    }, JSONAPI);
+      JSONAPI,
+    );
     reportIds.push(r.data.id);
   }
   const headers = { authorization: `Api ${a.key}`, 'content-type': 'application/json' };
   const url = `${a.base}/dashboards/${dashboardId}/status`;
   say(`(b) ${POLLERS} concurrent pollers of a dashboard of ${REPORTS} reports, ${DURATION} s (cold: the first polls start the runs)…`);
   const cold = await load(url, { method: 'POST', headers, body: '{}', connections: POLLERS, duration: DURATION });
-  say(`    cold: p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, ${cold.requests.total} polls, ${cold.non2xx} non-2xx, ${cold.errors} errors${statuses(cold)}`);
+  say(
+    `    cold: p50 ${cold.latency.p50} ms, p99 ${cold.latency.p99} ms, ${cold.requests.total} polls, ${cold.non2xx} non-2xx, ${cold.errors} errors${statuses(cold)}`,
+  );
   await settle(a.base);
   const warm = await load(url, { method: 'POST', headers, body: '{}', connections: POLLERS, duration: DURATION });
-  say(`    warm: p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ${warm.requests.total} polls, ${warm.non2xx} non-2xx, ${warm.errors} errors${statuses(warm)}`);
+  say(
+    `    warm: p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ${warm.requests.total} polls, ${warm.non2xx} non-2xx, ${warm.errors} errors${statuses(warm)}`,
+  );
   say(`    bare route, same load…`);
   await settle(a.base);
   await load(`${a.base}/bench/bare`, { connections: POLLERS, duration: 2 });
@@ -315,7 +368,8 @@ function report(large: LargeResult | null, polls: PollResult | null, meta: { dat
     const notReused = rounds.some((r) => !r.csv.reused);
     lines.push(
       `**(a) ${ROWS.toLocaleString('en')}-row result of a stored table** (\`select * from\` it; 6 columns: bigint, timestamp, two short texts, numeric, int; ${mb(copyBytes)} MB as COPY text)${
-        rounds.length > 1 ? `, ${rounds.length} rounds (each: COPY, then the JSON path, then the CSV zip path)` : ''}`,
+        rounds.length > 1 ? `, ${rounds.length} rounds (each: COPY, then the JSON path, then the CSV zip path)` : ''
+      }`,
       '',
       '| round | path | time (s) | × COPY (same round) | execution part (s) | workerd CPU: API / data server (s) | bytes received (MB) |',
       '|---:|---|---:|---:|---:|---:|---:|',
@@ -369,7 +423,10 @@ function keepOtherPart(block: string, text: string): string {
   }
   if (!ONLY.has('large') && start >= 0) {
     const end = at > start ? at : old.length;
-    const part = old.slice(start, end).trimEnd().replace(/^\*\*\(a\) (?!\(from the run of)/, `**(a) (from the run of ${oldRun}) `);
+    const part = old
+      .slice(start, end)
+      .trimEnd()
+      .replace(/^\*\*\(a\) (?!\(from the run of)/, `**(a) (from the run of ${oldRun}) `);
     const [head, ...rest] = block.split('\n\n');
     return [head, part, ...rest].join('\n\n');
   }
@@ -381,40 +438,59 @@ async function main(): Promise<number> {
     fail('--rows, --pollers, --reports, --duration and --repeat must be positive integers');
     return 2;
   }
-  return withBenchStack('bench-engine', {
-    app: false, quiet: !args.verbose, needsServer: true,
-    extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', STATEMENT_TIMEOUT_MS: '600000' },
-  }, async ({ info, children, runDb }) => {
-    const a: Api = { base: info.regions.eu.api, key: info.api_key };
-    // The datasource reads another database of the same server: Cairn refuses datasources that point at
-    // its own metadata database (ARCHITECTURE D36), and the queries here need no tables.
-    const u = new URL(runDb.url);
-    u.pathname = '/postgres';
-    const ds = await api(a, 'POST', '/datasources', {
-      data: {
-        type: 'datasources',
-        attributes: {
-          name: 'Bench Postgres', database_type: 'postgres', connection_mode: 'direct', host: u.hostname, port: Number(u.port || 5432),
-          username: decodeURIComponent(u.username || 'postgres'), password: decodeURIComponent(u.password || 'postgres'), database: u.pathname.slice(1),
+  return withBenchStack(
+    'bench-engine',
+    {
+      app: false,
+      quiet: !args.verbose,
+      needsServer: true,
+      extraVars: { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', STATEMENT_TIMEOUT_MS: '600000' },
+    },
+    async ({ info, children, runDb }) => {
+      const a: Api = { base: info.regions.eu.api, key: info.api_key };
+      // The datasource reads another database of the same server: Cairn refuses datasources that point at
+      // its own metadata database (ARCHITECTURE D36), and the queries here need no tables.
+      const u = new URL(runDb.url);
+      u.pathname = '/postgres';
+      const ds = await api(
+        a,
+        'POST',
+        '/datasources',
+        {
+          data: {
+            type: 'datasources',
+            attributes: {
+              name: 'Bench Postgres',
+              database_type: 'postgres',
+              connection_mode: 'direct',
+              host: u.hostname,
+              port: Number(u.port || 5432),
+              username: decodeURIComponent(u.username || 'postgres'),
+              password: decodeURIComponent(u.password || 'postgres'),
+              database: u.pathname.slice(1),
+            },
+          },
         },
-      },
-    }, JSONAPI);
-    const groups = new Map(children.filter((c) => c.pid !== undefined).map((c) => [c.pid!, c.name]));
-    const sampler = new RssSampler(groups, new Map([[process.pid, 'bench (this process)']]));
-    const pgrpOf = (name: string) => children.find((c) => c.name === name)?.pid ?? -1;
-    const large = ONLY.has('large')
-      ? await benchLarge(a, info.regions.eu.data, u.toString(), ds.data.id, sampler, { api: pgrpOf('api-eu'), data: pgrpOf('data-eu') })
-        .finally(() => dropTable(u.toString()))
-      : null;
-    const polls = ONLY.has('pollers') ? await benchPollers(a, ds.data.id, runDb.url) : null;
-    const block = report(large, polls, { date: utcNow(), machine: machineLine({ load: true }) });
-    console.log(`\n${block}\n`);
-    if (!args['no-write']) {
-      writeReadmeBlock(START, END, keepOtherPart(block, readFileSync(README, 'utf8')), 'Engine: latest results');
-      say('results written to bench/README.md');
-    }
-    return 0;
-  });
+        JSONAPI,
+      );
+      const groups = new Map(children.filter((c) => c.pid !== undefined).map((c) => [c.pid!, c.name]));
+      const sampler = new RssSampler(groups, new Map([[process.pid, 'bench (this process)']]));
+      const pgrpOf = (name: string) => children.find((c) => c.name === name)?.pid ?? -1;
+      const large = ONLY.has('large')
+        ? await benchLarge(a, info.regions.eu.data, u.toString(), ds.data.id, sampler, { api: pgrpOf('api-eu'), data: pgrpOf('data-eu') }).finally(() =>
+            dropTable(u.toString()),
+          )
+        : null;
+      const polls = ONLY.has('pollers') ? await benchPollers(a, ds.data.id, runDb.url) : null;
+      const block = report(large, polls, { date: utcNow(), machine: machineLine({ load: true }) });
+      console.log(`\n${block}\n`);
+      if (!args['no-write']) {
+        writeReadmeBlock(START, END, keepOtherPart(block, readFileSync(README, 'utf8')), 'Engine: latest results');
+        say('results written to bench/README.md');
+      }
+      return 0;
+    },
+  );
 }
 
 process.exitCode = await main();

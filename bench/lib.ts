@@ -22,7 +22,11 @@ export const utcNow = () => `${new Date().toISOString().slice(0, 16).replace('T'
 
 /** `2 cores (AMD EPYC …), Node v20…`, with the load average when asked (busy cores move every number). */
 export function machineLine(opts: { load?: boolean } = {}): string {
-  const load = opts.load ? `, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end` : '';
+  const load = opts.load
+    ? `, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} at the end`
+    : '';
   return `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}${load}), Node ${process.version}`;
 }
 
@@ -75,7 +79,13 @@ export async function withBenchStack(
     runDb = await createRunDatabase(pg, name.replace(/-/g, '_').replace(/^bench/, 'cairn_bench'));
     const { needsServer: _, ...stackOpts } = opts;
     const started = await startStack(sup, {
-      ...stackOpts, databaseUrl: runDb.url, stateDir, stackFile: join(stateDir, 'stack.json'), portBase: benchPortBase(), strictPorts: false, signal: abort.signal,
+      ...stackOpts,
+      databaseUrl: runDb.url,
+      stateDir,
+      stackFile: join(stateDir, 'stack.json'),
+      portBase: benchPortBase(),
+      strictPorts: false,
+      signal: abort.signal,
       // A machine that other work keeps busy may need longer than the default 120 s for the workers to answer.
       ...(Number(process.env.BENCH_READY_TIMEOUT_S) > 0 ? { readyTimeoutMs: Number(process.env.BENCH_READY_TIMEOUT_S) * 1000 } : {}),
     });

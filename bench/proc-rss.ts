@@ -39,7 +39,10 @@ export class RssSampler {
   private timer: ReturnType<typeof setInterval> | null = null;
 
   /** `groups`: process group id → a name for it; `pids`: single processes → a name. */
-  constructor(private readonly groups: Map<number, string>, private readonly pids: Map<number, string> = new Map()) {}
+  constructor(
+    private readonly groups: Map<number, string>,
+    private readonly pids: Map<number, string> = new Map(),
+  ) {}
 
   sample(): void {
     for (const entry of readdirSync('/proc')) {

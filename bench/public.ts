@@ -13,14 +13,24 @@ import postgres from 'postgres';
 import { say } from '../scripts/lib/log.ts';
 import { lighthouseMedian, type LighthouseScores } from './lighthouse.ts';
 
-export interface PublicLink { id: string; token: string; dashboardId: string }
+export interface PublicLink {
+  id: string;
+  token: string;
+  dashboardId: string;
+}
 
 /** A fresh sharing link to the demo dashboard (no password, no allow-list: the common embed). */
 export async function makePublicLink(api: string, apiKey: string, dashboardId: string): Promise<PublicLink> {
   const res = await fetch(`${api}/dashboard_sharing_links`, {
     method: 'POST',
     headers: { authorization: `Api ${apiKey}`, 'content-type': 'application/vnd.api+json' },
-    body: JSON.stringify({ data: { type: 'dashboard_sharing_links', attributes: { name: 'Bench embed' }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } } } }),
+    body: JSON.stringify({
+      data: {
+        type: 'dashboard_sharing_links',
+        attributes: { name: 'Bench embed' },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } },
+      },
+    }),
   });
   const doc = (await res.json()) as { data?: { id: string; attributes: { token: string } } };
   if (res.status !== 201 || !doc.data) throw new Error(`creating a sharing link answered ${res.status}`);
@@ -34,7 +44,13 @@ export const publicOpen = (link: PublicLink) => ({
   headers: { 'content-type': 'application/json' },
 });
 
-export interface BurstResult { viewers: number; executions: number; reports: number; status: Result; bare: Result }
+export interface BurstResult {
+  viewers: number;
+  executions: number;
+  reports: number;
+  status: Result;
+  bare: Result;
+}
 
 /**
  * `viewers` connections poll the link's status for `duration` seconds (each sends its next poll when
@@ -44,13 +60,19 @@ export async function statusBurst(api: string, link: PublicLink, dbUrl: string, 
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
   try {
     const count = async (q: Promise<{ n: number }[]>) => (await q)[0]?.n ?? 0;
-    const runs = () => count(sql<{ n: number }[]>`select count(*)::int as n from executions e join reports r on r.id = e.report_id where r.dashboard_id = ${link.dashboardId}`);
+    const runs = () =>
+      count(sql<{ n: number }[]>`select count(*)::int as n from executions e join reports r on r.id = e.report_id where r.dashboard_id = ${link.dashboardId}`);
     const reports = await count(sql<{ n: number }[]>`select count(*)::int as n from reports where dashboard_id = ${link.dashboardId}`);
     const before = await runs();
     say(`public status burst: ${viewers} viewers of a link to a dashboard of ${reports} reports, ${duration} s…`);
     const status = await autocannon({
-      url: `${api}/public/links/${link.token}/status`, method: 'POST', body: '{"query":""}',
-      headers: { 'content-type': 'application/json' }, connections: viewers, duration, timeout: 20,
+      url: `${api}/public/links/${link.token}/status`,
+      method: 'POST',
+      body: '{"query":""}',
+      headers: { 'content-type': 'application/json' },
+      connections: viewers,
+      duration,
+      timeout: 20,
     });
     const after = await runs();
     say(`    status: p50 ${status.latency.p50} ms, p99 ${status.latency.p99} ms, ${status.requests.total} polls; executions caused: ${after - before}`);
@@ -63,12 +85,20 @@ export async function statusBurst(api: string, link: PublicLink, dbUrl: string, 
   }
 }
 
-export interface PageScores { label: string; route: string; scores: LighthouseScores | null; error?: string }
+export interface PageScores {
+  label: string;
+  route: string;
+  scores: LighthouseScores | null;
+  error?: string;
+}
 
 /** Lighthouse (mobile) of the public page of `link` and of the sign-in page. */
 export async function publicPages(appOrigin: string, link: PublicLink, runs: number): Promise<PageScores[]> {
   const pages: PageScores[] = [];
-  for (const [label, route] of [['public dashboard', `/s/${link.token}`], ['sign-in', '/app/login']] as const) {
+  for (const [label, route] of [
+    ['public dashboard', `/s/${link.token}`],
+    ['sign-in', '/app/login'],
+  ] as const) {
     // One visit first, so the page's first Lighthouse run does not pay the workers' cold start.
     await fetch(appOrigin + route).then((r) => r.arrayBuffer());
     say(`Lighthouse (mobile) on ${label === 'sign-in' ? route : '/s/{token}'}, ${runs} run(s)…`);
@@ -78,7 +108,7 @@ export async function publicPages(appOrigin: string, link: PublicLink, runs: num
     try {
       pages.push({ label, route: shown, scores: await lighthouseMedian(appOrigin + route, runs) });
     } catch (err) {
-      const error = err instanceof Error ? (err as { code?: string }).code ?? err.message : String(err);
+      const error = err instanceof Error ? ((err as { code?: string }).code ?? err.message) : String(err);
       say(`    Lighthouse failed on ${shown}: ${error}`);
       pages.push({ label, route: shown, scores: null, error });
     }
@@ -111,9 +141,11 @@ export function publicReport(burst: BurstResult | null, pages: PageScores[] | nu
       '',
       '| page | performance | accessibility | FCP (ms) | LCP (ms) | TBT (ms) | transferred (KB) | failed audits |',
       '|---|---:|---:|---:|---:|---:|---:|---|',
-      ...pages.map((p) => (p.scores
-        ? `| ${p.label} \`${p.route}\` | ${p.scores.performance} | ${p.scores.accessibility} | ${p.scores.fcpMs} | ${p.scores.lcpMs} | ${p.scores.tbtMs} | ${p.scores.transferKb} | ${p.scores.failedAudits.join(', ') || '—'} |`
-        : `| ${p.label} \`${p.route}\` | — | — | — | — | — | — | Lighthouse failed: ${p.error} |`)),
+      ...pages.map((p) =>
+        p.scores
+          ? `| ${p.label} \`${p.route}\` | ${p.scores.performance} | ${p.scores.accessibility} | ${p.scores.fcpMs} | ${p.scores.lcpMs} | ${p.scores.tbtMs} | ${p.scores.transferKb} | ${p.scores.failedAudits.join(', ') || '—'} |`
+          : `| ${p.label} \`${p.route}\` | — | — | — | — | — | — | Lighthouse failed: ${p.error} |`,
+      ),
       '',
       `Goals: public page performance ≥ ${GOALS.performance} (${pages[0]?.scores ? mark(pages[0].scores.performance >= GOALS.performance) : 'not measured'}), accessibility ${GOALS.accessibility} on both (${pages.every((p) => p.scores) ? mark(pages.every((p) => p.scores!.accessibility >= GOALS.accessibility)) : 'not measured'}).`,
     );

@@ -22,12 +22,17 @@ const attrs = (doc: any) => doc?.data?.attributes ?? doc;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const UNFINISHED = ['starting', 'running', 'waiting', 'scheduled'];
 
-interface Agent { id: string; agent_id: string; secret_key: string }
+interface Agent {
+  id: string;
+  agent_id: string;
+  secret_key: string;
+}
 const children = new Set<ChildProcess>();
 
 function startAgent(a: Pick<Agent, 'agent_id' | 'secret_key'>) {
   const child = spawn(process.execPath, [BIN, '--server', getStack().regions.eu.api, '--agent', a.agent_id, '--secret', a.secret_key], {
-    cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -72,10 +77,14 @@ async function start(datasource: string, sql: string): Promise<string> {
 }
 
 async function finished(id: string, ms = 90_000) {
-  return until(`execution ${id} to end`, async () => {
-    const got = attrs((await apiFetch(`/executions/${id}`)).body);
-    return UNFINISHED.includes(got.execution_status) ? null : got;
-  }, ms);
+  return until(
+    `execution ${id} to end`,
+    async () => {
+      const got = attrs((await apiFetch(`/executions/${id}`)).body);
+      return UNFINISHED.includes(got.execution_status) ? null : got;
+    },
+    ms,
+  );
 }
 
 async function rowsOf(id: string) {
@@ -98,16 +107,30 @@ let pgDs: string;
 const made: string[] = [];
 
 beforeAll(async () => {
-  const res = await apiFetch('/datasource_agents', { method: 'POST', body: { data: { type: 'datasource_agents', attributes: { name: `e2e agent ${Date.now()}` } } } });
+  const res = await apiFetch('/datasource_agents', {
+    method: 'POST',
+    body: { data: { type: 'datasource_agents', attributes: { name: `e2e agent ${Date.now()}` } } },
+  });
   expect(res.status, res.text).toBe(201);
   agent = { id: (res.body as any).data.id, ...attrs(res.body) };
   expect(agent.secret_key.length).toBeGreaterThan(30);
   running = startAgent(agent);
   await until('the agent to connect', async () => (await agentState(agent.id)).connected, 90_000) // the agent's own start (tsx) takes tens of seconds on a loaded machine
-    .catch((err) => { throw new Error(`${err.message}; agent output: ${running.output()}`); });
-  pgDs = await createDatasource(`agent pg ${Date.now()}`, {
-    database_type: 'postgres', host: '127.0.0.1', port: 5432, username: 'postgres', password: 'postgres', database: 'postgres',
-  }, agent.id);
+    .catch((err) => {
+      throw new Error(`${err.message}; agent output: ${running.output()}`);
+    });
+  pgDs = await createDatasource(
+    `agent pg ${Date.now()}`,
+    {
+      database_type: 'postgres',
+      host: '127.0.0.1',
+      port: 5432,
+      username: 'postgres',
+      password: 'postgres',
+      database: 'postgres',
+    },
+    agent.id,
+  );
   made.push(pgDs);
 });
 
@@ -126,11 +149,18 @@ describe('a datasource agent', () => {
   });
 
   it('runs a Postgres query, streaming many chunks through the window, into an ordinary result', async () => {
-    const id = await start(pgDs, "select g as n, 'row ' || g as label, timestamptz '2024-05-06 07:08:09+00' + g * interval '1 second' as at from generate_series(1, 40000) g");
+    const id = await start(
+      pgDs,
+      "select g as n, 'row ' || g as label, timestamptz '2024-05-06 07:08:09+00' + g * interval '1 second' as at from generate_series(1, 40000) g",
+    );
     const done = await finished(id);
     expect(done.execution_status, done.error_message).toBe('success');
     const data = await rowsOf(id);
-    expect(data.fields.map((f) => [f.name, f.data_type])).toEqual([['n', 'Integer'], ['label', 'String'], ['at', 'DateTime']]);
+    expect(data.fields.map((f) => [f.name, f.data_type])).toEqual([
+      ['n', 'Integer'],
+      ['label', 'String'],
+      ['at', 'DateTime'],
+    ]);
     expect(data.rows.length).toBe(40000);
     expect(data.rows[0]).toEqual([1, 'row 1', '2024-05-06T07:08:10Z']);
     expect(data.rows[39999]![0]).toBe(40000);
@@ -142,7 +172,13 @@ describe('a datasource agent', () => {
     expect(ok.body).toMatchObject({ status: 'ok', error_message: null });
     const bad = await apiFetch('/datasources/test_connection', {
       method: 'POST',
-      body: { data: { type: 'datasources', attributes: { name: 'x', database_type: 'postgres', connection_mode: 'agent', host: '127.0.0.1', port: 1, username: 'postgres' }, relationships: { agents: { data: [{ type: 'datasource_agents', id: agent.id }] } } } },
+      body: {
+        data: {
+          type: 'datasources',
+          attributes: { name: 'x', database_type: 'postgres', connection_mode: 'agent', host: '127.0.0.1', port: 1, username: 'postgres' },
+          relationships: { agents: { data: [{ type: 'datasource_agents', id: agent.id }] } },
+        },
+      },
     });
     expect(bad.status, bad.text).toBe(200);
     expect(bad.body).toMatchObject({ status: 'error', error_message: expect.stringMatching(/127\.0\.0\.1:1.*agent/) });
@@ -168,9 +204,18 @@ describe('a datasource agent', () => {
   });
 
   it('keeps Redshift read-only like a direct Redshift datasource (a redshift datasource on the local Postgres)', async () => {
-    const rs = await createDatasource(`agent redshift ${Date.now()}`, {
-      database_type: 'redshift', host: '127.0.0.1', port: 5432, username: 'postgres', password: 'postgres', database: 'postgres',
-    }, agent.id);
+    const rs = await createDatasource(
+      `agent redshift ${Date.now()}`,
+      {
+        database_type: 'redshift',
+        host: '127.0.0.1',
+        port: 5432,
+        username: 'postgres',
+        password: 'postgres',
+        database: 'postgres',
+      },
+      agent.id,
+    );
     made.push(rs);
     const table = `cairn_agent_ro_${Date.now()}`;
     const write = await finished(await start(rs, `create table ${table} (a int)`));
@@ -206,8 +251,10 @@ describe('a datasource agent', () => {
     const db = new pg.Client({ connectionString: PG_URL });
     await db.connect();
     try {
-      const active = () => db.query("select count(*)::int as n from pg_stat_activity where state = 'active' and query like $1", [`%${marker}%`])
-        .then((r) => r.rows[0].n as number);
+      const active = () =>
+        db
+          .query("select count(*)::int as n from pg_stat_activity where state = 'active' and query like $1", [`%${marker}%`])
+          .then((r) => r.rows[0].n as number);
       await until('the query to run in Postgres', async () => (await active()) > 0);
       expect((await agentState(agent.id)).active_queries).toBe(1);
       const t0 = Date.now();

@@ -11,12 +11,10 @@ import { getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
 import { insertTestUser, launchChromium, signInAt } from './browser-kit.ts';
 
-
 let browser: Browser;
 let origin: string;
 let db: ReturnType<typeof createDb>;
 const cleanup: string[] = [];
-
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });

@@ -10,7 +10,6 @@ import { apiFetch, getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
 import { launchChromium } from './browser-kit.ts';
 
-
 let browser: Browser;
 let origin: string;
 let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -73,8 +72,14 @@ describe('SQL alerts in the app', () => {
       const stored = await apiFetch(`/sql_alerts/${id}?include=datasource`);
       expect(stored.status).toBe(200);
       expect(stored.body.data.attributes).toMatchObject({
-        name, sql_query: 'SELECT count(*) AS orders FROM orders', run_schedule: 'disabled', trigger_condition: 'greater_than',
-        trigger_value: 0, email_condition: 'triggered', emails: to, attach_as: null,
+        name,
+        sql_query: 'SELECT count(*) AS orders FROM orders',
+        run_schedule: 'disabled',
+        trigger_condition: 'greater_than',
+        trigger_value: 0,
+        email_condition: 'triggered',
+        emails: to,
+        attach_as: null,
       });
       expect(stored.body.data.relationships.datasource.data.id).toBe(sampleId);
 

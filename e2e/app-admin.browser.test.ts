@@ -10,7 +10,6 @@ import { createDb } from '@cairn/db';
 import { apiFetch, getStack } from './harness.ts';
 import { insertTestUser, launchChromium, signInAt } from './browser-kit.ts';
 
-
 let browser: Browser;
 let origin: string;
 let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -177,16 +176,23 @@ describe('administration', () => {
       await page.goto(`${origin}/app/administration/users`);
       await row().locator('button', { hasText: 'Deactivate' }).click();
       await row().locator('button', { hasText: 'Deactivate' }).last().click();
-      await page.waitForFunction((email) => document.querySelector(`[data-testid="user-${email}"]`)?.getAttribute('data-status') === 'deactivated', analyst.email);
+      await page.waitForFunction(
+        (email) => document.querySelector(`[data-testid="user-${email}"]`)?.getAttribute('data-status') === 'deactivated',
+        analyst.email,
+      );
       // Deactivated users cannot sign in.
       const signIn = await fetch(`${getStack().regions.eu.api}/auth/sessions`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: analyst.email, password: analyst.password }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: analyst.email, password: analyst.password }),
       });
       expect(signIn.status).toBe(401);
 
       // Every seat taken: reactivating as analyst is refused with the API's message, as viewer it works.
-      const { used } = (await db.sql<{ used: number }[]>`select count(*)::int as used from users where organization_id = ${orgId}
-        and role in ('analyst', 'admin') and deactivated_at is null`)[0]!;
+      const { used } = (
+        await db.sql<{ used: number }[]>`select count(*)::int as used from users where organization_id = ${orgId}
+        and role in ('analyst', 'admin') and deactivated_at is null`
+      )[0]!;
       await db.sql`update organizations set plan_analyst_seats = ${used} where id = ${orgId}`;
       await row().locator('select').selectOption('analyst');
       await row().locator('button', { hasText: 'Reactivate' }).click();
@@ -211,7 +217,11 @@ describe('administration', () => {
     try {
       // No limits unless the operator sets one: the counts alone, then "used of limit" once set.
       const orgId = getStack().organization_id;
-      const limits = (await db.sql<{ seats: number | null; ds: number | null }[]>`select plan_analyst_seats as seats, plan_datasources as ds from organizations where id = ${orgId}`)[0]!;
+      const limits = (
+        await db.sql<
+          { seats: number | null; ds: number | null }[]
+        >`select plan_analyst_seats as seats, plan_datasources as ds from organizations where id = ${orgId}`
+      )[0]!;
       await db.sql`update organizations set plan_analyst_seats = null, plan_datasources = null where id = ${orgId}`;
       await page.goto(`${origin}/app/administration/organization`);
       expect(await page.locator('[data-testid="seats"]').textContent()).toMatch(/^Analysts and admins\d+$/);
@@ -286,9 +296,12 @@ describe('administration', () => {
       // A browser that sends no Origin but says the request is cross-site (fetch from Node: Playwright's
       // request client writes its own browser headers).
       const cookie = (await context.cookies(origin)).find((c) => c.name === 'cairn_session')!;
-      const post = () => fetch(`${origin}/app/logout`, {
-        method: 'POST', redirect: 'manual', headers: { Cookie: `${cookie.name}=${cookie.value}`, 'Sec-Fetch-Site': 'cross-site' },
-      });
+      const post = () =>
+        fetch(`${origin}/app/logout`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { Cookie: `${cookie.name}=${cookie.value}`, 'Sec-Fetch-Site': 'cross-site' },
+        });
       let site = await post();
       // wrangler dev answers a POST that meets a restarting runtime with its own 503 ("Your worker restarted
       // mid-request"; it retries only GET and HEAD): that is the local proxy, not Cairn, so ask once more.

@@ -16,13 +16,27 @@ const figures = { requests: 0, status5xx: 0 };
 
 /** Percent-encoded values for urlencoded bodies: raw bytes a browser never sends, too. */
 const VALUES: [string, string][] = [
-  ['NUL', '%00'], ['NUL inside', 'a%00b%40example.com'], ['huge', 'x'.repeat(200_000)],
-  ['emoji', encodeURIComponent('👩‍👩‍👧‍👦🏳️‍🌈'.repeat(300))], ['right-to-left', encodeURIComponent('مرحبا \u202Eevil\u202C שלום'.repeat(50))],
-  ['lone surrogate as UTF-8', '%ED%A0%80'], ['invalid UTF-8', '%FF%FE%C0%AF'], ['bad percent', '%E0%A4%A'], ['lone percent', '%'],
-  ['CRLF', 'a%0D%0ASet-Cookie:%20x=1'], ['empty', ''], ['spaces', '+++'], ['zero width', encodeURIComponent('\uFEFF\u200B\u2028\u2029')],
+  ['NUL', '%00'],
+  ['NUL inside', 'a%00b%40example.com'],
+  ['huge', 'x'.repeat(200_000)],
+  ['emoji', encodeURIComponent('👩‍👩‍👧‍👦🏳️‍🌈'.repeat(300))],
+  ['right-to-left', encodeURIComponent('مرحبا \u202Eevil\u202C שלום'.repeat(50))],
+  ['lone surrogate as UTF-8', '%ED%A0%80'],
+  ['invalid UTF-8', '%FF%FE%C0%AF'],
+  ['bad percent', '%E0%A4%A'],
+  ['lone percent', '%'],
+  ['CRLF', 'a%0D%0ASet-Cookie:%20x=1'],
+  ['empty', ''],
+  ['spaces', '+++'],
+  ['zero width', encodeURIComponent('\uFEFF\u200B\u2028\u2029')],
 ];
 
-interface Page { path: string; fields: string[]; session?: boolean; fixed?: Record<string, string> }
+interface Page {
+  path: string;
+  fields: string[];
+  session?: boolean;
+  fixed?: Record<string, string>;
+}
 const PAGES: Page[] = [
   { path: '/app/login', fields: ['email', 'password', 'next'] },
   { path: '/app/login', fields: ['challenge', 'code', 'recovery_code', 'next'], fixed: { intent: 'code' } },
@@ -60,18 +74,25 @@ async function post(path: string, body: string | FormData, contentType: string |
 /** Run `fn` over `items` with a few requests in flight at once. */
 async function pool<T>(items: T[], fn: (x: T) => Promise<unknown>, width = 3) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 const URLENCODED = 'application/x-www-form-urlencoded';
-const encode = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const encode = (o: Record<string, string>) =>
+  Object.entries(o)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
 
 beforeAll(async () => {
   if (!stack.app) return;
   const res = await fetch(`${APP}/app/login`, {
-    method: 'POST', headers: { 'content-type': URLENCODED }, redirect: 'manual',
+    method: 'POST',
+    headers: { 'content-type': URLENCODED },
+    redirect: 'manual',
     body: encode({ email: stack.admin.email, password: stack.admin.password, next: '/app/' }),
   });
   cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -106,10 +127,17 @@ describe.skipIf(!stack.app)("malformed input to the app's sign-in, sign-up, rese
       for (const f of p.fields) files.append(f, new Blob(['\u0000binary'], { type: 'application/octet-stream' }), 'x.bin');
       cases.push({ p, body: files, type: null, what: 'files' });
       for (const [type, body] of [
-        ['multipart/form-data', '--x\r\n'], ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nabc'],
-        ['multipart/form-data; boundary=x', 'no boundary at all'], ['application/json', '{"email": "a@b.c"}'], ['application/json', '{'],
-        ['text/plain', 'email=a'], [URLENCODED, '%%%&&&==='], [URLENCODED, '\u0000'], ['', 'email=a'],
-      ] as const) cases.push({ p, body, type: type || null, what: `${type || 'no type'}: ${body.slice(0, 16)}` });
+        ['multipart/form-data', '--x\r\n'],
+        ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nabc'],
+        ['multipart/form-data; boundary=x', 'no boundary at all'],
+        ['application/json', '{"email": "a@b.c"}'],
+        ['application/json', '{'],
+        ['text/plain', 'email=a'],
+        [URLENCODED, '%%%&&&==='],
+        [URLENCODED, '\u0000'],
+        ['', 'email=a'],
+      ] as const)
+        cases.push({ p, body, type: type || null, what: `${type || 'no type'}: ${body.slice(0, 16)}` });
     }
     await pool(cases, ({ p, body, type, what }) => post(p.path, body, type, what, p.session));
     expect(problems, problems.join('\n')).toEqual([]);
@@ -120,7 +148,13 @@ describe.skipIf(!stack.app)("malformed input to the app's sign-in, sign-up, rese
     const before = me.ok ? ((await me.json()) as { user: { firstname: string; lastname: string } }).user : null;
     await pool(VALUES, ([what, v]) => post('/app/account', `intent=name&firstname=${v}&lastname=${v}`, URLENCODED, `name: ${what}`, true));
     expect(before, 'the session cookie opens /auth/me').not.toBeNull();
-    const restored = await post('/app/account', encode({ intent: 'name', firstname: before!.firstname, lastname: before!.lastname }), URLENCODED, 'restore', true);
+    const restored = await post(
+      '/app/account',
+      encode({ intent: 'name', firstname: before!.firstname, lastname: before!.lastname }),
+      URLENCODED,
+      'restore',
+      true,
+    );
     expect(restored.headers.get('location') ?? '').not.toMatch(/login/);
     expect(restored.status).toBeLessThan(400);
     expect(problems, problems.join('\n')).toEqual([]);

@@ -12,8 +12,6 @@ import { hashPassword, newId } from '@cairn/core';
 import { apiFetch, getStack } from './harness.ts';
 import { launchChromium, signInAt } from './browser-kit.ts';
 
-
-
 let browser: Browser;
 let origin: string;
 let dashboardId: string;
@@ -23,8 +21,7 @@ const boardName = `Grouped board ${stamp}`;
 
 const signIn = (page: Page, email: string, password: string) => signInAt(page, origin, email, password);
 
-const section = (page: Page, name: string) =>
-  page.locator('[data-testid="dashboard-group"]', { has: page.locator('h2', { hasText: name }) }).first();
+const section = (page: Page, name: string) => page.locator('[data-testid="dashboard-group"]', { has: page.locator('h2', { hasText: name }) }).first();
 
 const groupTitles = (page: Page) => page.locator('[data-testid="dashboard-group"] h2').allTextContents();
 
@@ -46,7 +43,9 @@ beforeAll(async () => {
   expect(made.status).toBe(201);
   dashboardId = made.body.data.id;
   // A group above the ones the test creates, so there is somewhere to move up to.
-  const earlier = await apiFetch<{ data: { id: string } }>('/dashboard_groups', { body: { data: { type: 'dashboard_groups', attributes: { name: `Earlier group ${stamp}` } } } });
+  const earlier = await apiFetch<{ data: { id: string } }>('/dashboard_groups', {
+    body: { data: { type: 'dashboard_groups', attributes: { name: `Earlier group ${stamp}` } } },
+  });
   expect(earlier.status).toBe(201);
   earlierId = earlier.body.data.id;
   browser = await launchChromium();

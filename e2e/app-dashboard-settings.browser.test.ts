@@ -9,7 +9,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
 import { launchChromium } from './browser-kit.ts';
 
-
 const JSONAPI = { 'content-type': 'application/vnd.api+json' };
 
 let browser: Browser;
@@ -31,7 +30,16 @@ async function waitForTiles(page: Page, timeout = 30_000): Promise<void> {
   await page.waitForFunction(
     () => {
       const tiles = [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')];
-      return tiles.length > 0 && tiles.every((t) => t.dataset.state === 'error' || t.dataset.state === 'empty' || t.dataset.state === 'waiting' || (t.dataset.state === 'ready' && t.dataset.drawn === 'true'));
+      return (
+        tiles.length > 0 &&
+        tiles.every(
+          (t) =>
+            t.dataset.state === 'error' ||
+            t.dataset.state === 'empty' ||
+            t.dataset.state === 'waiting' ||
+            (t.dataset.state === 'ready' && t.dataset.drawn === 'true'),
+        )
+      );
     },
     undefined,
     { timeout },
@@ -45,13 +53,28 @@ async function makeDashboard(name: string): Promise<string> {
   const id = dash.body.data.id;
   const filter = await apiFetch('/filters', {
     headers: JSONAPI,
-    body: { data: { type: 'filters', attributes: { display_name: 'Order status', variable_name: 'set_status', control_type: 'input_multi', value_type: 'TEXT' }, relationships: { dashboards: { data: [{ type: 'dashboards', id }] } } } },
+    body: {
+      data: {
+        type: 'filters',
+        attributes: { display_name: 'Order status', variable_name: 'set_status', control_type: 'input_multi', value_type: 'TEXT' },
+        relationships: { dashboards: { data: [{ type: 'dashboards', id }] } },
+      },
+    },
   });
   expect([200, 201]).toContain(filter.status);
-  for (const [report, sqlQuery] of [['Orders by status', 'SELECT count(*) AS n FROM orders o WHERE {[o.status]=set_status}'], ['All orders', 'SELECT count(*) AS n FROM orders o']]) {
+  for (const [report, sqlQuery] of [
+    ['Orders by status', 'SELECT count(*) AS n FROM orders o WHERE {[o.status]=set_status}'],
+    ['All orders', 'SELECT count(*) AS n FROM orders o'],
+  ]) {
     const res = await apiFetch('/reports', {
       headers: JSONAPI,
-      body: { data: { type: 'reports', attributes: { name: report, sql_query: sqlQuery, width: 6, height: 3 }, relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sampleId } } } } },
+      body: {
+        data: {
+          type: 'reports',
+          attributes: { name: report, sql_query: sqlQuery, width: 6, height: 3 },
+          relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sampleId } } },
+        },
+      },
     });
     expect(res.status, res.text).toBe(201);
   }
@@ -59,7 +82,14 @@ async function makeDashboard(name: string): Promise<string> {
 }
 
 const cellOf = async (page: Page, title: string) =>
-  (await page.locator('section.tile', { has: page.locator('h2', { hasText: title }) }).first().locator('tbody td').first().textContent())?.trim() ?? '';
+  (
+    await page
+      .locator('section.tile', { has: page.locator('h2', { hasText: title }) })
+      .first()
+      .locator('tbody td')
+      .first()
+      .textContent()
+  )?.trim() ?? '';
 
 async function openMenuItem(page: Page, testId: string) {
   await page.click('[data-testid="dashboard-menu"]');
@@ -108,7 +138,11 @@ describe('dashboard settings page', () => {
       expect(await page.getAttribute('[data-testid="dashboard-page"]', 'data-color-scheme')).toBe('scheme_2');
       expect(await page.textContent('[data-testid="dashboard-zone"]')).toContain('Europe/Berlin');
       const stored = await apiFetch<{ data: { attributes: Record<string, unknown> } }>(`/dashboards/${id}`);
-      expect(stored.body.data.attributes).toMatchObject({ name, color_scheme: 'scheme_2', time_zone_config: { type: 'fixed', fixed_time_zone: 'Europe/Berlin' } });
+      expect(stored.body.data.attributes).toMatchObject({
+        name,
+        color_scheme: 'scheme_2',
+        time_zone_config: { type: 'fixed', fixed_time_zone: 'Europe/Berlin' },
+      });
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -16,7 +16,6 @@ import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { apiFetch, getStack, REPO_ROOT } from './harness.ts';
 import { launchChromium, signInAt } from './browser-kit.ts';
 
-
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'dashboards');
 const JSONAPI = { 'content-type': 'application/vnd.api+json' };
 
@@ -56,7 +55,16 @@ async function waitForTiles(page: Page, timeout = WAIT_MS): Promise<void> {
   await page.waitForFunction(
     () => {
       const tiles = [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')];
-      return tiles.length > 0 && tiles.every((t) => t.dataset.state === 'error' || t.dataset.state === 'empty' || t.dataset.state === 'waiting' || (t.dataset.state === 'ready' && t.dataset.drawn === 'true'));
+      return (
+        tiles.length > 0 &&
+        tiles.every(
+          (t) =>
+            t.dataset.state === 'error' ||
+            t.dataset.state === 'empty' ||
+            t.dataset.state === 'waiting' ||
+            (t.dataset.state === 'ready' && t.dataset.drawn === 'true'),
+        )
+      );
     },
     undefined,
     { timeout },
@@ -127,7 +135,8 @@ describe('dashboard list', () => {
     const dashboards = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/dashboards?page[size]=200');
     const gallery = dashboards.body.data.find((d) => d.attributes.name === CHART_GALLERY_NAME)!;
     const linked = await apiFetch(`/dashboard_groups/${group.body.data.id}`, {
-      method: 'PATCH', headers: JSONAPI,
+      method: 'PATCH',
+      headers: JSONAPI,
       body: { data: { type: 'dashboard_groups', id: group.body.data.id, relationships: { dashboards: { data: [{ type: 'dashboards', id: gallery.id }] } } } },
     });
     expect(linked.status).toBe(200);
@@ -162,7 +171,10 @@ describe('dashboard list', () => {
       const card = page.locator('.dashboard-tile', { hasText: name }).first();
       await card.hover();
       await card.locator('[data-testid="dashboard-card-duplicate"]').click();
-      await page.locator('.dashboard-card', { hasText: `${name} (copy)` }).first().waitFor();
+      await page
+        .locator('.dashboard-card', { hasText: `${name} (copy)` })
+        .first()
+        .waitFor();
 
       page.on('dialog', (d) => void d.accept());
       for (const n of [`${name} (copy)`, name]) {
@@ -203,9 +215,9 @@ describe('dashboard view', () => {
       const tiles = await tileStates(page);
       expect(tiles).toHaveLength(GALLERY_REPORTS.length);
       expect(tiles.filter((t) => t.state !== 'ready' || !t.drawn || t.error)).toEqual([]);
-      expect(new Set(tiles.map((t) => t.type))).toEqual(new Set([
-        'table', 'pivot', 'multi_pivot', 'number', 'pie', 'line', 'bar', 'map', 'gauge', 'xy_bubble', 'word_cloud', 'histogram', 'hierarchy',
-      ]));
+      expect(new Set(tiles.map((t) => t.type))).toEqual(
+        new Set(['table', 'pivot', 'multi_pivot', 'number', 'pie', 'line', 'bar', 'map', 'gauge', 'xy_bubble', 'word_cloud', 'histogram', 'hierarchy']),
+      );
       // Spot checks that each chart drew its data, not just a frame.
       expect(await tileByTitle(page, 'Revenue by category').locator('svg path').count()).toBeGreaterThanOrEqual(8);
       expect(await tileByTitle(page, 'Customers by city (map)').locator('[data-testid="map-points"] circle').count()).toBeGreaterThan(10);
@@ -345,7 +357,9 @@ describe('dashboard view', () => {
     const { context, page } = await newPage(adminState, { width: 420, height: 900 });
     try {
       await openDashboard(page, SAMPLE_DASHBOARD_NAME);
-      const boxes = await page.$$eval('section.tile', (els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: Math.round(r.x), w: Math.round(r.width), y: r.y })));
+      const boxes = await page.$$eval('section.tile', (els) =>
+        els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: Math.round(r.x), w: Math.round(r.width), y: r.y })),
+      );
       expect(new Set(boxes.map((b) => b.x)).size).toBe(1);
       for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.y).toBeGreaterThan(boxes[i - 1]!.y);
       await page.screenshot({ path: join(ARTIFACTS, 'sample-dashboard-narrow.png'), fullPage: true });
@@ -379,8 +393,12 @@ describe('filter settings', () => {
           data: {
             type: 'filters',
             attributes: {
-              display_name: 'Shop country', variable_name: 'shop_country', control_type: 'dropdown_multi', value_type: 'TEXT',
-              sql_query: 'SELECT code, name FROM countries ORDER BY name', required: true,
+              display_name: 'Shop country',
+              variable_name: 'shop_country',
+              control_type: 'dropdown_multi',
+              value_type: 'TEXT',
+              sql_query: 'SELECT code, name FROM countries ORDER BY name',
+              required: true,
             },
             relationships: { datasource: { data: { type: 'datasources', id: sample.id } }, dashboards: { data: [{ type: 'dashboards', id }] } },
           },
@@ -428,10 +446,14 @@ describe('filter settings', () => {
         await page.keyboard.press('Escape');
         await page.click('[data-testid="filter-apply"]');
         await page.waitForURL(/f\.shop_country=DE,FR/);
-        await page.waitForFunction((before) => {
-          const v = document.querySelector('[data-testid="number-value"]')?.textContent?.replace(/\D/g, '');
-          return v && Number(v) > before;
-        }, germany, { timeout: 60_000 });
+        await page.waitForFunction(
+          (before) => {
+            const v = document.querySelector('[data-testid="number-value"]')?.textContent?.replace(/\D/g, '');
+            return v && Number(v) > before;
+          },
+          germany,
+          { timeout: 60_000 },
+        );
         expect(errors).toEqual([]);
       } finally {
         await context.close();
@@ -448,7 +470,9 @@ describe('the report menu, time zones and the editor link', () => {
     const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
     const zone = 'America/New_York';
     const created = await apiFetch<{ data: { id: string } }>('/dashboards', {
-      body: { data: { type: 'dashboards', attributes: { name: `Orders in New York time ${Date.now()}`, time_zone_config: { type: 'fixed', fixed_time_zone: zone } } } },
+      body: {
+        data: { type: 'dashboards', attributes: { name: `Orders in New York time ${Date.now()}`, time_zone_config: { type: 'fixed', fixed_time_zone: zone } } },
+      },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.data.id;
@@ -458,8 +482,12 @@ describe('the report menu, time zones and the editor link', () => {
           data: {
             type: 'filters',
             attributes: {
-              display_name: 'Shop country', variable_name: 'shop_country', control_type: 'dropdown_multi_manual', value_type: 'TEXT',
-              values: ['DE', 'FR'], value_names: ['Germany', 'France'],
+              display_name: 'Shop country',
+              variable_name: 'shop_country',
+              control_type: 'dropdown_multi_manual',
+              value_type: 'TEXT',
+              values: ['DE', 'FR'],
+              value_names: ['Germany', 'France'],
             },
             relationships: { datasource: { data: { type: 'datasources', id: sample.id } }, dashboards: { data: [{ type: 'dashboards', id }] } },
           },
@@ -472,8 +500,11 @@ describe('the report menu, time zones and the editor link', () => {
           data: {
             type: 'reports',
             attributes: {
-              name, width: 12, height: 5,
-              sql_query: 'SELECT o.id AS order_id, o.ordered_at, o.country FROM orders o WHERE {[o.country]=shop_country} ORDER BY o.ordered_at DESC, o.id DESC LIMIT 5',
+              name,
+              width: 12,
+              height: 5,
+              sql_query:
+                'SELECT o.id AS order_id, o.ordered_at, o.country FROM orders o WHERE {[o.country]=shop_country} ORDER BY o.ordered_at DESC, o.id DESC LIMIT 5',
             },
             relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sample.id } } },
           },
@@ -485,7 +516,20 @@ describe('the report menu, time zones and the editor link', () => {
       const [newest] = await sampleSql<{ order_id: number; ordered_at: Date }[]>`
         select id as order_id, ordered_at from sample_shop.orders where country = 'DE' order by ordered_at desc, id desc limit 1`;
       const wall = (d: Date, tz: string) => {
-        const p = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d).map((x) => [x.type, x.value]));
+        const p = Object.fromEntries(
+          new Intl.DateTimeFormat('en-CA', {
+            timeZone: tz,
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+            hourCycle: 'h23',
+          })
+            .formatToParts(d)
+            .map((x) => [x.type, x.value]),
+        );
         return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}${p.second === '00' ? '' : `:${p.second}`}`;
       };
       const inNewYork = wall(newest!.ordered_at, zone);
@@ -507,7 +551,10 @@ describe('the report menu, time zones and the editor link', () => {
         await tile.locator('[data-testid="tile-downloads"]').click();
         const [download] = await Promise.all([page.waitForEvent('download'), tile.locator('[data-testid="download-csv"]').click()]);
         expect(download.suggestedFilename()).toBe(`${name}.csv`);
-        const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+        const csv = (await readFile((await download.path())!, 'utf8'))
+          .replace(/^\uFEFF/, '')
+          .trim()
+          .split(/\r?\n/);
         expect(csv[0]).toMatch(/order_id.*ordered_at.*country/i);
         expect(csv).toHaveLength(6);
         expect(csv.slice(1).every((line) => line.split(',').at(-1)?.replace(/"/g, '') === 'DE')).toBe(true);
@@ -526,7 +573,9 @@ describe('the report menu, time zones and the editor link', () => {
         expect(new URL(page.url()).searchParams.get('f.shop_country')).toBe('DE');
         expect(await page.locator('[data-testid="filter-shop_country"]').textContent()).toContain('Germany');
         await page.click('[data-testid="run-query"]');
-        await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, { timeout: 30_000 });
+        await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, {
+          timeout: 30_000,
+        });
         const result = page.locator('[data-testid="result-table"] tbody tr:not(.table-view__pad)');
         await result.first().waitFor();
         const countries = await result.evaluateAll((rows) => rows.map((r) => r.querySelectorAll('td')[2]?.textContent ?? ''));
@@ -544,7 +593,9 @@ describe('the report menu, time zones and the editor link', () => {
 
 describe('drill-downs', () => {
   it('are set in the editor, and a click on a bar or a table row opens the target filtered by that row', async () => {
-    const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find((d) => d.attributes.is_sample)!;
+    const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find(
+      (d) => d.attributes.is_sample,
+    )!;
     const board = async (name: string) => {
       const res = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name } } }, headers: JSONAPI });
       expect(res.status, res.text).toBe(201);
@@ -553,7 +604,13 @@ describe('drill-downs', () => {
     const report = async (dashboard: string, name: string, sqlQuery: string, chart: Record<string, unknown>) => {
       const res = await apiFetch<{ data: { id: string } }>('/reports', {
         headers: JSONAPI,
-        body: { data: { type: 'reports', attributes: { name, sql_query: sqlQuery, width: 6, height: 4 }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboard } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+        body: {
+          data: {
+            type: 'reports',
+            attributes: { name, sql_query: sqlQuery, width: 6, height: 4 },
+            relationships: { dashboard: { data: { type: 'dashboards', id: dashboard } }, datasource: { data: { type: 'datasources', id: sample.id } } },
+          },
+        },
       });
       expect(res.status, res.text).toBe(201);
       await sql`update reports set chart_configuration = ${sql.json(chart as never)} where id = ${res.body.data.id}`;
@@ -563,14 +620,26 @@ describe('drill-downs', () => {
     const target = await board(`Country detail ${tag}`);
     const filter = await apiFetch('/filters', {
       headers: JSONAPI,
-      body: { data: { type: 'filters', attributes: { display_name: 'Country', variable_name: 'drill_country', control_type: 'input_multi', value_type: 'TEXT' }, relationships: { dashboards: { data: [{ type: 'dashboards', id: target }] } } } },
+      body: {
+        data: {
+          type: 'filters',
+          attributes: { display_name: 'Country', variable_name: 'drill_country', control_type: 'input_multi', value_type: 'TEXT' },
+          relationships: { dashboards: { data: [{ type: 'dashboards', id: target }] } },
+        },
+      },
     });
     expect(filter.status, filter.text).toBe(201);
-    await report(target, 'Orders of the country', 'SELECT count(*) AS orders FROM orders o WHERE {[o.country]=drill_country}', { type: 'number', value: 'orders' });
+    await report(target, 'Orders of the country', 'SELECT count(*) AS orders FROM orders o WHERE {[o.country]=drill_country}', {
+      type: 'number',
+      value: 'orders',
+    });
     const source = await board(`Drill source ${tag}`);
     const byCountry = 'SELECT o.country, count(*) AS orders FROM orders o GROUP BY 1 ORDER BY 1';
     const bars = await report(source, 'Orders by country', byCountry, { type: 'bar', x: 'country', y: ['orders'] });
-    await report(source, 'Orders table', byCountry, { type: 'table', drilldown: { dashboard_id: target, mapping: [{ column: 'country', variable: 'drill_country' }], keep_filters: false } });
+    await report(source, 'Orders table', byCountry, {
+      type: 'table',
+      drilldown: { dashboard_id: target, mapping: [{ column: 'country', variable: 'drill_country' }], keep_filters: false },
+    });
 
     const { context, page, errors } = await newPage();
     try {
@@ -619,22 +688,42 @@ describe('drill-downs', () => {
 
 describe('notes under a chart', () => {
   it('shows the attribution, and names set filters a report does not use when it asks for the warning', async () => {
-    const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find((d) => d.attributes.is_sample)!;
-    const dash = await apiFetch<{ data: { id: string } }>('/dashboards', { headers: JSONAPI, body: { data: { type: 'dashboards', attributes: { name: `Notes ${Date.now()}` } } } });
+    const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find(
+      (d) => d.attributes.is_sample,
+    )!;
+    const dash = await apiFetch<{ data: { id: string } }>('/dashboards', {
+      headers: JSONAPI,
+      body: { data: { type: 'dashboards', attributes: { name: `Notes ${Date.now()}` } } },
+    });
     const id = dash.body.data.id;
     const filter = await apiFetch('/filters', {
       headers: JSONAPI,
-      body: { data: { type: 'filters', attributes: { display_name: 'Order status', variable_name: 'note_status', control_type: 'input_multi', value_type: 'TEXT' }, relationships: { dashboards: { data: [{ type: 'dashboards', id }] } } } },
+      body: {
+        data: {
+          type: 'filters',
+          attributes: { display_name: 'Order status', variable_name: 'note_status', control_type: 'input_multi', value_type: 'TEXT' },
+          relationships: { dashboards: { data: [{ type: 'dashboards', id }] } },
+        },
+      },
     });
     expect(filter.status, filter.text).toBe(201);
     const add = async (name: string, sqlQuery: string, extra: Record<string, unknown>) => {
       const res = await apiFetch<{ data: { id: string } }>('/reports', {
         headers: JSONAPI,
-        body: { data: { type: 'reports', attributes: { name, sql_query: sqlQuery, width: 6, height: 3, ...extra }, relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+        body: {
+          data: {
+            type: 'reports',
+            attributes: { name, sql_query: sqlQuery, width: 6, height: 3, ...extra },
+            relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sample.id } } },
+          },
+        },
       });
       expect(res.status, res.text).toBe(201);
     };
-    await add('Filtered', 'SELECT count(*) AS n FROM orders o WHERE {[o.status]=note_status}', { unused_filters_warning_enabled: true, attribution: 'Source: shop database' });
+    await add('Filtered', 'SELECT count(*) AS n FROM orders o WHERE {[o.status]=note_status}', {
+      unused_filters_warning_enabled: true,
+      attribution: 'Source: shop database',
+    });
     await add('Unfiltered', 'SELECT count(*) AS n FROM orders o', { unused_filters_warning_enabled: true });
     await add('Quiet', 'SELECT count(*) AS n FROM orders o', {});
 
@@ -696,14 +785,21 @@ describe('large results', () => {
   it('scrolls a page of a 100,000-row table with only the visible rows in the page', async () => {
     const ds = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/datasources');
     const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
-    const created = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: `Big table ${Date.now()}` } } } });
+    const created = await apiFetch<{ data: { id: string } }>('/dashboards', {
+      body: { data: { type: 'dashboards', attributes: { name: `Big table ${Date.now()}` } } },
+    });
     const id = created.body.data.id;
     try {
       const report = await apiFetch('/reports', {
         body: {
           data: {
             type: 'reports',
-            attributes: { name: 'A hundred thousand rows', sql_query: "SELECT g AS n, 'row ' || g AS label, g * 1.5 AS amount FROM generate_series(1, 100000) g", width: 12, height: 6 },
+            attributes: {
+              name: 'A hundred thousand rows',
+              sql_query: "SELECT g AS n, 'row ' || g AS label, g * 1.5 AS amount FROM generate_series(1, 100000) g",
+              width: 12,
+              height: 6,
+            },
             relationships: { dashboard: { data: { type: 'dashboards', id } }, datasource: { data: { type: 'datasources', id: sample.id } } },
           },
         },
@@ -748,7 +844,9 @@ describe('a dashboard of 20 reports', () => {
   it('draws its first chart soon after its data arrives, without waiting for the other tiles', async () => {
     const ds = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/datasources');
     const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
-    const created = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: `Twenty reports ${Date.now()}` } } } });
+    const created = await apiFetch<{ data: { id: string } }>('/dashboards', {
+      body: { data: { type: 'dashboards', attributes: { name: `Twenty reports ${Date.now()}` } } },
+    });
     expect(created.status).toBe(201);
     const dashboardId = created.body.data.id;
     try {
@@ -778,7 +876,8 @@ describe('a dashboard of 20 reports', () => {
           return await page.evaluate(() => {
             const marks = performance.getEntriesByType('mark');
             const at = (prefix: string) => marks.filter((m) => m.name.startsWith(prefix)).map((m) => ({ id: m.name.slice(prefix.length), t: m.startTime }));
-            const data = at('cairn:data:'), drawn = at('cairn:drawn:');
+            const data = at('cairn:data:'),
+              drawn = at('cairn:drawn:');
             const firstDrawn = drawn.reduce((a, b) => (b.t < a.t ? b : a));
             const dataOfFirst = data.find((d) => d.id === firstDrawn.id)!;
             return {

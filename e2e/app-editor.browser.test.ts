@@ -10,7 +10,6 @@ import postgres from 'postgres';
 import { apiFetch, getStack } from './harness.ts';
 import { insertTestUser, launchChromium, signInAt, writeSql } from './browser-kit.ts';
 
-
 const PASSWORD = 'editor-test-password-1';
 
 let browser: Browser;
@@ -45,7 +44,11 @@ async function makeDashboard(name: string, reports: { name: string; sql: string;
   const made = await apiFetch('/dashboards', { method: 'POST', body: { data: { type: 'dashboards', attributes: { name } } } });
   expect(made.status, made.text).toBe(201);
   const id = made.body.data.id as string;
-  const shared = await apiFetch(`/dashboards/${id}/share`, { method: 'POST', body: { share_mode: 'all_users' }, headers: { 'content-type': 'application/json' } });
+  const shared = await apiFetch(`/dashboards/${id}/share`, {
+    method: 'POST',
+    body: { share_mode: 'all_users' },
+    headers: { 'content-type': 'application/json' },
+  });
   expect(shared.status, shared.text).toBe(200);
   const ids: string[] = [];
   for (const r of reports) {
@@ -137,13 +140,18 @@ describe('report editor', () => {
       await page.keyboard.press('Escape');
 
       // A query that takes a moment: the progress line (status and ticking time) shows first, then the rows.
-      await writeSql(page, "select o.country, count(*) as orders, round(sum(o.total_eur)) as revenue_eur from orders o, pg_sleep(1.5) where o.status not in ('cancelled', 'returned') group by 1 order by 3 desc");
+      await writeSql(
+        page,
+        "select o.country, count(*) as orders, round(sum(o.total_eur)) as revenue_eur from orders o, pg_sleep(1.5) where o.status not in ('cancelled', 'returned') group by 1 order by 3 desc",
+      );
       await page.keyboard.press('ControlOrMeta+Enter');
       const status = await runStatus(page);
       await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'running');
       expect(await page.locator('[data-testid="run-elapsed"]').textContent()).toMatch(/\d+\.\d s/);
       expect(await page.locator('[data-testid="run-cancel"]').isVisible()).toBe(true);
-      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, {
+        timeout: 30_000,
+      });
       expect(await status.getAttribute('data-status')).toBe('success');
       expect(await page.locator('[data-testid="run-row-count"]').textContent()).toMatch(/^\d+ rows/);
       await page.locator('[data-testid="result-table"] tbody tr').first().waitFor();
@@ -161,7 +169,11 @@ describe('report editor', () => {
       await page.click('[data-testid="chart-type-bar"]');
       await page.selectOption('[data-testid="chart-x"]', 'country');
       await page.selectOption('[data-testid="chart-grouping"]', 'stacked');
-      await page.waitForFunction(() => (document.querySelector('[data-testid="chart-preview"] [data-chart-type="bar"]')?.querySelectorAll('svg rect').length ?? 0) > 2, undefined, { timeout: 20_000 });
+      await page.waitForFunction(
+        () => (document.querySelector('[data-testid="chart-preview"] [data-chart-type="bar"]')?.querySelectorAll('svg rect').length ?? 0) > 2,
+        undefined,
+        { timeout: 20_000 },
+      );
 
       const name = `Revenue by country ${Date.now()}`;
       await page.fill('[data-testid="report-name"]', name);
@@ -171,11 +183,15 @@ describe('report editor', () => {
       // The dashboard shows the new report, drawn as a bar chart.
       const tile = page.locator('.tile', { hasText: name });
       await tile.waitFor({ timeout: 20_000 });
-      await page.waitForFunction((n) => {
-        const t = [...document.querySelectorAll('.tile')].find((el) => el.textContent?.includes(n));
-        const chart = t?.querySelector('[data-chart-type]');
-        return chart?.getAttribute('data-chart-type') === 'bar' && (chart.querySelectorAll('svg rect').length ?? 0) > 2;
-      }, name, { timeout: 30_000 });
+      await page.waitForFunction(
+        (n) => {
+          const t = [...document.querySelectorAll('.tile')].find((el) => el.textContent?.includes(n));
+          const chart = t?.querySelector('[data-chart-type]');
+          return chart?.getAttribute('data-chart-type') === 'bar' && (chart.querySelectorAll('svg rect').length ?? 0) > 2;
+        },
+        name,
+        { timeout: 30_000 },
+      );
 
       // What was stored: the SQL, the chart configuration (written by a signed-in user) and the defaults.
       const reports = await apiFetch(`/dashboards/${board.id}?include=reports`);
@@ -197,16 +213,21 @@ describe('report editor', () => {
       await writeSql(page, 'select pg_sleep(20)');
       const started = Date.now();
       await page.click('[data-testid="run-query"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-status') === 'running', undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-status') === 'running', undefined, {
+        timeout: 15_000,
+      });
       await page.click('[data-testid="run-cancel"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-status') === 'cancelled', undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-status') === 'cancelled', undefined, {
+        timeout: 15_000,
+      });
       expect(Date.now() - started).toBeLessThan(18_000);
       expect(await page.locator('[data-testid="run-status"]').textContent()).toContain('Cancelled');
       // The database really stopped: no backend still sleeps 20 seconds.
       let busy = 1;
       for (let i = 0; i < 30 && busy > 0; i++) {
         if (i) await new Promise((r) => setTimeout(r, 100));
-        const rows = await sql`select count(*)::int as n from pg_stat_activity where query like ${'%pg_sleep(20)%'} and state = 'active' and pid <> pg_backend_pid()`;
+        const rows =
+          await sql`select count(*)::int as n from pg_stat_activity where query like ${'%pg_sleep(20)%'} and state = 'active' and pid <> pg_backend_pid()`;
         busy = rows[0]!.n;
       }
       expect(busy).toBe(0);
@@ -240,7 +261,10 @@ describe('dashboard edit mode', () => {
     ]);
     const [first, second] = board.reports as [string, string];
     const { context, page, errors } = await pageAs('analyst');
-    const attrs = (id: string) => page.locator(`[data-testid="layout-tile-${id}"]`).evaluate((e) => ({ x: e.getAttribute('data-x'), y: e.getAttribute('data-y'), w: e.getAttribute('data-w'), h: e.getAttribute('data-h') }));
+    const attrs = (id: string) =>
+      page
+        .locator(`[data-testid="layout-tile-${id}"]`)
+        .evaluate((e) => ({ x: e.getAttribute('data-x'), y: e.getAttribute('data-y'), w: e.getAttribute('data-w'), h: e.getAttribute('data-h') }));
     try {
       await page.goto(`${origin}/app/dashboards/${board.id}/edit`);
       await page.locator(`[data-testid="layout-tile-${second}"]`).waitFor();
@@ -311,7 +335,13 @@ describe('dashboard edit mode', () => {
       await page.click('[data-testid="save-report"]');
       await page.waitForURL(new RegExp(`/app/dashboards/${board.id}$`));
       const saved = (await apiFetch(`/reports/${report}`)).body.data.attributes;
-      expect(saved).toMatchObject({ name: 'Orders', no_data_message: 'No orders for these filters.', display_name_as_title: false, data_refresh_anchor_time: '06:30', sql_query: 'select count(*) as orders from orders' });
+      expect(saved).toMatchObject({
+        name: 'Orders',
+        no_data_message: 'No orders for these filters.',
+        display_name_as_title: false,
+        data_refresh_anchor_time: '06:30',
+        sql_query: 'select count(*) as orders from orders',
+      });
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -336,7 +366,9 @@ describe('dashboard edit mode', () => {
       await page.click('[data-testid="filter-save"]');
       await page.locator(`[data-testid="filter-row-status_${tag}"]`).waitFor();
       const filters = (await apiFetch(`/dashboards/${board.id}?include=filters`)).body.included;
-      expect(filters.map((f: { attributes: { variable_name: string; control_type: string } }) => [f.attributes.variable_name, f.attributes.control_type])).toEqual([[`status_${tag}`, 'dropdown_multi_manual']]);
+      expect(
+        filters.map((f: { attributes: { variable_name: string; control_type: string } }) => [f.attributes.variable_name, f.attributes.control_type]),
+      ).toEqual([[`status_${tag}`, 'dropdown_multi_manual']]);
 
       await page.goto(`${origin}/app/dashboards/${board.id}/edit/snippets`);
       const createSnippet = async (name: string, text: string) => {
@@ -367,7 +399,10 @@ describe('dashboard edit mode', () => {
   });
 
   it('removes a report, and shows a locked dashboard without edit controls until it is unlocked', async () => {
-    const board = await makeDashboard(`Remove ${Date.now()}`, [{ name: 'Keep', sql: 'select 1 as a' }, { name: 'Drop', sql: 'select 2 as b' }]);
+    const board = await makeDashboard(`Remove ${Date.now()}`, [
+      { name: 'Keep', sql: 'select 1 as a' },
+      { name: 'Drop', sql: 'select 2 as b' },
+    ]);
     const [keep, drop] = board.reports as [string, string];
     const { context, page } = await pageAs('analyst');
     try {
@@ -457,7 +492,13 @@ describe('datasources', () => {
       const board = await makeDashboard(`Uses datasource ${Date.now()}`);
       const report = await apiFetch('/reports', {
         method: 'POST',
-        body: { data: { type: 'reports', attributes: { name: 'On local', sql_query: 'select 1' }, relationships: { dashboard: { data: { type: 'dashboards', id: board.id } }, datasource: { data: { type: 'datasources', id: good } } } } },
+        body: {
+          data: {
+            type: 'reports',
+            attributes: { name: 'On local', sql_query: 'select 1' },
+            relationships: { dashboard: { data: { type: 'dashboards', id: board.id } }, datasource: { data: { type: 'datasources', id: good } } },
+          },
+        },
       });
       expect(report.status, report.text).toBe(201);
       await page.goto(`${origin}/app/datasources/${good}`);
@@ -477,7 +518,6 @@ describe('datasources', () => {
       await page.click('[data-testid="datasource-save"]');
       await page.locator('[data-testid="error-host"]').waitFor();
       expect(await page.locator('[data-testid="error-host"]').textContent()).toMatch(/host/);
-
     } finally {
       await context.close();
     }

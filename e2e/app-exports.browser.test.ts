@@ -10,8 +10,6 @@ import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
 import { launchChromium, signInAt } from './browser-kit.ts';
 
-
-
 let browser: Browser;
 let origin: string;
 let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -28,7 +26,10 @@ async function newPage() {
   return { context, page, errors };
 }
 
-async function createDashboard(name: string, reports: { name: string; sql: string; attributes?: Record<string, unknown> }[]): Promise<{ id: string; reports: string[] }> {
+async function createDashboard(
+  name: string,
+  reports: { name: string; sql: string; attributes?: Record<string, unknown> }[],
+): Promise<{ id: string; reports: string[] }> {
   const created = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name } } } });
   expect(created.status, created.text).toBe(201);
   const id = created.body.data.id;
@@ -76,7 +77,7 @@ afterAll(async () => {
 });
 
 describe('dashboard and report exports in the app', () => {
-  it('downloads the dashboard as PDF and every report\'s data as a CSV zip, and says when there is nothing to download', async () => {
+  it("downloads the dashboard as PDF and every report's data as a CSV zip, and says when there is nothing to download", async () => {
     const board = await createDashboard(`Exports ${Date.now()}`, [
       { name: 'Orders by country', sql: 'SELECT country, count(*) AS orders FROM orders GROUP BY country ORDER BY country' },
       { name: 'Latest orders', sql: 'SELECT id, country FROM orders ORDER BY id DESC LIMIT 5' },
@@ -145,7 +146,12 @@ describe('dashboard and report exports in the app', () => {
       expect(await all.locator('[data-testid="download-full-csv"]').textContent()).toBe('Full CSV (all rows)');
       const [csv] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), all.locator('[data-testid="download-full-csv"]').click()]);
       expect(csv.suggestedFilename()).toMatch(/\.csv$/);
-      expect((await bytesOf(csv)).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0]).toBe('id,country');
+      expect(
+        (await bytesOf(csv))
+          .toString('utf8')
+          .replace(/^\uFEFF/, '')
+          .split(/\r?\n/)[0],
+      ).toBe('id,country');
       await all.locator('[data-testid="tile-export-status"]', { hasText: 'Downloaded the full CSV.' }).waitFor();
 
       await all.locator('[data-testid="tile-downloads"]').click();

@@ -43,7 +43,11 @@ beforeAll(async () => {
   db = createDb(stack.database_url, { max: 1 });
   adminEmail = `security-admin-${Math.random().toString(36).slice(2, 10)}@example.test`;
   const created = await createOrganization(db.db, {
-    name: 'Northwind Analytics', adminEmail, adminPassword: PASSWORD, adminFirstname: 'Ines', adminLastname: 'Admin',
+    name: 'Northwind Analytics',
+    adminEmail,
+    adminPassword: PASSWORD,
+    adminFirstname: 'Ines',
+    adminLastname: 'Admin',
   });
   orgId = created.organization.id;
   // The rule as an admin leaves it; the admin has no 2FA yet, so their next sign-in must enrol.
@@ -137,7 +141,9 @@ describe('organization-wide account security', () => {
       await page.selectOption('[data-testid="audit-filter-action"]', 'update_security_settings');
       await page.click('[data-testid="audit-filter-apply"]');
       await page.waitForURL(/action=update_security_settings/);
-      await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid="audit-entry"]')].every((r) => r.dataset.action === 'update_security_settings'));
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLElement>('[data-testid="audit-entry"]')].every((r) => r.dataset.action === 'update_security_settings'),
+      );
       const filtered = await page.locator('[data-testid="audit-entry"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
       expect(filtered).toEqual(['update_security_settings', 'update_security_settings']);
       await expect(page.locator('[data-testid="audit-details"]').first().textContent()).resolves.toBe('two-factor required');

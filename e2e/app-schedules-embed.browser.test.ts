@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { apiFetch, getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
 import { launchChromium } from './browser-kit.ts';
@@ -38,13 +38,24 @@ beforeAll(async () => {
   if (!stack.app) throw new Error('The stack runs without the web app.');
   origin = new URL(stack.app).origin;
   sql = postgres(stack.database_url, { max: 1 });
-  const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find((d) => d.attributes.is_sample)!;
-  const dash = await apiFetch<{ data: { id: string } }>('/dashboards', { headers: JSONAPI, body: { data: { type: 'dashboards', attributes: { name: `Links ${tag}` } } } });
+  const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find(
+    (d) => d.attributes.is_sample,
+  )!;
+  const dash = await apiFetch<{ data: { id: string } }>('/dashboards', {
+    headers: JSONAPI,
+    body: { data: { type: 'dashboards', attributes: { name: `Links ${tag}` } } },
+  });
   expect(dash.status, dash.text).toBe(201);
   dashboardId = dash.body.data.id;
   const report = await apiFetch<{ data: { id: string } }>('/reports', {
     headers: JSONAPI,
-    body: { data: { type: 'reports', attributes: { name: 'Useful links', sql_query: URL_SQL, width: 12, height: 3 }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+    body: {
+      data: {
+        type: 'reports',
+        attributes: { name: 'Useful links', sql_query: URL_SQL, width: 12, height: 3 },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } },
+      },
+    },
   });
   expect(report.status, report.text).toBe(201);
   reportId = report.body.data.id;
@@ -97,7 +108,9 @@ describe('scheduled e-mails of a dashboard', () => {
       const row = page.locator(`[data-testid="schedule-Links weekly ${tag}"]`);
       await row.waitFor();
       expect(await row.textContent()).toMatch(/weekly on Mon, Fri at 0?8:00/);
-      const [stored] = await sql<{ attach_as: string; schedule: string; send_via: string; page_width: number | null }[]>`select attach_as, schedule, send_via, page_width from dashboard_schedules where dashboard_id = ${dashboardId}`;
+      const [stored] = await sql<
+        { attach_as: string; schedule: string; send_via: string; page_width: number | null }[]
+      >`select attach_as, schedule, send_via, page_width from dashboard_schedules where dashboard_id = ${dashboardId}`;
       expect(stored).toMatchObject({ attach_as: 'csv', schedule: 'weekly;0,4;08:00', send_via: 'email', page_width: null });
 
       await row.locator('[data-testid="send-now"]').click();
@@ -146,7 +159,13 @@ describe('tables and embedding', () => {
 
     const link = await apiFetch('/dashboard_sharing_links', {
       headers: JSONAPI,
-      body: { data: { type: 'dashboard_sharing_links', attributes: { name: `embed ${tag}` }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } } } },
+      body: {
+        data: {
+          type: 'dashboard_sharing_links',
+          attributes: { name: `embed ${tag}` },
+          relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } },
+        },
+      },
     });
     expect(link.status, link.text).toBe(201);
     const src = `${origin}/s/${link.body.data.attributes.token}`;
@@ -163,9 +182,19 @@ describe('tables and embedding', () => {
       });
       await new Promise<void>((resolve) => host!.listen(0, '127.0.0.1', () => resolve()));
       await embed.page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);
-      const loaded = await embed.page.waitForFunction(() => (window as unknown as { events: { type?: string }[] }).events.find((e) => e && e.type === 'cairn:loaded'), undefined, { timeout: 45_000 });
-      const event = await loaded.jsonValue() as Record<string, unknown>;
-      expect(event).toEqual({ source: 'cairn', version: 1, type: 'cairn:loaded', dashboard_id: dashboardId, reports: { total: 1, ready: 1, empty: 0, error: 0, waiting: 0 } });
+      const loaded = await embed.page.waitForFunction(
+        () => (window as unknown as { events: { type?: string }[] }).events.find((e) => e && e.type === 'cairn:loaded'),
+        undefined,
+        { timeout: 45_000 },
+      );
+      const event = (await loaded.jsonValue()) as Record<string, unknown>;
+      expect(event).toEqual({
+        source: 'cairn',
+        version: 1,
+        type: 'cairn:loaded',
+        dashboard_id: dashboardId,
+        reports: { total: 1, ready: 1, empty: 0, error: 0, waiting: 0 },
+      });
       expect(JSON.stringify(event)).not.toContain(link.body.data.attributes.token);
 
       const frame = embed.page.frameLocator('#cairn');

@@ -98,7 +98,7 @@ afterAll(async () => {
 });
 
 describe('OpenID Connect', () => {
-  it('is set up by the organization\'s admin in Administration → Single sign-on', async () => {
+  it("is set up by the organization's admin in Administration → Single sign-on", async () => {
     const { context, page } = await fresh();
     try {
       await signInAt(page, origin, orgs.oidcAdmin, ADMIN_PASSWORD);
@@ -141,7 +141,7 @@ describe('OpenID Connect', () => {
     }
   });
 
-  it('refuses an e-mail outside the organization\'s domains', async () => {
+  it("refuses an e-mail outside the organization's domains", async () => {
     const { context, page } = await fresh();
     try {
       await startSso(page, `someone@${OIDC_DOMAIN}`);
@@ -154,7 +154,11 @@ describe('OpenID Connect', () => {
     }
   });
 
-  for (const [tamper, expected] of [['audience', /another application/], ['expired', /expired/], ['signature', /signature/]] as const) {
+  for (const [tamper, expected] of [
+    ['audience', /another application/],
+    ['expired', /expired/],
+    ['signature', /signature/],
+  ] as const) {
     it(`refuses an ID token with a ${tamper === 'audience' ? 'wrong audience' : tamper === 'expired' ? 'past expiry' : 'bad signature'}`, async () => {
       const { context, page } = await fresh();
       oidc.tamper = tamper;
@@ -191,8 +195,25 @@ describe('SAML 2.0', () => {
     const previous = process.env.DATABASE_URL;
     process.env.DATABASE_URL = getStack().database_url;
     try {
-      const code = await run(['sso', 'configure', '--org', orgs.saml, '--protocol', 'saml', '--metadata-url', saml.metadataUrl,
-        '--domains', SAML_DOMAIN, '--require', '--app-url', origin], (l = '') => lines.push(l), (l) => lines.push(l));
+      const code = await run(
+        [
+          'sso',
+          'configure',
+          '--org',
+          orgs.saml,
+          '--protocol',
+          'saml',
+          '--metadata-url',
+          saml.metadataUrl,
+          '--domains',
+          SAML_DOMAIN,
+          '--require',
+          '--app-url',
+          origin,
+        ],
+        (l = '') => lines.push(l),
+        (l) => lines.push(l),
+      );
       expect(code, lines.join('\n')).toBe(0);
     } finally {
       if (previous === undefined) delete process.env.DATABASE_URL;
@@ -246,7 +267,11 @@ describe('SAML 2.0', () => {
     }
   });
 
-  for (const [tamper, reason] of [['audience', 'wrong_audience'], ['expired', 'expired'], ['signature', 'bad_signature']] as const) {
+  for (const [tamper, reason] of [
+    ['audience', 'wrong_audience'],
+    ['expired', 'expired'],
+    ['signature', 'bad_signature'],
+  ] as const) {
     it(`refuses an assertion with ${tamper === 'audience' ? 'another audience' : tamper === 'expired' ? 'a past NotOnOrAfter' : 'a signature by another key'}`, async () => {
       const email = `sam-${tag}@${SAML_DOMAIN}`;
       const { context, page } = await fresh();

@@ -11,7 +11,6 @@ import { hashPassword, newId } from '@cairn/core';
 import { apiFetch, getStack } from './harness.ts';
 import { launchChromium, signInAt } from './browser-kit.ts';
 
-
 const REPORT = `Orders by channel ${Date.now()}`;
 const SQL = "SELECT 'web' AS channel, 42 AS orders\nUNION ALL SELECT 'shop', 17\nUNION ALL SELECT 'phone', 8";
 
@@ -38,7 +37,10 @@ async function waitForTiles(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
     (n) => {
       const tiles = [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')];
-      return tiles.length === n && tiles.every((t) => t.dataset.state === 'error' || t.dataset.state === 'empty' || (t.dataset.state === 'ready' && t.dataset.drawn === 'true'));
+      return (
+        tiles.length === n &&
+        tiles.every((t) => t.dataset.state === 'error' || t.dataset.state === 'empty' || (t.dataset.state === 'ready' && t.dataset.drawn === 'true'))
+      );
     },
     count,
     { timeout: 30_000 },
@@ -106,10 +108,14 @@ beforeAll(async () => {
   // A dashboard every user sees, with one bar-chart report.
   const ds = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/datasources');
   const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
-  const created = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: `Tile tools ${Date.now()}` } } } });
+  const created = await apiFetch<{ data: { id: string } }>('/dashboards', {
+    body: { data: { type: 'dashboards', attributes: { name: `Tile tools ${Date.now()}` } } },
+  });
   expect(created.status).toBe(201);
   dashboardId = created.body.data.id;
-  expect((await apiFetch(`/dashboards/${dashboardId}/share`, { body: { share_mode: 'all_users' }, headers: { 'content-type': 'application/json' } })).status).toBe(200);
+  expect(
+    (await apiFetch(`/dashboards/${dashboardId}/share`, { body: { share_mode: 'all_users' }, headers: { 'content-type': 'application/json' } })).status,
+  ).toBe(200);
   const report = await apiFetch<{ data: { id: string } }>('/reports', {
     body: {
       data: {
@@ -124,7 +130,9 @@ beforeAll(async () => {
   // The chart is written as the app's editor writes it: as the signed-in admin (API keys may not).
   const token = decodeURIComponent(adminState.cookies.find((c) => c.name === 'cairn_session')!.value);
   const chart = await apiFetch(`/reports/${reportId}`, {
-    method: 'PATCH', key: null, headers: { authorization: `Session ${token}` },
+    method: 'PATCH',
+    key: null,
+    headers: { authorization: `Session ${token}` },
     body: { data: { type: 'reports', id: reportId, attributes: { chart_configuration: { type: 'bar', x: 'channel', y: ['orders'] } } } },
   });
   expect(chart.status).toBe(200);
@@ -152,11 +160,14 @@ describe('report tile tools', () => {
           expect(await page.locator('[data-testid="tile-show-sql"]').count()).toBe(1);
           expect(await page.locator('[data-testid="tile-duplicate"], [data-testid="tile-edit"]').count()).toBe(0);
           // The dashboard's action refuses the viewer's duplicate with the API's answer.
-          const status = await page.evaluate(async ({ id, report }) => {
-            const body = new URLSearchParams({ intent: 'duplicate-report', report });
-            const res = await fetch(`/app/dashboards/${id}`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-            return res.status;
-          }, { id: dashboardId, report: reportId });
+          const status = await page.evaluate(
+            async ({ id, report }) => {
+              const body = new URLSearchParams({ intent: 'duplicate-report', report });
+              const res = await fetch(`/app/dashboards/${id}`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+              return res.status;
+            },
+            { id: dashboardId, report: reportId },
+          );
           expect(status).toBe(403);
         }
         expect(errors).toEqual([]);
@@ -175,9 +186,12 @@ describe('report tile tools', () => {
       const copy = tileByTitle(page, `${REPORT} (copy)`);
       await copy.waitFor();
       await waitForTiles(page, 2);
-      const chartOf = async (t: ReturnType<typeof tileByTitle>) => t.locator('[data-testid^="chart-"]').evaluate((el) => ({
-        type: el.getAttribute('data-chart-type'), state: el.getAttribute('data-state'), bars: el.querySelectorAll('svg rect').length,
-      }));
+      const chartOf = async (t: ReturnType<typeof tileByTitle>) =>
+        t.locator('[data-testid^="chart-"]').evaluate((el) => ({
+          type: el.getAttribute('data-chart-type'),
+          state: el.getAttribute('data-state'),
+          bars: el.querySelectorAll('svg rect').length,
+        }));
       const original = await chartOf(tileByTitle(page, REPORT));
       expect(original.type).toBe('bar');
       expect(await chartOf(copy)).toEqual(original);

@@ -10,7 +10,6 @@ import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { getStack, REPO_ROOT } from './harness.ts';
 import { launchChromium, submitSignIn } from './browser-kit.ts';
 
-
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts');
 
 let browser: Browser;
@@ -216,20 +215,19 @@ describe('web app', () => {
       await page.waitForURL(/f\.order_date=/);
       const url = new URL(page.url());
       expect(url.searchParams.get('f.order_date')).toBe(`${Date.UTC(2025, 2, 1) / 1000}~${Date.UTC(2025, 2, 31) / 1000}`);
-      await page.waitForFunction(
-        (id) => {
-          const el = document.querySelector(`[data-testid="${id}"]`);
-          return el?.getAttribute('data-state') === 'ready' && el.querySelectorAll('svg rect').length > 0;
-        },
-        barId,
-      );
+      await page.waitForFunction((id) => {
+        const el = document.querySelector(`[data-testid="${id}"]`);
+        return el?.getAttribute('data-state') === 'ready' && el.querySelectorAll('svg rect').length > 0;
+      }, barId);
       await waitForTiles(page);
       // The tiles keep their old bars (dimmed) until the new results arrive: wait for the redraw.
-      await page.waitForFunction(
-        ({ id, n }) => (document.querySelector(`[data-testid="${id}"]`)?.querySelectorAll('svg rect[fill]:not([fill="transparent"])').length ?? n) < n,
-        { id: barId, n: before },
-        { timeout: 30_000 },
-      ).catch(() => undefined);
+      await page
+        .waitForFunction(
+          ({ id, n }) => (document.querySelector(`[data-testid="${id}"]`)?.querySelectorAll('svg rect[fill]:not([fill="transparent"])').length ?? n) < n,
+          { id: barId, n: before },
+          { timeout: 30_000 },
+        )
+        .catch(() => undefined);
       // Revenue by country now has one bar: Germany.
       expect((await barSizes(page, barId)).length).toBeLessThan(before);
       expect(await bar.textContent()).toContain('Germany');

@@ -28,7 +28,10 @@ export async function signInAt(page: Page, origin: string, email: string, passwo
   } catch (err) {
     // Seen twice on CI as the run's very first sign-in (cold workers beside the other lane): say what the
     // page showed, then try once more before failing.
-    const shown = await page.locator('[role="alert"], .form-errors, [data-testid="form-errors"]').allTextContents().catch(() => []);
+    const shown = await page
+      .locator('[role="alert"], .form-errors, [data-testid="form-errors"]')
+      .allTextContents()
+      .catch(() => []);
     console.warn(`sign-in of ${email} stayed on ${page.url()} for 45 s${shown.length ? `; the page said: ${shown.join(' | ')}` : ''}; trying again`);
     await submitSignIn(page, origin, email, password);
     await page.waitForURL(`${origin}/app/`, { timeout: 60_000 }).catch((again) => {

@@ -13,9 +13,11 @@ import { launchChromium, signInAt } from './browser-kit.ts';
 import { apiFetch, getStack } from './harness.ts';
 
 const STAMP = Date.now().toString(36);
-const ALL = "SELECT * FROM (VALUES ('Q1','France',10),('Q1','Germany',14),('Q1','Spain',6),('Q1','Italy',9),('Q2','France',12),('Q2','Germany',11),('Q2','Spain',8),('Q2','Italy',7)) t(quarter, country, revenue)";
+const ALL =
+  "SELECT * FROM (VALUES ('Q1','France',10),('Q1','Germany',14),('Q1','Spain',6),('Q1','Italy',9),('Q2','France',12),('Q2','Germany',11),('Q2','Spain',8),('Q2','Italy',7)) t(quarter, country, revenue)";
 const SOME = "SELECT * FROM (VALUES ('Spain', 8), ('France', 12)) t(country, revenue)";
-const TREE = "SELECT * FROM (VALUES ('Electronics and home appliances','Televisions and projectors',900),('Electronics and home appliances','Tiny accessory with a very long name',3),('Garden furniture and outdoor living','Parasols',400),('Books','Atlas of the world in twelve volumes',2)) t(category, product, revenue)";
+const TREE =
+  "SELECT * FROM (VALUES ('Electronics and home appliances','Televisions and projectors',900),('Electronics and home appliances','Tiny accessory with a very long name',3),('Garden furniture and outdoor living','Parasols',400),('Books','Atlas of the world in twelve volumes',2)) t(category, product, revenue)";
 
 let browser: Browser;
 let page: Page;
@@ -28,7 +30,13 @@ async function report(name: string, query: string, chart: object, width = 6, hei
   const ds = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/datasources');
   const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
   const r = await apiFetch<{ data: { id: string } }>('/reports', {
-    body: { data: { type: 'reports', attributes: { name: `${name} ${STAMP}`, sql_query: query, width, height }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+    body: {
+      data: {
+        type: 'reports',
+        attributes: { name: `${name} ${STAMP}`, sql_query: query, width, height },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } },
+      },
+    },
   });
   expect(r.status, r.text).toBe(201);
   await sql`update reports set chart_configuration = ${sql.json(chart as never)} where id = ${r.body.data.id}`;
@@ -41,7 +49,9 @@ function legendColours(p: Page, reportId: string): Promise<Record<string, string
     const out: Record<string, string> = {};
     for (const text of tile.querySelectorAll('svg text')) {
       const g = text.parentElement;
-      const symbol = [...(g?.querySelectorAll('rect[fill], circle[fill], path[fill]') ?? [])].find((e) => !['transparent', 'none'].includes(e.getAttribute('fill')!));
+      const symbol = [...(g?.querySelectorAll('rect[fill], circle[fill], path[fill]') ?? [])].find(
+        (e) => !['transparent', 'none'].includes(e.getAttribute('fill')!),
+      );
       const label = text.textContent?.trim();
       if (label && symbol && g!.querySelectorAll('text').length === 1) out[label] = symbol.getAttribute('fill')!;
     }
@@ -52,10 +62,12 @@ function legendColours(p: Page, reportId: string): Promise<Record<string, string
 /** A PNG's size and a pixel reader (8-bit RGB or RGBA, as Chromium writes them). */
 function decodePng(bytes: Uint8Array) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const width = view.getUint32(16), height = view.getUint32(20), type = bytes[25]!;
+  const width = view.getUint32(16),
+    height = view.getUint32(20),
+    type = bytes[25]!;
   const bpp = type === 6 ? 4 : 3;
   const idat: Uint8Array[] = [];
-  for (let at = 8; at < bytes.length;) {
+  for (let at = 8; at < bytes.length; ) {
     const len = view.getUint32(at);
     const kind = String.fromCharCode(...bytes.slice(at + 4, at + 8));
     if (kind === 'IDAT') idat.push(bytes.slice(at + 8, at + 8 + len));
@@ -71,7 +83,10 @@ function decodePng(bytes: Uint8Array) {
       const a = x >= bpp ? px[y * stride + x - bpp]! : 0;
       const b = y > 0 ? px[(y - 1) * stride + x]! : 0;
       const c = x >= bpp && y > 0 ? px[(y - 1) * stride + x - bpp]! : 0;
-      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const p = a + b - c,
+        pa = Math.abs(p - a),
+        pb = Math.abs(p - b),
+        pc = Math.abs(p - c);
       const pred = f === 0 ? 0 : f === 1 ? a : f === 2 ? b : f === 3 ? (a + b) >> 1 : pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       px[y * stride + x] = (v + pred) & 0xff;
     }
@@ -95,7 +110,11 @@ beforeAll(async () => {
   page = await context.newPage();
   await signInAt(page, origin, stack.admin.email, stack.admin.password);
   await page.goto(`${origin}/app/dashboards/${dashboardId}`);
-  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')].filter((t) => t.dataset.drawn === 'true').length === 3, undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')].filter((t) => t.dataset.drawn === 'true').length === 3,
+    undefined,
+    { timeout: 30_000 },
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -139,7 +158,8 @@ describe('charts', () => {
         const id = label.getAttribute('data-testid')!.replace(/^(parentLabel|label)\./, '');
         const cell = tile.querySelector(`rect[data-testid="node.${CSS.escape(id)}"]`)!.getBoundingClientRect();
         const box = label.getBoundingClientRect();
-        if (box.left < cell.left - 0.5 || box.right > cell.right + 0.5 || box.top < cell.top - 0.5 || box.bottom > cell.bottom + 0.5) out.push(`${text} (${Math.round(box.width)}×${Math.round(box.height)} in ${Math.round(cell.width)}×${Math.round(cell.height)})`);
+        if (box.left < cell.left - 0.5 || box.right > cell.right + 0.5 || box.top < cell.top - 0.5 || box.bottom > cell.bottom + 0.5)
+          out.push(`${text} (${Math.round(box.width)}×${Math.round(box.height)} in ${Math.round(cell.width)}×${Math.round(cell.height)})`);
       }
       return out;
     });
@@ -155,11 +175,14 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('PNG export of a report', () =
     const job = await apiFetch(`/reports/${ids.bars}/export_png`, { body: {}, headers: { 'content-type': 'application/json' } });
     expect(job.status, job.text).toBe(202);
     let file_url: string | undefined;
-    for (const until = Date.now() + 60_000; Date.now() < until;) {
+    for (const until = Date.now() + 60_000; Date.now() < until; ) {
       const res = await apiFetch(`/export_jobs/${job.body.job_id}`);
       const a = res.body.data.attributes;
       if (a.job_status === 'error') throw new Error(a.error_message);
-      if (a.job_status === 'success') { file_url = a.file_url; break; }
+      if (a.job_status === 'success') {
+        file_url = a.file_url;
+        break;
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(file_url).toBeDefined();
@@ -167,10 +190,11 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('PNG export of a report', () =
     expect([png.width, png.height]).toEqual([800, 600]);
     // Coloured (bar) pixels in the bottom quarter: the chart fills the picture's height.
     let coloured = 0;
-    for (let y = 450; y < 590; y += 2) for (let x = 0; x < 800; x += 2) {
-      const [r, g, b] = png.at(x, y);
-      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
-    }
+    for (let y = 450; y < 590; y += 2)
+      for (let x = 0; x < 800; x += 2) {
+        const [r, g, b] = png.at(x, y);
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+      }
     expect(coloured).toBeGreaterThan(500);
   });
 });

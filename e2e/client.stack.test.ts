@@ -37,7 +37,11 @@ async function liveDocument(base: string): Promise<any> {
 
 /** Runs a report with these filters and fetches its rows through the data client. */
 async function reportRows(reportId: string, filters: { variable_name: string; selected_values: (string | null)[] }[]) {
-  const { data: handle, error, response } = await api.POST('/reports/{id}/data', {
+  const {
+    data: handle,
+    error,
+    response,
+  } = await api.POST('/reports/{id}/data', {
     params: { path: { id: reportId } },
     body: { parameters: { filters } },
   });
@@ -53,7 +57,7 @@ async function reportRows(reportId: string, filters: { variable_name: string; se
 }
 
 describe('@cairn/client against the stack', () => {
-  it('report data: the two documented forms of a date range give the same rows, and every cell fits the data server\'s document', async () => {
+  it("report data: the two documented forms of a date range give the same rows, and every cell fits the data server's document", async () => {
     const stack = getStack();
     const one = await reportRows(reportIds[1]!, [{ variable_name: 'order_date', selected_values: ['2024-01-01~2026-12-31'] }]);
     const two = await reportRows(reportIds[1]!, [{ variable_name: 'order_date', selected_values: ['2024-01-01', '2026-12-31'] }]);
@@ -89,7 +93,7 @@ describe('@cairn/client against the stack', () => {
     expect(paged.rows.length).toBeLessThanOrEqual(2);
   });
 
-  it('the status poll takes the docs\' minimal body; a csv_zip download names only what differs from the defaults', async () => {
+  it("the status poll takes the docs' minimal body; a csv_zip download names only what differs from the defaults", async () => {
     const { data: status, error } = await api.POST('/dashboards/{id}/status', {
       params: { path: { id: dashboardId } },
       body: { parameters: { aggregation: 'week' } },
@@ -128,9 +132,12 @@ describe('@cairn/client against the stack', () => {
     expect(invalid.error!.errors[0]!.source?.pointer).toBe('/data/attributes/name');
   });
 
-  it('the committed types are what the running servers\' documents generate', async () => {
+  it("the committed types are what the running servers' documents generate", async () => {
     const stack = getStack();
-    for (const [name, base] of [['api', stack.regions.eu.api], ['data', stack.regions.eu.data]] as const) {
+    for (const [name, base] of [
+      ['api', stack.regions.eu.api],
+      ['data', stack.regions.eu.data],
+    ] as const) {
       const generated = astToString(await openapiTS(await liveDocument(base)));
       const committed = await readFile(new URL(`../client/src/generated/${name}.ts`, import.meta.url), 'utf8');
       expect(committed.endsWith(generated), `client/src/generated/${name}.ts differs from ${base}/openapi.json`).toBe(true);

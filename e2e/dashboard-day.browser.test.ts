@@ -74,7 +74,11 @@ beforeAll(async () => {
   expect(empty.status).toBe(201);
   emptyId = empty.body.data.id;
   // A narrow tile (3 of 12 columns) with a long title, and two wider ones.
-  for (const [name, width] of [[LONG_TITLE, 3], [`Orders by channel ${STAMP}`, 3], [`Channels table ${STAMP}`, 6]] as const) {
+  for (const [name, width] of [
+    [LONG_TITLE, 3],
+    [`Orders by channel ${STAMP}`, 3],
+    [`Channels table ${STAMP}`, 6],
+  ] as const) {
     const r = await apiFetch<{ data: { id: string } }>('/reports', {
       body: {
         data: {
@@ -143,7 +147,11 @@ describe('getting around', () => {
       expect(await add.textContent()).toBe('Add a report');
       expect(await add.getAttribute('href')).toBe(`/app/reports/new?dashboard=${emptyId}`);
       // The visit is remembered once the page has hydrated (an effect): the link above is drawn before that.
-      const remembered = (id: string) => page.waitForFunction((d) => Object.keys(localStorage).some((k) => k.startsWith('cairn:recent-dashboards:') && (localStorage.getItem(k) ?? '').includes(d)), id);
+      const remembered = (id: string) =>
+        page.waitForFunction(
+          (d) => Object.keys(localStorage).some((k) => k.startsWith('cairn:recent-dashboards:') && (localStorage.getItem(k) ?? '').includes(d)),
+          id,
+        );
       await remembered(emptyId);
       await page.goto(`${origin}/app/dashboards/${dashboardId}`);
       await waitForTiles(page, 3);
@@ -177,7 +185,10 @@ describe('getting around', () => {
 });
 
 describe('phone and narrow tiles', () => {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1440, height: 900 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1440, height: 900 },
+  ]) {
     it(`at ${viewport.width}×${viewport.height} no tile title of a tile ≥ 300 px shows fewer than 12 characters`, async () => {
       const { context, page, errors } = await newPage(viewport);
       try {

@@ -14,24 +14,29 @@ function rawRequest(method: string, path: string, body: unknown, key: string | n
   const url = new URL(path, getStack().regions.eu.api);
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(url, {
-      method,
-      headers: {
-        'content-type': 'application/json', 'content-length': String(payload.length),
-        ...(key ? { authorization: `Api ${key}` } : {}),
+    const req = request(
+      url,
+      {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          ...(key ? { authorization: `Api ${key}` } : {}),
+        },
       },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
-const order = async () => ((await apiFetch('/dashboard_groups?page[size]=200')).body.data as { id: string }[])
-  .map((g) => g.id).filter((id) => created.includes(id));
+const order = async () =>
+  ((await apiFetch('/dashboard_groups?page[size]=200')).body.data as { id: string }[]).map((g) => g.id).filter((id) => created.includes(id));
 
 afterAll(async () => {
   for (const id of created) await apiFetch(`/dashboard_groups/${id}`, { method: 'DELETE' }).catch(() => undefined);

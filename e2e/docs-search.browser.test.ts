@@ -11,7 +11,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getStack, type StackFile } from './harness.ts';
 import { launchChromium } from './browser-kit.ts';
 
-
 const DESKTOP = { width: 1440, height: 1000 };
 
 let browser: Browser;
@@ -41,7 +40,11 @@ async function open(path: string, viewport = DESKTOP): Promise<{ context: Browse
   page.on('response', (r) => void (r.status() >= 500 && trouble.push(`${r.status()} ${r.url()}`)));
   page.on('console', (m) => void (m.type() === 'error' && trouble.push(`console: ${m.text()}`)));
   await page.goto(`${origin}${path}`);
-  const ready = () => page.waitForSelector('html[data-docs-ready]', { state: 'attached', timeout: 20_000 }).then(() => true, () => false);
+  const ready = () =>
+    page.waitForSelector('html[data-docs-ready]', { state: 'attached', timeout: 20_000 }).then(
+      () => true,
+      () => false,
+    );
   if (!(await ready())) {
     // Once (seen on CI, not reproduced): the page loaded but never hydrated. Say what the page saw,
     // then load it again; a second failure fails the test with the same account.
@@ -58,14 +61,11 @@ const input = (page: Page) => page.locator('[data-testid="search-input"]');
 /** Types a question into the open modal and waits until the results list shows it. */
 async function ask(page: Page, question: string): Promise<{ route: string; title: string }[]> {
   await input(page).fill(question);
-  await page.waitForFunction(
-    (q) => {
-      const list = document.querySelector('[data-testid="search-results"]');
-      const status = document.querySelector('[data-testid="search-status"]');
-      return list?.getAttribute('data-query') === q.trim() && status?.getAttribute('data-status') === 'idle';
-    },
-    question,
-  );
+  await page.waitForFunction((q) => {
+    const list = document.querySelector('[data-testid="search-results"]');
+    const status = document.querySelector('[data-testid="search-status"]');
+    return list?.getAttribute('data-query') === q.trim() && status?.getAttribute('data-status') === 'idle';
+  }, question);
   return page.$$eval('[data-testid="search-results"] [role="option"] a', (links) =>
     links.map((a) => ({ route: a.getAttribute('data-route') ?? '', title: a.querySelector('.search-hit__title')?.textContent ?? '' })),
   );
@@ -238,7 +238,9 @@ describe('finding pages', () => {
       await page.waitForSelector('html[data-docs-ready]', { state: 'attached' });
       await openModal(page);
       // The user manual is gone; the API reference index still answers.
-      expect(await ask(page, 'schedule weekly email')).toEqual(expect.not.arrayContaining([expect.objectContaining({ route: expect.stringMatching(/^\/sharing/) })]));
+      expect(await ask(page, 'schedule weekly email')).toEqual(
+        expect.not.arrayContaining([expect.objectContaining({ route: expect.stringMatching(/^\/sharing/) })]),
+      );
       expect(await ask(page, 'qwxzvy')).toEqual([]);
       expect(await page.locator('[role="alert"]').count()).toBe(0);
       expect(errors).toEqual([]);
@@ -282,7 +284,11 @@ describe('insights', () => {
       await page.keyboard.press('Enter');
       expect((await sent).status()).toBe(204);
       // A bad batch is refused with a JSON:API error.
-      const bad = await fetch(`${origin}/docs-insights`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"events":[{"type":"x"}]}' });
+      const bad = await fetch(`${origin}/docs-insights`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"events":[{"type":"x"}]}',
+      });
       expect(bad.status).toBe(422);
       expect(((await bad.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('invalid_attribute');
 

@@ -14,7 +14,6 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { getStack, REPO_ROOT } from './harness.ts';
 import { launchChromium } from './browser-kit.ts';
 
-
 const DESKTOP = { width: 1440, height: 1000 };
 const MOBILE = { width: 390, height: 844 };
 /** Gzipped JavaScript the docs may add to what every page of the web app loads (~11 KB now). */
@@ -76,7 +75,14 @@ async function hydrated(page: Page): Promise<void> {
  */
 async function clickUntil<T>(button: Locator, done: Promise<T>, { every = 3000, tries = 10 } = {}): Promise<T> {
   let finished = false;
-  const settled = done.then(() => { finished = true; }, () => { finished = true; });
+  const settled = done.then(
+    () => {
+      finished = true;
+    },
+    () => {
+      finished = true;
+    },
+  );
   for (let i = 0; i < tries && !finished; i++) {
     await button.click({ timeout: every }).catch(() => {}); // detached, or gone because the click worked: look again
     await Promise.race([settled, new Promise((r) => setTimeout(r, every))]);
@@ -85,7 +91,13 @@ async function clickUntil<T>(button: Locator, done: Promise<T>, { every = 3000, 
 }
 
 const h1 = (page: Page) => page.locator('main h1').first().textContent();
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'");
 
 describe('routes', () => {
   it('answers 200 with the page title as h1 for every route of the manifest', async () => {
@@ -216,7 +228,12 @@ describe('navbar, sidebar and table of contents', () => {
     try {
       const sidebar = page.locator('[data-testid="docs-sidebar"]');
       const button = (label: string) => sidebar.locator('button.menu__category-label', { hasText: label });
-      expect(await sidebar.locator('.docs-sidebar > .menu, nav').first().evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(0);
+      expect(
+        await sidebar
+          .locator('.docs-sidebar > .menu, nav')
+          .first()
+          .evaluate((el) => el.getBoundingClientRect().width),
+      ).toBeGreaterThan(0);
       expect(await page.locator('.docs-sidebar').evaluate((el) => el.getBoundingClientRect().width)).toBe(300);
       expect(await button(first.label).getAttribute('aria-expanded')).toBe('true');
       const other = groups.find((g) => g.label !== first.label)!;
@@ -299,7 +316,8 @@ describe('navbar, sidebar and table of contents', () => {
       await page.locator(`.toc a[href="#${long.toc[0]}"]`).click();
       await page.waitForURL(`${origin}${long.route}?from=test#${long.toc[0]}`);
       // The dropdown follows the location in an effect: it may catch up a moment after the URL changes.
-      await expect.poll(() => page.locator('a[data-locale="en"]').first().getAttribute('href'), { timeout: 10_000 })
+      await expect
+        .poll(() => page.locator('a[data-locale="en"]').first().getAttribute('href'), { timeout: 10_000 })
         .toBe(`${long.route}?from=test#${long.toc[0]}`);
     } finally {
       await context.close();
@@ -390,7 +408,10 @@ describe('colour mode, announcement bar and storage', () => {
       // ready marker: wait for it rather than count at once.
       await page.locator('.announcement-bar').waitFor({ state: 'detached', timeout: 10_000 });
       expect(await page.locator('.announcement-bar').count()).toBe(0);
-      expect(await page.evaluate(() => [localStorage.getItem('cairn-docs.announcement.dismiss'), localStorage.getItem('cairn-docs.announcement.id')])).toEqual(['true', id]);
+      expect(await page.evaluate(() => [localStorage.getItem('cairn-docs.announcement.dismiss'), localStorage.getItem('cairn-docs.announcement.id')])).toEqual([
+        'true',
+        id,
+      ]);
       // The dismissal belonged to an older announcement: this one shows and the flag resets.
       await page.evaluate(() => localStorage.setItem('cairn-docs.announcement.id', 'an-older-announcement'));
       await page.reload();
@@ -548,7 +569,10 @@ describe('loading and crashing', () => {
         expect(await crash.textContent()).toContain('Cause: DOCS_TEST_HOOKS asked this page to crash while rendering.');
         // Click only once the page is interactive: before that the button has no handler yet.
         await hydrated(page);
-        await clickUntil(crash.getByRole('button', { name: 'Try again' }), page.waitForResponse((r) => r.url().includes('.data'), { timeout: 40_000 }));
+        await clickUntil(
+          crash.getByRole('button', { name: 'Try again' }),
+          page.waitForResponse((r) => r.url().includes('.data'), { timeout: 40_000 }),
+        );
         await page.waitForTimeout(200);
         expect(await page.locator('[data-testid="crash-page"] .crash-page__message').textContent({ timeout: 5000 })).toBe('The widget exploded');
       } finally {
@@ -630,7 +654,12 @@ async function scriptSizes(path: string): Promise<Map<string, number>> {
   const bodies: Promise<[string, number]>[] = [];
   page.on('response', (r) => {
     if (r.request().resourceType() === 'script') {
-      bodies.push(r.body().then((b) => [r.url(), gzipSync(b, { level: 9 }).length / 1024] as [string, number], () => [r.url(), 0] as [string, number]));
+      bodies.push(
+        r.body().then(
+          (b) => [r.url(), gzipSync(b, { level: 9 }).length / 1024] as [string, number],
+          () => [r.url(), 0] as [string, number],
+        ),
+      );
     }
   });
   await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });

@@ -44,7 +44,13 @@ beforeAll(async () => {
     body: {
       data: {
         type: 'filters',
-        attributes: { display_name: 'Order status', variable_name: 'shop_status', control_type: 'dropdown_multi', value_type: 'TEXT', sql_query: "SELECT v, initcap(v) FROM (VALUES ('paid'), ('open'), ('shipped')) t(v)" },
+        attributes: {
+          display_name: 'Order status',
+          variable_name: 'shop_status',
+          control_type: 'dropdown_multi',
+          value_type: 'TEXT',
+          sql_query: "SELECT v, initcap(v) FROM (VALUES ('paid'), ('open'), ('shipped')) t(v)",
+        },
         relationships: { datasource: { data: { type: 'datasources', id: sampleId } }, dashboards: { data: [{ type: 'dashboards', id: dashboardId }] } },
       },
     },
@@ -148,7 +154,9 @@ describe('the report editor', () => {
       await page.waitForURL(/\/app\/dashboards\/[^/?]+$/, { timeout: 20_000 });
       const id = new URL(page.url()).pathname.split('/').at(-1)!;
       dashboards.push(id);
-      const board = await apiFetch<{ data: { attributes: { name: string } }; included?: { type: string; attributes: { name: string } }[] }>(`/dashboards/${id}?include=reports`);
+      const board = await apiFetch<{ data: { attributes: { name: string } }; included?: { type: string; attributes: { name: string } }[] }>(
+        `/dashboards/${id}?include=reports`,
+      );
       expect(board.body.data.attributes.name).toBe(`From the SQL editor ${STAMP}`);
       expect((board.body.included ?? []).filter((r) => r.type === 'reports').map((r) => r.attributes.name)).toEqual([`Standalone ${STAMP}`]);
       expect(errors).toEqual([]);

@@ -32,11 +32,9 @@ const cleanup: string[] = [];
 const tag = Math.random().toString(36).slice(2, 8);
 
 // The signing code of docs/pages/embedding/overview.mdx, as an integrator copies it.
-const enc = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
-function signedLinkUrl(base: string, token: string, secret: string,
-  filters: Record<string, string>, lifetimeSeconds = 3600): string {
+function signedLinkUrl(base: string, token: string, secret: string, filters: Record<string, string>, lifetimeSeconds = 3600): string {
   const params: [string, string][] = Object.entries(filters).map(([variable, value]) => [`f.${variable}`, value]);
   params.push(['expires', String(Math.floor(Date.now() / 1000) + lifetimeSeconds)]);
   const canonical = params
@@ -113,25 +111,45 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => parent.listen(0, '127.0.0.1', () => resolve()));
   parentOrigin = `http://127.0.0.1:${(parent.address() as AddressInfo).port}`;
 
-  const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find((d) => d.attributes.is_sample)!;
+  const sample = (await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources')).body.data.find(
+    (d) => d.attributes.is_sample,
+  )!;
   const dash = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: `Embed parent ${tag}` } } } });
   expect(dash.status, dash.text).toBe(201);
   dashboardId = dash.body.data.id;
   const filterBodies = [
-    { display_name: 'Country', variable_name: 'country', control_type: 'dropdown_multi_manual', value_type: 'TEXT', values: ['DE', 'FR'], value_names: ['Germany', 'France'] },
+    {
+      display_name: 'Country',
+      variable_name: 'country',
+      control_type: 'dropdown_multi_manual',
+      value_type: 'TEXT',
+      values: ['DE', 'FR'],
+      value_names: ['Germany', 'France'],
+    },
     { display_name: 'Order status', variable_name: 'order_status', control_type: 'input_multi', value_type: 'TEXT' },
   ];
   for (const attributes of filterBodies) {
-    const res = await apiFetch('/filters', { body: { data: { type: 'filters', attributes, relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboardId }] } } } } });
+    const res = await apiFetch('/filters', {
+      body: { data: { type: 'filters', attributes, relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboardId }] } } } },
+    });
     expect(res.status, res.text).toBe(201);
   }
   const reports: [string, string][] = [
-    ['Orders by country', 'SELECT o.country, count(*) AS orders FROM orders o WHERE {[o.country]=country} AND {[o.status]=order_status} GROUP BY o.country ORDER BY o.country'],
+    [
+      'Orders by country',
+      'SELECT o.country, count(*) AS orders FROM orders o WHERE {[o.country]=country} AND {[o.status]=order_status} GROUP BY o.country ORDER BY o.country',
+    ],
     ['Broken', 'SELECT 1 / (SELECT count(*) - count(*) FROM orders) AS boom'],
   ];
   for (const [name, sqlQuery] of reports) {
     const res = await apiFetch('/reports', {
-      body: { data: { type: 'reports', attributes: { name, sql_query: sqlQuery, width: 6, height: 4 }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+      body: {
+        data: {
+          type: 'reports',
+          attributes: { name, sql_query: sqlQuery, width: 6, height: 4 },
+          relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } },
+        },
+      },
     });
     expect(res.status, res.text).toBe(201);
   }
@@ -146,7 +164,13 @@ afterAll(async () => {
 
 async function link(attributes: Record<string, unknown>): Promise<{ id: string; token: string }> {
   const res = await apiFetch('/dashboard_sharing_links', {
-    body: { data: { type: 'dashboard_sharing_links', attributes: { name: `Customer portal ${tag}`, ...attributes }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } } } },
+    body: {
+      data: {
+        type: 'dashboard_sharing_links',
+        attributes: { name: `Customer portal ${tag}`, ...attributes },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } },
+      },
+    },
   });
   expect(res.status, res.text).toBe(201);
   cleanup.push(res.body.data.id);
@@ -155,7 +179,13 @@ async function link(attributes: Record<string, unknown>): Promise<{ id: string; 
 
 /** A link for per-viewer data: the filter bar on, the parent may set filters, the address signed. */
 async function signedLink(filters: Record<string, string>): Promise<string> {
-  const { id, token } = await link({ parameters_enabled: true, sharing_secret_required: true, toolbar_enabled: true, filter_bar_enabled: true, refresh_enabled: true });
+  const { id, token } = await link({
+    parameters_enabled: true,
+    sharing_secret_required: true,
+    toolbar_enabled: true,
+    filter_bar_enabled: true,
+    refresh_enabled: true,
+  });
   const secret = await apiFetch<{ sharing_secret: string }>(`/dashboard_sharing_links/${id}/sharing_secret`, { method: 'POST' });
   expect(secret.status, secret.text).toBe(200);
   return signedLinkUrl(origin, token, secret.body.sharing_secret, filters);
@@ -216,7 +246,11 @@ describe('a sharing link in a parent page', () => {
       // Naming the fixed filter: refused with the reason, nothing changes.
       await post(page, { type: 'cairn:set-filters', filters: { country: 'FR' } });
       const [refused] = await waitForEvent(page, 'cairn:set-filters-refused');
-      expect(refused!.data).toMatchObject({ source: 'cairn', dashboard_id: dashboardId, problems: ['"country" is fixed by the signed address and cannot be changed.'] });
+      expect(refused!.data).toMatchObject({
+        source: 'cairn',
+        dashboard_id: dashboardId,
+        problems: ['"country" is fixed by the signed address and cannot be changed.'],
+      });
       // Even with another, acceptable value beside it: the whole message is refused.
       await post(page, { type: 'cairn:set-filters', filters: { country: 'DE', order_status: 'paid' } });
       await waitForEvent(page, 'cairn:set-filters-refused', 2);
@@ -292,7 +326,9 @@ describe('a sharing link in a parent page', () => {
 
       // A narrower frame lays the tiles out anew: the parent hears the new height, and it fits again.
       const before = (await ofType(page, 'cairn:resize')).length;
-      await page.evaluate(() => { document.getElementById('cairn')!.style.width = '480px'; });
+      await page.evaluate(() => {
+        document.getElementById('cairn')!.style.width = '480px';
+      });
       await waitForEvent(page, 'cairn:resize', before + 1);
       await page.waitForTimeout(500);
       const narrow = await fits();
@@ -316,7 +352,8 @@ describe('a sharing link in a parent page', () => {
       await page.context().route('**/s/*/status', (route) => {
         failed++;
         return route.fulfill({
-          status: 503, contentType: 'application/json',
+          status: 503,
+          contentType: 'application/json',
           body: JSON.stringify({ error: { status: 503, code: 'service_unavailable', message: 'The database is unavailable.' } }),
         });
       });

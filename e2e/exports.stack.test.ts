@@ -30,14 +30,20 @@ async function finished(jobId: string, ms = 100_000) {
 
 async function download(url: string) {
   const res = await fetch(url);
-  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: new Uint8Array(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    disposition: res.headers.get('content-disposition'),
+    bytes: new Uint8Array(await res.arrayBuffer()),
+  };
 }
 
 beforeAll(async () => {
-  if (!getStack().renderer) throw new Error('the stack file names no renderer: start the stack with the app (scripts/lib/stack.ts starts the renderer with it)');
+  if (!getStack().renderer)
+    throw new Error('the stack file names no renderer: start the stack with the app (scripts/lib/stack.ts starts the renderer with it)');
   const list = await apiFetch('/dashboards?page[size]=100');
   const board = list.body.data.find((d: any) => d.attributes.name === 'Online shop overview');
-  expect(board, 'the dev seed\'s sample dashboard').toBeDefined();
+  expect(board, "the dev seed's sample dashboard").toBeDefined();
   dashboardId = board.id;
   const reports = await apiFetch(`/dashboards/${dashboardId}?include=reports`);
   reportId = reports.body.included.find((r: any) => r.type === 'reports' && r.attributes.name === 'Revenue by country').id;
@@ -100,7 +106,15 @@ describe.skipIf(noChromium)('scheduled e-mails', () => {
       body: {
         data: {
           type: 'dashboard_schedules',
-          attributes: { name: 'Country revenue', emails: to, cc_emails: 'cc-exports@example.com', attach_as: 'csv,excel,pdf,inline_png', schedule: 'weekly;0;07:00', subject_text: 'Revenue this week', body_text: 'Good morning,\n\nhere are the numbers.' },
+          attributes: {
+            name: 'Country revenue',
+            emails: to,
+            cc_emails: 'cc-exports@example.com',
+            attach_as: 'csv,excel,pdf,inline_png',
+            schedule: 'weekly;0;07:00',
+            subject_text: 'Revenue this week',
+            body_text: 'Good morning,\n\nhere are the numbers.',
+          },
           relationships: { report: { data: { type: 'reports', id: reportId } } },
         },
       },
@@ -113,13 +127,21 @@ describe.skipIf(noChromium)('scheduled e-mails', () => {
     const sent = await apiFetch(`/dashboard_schedules/${id}/send_now`, { method: 'POST', headers: ACTION });
     expect(sent.status, sent.text).toBe(200);
     expect(sent.body).toMatchObject({ status: 'sent', dashboard_schedule_id: id, recipients: 2 });
-    expect(sent.body.attachments.map((a: any) => a.filename)).toEqual(['Revenue by country.xlsx', 'Revenue by country.csv', 'Revenue by country.pdf', 'Revenue by country.png']);
+    expect(sent.body.attachments.map((a: any) => a.filename)).toEqual([
+      'Revenue by country.xlsx',
+      'Revenue by country.csv',
+      'Revenue by country.pdf',
+      'Revenue by country.png',
+    ]);
 
     const inbox = getStack().mail.inbox;
     const list = (await (await fetch(`${inbox}/messages?to=${encodeURIComponent(to)}`)).json()) as { id: string }[];
     expect(list).toHaveLength(1);
     const m = (await (await fetch(`${inbox}/messages/${list[0]!.id}`)).json()) as {
-      subject: string; text: string; html: string; attachments: { filename: string | null; content_type: string; disposition: string | null; content_id: string | null; size: number }[];
+      subject: string;
+      text: string;
+      html: string;
+      attachments: { filename: string | null; content_type: string; disposition: string | null; content_id: string | null; size: number }[];
     };
     expect(m.subject).toBe('Revenue this week');
     expect(m.text).toContain('here are the numbers.');

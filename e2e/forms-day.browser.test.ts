@@ -33,7 +33,10 @@ beforeAll(async () => {
   origin = new URL(stack.app).origin;
   adminEmail = stack.admin.email;
   // A port that accepts connections and never says a word (what a firewall or a wrong service looks like).
-  silent = createServer((s) => { sockets.push(s); s.on('error', () => {}); });
+  silent = createServer((s) => {
+    sockets.push(s);
+    s.on('error', () => {});
+  });
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
   silentPort = (silent.address() as { port: number }).port;
   browser = await launchChromium();
@@ -61,16 +64,24 @@ describe('datasource form', () => {
     await page.goto(`${origin}/app/datasources/new`);
     const type = page.locator('[data-testid="field-database_type"]');
     await type.waitFor();
-    const options = await type.locator('option').evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent, disabled: (o as HTMLOptionElement).disabled })));
+    const options = await type
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent, disabled: (o as HTMLOptionElement).disabled })));
     expect(options.find((o) => o.value === 'postgres')).toMatchObject({ disabled: false, text: 'PostgreSQL' });
     expect(options.find((o) => o.value === 'mysql')?.disabled).toBe(false);
     expect(options.find((o) => o.value === 'mongodb')).toMatchObject({ disabled: true, text: expect.stringContaining('not available yet') });
     // Oracle runs through an agent only (D50/D60): offered, and the note says how.
     expect(options.find((o) => o.value === 'oracle')?.disabled).toBe(false);
     for (const runs of ['snowflake', 'bigquery', 'databricks', 'athena']) expect(options.find((o) => o.value === runs)?.disabled).toBe(false);
-    const modes = await page.locator('[data-testid="field-connection_mode"] option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).disabled]));
+    const modes = await page
+      .locator('[data-testid="field-connection_mode"] option')
+      .evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).disabled]));
     // PostgreSQL runs directly, through SSH tunnels (D51) and through agents (D50).
-    expect(modes).toEqual([['direct', false], ['ssh_tunnel', false], ['agent', false]]);
+    expect(modes).toEqual([
+      ['direct', false],
+      ['ssh_tunnel', false],
+      ['agent', false],
+    ]);
     expect(await page.textContent('[data-testid="database_type-note"]')).toMatch(/cannot run queries in Cairn yet/);
     await page.selectOption('[data-testid="field-database_type"]', 'oracle');
     expect(await page.textContent('[data-testid="database_type-note"]')).toMatch(/runs through a Cairn agent only/);
@@ -103,7 +114,9 @@ describe('datasource form', () => {
 
   it('on a saved datasource, tests the edits in the form rather than the stored settings', async () => {
     const made = await apiFetch<{ data: { id: string } }>('/datasources', {
-      body: { data: { type: 'datasources', attributes: { name: `Stored ${STAMP}`, database_type: 'mysql', connection_mode: 'direct', host: '127.0.0.1', port: 1 } } },
+      body: {
+        data: { type: 'datasources', attributes: { name: `Stored ${STAMP}`, database_type: 'mysql', connection_mode: 'direct', host: '127.0.0.1', port: 1 } },
+      },
     });
     expect(made.status, made.text).toBe(201);
     cleanup.push(`/datasources/${made.body.data.id}`);
@@ -134,12 +147,17 @@ describe('scheduled e-mails', () => {
     await page.click('[data-testid="schedule-save"]');
     await page.locator('[data-testid="schedule-saved"]').waitFor();
     expect(await page.textContent('[data-testid="schedule-saved"]')).toBe('Scheduled e-mail created.');
-    const list = await apiFetch<{ data: { id: string; attributes: { name: string; schedule: string; time_zone: string } }[] }>('/dashboard_schedules?page[size]=100');
+    const list = await apiFetch<{ data: { id: string; attributes: { name: string; schedule: string; time_zone: string } }[] }>(
+      '/dashboard_schedules?page[size]=100',
+    );
     const mine = list.body.data.find((s) => s.attributes.name === `Weekly ${STAMP}`)!;
     cleanup.push(`/dashboard_schedules/${mine.id}`);
     expect(mine.attributes).toMatchObject({ schedule: 'weekly;0,4;07:15,17:30', time_zone: 'Asia/Tokyo' });
     // A stored 12-hour monthly string comes back into the pickers.
-    const patched = await apiFetch(`/dashboard_schedules/${mine.id}`, { method: 'PATCH', body: { data: { type: 'dashboard_schedules', id: mine.id, attributes: { schedule: 'monthly;1,15;6:30 pm' } } } });
+    const patched = await apiFetch(`/dashboard_schedules/${mine.id}`, {
+      method: 'PATCH',
+      body: { data: { type: 'dashboard_schedules', id: mine.id, attributes: { schedule: 'monthly;1,15;6:30 pm' } } },
+    });
     expect(patched.status, patched.text).toBe(200);
     await page.reload();
     await page.click(`[data-testid="schedule-Weekly ${STAMP}"] [data-testid="edit-schedule"]`);
@@ -195,7 +213,10 @@ describe('administration', () => {
     const after = await apiFetch<{ data: { attributes: { time_zone: string } } }>('/organization');
     expect(after.body.data.attributes.time_zone).toBe('America/Los_Angeles');
     if (original) {
-      await apiFetch('/organization', { method: 'PATCH', body: { data: { type: 'organizations', id: org.body.data.id, attributes: { time_zone: original } } } });
+      await apiFetch('/organization', {
+        method: 'PATCH',
+        body: { data: { type: 'organizations', id: org.body.data.id, attributes: { time_zone: original } } },
+      });
     }
   });
 

@@ -57,7 +57,11 @@ describe('watchHealth', () => {
     const pid1 = await until(() => pidAt(url), 30_000);
     expect(pid1).toBe(first.pid);
     const stop = watchHealth(sup, [watched], {
-      intervalMs: 200, timeoutMs: 300, failures: 3, readyTimeoutMs: 10_000, stopGraceMs: 500,
+      intervalMs: 200,
+      timeoutMs: 300,
+      failures: 3,
+      readyTimeoutMs: 10_000,
+      stopGraceMs: 500,
       onRestart: (name, why) => restarts.push(`${name}: ${why}`),
     });
     try {
@@ -66,7 +70,10 @@ describe('watchHealth', () => {
 
       // Alive but silent: the launcher stops it and starts a new one.
       process.kill(-first.pid!, 'SIGSTOP');
-      const pid2 = await until(async () => { const p = await pidAt(url); return p && p !== pid1 ? p : null; }, 15_000);
+      const pid2 = await until(async () => {
+        const p = await pidAt(url);
+        return p && p !== pid1 ? p : null;
+      }, 15_000);
       expect(restarts).toHaveLength(1);
       expect(restarts[0]).toMatch(/3 health checks of .*\/health failed/);
       expect(first.running).toBe(false);
@@ -74,7 +81,10 @@ describe('watchHealth', () => {
 
       // The process lives on but its server is gone (like wrangler after workerd died).
       await fetch(`http://127.0.0.1:${port}/drop`).catch(() => undefined);
-      const pid3 = await until(async () => { const p = await pidAt(url); return p && p !== pid2 ? p : null; }, 15_000);
+      const pid3 = await until(async () => {
+        const p = await pidAt(url);
+        return p && p !== pid2 ? p : null;
+      }, 15_000);
       expect(restarts).toHaveLength(2);
       expect(watched.child.pid).toBe(pid3);
       // Stopping for a restart is not an unexpected exit.

@@ -24,7 +24,8 @@ export interface CaughtMessage {
 
 function inboxUrl(path: string): string {
   const stack = getStack();
-  if (!stack.mail?.inbox) throw new Error('the stack file has no mail.inbox: start the stack with a version of scripts/lib/stack.ts that runs the SMTP catcher');
+  if (!stack.mail?.inbox)
+    throw new Error('the stack file has no mail.inbox: start the stack with a version of scripts/lib/stack.ts that runs the SMTP catcher');
   return `${stack.mail.inbox}${path}`;
 }
 

@@ -55,7 +55,9 @@ beforeAll(async () => {
   ({ browser, origin, adminState } = await startAsAdmin());
   const ds = await apiFetch<{ data: { id: string; attributes: { is_sample?: boolean } }[] }>('/datasources');
   sampleId = (ds.body.data.find((d) => d.attributes.is_sample) ?? ds.body.data[0]!).id;
-  const made = await apiFetch<{ data: { id: string } }>('/dashboards', { body: { data: { type: 'dashboards', attributes: { name: `Issue 15 rest ${STAMP}` } } } });
+  const made = await apiFetch<{ data: { id: string } }>('/dashboards', {
+    body: { data: { type: 'dashboards', attributes: { name: `Issue 15 rest ${STAMP}` } } },
+  });
   expect(made.status, made.text).toBe(201);
   dashboardId = made.body.data.id;
   dashboards.push(dashboardId);
@@ -74,7 +76,9 @@ describe('issue 15, the rest', () => {
       await page.locator('[data-testid="report-editor"]').waitFor();
       await writeSql(page, 'SELECT g AS n, g * 2 AS twice FROM generate_series(1, 2500) g ORDER BY g');
       await page.click('[data-testid="run-query"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, {
+        timeout: 30_000,
+      });
       expect(await page.locator('[data-testid="result-page-label"]').textContent()).toBe('Rows 1–2,000 of 2,500');
       const href = await page.locator('[data-testid="result-download-csv"]').getAttribute('href');
       expect(href).toMatch(/^\/app\/reports\/executions\/exe_[A-Za-z0-9]+\/download\?format=csv&name=Query\+results$/);
@@ -110,7 +114,8 @@ describe('issue 15, the rest', () => {
       let map: Record<string, number> = {};
       for (let i = 0; i < 50 && Object.keys(map).length < 4; i++) {
         await page.waitForTimeout(200);
-        map = (await apiFetch<{ data: { attributes: { series_colors: Record<string, number> } } }>(`/dashboards/${dashboardId}`)).body.data.attributes.series_colors;
+        map = (await apiFetch<{ data: { attributes: { series_colors: Record<string, number> } } }>(`/dashboards/${dashboardId}`)).body.data.attributes
+          .series_colors;
       }
       expect(Object.keys(map).sort()).toEqual(['apple', 'kiwi', 'pear', 'plum']);
       expect(new Set(Object.values(map)).size).toBe(4);
@@ -118,7 +123,8 @@ describe('issue 15, the rest', () => {
       await page.reload();
       await page.waitForFunction(() => document.querySelectorAll('.dashboard-grid [data-drawn="true"]').length >= 2, undefined, { timeout: 45_000 });
       await page.waitForTimeout(800);
-      const again = (await apiFetch<{ data: { attributes: { series_colors: Record<string, number> } } }>(`/dashboards/${dashboardId}`)).body.data.attributes.series_colors;
+      const again = (await apiFetch<{ data: { attributes: { series_colors: Record<string, number> } } }>(`/dashboards/${dashboardId}`)).body.data.attributes
+        .series_colors;
       expect(again).toEqual(map);
       expect(errors).toEqual([]);
     } finally {
@@ -139,13 +145,23 @@ describe('issue 15, the rest', () => {
     expect(filter.status, filter.text).toBe(201);
     const id = await report(`Bounds ${STAMP}`, 'SELECT {day.start}::text AS first_day, ({day.end}::date - 1)::text AS last_day');
     const saved = await apiFetch(`/dashboards/${dashboardId}`, {
-      method: 'PATCH', body: { data: { type: 'dashboards', id: dashboardId, attributes: {
-        time_zone_config: { type: 'fixed', fixed_time_zone: 'UTC' },
-        default_parameters: { filters: [{ variable_name: 'day', selected_values: ['last_7_days'] }] },
-      } } },
+      method: 'PATCH',
+      body: {
+        data: {
+          type: 'dashboards',
+          id: dashboardId,
+          attributes: {
+            time_zone_config: { type: 'fixed', fixed_time_zone: 'UTC' },
+            default_parameters: { filters: [{ variable_name: 'day', selected_values: ['last_7_days'] }] },
+          },
+        },
+      },
     });
     expect(saved.status, saved.text).toBe(200);
-    const res = await apiFetch<{ data_key: string; data_access_token: string; data_url: string }>(`/reports/${id}/data`, { body: {}, headers: { 'content-type': 'application/json' } });
+    const res = await apiFetch<{ data_key: string; data_access_token: string; data_url: string }>(`/reports/${id}/data`, {
+      body: {},
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status, res.text).toBe(200);
     const rows = (await (await fetch(res.body.data_url, { headers: { authorization: `Data ${res.body.data_access_token}` } })).json()) as { rows: string[][] };
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -167,7 +183,9 @@ function legendColours(page: Page, reportId: string): Promise<Record<string, str
     const out: Record<string, string> = {};
     for (const text of tile.querySelectorAll('svg text')) {
       const g = text.parentElement;
-      const symbol = [...(g?.querySelectorAll('rect[fill], circle[fill], path[fill]') ?? [])].find((e) => !['transparent', 'none'].includes(e.getAttribute('fill')!));
+      const symbol = [...(g?.querySelectorAll('rect[fill], circle[fill], path[fill]') ?? [])].find(
+        (e) => !['transparent', 'none'].includes(e.getAttribute('fill')!),
+      );
       const label = text.textContent?.trim();
       if (label && symbol && g!.querySelectorAll('text').length === 1) out[label] = symbol.getAttribute('fill')!;
     }
@@ -175,21 +193,39 @@ function legendColours(page: Page, reportId: string): Promise<Record<string, str
   });
 }
 
-type Schedule = { id: string; attributes: { name: string; parameters: { timerange?: string; filters?: { variable_name: string; selected_values: unknown[] }[] } | null } };
+type Schedule = {
+  id: string;
+  attributes: { name: string; parameters: { timerange?: string; filters?: { variable_name: string; selected_values: unknown[] }[] } | null };
+};
 
 describe('issue 15, the last items', () => {
-  it('the schedule form uses the dashboard\'s filter bar; a relative range is saved as its token', async () => {
+  it("the schedule form uses the dashboard's filter bar; a relative range is saved as its token", async () => {
     const board = await ownDashboard('Schedule filters');
-    const filter = (attributes: Record<string, unknown>, datasource = false) => apiFetch('/filters', {
-      body: { data: { type: 'filters', attributes, relationships: {
-        dashboards: { data: [{ type: 'dashboards', id: board }] },
-        ...(datasource ? { datasource: { data: { type: 'datasources', id: sampleId } } } : {}),
-      } } },
-    });
+    const filter = (attributes: Record<string, unknown>, datasource = false) =>
+      apiFetch('/filters', {
+        body: {
+          data: {
+            type: 'filters',
+            attributes,
+            relationships: {
+              dashboards: { data: [{ type: 'dashboards', id: board }] },
+              ...(datasource ? { datasource: { data: { type: 'datasources', id: sampleId } } } : {}),
+            },
+          },
+        },
+      });
     const period = await filter({ display_name: 'Period', variable_name: 'period', control_type: 'date_range', value_type: 'DATE' });
     expect(period.status, period.text).toBe(201);
-    const region = await filter({ display_name: 'Region', variable_name: 'region', control_type: 'dropdown', value_type: 'TEXT',
-      sql_query: "SELECT * FROM (VALUES ('north'), ('south')) t(region)" }, true);
+    const region = await filter(
+      {
+        display_name: 'Region',
+        variable_name: 'region',
+        control_type: 'dropdown',
+        value_type: 'TEXT',
+        sql_query: "SELECT * FROM (VALUES ('north'), ('south')) t(region)",
+      },
+      true,
+    );
     expect(region.status, region.text).toBe(201);
     const name = `Filtered ${STAMP}`;
     const { context, page, errors } = await newPage();
@@ -225,21 +261,28 @@ describe('issue 15, the last items', () => {
       await page.click('[data-testid="schedule-save"]');
       await page.locator('[data-testid="schedule-saved"]').waitFor();
       const again = (await apiFetch<{ data: Schedule }>(`/dashboard_schedules/${mine.id}`)).body.data.attributes.parameters!;
-      expect(again.filters).toEqual(expect.arrayContaining([
-        { variable_name: 'period', selected_values: ['previous_month'] },
-        { variable_name: 'region', selected_values: ['south'] },
-      ]));
+      expect(again.filters).toEqual(
+        expect.arrayContaining([
+          { variable_name: 'period', selected_values: ['previous_month'] },
+          { variable_name: 'region', selected_values: ['south'] },
+        ]),
+      );
       expect(errors).toEqual([]);
     } finally {
       await context.close();
     }
   }, 120_000);
 
-  it('a sharing link draws each series value in the dashboard\'s stored colour and stores nothing', async () => {
+  it("a sharing link draws each series value in the dashboard's stored colour and stores nothing", async () => {
     const board = await ownDashboard('Link colours');
     const res = await apiFetch<{ data: { id: string } }>('/reports', {
-      body: { data: { type: 'reports', attributes: { name: `Fruit ${STAMP}`, sql_query: "SELECT * FROM (VALUES ('apple', 3), ('pear', 2), ('plum', 1)) t(fruit, n)" },
-        relationships: { dashboard: { data: { type: 'dashboards', id: board } }, datasource: { data: { type: 'datasources', id: sampleId } } } } },
+      body: {
+        data: {
+          type: 'reports',
+          attributes: { name: `Fruit ${STAMP}`, sql_query: "SELECT * FROM (VALUES ('apple', 3), ('pear', 2), ('plum', 1)) t(fruit, n)" },
+          relationships: { dashboard: { data: { type: 'dashboards', id: board } }, datasource: { data: { type: 'datasources', id: sampleId } } },
+        },
+      },
     });
     expect(res.status, res.text).toBe(201);
     const reportId = res.body.data.id;
@@ -253,10 +296,17 @@ describe('issue 15, the last items', () => {
       await db.end();
     }
     const link = await apiFetch<{ data: { id: string; attributes: { token: string } } }>('/dashboard_sharing_links', {
-      body: { data: { type: 'dashboard_sharing_links', attributes: { name: `colours ${STAMP}` }, relationships: { dashboard: { data: { type: 'dashboards', id: board } } } } },
+      body: {
+        data: {
+          type: 'dashboard_sharing_links',
+          attributes: { name: `colours ${STAMP}` },
+          relationships: { dashboard: { data: { type: 'dashboards', id: board } } },
+        },
+      },
     });
     expect(link.status, link.text).toBe(201);
-    const drawn = (page: Page) => page.waitForFunction((id) => document.querySelector(`[data-testid="chart-${id}"]`)?.getAttribute('data-drawn') === 'true', reportId, { timeout: 45_000 });
+    const drawn = (page: Page) =>
+      page.waitForFunction((id) => document.querySelector(`[data-testid="chart-${id}"]`)?.getAttribute('data-drawn') === 'true', reportId, { timeout: 45_000 });
     const { context, page, errors } = await newPage();
     const anonymous = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
     try {
@@ -276,12 +326,17 @@ describe('issue 15, the last items', () => {
       await page.locator('[data-testid="sql-editor-content"]').waitFor({ timeout: 30_000 });
       await page.locator('[data-testid="sql-editor-content"]').click();
       await page.keyboard.press('ControlOrMeta+Enter');
-      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, { timeout: 45_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.getAttribute('data-phase') === 'done', undefined, {
+        timeout: 45_000,
+      });
       await page.locator('[data-testid="tab-chart"]').click();
-      await page.waitForFunction(() => document.querySelector('[data-testid="chart-preview-chart"]')?.getAttribute('data-drawn') === 'true', undefined, { timeout: 45_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="chart-preview-chart"]')?.getAttribute('data-drawn') === 'true', undefined, {
+        timeout: 45_000,
+      });
       expect(await legendColours(page, 'preview-chart')).toEqual(onDashboard);
       await shared.waitForTimeout(800);
-      const after = (await apiFetch<{ data: { attributes: { series_colors: Record<string, number> } } }>(`/dashboards/${board}`)).body.data.attributes.series_colors;
+      const after = (await apiFetch<{ data: { attributes: { series_colors: Record<string, number> } } }>(`/dashboards/${board}`)).body.data.attributes
+        .series_colors;
       expect(after).toEqual(stored);
       expect(errors).toEqual([]);
     } finally {

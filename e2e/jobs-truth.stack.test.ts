@@ -53,7 +53,9 @@ function workerdBelow(root: number): number[] {
     if (!/^\d+$/.test(d)) continue;
     try {
       parent.set(Number(d), parentOf(Number(d)));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   const below = (pid: number): boolean => {
     for (let p = parent.get(pid); p; p = parent.get(p)) if (p === root) return true;
@@ -61,7 +63,6 @@ function workerdBelow(root: number): number[] {
   };
   return [...parent.keys()].filter((pid) => below(pid) && commOf(pid) === 'workerd');
 }
-
 
 /**
  * Kills a worker of the stack: only against a stack that starts it again (`npm start`'s health watch), so
@@ -71,47 +72,62 @@ function workerdBelow(root: number): number[] {
 const killsWorkers = process.env.CAIRN_E2E_KILL_WORKERS === '1' ? it : it.skip;
 
 describe('a job whose consumer dies', () => {
-  killsWorkers('ends as a success or as a failure that says so, never stuck running', async () => {
-    const stack = getStack();
-    const list = await apiFetch('/dashboards?page[size]=100');
-    const board = list.body.data.find((d: any) => d.attributes.name === 'Online shop overview');
-    expect(board, 'the dev seed\'s sample dashboard').toBeDefined();
-    const ds = (await apiFetch('/datasources')).body.data.find((d: any) => d.attributes.is_sample);
-    const report = await apiFetch('/reports', {
-      body: {
-        data: {
-          type: 'reports', attributes: { name: `Slow export ${Date.now()}`, sql_query: 'select pg_sleep(30) as slept, 1 as n' },
-          relationships: { dashboard: { data: { type: 'dashboards', id: board.id } }, datasource: { data: { type: 'datasources', id: ds.id } } },
+  killsWorkers(
+    'ends as a success or as a failure that says so, never stuck running',
+    async () => {
+      const stack = getStack();
+      const list = await apiFetch('/dashboards?page[size]=100');
+      const board = list.body.data.find((d: any) => d.attributes.name === 'Online shop overview');
+      expect(board, "the dev seed's sample dashboard").toBeDefined();
+      const ds = (await apiFetch('/datasources')).body.data.find((d: any) => d.attributes.is_sample);
+      const report = await apiFetch('/reports', {
+        body: {
+          data: {
+            type: 'reports',
+            attributes: { name: `Slow export ${Date.now()}`, sql_query: 'select pg_sleep(30) as slept, 1 as n' },
+            relationships: { dashboard: { data: { type: 'dashboards', id: board.id } }, datasource: { data: { type: 'datasources', id: ds.id } } },
+          },
         },
-      },
-    });
-    expect(report.status, report.text).toBe(201);
-    const reportId = report.body.data.id;
-    try {
-      const started = await apiFetch(`/reports/${reportId}/export_csv`, { body: {}, headers: ACTION });
-      expect(started.status, started.text).toBe(202);
-      const jobId = started.body.job_id as string;
-      await until('the export runs', async () => (await apiFetch(`/export_jobs/${jobId}`)).body.data.attributes.job_status === 'running', 60_000, 200);
+      });
+      expect(report.status, report.text).toBe(201);
+      const reportId = report.body.data.id;
+      try {
+        const started = await apiFetch(`/reports/${reportId}/export_csv`, { body: {}, headers: ACTION });
+        expect(started.status, started.text).toBe(202);
+        const jobId = started.body.job_id as string;
+        await until('the export runs', async () => (await apiFetch(`/export_jobs/${jobId}`)).body.data.attributes.job_status === 'running', 60_000, 200);
 
-      const port = Number(new URL(stack.regions.eu.api).port);
-      // Every workerd of that worker's wrangler (its proxy and the runtime that consumes the queue).
-      const killed = workerdBelow(wranglerOf(port));
-      expect(killed.length, 'the EU API worker runs in a workerd process').toBeGreaterThan(0);
-      for (const pid of killed) process.kill(pid, 'SIGKILL');
+        const port = Number(new URL(stack.regions.eu.api).port);
+        // Every workerd of that worker's wrangler (its proxy and the runtime that consumes the queue).
+        const killed = workerdBelow(wranglerOf(port));
+        expect(killed.length, 'the EU API worker runs in a workerd process').toBeGreaterThan(0);
+        for (const pid of killed) process.kill(pid, 'SIGKILL');
 
-      // The launcher starts the worker again (a loaded machine may take a minute or two).
-      await until('the EU API answers again', async () => (await fetch(`${stack.regions.eu.api}/health`, { signal: AbortSignal.timeout(2000) })).ok, 240_000, 1000);
-      const end = await until('the job ends', async () => {
-        const a = (await apiFetch(`/export_jobs/${jobId}`)).body.data.attributes;
-        return a.job_status === 'success' || a.job_status === 'error' ? a : null;
-      }, 180_000, 1000);
-      console.log(`the export ended as ${end.job_status}${end.error_message ? `: ${end.error_message}` : ''}`);
-      if (end.job_status === 'error') expect(end.error_message).toMatch(/lost|gave up/);
-      else expect(end.file_url).toMatch(/\/exports\//);
-    } finally {
-      await apiFetch(`/reports/${reportId}`, { method: 'DELETE' });
-    }
-  }, 600_000);
+        // The launcher starts the worker again (a loaded machine may take a minute or two).
+        await until(
+          'the EU API answers again',
+          async () => (await fetch(`${stack.regions.eu.api}/health`, { signal: AbortSignal.timeout(2000) })).ok,
+          240_000,
+          1000,
+        );
+        const end = await until(
+          'the job ends',
+          async () => {
+            const a = (await apiFetch(`/export_jobs/${jobId}`)).body.data.attributes;
+            return a.job_status === 'success' || a.job_status === 'error' ? a : null;
+          },
+          180_000,
+          1000,
+        );
+        console.log(`the export ended as ${end.job_status}${end.error_message ? `: ${end.error_message}` : ''}`);
+        if (end.job_status === 'error') expect(end.error_message).toMatch(/lost|gave up/);
+        else expect(end.file_url).toMatch(/\/exports\//);
+      } finally {
+        await apiFetch(`/reports/${reportId}`, { method: 'DELETE' });
+      }
+    },
+    600_000,
+  );
 });
 
 describe.skipIf(noChromium)('dashboard thumbnails', () => {
@@ -124,10 +140,15 @@ describe.skipIf(noChromium)('dashboard thumbnails', () => {
       expect((await apiFetch(`/dashboards/${id}`)).status).toBe(200); // a view
       // The launcher's cron ticks every minute; fire one now rather than wait.
       await fetch(`${stack.regions.eu.api}/cdn-cgi/handler/scheduled`).catch(() => undefined);
-      const attrs = await until('the thumbnail is drawn', async () => {
-        const a = (await apiFetch(`/dashboards/${id}`)).body.data.attributes;
-        return a.thumbnail_created_at ? a : null;
-      }, 240_000, 2000);
+      const attrs = await until(
+        'the thumbnail is drawn',
+        async () => {
+          const a = (await apiFetch(`/dashboards/${id}`)).body.data.attributes;
+          return a.thumbnail_created_at ? a : null;
+        },
+        240_000,
+        2000,
+      );
       const res = await fetch(attrs.thumbnail_image_url, { headers: { authorization: `Api ${stack.api_key}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');

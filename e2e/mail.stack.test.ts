@@ -10,7 +10,6 @@ import { createDb } from '@cairn/db';
 import { apiFetch, getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
 
-
 const ACTION = { 'content-type': 'application/json' };
 const created: string[] = [];
 let client: ReturnType<typeof createDb>;

@@ -23,15 +23,20 @@ async function report(name: string, query: string, chart: object): Promise<strin
   const ds = await apiFetch<{ data: { id: string; attributes: { name: string } }[] }>('/datasources');
   const sample = ds.body.data.find((d) => d.attributes.name === 'Sample data') ?? ds.body.data[0]!;
   const r = await apiFetch<{ data: { id: string } }>('/reports', {
-    body: { data: { type: 'reports', attributes: { name: `${name} ${STAMP}`, sql_query: query, width: 6, height: 6 }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } } } },
+    body: {
+      data: {
+        type: 'reports',
+        attributes: { name: `${name} ${STAMP}`, sql_query: query, width: 6, height: 6 },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } }, datasource: { data: { type: 'datasources', id: sample.id } } },
+      },
+    },
   });
   expect(r.status, r.text).toBe(201);
   await sql`update reports set chart_configuration = ${sql.json(chart as never)} where id = ${r.body.data.id}`;
   return r.body.data.id;
 }
 
-const firstCell = (reportId: string) =>
-  page.$eval(`[data-testid="chart-${reportId}"] table tbody tr td`, (td) => td.textContent?.trim() ?? '');
+const firstCell = (reportId: string) => page.$eval(`[data-testid="chart-${reportId}"] table tbody tr td`, (td) => td.textContent?.trim() ?? '');
 
 beforeAll(async () => {
   const stack = getStack();
@@ -48,11 +53,18 @@ beforeAll(async () => {
   page = await context.newPage();
   page.on('response', (res: Response) => {
     if (!new URL(res.url()).pathname.startsWith('/app/data/')) return;
-    void res.body().then((b) => received.push({ url: res.url(), bytes: b.length }), () => {});
+    void res.body().then(
+      (b) => received.push({ url: res.url(), bytes: b.length }),
+      () => {},
+    );
   });
   await signInAt(page, origin, stack.admin.email, stack.admin.password);
   await page.goto(`${origin}/app/dashboards/${dashboardId}`);
-  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')].filter((t) => t.dataset.drawn === 'true').length === 2, undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')].filter((t) => t.dataset.drawn === 'true').length === 2,
+    undefined,
+    { timeout: 30_000 },
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -85,7 +97,13 @@ describe('big results on a dashboard', () => {
 
   it('a sharing link pages its table tile the same way, without a session', async () => {
     const link = await apiFetch<{ data: { id: string; attributes: { token: string } } }>('/dashboard_sharing_links', {
-      body: { data: { type: 'dashboard_sharing_links', attributes: { name: `Paging ${STAMP}` }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } } } },
+      body: {
+        data: {
+          type: 'dashboard_sharing_links',
+          attributes: { name: `Paging ${STAMP}` },
+          relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } },
+        },
+      },
     });
     expect(link.status, link.text).toBe(201);
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
@@ -93,7 +111,10 @@ describe('big results on a dashboard', () => {
       const guest = await context.newPage();
       guest.on('response', (res: Response) => {
         if (!new URL(res.url()).pathname.startsWith('/app/data/')) return;
-        void res.body().then((b) => received.push({ url: res.url(), bytes: b.length }), () => {});
+        void res.body().then(
+          (b) => received.push({ url: res.url(), bytes: b.length }),
+          () => {},
+        );
       });
       await guest.goto(`${origin}/s/${link.body.data.attributes.token}`);
       const tile = guest.locator(`section[data-report-id="${ids.table}"]`);

@@ -27,7 +27,13 @@ beforeAll(async () => {
   usDb = createDb(stack.regions.us.database_url, { max: 1 });
   euDb = createDb(stack.regions.eu.database_url, { max: 1 });
   usOrg = await createOrganization(usDb.db, { name: `US org ${randomString(4)}`, region: 'us', adminEmail: email, adminPassword: password });
-  usKey = (await createApiKey(usDb.db, { organizationId: usOrg.organization.id, name: 'e2e', grants: PERMISSIONS.map((permission) => ({ permission, resources: null })) })).secret;
+  usKey = (
+    await createApiKey(usDb.db, {
+      organizationId: usOrg.organization.id,
+      name: 'e2e',
+      grants: PERMISSIONS.map((permission) => ({ permission, resources: null })),
+    })
+  ).secret;
 });
 
 afterAll(async () => {
@@ -59,9 +65,12 @@ describe('an organization of the US database', () => {
 
   it('its admin signs in with the region chosen; the EU sign-in does not know the address', async () => {
     const { regions } = getStack();
-    const signIn = (base: string) => fetch(`${base}/auth/sessions`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
-    });
+    const signIn = (base: string) =>
+      fetch(`${base}/auth/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
     expect((await signIn(regions.eu.api)).status).toBe(401);
     const ok = await signIn(regions.us.api);
     expect(ok.status).toBe(201);

@@ -25,7 +25,11 @@ async function main() {
   const origin = new URL(stack.app).origin;
   const { db, sql } = createDb(stack.database_url, { max: 1 });
   const tag = Math.random().toString(36).slice(2, 7);
-  const { organization, admin } = await createOrganization(db, { name: 'Example Corp', adminEmail: `admin-${tag}@admins.example.net`, adminPassword: PASSWORD });
+  const { organization, admin } = await createOrganization(db, {
+    name: 'Example Corp',
+    adminEmail: `admin-${tag}@admins.example.net`,
+    adminPassword: PASSWORD,
+  });
   const domain = `example-${tag}.com`;
   const group = newId('user_group');
   const browser = await launchChromium();
@@ -34,9 +38,16 @@ async function main() {
     await sql`insert into user_groups (id, organization_id, name) values (${group}, ${organization.id}, 'Finance readers')`;
     const secretKey = process.env.SECRET_KEY;
     await db.insert(ssoConnections).values({
-      organization_id: organization.id, protocol: 'oidc', preset: 'okta', issuer: 'https://example-corp.okta.com', client_id: '0oa8f2example4x7',
+      organization_id: organization.id,
+      protocol: 'oidc',
+      preset: 'okta',
+      issuer: 'https://example-corp.okta.com',
+      client_id: '0oa8f2example4x7',
       client_secret_sealed: secretKey ? await encryptSecret('not a real secret', secretKey) : null,
-      domains: [domain], require_sso: false, jit_role: 'viewer', jit_group_ids: [group],
+      domains: [domain],
+      require_sso: false,
+      jit_role: 'viewer',
+      jit_group_ids: [group],
     });
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
@@ -46,7 +57,10 @@ async function main() {
     await page.screenshot({ path: `${OUT}/administration-sso-oidc.png`, fullPage: true });
     await page.click('[data-testid="sso-protocol-saml"]');
     await page.selectOption('[data-testid="sso-preset"]', 'entra');
-    await page.fill('input[name="metadata_url"]', 'https://login.microsoftonline.com/<tenant id>/federationmetadata/2007-06/federationmetadata.xml?appid=<app id>');
+    await page.fill(
+      'input[name="metadata_url"]',
+      'https://login.microsoftonline.com/<tenant id>/federationmetadata/2007-06/federationmetadata.xml?appid=<app id>',
+    );
     await page.screenshot({ path: `${OUT}/administration-sso-saml.png`, fullPage: true });
     const anonymous = await browser.newContext({ viewport: { width: 900, height: 700 }, deviceScaleFactor: 1 });
     const login = await anonymous.newPage();

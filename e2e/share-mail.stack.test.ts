@@ -9,7 +9,6 @@ import { newId } from '@cairn/core';
 import { apiFetch, getStack } from './harness.ts';
 import { message, messagesTo } from './inbox.ts';
 
-
 const ACTION = { 'content-type': 'application/json' };
 let client: ReturnType<typeof createDb>;
 const userIds: string[] = [];
@@ -42,7 +41,8 @@ describe('share notices through the SMTP catcher', () => {
     const analyst = await activeUser('analyst');
     const name = `Shared board ${tag}`;
     const made = await apiFetch('/dashboards', {
-      body: { data: { type: 'dashboards', attributes: { name } } }, headers: { 'content-type': 'application/vnd.api+json' },
+      body: { data: { type: 'dashboards', attributes: { name } } },
+      headers: { 'content-type': 'application/vnd.api+json' },
     });
     expect(made.status, made.text).toBe(201);
     const id = made.body.data.id as string;
@@ -53,7 +53,10 @@ describe('share notices through the SMTP catcher', () => {
     const first = analysts.body.meta.notify_new_users;
     // Analysts at reject.invalid made by the refusal test below (on a stack used before) are refused; no one else.
     expect(first.sent + first.not_sent.length, JSON.stringify(first)).toBe(first.new_users);
-    expect(first.not_sent.filter((n: { reason: string }) => !n.reason.includes('@reject.invalid>')), JSON.stringify(first)).toEqual([]);
+    expect(
+      first.not_sent.filter((n: { reason: string }) => !n.reason.includes('@reject.invalid>')),
+      JSON.stringify(first),
+    ).toEqual([]);
     const [note, ...more] = await messagesTo(analyst.email);
     expect(more).toEqual([]);
     const m = await message(note!.id);
@@ -84,7 +87,8 @@ describe('share notices through the SMTP catcher', () => {
   it('reports a refused recipient and keeps the share', async () => {
     const refused = await activeUser('analyst', 'reject.invalid');
     const made = await apiFetch('/dashboards', {
-      body: { data: { type: 'dashboards', attributes: { name: `Refused ${tag}` } } }, headers: { 'content-type': 'application/vnd.api+json' },
+      body: { data: { type: 'dashboards', attributes: { name: `Refused ${tag}` } } },
+      headers: { 'content-type': 'application/vnd.api+json' },
     });
     const id = made.body.data.id as string;
     dashboards.push(id);

@@ -13,7 +13,6 @@ import { SAMPLE_DASHBOARD_NAME } from '../db/src/seed/sample-dashboard.ts';
 import { apiFetch, getStack } from './harness.ts';
 import { launchChromium } from './browser-kit.ts';
 
-
 let browser: Browser;
 let origin: string;
 let adminState: Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -33,7 +32,13 @@ async function newPage(state?: typeof adminState): Promise<{ context: BrowserCon
 /** A link made through the API (for the cases whose subject is the public page, not the editor). */
 async function apiLink(attributes: Record<string, unknown>): Promise<{ id: string; token: string }> {
   const res = await apiFetch('/dashboard_sharing_links', {
-    body: { data: { type: 'dashboard_sharing_links', attributes: { name: unique('e2e'), ...attributes }, relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } } } },
+    body: {
+      data: {
+        type: 'dashboard_sharing_links',
+        attributes: { name: unique('e2e'), ...attributes },
+        relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } },
+      },
+    },
   });
   expect(res.status, res.text).toBe(201);
   links.push(res.body.data.id);
@@ -43,10 +48,14 @@ async function apiLink(attributes: Record<string, unknown>): Promise<{ id: strin
 /** Waits until every tile has data drawn (or says it has none). */
 async function waitForTiles(page: Page): Promise<number> {
   await page.waitForSelector('[data-testid^="chart-"]');
-  await page.waitForFunction(() => {
-    const tiles = [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')];
-    return tiles.length > 0 && tiles.every((t) => ['ready', 'empty', 'error'].includes(t.dataset.state ?? ''));
-  }, undefined, { timeout: 45_000 });
+  await page.waitForFunction(
+    () => {
+      const tiles = [...document.querySelectorAll<HTMLElement>('[data-testid^="chart-"]')];
+      return tiles.length > 0 && tiles.every((t) => ['ready', 'empty', 'error'].includes(t.dataset.state ?? ''));
+    },
+    undefined,
+    { timeout: 45_000 },
+  );
   const states = await page.$$eval('[data-testid^="chart-"]', (els) => els.map((e) => e.getAttribute('data-state')));
   expect(states.filter((s) => s === 'error')).toEqual([]);
   return states.length;
@@ -219,7 +228,12 @@ describe('sharing', () => {
       const sign = (params: URLSearchParams) => {
         // message = path + "\n" + the query without `signature`, RFC 3986-encoded, sorted by name then value.
         const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-        const canonical = [...params].filter(([k]) => k !== 'signature').map(([k, v]) => [enc(k), enc(v)]).sort((a, b) => (a[0] === b[0] ? (a[1]! < b[1]! ? -1 : 1) : a[0]! < b[0]! ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+        const canonical = [...params]
+          .filter(([k]) => k !== 'signature')
+          .map(([k, v]) => [enc(k), enc(v)])
+          .sort((a, b) => (a[0] === b[0] ? (a[1]! < b[1]! ? -1 : 1) : a[0]! < b[0]! ? -1 : 1))
+          .map(([k, v]) => `${k}=${v}`)
+          .join('&');
         return createHmac('sha256', secret).update(`${path}\n${canonical}`).digest('hex');
       };
       const params = new URLSearchParams({ 'f.country': 'DE', expires: String(Math.floor(Date.now() / 1000) + 600) });
@@ -258,12 +272,23 @@ describe('sharing', () => {
     expect(board.status, board.text).toBe(201);
     const boardId = board.body.data.id;
     const report = await apiFetch('/reports', {
-      body: { data: { type: 'reports', attributes: { name: 'Broken', sql_query: 'select secret_column from no_such_table_e2e' },
-        relationships: { dashboard: { data: { type: 'dashboards', id: boardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } } } },
+      body: {
+        data: {
+          type: 'reports',
+          attributes: { name: 'Broken', sql_query: 'select secret_column from no_such_table_e2e' },
+          relationships: { dashboard: { data: { type: 'dashboards', id: boardId } }, datasource: { data: { type: 'datasources', id: datasourceId } } },
+        },
+      },
     });
     expect(report.status, report.text).toBe(201);
     const res = await apiFetch('/dashboard_sharing_links', {
-      body: { data: { type: 'dashboard_sharing_links', attributes: { name: unique('e2e') }, relationships: { dashboard: { data: { type: 'dashboards', id: boardId } } } } },
+      body: {
+        data: {
+          type: 'dashboard_sharing_links',
+          attributes: { name: unique('e2e') },
+          relationships: { dashboard: { data: { type: 'dashboards', id: boardId } } },
+        },
+      },
     });
     links.push(res.body.data.id);
     const { context, page } = await newPage();
@@ -282,7 +307,10 @@ describe('sharing', () => {
     const secret = (await apiFetch(`/dashboard_sharing_links/${signedLink.id}/sharing_secret`, { method: 'POST' })).body.sharing_secret as string;
     const path = `/s/${signedLink.token}`;
     const params = new URLSearchParams({ 'f.Country': 'DE', expires: String(Math.floor(Date.now() / 1000) + 600) });
-    const canonical = [...params].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).sort().join('&');
+    const canonical = [...params]
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .sort()
+      .join('&');
     params.set('signature', createHmac('sha256', secret).update(`${path}\n${canonical}`).digest('hex'));
     const visitor = await newPage();
     try {
@@ -338,7 +366,9 @@ describe('sharing', () => {
     // In the app, the report menu's download route: signed in, an Excel file; signed out, the sign-in page.
     const admin = await newPage(adminState);
     try {
-      const xlsx = await admin.context.request.get(`${origin}/app/reports/${report.id}/download?format=xlsx&name=${encodeURIComponent(report.attributes.name)}`);
+      const xlsx = await admin.context.request.get(
+        `${origin}/app/reports/${report.id}/download?format=xlsx&name=${encodeURIComponent(report.attributes.name)}`,
+      );
       expect(xlsx.status()).toBe(200);
       expect(xlsx.headers()['content-type']).toContain('spreadsheetml');
       expect(xlsx.headers()['content-disposition']).toContain('.xlsx');

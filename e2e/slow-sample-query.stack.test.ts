@@ -23,7 +23,9 @@ describe('a slow sample query', () => {
     const sample = (list.body as any).data.find((d: any) => d.attributes.is_sample);
     expect(sample, 'the stack has a sample datasource').toBeTruthy();
     const started = await apiFetch(`/datasources/${sample.id}/executions`, {
-      method: 'POST', body: { sql_query: 'select pg_sleep(20) as slept' }, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      body: { sql_query: 'select pg_sleep(20) as slept' },
+      headers: { 'content-type': 'application/json' },
     });
     expect(started.status, started.text).toBe(201);
     const id = attrs(started.body).execution_id ?? (started.body as any).data.id;
@@ -38,7 +40,9 @@ describe('a slow sample query', () => {
     expect(listMs).toBeLessThan(3_000);
     const [quick, quickMs] = await timed(async () => {
       const res = await apiFetch(`/datasources/${sample.id}/executions`, {
-        method: 'POST', body: { sql_query: 'select count(*) as n from orders' }, headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        body: { sql_query: 'select count(*) as n from orders' },
+        headers: { 'content-type': 'application/json' },
       });
       const other = attrs(res.body).execution_id ?? (res.body as any).data.id;
       for (;;) {

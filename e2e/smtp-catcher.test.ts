@@ -206,7 +206,13 @@ describe('HTTP API', () => {
     expect(m.attachments).toEqual([
       { filename: 'chart.png', content_type: 'image/png', disposition: 'inline', content_id: 'chart', size: 8 },
       { filename: 'orders.csv', content_type: 'text/csv', disposition: 'attachment', content_id: null, size: 16 },
-      { filename: 'Übersicht.xlsx', content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', disposition: 'attachment', content_id: null, size: 5000 },
+      {
+        filename: 'Übersicht.xlsx',
+        content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        disposition: 'attachment',
+        content_id: null,
+        size: 5000,
+      },
     ]);
   });
 });

@@ -44,8 +44,13 @@ async function tunnelled(name: string, over: Record<string, unknown>): Promise<s
       data: {
         type: 'datasources',
         attributes: {
-          name: `${name} ${Date.now()}`, connection_mode: 'ssh_tunnel', host: '127.0.0.1',
-          ssh_tunnel_host: '127.0.0.1', ssh_tunnel_port: sshd.port, ssh_tunnel_user: sshd.user, ...over,
+          name: `${name} ${Date.now()}`,
+          connection_mode: 'ssh_tunnel',
+          host: '127.0.0.1',
+          ssh_tunnel_host: '127.0.0.1',
+          ssh_tunnel_port: sshd.port,
+          ssh_tunnel_user: sshd.user,
+          ...over,
         },
       },
     },
@@ -56,7 +61,11 @@ async function tunnelled(name: string, over: Record<string, unknown>): Promise<s
 }
 
 async function runQuery(datasource: string, sql: string) {
-  const res = await apiFetch(`/datasources/${datasource}/executions`, { method: 'POST', body: { sql_query: sql }, headers: { 'content-type': 'application/json' } });
+  const res = await apiFetch(`/datasources/${datasource}/executions`, {
+    method: 'POST',
+    body: { sql_query: sql },
+    headers: { 'content-type': 'application/json' },
+  });
   expect(res.status, res.text).toBe(201);
   const id = attrs(res.body).execution_id;
   const t0 = Date.now();

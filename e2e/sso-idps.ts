@@ -46,7 +46,9 @@ export async function startOidcIdp(opts: { port: number; innerPort: number; redi
   const clientId = 'cairn-e2e';
   const clientSecret = `secret-${randomUUID()}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [opts.redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      { client_id: clientId, client_secret: clientSecret, redirect_uris: [opts.redirectUri], grant_types: ['authorization_code'], response_types: ['code'] },
+    ],
     jwks: { keys: [jwk as never] },
     cookies: { keys: [randomUUID()] },
     features: { devInteractions: { enabled: true } },
@@ -70,31 +72,37 @@ export async function startOidcIdp(opts: { port: number; innerPort: number; redi
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const upstream = httpRequest({ host: '127.0.0.1', port: opts.innerPort, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${opts.port}` } }, (up) => {
-        const isToken = req.method === 'POST' && (req.url ?? '').startsWith('/token') && state.tamper !== 'none';
-        if (!isToken) {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-          return;
-        }
-        const parts: Buffer[] = [];
-        up.on('data', (c: Buffer) => parts.push(c));
-        up.on('end', async () => {
-          const answer = JSON.parse(Buffer.concat(parts).toString('utf8')) as { id_token?: string };
-          if (answer.id_token) {
-            decodeProtectedHeader(answer.id_token);
-            const claims = decodeJwt(answer.id_token) as Record<string, unknown>;
-            const now = Math.floor(Date.now() / 1000);
-            if (state.tamper === 'audience') answer.id_token = await signWith({ ...claims, aud: 'another-application' }, privateKey);
-            if (state.tamper === 'expired') answer.id_token = await signWith({ ...claims, iat: now - 7200, exp: now - 3600 }, privateKey);
-            if (state.tamper === 'signature') answer.id_token = await signWith(claims, foreign);
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: opts.innerPort, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${opts.port}` } },
+        (up) => {
+          const isToken = req.method === 'POST' && (req.url ?? '').startsWith('/token') && state.tamper !== 'none';
+          if (!isToken) {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+            return;
           }
-          const text = JSON.stringify(answer);
-          res.writeHead(up.statusCode ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
-          res.end(text);
-        });
+          const parts: Buffer[] = [];
+          up.on('data', (c: Buffer) => parts.push(c));
+          up.on('end', async () => {
+            const answer = JSON.parse(Buffer.concat(parts).toString('utf8')) as { id_token?: string };
+            if (answer.id_token) {
+              decodeProtectedHeader(answer.id_token);
+              const claims = decodeJwt(answer.id_token) as Record<string, unknown>;
+              const now = Math.floor(Date.now() / 1000);
+              if (state.tamper === 'audience') answer.id_token = await signWith({ ...claims, aud: 'another-application' }, privateKey);
+              if (state.tamper === 'expired') answer.id_token = await signWith({ ...claims, iat: now - 7200, exp: now - 3600 }, privateKey);
+              if (state.tamper === 'signature') answer.id_token = await signWith(claims, foreign);
+            }
+            const text = JSON.stringify(answer);
+            res.writeHead(up.statusCode ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+            res.end(text);
+          });
+        },
+      );
+      upstream.on('error', () => {
+        res.writeHead(502);
+        res.end();
       });
-      upstream.on('error', () => { res.writeHead(502); res.end(); });
       upstream.end(body);
     });
   });
@@ -128,7 +136,25 @@ const esc = (s: string) => s.replace(/[<>&"]/g, (c) => `&${({ '<': 'lt', '>': 'g
 export async function startSamlIdp(opts: { port: number; appOrigin: string }): Promise<SamlIdp> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-saml-idp-'));
   const makeCert = (name: string) => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '2', '-subj', `/CN=${name}`], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, `${name}.key`),
+        '-out',
+        join(dir, `${name}.crt`),
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${name}`,
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.crt`), 'utf8') };
   };
   const idpKey = makeCert('cairn-e2e-idp');
@@ -140,7 +166,12 @@ export async function startSamlIdp(opts: { port: number; appOrigin: string }): P
   let last: { response: string; relay: string } | null = null;
 
   const state: SamlIdp = {
-    entityId, metadataUrl: `${base}/metadata`, certificate: idpKey.cert, user: '', tamper: 'none', replayUrl: `${base}/replay`,
+    entityId,
+    metadataUrl: `${base}/metadata`,
+    certificate: idpKey.cert,
+    user: '',
+    tamper: 'none',
+    replayUrl: `${base}/replay`,
     initiateUrl: (org, email) => `${base}/initiate?org=${encodeURIComponent(org)}&email=${encodeURIComponent(email)}`,
     close: async () => {},
   };
@@ -152,17 +183,26 @@ export async function startSamlIdp(opts: { port: number; appOrigin: string }): P
     const audience = state.tamper === 'audience' ? 'https://another-service.example/saml' : `${opts.appOrigin}/app/sso/saml/metadata?org=${org}`;
     const irt = inResponseTo ? ` InResponseTo="${esc(inResponseTo)}"` : '';
     const assertionId = `_a${randomUUID().replace(/-/g, '')}`;
-    const xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID().replace(/-/g, '')}" Version="2.0" IssueInstant="${iso(now)}" Destination="${esc(acs)}"${irt}>`
-      + `<saml:Issuer>${esc(entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>`
-      + `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${esc(entityId)}</saml:Issuer>`
-      + `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${esc(state.user)}</saml:NameID>`
-      + `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData Recipient="${esc(acs)}" NotOnOrAfter="${iso(until)}"${irt}/></saml:SubjectConfirmation></saml:Subject>`
-      + `<saml:Conditions NotBefore="${iso(now - 60_000)}" NotOnOrAfter="${iso(until)}"><saml:AudienceRestriction><saml:Audience>${esc(audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`
-      + `<saml:AuthnStatement AuthnInstant="${iso(now)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`
-      + `<saml:AttributeStatement><saml:Attribute Name="firstName"><saml:AttributeValue>Sam</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`
-      + '</saml:Assertion></samlp:Response>';
-    const sig = new SignedXml({ privateKey: state.tamper === 'signature' ? otherKey.key : idpKey.key, canonicalizationAlgorithm: C14N, signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' });
-    sig.addReference({ xpath: "//*[local-name(.)='Assertion']", transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', C14N], digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256' });
+    const xml =
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID().replace(/-/g, '')}" Version="2.0" IssueInstant="${iso(now)}" Destination="${esc(acs)}"${irt}>` +
+      `<saml:Issuer>${esc(entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+      `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${esc(entityId)}</saml:Issuer>` +
+      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${esc(state.user)}</saml:NameID>` +
+      `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData Recipient="${esc(acs)}" NotOnOrAfter="${iso(until)}"${irt}/></saml:SubjectConfirmation></saml:Subject>` +
+      `<saml:Conditions NotBefore="${iso(now - 60_000)}" NotOnOrAfter="${iso(until)}"><saml:AudienceRestriction><saml:Audience>${esc(audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+      `<saml:AuthnStatement AuthnInstant="${iso(now)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+      `<saml:AttributeStatement><saml:Attribute Name="firstName"><saml:AttributeValue>Sam</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
+      '</saml:Assertion></samlp:Response>';
+    const sig = new SignedXml({
+      privateKey: state.tamper === 'signature' ? otherKey.key : idpKey.key,
+      canonicalizationAlgorithm: C14N,
+      signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    });
+    sig.addReference({
+      xpath: "//*[local-name(.)='Assertion']",
+      transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', C14N],
+      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    });
     sig.computeSignature(xml, { prefix: 'ds', location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' } });
     return Buffer.from(sig.getSignedXml(), 'utf8').toString('base64');
   }
@@ -170,7 +210,9 @@ export async function startSamlIdp(opts: { port: number; appOrigin: string }): P
   const postPage = (res: ServerResponse, samlResponse: string, relay: string) => {
     last = { response: samlResponse, relay };
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Test IdP</title><form method="post" action="${esc(acs)}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"><input type="hidden" name="RelayState" value="${esc(relay)}"><noscript><button>Continue</button></noscript></form><script>document.forms[0].submit()</script>`);
+    res.end(
+      `<!doctype html><title>Test IdP</title><form method="post" action="${esc(acs)}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"><input type="hidden" name="RelayState" value="${esc(relay)}"><noscript><button>Continue</button></noscript></form><script>document.forms[0].submit()</script>`,
+    );
   };
 
   const server = createServer((req, res) => {
@@ -178,11 +220,13 @@ export async function startSamlIdp(opts: { port: number; appOrigin: string }): P
     if (url.pathname === '/metadata') {
       const body = idpKey.cert.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
       res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' });
-      res.end(`<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${esc(entityId)}">`
-        + '<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">'
-        + `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${body}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`
-        + `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${base}/sso"/>`
-        + '</md:IDPSSODescriptor></md:EntityDescriptor>');
+      res.end(
+        `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${esc(entityId)}">` +
+          '<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">' +
+          `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${body}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
+          `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${base}/sso"/>` +
+          '</md:IDPSSODescriptor></md:EntityDescriptor>',
+      );
       return;
     }
     if (url.pathname === '/sso') {

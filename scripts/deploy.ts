@@ -36,7 +36,9 @@ async function readConfig(configPath: string, env: Region | null): Promise<Resol
 async function pendingMigrations(url: string): Promise<string[]> {
   const postgres = (await import('postgres')).default;
   const { MIGRATIONS_FOLDER } = await import('@cairn/db/migrate');
-  const files = readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(MIGRATIONS_FOLDER)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [t] = await sql`select to_regclass('drizzle.__drizzle_migrations') as t`;
@@ -49,7 +51,8 @@ async function pendingMigrations(url: string): Promise<string[]> {
 
 function wrangler(args: string[]): void {
   const res = spawnSync(process.execPath, [WRANGLER_BIN, ...args], {
-    cwd: REPO_ROOT, stdio: 'inherit',
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
   });
   if (res.status !== 0) throw new Error(`wrangler ${args.join(' ')} exited with ${res.status ?? res.signal}`);
@@ -104,7 +107,9 @@ async function main(): Promise<number> {
   const dbUrl = values['database-url'] ?? process.env[`CAIRN_DATABASE_URL_${region.toUpperCase()}`];
   if (!dbUrl) {
     if (!dry) {
-      fail(`--database-url (or CAIRN_DATABASE_URL_${region.toUpperCase()}) must name the ${region} region's database: migrations run before the workers change.`);
+      fail(
+        `--database-url (or CAIRN_DATABASE_URL_${region.toUpperCase()}) must name the ${region} region's database: migrations run before the workers change.`,
+      );
       return 2;
     }
     say(`dry run: no database URL given, migrations not checked`);
@@ -132,7 +137,11 @@ async function main(): Promise<number> {
 
   // 4. Health.
   if (dry) {
-    say(`dry run: after a deploy, ${healthTargets(configs.get('api')!.vars ?? {}, region).map((t) => t.url).join(' and ')} must answer {ok:true, region:"${region}"}`);
+    say(
+      `dry run: after a deploy, ${healthTargets(configs.get('api')!.vars ?? {}, region)
+        .map((t) => t.url)
+        .join(' and ')} must answer {ok:true, region:"${region}"}`,
+    );
     return 0;
   }
   const left = await checkHealth(healthTargets(configs.get('api')!.vars ?? {}, region), region);

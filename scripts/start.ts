@@ -12,7 +12,9 @@ function startCronTicker(info: StackFile): () => void {
   const tick = async () => {
     for (const region of ['eu', 'us'] as const) {
       try {
-        const res = await fetch(`${info.regions[region].api}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent('* * * * *')}`, { signal: AbortSignal.timeout(50_000) });
+        const res = await fetch(`${info.regions[region].api}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent('* * * * *')}`, {
+          signal: AbortSignal.timeout(50_000),
+        });
         if (!res.ok) warn(`cron (${region}): the API answered ${res.status}`);
         await res.body?.cancel();
       } catch (err) {

@@ -41,7 +41,15 @@ import { appBuildReason } from './lib/app-build.ts';
  * `afterE2e`: side by side, lane B runs the suite once e2e is done (on its own database, the stack stopped),
  * so the two lanes end together (lane A alone took ~4 minutes longer); serially, lane A runs it.
  */
-interface Workspace { dir: string; needsConfig: boolean; config?: string; name?: string; env?: Record<string, string>; files?: string[]; afterE2e?: boolean }
+interface Workspace {
+  dir: string;
+  needsConfig: boolean;
+  config?: string;
+  name?: string;
+  env?: Record<string, string>;
+  files?: string[];
+  afterE2e?: boolean;
+}
 const WORKSPACES: Workspace[] = [
   { dir: 'core', needsConfig: false },
   { dir: 'db', needsConfig: false },
@@ -55,10 +63,25 @@ const WORKSPACES: Workspace[] = [
   // of database access (reads, writes, transactions, the cron, the gate, sessions, isolation) and the ones
   // that failed only there (jsonb operators: 2FA recovery codes, SSO domains, the security settings).
   {
-    dir: 'worker-api', needsConfig: true, name: 'worker-api (hyperdrive)', afterE2e: true,
-    files: ['test/isolation.test.ts', 'test/regions.test.ts', 'test/read-cache.test.ts', 'test/executions.test.ts', 'test/cron.test.ts',
-      'test/sessions.test.ts', 'test/dashboard-status.test.ts', 'test/reports-data.test.ts', 'test/export-jobs-create.test.ts', 'test/jobs-queue.test.ts',
-      'test/two-factor.test.ts', 'test/sso.test.ts', 'test/org-security.test.ts'],
+    dir: 'worker-api',
+    needsConfig: true,
+    name: 'worker-api (hyperdrive)',
+    afterE2e: true,
+    files: [
+      'test/isolation.test.ts',
+      'test/regions.test.ts',
+      'test/read-cache.test.ts',
+      'test/executions.test.ts',
+      'test/cron.test.ts',
+      'test/sessions.test.ts',
+      'test/dashboard-status.test.ts',
+      'test/reports-data.test.ts',
+      'test/export-jobs-create.test.ts',
+      'test/jobs-queue.test.ts',
+      'test/two-factor.test.ts',
+      'test/sso.test.ts',
+      'test/org-security.test.ts',
+    ],
   },
   // The ClickHouse connector against a real clickhouse-server (started by the config's global setup).
   { dir: 'worker-api', needsConfig: true, config: 'vitest.clickhouse.ts', name: 'worker-api clickhouse', afterE2e: true },
@@ -195,7 +218,12 @@ async function workspaceLane(ctx: RunContext, lane: Lane, db: RunDatabase, part:
 
 /** What lane B runs once e2e is done, then the deploy dry runs (the app's build is current by then). */
 async function afterE2eSuites(ctx: RunContext, lane: Lane, db: RunDatabase): Promise<void> {
-  await workspaceSuites(ctx, lane, db, WORKSPACES.filter((w) => w.afterE2e));
+  await workspaceSuites(
+    ctx,
+    lane,
+    db,
+    WORKSPACES.filter((w) => w.afterE2e),
+  );
   await deployDryRuns(ctx, lane);
 }
 
@@ -227,7 +255,7 @@ async function deployDryRuns(ctx: RunContext, lane: Lane): Promise<void> {
 
 /** Static checks run as commands from the repository root: Biome's linter and knip (D69). */
 const STATIC_CHECKS: [string, string[]][] = [
-  ['lint (biome)', [join(REPO_ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--reporter=summary', '.']],
+  ['lint and format (biome)', [join(REPO_ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'check', '--reporter=summary', '.']],
   ['unused code (knip)', [join(REPO_ROOT, 'node_modules/knip/bin/knip.js'), '--no-progress']],
 ];
 
@@ -245,7 +273,14 @@ async function commandSuite(ctx: RunContext, name: string, args: string[]): Prom
       resolve(c ?? 1);
     });
   });
-  return { name, status: code === 0 ? 'passed' : 'failed', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, durationMs: Date.now() - started };
+  return {
+    name,
+    status: code === 0 ? 'passed' : 'failed',
+    passed: code === 0 ? 1 : 0,
+    failed: code === 0 ? 0 : 1,
+    skipped: 0,
+    durationMs: Date.now() - started,
+  };
 }
 
 /**
@@ -260,7 +295,9 @@ async function deployDryRun(ctx: RunContext, region: 'eu' | 'us', lane: Lane): P
   const started = Date.now();
   const code = await new Promise<number>((resolve) => {
     const proc = spawn(process.execPath, [TSX_BIN, 'scripts/deploy.ts', '--env', region, '--dry-run', ...(withApp ? [] : ['--no-app'])], {
-      cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
     });
     const stop = () => proc.kill('SIGTERM');
     ctx.abort.signal.addEventListener('abort', stop, { once: true });
@@ -269,7 +306,14 @@ async function deployDryRun(ctx: RunContext, region: 'eu' | 'us', lane: Lane): P
       resolve(c ?? 1);
     });
   });
-  return { name, status: code === 0 ? 'passed' : 'failed', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, durationMs: Date.now() - started };
+  return {
+    name,
+    status: code === 0 ? 'passed' : 'failed',
+    passed: code === 0 ? 1 : 0,
+    failed: code === 0 ? 0 : 1,
+    skipped: 0,
+    durationMs: Date.now() - started,
+  };
 }
 
 /**
@@ -316,7 +360,15 @@ async function e2eLane(ctx: RunContext, lane: Lane, db: RunDatabase, stateDir: s
     } catch (err) {
       ctx.check();
       lane.broken = true;
-      lane.results.push({ name: 'e2e', status: 'crashed', passed: 0, failed: 1, skipped: 0, durationMs: Date.now() - stackStart, note: `the stack did not start: ${errorMessage(err).split('\n')[0]}` });
+      lane.results.push({
+        name: 'e2e',
+        status: 'crashed',
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        durationMs: Date.now() - stackStart,
+        note: `the stack did not start: ${errorMessage(err).split('\n')[0]}`,
+      });
       fail(`the stack did not start: ${errorMessage(err)}`);
       return;
     }
@@ -361,7 +413,15 @@ async function timed(ctx: RunContext, lane: Lane, body: () => Promise<void>): Pr
     if (!(err instanceof Interrupted || ctx.abort.signal.aborted)) {
       lane.broken = true;
       fail(`${lane.label}: ${errorMessage(err)}`);
-      lane.results.push({ name: `${lane.label} setup`, status: 'crashed', passed: 0, failed: 1, skipped: 0, durationMs: Date.now() - t, note: errorMessage(err).split('\n')[0] });
+      lane.results.push({
+        name: `${lane.label} setup`,
+        status: 'crashed',
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        durationMs: Date.now() - t,
+        note: errorMessage(err).split('\n')[0],
+      });
     }
   } finally {
     lane.durationMs = Date.now() - t;
@@ -441,7 +501,8 @@ async function main(): Promise<number> {
             ctx.check();
             // Also after a failed e2e: these suites do not depend on it, and the summary should name every failure.
             await afterE2eSuites(ctx, laneB, dbB);
-          })),
+          }),
+        ),
       ]);
     }
     ctx.check();

@@ -26,9 +26,10 @@ export default async function setup(project: TestProject) {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const listen = (server: Server | HttpServer) => new Promise<number>((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
+  const listen = (server: Server | HttpServer) =>
+    new Promise<number>((resolve) => {
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+    });
   project.provide('silentPort', await listen(silent));
   project.provide('httpPort', await listen(http));
   // A real SMTP server for the job queue's sends (test/jobs-queue.test.ts): the test passes its port as
@@ -49,7 +50,25 @@ function samlKeys() {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-saml-keys-'));
   try {
     const make = (name: string) => {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '2', '-subj', `/CN=${name}`], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, `${name}.key`),
+          '-out',
+          join(dir, `${name}.crt`),
+          '-days',
+          '2',
+          '-subj',
+          `/CN=${name}`,
+        ],
+        { stdio: 'ignore' },
+      );
       return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.crt`), 'utf8') };
     };
     return { idp: make('cairn-test-idp'), other: make('cairn-test-other') };

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { session } from './session.ts';
 
-const USAGE = 'Usage: cairn-agent --server <API base URL> --agent <agent_id> --secret <secret_key>\n' +
+const USAGE =
+  'Usage: cairn-agent --server <API base URL> --agent <agent_id> --secret <secret_key>\n' +
   '(npm run agent -- --server … in a checkout of Cairn). The agent id and secret key come from Administration → Agents.';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -1,8 +1,14 @@
 import { hostname } from 'node:os';
 import WebSocket from 'ws';
 import {
-  AGENT_CLOSE_REFUSED, AGENT_CONNECT_PATH, AGENT_FRAME_BYTES, AGENT_PING_MS, AGENT_WINDOW,
-  type AgentCell, type FromAgent, type ToAgent,
+  AGENT_CLOSE_REFUSED,
+  AGENT_CONNECT_PATH,
+  AGENT_FRAME_BYTES,
+  AGENT_PING_MS,
+  AGENT_WINDOW,
+  type AgentCell,
+  type FromAgent,
+  type ToAgent,
 } from '@cairn/core/agent-protocol';
 import { DRIVERS } from './drivers/index.ts';
 import { AgentFailure, messageOf, type ResultOut } from './drivers/driver.ts';

@@ -88,12 +88,15 @@ describe('the docs examples of @cairn/client', () => {
     const dir = await mkdtemp(join(ROOT, 'client', 'test', '.examples-'));
     try {
       const file = join(dir, 'wrong.ts');
-      await writeFile(file, [
-        "import { createApiClient } from '@cairn/client';",
-        "const api = createApiClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });",
-        "await api.POST('/dashboards/{id}/status', { params: { path: { id: 'dsh_1' } }, body: { refresh_data: 'yes' } });",
-        "await api.POST('/dashboards/{id}/data', { params: { path: { id: 'dsh_1' } }, body: { csv_column_separator: 'pipe' } });",
-      ].join('\n'));
+      await writeFile(
+        file,
+        [
+          "import { createApiClient } from '@cairn/client';",
+          "const api = createApiClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });",
+          "await api.POST('/dashboards/{id}/status', { params: { path: { id: 'dsh_1' } }, body: { refresh_data: 'yes' } });",
+          "await api.POST('/dashboards/{id}/data', { params: { path: { id: 'dsh_1' } }, body: { csv_column_separator: 'pipe' } });",
+        ].join('\n'),
+      );
       const found = typecheck([file]);
       expect(found).toHaveLength(2);
       expect(found.join('\n')).toMatch(/refresh_data|boolean/);

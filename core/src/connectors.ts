@@ -15,7 +15,17 @@ import { AGENT_DATABASE_TYPES } from './agent-protocol.ts';
  * mongodb and mongodbatlas never run: the 422 names the way round (an SQL layer such as the BI Connector, D52).
  */
 export const RUNNABLE_DATABASE_TYPES = [
-  'postgres', 'redshift', 'mysql', 'mariadb', 'clickhouse', 'trino', 'presto', 'snowflake', 'bigquery', 'databricks', 'athena',
+  'postgres',
+  'redshift',
+  'mysql',
+  'mariadb',
+  'clickhouse',
+  'trino',
+  'presto',
+  'snowflake',
+  'bigquery',
+  'databricks',
+  'athena',
 ] as const;
 
 /** Connection modes that run queries (agent: through a datasource agent, D50; ssh_tunnel only for TUNNEL_DATABASE_TYPES, D51). */

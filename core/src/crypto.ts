@@ -65,11 +65,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey('raw', enc.encode(password), 'PBKDF2', false, ['deriveBits']);
-  const bits = await crypto.subtle.deriveBits(
-    { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations },
-    key,
-    256,
-  );
+  const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, key, 256);
   return new Uint8Array(bits);
 }
 
@@ -120,11 +116,7 @@ export async function decryptSecret(sealed: string, keyHex: string): Promise<str
   const [v, iv, ct] = sealed.split('.');
   if (v !== 'v1' || !iv || !ct) throw new Error('unknown secret format');
   const key = await aesKey(keyHex);
-  const plain = await crypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: fromBase64url(iv) as BufferSource },
-    key,
-    fromBase64url(ct) as BufferSource,
-  );
+  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64url(iv) as BufferSource }, key, fromBase64url(ct) as BufferSource);
   return new TextDecoder().decode(plain);
 }
 

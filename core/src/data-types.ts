@@ -1,7 +1,5 @@
 /** The data types of result fields and schema columns (spec 02 §3). */
-export const DATA_TYPES = [
-  'Boolean', 'Integer', 'BigInt', 'Float', 'String', 'JSON', 'DateTime', 'Date', 'Time', 'Binary', 'Internal', 'Other',
-] as const;
+export const DATA_TYPES = ['Boolean', 'Integer', 'BigInt', 'Float', 'String', 'JSON', 'DateTime', 'Date', 'Time', 'Binary', 'Internal', 'Other'] as const;
 export type BaseDataType = (typeof DATA_TYPES)[number];
 /** Arrays and records are written as `Array<Integer>` and `Record`. */
 export type DataType = BaseDataType | `Array<${BaseDataType}>` | 'Record';

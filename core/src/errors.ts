@@ -70,11 +70,7 @@ export class ApiError extends Error {
   /** Further problems reported together with this one (for example several invalid attributes). */
   readonly more: ApiError[];
 
-  constructor(
-    code: ErrorCode,
-    detail: string,
-    opts: { source?: ErrorSource; meta?: Record<string, unknown>; more?: ApiError[] } = {},
-  ) {
+  constructor(code: ErrorCode, detail: string, opts: { source?: ErrorSource; meta?: Record<string, unknown>; more?: ApiError[] } = {}) {
     super(detail);
     this.name = 'ApiError';
     this.code = code;
@@ -112,10 +108,20 @@ export function errorDocument(errors: ErrorObject[], requestId?: string) {
 
 // Connection-level failures (socket errors of postgres.js; SQLSTATE class 08 connection exceptions,
 // 53 insufficient resources such as too_many_connections, 57P0x shutdowns) mean "try again later".
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
 // The same failure can arrive wrapped (drizzle's query error keeps the driver's error as `cause`) or, after
 // crossing a Durable Object's RPC boundary, as a plain Error whose message is all that is left of it.
-const UNAVAILABLE_MESSAGES = /too many clients|remaining connection slots|the database system is (starting up|shutting down)|connection terminated unexpectedly/i;
+const UNAVAILABLE_MESSAGES =
+  /too many clients|remaining connection slots|the database system is (starting up|shutting down)|connection terminated unexpectedly/i;
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
@@ -125,4 +131,3 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
-

@@ -58,15 +58,7 @@ export const ROLES = ['viewer', 'analyst', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 const VIEWER: Permission[] = ['view_dashboards', 'view_schedules', 'view_alerts'];
-const ANALYST: Permission[] = [
-  ...VIEWER,
-  'manage_dashboards',
-  'manage_schedules',
-  'view_datasources',
-  'view_users',
-  'manage_alerts',
-  'include_sql_details',
-];
+const ANALYST: Permission[] = [...VIEWER, 'manage_dashboards', 'manage_schedules', 'view_datasources', 'view_users', 'manage_alerts', 'include_sql_details'];
 const ADMIN: Permission[] = [...PERMISSIONS];
 
 /** Permissions a signed-in user holds by role: viewers read, analysts build, admins administer. */
@@ -81,7 +73,10 @@ export function isPermission(value: string): value is Permission {
 
 /** Parses "View Dashboards", "view_dashboards" or "view-dashboards" into a Permission. */
 export function parsePermission(value: string): Permission | null {
-  const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return isPermission(key) ? key : null;
 }
 

@@ -97,7 +97,10 @@ export function parseSchedule(input: string): ParsedSchedule {
   const kind = parts[0]!.toLowerCase();
   const arity = (n: number, shape: string) => {
     if (parts.length !== n) {
-      throw new ScheduleError(`"${input.trim()}" has ${parts.length} part${parts.length === 1 ? '' : 's'}; a ${kind} schedule is written "${shape}".`, input.trim());
+      throw new ScheduleError(
+        `"${input.trim()}" has ${parts.length} part${parts.length === 1 ? '' : 's'}; a ${kind} schedule is written "${shape}".`,
+        input.trim(),
+      );
     }
   };
   switch (kind) {

@@ -54,17 +54,18 @@ export async function generateSshKeyPair(comment: string): Promise<SshKeyPair> {
   const seed = pkcs8.slice(pkcs8.length - 32);
   const blob = publicBlob(pub);
   const check = crypto.getRandomValues(new Uint8Array(4));
-  let secret = concat([
-    check, check,
-    sshString('ssh-ed25519'), sshString(pub), sshString(concat([seed, pub])), sshString(comment),
-  ]);
+  let secret = concat([check, check, sshString('ssh-ed25519'), sshString(pub), sshString(concat([seed, pub])), sshString(comment)]);
   // Padded to the cipher's block size (8 for "none") with 1, 2, 3 …
   const pad = (8 - (secret.length % 8)) % 8;
   secret = concat([secret, Uint8Array.from({ length: pad }, (_, i) => i + 1)]);
   const body = concat([
     enc.encode('openssh-key-v1\0'),
-    sshString('none'), sshString('none'), sshString(new Uint8Array(0)),
-    u32(1), sshString(blob), sshString(secret),
+    sshString('none'),
+    sshString('none'),
+    sshString(new Uint8Array(0)),
+    u32(1),
+    sshString(blob),
+    sshString(secret),
   ]);
   const lines = base64(body).match(/.{1,70}/g) ?? [];
   return {

@@ -27,8 +27,14 @@ function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
-      hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     formatters.set(zone, f);
   }
@@ -118,8 +124,13 @@ export function zonedInstant(zone: string, y: number, m: number, d: number, minu
 export function wallParts(wall: number) {
   const d = new Date(wall);
   return {
-    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(),
-    hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), ms: d.getUTCMilliseconds(),
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    ms: d.getUTCMilliseconds(),
   };
 }
 
@@ -142,7 +153,9 @@ export function formatWall(wall: number): string {
 export function formatOffset(offsetMs: number): string {
   const sign = offsetMs < 0 ? '-' : '+';
   const total = Math.abs(Math.round(offsetMs / 1000));
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const h = Math.floor(total / 3600),
+    m = Math.floor((total % 3600) / 60),
+    s = total % 60;
   return `${sign}${pad(h)}:${pad(m)}${s ? `:${pad(s)}` : ''}`;
 }
 
@@ -155,7 +168,8 @@ export function formatTimeOfDay(sec: number): string {
 export function addMonths(day: number, months: number): number {
   const p = wallParts(day * DAY_MS);
   const total = p.year * 12 + (p.month - 1) + months;
-  const y = Math.floor(total / 12), m = total - y * 12;
+  const y = Math.floor(total / 12),
+    m = total - y * 12;
   const end = new Date(0);
   end.setUTCFullYear(y, m + 1, 0);
   const d = new Date(0);
@@ -190,7 +204,8 @@ export function transitions(zone: string): Transition[] {
       const next = Math.min(t + step, TRANSITION_WINDOW.to);
       const nextOff = zoneOffset(zone, next);
       if (nextOff !== off) {
-        let lo = t, hi = next; // offset(lo) = off, offset(hi) = nextOff
+        let lo = t,
+          hi = next; // offset(lo) = off, offset(hi) = nextOff
         while (hi - lo > 1000) {
           const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
           if (zoneOffset(zone, mid) === off) lo = mid;

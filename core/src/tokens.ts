@@ -17,8 +17,14 @@ import { ApiError } from './errors.ts';
 import { peekClaims, signClaims, verifyClaims } from './claims.ts';
 import { isRegion, type Region } from './regions.ts';
 import {
-  CSV_COLUMN_SEPARATORS, CSV_DECIMAL_SEPARATORS, CSV_QUOTE_STYLES, DATA_FORMATS, PROCESS_FORMATS,
-  type CsvOptions, type DataFormat, type ProcessFormat,
+  CSV_COLUMN_SEPARATORS,
+  CSV_DECIMAL_SEPARATORS,
+  CSV_QUOTE_STYLES,
+  DATA_FORMATS,
+  PROCESS_FORMATS,
+  type CsvOptions,
+  type DataFormat,
+  type ProcessFormat,
 } from './export/options.ts';
 
 export const DATA_TOKEN_TTL_SECONDS = 5 * 60;

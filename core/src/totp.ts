@@ -101,7 +101,11 @@ export async function verifyTotp(secret: string, code: string, opts: { nowMs?: n
 export function otpauthUri(opts: { secret: string; account: string; issuer: string }): string {
   const label = `${encodeURIComponent(opts.issuer)}:${encodeURIComponent(opts.account)}`;
   const q = new URLSearchParams({
-    secret: opts.secret, issuer: opts.issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_STEP_SECONDS),
+    secret: opts.secret,
+    issuer: opts.issuer,
+    algorithm: 'SHA1',
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_STEP_SECONDS),
   });
   return `otpauth://totp/${label}?${q.toString().replace(/\+/g, '%20')}`;
 }

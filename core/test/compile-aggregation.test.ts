@@ -8,10 +8,15 @@ const agg = (dialect: 'postgres' | 'mysql', aggregation: string, extra = {}) =>
 
 describe('postgres buckets', () => {
   const expected: Record<string, string> = {
-    second: "date_trunc('second', (o.at))", minute: "date_trunc('minute', (o.at))", hour: "date_trunc('hour', (o.at))",
-    day: "date_trunc('day', (o.at))", week: "date_trunc('week', (o.at))",
+    second: "date_trunc('second', (o.at))",
+    minute: "date_trunc('minute', (o.at))",
+    hour: "date_trunc('hour', (o.at))",
+    day: "date_trunc('day', (o.at))",
+    week: "date_trunc('week', (o.at))",
     week_sunday: "(date_trunc('week', (o.at) + interval '1 day') - interval '1 day')",
-    month: "date_trunc('month', (o.at))", quarter: "date_trunc('quarter', (o.at))", year: "date_trunc('year', (o.at))",
+    month: "date_trunc('month', (o.at))",
+    quarter: "date_trunc('quarter', (o.at))",
+    year: "date_trunc('year', (o.at))",
     all_time: 'CAST(NULL AS timestamp)',
   };
   for (const a of AGGREGATIONS) {
@@ -22,13 +27,15 @@ describe('postgres buckets', () => {
 
   it('converts into the dashboard zone first, with one shared zone parameter', () => {
     const r = compile('postgres', 'SELECT {[o.at]:aggregation}, count(*) FROM o WHERE {o.at=timerange} GROUP BY {[o.at]:aggregation}', {
-      parameters: { aggregation: 'week_sunday', timerange: '1700000000~' }, timeZone: 'Europe/Berlin',
+      parameters: { aggregation: 'week_sunday', timerange: '1700000000~' },
+      timeZone: 'Europe/Berlin',
     });
     const bucket = "(date_trunc('week', ((o.at)::timestamptz AT TIME ZONE $1) + interval '1 day') - interval '1 day')";
     expect(r.text).toBe(`SELECT ${bucket}, count(*) FROM o WHERE (o.at >= $2) GROUP BY ${bucket}`);
     expect(r.values).toEqual(['Europe/Berlin', '2023-11-14 22:13:20+00:00']);
-    expect(compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'hour' }, timeZone: 'Asia/Tokyo' }).text)
-      .toBe("SELECT date_trunc('hour', ((t)::timestamptz AT TIME ZONE $1))");
+    expect(compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'hour' }, timeZone: 'Asia/Tokyo' }).text).toBe(
+      "SELECT date_trunc('hour', ((t)::timestamptz AT TIME ZONE $1))",
+    );
   });
 });
 
@@ -53,15 +60,19 @@ describe('mysql buckets', () => {
 
   it('a zone without offset changes is a constant shift', () => {
     expect(agg('mysql', 'day', { timeZone: 'Asia/Tokyo' }).text).toBe('SELECT CAST(DATE(((o.at) + INTERVAL 32400 SECOND)) AS DATETIME)');
-    expect(agg('mysql', 'day', { timeZone: 'Asia/Tokyo', dataTimeZone: 'Asia/Kolkata' }).text)
-      .toBe('SELECT CAST(DATE(((o.at) + INTERVAL 12600 SECOND)) AS DATETIME)');
+    expect(agg('mysql', 'day', { timeZone: 'Asia/Tokyo', dataTimeZone: 'Asia/Kolkata' }).text).toBe(
+      'SELECT CAST(DATE(((o.at) + INTERVAL 12600 SECOND)) AS DATETIME)',
+    );
   });
 
   it('a zone with DST looks its offset up from the UTC seconds (no CONVERT_TZ, no time zone tables)', () => {
     const r = agg('mysql', 'day', { timeZone: 'Europe/Berlin' });
     expect(r.values).toEqual([]);
     expect(r.text).not.toContain('CONVERT_TZ');
-    const m = /^SELECT CAST\(DATE\(\(\(o\.at\) \+ INTERVAL \(CAST\(ELT\(INTERVAL\(TO_SECONDS\(o\.at\), ([\d, ]+)\) \+ 1, ([\d, -]+)\) AS SIGNED\) - 0\) SECOND\)\) AS DATETIME\)$/.exec(r.text);
+    const m =
+      /^SELECT CAST\(DATE\(\(\(o\.at\) \+ INTERVAL \(CAST\(ELT\(INTERVAL\(TO_SECONDS\(o\.at\), ([\d, ]+)\) \+ 1, ([\d, -]+)\) AS SIGNED\) - 0\) SECOND\)\) AS DATETIME\)$/.exec(
+        r.text,
+      );
     expect(m, r.text.slice(0, 200)).not.toBeNull();
     const bounds = m![1]!.split(', ').map(Number);
     const offsets = m![2]!.split(', ').map(Number);
@@ -89,21 +100,32 @@ describe('mysql buckets', () => {
 describe('which aggregations are accepted', () => {
   it('the built-in aggregation defaults to day; all_time only when the dashboard offers it', () => {
     expect(compile('postgres', 'SELECT {[t]:aggregation}').text).toBe("SELECT date_trunc('day', (t))");
-    rejects(() => compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'all_time' } }), /all_time aggregation is not enabled/, '/parameters/aggregation');
-    expect(compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'all_time' }, aggregationOptions: ['day', 'all_time'] }).text)
-      .toBe('SELECT CAST(NULL AS timestamp)');
+    rejects(
+      () => compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'all_time' } }),
+      /all_time aggregation is not enabled/,
+      '/parameters/aggregation',
+    );
+    expect(compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'all_time' }, aggregationOptions: ['day', 'all_time'] }).text).toBe(
+      'SELECT CAST(NULL AS timestamp)',
+    );
   });
 
   it('the dashboard aggregation options limit the choice', () => {
-    rejects(() => compile('mysql', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'hour' }, aggregationOptions: ['month', 'year'] }),
-      /"hour" is not offered here; use one of month, year/);
+    rejects(
+      () => compile('mysql', 'SELECT {[t]:aggregation}', { parameters: { aggregation: 'hour' }, aggregationOptions: ['month', 'year'] }),
+      /"hour" is not offered here; use one of month, year/,
+    );
     // Unset, with day not offered: the first option.
     expect(compile('postgres', 'SELECT {[t]:aggregation}', { aggregationOptions: ['month', 'year'] }).text).toBe("SELECT date_trunc('month', (t))");
   });
 
   it('unknown aggregations are refused', () => {
     for (const bad of ['fortnight', "day'; DROP TABLE x; --", 'DAY', 7]) {
-      rejects(() => compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: bad as string } }), /is not an aggregation; use one of second, minute/, '/parameters/aggregation');
+      rejects(
+        () => compile('postgres', 'SELECT {[t]:aggregation}', { parameters: { aggregation: bad as string } }),
+        /is not an aggregation; use one of second, minute/,
+        '/parameters/aggregation',
+      );
     }
   });
 
@@ -115,7 +137,10 @@ describe('which aggregations are accepted', () => {
     expect(c(['all_time']).text).toBe('SELECT CAST(NULL AS timestamp), $1');
     rejects(() => c(['day']), /Filter "grain": the aggregation "day" is not offered here/, '/parameters/filters/0/selected_values');
     const noAllTime = [filter('grain', 'date_time_aggregation', 'TEXT')];
-    rejects(() => compile('mysql', 'SELECT {[t]:grain}', { filters: noAllTime, parameters: pick({ grain: ['all_time'] }) }), /all_time aggregation is not enabled/);
+    rejects(
+      () => compile('mysql', 'SELECT {[t]:grain}', { filters: noAllTime, parameters: pick({ grain: ['all_time'] }) }),
+      /all_time aggregation is not enabled/,
+    );
     expect(compile('mysql', 'SELECT {t:grain}', { filters: noAllTime }).text).toBe('SELECT CAST(DATE((t)) AS DATETIME)');
   });
 });

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, CONTROL_TYPES, VALUE_TYPES, compileSql, type Dialect } from '../src/index.ts';
 import { DIALECTS, PAYLOADS, filter, pick } from './sql-helpers.ts';
 
-
 const BASE = 'SELECT a FROM t WHERE b = 1';
 
 /** Compiles; a refusal must be a 422 ApiError; an acceptance must keep the payload out of the text. */
@@ -23,7 +22,11 @@ function check(dialect: Dialect, payload: string, build: () => ReturnType<typeof
   const needle = payload.length > 2 ? payload : null;
   if (needle) expect(r.text.includes(needle), `payload ${JSON.stringify(payload)} leaked into: ${r.text}`).toBe(false);
   expect(r.text.startsWith(BASE)).toBe(true);
-  if (boundSomewhere) expect(r.values.some((v) => typeof v === 'string' && v.includes(payload)), JSON.stringify(r.values)).toBe(true);
+  if (boundSomewhere)
+    expect(
+      r.values.some((v) => typeof v === 'string' && v.includes(payload)),
+      JSON.stringify(r.values),
+    ).toBe(true);
   // Nothing but placeholders and compiler-written SQL follows the user's text.
   const placeholders = dialect === 'postgres' ? /\$\d+/g : /\?/g;
   expect((r.text.match(placeholders) ?? []).length).toBeGreaterThanOrEqual(dialect === 'postgres' ? Math.min(1, r.values.length) : r.values.length);
@@ -37,9 +40,9 @@ describe.each(DIALECTS)('payloads through filters (%s)', (dialect) => {
     for (const valueType of VALUE_TYPES) {
       it(`${control} ${valueType}`, () => {
         const filters = [filter('v', control, valueType)];
-        const outcomes = PAYLOADS.map((p) => check(dialect, p, () =>
-          compileSql({ sql: `${BASE} AND {[c]=v} AND {v.value} IS NOT NULL`, dialect, filters, parameters: pick({ v: [p] }) }),
-        ));
+        const outcomes = PAYLOADS.map((p) =>
+          check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]=v} AND {v.value} IS NOT NULL`, dialect, filters, parameters: pick({ v: [p] }) })),
+        );
         // Text filters bind every payload except NUL; the typed ones refuse them all.
         const textual = valueType === 'TEXT' && !control.startsWith('checkbox');
         expect(outcomes.filter((o) => o === 'bound').length).toBe(textual ? PAYLOADS.length - 1 : 0);
@@ -52,7 +55,9 @@ describe.each(DIALECTS)('payloads through filters (%s)', (dialect) => {
       const filters = [filter('v', control, control === 'time_range' ? 'TIME' : control === 'date_range' ? 'DATE' : 'DATE_TIME')];
       for (const p of PAYLOADS) {
         for (const sel of [[p], [`${p}~`], [p, ''], ['', p]]) {
-          expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]=v.next} AND {v.start} < {v.end}`, dialect, filters, parameters: pick({ v: sel }) }))).toBe('refused');
+          expect(
+            check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]=v.next} AND {v.start} < {v.end}`, dialect, filters, parameters: pick({ v: sel }) })),
+          ).toBe('refused');
         }
       }
     });
@@ -62,15 +67,21 @@ describe.each(DIALECTS)('payloads through filters (%s)', (dialect) => {
     const filters = [filter('g', 'date_time_aggregation')];
     for (const p of PAYLOADS) {
       expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]:g} = {g}`, dialect, filters, parameters: pick({ g: [p] }) }))).toBe('refused');
-      expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]:aggregation} = {aggregation}`, dialect, filters: [], parameters: { aggregation: p } }))).toBe('refused');
-      expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {c=timerange}`, dialect, filters: [], parameters: { timerange: `${p}~` } }))).toBe('refused');
+      expect(
+        check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]:aggregation} = {aggregation}`, dialect, filters: [], parameters: { aggregation: p } })),
+      ).toBe('refused');
+      expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {c=timerange}`, dialect, filters: [], parameters: { timerange: `${p}~` } }))).toBe(
+        'refused',
+      );
     }
   });
 
   it('time zones', () => {
     for (const p of PAYLOADS) {
       expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]:aggregation}`, dialect, filters: [], parameters: {}, timeZone: p }))).toBe('refused');
-      expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]:aggregation}`, dialect, filters: [], parameters: {}, dataTimeZone: p }))).toBe('refused');
+      expect(check(dialect, p, () => compileSql({ sql: `${BASE} AND {[c]:aggregation}`, dialect, filters: [], parameters: {}, dataTimeZone: p }))).toBe(
+        'refused',
+      );
     }
   });
 
@@ -83,12 +94,17 @@ describe.each(DIALECTS)('payloads through filters (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('payloads through snippets and context (%s)', (dialect) => {
-  const snippets = [{ name: 's', text: 'col = {{p}}', params: ['p'] }, { name: 'outer', text: '[s({{q}})]', params: ['q'] }];
+  const snippets = [
+    { name: 's', text: 'col = {{p}}', params: ['p'] },
+    { name: 'outer', text: '[s({{q}})]', params: ['q'] },
+  ];
   const quote = (p: string) => `'${p.replaceAll("'", "''")}'`;
 
   it('a quoted snippet argument is bound (NUL refused)', () => {
     for (const p of PAYLOADS) {
-      const outcome = check(dialect, p, () => compileSql({ sql: `${BASE} AND [s(${quote(p)})] AND [outer(${quote(p)})]`, dialect, filters: [], parameters: {}, snippets }));
+      const outcome = check(dialect, p, () =>
+        compileSql({ sql: `${BASE} AND [s(${quote(p)})] AND [outer(${quote(p)})]`, dialect, filters: [], parameters: {}, snippets }),
+      );
       expect(outcome, JSON.stringify(p)).toBe(p.includes('\u0000') ? 'refused' : 'bound');
     }
   });

@@ -4,7 +4,8 @@ import { dialectOf } from '../src/index.ts';
 import { DIALECTS, compile, filter, pick, rejects } from './sql-helpers.ts';
 
 const filters = [filter('v', 'dropdown')];
-const c = (dialect: 'postgres' | 'mysql', sql: string) => compile(dialect, sql, { filters, parameters: pick({ v: ['X'] }), snippets: [{ name: 'snip', text: 'S' }] });
+const c = (dialect: 'postgres' | 'mysql', sql: string) =>
+  compile(dialect, sql, { filters, parameters: pick({ v: ['X'] }), snippets: [{ name: 'snip', text: 'S' }] });
 
 describe.each(DIALECTS)('both dialects (%s)', (dialect) => {
   it('single-quoted strings, -- and /* */ comments stay as written', () => {
@@ -37,8 +38,8 @@ describe('postgres', () => {
   });
 
   it('dollar-quoted bodies, with and without a tag', () => {
-    const sql = 'SELECT $$ {[a]=v} [snip] $$, $fn$ it\'s {b=v} $$ still $fn$, {c=v}';
-    expect(c('postgres', sql).text).toBe('SELECT $$ {[a]=v} [snip] $$, $fn$ it\'s {b=v} $$ still $fn$, (c = $1)');
+    const sql = "SELECT $$ {[a]=v} [snip] $$, $fn$ it's {b=v} $$ still $fn$, {c=v}";
+    expect(c('postgres', sql).text).toBe("SELECT $$ {[a]=v} [snip] $$, $fn$ it's {b=v} $$ still $fn$, (c = $1)");
   });
 
   it('$ inside an identifier does not start a dollar quote', () => {
@@ -61,8 +62,9 @@ describe('postgres', () => {
 
 describe('mysql', () => {
   it('double quotes are strings with backslash escapes; backticks are identifiers', () => {
-    expect(c('mysql', 'SELECT "{[a]=v} \\" {b=v}", `{c=v}`, `we``ird {d=v}` WHERE {e=v}').text)
-      .toBe('SELECT "{[a]=v} \\" {b=v}", `{c=v}`, `we``ird {d=v}` WHERE (e = ?)');
+    expect(c('mysql', 'SELECT "{[a]=v} \\" {b=v}", `{c=v}`, `we``ird {d=v}` WHERE {e=v}').text).toBe(
+      'SELECT "{[a]=v} \\" {b=v}", `{c=v}`, `we``ird {d=v}` WHERE (e = ?)',
+    );
   });
 
   it("backslashes escape in '…' strings", () => {
@@ -81,12 +83,19 @@ describe('mysql', () => {
   it('dollar signs are ordinary; a ? outside quotes is refused', () => {
     expect(c('mysql', 'SELECT $$ {a=v} $$').text).toBe('SELECT $$ (a = ?) $$');
     rejects(() => c('mysql', 'SELECT ? , {a=v}'), /contains a "\?" outside quotes/, '/sql_query');
-    expect(c('mysql', "SELECT '?', \"?\", `?` # ?").text).toBe("SELECT '?', \"?\", `?` # ?");
+    expect(c('mysql', 'SELECT \'?\', "?", `?` # ?').text).toBe('SELECT \'?\', "?", `?` # ?');
   });
 });
 
 describe('dialectOf', () => {
   it('maps datasource types to dialects', () => {
-    expect(['postgres', 'redshift', 'cratedb', 'mysql', 'mariadb', 'mssql'].map(dialectOf)).toEqual(['postgres', 'postgres', 'postgres', 'mysql', 'mysql', null]);
+    expect(['postgres', 'redshift', 'cratedb', 'mysql', 'mariadb', 'mssql'].map(dialectOf)).toEqual([
+      'postgres',
+      'postgres',
+      'postgres',
+      'mysql',
+      'mysql',
+      null,
+    ]);
   });
 });

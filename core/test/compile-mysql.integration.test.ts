@@ -15,8 +15,15 @@ let conn: mysql.Connection;
 
 beforeAll(async () => {
   conn = await mysql.createConnection({
-    host: process.env.MYSQL_HOST ?? '127.0.0.1', port: Number(process.env.MYSQL_PORT ?? 3306), user: 'root', password: '',
-    dateStrings: true, timezone: 'Z', supportBigNumbers: true, bigNumberStrings: true, decimalNumbers: false,
+    host: process.env.MYSQL_HOST ?? '127.0.0.1',
+    port: Number(process.env.MYSQL_PORT ?? 3306),
+    user: 'root',
+    password: '',
+    dateStrings: true,
+    timezone: 'Z',
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    decimalNumbers: false,
   });
   await conn.query(`CREATE DATABASE ${DB}`);
   await conn.query(`USE ${DB}`);
@@ -24,7 +31,9 @@ beforeAll(async () => {
   await conn.query("SET time_zone = '+00:00'");
   await conn.query('CREATE TABLE payloads (id INT, v TEXT COLLATE utf8mb4_bin) DEFAULT CHARSET utf8mb4');
   for (const [id, v] of PAYLOADS.filter((p) => !p.includes('\u0000')).entries()) await conn.execute('INSERT INTO payloads VALUES (?, ?)', [id, v]);
-  await conn.query(`CREATE TABLE typed (id INT, n DECIMAL(10,2), big DECIMAL(30,0), b BOOLEAN, d DATE, tm TIME(1), ts DATETIME(3), s VARCHAR(10) COLLATE utf8mb4_bin)`);
+  await conn.query(
+    `CREATE TABLE typed (id INT, n DECIMAL(10,2), big DECIMAL(30,0), b BOOLEAN, d DATE, tm TIME(1), ts DATETIME(3), s VARCHAR(10) COLLATE utf8mb4_bin)`,
+  );
   await conn.query(`INSERT INTO typed VALUES
     (1, 1.5, 12345678901234567890, TRUE, '2024-02-29', '07:30:00', '2024-01-01 12:00:00', 'DE'),
     (2, 42, 1, FALSE, '2024-03-01', '23:59:59.5', '2024-01-01 12:00:01', 'FR'),
@@ -61,7 +70,7 @@ const T = "DATE_FORMAT(t, '%Y-%m-%d %H:%i:%s.%f') AS v";
 const ms = (s: string) => `${s}000`;
 
 describe('the server has no time zone tables (why offsets are computed in JS)', () => {
-  it("CONVERT_TZ with zone names answers NULL here", async () => {
+  it('CONVERT_TZ with zone names answers NULL here', async () => {
     const [rows] = await conn.query("SELECT CONVERT_TZ('2024-01-01 00:00', 'UTC', 'Europe/Berlin') AS v");
     expect(col(rows as Record<string, unknown>[])).toEqual([null]);
   });
@@ -76,7 +85,11 @@ describe('ranges on MariaDB', () => {
   it('.next and .previous', async () => {
     const next = await run({ sql: `SELECT ${T} FROM stamps WHERE {t=timerange.next} ORDER BY t`, parameters: { timerange: DST_DAY }, timeZone: BERLIN });
     expect(col(next)).toEqual([ms('2024-03-31 22:00:00.000'), ms('2024-04-01 21:59:59.000')]);
-    const prev = await runEscaped({ sql: `SELECT ${T} FROM stamps WHERE {t=timerange.previous} ORDER BY t`, parameters: { timerange: DST_DAY }, timeZone: BERLIN });
+    const prev = await runEscaped({
+      sql: `SELECT ${T} FROM stamps WHERE {t=timerange.previous} ORDER BY t`,
+      parameters: { timerange: DST_DAY },
+      timeZone: BERLIN,
+    });
     expect(col(prev)).toEqual([ms('2024-03-30 22:59:59.000')]);
   });
 
@@ -88,17 +101,31 @@ describe('ranges on MariaDB', () => {
   it('zone-less values in a New York data zone', async () => {
     const rows = await run({
       sql: "SELECT v FROM (SELECT '2024-03-30 18:59:59' AS v UNION ALL SELECT '2024-03-30 19:00:00' UNION ALL SELECT '2024-03-31 17:59:59' UNION ALL SELECT '2024-03-31 18:00:00') x WHERE {[CAST(v AS DATETIME)]=timerange} ORDER BY v",
-      parameters: { timerange: DST_DAY }, timeZone: BERLIN, dataTimeZone: 'America/New_York',
+      parameters: { timerange: DST_DAY },
+      timeZone: BERLIN,
+      dataTimeZone: 'America/New_York',
     });
     expect(col(rows)).toEqual(['2024-03-30 19:00:00', '2024-03-31 17:59:59']);
   });
 
   it('date and time ranges', async () => {
-    const dates = await run({ sql: 'SELECT id AS v FROM typed WHERE {d=r} ORDER BY id', filters: [filter('r', 'date_range', 'DATE')], parameters: pick({ r: ['2024-02-29~2024-02-29'] }) });
+    const dates = await run({
+      sql: 'SELECT id AS v FROM typed WHERE {d=r} ORDER BY id',
+      filters: [filter('r', 'date_range', 'DATE')],
+      parameters: pick({ r: ['2024-02-29~2024-02-29'] }),
+    });
     expect(col(dates)).toEqual([1]);
-    const months = await run({ sql: 'SELECT id AS v FROM typed WHERE {d=r.next} ORDER BY id', filters: [filter('r', 'date_range', 'DATE')], parameters: pick({ r: ['2024-02-01~2024-02-29'] }) });
+    const months = await run({
+      sql: 'SELECT id AS v FROM typed WHERE {d=r.next} ORDER BY id',
+      filters: [filter('r', 'date_range', 'DATE')],
+      parameters: pick({ r: ['2024-02-01~2024-02-29'] }),
+    });
     expect(col(months)).toEqual([2]);
-    const times = await run({ sql: 'SELECT id AS v FROM typed WHERE {tm=r} ORDER BY id', filters: [filter('r', 'time_range', 'TIME')], parameters: pick({ r: ['22:00~23:59:59'] }) });
+    const times = await run({
+      sql: 'SELECT id AS v FROM typed WHERE {tm=r} ORDER BY id',
+      filters: [filter('r', 'time_range', 'TIME')],
+      parameters: pick({ r: ['22:00~23:59:59'] }),
+    });
     expect(col(times)).toEqual([2]);
   });
 });
@@ -117,7 +144,8 @@ describe('buckets on MariaDB', () => {
   it('hours across both Berlin changes', async () => {
     const rows = await run({
       sql: "SELECT DATE_FORMAT({[t]:aggregation}, '%Y-%m-%d %H:%i') AS v FROM (SELECT CAST('2024-03-31 00:59:59' AS DATETIME) AS t UNION ALL SELECT '2024-03-31 01:00:00' UNION ALL SELECT '2024-10-27 00:30:00' UNION ALL SELECT '2024-10-27 01:30:00' UNION ALL SELECT '2024-10-27 02:00:00') x ORDER BY t",
-      parameters: { aggregation: 'hour' }, timeZone: BERLIN,
+      parameters: { aggregation: 'hour' },
+      timeZone: BERLIN,
     });
     expect(col(rows)).toEqual(['2024-03-31 01:00', '2024-03-31 03:00', '2024-10-27 02:00', '2024-10-27 02:00', '2024-10-27 03:00']);
   });
@@ -140,11 +168,17 @@ describe('buckets on MariaDB', () => {
       sql: `SELECT DATE_FORMAT({[t]:aggregation}, '%Y-%m-%d %H:%i') AS v FROM (${walls.map((w, i) => `SELECT ${i} AS i, CAST('${w}' AS DATETIME) AS t`).join(' UNION ALL ')}) x ORDER BY i`,
     });
     const pg = postgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', {
-      max: 1, prepare: false, fetch_types: false, onnotice: () => {}, connection: { TimeZone: 'America/New_York' },
+      max: 1,
+      prepare: false,
+      fetch_types: false,
+      onnotice: () => {},
+      connection: { TimeZone: 'America/New_York' },
     });
     try {
       const c = compileSql({
-        dialect: 'postgres', filters: [], ...opts,
+        dialect: 'postgres',
+        filters: [],
+        ...opts,
         sql: `SELECT to_char({[t]:aggregation}, 'YYYY-MM-DD HH24:MI') AS v FROM unnest(ARRAY[${walls.map((w) => `'${w}'`).join(', ')}]::timestamp[]) WITH ORDINALITY x(t, i) ORDER BY i`,
       });
       const theirs = await pg.unsafe(c.text, c.values as never[]);
@@ -176,7 +210,10 @@ describe('values of every type on MariaDB', () => {
   it('built-in snippets and snippet arguments arrive as values', async () => {
     const [row] = await run({
       sql: "SELECT [CAIRN_USER_EMAIL] AS e, [CAIRN_USER_ROLE] AS r, [plus(40, 2)] AS n, [echo('it''s')] AS s",
-      snippets: [{ name: 'plus', text: 'CAST({{a}} AS SIGNED) + CAST({{b}} AS SIGNED)', params: ['a', 'b'] }, { name: 'echo', text: 'CAST({{x}} AS CHAR)', params: ['x'] }],
+      snippets: [
+        { name: 'plus', text: 'CAST({{a}} AS SIGNED) + CAST({{b}} AS SIGNED)', params: ['a', 'b'] },
+        { name: 'echo', text: 'CAST({{x}} AS CHAR)', params: ['x'] },
+      ],
       context: { userEmail: 'ada@example.com', userRole: null },
     });
     expect({ ...row, n: Number(row!.n) }).toEqual({ e: 'ada@example.com', r: null, n: 42, s: "it's" });

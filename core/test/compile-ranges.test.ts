@@ -12,17 +12,18 @@ const utc = (dialect: Dialect, iso: string) => {
   const s = iso.replace('T', ' ').replace(/\.000Z$|Z$/, '');
   return dialect === 'postgres' ? `${s}+00:00` : s;
 };
-const tr = (dialect: Dialect, sql: string, timerange: string, timeZone?: string) =>
-  compile(dialect, sql, { parameters: { timerange }, timeZone });
+const tr = (dialect: Dialect, sql: string, timerange: string, timeZone?: string) => compile(dialect, sql, { parameters: { timerange }, timeZone });
 
 describe.each(DIALECTS)('timerange (%s)', (dialect) => {
   it('open on either side, or on both (TRUE)', () => {
     expect(tr(dialect, 'WHERE {t=timerange}', '1700000000~')).toMatchObject({
-      text: `WHERE (t >= ${ph(dialect, 1)})`, values: [utc(dialect, '2023-11-14T22:13:20Z')],
+      text: `WHERE (t >= ${ph(dialect, 1)})`,
+      values: [utc(dialect, '2023-11-14T22:13:20Z')],
     });
     // A unix end is the last second included: the bound is one second later.
     expect(tr(dialect, 'WHERE {t=timerange}', '~1700000000')).toMatchObject({
-      text: `WHERE (t < ${ph(dialect, 1)})`, values: [utc(dialect, '2023-11-14T22:13:21Z')],
+      text: `WHERE (t < ${ph(dialect, 1)})`,
+      values: [utc(dialect, '2023-11-14T22:13:21Z')],
     });
     expect(tr(dialect, 'WHERE {t=timerange}', '~').text).toBe('WHERE TRUE');
     expect(compile(dialect, 'WHERE {t=timerange}').text).toBe('WHERE TRUE');
@@ -41,42 +42,53 @@ describe.each(DIALECTS)('timerange (%s)', (dialect) => {
   it('its neighbours are whole days too (24 hours each)', () => {
     const sql = 'WHERE {t=timerange.previous} OR {t=timerange.next}';
     expect(tr(dialect, sql, '2024-03-31~2024-03-31', BERLIN).values).toEqual([
-      utc(dialect, '2024-03-29T23:00:00Z'), utc(dialect, '2024-03-30T23:00:00Z'),
-      utc(dialect, '2024-03-31T22:00:00Z'), utc(dialect, '2024-04-01T22:00:00Z'),
+      utc(dialect, '2024-03-29T23:00:00Z'),
+      utc(dialect, '2024-03-30T23:00:00Z'),
+      utc(dialect, '2024-03-31T22:00:00Z'),
+      utc(dialect, '2024-04-01T22:00:00Z'),
     ]);
   });
 
   it('a Berlin day across the fall-back change has 25 hours, and so does the neighbour reaching it', () => {
     expect(tr(dialect, 'WHERE {t=timerange}', '2024-10-27~2024-10-27', BERLIN).values).toEqual([
-      utc(dialect, '2024-10-26T22:00:00Z'), utc(dialect, '2024-10-27T23:00:00Z'),
+      utc(dialect, '2024-10-26T22:00:00Z'),
+      utc(dialect, '2024-10-27T23:00:00Z'),
     ]);
     expect(tr(dialect, 'WHERE {t=timerange.next}', '2024-10-26~2024-10-26', BERLIN).values).toEqual([
-      utc(dialect, '2024-10-26T22:00:00Z'), utc(dialect, '2024-10-27T23:00:00Z'),
+      utc(dialect, '2024-10-26T22:00:00Z'),
+      utc(dialect, '2024-10-27T23:00:00Z'),
     ]);
   });
 
   it('whole months step by calendar months (January → December and February)', () => {
     const sql = 'WHERE {t=timerange} OR {t=timerange.previous} OR {t=timerange.next}';
     expect(tr(dialect, sql, '2024-01-01~2024-01-31', BERLIN).values).toEqual([
-      utc(dialect, '2023-12-31T23:00:00Z'), utc(dialect, '2024-01-31T23:00:00Z'),
-      utc(dialect, '2023-11-30T23:00:00Z'), utc(dialect, '2023-12-31T23:00:00Z'),
-      utc(dialect, '2024-01-31T23:00:00Z'), utc(dialect, '2024-02-29T23:00:00Z'),
+      utc(dialect, '2023-12-31T23:00:00Z'),
+      utc(dialect, '2024-01-31T23:00:00Z'),
+      utc(dialect, '2023-11-30T23:00:00Z'),
+      utc(dialect, '2023-12-31T23:00:00Z'),
+      utc(dialect, '2024-01-31T23:00:00Z'),
+      utc(dialect, '2024-02-29T23:00:00Z'),
     ]);
   });
 
   it('a quarter steps by three months, across DST', () => {
     const sql = 'WHERE {t=timerange.previous} OR {t=timerange.next}';
     expect(tr(dialect, sql, '2024-01-01~2024-03-31', BERLIN).values).toEqual([
-      utc(dialect, '2023-09-30T22:00:00Z'), utc(dialect, '2023-12-31T23:00:00Z'),
-      utc(dialect, '2024-03-31T22:00:00Z'), utc(dialect, '2024-06-30T22:00:00Z'),
+      utc(dialect, '2023-09-30T22:00:00Z'),
+      utc(dialect, '2023-12-31T23:00:00Z'),
+      utc(dialect, '2024-03-31T22:00:00Z'),
+      utc(dialect, '2024-06-30T22:00:00Z'),
     ]);
   });
 
   it('other ranges step by their duration', () => {
     const sql = 'WHERE {t=timerange.previous} OR {t=timerange.next}';
     expect(tr(dialect, sql, '2024-01-01T10:00:00Z~2024-01-01T11:59:59Z').values).toEqual([
-      utc(dialect, '2024-01-01T08:00:00Z'), utc(dialect, '2024-01-01T10:00:00Z'),
-      utc(dialect, '2024-01-01T12:00:00Z'), utc(dialect, '2024-01-01T14:00:00Z'),
+      utc(dialect, '2024-01-01T08:00:00Z'),
+      utc(dialect, '2024-01-01T10:00:00Z'),
+      utc(dialect, '2024-01-01T12:00:00Z'),
+      utc(dialect, '2024-01-01T14:00:00Z'),
     ]);
   });
 
@@ -85,7 +97,10 @@ describe.each(DIALECTS)('timerange (%s)', (dialect) => {
     expect(tr(dialect, 'WHERE {t=timerange.previous}', `${s}~`)).toMatchObject({ text: `WHERE (t < ${ph(dialect, 1)})`, values: [utc(dialect, s)] });
     expect(tr(dialect, 'WHERE {t=timerange.next}', `${s}~`)).toMatchObject({ text: 'WHERE FALSE', values: [] });
     expect(tr(dialect, 'WHERE {t=timerange.previous}', `~${s}`)).toMatchObject({ text: 'WHERE FALSE', values: [] });
-    expect(tr(dialect, 'WHERE {t=timerange.next}', `~2023-12-31T23:59:59Z`)).toMatchObject({ text: `WHERE (t >= ${ph(dialect, 1)})`, values: [utc(dialect, s)] });
+    expect(tr(dialect, 'WHERE {t=timerange.next}', `~2023-12-31T23:59:59Z`)).toMatchObject({
+      text: `WHERE (t >= ${ph(dialect, 1)})`,
+      values: [utc(dialect, s)],
+    });
     expect(compile(dialect, 'WHERE {t=timerange.next}').text).toBe('WHERE TRUE');
   });
 
@@ -98,11 +113,13 @@ describe.each(DIALECTS)('timerange (%s)', (dialect) => {
 
   it('bounds are written in the data time zone', () => {
     const r = compile(dialect, 'WHERE {t=timerange}', {
-      parameters: { timerange: '2024-07-01~2024-07-01' }, timeZone: BERLIN, dataTimeZone: 'America/New_York',
+      parameters: { timerange: '2024-07-01~2024-07-01' },
+      timeZone: BERLIN,
+      dataTimeZone: 'America/New_York',
     });
-    expect(r.values).toEqual(dialect === 'postgres'
-      ? ['2024-06-30 18:00:00-04:00', '2024-07-01 18:00:00-04:00']
-      : ['2024-06-30 18:00:00', '2024-07-01 18:00:00']);
+    expect(r.values).toEqual(
+      dialect === 'postgres' ? ['2024-06-30 18:00:00-04:00', '2024-07-01 18:00:00-04:00'] : ['2024-06-30 18:00:00', '2024-07-01 18:00:00'],
+    );
     expect(r.sessionTimeZone).toBe('America/New_York');
   });
 
@@ -143,10 +160,16 @@ describe.each(DIALECTS)('date ranges (%s)', (dialect) => {
 
   it('neighbours: whole months by months, other ranges by days', () => {
     expect(c('WHERE {x=d.previous} OR {x=d.next}', ['2024-02-01', '2024-02-29']).values).toEqual([
-      day('2024-01-01'), day('2024-02-01'), day('2024-03-01'), day('2024-04-01'),
+      day('2024-01-01'),
+      day('2024-02-01'),
+      day('2024-03-01'),
+      day('2024-04-01'),
     ]);
     expect(c('WHERE {x=d.previous} OR {x=d.next}', ['2024-01-10', '2024-01-16']).values).toEqual([
-      day('2024-01-03'), day('2024-01-10'), day('2024-01-17'), day('2024-01-24'),
+      day('2024-01-03'),
+      day('2024-01-10'),
+      day('2024-01-17'),
+      day('2024-01-24'),
     ]);
     expect(c('WHERE {x=d.next}', ['2024-01-31', '2024-01-31']).values).toEqual([day('2024-02-01'), day('2024-02-02')]);
   });

@@ -8,7 +8,7 @@ const snippets: SnippetDefinition[] = [
   { name: 'revenue', text: 'sum(total) FILTER (WHERE [paid])' },
   { name: 'recent', text: '{created_at=timerange}' },
   { name: 'above', text: 'total > {{min}} AND currency = {{cur}}', params: ['min', 'cur'] },
-  { name: 'wrap', text: '([above({{n}}, \'EUR\')])', params: ['n'] },
+  { name: 'wrap', text: "([above({{n}}, 'EUR')])", params: ['n'] },
   { name: 'twice', text: '{{v}} + {{v}}', params: ['v'] },
   { name: 'me', text: 'owner = [CAIRN_USER_EMAIL]' },
 ];
@@ -45,9 +45,7 @@ describe.each(DIALECTS)('snippets (%s)', (dialect) => {
 
   it('binds parameter arguments: numbers, quoted strings, TRUE/FALSE/NULL', () => {
     const r = c("WHERE [above(100, 'EUR')] AND [above(-2.5e1, 'it''s')] AND [twice(TRUE)] AND [twice(null)]");
-    expect(r.text).toBe(
-      `WHERE total > ${p(1)} AND currency = ${p(2)} AND total > ${p(3)} AND currency = ${p(4)} AND ${p(5)} + ${p(6)} AND ${p(7)} + ${p(8)}`,
-    );
+    expect(r.text).toBe(`WHERE total > ${p(1)} AND currency = ${p(2)} AND total > ${p(3)} AND currency = ${p(4)} AND ${p(5)} + ${p(6)} AND ${p(7)} + ${p(8)}`);
     expect(r.values).toEqual([100, 'EUR', -25, "it's", true, true, null, null]);
     expect(c('WHERE [twice(12345678901234567890)]').values).toEqual(['12345678901234567890', '12345678901234567890']);
   });
@@ -60,7 +58,9 @@ describe.each(DIALECTS)('snippets (%s)', (dialect) => {
 
   it('keeps values in text order across snippets, filters and built-ins (what ? placeholders need)', () => {
     const r = c("SELECT [twice('a')], {country.value}, [CAIRN_USER_EMAIL], [twice('b')]", {
-      filters: [filter('country', 'dropdown')], parameters: pick({ country: ['DE'] }), context: { userEmail: 'u@x' },
+      filters: [filter('country', 'dropdown')],
+      parameters: pick({ country: ['DE'] }),
+      context: { userEmail: 'u@x' },
     });
     expect(r.values).toEqual(['a', 'a', 'DE', 'u@x', 'b', 'b']);
   });
@@ -72,7 +72,7 @@ describe.each(DIALECTS)('snippets (%s)', (dialect) => {
   });
 
   it('refuses a wrong number of arguments, naming the snippet and its parameters', () => {
-    rejects(() => c("WHERE [above(1)]"), /Snippet \[above\] takes 2 arguments \(min, cur\); 1 given/, '/sql_query');
+    rejects(() => c('WHERE [above(1)]'), /Snippet \[above\] takes 2 arguments \(min, cur\); 1 given/, '/sql_query');
     rejects(() => c('WHERE [above]'), /takes 2 arguments \(min, cur\); 0 given/);
     rejects(() => c('WHERE [paid(1)]'), /Snippet \[paid\] takes no arguments; 1 given/);
     expect(c('WHERE [paid()]').text).toBe("WHERE status = 'paid'");
@@ -85,7 +85,11 @@ describe.each(DIALECTS)('snippets (%s)', (dialect) => {
   });
 
   it('refuses {{param}} that is not a parameter, or that sits inside quotes', () => {
-    const bad = [{ name: 'q', text: 'x = {{nope}}', params: ['p'] }, { name: 'lit', text: "name LIKE '{{p}}%'", params: ['p'] }, { name: 'bare', text: 'x = {{p}}' }];
+    const bad = [
+      { name: 'q', text: 'x = {{nope}}', params: ['p'] },
+      { name: 'lit', text: "name LIKE '{{p}}%'", params: ['p'] },
+      { name: 'bare', text: 'x = {{p}}' },
+    ];
     rejects(() => compile(dialect, "[q('a')]", { snippets: bad }), /Snippet "q" uses \{\{nope\}\}, which is not one of its parameters \(p\)/);
     rejects(() => compile(dialect, "[lit('a')]", { snippets: bad }), /\{\{p\}\} is inside quotes, where it cannot be bound/);
     rejects(() => compile(dialect, '[bare]', { snippets: bad }), /not one of its parameters \(it has none\)/);
@@ -94,7 +98,12 @@ describe.each(DIALECTS)('snippets (%s)', (dialect) => {
   });
 
   it('refuses cycles, naming them', () => {
-    const cyc = [{ name: 'a', text: 'x + [b]' }, { name: 'b', text: '[c] - 1' }, { name: 'c', text: '[a]' }, { name: 'self', text: '[self]' }];
+    const cyc = [
+      { name: 'a', text: 'x + [b]' },
+      { name: 'b', text: '[c] - 1' },
+      { name: 'c', text: '[a]' },
+      { name: 'self', text: '[self]' },
+    ];
     rejects(() => compile(dialect, 'SELECT [a]', { snippets: cyc }), /cycle: \[a\] → \[b\] → \[c\] → \[a\]/, '/sql_query');
     rejects(() => compile(dialect, 'SELECT [b]', { snippets: cyc }), /\[b\] → \[c\] → \[a\] → \[b\]/);
     rejects(() => compile(dialect, 'SELECT [self]', { snippets: cyc }), /cycle: \[self\] → \[self\]/);
@@ -110,7 +119,9 @@ describe.each(DIALECTS)('snippets (%s)', (dialect) => {
 
   it('expands snippets inside a condition expression', () => {
     const r = compile(dialect, 'WHERE {[[amount]]=qty}', {
-      snippets: [{ name: 'amount', text: 'total * rate' }], filters: [filter('qty', 'input', 'NUMBER')], parameters: pick({ qty: [3] }),
+      snippets: [{ name: 'amount', text: 'total * rate' }],
+      filters: [filter('qty', 'input', 'NUMBER')],
+      parameters: pick({ qty: [3] }),
     });
     expect(r.text).toBe(`WHERE ((total * rate) = ${p(1)})`);
   });
@@ -118,8 +129,12 @@ describe.each(DIALECTS)('snippets (%s)', (dialect) => {
 
 describe.each(DIALECTS)('built-in snippets (%s)', (dialect) => {
   const context = {
-    userEmail: 'ada@example.com', userFirstname: 'Ada', userLastname: 'Lovelace', userRole: 'analyst',
-    dashboardName: 'Sales', dashboardId: 'dsh_123',
+    userEmail: 'ada@example.com',
+    userFirstname: 'Ada',
+    userLastname: 'Lovelace',
+    userRole: 'analyst',
+    dashboardName: 'Sales',
+    dashboardId: 'dsh_123',
   };
   const sql = 'SELECT [CAIRN_USER_EMAIL], [CAIRN_USER_FIRSTNAME], [CAIRN_USER_LASTNAME], [CAIRN_USER_ROLE], [CAIRN_DASHBOARD_NAME], [CAIRN_DASHBOARD_ID]';
 
@@ -130,13 +145,25 @@ describe.each(DIALECTS)('built-in snippets (%s)', (dialect) => {
   });
 
   it('are NULL without a user (sharing links, API keys, schedules) or without a context', () => {
-    expect(compile(dialect, sql, { context: { userEmail: null, userRole: null, dashboardName: 'Sales', dashboardId: 'dsh_1' } }).values)
-      .toEqual([null, null, null, null, 'Sales', 'dsh_1']);
+    expect(compile(dialect, sql, { context: { userEmail: null, userRole: null, dashboardName: 'Sales', dashboardId: 'dsh_1' } }).values).toEqual([
+      null,
+      null,
+      null,
+      null,
+      'Sales',
+      'dsh_1',
+    ]);
     expect(compile(dialect, sql).values).toEqual([null, null, null, null, null, null]);
   });
 
   it('work inside custom snippets, win over a custom snippet of the same name, take no arguments', () => {
-    const r = compile(dialect, 'WHERE [me]', { snippets: [{ name: 'me', text: 'owner = [CAIRN_USER_EMAIL]' }, { name: 'CAIRN_USER_EMAIL', text: 'oops' }], context });
+    const r = compile(dialect, 'WHERE [me]', {
+      snippets: [
+        { name: 'me', text: 'owner = [CAIRN_USER_EMAIL]' },
+        { name: 'CAIRN_USER_EMAIL', text: 'oops' },
+      ],
+      context,
+    });
     expect(r).toMatchObject({ text: `WHERE owner = ${ph(dialect, 1)}`, values: ['ada@example.com'], snippets: ['me'] });
     rejects(() => compile(dialect, "SELECT [CAIRN_USER_EMAIL('x')]"), /takes no arguments/);
   });

@@ -10,23 +10,49 @@ import { DIALECTS, compile, filter, ph, pick, rejects } from './sql-helpers.ts';
 const SAMPLES: Record<string, { ok: [unknown, unknown, unknown][]; bad: unknown[] }> = {
   // [input, bound on postgres, bound on mysql]
   TEXT: {
-    ok: [['DE', 'DE', 'DE'], [42, '42', '42'], [true, 'true', 'true'], ['', '', ''], ['Zoë 🚀', 'Zoë 🚀', 'Zoë 🚀']],
+    ok: [
+      ['DE', 'DE', 'DE'],
+      [42, '42', '42'],
+      [true, 'true', 'true'],
+      ['', '', ''],
+      ['Zoë 🚀', 'Zoë 🚀', 'Zoë 🚀'],
+    ],
     bad: [{ a: 1 }, ['x'], 'a\u0000b'],
   },
   NUMBER: {
-    ok: [['42', 42, 42], [-3.5, -3.5, -3.5], [' 7 ', 7, 7], ['1e3', 1000, 1000], ['12345678901234567890', '12345678901234567890', '12345678901234567890']],
+    ok: [
+      ['42', 42, 42],
+      [-3.5, -3.5, -3.5],
+      [' 7 ', 7, 7],
+      ['1e3', 1000, 1000],
+      ['12345678901234567890', '12345678901234567890', '12345678901234567890'],
+    ],
     bad: ['4x', '', 'NaN', 'Infinity', '0x10', true, Number.POSITIVE_INFINITY, {}],
   },
   BOOLEAN: {
-    ok: [['true', true, true], [false, false, false], ['FALSE', false, false], [1, true, true], ['0', false, false]],
+    ok: [
+      ['true', true, true],
+      [false, false, false],
+      ['FALSE', false, false],
+      [1, true, true],
+      ['0', false, false],
+    ],
     bad: ['yes', 'maybe', 2, ''],
   },
   DATE: {
-    ok: [['2024-02-29', '2024-02-29', '2024-02-29'], [1709164800, '2024-02-29', '2024-02-29'], ['1709164800', '2024-02-29', '2024-02-29']],
+    ok: [
+      ['2024-02-29', '2024-02-29', '2024-02-29'],
+      [1709164800, '2024-02-29', '2024-02-29'],
+      ['1709164800', '2024-02-29', '2024-02-29'],
+    ],
     bad: ['2023-02-29', '2024-13-01', '29.02.2024', 'today', '0999-12-31'],
   },
   TIME: {
-    ok: [['07:30', '07:30:00', '07:30:00'], ['23:59:59', '23:59:59', '23:59:59'], ['00:00', '00:00:00', '00:00:00']],
+    ok: [
+      ['07:30', '07:30:00', '07:30:00'],
+      ['23:59:59', '23:59:59', '23:59:59'],
+      ['00:00', '00:00:00', '00:00:00'],
+    ],
     bad: ['24:00', '7:30', '07:60', '12:00:60', 'noon', 450],
   },
   DATE_TIME: {
@@ -111,7 +137,13 @@ describe.each(DIALECTS)('range controls (%s)', (dialect) => {
   const cases: [string, string, unknown[], unknown[], unknown[]][] = [
     // control, value type, selection, bounds on postgres, bounds on mysql
     ['date_range', 'DATE', ['2024-01-01', '2024-01-31'], ['2024-01-01', '2024-02-01'], ['2024-01-01', '2024-02-01']],
-    ['date_time_range', 'DATE_TIME', ['2024-01-01T00:00:00Z~2024-01-01T23:59:59Z'], ['2024-01-01 00:00:00+00:00', '2024-01-02 00:00:00+00:00'], ['2024-01-01 00:00:00', '2024-01-02 00:00:00']],
+    [
+      'date_time_range',
+      'DATE_TIME',
+      ['2024-01-01T00:00:00Z~2024-01-01T23:59:59Z'],
+      ['2024-01-01 00:00:00+00:00', '2024-01-02 00:00:00+00:00'],
+      ['2024-01-01 00:00:00', '2024-01-02 00:00:00'],
+    ],
     ['time_range', 'TIME', ['13:00~13:59:59'], ['13:00:00', '14:00:00'], ['13:00:00', '14:00:00']],
   ];
   for (const [control, valueType, selection, pg, my] of cases) {
@@ -137,8 +169,14 @@ describe.each(DIALECTS)('range controls (%s)', (dialect) => {
   });
 
   it('refuses a range whose end is before its start', () => {
-    rejects(() => compile(dialect, 'WHERE {t=r}', { filters: [filter('r', 'time_range', 'TIME')], parameters: pick({ r: ['14:00~13:00'] }) }), /ends before it starts/);
-    rejects(() => compile(dialect, 'WHERE {t=r}', { filters: [filter('r', 'date_range', 'DATE')], parameters: pick({ r: ['2024-02-01', '2024-01-31'] }) }), /ends before it starts/);
+    rejects(
+      () => compile(dialect, 'WHERE {t=r}', { filters: [filter('r', 'time_range', 'TIME')], parameters: pick({ r: ['14:00~13:00'] }) }),
+      /ends before it starts/,
+    );
+    rejects(
+      () => compile(dialect, 'WHERE {t=r}', { filters: [filter('r', 'date_range', 'DATE')], parameters: pick({ r: ['2024-02-01', '2024-01-31'] }) }),
+      /ends before it starts/,
+    );
   });
 });
 
@@ -146,7 +184,8 @@ describe.each(DIALECTS)('single date, time and date-time controls (%s)', (dialec
   it('date, time and date_time controls bind one value of their type', () => {
     const f = [filter('d', 'date', 'DATE'), filter('t', 'time', 'TIME'), filter('dt', 'date_time', 'DATE_TIME')];
     const r = compile(dialect, 'WHERE {a=d} AND {b=t} AND {c=dt}', {
-      filters: f, parameters: pick({ d: ['2024-03-31'], t: ['12:34:56'], dt: ['2024-03-31T12:00:00+02:00'] }),
+      filters: f,
+      parameters: pick({ d: ['2024-03-31'], t: ['12:34:56'], dt: ['2024-03-31T12:00:00+02:00'] }),
     });
     expect(r.values).toEqual(['2024-03-31', '12:34:56', dialect === 'postgres' ? '2024-03-31 10:00:00+00:00' : '2024-03-31 10:00:00']);
   });
@@ -154,7 +193,10 @@ describe.each(DIALECTS)('single date, time and date-time controls (%s)', (dialec
   it('a date-time without offset is a local time of the dashboard zone, written in the data zone', () => {
     const f = [filter('dt', 'date_time', 'DATE_TIME')];
     const r = compile(dialect, 'WHERE {c=dt}', {
-      filters: f, parameters: pick({ dt: ['2024-07-01T12:00'] }), timeZone: 'Europe/Berlin', dataTimeZone: 'America/New_York',
+      filters: f,
+      parameters: pick({ dt: ['2024-07-01T12:00'] }),
+      timeZone: 'Europe/Berlin',
+      dataTimeZone: 'America/New_York',
     });
     expect(r.values).toEqual([dialect === 'postgres' ? '2024-07-01 06:00:00-04:00' : '2024-07-01 06:00:00']);
   });
@@ -169,15 +211,26 @@ describe.each(DIALECTS)('single date, time and date-time controls (%s)', (dialec
 
 describe('defensive input handling', () => {
   it('refuses selected_values that are not a list', () => {
-    rejects(() => compile('postgres', 'WHERE {c=v}', {
-      filters: [filter('v', 'dropdown')], parameters: { filters: [{ variable_name: 'v', selected_values: 'DE' as unknown as unknown[] }] },
-    }), /selected_values must be a list/);
+    rejects(
+      () =>
+        compile('postgres', 'WHERE {c=v}', {
+          filters: [filter('v', 'dropdown')],
+          parameters: { filters: [{ variable_name: 'v', selected_values: 'DE' as unknown as unknown[] }] },
+        }),
+      /selected_values must be a list/,
+    );
   });
 
   it('uses the first selection when a variable is given twice and ignores unused ones', () => {
     const r = compile('postgres', 'WHERE {c=v}', {
       filters: [filter('v', 'dropdown')],
-      parameters: { filters: [{ variable_name: 'zzz', selected_values: [{}] }, { variable_name: 'v', selected_values: ['a'] }, { variable_name: 'v', selected_values: ['b'] }] },
+      parameters: {
+        filters: [
+          { variable_name: 'zzz', selected_values: [{}] },
+          { variable_name: 'v', selected_values: ['a'] },
+          { variable_name: 'v', selected_values: ['b'] },
+        ],
+      },
     });
     expect(r.values).toEqual(['a']);
   });

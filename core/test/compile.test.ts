@@ -59,7 +59,9 @@ describe('result shape', () => {
   it('reports variables in order of first use, unknown ones separately, and the zones', () => {
     const r = compileSql({
       sql: 'SELECT {t:aggregation} WHERE {t=timerange} AND {c=country} AND {x=adhoc} AND {y=adhoc} AND {z=other}',
-      dialect: 'postgres', filters, parameters: {},
+      dialect: 'postgres',
+      filters,
+      parameters: {},
     });
     expect(r.variables).toEqual(['aggregation', 'timerange', 'country', 'adhoc', 'other']);
     expect(r.unknownVariables).toEqual(['adhoc', 'other']);
@@ -69,14 +71,26 @@ describe('result shape', () => {
   });
 
   it('an unknown variable compiles as a multi-select text filter: TRUE when unset, its selected values bound as text', () => {
-    expect(compile('postgres', 'WHERE {c=adhoc} AND {adhoc.value} IS NULL')).toMatchObject({ text: 'WHERE TRUE AND NULL IS NULL', values: [], unknownVariables: ['adhoc'] });
+    expect(compile('postgres', 'WHERE {c=adhoc} AND {adhoc.value} IS NULL')).toMatchObject({
+      text: 'WHERE TRUE AND NULL IS NULL',
+      values: [],
+      unknownVariables: ['adhoc'],
+    });
     const one = compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: ['x'] }) });
     expect(one).toMatchObject({ text: 'WHERE (c = $1)', values: ['x'], unknownVariables: ['adhoc'] });
-    const several = compile('mysql', "WHERE {c=adhoc}", { parameters: pick({ adhoc: ['a', 7, "b'); DROP TABLE t; --"] }) });
+    const several = compile('mysql', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: ['a', 7, "b'); DROP TABLE t; --"] }) });
     expect(several).toMatchObject({ text: 'WHERE (c IN (?, ?, ?))', values: ['a', '7', "b'); DROP TABLE t; --"] });
     expect(compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: [null] }) }).text).toBe('WHERE (c IS NULL)');
-    rejects(() => compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: [{ a: 1 }] }) }), /not a text value/, '/parameters/filters/0/selected_values/0');
-    rejects(() => compile('postgres', 'WHERE {c=adhoc}', { parameters: { filters: [{ variable_name: 'adhoc', selected_values: 'a' as unknown as unknown[] }] } }), /must be a list/, '/parameters/filters/0/selected_values');
+    rejects(
+      () => compile('postgres', 'WHERE {c=adhoc}', { parameters: pick({ adhoc: [{ a: 1 }] }) }),
+      /not a text value/,
+      '/parameters/filters/0/selected_values/0',
+    );
+    rejects(
+      () => compile('postgres', 'WHERE {c=adhoc}', { parameters: { filters: [{ variable_name: 'adhoc', selected_values: 'a' as unknown as unknown[] }] } }),
+      /must be a list/,
+      '/parameters/filters/0/selected_values',
+    );
     rejects(() => compile('postgres', 'SELECT {adhoc.start}'), /holds values, not a range/);
   });
 
@@ -102,7 +116,8 @@ describe.each(DIALECTS)('values (%s)', (dialect) => {
 
   it('{aggregation} alone is the aggregation name as a value', () => {
     expect(c('SELECT {aggregation}, {aggregation.value}', { aggregation: 'month' })).toMatchObject({
-      text: `SELECT ${ph(dialect, 1)}, ${ph(dialect, 2)}`, values: ['month', 'month'],
+      text: `SELECT ${ph(dialect, 1)}, ${ph(dialect, 2)}`,
+      values: ['month', 'month'],
     });
     expect(c('SELECT {aggregation}').values).toEqual(['day']);
   });

@@ -11,7 +11,10 @@ import type { FilterDefinition } from '../src/sql/params.ts';
 import type { SnippetDefinition } from '../src/sql/snippets.ts';
 
 const f = (variable_name: string, control_type: string, value_type = 'TEXT', extra: Partial<FilterDefinition> = {}): FilterDefinition => ({
-  variable_name, control_type, value_type, ...extra,
+  variable_name,
+  control_type,
+  value_type,
+  ...extra,
 });
 
 /** The filters the pages define in their examples (the `-- Filter:` comments and the prose). */
@@ -149,8 +152,10 @@ describe('filters/overview', () => {
   it('a date range from 1 to 31 January ends before 1 February; time and date-time ranges at the next second', () => {
     expect(compile('{d=signup_period}', { parameters: sel({ signup_period: ['2025-01-01~2025-01-31'] }) }).values).toEqual(['2025-01-01', '2025-02-01']);
     expect(compile('{t=hours}', { parameters: sel({ hours: ['09:00~13:59:59'] }) }).values).toEqual(['09:00:00', '14:00:00']);
-    expect(compile('{t=session_time}', { parameters: sel({ session_time: ['2025-03-01T00:00:00Z~2025-03-01T23:59:59Z'] }) }).values)
-      .toEqual(['2025-03-01 00:00:00+00:00', '2025-03-02 00:00:00+00:00']);
+    expect(compile('{t=session_time}', { parameters: sel({ session_time: ['2025-03-01T00:00:00Z~2025-03-01T23:59:59Z'] }) }).values).toEqual([
+      '2025-03-01 00:00:00+00:00',
+      '2025-03-02 00:00:00+00:00',
+    ]);
     expect(compile('{t=signup_period}', { parameters: sel({ signup_period: ['2025-01-01~'] }) }).text).toBe('(t >= $1)');
   });
 
@@ -223,12 +228,14 @@ ORDER BY 2`;
   });
 
   it('week starts on Monday, week_sunday on Sunday, all_time is NULL and only when offered', () => {
-    expect(compile(BUCKETS, { parameters: { aggregation: 'week_sunday' } }).text)
-      .toContain("(date_trunc('week', (ordered_at) + interval '1 day') - interval '1 day')");
+    expect(compile(BUCKETS, { parameters: { aggregation: 'week_sunday' } }).text).toContain(
+      "(date_trunc('week', (ordered_at) + interval '1 day') - interval '1 day')",
+    );
     error(() => compile(BUCKETS, { parameters: { aggregation: 'all_time' } }));
     error(() => compile(BUCKETS, { aggregationOptions: ['day', 'week'], parameters: { aggregation: 'month' } }));
-    expect(compile(BUCKETS, { aggregationOptions: ['day', 'all_time'], parameters: { aggregation: 'all_time' } }).text)
-      .toContain('CAST(NULL AS timestamp) AS period');
+    expect(compile(BUCKETS, { aggregationOptions: ['day', 'all_time'], parameters: { aggregation: 'all_time' } }).text).toContain(
+      'CAST(NULL AS timestamp) AS period',
+    );
   });
 
   it('{aggregation} is the name as a bound value', () => {
@@ -457,16 +464,19 @@ GROUP BY status`;
   const SNAPSHOTS = 'SELECT * FROM stock_snapshots WHERE {taken_at=snapshot_time}';
 
   it('binds the instant with the data time zone offset; equality as a condition', () => {
-    expect(compile(AS_OF, { parameters: sel({ as_of: ['2025-03-01T10:30:00+01:00'] }) }).values)
-      .toEqual(['2025-03-01 09:30:00+00:00', '2025-03-01 09:30:00+00:00']);
+    expect(compile(AS_OF, { parameters: sel({ as_of: ['2025-03-01T10:30:00+01:00'] }) }).values).toEqual([
+      '2025-03-01 09:30:00+00:00',
+      '2025-03-01 09:30:00+00:00',
+    ]);
     expect(compile(AS_OF, { dataTimeZone: 'Europe/Berlin', parameters: sel({ as_of: [1740821400] }) }).values[0]).toBe('2025-03-01 10:30:00+01:00');
     expect(compile(AS_OF).text).toContain('CAST(NULL AS timestamptz)');
     expect(compile(SNAPSHOTS, { parameters: sel({ snapshot_time: ['2025-03-01T09:30:00Z'] }) }).text).toContain('(taken_at = $1)');
   });
 
   it('a timestamp without offset is local to the dashboard zone; other text is a 422', () => {
-    expect(compile(SNAPSHOTS, { timeZone: 'Europe/Berlin', parameters: sel({ snapshot_time: ['2025-03-01T09:30'] }) }).values)
-      .toEqual(['2025-03-01 08:30:00+00:00']);
+    expect(compile(SNAPSHOTS, { timeZone: 'Europe/Berlin', parameters: sel({ snapshot_time: ['2025-03-01T09:30'] }) }).values).toEqual([
+      '2025-03-01 08:30:00+00:00',
+    ]);
     error(() => compile(SNAPSHOTS, { parameters: sel({ snapshot_time: ['yesterday'] }) }));
   });
 });
@@ -489,7 +499,10 @@ SELECT 'previous', count(*) FROM web_sessions WHERE {started_at=session_time.pre
     const p = sel({ session_time: ['1740787200~1740873599'] });
     expect(compile(BY_SOURCE, { parameters: p }).values).toEqual(['2025-03-01 00:00:00+00:00', '2025-03-02 00:00:00+00:00']);
     expect(compile(BY_SOURCE, { dataTimeZone: 'Europe/Berlin', parameters: p }).values).toEqual(['2025-03-01 01:00:00+01:00', '2025-03-02 01:00:00+01:00']);
-    expect(compile(BY_SOURCE, { dialect: 'mysql', dataTimeZone: 'Europe/Berlin', parameters: p }).values).toEqual(['2025-03-01 01:00:00', '2025-03-02 01:00:00']);
+    expect(compile(BY_SOURCE, { dialect: 'mysql', dataTimeZone: 'Europe/Berlin', parameters: p }).values).toEqual([
+      '2025-03-01 01:00:00',
+      '2025-03-02 01:00:00',
+    ]);
   });
 
   it('ISO sides without offset are local; previous has the same length', () => {
@@ -563,8 +576,9 @@ ORDER BY 2`;
   it('all_time only when allowed; unlisted aggregations are a 422', () => {
     error(() => compile(PERIODS, { parameters: sel({ order_bucket: ['all_time'] }) }));
     error(() => compile(PERIODS, { filters: withAllowed(['day', 'week', 'month']), parameters: sel({ order_bucket: ['hour'] }) }));
-    expect(compile(PERIODS, { filters: withAllowed(['day', 'all_time']), parameters: sel({ order_bucket: ['all_time'] }) }).text)
-      .toContain('CAST(NULL AS timestamp) AS period');
+    expect(compile(PERIODS, { filters: withAllowed(['day', 'all_time']), parameters: sel({ order_bucket: ['all_time'] }) }).text).toContain(
+      'CAST(NULL AS timestamp) AS period',
+    );
   });
 
   it('unset: the first default, then day, then the first allowed', () => {
@@ -646,7 +660,14 @@ GROUP BY o.country`;
 
   it('nested snippets expand; cycles are a 422', () => {
     expect(compile('[country_revenue]').text).toContain('SELECT o.country, sum(o.total_eur) AS revenue_eur\nFROM (SELECT * FROM orders');
-    const e = error(() => compile('[a]', { snippets: [{ name: 'a', text: '[b]' }, { name: 'b', text: '[a]' }] }));
+    const e = error(() =>
+      compile('[a]', {
+        snippets: [
+          { name: 'a', text: '[b]' },
+          { name: 'b', text: '[a]' },
+        ],
+      }),
+    );
     expect(e.message).toMatch(/\[a\] → \[b\] → \[a\]/);
   });
 
@@ -657,7 +678,8 @@ GROUP BY o.country`;
     expect(compile("[large_order('12.5')]").values).toEqual(['12.5']);
     const passOn = { name: 'big_orders', text: 'SELECT * FROM orders o WHERE [large_order({{threshold}})]', params: ['threshold'] };
     expect(compile('[big_orders(1000)]', { snippets: [...SNIPPETS, passOn] })).toMatchObject({
-      text: 'SELECT * FROM orders o WHERE o.total_eur >= $1', values: [1000],
+      text: 'SELECT * FROM orders o WHERE o.total_eur >= $1',
+      values: [1000],
     });
     error(() => compile('[large_order]'));
     error(() => compile('[large_order(o.total)]'));
@@ -696,7 +718,11 @@ SELECT id, ordered_at, pg_typeof(ordered_at) FROM orders ORDER BY id DESC LIMIT 
   it('the same SQL in any zone; the session runs in the data time zone', () => {
     const utc = compile(SAME_SQL, { parameters: { timerange: '2025-03-01~2025-03-07', aggregation: 'day' } });
     expect(utc).toMatchObject({ timeZone: 'UTC', sessionTimeZone: 'UTC' });
-    const berlin = compile(SAME_SQL, { timeZone: 'Europe/Berlin', dataTimeZone: 'UTC', parameters: { tz: 'Europe/Berlin', timerange: '2025-03-01~2025-03-07', aggregation: 'day' } });
+    const berlin = compile(SAME_SQL, {
+      timeZone: 'Europe/Berlin',
+      dataTimeZone: 'UTC',
+      parameters: { tz: 'Europe/Berlin', timerange: '2025-03-01~2025-03-07', aggregation: 'day' },
+    });
     expect(berlin).toMatchObject({ timeZone: 'Europe/Berlin', sessionTimeZone: 'UTC' });
     expect(berlin.values.slice(1)).toEqual(['2025-02-28 23:00:00+00:00', '2025-03-07 23:00:00+00:00']);
     // Without a dashboard zone (time_zone_config disabled) the data time zone applies.

@@ -46,41 +46,50 @@ describe('CSV', () => {
     }
   }
 
-  it.each(matrix.map((o) => [`${o.column_separator} / ${o.decimal_separator} / ${o.quote_style}`, o] as const))('%s reads back cell by cell', async (_, opts) => {
-    const text = await csvOf(ROWS, opts);
-    expect(text.endsWith('\r\n')).toBe(true);
-    const parsed = parseCsv(text, SEP[opts.column_separator]);
-    expect(parsed.length).toBe(ROWS.length + 1);
-    expect(parsed[0]!.map((f) => f.value)).toEqual(FIELDS.map((f) => f.name));
-    for (let r = 0; r < ROWS.length; r++) {
-      const row = parsed[r + 1]!;
-      expect(row.length, `row ${r}`).toBe(FIELDS.length);
-      ROWS[r]!.forEach((v, c) => {
-        const cell = row[c]!;
-        const want = expected(v);
-        if (want === null) {
-          expect(cell, `null at ${r},${c}`).toEqual({ value: '', quoted: false });
-          return;
-        }
-        const numeric = ['Integer', 'Float', 'BigInt'].includes(FIELDS[c]!.data_type) && typeof v === 'number';
-        expect(cell.value, `cell ${r},${c}`).toBe(numeric ? want.replace('.', DEC[opts.decimal_separator]) : want);
-        if (opts.quote_style === 'always') expect(cell.quoted, `quoted ${r},${c}`).toBe(true);
-        else {
-          const needs = /["\r\n]/.test(cell.value) || cell.value.includes(SEP[opts.column_separator]);
-          expect(cell.quoted, `quoting of ${JSON.stringify(cell.value)}`).toBe(needs);
-        }
-      });
-    }
-  });
+  it.each(matrix.map((o) => [`${o.column_separator} / ${o.decimal_separator} / ${o.quote_style}`, o] as const))(
+    '%s reads back cell by cell',
+    async (_, opts) => {
+      const text = await csvOf(ROWS, opts);
+      expect(text.endsWith('\r\n')).toBe(true);
+      const parsed = parseCsv(text, SEP[opts.column_separator]);
+      expect(parsed.length).toBe(ROWS.length + 1);
+      expect(parsed[0]!.map((f) => f.value)).toEqual(FIELDS.map((f) => f.name));
+      for (let r = 0; r < ROWS.length; r++) {
+        const row = parsed[r + 1]!;
+        expect(row.length, `row ${r}`).toBe(FIELDS.length);
+        ROWS[r]!.forEach((v, c) => {
+          const cell = row[c]!;
+          const want = expected(v);
+          if (want === null) {
+            expect(cell, `null at ${r},${c}`).toEqual({ value: '', quoted: false });
+            return;
+          }
+          const numeric = ['Integer', 'Float', 'BigInt'].includes(FIELDS[c]!.data_type) && typeof v === 'number';
+          expect(cell.value, `cell ${r},${c}`).toBe(numeric ? want.replace('.', DEC[opts.decimal_separator]) : want);
+          if (opts.quote_style === 'always') expect(cell.quoted, `quoted ${r},${c}`).toBe(true);
+          else {
+            const needs = /["\r\n]/.test(cell.value) || cell.value.includes(SEP[opts.column_separator]);
+            expect(cell.quoted, `quoting of ${JSON.stringify(cell.value)}`).toBe(needs);
+          }
+        });
+      }
+    },
+  );
 
   it('writes exactly RFC 4180 with the default options', async () => {
-    const text = await csvOf([[1, 2.5, 3, 'a,b', true, '2024-01-02', '2024-01-02T03:04:05Z', null], [2, null, null, 'say "x"\n', false, null, null, [1]]], {
-      column_separator: 'comma', decimal_separator: 'point', quote_style: 'necessary',
-    });
+    const text = await csvOf(
+      [
+        [1, 2.5, 3, 'a,b', true, '2024-01-02', '2024-01-02T03:04:05Z', null],
+        [2, null, null, 'say "x"\n', false, null, null, [1]],
+      ],
+      {
+        column_separator: 'comma',
+        decimal_separator: 'point',
+        quote_style: 'necessary',
+      },
+    );
     expect(text).toBe(
-      'id,amount,big,label,paid,day,at,doc\r\n'
-      + '1,2.5,3,"a,b",true,2024-01-02,2024-01-02T03:04:05Z,\r\n'
-      + '2,,,"say ""x""\n",false,,,[1]\r\n',
+      'id,amount,big,label,paid,day,at,doc\r\n' + '1,2.5,3,"a,b",true,2024-01-02,2024-01-02T03:04:05Z,\r\n' + '2,,,"say ""x""\n",false,,,[1]\r\n',
     );
   });
 
@@ -90,10 +99,19 @@ describe('CSV', () => {
   });
 
   it('only numbers of numeric fields get the decimal separator', async () => {
-    const fields: ExportField[] = [{ name: 'f', data_type: 'Float' }, { name: 's', data_type: 'String' }, { name: 'j', data_type: 'JSON' }];
+    const fields: ExportField[] = [
+      { name: 'f', data_type: 'Float' },
+      { name: 's', data_type: 'String' },
+      { name: 'j', data_type: 'JSON' },
+    ];
     const text = await csvOf([[1.25, '1.25', 1.25]], { column_separator: 'tab', decimal_separator: 'comma', quote_style: 'necessary' }, false, fields);
     expect(text).toBe('f\ts\tj\r\n1,25\t1.25\t1.25\r\n');
-    const slash = await csvOf([[-3.5e-7, 'a.b', { x: 0.5 }]], { column_separator: 'comma', decimal_separator: 'slash', quote_style: 'necessary' }, false, fields);
+    const slash = await csvOf(
+      [[-3.5e-7, 'a.b', { x: 0.5 }]],
+      { column_separator: 'comma', decimal_separator: 'slash', quote_style: 'necessary' },
+      false,
+      fields,
+    );
     expect(slash).toBe('f,s,j\r\n-3/5e-7,a.b,"{""x"":0.5}"\r\n');
   });
 
@@ -114,7 +132,9 @@ describe('CSV', () => {
 
   it('quotes header names that need it', async () => {
     const text = await csvOf([], { column_separator: 'comma', decimal_separator: 'point', quote_style: 'necessary' }, false, [
-      { name: 'a,b', data_type: 'String' }, { name: 'say "c"', data_type: 'String' }, { name: 'plain', data_type: 'String' },
+      { name: 'a,b', data_type: 'String' },
+      { name: 'say "c"', data_type: 'String' },
+      { name: 'plain', data_type: 'String' },
     ]);
     expect(text).toBe('"a,b","say ""c""",plain\r\n');
   });
@@ -124,7 +144,10 @@ describe('CSV', () => {
   });
 
   it('tolerates whitespace between stored cells and rows', async () => {
-    const fields: ExportField[] = [{ name: 'a', data_type: 'Integer' }, { name: 'b', data_type: 'JSON' }];
+    const fields: ExportField[] = [
+      { name: 'a', data_type: 'Integer' },
+      { name: 'b', data_type: 'JSON' },
+    ];
     const raw = enc.encode(' [ 1 , {"k": [1, "]"]} ] ,\n[2,null]');
     const text = dec.decode(await collect(csvStream(fields, [raw], undefined, { bom: false })));
     expect(text).toBe('a,b\r\n1,"{""k"": [1, ""]""]}"\r\n2,\r\n');

@@ -3,7 +3,7 @@ import { ByteWriter, Cell, contentDisposition, END_OF_ROW, fileNamer, RowCursor,
 import { dec, enc } from './export-helpers.ts';
 
 describe('sheet names', () => {
-  it('follow Excel\'s rules and stay unique', () => {
+  it("follow Excel's rules and stay unique", () => {
     const name = sheetNamer();
     const got = [
       name('Revenue [EUR]: by month / country?*\\'),
@@ -48,9 +48,7 @@ describe('file names', () => {
   });
 
   it('Content-Disposition carries an ASCII fallback and the UTF-8 name', () => {
-    expect(contentDisposition('Umsätze "2024".xlsx')).toBe(
-      `attachment; filename="Umsatze _2024_.xlsx"; filename*=UTF-8''Ums%C3%A4tze%20%222024%22.xlsx`,
-    );
+    expect(contentDisposition('Umsätze "2024".xlsx')).toBe(`attachment; filename="Umsatze _2024_.xlsx"; filename*=UTF-8''Ums%C3%A4tze%20%222024%22.xlsx`);
     expect(contentDisposition('😀.csv')).toBe(`attachment; filename=".csv"; filename*=UTF-8''%F0%9F%98%80.csv`);
   });
 });
@@ -62,8 +60,14 @@ describe('reading stored chunks', () => {
     expect(c.nextRow()).toBe(true);
     for (let k = c.nextCell(); k !== END_OF_ROW; k = c.nextCell()) seen.push([k, dec.decode(c.data.subarray(c.start, c.end))]);
     expect(seen).toEqual([
-      [Cell.Number, '1'], [Cell.String, 'a\\"b'], [Cell.Null, 'null'], [Cell.True, 'true'], [Cell.False, 'false'],
-      [Cell.Number, '-2.5e3'], [Cell.Raw, '{"x":"]"}'], [Cell.Raw, '[1,[2]]'],
+      [Cell.Number, '1'],
+      [Cell.String, 'a\\"b'],
+      [Cell.Null, 'null'],
+      [Cell.True, 'true'],
+      [Cell.False, 'false'],
+      [Cell.Number, '-2.5e3'],
+      [Cell.Raw, '{"x":"]"}'],
+      [Cell.Raw, '[1,[2]]'],
     ]);
     expect(c.nextRow()).toBe(true);
     expect(c.nextCell()).toBe(END_OF_ROW);
@@ -83,7 +87,12 @@ describe('reading stored chunks', () => {
       unescapeJsonString(json, 1, json.length - 1, out);
       expect(dec.decode(out.buf.subarray(0, out.len))).toBe(s);
       // and the same with every character \u-escaped
-      const escaped = enc.encode(s.split('').map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
+      const escaped = enc.encode(
+        s
+          .split('')
+          .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+          .join(''),
+      );
       const out2 = new ByteWriter(16);
       unescapeJsonString(escaped, 0, escaped.length, out2);
       expect(dec.decode(out2.buf.subarray(0, out2.len))).toBe(s);

@@ -27,32 +27,50 @@ const ROWS: unknown[][] = [
 ];
 
 async function workbook(sheets: { name: string; rows: unknown[][] }[], opts = {}) {
-  return collect(xlsxStream(sheets.map((s) => ({ name: s.name, fields: FIELDS, chunks: [chunk(s.rows.slice(0, 2)), chunk(s.rows.slice(2))] })), opts));
+  return collect(
+    xlsxStream(
+      sheets.map((s) => ({ name: s.name, fields: FIELDS, chunks: [chunk(s.rows.slice(0, 2)), chunk(s.rows.slice(2))] })),
+      opts,
+    ),
+  );
 }
 
 describe('XLSX', () => {
   it('is a zip of the OOXML parts, every CRC right', async () => {
-    const files = readZip(await workbook([{ name: 'Sales', rows: ROWS }, { name: 'Costs', rows: [] }]));
+    const files = readZip(
+      await workbook([
+        { name: 'Sales', rows: ROWS },
+        { name: 'Costs', rows: [] },
+      ]),
+    );
     expect(files.map((f) => f.name)).toEqual([
-      'xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml', 'xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml',
-      '_rels/.rels', '[Content_Types].xml',
+      'xl/worksheets/sheet1.xml',
+      'xl/worksheets/sheet2.xml',
+      'xl/workbook.xml',
+      'xl/_rels/workbook.xml.rels',
+      'xl/styles.xml',
+      '_rels/.rels',
+      '[Content_Types].xml',
     ]);
     const types = files.find((f) => f.name === '[Content_Types].xml')!.data.toString();
-    expect(types).toContain('<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>');
+    expect(types).toContain(
+      '<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>',
+    );
     const wb = files.find((f) => f.name === 'xl/workbook.xml')!.data.toString();
     expect(wb).toContain('<sheet name="Sales" sheetId="1" r:id="rId1"/><sheet name="Costs" sheetId="2" r:id="rId2"/>');
   });
 
   it.runIf(hasPython)('Python reads every part as XML and every cell as written', async () => {
-    const bytes = await workbook([{ name: 'Sales: 2024/Q1 [EUR]', rows: ROWS }, { name: 'Sales: 2024/Q1 [EUR]', rows: ROWS.slice(0, 1) }]);
+    const bytes = await workbook([
+      { name: 'Sales: 2024/Q1 [EUR]', rows: ROWS },
+      { name: 'Sales: 2024/Q1 [EUR]', rows: ROWS.slice(0, 1) },
+    ]);
     expect(python(bytes, PY_ZIP_CHECK).bad).toBeNull();
     const res = python(bytes, PY_SHEETS);
     expect(res.styles).toBe(true);
     expect(res.sheets.map((s: any) => s.name)).toEqual(['Sales 2024 Q1 EUR', 'Sales 2024 Q1 EUR (2)']);
     expect(res.sheets.map((s: any) => s.rows)).toEqual([5, 2]);
-    const cells = new Map<string, [string | null, string | null, string | null, string | null]>(
-      res.sheets[0].cells.map((c: any[]) => [c[0], c.slice(1)]),
-    );
+    const cells = new Map<string, [string | null, string | null, string | null, string | null]>(res.sheets[0].cells.map((c: any[]) => [c[0], c.slice(1)]));
     const S = (n: number) => String(n);
     // header: bold inline strings
     expect(cells.get('A1')).toEqual(['inlineStr', S(XlsxStyle.Header), null, 'id']);
@@ -101,8 +119,17 @@ describe('XLSX', () => {
 
   it('continues a result past the row limit on further sheets, each with the header', async () => {
     const many = Array.from({ length: 7 }, (_, i) => [i, i / 2, i, `r${i}`, true, null, null, null, null]);
-    for (const [rows, sheets] of [[7, 4], [6, 3], [1, 1], [0, 1]] as const) {
-      const files = readZip(await collect(xlsxStream([{ name: 'Long', fields: FIELDS, chunks: [chunk(many.slice(0, Math.min(3, rows))), chunk(many.slice(3, rows))] }], { maxRowsPerSheet: 3 })));
+    for (const [rows, sheets] of [
+      [7, 4],
+      [6, 3],
+      [1, 1],
+      [0, 1],
+    ] as const) {
+      const files = readZip(
+        await collect(
+          xlsxStream([{ name: 'Long', fields: FIELDS, chunks: [chunk(many.slice(0, Math.min(3, rows))), chunk(many.slice(3, rows))] }], { maxRowsPerSheet: 3 }),
+        ),
+      );
       const sheetFiles = files.filter((f) => f.name.startsWith('xl/worksheets/'));
       expect(sheetFiles.length, `${rows} rows`).toBe(sheets);
       const wb = files.find((f) => f.name === 'xl/workbook.xml')!.data.toString();

@@ -32,7 +32,12 @@ describe('zip', () => {
     { name: 'Umsätze 2024.csv', data: pieces(big, 10_000) },
     { name: 'stored.txt', data: pieces('not compressed 😀', 4), method: 'store' as const },
     { name: 'empty.csv', data: [] },
-    { name: 'folder/deep.xml', data: (async function* () { yield enc.encode('<a/>'); })() },
+    {
+      name: 'folder/deep.xml',
+      data: (async function* () {
+        yield enc.encode('<a/>');
+      })(),
+    },
   ];
 
   it('writes local headers, data descriptors and a central directory that agree, with correct CRCs', async () => {
@@ -49,7 +54,7 @@ describe('zip', () => {
     expect(bytes.length).toBeLessThan(big.length / 20);
   });
 
-  it.runIf(hasPython)('Python\'s zipfile reads it and every CRC checks out', async () => {
+  it.runIf(hasPython)("Python's zipfile reads it and every CRC checks out", async () => {
     const bytes = await collect(zipStream(entries()));
     const res = python(bytes, PY_ZIP_CHECK);
     expect(res.bad).toBeNull();
@@ -68,10 +73,10 @@ describe('zip', () => {
       for (let i = 0; i <= 0xffff; i++) yield { name: `${i}`, data: [], method: 'store' as const };
     };
     await expect(collect(zipStream(many()))).rejects.toBeInstanceOf(ZipLimitError);
-    await expect(collect(zipStream([{ name: 'big', data: pieces('x'.repeat(5000), 1000), method: 'store' as const }], { maxBytes: 4096 })))
-      .rejects.toThrow(/too large/);
-    await expect(collect(zipStream([{ name: 'big', data: pieces('x'.repeat(5000), 1000) }], { maxBytes: 4096 })))
-      .rejects.toThrow(/too large/);
+    await expect(collect(zipStream([{ name: 'big', data: pieces('x'.repeat(5000), 1000), method: 'store' as const }], { maxBytes: 4096 }))).rejects.toThrow(
+      /too large/,
+    );
+    await expect(collect(zipStream([{ name: 'big', data: pieces('x'.repeat(5000), 1000) }], { maxBytes: 4096 }))).rejects.toThrow(/too large/);
   }, 60_000); // 65,536 entries: about a second alone, more than vitest's default 5 s beside the other suites (npm test's lanes)
 
   it('an error of the source ends the archive with that error', async () => {

@@ -120,14 +120,14 @@ describe('next run', () => {
     expect(nextRun('disabled', 'UTC', at('2024-01-01T00:00:00Z'))).toBeNull();
   });
 
-  it('daily: later today, or tomorrow when today\'s times are past; strictly after', () => {
+  it("daily: later today, or tomorrow when today's times are past; strictly after", () => {
     expect(next('daily;09:00,17:00', 'UTC', '2024-05-10T08:00:00Z')).toBe('2024-05-10T09:00:00.000Z');
     expect(next('daily;09:00,17:00', 'UTC', '2024-05-10T09:00:00Z')).toBe('2024-05-10T17:00:00.000Z');
     expect(next('daily;09:00,17:00', 'UTC', '2024-05-10T17:00:01Z')).toBe('2024-05-11T09:00:00.000Z');
     expect(next('daily;11:59 pm', 'UTC', '2024-12-31T23:59:30Z')).toBe('2025-01-01T23:59:00.000Z');
   });
 
-  it('takes the wall clock of the schedule\'s time zone', () => {
+  it("takes the wall clock of the schedule's time zone", () => {
     // 09:00 in Berlin (CEST, UTC+2) is 07:00 UTC.
     expect(next('daily;09:00', 'Europe/Berlin', '2024-06-01T06:00:00Z')).toBe('2024-06-01T07:00:00.000Z');
     // 08:00 UTC is already 10:00 in Berlin: the next one is tomorrow.

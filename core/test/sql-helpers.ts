@@ -5,7 +5,10 @@ import { ApiError, compileSql, type CompileOptions, type Dialect, type FilterDef
 export const DIALECTS: Dialect[] = ['postgres', 'mysql'];
 
 export const filter = (variable_name: string, control_type: string, value_type = 'TEXT', extra: Partial<FilterDefinition> = {}): FilterDefinition => ({
-  variable_name, control_type, value_type, ...extra,
+  variable_name,
+  control_type,
+  value_type,
+  ...extra,
 });
 
 /** Parameters selecting values for one or more filters. */
@@ -49,7 +52,7 @@ export const PAYLOADS = [
   "x' UNION SELECT password FROM users --",
   '\\',
   "\\'; DROP TABLE x; --",
-  '\\\\\'',
+  "\\\\'",
   'a\u0000b',
   '\u2018 OR \u20181\u2019=\u20191',
   '\u02bc; DROP TABLE x; --',
@@ -64,7 +67,7 @@ export const PAYLOADS = [
   '"; DROP TABLE x; --',
   '0x27',
   '1; SELECT pg_sleep(10)',
-  'Robert\'); DROP TABLE students;--',
+  "Robert'); DROP TABLE students;--",
 ];
 
 /**
@@ -73,16 +76,26 @@ export const PAYLOADS = [
  */
 export const BUCKET_SAMPLES_UTC = ['2024-03-30 23:30:15', '2024-12-31 23:00:00'];
 export const BERLIN_BUCKETS: Record<string, (string | null)[]> = {
-  second: ['2024-03-31 00:30:15', '2025-01-01 00:00:00'], minute: ['2024-03-31 00:30:00', '2025-01-01 00:00:00'],
-  hour: ['2024-03-31 00:00:00', '2025-01-01 00:00:00'], day: ['2024-03-31 00:00:00', '2025-01-01 00:00:00'],
-  week: ['2024-03-25 00:00:00', '2024-12-30 00:00:00'], week_sunday: ['2024-03-31 00:00:00', '2024-12-29 00:00:00'],
-  month: ['2024-03-01 00:00:00', '2025-01-01 00:00:00'], quarter: ['2024-01-01 00:00:00', '2025-01-01 00:00:00'],
-  year: ['2024-01-01 00:00:00', '2025-01-01 00:00:00'], all_time: [null, null],
+  second: ['2024-03-31 00:30:15', '2025-01-01 00:00:00'],
+  minute: ['2024-03-31 00:30:00', '2025-01-01 00:00:00'],
+  hour: ['2024-03-31 00:00:00', '2025-01-01 00:00:00'],
+  day: ['2024-03-31 00:00:00', '2025-01-01 00:00:00'],
+  week: ['2024-03-25 00:00:00', '2024-12-30 00:00:00'],
+  week_sunday: ['2024-03-31 00:00:00', '2024-12-29 00:00:00'],
+  month: ['2024-03-01 00:00:00', '2025-01-01 00:00:00'],
+  quarter: ['2024-01-01 00:00:00', '2025-01-01 00:00:00'],
+  year: ['2024-01-01 00:00:00', '2025-01-01 00:00:00'],
+  all_time: [null, null],
 };
 export const UTC_BUCKETS: Record<string, (string | null)[]> = {
-  second: ['2024-03-30 23:30:15', '2024-12-31 23:00:00'], minute: ['2024-03-30 23:30:00', '2024-12-31 23:00:00'],
-  hour: ['2024-03-30 23:00:00', '2024-12-31 23:00:00'], day: ['2024-03-30 00:00:00', '2024-12-31 00:00:00'],
-  week: ['2024-03-25 00:00:00', '2024-12-30 00:00:00'], week_sunday: ['2024-03-24 00:00:00', '2024-12-29 00:00:00'],
-  month: ['2024-03-01 00:00:00', '2024-12-01 00:00:00'], quarter: ['2024-01-01 00:00:00', '2024-10-01 00:00:00'],
-  year: ['2024-01-01 00:00:00', '2024-01-01 00:00:00'], all_time: [null, null],
+  second: ['2024-03-30 23:30:15', '2024-12-31 23:00:00'],
+  minute: ['2024-03-30 23:30:00', '2024-12-31 23:00:00'],
+  hour: ['2024-03-30 23:00:00', '2024-12-31 23:00:00'],
+  day: ['2024-03-30 00:00:00', '2024-12-31 00:00:00'],
+  week: ['2024-03-25 00:00:00', '2024-12-30 00:00:00'],
+  week_sunday: ['2024-03-24 00:00:00', '2024-12-29 00:00:00'],
+  month: ['2024-03-01 00:00:00', '2024-12-01 00:00:00'],
+  quarter: ['2024-01-01 00:00:00', '2024-10-01 00:00:00'],
+  year: ['2024-01-01 00:00:00', '2024-01-01 00:00:00'],
+  all_time: [null, null],
 };

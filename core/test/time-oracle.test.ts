@@ -9,14 +9,29 @@ import { describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import { fromWall, isTimeZone, nextRun, toWall, transitions, zonedInstant } from '../src/index.ts';
 
-const ZONES = ['Europe/Berlin', 'America/New_York', 'America/Los_Angeles', 'Australia/Sydney', 'Australia/Lord_Howe', 'Asia/Tehran', 'America/Santiago', 'Pacific/Chatham', 'Africa/Casablanca'];
+const ZONES = [
+  'Europe/Berlin',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Australia/Sydney',
+  'Australia/Lord_Howe',
+  'Asia/Tehran',
+  'America/Santiago',
+  'Pacific/Chatham',
+  'Africa/Casablanca',
+];
 const MIN = 60_000;
 
 function oracleFromWall(zone: string, wall: number): number {
   const d = new Date(wall);
   return Temporal.PlainDateTime.from({
-    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(),
-    hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), millisecond: d.getUTCMilliseconds(),
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    millisecond: d.getUTCMilliseconds(),
   }).toZonedDateTime(zone, { disambiguation: 'compatible' }).epochMilliseconds;
 }
 
@@ -25,8 +40,7 @@ function oracleToWall(zone: string, instant: number): number {
   return Date.UTC(z.year, z.month - 1, z.day, z.hour, z.minute, z.second, z.millisecond);
 }
 
-const changes = (zone: string) =>
-  transitions(zone).filter((c) => c.at >= Date.UTC(2020, 0, 1) && c.at < Date.UTC(2030, 0, 1));
+const changes = (zone: string) => transitions(zone).filter((c) => c.at >= Date.UTC(2020, 0, 1) && c.at < Date.UTC(2030, 0, 1));
 
 describe('time module against the Temporal polyfill', () => {
   it.each(ZONES)('%s: both directions agree around every offset change of 2020–2029', (zone) => {

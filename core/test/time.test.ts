@@ -63,13 +63,24 @@ describe('resolveDashboardTimeZone', () => {
     expect(resolveDashboardTimeZone({})).toBeNull();
   });
   it('an invalid tz is a 422 naming it, whatever the setting (not silently another zone)', () => {
-    for (const config of [{ type: 'disabled' as const }, { type: 'organization' as const }, { type: 'fixed' as const, fixed_time_zone: 'Asia/Tokyo' }, { type: 'input' as const }]) {
-      rejects(() => resolveDashboardTimeZone({ config, requested: 'Mars/Olympus_Mons', organizationTimeZone: org }), /"Mars\/Olympus_Mons" is not a known IANA time zone/, '/parameters/tz');
+    for (const config of [
+      { type: 'disabled' as const },
+      { type: 'organization' as const },
+      { type: 'fixed' as const, fixed_time_zone: 'Asia/Tokyo' },
+      { type: 'input' as const },
+    ]) {
+      rejects(
+        () => resolveDashboardTimeZone({ config, requested: 'Mars/Olympus_Mons', organizationTimeZone: org }),
+        /"Mars\/Olympus_Mons" is not a known IANA time zone/,
+        '/parameters/tz',
+      );
     }
   });
   it('organization and fixed zones', () => {
     expect(resolveDashboardTimeZone({ config: { type: 'organization' }, organizationTimeZone: org })).toBe(org);
-    expect(resolveDashboardTimeZone({ config: { type: 'fixed', fixed_time_zone: 'Asia/Tokyo' }, requested: 'UTC', organizationTimeZone: org })).toBe('Asia/Tokyo');
+    expect(resolveDashboardTimeZone({ config: { type: 'fixed', fixed_time_zone: 'Asia/Tokyo' }, requested: 'UTC', organizationTimeZone: org })).toBe(
+      'Asia/Tokyo',
+    );
   });
   it('input: the requested zone when allowed, else a 422; without a request the fixed or organization zone', () => {
     const config = { type: 'input' as const, fixed_time_zone: 'UTC', allowed_time_zones: ['Europe/Berlin', 'Asia/Tokyo'] };

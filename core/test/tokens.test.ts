@@ -1,15 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import {
-  allows, generateApiKey, hashPassword, parseApiKey, regionToken, tokenRegion, parsePermission, permissionsForRole, signDataToken,
-  timingSafeEqual, verifyDataToken, verifyPassword, encryptSecret, decryptSecret, newId,
-  signProcessToken, verifyProcessToken, DATA_TOKEN_TTL_SECONDS,
+  allows,
+  generateApiKey,
+  hashPassword,
+  parseApiKey,
+  regionToken,
+  tokenRegion,
+  parsePermission,
+  permissionsForRole,
+  signDataToken,
+  timingSafeEqual,
+  verifyDataToken,
+  verifyPassword,
+  encryptSecret,
+  decryptSecret,
+  newId,
+  signProcessToken,
+  verifyProcessToken,
+  DATA_TOKEN_TTL_SECONDS,
 } from '../src/index.ts';
 import { csvOptionsFrom } from '../src/export/options.ts';
 
 describe('data tokens', () => {
   const base = { kind: 'data' as const, org: 'org_1', key: 'eu/org_1/exe_1/abc', region: 'eu' as const };
   const processBase = {
-    kind: 'process' as const, org: 'org_1', region: 'eu' as const, format: 'csv_zip' as const,
+    kind: 'process' as const,
+    org: 'org_1',
+    region: 'eu' as const,
+    format: 'csv_zip' as const,
     items: [{ key: 'eu/org_1/exe_1/abc', name: 'Revenue', id: 'rpt_1' }],
     csv: { column_separator: 'semicolon' as const, decimal_separator: 'comma' as const, quote_style: 'always' as const },
   };
@@ -55,9 +73,14 @@ describe('data tokens', () => {
     const json = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const claims = { kind: 'data', org: 'org_1', key: 'eu/org_1/exe_1/abc', exp: 9e9 };
     const crafted: Record<string, unknown>[] = [
-      { ...claims, region: { toString: 'x' } }, { ...claims, region: { valueOf: 1, toString: 2 } }, { ...claims, region: ['eu'] },
-      { ...claims, region: 7 }, { ...claims, region: null }, { ...claims, region: 'mars' },
-      { ...claims, region: 'eu', kind: { toString: 'x' } }, { ...claims, region: 'eu', org: { a: 1 } },
+      { ...claims, region: { toString: 'x' } },
+      { ...claims, region: { valueOf: 1, toString: 2 } },
+      { ...claims, region: ['eu'] },
+      { ...claims, region: 7 },
+      { ...claims, region: null },
+      { ...claims, region: 'mars' },
+      { ...claims, region: 'eu', kind: { toString: 'x' } },
+      { ...claims, region: 'eu', org: { a: 1 } },
     ];
     for (const c of crafted) {
       const t = `${json(c)}.c2ln`;
@@ -71,8 +94,9 @@ describe('data tokens', () => {
     const err = await verifyDataToken(t, 's', { region: 'eu' }).catch((e) => e);
     expect(err).toMatchObject({ code: 'wrong_region', status: 403 });
     expect(err.message).toContain('"us"');
-    await expect(verifyProcessToken(await signProcessToken({ ...processBase, region: 'us' }, 'x'), 's', { region: 'eu' }))
-      .rejects.toMatchObject({ code: 'wrong_region' });
+    await expect(verifyProcessToken(await signProcessToken({ ...processBase, region: 'us' }, 'x'), 's', { region: 'eu' })).rejects.toMatchObject({
+      code: 'wrong_region',
+    });
   });
 
   it('an expired token of the other region is still sent to its region', async () => {
@@ -84,10 +108,16 @@ describe('data tokens', () => {
     const data = await signDataToken(base, 's');
     const schema = await signDataToken({ ...base, kind: 'schema' }, 's');
     const proc = await signProcessToken(processBase, 's');
-    await expect(verifyDataToken(proc, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token', message: expect.stringContaining('process token') });
+    await expect(verifyDataToken(proc, 's', { region: 'eu' })).rejects.toMatchObject({
+      code: 'invalid_data_token',
+      message: expect.stringContaining('process token'),
+    });
     await expect(verifyDataToken(schema, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token' });
     await expect(verifyDataToken(data, 's', { region: 'eu', kind: 'schema' })).rejects.toMatchObject({ code: 'invalid_data_token' });
-    await expect(verifyProcessToken(data, 's', { region: 'eu' })).rejects.toMatchObject({ code: 'invalid_data_token', message: expect.stringContaining('data process token') });
+    await expect(verifyProcessToken(data, 's', { region: 'eu' })).rejects.toMatchObject({
+      code: 'invalid_data_token',
+      message: expect.stringContaining('data process token'),
+    });
     await expect(verifyDataToken(schema, 's', { region: 'eu', kind: 'schema' })).resolves.toMatchObject({ kind: 'schema' });
   });
 
@@ -105,31 +135,60 @@ describe('signed claims of the wrong shape', () => {
   // 500 (or a download that breaks off) further in.
   const now = 1_000_000;
   const data = { kind: 'data' as const, org: 'org_1', key: 'eu/org_1/exe_1/abc', region: 'eu' as const };
-  const proc = { kind: 'process' as const, org: 'org_1', region: 'eu' as const, format: 'json' as const, items: [{ key: 'eu/org_1/exe_1/abc', name: 'R', id: 'rpt_1' }] };
+  const proc = {
+    kind: 'process' as const,
+    org: 'org_1',
+    region: 'eu' as const,
+    format: 'json' as const,
+    items: [{ key: 'eu/org_1/exe_1/abc', name: 'R', id: 'rpt_1' }],
+  };
   const bad = (over: Record<string, unknown>) => ({ over, why: JSON.stringify(over) });
 
   it('data and schema tokens: key, org, format, CSV options and name', async () => {
     for (const { over, why } of [
-      bad({ key: 7 }), bad({ key: 'a\u0000b' }), bad({ org: 'org\u0000' }), bad({ org: '\uD800' }), bad({ format: 'pdf' }), bad({ format: ['csv'] }),
-      bad({ format: 'csv', csv: 'semicolon' }), bad({ format: 'csv', csv: { column_separator: 'pipe', decimal_separator: 'point', quote_style: 'necessary' } }),
-      bad({ format: 'csv', csv: {} }), bad({ name: { trim: 1 } }), bad({ name: 12 }), bad({ name: 'a\uDC00' }),
+      bad({ key: 7 }),
+      bad({ key: 'a\u0000b' }),
+      bad({ org: 'org\u0000' }),
+      bad({ org: '\uD800' }),
+      bad({ format: 'pdf' }),
+      bad({ format: ['csv'] }),
+      bad({ format: 'csv', csv: 'semicolon' }),
+      bad({ format: 'csv', csv: { column_separator: 'pipe', decimal_separator: 'point', quote_style: 'necessary' } }),
+      bad({ format: 'csv', csv: {} }),
+      bad({ name: { trim: 1 } }),
+      bad({ name: 12 }),
+      bad({ name: 'a\uDC00' }),
     ]) {
       const t = await signDataToken({ ...data, ...over } as never, 's', now);
       await expect(verifyDataToken(t, 's', { region: 'eu' }, now), why).rejects.toMatchObject({ code: 'invalid_data_token', status: 401 });
     }
-    const fine = await signDataToken({ ...data, format: 'csv', name: 'Umsätze 👩‍👩‍👧', csv: { column_separator: 'tab', decimal_separator: 'comma', quote_style: 'always' } }, 's', now);
+    const fine = await signDataToken(
+      { ...data, format: 'csv', name: 'Umsätze 👩‍👩‍👧', csv: { column_separator: 'tab', decimal_separator: 'comma', quote_style: 'always' } },
+      's',
+      now,
+    );
     await expect(verifyDataToken(fine, 's', { region: 'eu' }, now)).resolves.toMatchObject({ name: 'Umsätze 👩‍👩‍👧' });
   });
 
   it('process tokens: items, format, CSV options and name', async () => {
     for (const { over, why } of [
-      bad({ items: 'abc' }), bad({ items: null }), bad({ items: [null] }), bad({ items: [{ key: 1, name: 'R', id: 'r' }] }), bad({ items: [{ key: 'k', id: 'r' }] }),
-      bad({ items: [{ key: 'k\u0000', name: 'R', id: 'r' }] }), bad({ format: 'csv' }), bad({ format: undefined }), bad({ csv: [] }), bad({ name: [] }),
+      bad({ items: 'abc' }),
+      bad({ items: null }),
+      bad({ items: [null] }),
+      bad({ items: [{ key: 1, name: 'R', id: 'r' }] }),
+      bad({ items: [{ key: 'k', id: 'r' }] }),
+      bad({ items: [{ key: 'k\u0000', name: 'R', id: 'r' }] }),
+      bad({ format: 'csv' }),
+      bad({ format: undefined }),
+      bad({ csv: [] }),
+      bad({ name: [] }),
     ]) {
       const t = await signProcessToken({ ...proc, ...over } as never, 's', now);
       await expect(verifyProcessToken(t, 's', { region: 'eu' }, now), why).rejects.toMatchObject({ code: 'invalid_data_token', status: 401 });
     }
-    await expect(verifyProcessToken(await signProcessToken({ ...proc, items: [] }, 's', now), 's', { region: 'eu' }, now)).resolves.toMatchObject({ items: [] });
+    await expect(verifyProcessToken(await signProcessToken({ ...proc, items: [] }, 's', now), 's', { region: 'eu' }, now)).resolves.toMatchObject({
+      items: [],
+    });
   });
 });
 
@@ -138,9 +197,13 @@ describe('CSV options of download calls', () => {
     expect(csvOptionsFrom({})).toEqual({ column_separator: 'comma', decimal_separator: 'point', quote_style: 'necessary' });
   });
   it('a decimal comma needs another column separator', () => {
-    expect(() => csvOptionsFrom({ csv_decimal_separator: 'comma' })).toThrow(expect.objectContaining({
-      code: 'invalid_attribute', status: 422, source: { pointer: '/csv_decimal_separator' },
-    }));
+    expect(() => csvOptionsFrom({ csv_decimal_separator: 'comma' })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_attribute',
+        status: 422,
+        source: { pointer: '/csv_decimal_separator' },
+      }),
+    );
     expect(csvOptionsFrom({ csv_decimal_separator: 'comma', csv_column_separator: 'semicolon' }).decimal_separator).toBe('comma');
     expect(csvOptionsFrom({ csv_decimal_separator: 'comma', csv_column_separator: 'tab' }).column_separator).toBe('tab');
     expect(csvOptionsFrom({ csv_decimal_separator: 'slash', csv_quote_style: 'always' })).toMatchObject({ decimal_separator: 'slash', quote_style: 'always' });

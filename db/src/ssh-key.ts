@@ -29,15 +29,20 @@ export async function newSealedSshKeyPair(organizationId: string, secretKey: str
 /** The organization's key pair, made now (sealed with `secretKey`) if it has none yet. */
 export async function organizationSshKey(db: Db, organizationId: string, secretKey: string): Promise<OrganizationSshKey> {
   const read = async () => {
-    const [row] = await db.select({ pub: organizations.ssh_public_key, sealed: organizations.ssh_private_key_encrypted })
-      .from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+    const [row] = await db
+      .select({ pub: organizations.ssh_public_key, sealed: organizations.ssh_private_key_encrypted })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .limit(1);
     if (!row) throw new ApiError('not_found', `Organization ${organizationId} does not exist.`);
     return row;
   };
   const row = await read();
   if (row.pub && row.sealed) return { publicKey: row.pub, privateKeySealed: row.sealed };
   const { publicKey, sealed } = await newSealedSshKeyPair(organizationId, secretKey);
-  await db.update(organizations).set({ ssh_public_key: publicKey, ssh_private_key_encrypted: sealed })
+  await db
+    .update(organizations)
+    .set({ ssh_public_key: publicKey, ssh_private_key_encrypted: sealed })
     .where(and(eq(organizations.id, organizationId), isNull(organizations.ssh_public_key)));
   // Whoever wrote first wins; every caller returns the stored pair.
   const stored = await read();

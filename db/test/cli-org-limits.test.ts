@@ -37,10 +37,15 @@ describe('cairn org limits', CLI_TIMEOUT, () => {
 
     const sql = postgres(tdb.url, { max: 1, onnotice: () => {} });
     try {
-      const [row] = await sql<{ seats: number | null; ds: number | null }[]>`select plan_analyst_seats as seats, plan_datasources as ds from organizations where id = ${org}`;
+      const [row] = await sql<
+        { seats: number | null; ds: number | null }[]
+      >`select plan_analyst_seats as seats, plan_datasources as ds from organizations where id = ${org}`;
       expect(row).toEqual({ seats: 3, ds: null });
       const audit = await sql`select details from audit_log where resource_id = ${org} and action = 'set_limits' order by created_at`;
-      expect(audit.map((a) => a.details)).toEqual([{ analyst_seats: 3, datasources: 5 }, { analyst_seats: 3, datasources: null }]);
+      expect(audit.map((a) => a.details)).toEqual([
+        { analyst_seats: 3, datasources: 5 },
+        { analyst_seats: 3, datasources: null },
+      ]);
     } finally {
       await sql.end({ timeout: 5 });
     }

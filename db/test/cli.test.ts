@@ -47,10 +47,20 @@ describe('cairn CLI', CLI_TIMEOUT, () => {
     expect(created.region).toBe('us');
     expect(created.admin.password).toMatch(/^[a-z2-9-]{23}$/);
 
-    const key = await cairn([
-      'key', 'create', '--org', created.organization_id, '--name', 'Dash reader',
-      '--permissions', 'View Dashboards,include_sql_details', `--restrict=dashboards:${created.sample_dashboard_id}`,
-    ], env);
+    const key = await cairn(
+      [
+        'key',
+        'create',
+        '--org',
+        created.organization_id,
+        '--name',
+        'Dash reader',
+        '--permissions',
+        'View Dashboards,include_sql_details',
+        `--restrict=dashboards:${created.sample_dashboard_id}`,
+      ],
+      env,
+    );
     expect(key.code).toBe(0);
     // The organization was made in the US: its key names the region (D53).
     expect(key.stdout).toMatch(/cairn_us_[0-9A-Za-z]{12}_[0-9A-Za-z]{40}/);

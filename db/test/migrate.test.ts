@@ -22,8 +22,21 @@ describe('migrate', () => {
     const rows = await sql<{ table_name: string }[]>`
       select table_name from information_schema.tables where table_schema = 'public'`;
     const names = rows.map((r) => r.table_name);
-    for (const t of ['organizations', 'users', 'api_keys', 'audit_log', 'datasources', 'dashboards', 'reports', 'filters',
-      'dashboard_filters', 'report_filters', 'executions', 'results', 'result_chunks']) {
+    for (const t of [
+      'organizations',
+      'users',
+      'api_keys',
+      'audit_log',
+      'datasources',
+      'dashboards',
+      'reports',
+      'filters',
+      'dashboard_filters',
+      'report_filters',
+      'executions',
+      'results',
+      'result_chunks',
+    ]) {
       expect(names).toContain(t);
     }
   });

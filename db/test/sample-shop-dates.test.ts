@@ -39,7 +39,8 @@ async function snapshot() {
   return r!;
 }
 
-const meta = async () => Object.fromEntries((await shop<{ key: string; value: string }[]>`select key, value from sample_shop.meta`).map((r) => [r.key, r.value]));
+const meta = async () =>
+  Object.fromEntries((await shop<{ key: string; value: string }[]>`select key, value from sample_shop.meta`).map((r) => [r.key, r.value]));
 
 describe('sample shop dates', () => {
   it('as loaded, the shop ends on its anchor day', async () => {

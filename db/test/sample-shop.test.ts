@@ -32,9 +32,7 @@ afterAll(async () => {
 async function checksum(sql: postgres.Sql): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const t of SAMPLE_SHOP_TABLES) {
-    const [row] = await sql.unsafe<{ md5: string }[]>(
-      `SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS md5 FROM sample_shop.${t} t`,
-    );
+    const [row] = await sql.unsafe<{ md5: string }[]>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS md5 FROM sample_shop.${t} t`);
     out[t] = row!.md5;
   }
   return out;

@@ -2,13 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, parseApiKey, sha256Hex, verifyPassword } from '@cairn/core';
 import { createDb, type DbClient } from '../src/client.ts';
-import {
-  apiKeys, auditLog, dashboardFilters, reportFilters, userGroupMembers, userGroups,
-} from '../src/schema/index.ts';
+import { apiKeys, auditLog, dashboardFilters, reportFilters, userGroupMembers, userGroups } from '../src/schema/index.ts';
 import { ensureSampleDatabase } from '../src/sample-shop/setup.ts';
-import {
-  createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, type CreateOrganizationResult,
-} from '../src/seed.ts';
+import { createApiKey, createOrganization, listApiKeys, setApiKeyEnabled, type CreateOrganizationResult } from '../src/seed.ts';
 import { createTestDatabase, placeholdersToTrue, runAsSampleReader, type TestDatabase } from './helpers.ts';
 
 let tdb: TestDatabase;
@@ -50,7 +46,8 @@ describe('createOrganization', () => {
 
     const groups = await client.db.select().from(userGroups).where(eq(userGroups.organization_id, org.organization.id));
     expect(groups.map((g) => [g.name, g.built_in_behavior]).sort()).toEqual([
-      ['All Analysts', 'all_analysts'], ['All Users', 'all_users'],
+      ['All Analysts', 'all_analysts'],
+      ['All Users', 'all_users'],
     ]);
     const members = await client.db.select().from(userGroupMembers).where(eq(userGroupMembers.user_id, org.admin.id));
     expect(members).toHaveLength(2);
@@ -58,8 +55,13 @@ describe('createOrganization', () => {
 
   it('creates the Sample data datasource', () => {
     expect(org.sampleDatasource).toMatchObject({
-      name: 'Sample data', is_sample: true, database_type: 'postgres', connection_mode: 'direct',
-      default_schema_name: 'sample_shop', data_time_zone: 'UTC', organization_id: org.organization.id,
+      name: 'Sample data',
+      is_sample: true,
+      database_type: 'postgres',
+      connection_mode: 'direct',
+      default_schema_name: 'sample_shop',
+      data_time_zone: 'UTC',
+      organization_id: org.organization.id,
     });
   });
 
@@ -118,20 +120,27 @@ describe('createOrganization', () => {
   it('writes an audit entry for every created resource', async () => {
     const entries = await client.db.select().from(auditLog).where(eq(auditLog.organization_id, org.organization.id));
     const ids = new Set(entries.map((e) => e.resource_id));
-    for (const id of [org.organization.id, org.admin.id, org.sampleDatasource.id, org.sampleDashboard.id,
-      ...org.sampleDashboard.reports.map((r) => r.id), ...org.sampleDashboard.filters.map((f) => f.id)]) {
+    for (const id of [
+      org.organization.id,
+      org.admin.id,
+      org.sampleDatasource.id,
+      org.sampleDashboard.id,
+      ...org.sampleDashboard.reports.map((r) => r.id),
+      ...org.sampleDashboard.filters.map((f) => f.id),
+    ]) {
       expect(ids).toContain(id);
     }
     expect(entries.every((e) => e.actor_type === 'system')).toBe(true);
   });
 
   it('refuses a second user with the same email (any case) and bad input, with clear errors', async () => {
-    await expect(createOrganization(client.db, { name: 'Other', adminEmail: 'owner@seed.TEST' }))
-      .rejects.toMatchObject({ code: 'conflict' });
-    await expect(createOrganization(client.db, { name: ' ', adminEmail: 'not-an-email' }))
-      .rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === 'invalid_attribute' && e.more.length === 1);
-    await expect(createOrganization(client.db, { name: 'X', adminEmail: 'x@y.test', adminPassword: 'short' }))
-      .rejects.toMatchObject({ code: 'invalid_attribute' });
+    await expect(createOrganization(client.db, { name: 'Other', adminEmail: 'owner@seed.TEST' })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(createOrganization(client.db, { name: ' ', adminEmail: 'not-an-email' })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ApiError && e.code === 'invalid_attribute' && e.more.length === 1,
+    );
+    await expect(createOrganization(client.db, { name: 'X', adminEmail: 'x@y.test', adminPassword: 'short' })).rejects.toMatchObject({
+      code: 'invalid_attribute',
+    });
   });
 });
 
@@ -150,7 +159,10 @@ describe('API keys', () => {
     const [stored] = await client.sql`select row_to_json(k)::text as j from api_keys k where id = ${apiKey.id}`;
     expect(stored!.j).not.toContain(parsed!.secret);
 
-    const [entry] = await client.db.select().from(auditLog).where(and(eq(auditLog.resource_id, apiKey.id), eq(auditLog.action, 'create')));
+    const [entry] = await client.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, apiKey.id), eq(auditLog.action, 'create')));
     expect(entry).toMatchObject({ actor_type: 'cli', actor_id: 'tester', resource_type: 'api_key' });
   });
 
@@ -168,21 +180,25 @@ describe('API keys', () => {
     const [row] = await client.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row!.enabled).toBe(false);
     expect((await setApiKeyEnabled(client.db, { id: apiKey.id, enabled: true, organizationId: org.organization.id })).enabled).toBe(true);
-    await expect(setApiKeyEnabled(client.db, { id: apiKey.id, enabled: false, organizationId: 'org_other' }))
-      .rejects.toMatchObject({ code: 'not_found' });
+    await expect(setApiKeyEnabled(client.db, { id: apiKey.id, enabled: false, organizationId: 'org_other' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('rejects unknown organizations, permissions and resources of other organizations', async () => {
     const other = await createOrganization(client.db, { name: 'Other org', adminEmail: 'other@seed.test', adminPassword: 'long enough' });
     const base = { organizationId: org.organization.id, name: 'k' };
-    await expect(createApiKey(client.db, { ...base, organizationId: 'org_missing', grants: [{ permission: 'view_users', resources: null }] }))
-      .rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      createApiKey(client.db, { ...base, organizationId: 'org_missing', grants: [{ permission: 'view_users', resources: null }] }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     await expect(createApiKey(client.db, { ...base, grants: [] })).rejects.toMatchObject({ code: 'invalid_attribute' });
-    await expect(createApiKey(client.db, { ...base, grants: [{ permission: 'root' as never, resources: null }] }))
-      .rejects.toMatchObject({ code: 'invalid_attribute' });
-    await expect(createApiKey(client.db, {
-      ...base, grants: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: other.sampleDashboard.id }] }],
-    })).rejects.toMatchObject({ code: 'invalid_attribute' });
+    await expect(createApiKey(client.db, { ...base, grants: [{ permission: 'root' as never, resources: null }] })).rejects.toMatchObject({
+      code: 'invalid_attribute',
+    });
+    await expect(
+      createApiKey(client.db, {
+        ...base,
+        grants: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: other.sampleDashboard.id }] }],
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_attribute' });
     await expect(listApiKeys(client.db, 'org_missing')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

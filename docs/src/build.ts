@@ -126,7 +126,10 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   warnings.push(...links.warnings);
   if (problems.length > 0) throw new DocsBuildError(problems);
 
-  const diagrams = await drawDiagrams(ok.map((s) => ({ file: s.file, page: compiled.get(s.route)! })), options.mermaid ?? {});
+  const diagrams = await drawDiagrams(
+    ok.map((s) => ({ file: s.file, page: compiled.get(s.route)! })),
+    options.mermaid ?? {},
+  );
   problems.push(...diagrams.problems);
   warnings.push(...diagrams.warnings);
   if (problems.length > 0) throw new DocsBuildError(problems);
@@ -158,9 +161,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     ),
     drafts,
   };
-  const search = buildTaggedSearchIndexes(
-    generated.map((p) => ({ ...p, tags: p.tags ?? [], sections: compiled.get(p.route)!.facts.sections })),
-  );
+  const search = buildTaggedSearchIndexes(generated.map((p) => ({ ...p, tags: p.tags ?? [], sections: compiled.get(p.route)!.facts.sections })));
 
   // Write next to the target, then swap, so a failed write never leaves a half-built folder.
   const tmp = `${outDir}.tmp-${process.pid}-${Date.now()}`;

@@ -167,7 +167,9 @@ describe('docs build on a fixture', () => {
 
   it('warns about a broken anchor and a broken markdown link without failing', () => {
     expect(result.warnings).toEqual([
-      expect.stringMatching(/administration\/api-keys\.mdx:\d+: broken markdown link "\.\/old-page\.md" — no page file for the route \/administration\/old-page/),
+      expect.stringMatching(
+        /administration\/api-keys\.mdx:\d+: broken markdown link "\.\/old-page\.md" — no page file for the route \/administration\/old-page/,
+      ),
       expect.stringMatching(/guide\/index\.mdx:\d+: broken anchor "\/administration\/users#no-such-heading"/),
     ]);
   });

@@ -51,7 +51,9 @@ describe('mermaid at build time', () => {
     const out = join(fx.root, 'out3');
     const r = await buildDocs({ pagesDir: fx.pagesDir, outDir: out, mermaid: { cacheDir: join(fx.root, 'empty-cache'), chromium: '/no/such/chromium' } });
     expect(r.diagrams).toEqual({ rendered: 0, cached: 0, browser: 1 });
-    expect(r.warnings).toEqual([expect.stringMatching(/index\.mdx: mermaid diagram [0-9a-f]+ is not in the cache and could not be drawn \(\/no\/such\/chromium is missing\)/)]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/index\.mdx: mermaid diagram [0-9a-f]+ is not in the cache and could not be drawn \(\/no\/such\/chromium is missing\)/),
+    ]);
     expect(html(out)).toContain(`<pre class="mermaid" data-mermaid="${mermaidKey(SEQUENCE)}">sequenceDiagram`);
   });
 
@@ -95,7 +97,10 @@ describe('mermaid helpers', () => {
   });
 
   it('inlines known diagrams and leaves unknown ones', () => {
-    const out = inlineDiagrams('<pre class="mermaid" data-mermaid="aa">x</pre><pre class="mermaid" data-mermaid="bb">y</pre>', new Map([['aa', '<svg id="mermaid-aa"></svg>']]));
+    const out = inlineDiagrams(
+      '<pre class="mermaid" data-mermaid="aa">x</pre><pre class="mermaid" data-mermaid="bb">y</pre>',
+      new Map([['aa', '<svg id="mermaid-aa"></svg>']]),
+    );
     expect(out).toBe('<figure class="mermaid-diagram"><svg id="mermaid-aa"></svg></figure><pre class="mermaid" data-mermaid="bb">y</pre>');
   });
 });

@@ -23,9 +23,18 @@ const DOC: OpenApiDocument = {
         summary: 'List widgets',
         description: 'Widgets in {your} org, <b>sorted</b> by `name | id`. Needs *View* Widgets & more.',
         'x-permissions': ['view_dashboards'],
-        parameters: [{ name: 'page[size]', in: 'query', required: false, description: 'Items per page.', schema: { type: 'string', description: 'Items per page.' } }],
+        parameters: [
+          { name: 'page[size]', in: 'query', required: false, description: 'Items per page.', schema: { type: 'string', description: 'Items per page.' } },
+        ],
         responses: {
-          '200': { description: 'A page of widgets', content: { 'application/vnd.api+json': { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Widget' } } } } } } },
+          '200': {
+            description: 'A page of widgets',
+            content: {
+              'application/vnd.api+json': {
+                schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Widget' } } } },
+              },
+            },
+          },
           '401': { description: 'No key' },
           '429': { description: 'Slow down' },
         },
@@ -58,7 +67,10 @@ const DOC: OpenApiDocument = {
                       relationships: {
                         type: 'object',
                         properties: {
-                          reports: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { type: { type: 'string', enum: ['reports'] } } } } } },
+                          reports: {
+                            type: 'object',
+                            properties: { data: { type: 'array', items: { type: 'object', properties: { type: { type: 'string', enum: ['reports'] } } } } },
+                          },
                         },
                       },
                     },
@@ -77,15 +89,37 @@ const DOC: OpenApiDocument = {
         summary: "Spin a widget's wheel",
         'x-permissions': ['view_dashboards', 'view_alerts'],
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', example: 'wdg_1' } }],
-        requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['speed'], properties: { speed: { type: 'integer', minimum: 2 }, note: { type: 'string', example: "it's fast" } } } } } },
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['speed'],
+                properties: { speed: { type: 'integer', minimum: 2 }, note: { type: 'string', example: "it's fast" } },
+              },
+            },
+          },
+        },
         responses: { '204': { description: 'Spun' }, '429': { description: 'Too fast for spinning' } },
       },
     },
     '/public/{token}': {
-      post: { tags: ['Public'], summary: 'Open a link', security: [], 'x-permissions': ['sharing link token'], parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'The link' } } },
+      post: {
+        tags: ['Public'],
+        summary: 'Open a link',
+        security: [],
+        'x-permissions': ['sharing link token'],
+        parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'The link' } },
+      },
     },
     '/api_keys': {
-      get: { tags: ['Keys'], summary: 'List keys', 'x-permissions': ['admin session'], responses: { '200': { description: 'Keys' }, '429': { description: 'Slow down' } } },
+      get: {
+        tags: ['Keys'],
+        summary: 'List keys',
+        'x-permissions': ['admin session'],
+        responses: { '200': { description: 'Keys' }, '429': { description: 'Slow down' } },
+      },
     },
   },
   components: {
@@ -116,11 +150,18 @@ describe('rendering operations', () => {
     const page = await render(DOC);
     const { html, facts } = page;
     expect(facts.toc.map((t) => [t.depth, t.title])).toEqual([
-      [2, 'Widgets'], [3, 'List widgets'], [3, 'Create a widget'],
-      [2, 'Widget actions'], [3, "Spin a widget's wheel"],
-      [2, 'Public'], [3, 'Open a link'],
-      [2, 'Keys'], [3, 'List keys'],
-      [2, 'Schemas'], [3, 'Widget object'], [3, 'WidgetConfig object'],
+      [2, 'Widgets'],
+      [3, 'List widgets'],
+      [3, 'Create a widget'],
+      [2, 'Widget actions'],
+      [3, "Spin a widget's wheel"],
+      [2, 'Public'],
+      [3, 'Open a link'],
+      [2, 'Keys'],
+      [3, 'List keys'],
+      [2, 'Schemas'],
+      [3, 'Widget object'],
+      [3, 'WidgetConfig object'],
     ]);
     for (const op of ['GET /widgets', 'POST /widgets', 'POST /widgets/{id}/spin', 'POST /public/{token}', 'GET /api_keys']) {
       expect(html).toContain(`data-operation="${op}"`);
@@ -137,7 +178,9 @@ describe('rendering operations', () => {
     // JSON:API body: type, attribute table with constraints, relationships.
     expect(html).toContain('<code>data.type</code> is <code>widgets</code>.');
     expect(html).toMatch(/<td><code>name<\/code><\/td><td>string<\/td><td>yes<\/td><td>1 to 200 characters<\/td>/);
-    expect(html).toMatch(/<td><code>color<\/code><\/td><td>string<\/td><td>no<\/td><td>one of <code>&quot;red&quot;<\/code>, <code>&quot;blue&quot;<\/code>; default <code>&quot;red&quot;<\/code><\/td>/);
+    expect(html).toMatch(
+      /<td><code>color<\/code><\/td><td>string<\/td><td>no<\/td><td>one of <code>&quot;red&quot;<\/code>, <code>&quot;blue&quot;<\/code>; default <code>&quot;red&quot;<\/code><\/td>/,
+    );
     expect(html).toMatch(/<td><code>size<\/code><\/td><td>integer or null<\/td><td>no<\/td><td>1 to 10<\/td>/);
     expect(html).toContain('<a href="#widgetconfig-object"><code>WidgetConfig</code></a>');
     expect(html).toContain('Relationships: <code>reports</code> (to-many <code>reports</code>).');
@@ -147,7 +190,9 @@ describe('rendering operations', () => {
     // with a description only where it differs from the usual one of that status.
     expect(html).toMatch(/<td><code>200<\/code><\/td><td>A page of widgets<\/td><td>list of <a href="#widget-object"><code>Widget<\/code><\/a><\/td>/);
     expect(html).toContain('<strong>Errors:</strong> <code>401</code> (unauthorized, invalid_api_key, api_key_disabled) · <code>429</code> (rate_limited)</p>');
-    expect(html).toContain('<strong>Errors:</strong> <code>422</code> (invalid_attribute, read_only_attribute, unknown_attribute, missing_attribute, invalid_relationship, plan_limit, invalid_state, query_error)</p>');
+    expect(html).toContain(
+      '<strong>Errors:</strong> <code>422</code> (invalid_attribute, read_only_attribute, unknown_attribute, missing_attribute, invalid_relationship, plan_limit, invalid_state, query_error)</p>',
+    );
     expect(html).toContain('<strong>Errors:</strong> <code>429</code> (rate_limited) Too fast for spinning</p>');
     // Schemas with their anchors (the links above resolve).
     expect(facts.headingIds).toContain('widget-object');

@@ -36,8 +36,21 @@ describe('runtime', () => {
     expect(runtime.docRoutes()).toEqual(expect.arrayContaining([{ route: '/', title: 'Cairn documentation' }]));
     // Sections in the order of their _category_.json positions (docs conventions in notes/contracts.md).
     expect(runtime.docSidebar().map((g) => g.label)).toEqual([
-      'Introduction', 'Account and security', 'Administration', 'Chart types', 'Dashboards', 'Datasources',
-      'Embedding', 'Filters', 'Reports', 'Sharing', 'SQL alerts', 'SQL snippets', 'Time zones', 'Tips', 'API reference',
+      'Introduction',
+      'Account and security',
+      'Administration',
+      'Chart types',
+      'Dashboards',
+      'Datasources',
+      'Embedding',
+      'Filters',
+      'Reports',
+      'Sharing',
+      'SQL alerts',
+      'SQL snippets',
+      'Time zones',
+      'Tips',
+      'API reference',
     ]);
   });
 });

@@ -35,7 +35,8 @@ describe('natural questions over the real docs', () => {
     expect([...terms].sort()).toEqual(['dashboard', 'password', 'shar']);
     // The page then marks the query's words, not "dashboard_id" or "sharingLinkOptions".
     const marked = markPieces('Share the dashboard: sharingLinkOptions, dashboard_id and a password.', termSet(hits[0]!.terms))
-      .filter((p) => p.mark).map((p) => p.text);
+      .filter((p) => p.mark)
+      .map((p) => p.text);
     expect(hits[0]!.sectionRoute).toBe('/sharing/links#password');
     expect(marked).toEqual(['Share', 'password']);
     expect(marked).not.toContain('sharingLinkOptions');
@@ -49,4 +50,3 @@ describe('wholeQueryTerms', () => {
     expect(wholeQueryTerms(['email'], ['email', 'zzz'])).toEqual(['email']);
   });
 });
-

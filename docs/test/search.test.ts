@@ -25,7 +25,16 @@ function indexOf(pages: IndexedPage[]) {
 describe('terms', () => {
   it('splits at spaces and punctuation and also joins hyphenated words', () => {
     expect(tokenize('Scheduled e-mails, drill-down (read-only)')).toEqual([
-      'Scheduled', 'e', 'mails', 'drill', 'down', 'read', 'only', 'emails', 'drilldown', 'readonly',
+      'Scheduled',
+      'e',
+      'mails',
+      'drill',
+      'down',
+      'read',
+      'only',
+      'emails',
+      'drilldown',
+      'readonly',
     ]);
   });
 
@@ -34,8 +43,15 @@ describe('terms', () => {
     expect(processTerm('Émails')).toBe('email');
     expect(processTerm('the')).toBeNull();
     for (const [a, b] of [
-      ['rotate', 'rotating'], ['rotated', 'rotate'], ['schedule', 'scheduled'], ['schedules', 'scheduling'],
-      ['email', 'emails'], ['query', 'queries'], ['embed', 'embedding'], ['embedded', 'embed'], ['box', 'boxes'],
+      ['rotate', 'rotating'],
+      ['rotated', 'rotate'],
+      ['schedule', 'scheduled'],
+      ['schedules', 'scheduling'],
+      ['email', 'emails'],
+      ['query', 'queries'],
+      ['embed', 'embedding'],
+      ['embedded', 'embed'],
+      ['box', 'boxes'],
     ]) {
       expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
     }
@@ -48,11 +64,16 @@ describe('terms', () => {
 
 describe('index building', () => {
   const pages = [
-    pageOf('/administration/api-keys', 'API keys', [
-      [null, 'Keys let programs call the API.'],
-      ['Permissions', 'Each key holds permissions such as View Dashboards.'],
-      ['Rotating a key', 'Create a new key, switch your program, delete the old one.'],
-    ], { tags: ['api'], sidebarParentCategories: ['Administration'] }),
+    pageOf(
+      '/administration/api-keys',
+      'API keys',
+      [
+        [null, 'Keys let programs call the API.'],
+        ['Permissions', 'Each key holds permissions such as View Dashboards.'],
+        ['Rotating a key', 'Create a new key, switch your program, delete the old one.'],
+      ],
+      { tags: ['api'], sidebarParentCategories: ['Administration'] },
+    ),
   ];
 
   it('makes one document per section, the intro routed to the page and the others to their anchor', () => {
@@ -90,12 +111,17 @@ describe('index building', () => {
     ]);
     expect([...built.files.keys()]).toEqual(SEARCH_TAGS.map((t) => `search-index-${t}.json`));
     expect(SEARCH_TAGS).toEqual(['default', 'docs-api-v2024-06-01', 'docs-default-current']);
-    const docsOf = (tag: string) => (JSON.parse(built.files.get(`search-index-${tag}.json`)!) as { documents: { sectionRoute: string }[] }).documents.map((d) => d.sectionRoute);
+    const docsOf = (tag: string) =>
+      (JSON.parse(built.files.get(`search-index-${tag}.json`)!) as { documents: { sectionRoute: string }[] }).documents.map((d) => d.sectionRoute);
     expect(docsOf('default')).toEqual([]);
     expect(docsOf('docs-api-v2024-06-01')).toEqual(['/api/v2024-06-01#list-dashboards']);
     expect(docsOf('docs-default-current')).toContain('/');
     const tags = built.tags.tags;
-    expect(tags.map((t) => [t.tag, t.documents])).toEqual([['default', 0], ['docs-api-v2024-06-01', 1], ['docs-default-current', 4]]);
+    expect(tags.map((t) => [t.tag, t.documents])).toEqual([
+      ['default', 0],
+      ['docs-api-v2024-06-01', 1],
+      ['docs-default-current', 4],
+    ]);
     expect(tags.every((t) => /^[0-9a-f]{16}$/.test(t.hash) && t.bytes === Buffer.byteLength(built.files.get(`search-index-${t.tag}.json`)!))).toBe(true);
     // The hash follows the content.
     const again = buildTaggedSearchIndexes([...pages, pageOf('/', 'Home', [[null, 'Welcome back']])]);
@@ -143,12 +169,12 @@ describe('query', () => {
   });
 
   it('ranks sections holding every word first, then sections holding some', () => {
-    const search = indexOf([
-      pageOf('/some', 'Alpha alpha', [[null, 'alpha alpha alpha alpha']]),
-      pageOf('/every', 'Other', [[null, 'alpha beta']]),
-    ]);
+    const search = indexOf([pageOf('/some', 'Alpha alpha', [[null, 'alpha alpha alpha alpha']]), pageOf('/every', 'Other', [[null, 'alpha beta']])]);
     const hits = searchDocs(search, 'alpha beta');
-    expect(hits.map((h) => [h.sectionRoute, h.allWords])).toEqual([['/every', true], ['/some', false]]);
+    expect(hits.map((h) => [h.sectionRoute, h.allWords])).toEqual([
+      ['/every', true],
+      ['/some', false],
+    ]);
     // A stray word does not empty the list.
     expect(searchDocs(search, 'alpha zzzqqq').map((h) => h.sectionRoute)).toContain('/some');
   });
@@ -192,7 +218,10 @@ describe('query', () => {
 describe('marking matched words', () => {
   it('marks the words whose terms matched, whatever their form', () => {
     const terms = termSet(['email', 'schedul']);
-    expect(matchRanges('Scheduled E-mails go out', terms)).toEqual([[0, 9], [10, 17]]);
+    expect(matchRanges('Scheduled E-mails go out', terms)).toEqual([
+      [0, 9],
+      [10, 17],
+    ]);
     expect(markPieces('Send emails weekly', termSet(['email']))).toEqual([
       { text: 'Send ', mark: false },
       { text: 'emails', mark: true },

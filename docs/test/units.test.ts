@@ -44,13 +44,6 @@ describe('slugger', () => {
 
   it('never hands out the same id twice on a page', () => {
     const slug = createSlugger();
-    expect(['Setup', 'Setup', 'Setup 1', 'Setup', '!!!', '???'].map(slug)).toEqual([
-      'setup',
-      'setup-1',
-      'setup-1-1',
-      'setup-2',
-      'section',
-      'section-1',
-    ]);
+    expect(['Setup', 'Setup', 'Setup 1', 'Setup', '!!!', '???'].map(slug)).toEqual(['setup', 'setup-1', 'setup-1-1', 'setup-2', 'section', 'section-1']);
   });
 });

@@ -11,7 +11,6 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
 import { PREACT_CLIENT } from './lib/preact-client';
 
-
 /** Renders its child until it throws (a promise, here); then nothing, and calls `onThrow` with it. */
 class CatchFirstThrow extends Component<{ children: ReactNode; onThrow: (thrown: unknown) => void }, { thrown: boolean }> {
   override state = { thrown: false };

@@ -86,8 +86,5 @@ export default [
   ...SEARCH_TAGS.map((tag) => route(`search-index-${tag}.json`, 'routes/search-index.ts', { id: `search-index-${tag}` })),
   route('docs-insights', 'routes/docs-insights.ts'),
   // Everything else is the documentation site: one frame (navbar, sidebar, footer) around its pages.
-  layout('routes/docs.layout.tsx', { id: 'docs-layout' }, [
-    index('routes/docs.tsx', { id: 'docs-index' }),
-    route('*', 'routes/docs.tsx', { id: 'docs-page' }),
-  ]),
+  layout('routes/docs.layout.tsx', { id: 'docs-layout' }, [index('routes/docs.tsx', { id: 'docs-index' }), route('*', 'routes/docs.tsx', { id: 'docs-page' })]),
 ] satisfies RouteConfig;

@@ -11,10 +11,7 @@ declare module 'react-router' {
   }
 }
 
-const requestHandler = createRequestHandler(
-  () => import('virtual:react-router/server-build'),
-  import.meta.env.MODE,
-);
+const requestHandler = createRequestHandler(() => import('virtual:react-router/server-build'), import.meta.env.MODE);
 
 // The docs search insights store (see workers/docs-insights.ts).
 export { DocsInsights } from './docs-insights.ts';
@@ -27,7 +24,10 @@ export default {
     if (url.pathname === SAML_ACS_PATH && request.method === 'POST') {
       const out = await samlAcsPost(request, { cloudflare: { env, ctx } });
       if (out instanceof Response) return out;
-      const page = new Request(url, { method: 'GET', headers: { accept: 'text/html', ...(request.headers.get('user-agent') ? { 'user-agent': request.headers.get('user-agent')! } : {}) } });
+      const page = new Request(url, {
+        method: 'GET',
+        headers: { accept: 'text/html', ...(request.headers.get('user-agent') ? { 'user-agent': request.headers.get('user-agent')! } : {}) },
+      });
       return requestHandler(page, { cloudflare: { env, ctx }, ssoFailure: out });
     }
     // Every action of the app and of the public link pages: same-origin requests only (lib/csrf.server.ts).

@@ -40,7 +40,10 @@ const SCHEMA = [
 export class DocsInsights {
   private readonly sql: SqlStorage;
 
-  constructor(private readonly state: DurableObjectStateLike, _env: unknown) {
+  constructor(
+    private readonly state: DurableObjectStateLike,
+    _env: unknown,
+  ) {
     this.sql = state.storage.sql;
     void state.blockConcurrencyWhile(async () => {
       for (const statement of SCHEMA) this.sql.exec(statement);
@@ -83,13 +86,18 @@ export class DocsInsights {
           `INSERT INTO query_day (day, query, searches, no_results, clicks) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (day, query) DO UPDATE SET searches = searches + excluded.searches,
              no_results = no_results + excluded.no_results, clicks = clicks + excluded.clicks`,
-          day, query, searches, empty, clicks,
+          day,
+          query,
+          searches,
+          empty,
+          clicks,
         );
         if (e.type === 'click') {
           this.sql.exec(
             `INSERT INTO page_day (day, route, clicks) VALUES (?, ?, 1)
              ON CONFLICT (day, route) DO UPDATE SET clicks = clicks + 1`,
-            day, e.route,
+            day,
+            e.route,
           );
         }
       }
@@ -109,10 +117,7 @@ export class DocsInsights {
   report(days: number, now: number): InsightsReport {
     const since = dayOf(now - (days - 1) * DAY_MS);
     const num = (v: unknown) => Number(v ?? 0);
-    const totals = this.rows(
-      'SELECT SUM(searches) AS s, SUM(no_results) AS n, SUM(clicks) AS c FROM query_day WHERE day >= ?',
-      since,
-    )[0];
+    const totals = this.rows('SELECT SUM(searches) AS s, SUM(no_results) AS n, SUM(clicks) AS c FROM query_day WHERE day >= ?', since)[0];
     return {
       days,
       since,
@@ -127,10 +132,10 @@ export class DocsInsights {
          GROUP BY query HAVING SUM(no_results) > 0 ORDER BY n DESC, query LIMIT 50`,
         since,
       ).map((r) => ({ query: String(r.query), searches: num(r.n) })),
-      topPages: this.rows(
-        'SELECT route, SUM(clicks) AS c FROM page_day WHERE day >= ? GROUP BY route ORDER BY c DESC, route LIMIT 20',
-        since,
-      ).map((r) => ({ route: String(r.route), clicks: num(r.c) })),
+      topPages: this.rows('SELECT route, SUM(clicks) AS c FROM page_day WHERE day >= ? GROUP BY route ORDER BY c DESC, route LIMIT 20', since).map((r) => ({
+        route: String(r.route),
+        clicks: num(r.c),
+      })),
     };
   }
 }

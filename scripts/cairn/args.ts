@@ -6,7 +6,10 @@
 import { parseArgs as nodeParseArgs } from 'node:util';
 
 export class UsageError extends Error {
-  constructor(message: string, readonly helpFor?: string) {
+  constructor(
+    message: string,
+    readonly helpFor?: string,
+  ) {
     super(message);
     this.name = 'UsageError';
   }
@@ -74,9 +77,7 @@ function usageMessage(err: unknown, specs: Record<string, FlagSpec>, where: stri
   const name = option.replace(/^-+/, '').split('=')[0]!;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option ${option.split('=')[0]} for "${where}".`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return specs[name]?.value
-      ? `Option --${name} needs a value (write --${name}=VALUE for a value that starts with "-").`
-      : `Option --${name} takes no value.`;
+    return specs[name]?.value ? `Option --${name} needs a value (write --${name}=VALUE for a value that starts with "-").` : `Option --${name} takes no value.`;
   }
   return message;
 }

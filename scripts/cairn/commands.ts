@@ -3,8 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import {
-  isRegion, parsePermission, PERMISSION_LABELS, PERMISSIONS, RESTRICTABLE_RESOURCE_TYPES, type Grant,
-  type Permission, type RestrictableResourceType,
+  isRegion,
+  parsePermission,
+  PERMISSION_LABELS,
+  PERMISSIONS,
+  RESTRICTABLE_RESOURCE_TYPES,
+  type Grant,
+  type Permission,
+  type RestrictableResourceType,
 } from '@cairn/core';
 import { organizations } from '@cairn/db';
 import { organizationSshKey } from '@cairn/db/ssh-key';
@@ -16,7 +22,7 @@ import { UsageError, type FlagSpec } from './args.ts';
 import { CLI_ACTOR, type Command, type CommandContext } from './command.ts';
 import { ssoConfigure } from './sso.ts';
 
-export type { Command,  } from './command.ts';
+export type { Command } from './command.ts';
 
 const JSON_FLAG: FlagSpec = { value: false, help: 'Print the result as JSON.' };
 
@@ -29,7 +35,10 @@ function text(ctx: CommandContext, name: string): string | undefined {
 function parsePermissionList(value: string): Permission[] {
   if (value.trim().toLowerCase() === 'all') return [...PERMISSIONS];
   const out: Permission[] = [];
-  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const p = parsePermission(part);
     if (!p) throw new UsageError(`Unknown permission "${part}". Known: ${PERMISSIONS.join(', ')} (or "all").`, 'key create');
     if (!out.includes(p)) out.push(p);
@@ -40,18 +49,19 @@ function parsePermissionList(value: string): Permission[] {
 
 /** "datasources:dsr_1,dashboards:dsh_2" → resource restrictions. */
 function parseRestrictions(value: string): { type: RestrictableResourceType; id: string }[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean).map((part) => {
-    const i = part.indexOf(':');
-    const type = part.slice(0, i);
-    const id = part.slice(i + 1).trim();
-    if (i === -1 || !(RESTRICTABLE_RESOURCE_TYPES as readonly string[]).includes(type) || !id) {
-      throw new UsageError(
-        `Bad restriction "${part}": write TYPE:ID with TYPE one of ${RESTRICTABLE_RESOURCE_TYPES.join(', ')}.`,
-        'key create',
-      );
-    }
-    return { type: type as RestrictableResourceType, id };
-  });
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const i = part.indexOf(':');
+      const type = part.slice(0, i);
+      const id = part.slice(i + 1).trim();
+      if (i === -1 || !(RESTRICTABLE_RESOURCE_TYPES as readonly string[]).includes(type) || !id) {
+        throw new UsageError(`Bad restriction "${part}": write TYPE:ID with TYPE one of ${RESTRICTABLE_RESOURCE_TYPES.join(', ')}.`, 'key create');
+      }
+      return { type: type as RestrictableResourceType, id };
+    });
 }
 
 const orgCreate: Command = {
@@ -78,14 +88,20 @@ const orgCreate: Command = {
       { actor: CLI_ACTOR },
     );
     if (ctx.flags.json) {
-      ctx.out(JSON.stringify({
-        organization_id: r.organization.id,
-        name: r.organization.name,
-        region: r.organization.region,
-        admin: { id: r.admin.id, email: r.admin.email, password: r.adminPassword },
-        sample_datasource_id: r.sampleDatasource.id,
-        sample_dashboard_id: r.sampleDashboard.id,
-      }, null, 2));
+      ctx.out(
+        JSON.stringify(
+          {
+            organization_id: r.organization.id,
+            name: r.organization.name,
+            region: r.organization.region,
+            admin: { id: r.admin.id, email: r.admin.email, password: r.adminPassword },
+            sample_datasource_id: r.sampleDatasource.id,
+            sample_dashboard_id: r.sampleDashboard.id,
+          },
+          null,
+          2,
+        ),
+      );
       return;
     }
     ctx.out(`Created organization ${r.organization.name} (${r.organization.id}) in region ${r.organization.region}.`);
@@ -112,7 +128,11 @@ const orgLimits: Command = {
   usage: 'org limits --org ORG_ID [--analyst-seats N|none] [--datasources N|none] [--json]',
   flags: {
     org: { value: true, required: true, help: 'Organization id (org_…).', placeholder: 'ORG_ID' },
-    'analyst-seats': { value: true, help: 'Analysts and admins who are not deactivated (pending invitations included); none removes the limit.', placeholder: 'N|none' },
+    'analyst-seats': {
+      value: true,
+      help: 'Analysts and admins who are not deactivated (pending invitations included); none removes the limit.',
+      placeholder: 'N|none',
+    },
     datasources: { value: true, help: 'Datasources, the sample datasource not counted; none removes the limit.', placeholder: 'N|none' },
     json: JSON_FLAG,
   },
@@ -123,11 +143,15 @@ const orgLimits: Command = {
     const sources = text(ctx, 'datasources');
     const organizationId = text(ctx, 'org')!;
     const { db } = await ctx.db();
-    const limits = await setOrganizationLimits(db, {
-      organizationId,
-      ...(seats !== undefined ? { analystSeats: parseLimit(seats, 'analyst-seats') } : {}),
-      ...(sources !== undefined ? { datasources: parseLimit(sources, 'datasources') } : {}),
-    }, { actor: CLI_ACTOR });
+    const limits = await setOrganizationLimits(
+      db,
+      {
+        organizationId,
+        ...(seats !== undefined ? { analystSeats: parseLimit(seats, 'analyst-seats') } : {}),
+        ...(sources !== undefined ? { datasources: parseLimit(sources, 'datasources') } : {}),
+      },
+      { actor: CLI_ACTOR },
+    );
     if (ctx.flags.json) {
       ctx.out(JSON.stringify(limits, null, 2));
       return;
@@ -150,7 +174,9 @@ function secretKeyForSealing(): string {
     const key = (JSON.parse(readFileSync(local, 'utf8')) as { SECRET_KEY?: string }).SECRET_KEY;
     if (key) return key;
   }
-  throw new Error('This organization has no SSH key yet, and making one needs the API\'s SECRET_KEY: set SECRET_KEY, or ask GET /organization once (it makes the key).');
+  throw new Error(
+    "This organization has no SSH key yet, and making one needs the API's SECRET_KEY: set SECRET_KEY, or ask GET /organization once (it makes the key).",
+  );
 }
 
 const orgSshKey: Command = {
@@ -208,13 +234,11 @@ const keyCreate: Command = {
     const resources = restrict ? parseRestrictions(restrict) : null;
     const grants: Grant[] = permissions.map((permission) => ({ permission, resources }));
     const { db } = await ctx.db();
-    const { apiKey, secret } = await createApiKey(
-      db,
-      { organizationId: text(ctx, 'org')!, name: text(ctx, 'name')!, grants },
-      { actor: CLI_ACTOR },
-    );
+    const { apiKey, secret } = await createApiKey(db, { organizationId: text(ctx, 'org')!, name: text(ctx, 'name')!, grants }, { actor: CLI_ACTOR });
     if (ctx.flags.json) {
-      ctx.out(JSON.stringify({ id: apiKey.id, name: apiKey.name, organization_id: apiKey.organization_id, key: secret, permissions: apiKey.permissions }, null, 2));
+      ctx.out(
+        JSON.stringify({ id: apiKey.id, name: apiKey.name, organization_id: apiKey.organization_id, key: secret, permissions: apiKey.permissions }, null, 2),
+      );
       return;
     }
     ctx.out(`Created API key ${apiKey.name} (${apiKey.id}) for organization ${apiKey.organization_id}.`);
@@ -246,9 +270,7 @@ const keyList: Command = {
       return;
     }
     for (const k of keys) {
-      const perms = k.permissions
-        .map((g) => g.permission + (g.resources ? ` [${g.resources.map((r) => `${r.type}:${r.id}`).join(', ')}]` : ''))
-        .join(', ');
+      const perms = k.permissions.map((g) => g.permission + (g.resources ? ` [${g.resources.map((r) => `${r.type}:${r.id}`).join(', ')}]` : '')).join(', ');
       ctx.out(`${k.id}  ${k.enabled ? 'enabled ' : 'disabled'}  cairn_${k.key_id}_…  ${k.name}`);
       ctx.out(`    created ${k.created_at.toISOString()}; ${perms}`);
     }
@@ -294,4 +316,14 @@ const devCredentials: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [orgCreate, orgLimits, orgSshKey, keyCreate, keyList, keyToggle(false), keyToggle(true), ssoConfigure, devCredentials];
+export const COMMANDS: readonly Command[] = [
+  orgCreate,
+  orgLimits,
+  orgSshKey,
+  keyCreate,
+  keyList,
+  keyToggle(false),
+  keyToggle(true),
+  ssoConfigure,
+  devCredentials,
+];

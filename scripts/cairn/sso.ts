@@ -5,9 +5,7 @@ import { auditLog, organizations } from '@cairn/db';
 import { eq } from 'drizzle-orm';
 import { readDevJson } from '../../db/src/dev-config.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
-import {
-  connectionBody, saveConnection, serializeConnection, ssoAddresses,
-} from '../../worker-api/src/auth/sso/connection.ts';
+import { connectionBody, saveConnection, serializeConnection, ssoAddresses } from '../../worker-api/src/auth/sso/connection.ts';
 import { loadSamlLibraries, readIdpMetadata } from '../../worker-api/src/auth/sso/saml.ts';
 import { UsageError } from './args.ts';
 import { CLI_ACTOR, type Command, type CommandContext } from './command.ts';
@@ -22,19 +20,25 @@ function secretKey(ctx: CommandContext): string {
   try {
     const key = (JSON.parse(readFileSync(file, 'utf8')) as { SECRET_KEY?: string }).SECRET_KEY;
     if (key) return key;
-  } catch { /* below */ }
-  throw new UsageError(`The client secret is sealed with the API's SECRET_KEY: set SECRET_KEY, or point --state-dir at the stack's state (no ${file}).`, 'sso configure');
+  } catch {
+    /* below */
+  }
+  throw new UsageError(
+    `The client secret is sealed with the API's SECRET_KEY: set SECRET_KEY, or point --state-dir at the stack's state (no ${file}).`,
+    'sso configure',
+  );
 }
 
 /** Where the web app is: --app-url, APP_URL, or the local stack's dev.json. */
 function appUrl(ctx: CommandContext): string | undefined {
-  return text(ctx, 'app-url') ?? process.env.APP_URL ?? ((readDevJson()?.app as string | null | undefined) ?? undefined);
+  return text(ctx, 'app-url') ?? process.env.APP_URL ?? (readDevJson()?.app as string | null | undefined) ?? undefined;
 }
 
 export const ssoConfigure: Command = {
   name: 'sso configure',
   summary: "Set up an organization's single sign-on (OpenID Connect or SAML 2.0) and print the addresses to register.",
-  usage: 'sso configure --org ORG_ID --protocol oidc|saml --issuer URL [--client-id ID] [--client-secret SECRET] [--metadata-url URL] [--sso-url URL] [--certificate-file PEM] --domains a.example,b.example [--require] [--jit viewer|analyst] [--preset google|entra|okta|generic] [--app-url URL] [--json]',
+  usage:
+    'sso configure --org ORG_ID --protocol oidc|saml --issuer URL [--client-id ID] [--client-secret SECRET] [--metadata-url URL] [--sso-url URL] [--certificate-file PEM] --domains a.example,b.example [--require] [--jit viewer|analyst] [--preset google|entra|okta|generic] [--app-url URL] [--json]',
   flags: {
     org: { value: true, required: true, help: 'Organization id (org_…).', placeholder: 'ORG_ID' },
     protocol: { value: true, required: true, help: 'oidc or saml.', placeholder: 'oidc|saml' },
@@ -61,7 +65,10 @@ export const ssoConfigure: Command = {
       protocol,
       preset: text(ctx, 'preset') ?? 'generic',
       issuer: text(ctx, 'issuer'),
-      domains: text(ctx, 'domains')!.split(',').map((d) => d.trim()).filter(Boolean),
+      domains: text(ctx, 'domains')!
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean),
       require_sso: ctx.flags.require === true,
       jit_role: text(ctx, 'jit') ?? null,
     };
@@ -95,8 +102,14 @@ export const ssoConfigure: Command = {
     const key = protocol === 'oidc' && parsed.data.client_secret ? secretKey(ctx) : '';
     const conn = await saveConnection(db, orgId, parsed.data, key);
     await db.insert(auditLog).values({
-      organization_id: orgId, actor_type: CLI_ACTOR.type, actor_id: CLI_ACTOR.id, action: 'configure_sso', resource_type: 'sso_connections',
-      resource_id: orgId, request_id: null, details: { protocol: conn.protocol, domains: conn.domains, require_sso: conn.require_sso, jit_role: conn.jit_role },
+      organization_id: orgId,
+      actor_type: CLI_ACTOR.type,
+      actor_id: CLI_ACTOR.id,
+      action: 'configure_sso',
+      resource_type: 'sso_connections',
+      resource_id: orgId,
+      request_id: null,
+      details: { protocol: conn.protocol, domains: conn.domains, require_sso: conn.require_sso, jit_role: conn.jit_role },
     });
     const app = appUrl(ctx);
     const shown = serializeConnection(conn, app);

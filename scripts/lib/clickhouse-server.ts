@@ -24,22 +24,30 @@ const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 export async function startClickhouse(opts: { portFrom?: number; timeoutMs?: number } = {}): Promise<ClickhouseServer> {
   if (!existsSync(CLICKHOUSE_BINARY)) {
-    throw new Error(`${CLICKHOUSE_BINARY} is missing: install Debian's clickhouse-server (apt-get install clickhouse-server), or set CAIRN_SKIP_CLICKHOUSE=1 to skip these tests`);
+    throw new Error(
+      `${CLICKHOUSE_BINARY} is missing: install Debian's clickhouse-server (apt-get install clickhouse-server), or set CAIRN_SKIP_CLICKHOUSE=1 to skip these tests`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'cairn-clickhouse-'));
   const from = opts.portFrom ?? 20_000 + Math.floor(Math.random() * 20_000);
   const httpPort = await findFreePort(from);
   const tcpPort = await findFreePort(httpPort + 1);
   const data = join(dir, 'data');
-  const users = ['default', 'cairn'].map((name) => `
+  const users = ['default', 'cairn']
+    .map(
+      (name) => `
     <${name}>
       <password>${name === 'cairn' ? xmlEscape(CLICKHOUSE_PASSWORD) : ''}</password>
       <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
       <profile>default</profile>
       <quota>default</quota>
-    </${name}>`).join('');
+    </${name}>`,
+    )
+    .join('');
   const config = join(dir, 'config.xml');
-  writeFileSync(config, `<?xml version="1.0"?>
+  writeFileSync(
+    config,
+    `<?xml version="1.0"?>
 <yandex>
   <logger><level>warning</level><console>1</console></logger>
   <listen_host>127.0.0.1</listen_host>
@@ -61,10 +69,16 @@ export async function startClickhouse(opts: { portFrom?: number; timeoutMs?: num
   <profiles><default><max_memory_usage>1000000000</max_memory_usage></default></profiles>
   <quotas><default></default></quotas>
 </yandex>
-`);
+`,
+  );
   const server = await startTestServer({
-    name: `clickhouse-server on 127.0.0.1:${httpPort}`, binary: CLICKHOUSE_BINARY, args: [`--config-file=${config}`], dir,
-    ready: async () => (await fetch(`http://127.0.0.1:${httpPort}/ping`)).ok, timeoutMs: opts.timeoutMs ?? 30_000, everyMs: 150,
+    name: `clickhouse-server on 127.0.0.1:${httpPort}`,
+    binary: CLICKHOUSE_BINARY,
+    args: [`--config-file=${config}`],
+    dir,
+    ready: async () => (await fetch(`http://127.0.0.1:${httpPort}/ping`)).ok,
+    timeoutMs: opts.timeoutMs ?? 30_000,
+    everyMs: 150,
   });
   return { httpPort, tail: server.tail, stop: server.stop };
 }

@@ -16,9 +16,7 @@ export interface PickedPostgres {
   kind: 'env' | 'local' | 'embedded';
 }
 
-export async function pickPostgres(
-  sup: Supervisor, opts: { quiet?: boolean; embeddedPortFrom?: number; embeddedDir: string },
-): Promise<PickedPostgres> {
+export async function pickPostgres(sup: Supervisor, opts: { quiet?: boolean; embeddedPortFrom?: number; embeddedDir: string }): Promise<PickedPostgres> {
   const fromEnv = process.env.DATABASE_URL?.trim();
   if (fromEnv) {
     const url = withPassword(fromEnv);

@@ -23,17 +23,34 @@ export interface WorkerPlan {
 /** In deploy order: the data server, then the API (it hands out the data server's URL), then the app (bound to both). */
 export const WORKERS: WorkerPlan[] = [
   {
-    name: 'data', config: join(REPO_ROOT, 'worker-data/wrangler.toml'), perRegion: true,
-    hyperdrive: ['HYPERDRIVE'], durableObjects: ['RATE_LIMITER'], services: [], secrets: ['DATA_TOKEN_SECRET'], crons: false,
+    name: 'data',
+    config: join(REPO_ROOT, 'worker-data/wrangler.toml'),
+    perRegion: true,
+    hyperdrive: ['HYPERDRIVE'],
+    durableObjects: ['RATE_LIMITER'],
+    services: [],
+    secrets: ['DATA_TOKEN_SECRET'],
+    crons: false,
   },
   {
-    name: 'api', config: join(REPO_ROOT, 'worker-api/wrangler.toml'), perRegion: true,
-    hyperdrive: ['HYPERDRIVE', 'SAMPLE_DB'], durableObjects: ['RATE_LIMITER', 'DB_POOL', 'DATASOURCE_GATE', 'DASHBOARD_STATUS'],
-    services: [], secrets: ['DATA_TOKEN_SECRET', 'SECRET_KEY'], crons: true,
+    name: 'api',
+    config: join(REPO_ROOT, 'worker-api/wrangler.toml'),
+    perRegion: true,
+    hyperdrive: ['HYPERDRIVE', 'SAMPLE_DB'],
+    durableObjects: ['RATE_LIMITER', 'DB_POOL', 'DATASOURCE_GATE', 'DASHBOARD_STATUS'],
+    services: [],
+    secrets: ['DATA_TOKEN_SECRET', 'SECRET_KEY'],
+    crons: true,
   },
   {
-    name: 'app', config: APP_WRANGLER_JSON, perRegion: false,
-    hyperdrive: [], durableObjects: ['DOCS_INSIGHTS'], services: ['API', 'DATA', 'API_US', 'DATA_US'], secrets: [], crons: false,
+    name: 'app',
+    config: APP_WRANGLER_JSON,
+    perRegion: false,
+    hyperdrive: [],
+    durableObjects: ['DOCS_INSIGHTS'],
+    services: ['API', 'DATA', 'API_US', 'DATA_US'],
+    secrets: [],
+    crons: false,
   },
 ];
 
@@ -73,7 +90,8 @@ export function configProblems(plan: WorkerPlan, cfg: ResolvedConfig, region: Re
   for (const b of plan.hyperdrive) {
     const h = cfg.hyperdrive?.find((x) => x.binding === b);
     if (!h) problems.push(`${where}: Hyperdrive binding ${b} is not declared`);
-    else if (real && PLACEHOLDER_ID.test(h.id)) problems.push(`${where}: Hyperdrive ${b} still has the placeholder id ${h.id} (wrangler hyperdrive create, DEPLOY.md)`);
+    else if (real && PLACEHOLDER_ID.test(h.id))
+      problems.push(`${where}: Hyperdrive ${b} still has the placeholder id ${h.id} (wrangler hyperdrive create, DEPLOY.md)`);
   }
   const migrated = new Set((cfg.migrations ?? []).flatMap((m) => [...(m.new_classes ?? []), ...(m.new_sqlite_classes ?? [])]));
   for (const name of plan.durableObjects) {
@@ -85,7 +103,7 @@ export function configProblems(plan: WorkerPlan, cfg: ResolvedConfig, region: Re
     const s = cfg.services?.find((x) => x.binding === name);
     if (!s) problems.push(`${where}: service binding ${name} is not declared`);
   }
-  if (plan.crons && !(cfg.triggers?.crons?.length)) problems.push(`${where}: no cron trigger (the scheduler, src/cron.ts)`);
+  if (plan.crons && !cfg.triggers?.crons?.length) problems.push(`${where}: no cron trigger (the scheduler, src/cron.ts)`);
   const named = new Set(cfg.secrets?.required ?? []);
   for (const s of plan.secrets) if (!named.has(s)) problems.push(`${where}: secret ${s} is not named in secrets.required`);
   return problems;

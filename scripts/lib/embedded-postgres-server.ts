@@ -35,11 +35,7 @@ const pg = new EmbeddedPostgres({
   persistent: true,
   createPostgresUser: process.getuid?.() === 0,
   initdbFlags: ['--encoding=UTF8'],
-  postgresFlags: [
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', `max_connections=${Number(values['max-connections'])}`,
-  ],
+  postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', `max_connections=${Number(values['max-connections'])}`],
   onLog: (m) => process.stdout.write(m.endsWith('\n') ? m : `${m}\n`),
   onError: (e) => console.error(e instanceof Error ? e.message : String(e)),
 });

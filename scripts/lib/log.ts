@@ -38,7 +38,13 @@ export function linePrefix(): string {
 /** Writes `text` line by line, each with the current lane's prefix. */
 export function writeLines(stream: NodeJS.WritableStream, text: string, prefix = linePrefix()): void {
   if (!prefix) stream.write(`${text}\n`);
-  else stream.write(`${text.split('\n').map((l) => prefix + l).join('\n')}\n`);
+  else
+    stream.write(
+      `${text
+        .split('\n')
+        .map((l) => prefix + l)
+        .join('\n')}\n`,
+    );
 }
 
 /** A line from the orchestrator itself (not from a child). */

@@ -39,10 +39,7 @@ export function withDatabase(url: string, database: string): string {
 export async function pgProblem(url: string, timeoutMs = 3000): Promise<string | null> {
   const sql = postgres(url, { max: 1, connect_timeout: Math.ceil(timeoutMs / 1000), onnotice: () => {}, fetch_types: false });
   try {
-    await Promise.race([
-      sql`select 1`,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)),
-    ]);
+    await Promise.race([sql`select 1`, new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs))]);
     return null;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

@@ -27,7 +27,15 @@ import type { Supervisor } from './procs.ts';
 const require = createRequire(import.meta.url);
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** How long a page may take until every report has drawn. */
 const PAGE_TIMEOUT_MS = 60_000;
 const MAX_BODY = 64 * 1024;
@@ -43,7 +51,10 @@ interface RenderInput {
 }
 
 class HttpProblem extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -52,8 +63,10 @@ function parseInput(body: unknown, origins: string[]): RenderInput {
   const b = body as Partial<RenderInput> | null;
   if (!b || typeof b !== 'object') throw new HttpProblem(400, 'The body must be a JSON object.');
   if (b.format !== 'pdf' && b.format !== 'png') throw new HttpProblem(422, 'format must be "pdf" or "png".');
-  if (typeof b.width !== 'number' || !Number.isInteger(b.width) || b.width < 320 || b.width > 4000) throw new HttpProblem(422, 'width must be a whole number of pixels from 320 to 4000.');
-  if (b.height !== undefined && (typeof b.height !== 'number' || !Number.isInteger(b.height) || b.height < 200 || b.height > 4000)) throw new HttpProblem(422, 'height must be from 200 to 4000.');
+  if (typeof b.width !== 'number' || !Number.isInteger(b.width) || b.width < 320 || b.width > 4000)
+    throw new HttpProblem(422, 'width must be a whole number of pixels from 320 to 4000.');
+  if (b.height !== undefined && (typeof b.height !== 'number' || !Number.isInteger(b.height) || b.height < 200 || b.height > 4000))
+    throw new HttpProblem(422, 'height must be from 200 to 4000.');
   const mode = b.color_mode ?? 'light';
   if (mode !== 'light' && mode !== 'dark') throw new HttpProblem(422, 'color_mode must be "light" or "dark".');
   let url: URL;
@@ -81,7 +94,9 @@ function createRenderer(opts: { executablePath?: string } = {}): Renderer {
     browser ??= (async () => {
       const { chromium } = require('playwright-core') as typeof import('playwright-core');
       const b = await chromium.launch({ executablePath: opts.executablePath ?? CHROMIUM_PATH, args: CHROMIUM_FLAGS });
-      b.on('disconnected', () => { browser = null; });
+      b.on('disconnected', () => {
+        browser = null;
+      });
       return b;
     })().catch((err) => {
       browser = null;
@@ -110,16 +125,19 @@ function createRenderer(opts: { executablePath?: string } = {}): Renderer {
       try {
         const page = await context.newPage();
         await page.goto(input.url, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
-        const state = await page.waitForFunction(
-          () => {
-            const s = document.documentElement.getAttribute('data-render-state');
-            return s === 'ready' || s === 'error' ? s : null;
-          },
-          undefined,
-          { timeout: PAGE_TIMEOUT_MS, polling: 100 },
-        ).then((h) => h.jsonValue()).catch(() => {
-          throw new HttpProblem(504, `The print view did not finish drawing within ${PAGE_TIMEOUT_MS / 1000} s.`);
-        });
+        const state = await page
+          .waitForFunction(
+            () => {
+              const s = document.documentElement.getAttribute('data-render-state');
+              return s === 'ready' || s === 'error' ? s : null;
+            },
+            undefined,
+            { timeout: PAGE_TIMEOUT_MS, polling: 100 },
+          )
+          .then((h) => h.jsonValue())
+          .catch(() => {
+            throw new HttpProblem(504, `The print view did not finish drawing within ${PAGE_TIMEOUT_MS / 1000} s.`);
+          });
         if (state === 'error') {
           const message = await page.evaluate(() => document.documentElement.getAttribute('data-render-error') ?? 'The print view could not be drawn.');
           throw new HttpProblem(422, message);
@@ -197,7 +215,10 @@ async function startRendererServer(opts: { port: number; host?: string; appOrigi
 }
 
 /** Starts the renderer as a child process of the stack (like the SMTP catcher) and waits until it listens. */
-export async function startRendererProcess(sup: Supervisor, opts: { port: number; appOrigin: string; quiet?: boolean; repoRoot: string }): Promise<{ url: string }> {
+export async function startRendererProcess(
+  sup: Supervisor,
+  opts: { port: number; appOrigin: string; quiet?: boolean; repoRoot: string },
+): Promise<{ url: string }> {
   const script = join(opts.repoRoot, 'scripts/lib/renderer.ts');
   const child = sup.spawn('renderer', process.execPath, ['--import', 'tsx', script, '--port', String(opts.port), '--app-origin', opts.appOrigin], {
     quiet: opts.quiet,
@@ -221,7 +242,12 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  const server = await startRendererServer({ port: Number(values.port), host: values.host, appOrigins: values['app-origin'].map((o) => new URL(o).origin), log: true });
+  const server = await startRendererServer({
+    port: Number(values.port),
+    host: values.host,
+    appOrigins: values['app-origin'].map((o) => new URL(o).origin),
+    log: true,
+  });
   console.log(`listening: renderer http://${values.host}:${server.port}/render (Chromium ${CHROMIUM_PATH})`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);

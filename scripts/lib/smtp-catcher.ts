@@ -151,8 +151,7 @@ const headerText = (value: string) => {
   }
 };
 
-const addressText = (a: AddressObject | AddressObject[] | undefined) =>
-  a === undefined ? null : (Array.isArray(a) ? a.map((x) => x.text).join(', ') : a.text);
+const addressText = (a: AddressObject | AddressObject[] | undefined) => (a === undefined ? null : Array.isArray(a) ? a.map((x) => x.text).join(', ') : a.text);
 
 /** mailparser's reading of a message, in the inbox API's shape. */
 async function readMessage(raw: Buffer): Promise<ParsedMessage> {
@@ -160,7 +159,13 @@ async function readMessage(raw: Buffer): Promise<ParsedMessage> {
   const headers = mail.headerLines.map(({ line }) => {
     const at = line.indexOf(':');
     const name = at === -1 ? line : line.slice(0, at);
-    const value = at === -1 ? '' : line.slice(at + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+    const value =
+      at === -1
+        ? ''
+        : line
+            .slice(at + 1)
+            .replace(/\r?\n[ \t]+/g, ' ')
+            .trim();
     return { name, value: headerText(value) };
   });
   const raw1 = (name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value ?? null;

@@ -40,7 +40,9 @@ function answers(port: number): Promise<boolean> {
 
 export async function startSshd(opts: { portFrom?: number; timeoutMs?: number } = {}): Promise<SshdServer> {
   if (!existsSync(SSHD_BINARY)) {
-    throw new Error(`${SSHD_BINARY} is missing: install Debian's openssh-server (apt-get install openssh-server), or set CAIRN_SKIP_SSHD=1 to skip these tests`);
+    throw new Error(
+      `${SSHD_BINARY} is missing: install Debian's openssh-server (apt-get install openssh-server), or set CAIRN_SKIP_SSHD=1 to skip these tests`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'cairn-sshd-'));
   // sshd's privilege separation directory (the package's service makes it; we do not run the service).
@@ -51,25 +53,33 @@ export async function startSshd(opts: { portFrom?: number; timeoutMs?: number } 
   const authorized = join(dir, 'authorized_keys');
   writeFileSync(authorized, '', { mode: 0o600 });
   const config = join(dir, 'sshd_config');
-  writeFileSync(config, [
-    `Port ${port}`,
-    'ListenAddress 127.0.0.1',
-    `HostKey ${hostKey}`,
-    `PidFile ${join(dir, 'sshd.pid')}`,
-    `AuthorizedKeysFile ${authorized}`,
-    'StrictModes no',
-    'PubkeyAuthentication yes',
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'PermitRootLogin prohibit-password',
-    'AllowTcpForwarding yes',
-    'UsePAM no',
-    'LogLevel VERBOSE',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${hostKey}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${authorized}`,
+      'StrictModes no',
+      'PubkeyAuthentication yes',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      'AllowTcpForwarding yes',
+      'UsePAM no',
+      'LogLevel VERBOSE',
+      '',
+    ].join('\n'),
+  );
   const server = await startTestServer({
-    name: `sshd on 127.0.0.1:${port}`, binary: SSHD_BINARY, args: ['-D', '-e', '-f', config, '-p', String(port)], dir,
-    ready: () => answers(port), timeoutMs: opts.timeoutMs ?? 10_000, graceMs: 5_000,
+    name: `sshd on 127.0.0.1:${port}`,
+    binary: SSHD_BINARY,
+    args: ['-D', '-e', '-f', config, '-p', String(port)],
+    dir,
+    ready: () => answers(port),
+    timeoutMs: opts.timeoutMs ?? 10_000,
+    graceMs: 5_000,
   });
   return { port, user: userInfo().username, authorize: (line) => appendFileSync(authorized, `${line.trim()}\n`), tail: server.tail, stop: server.stop };
 }

@@ -91,7 +91,9 @@ function asCreds(value: unknown, source: string): DevCreds {
     typeof v.sample_database_url === 'string'
   ) {
     return {
-      api_key: v.api_key, organization_id: v.organization_id, admin: { email: v.admin.email, password: v.admin.password },
+      api_key: v.api_key,
+      organization_id: v.organization_id,
+      admin: { email: v.admin.email, password: v.admin.password },
       sample_database_url: v.sample_database_url,
     };
   }
@@ -214,7 +216,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
 
   say('seeding the database (migrations, sample database, demo organization)…');
   const creds = await runDevSeed(databaseUrl, opts.credsFile ?? join(opts.stateDir, 'dev-credentials.json'));
-  say('migrating the US region\'s database…');
+  say("migrating the US region's database…");
   await ensureUsDatabase(usDatabaseUrl);
   const secrets = loadOrCreateSecrets(join(opts.stateDir, 'secrets.json'));
 
@@ -236,29 +238,49 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
   // objects (DB_ACCESS=pool); production sends them straight through Hyperdrive (D53).
   // The region environments of wrangler.toml name Cloudflare Browser Rendering (RENDERER=browser, production);
   // locally the API workers use the stack's own Chromium renderer service instead.
-  const apiVars = [...mailVars, ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`, '--var', 'RENDERER:service'] : []), '--var', 'BLOCK_PRIVATE_NETWORKS:0', '--var', 'DB_ACCESS:pool', '--test-scheduled'];
+  const apiVars = [
+    ...mailVars,
+    ...(renderer ? ['--var', `RENDERER_URL:${renderer.url}`, '--var', 'RENDERER:service'] : []),
+    '--var',
+    'BLOCK_PRIVATE_NETWORKS:0',
+    '--var',
+    'DB_ACCESS:pool',
+    '--test-scheduled',
+  ];
 
   const persistTo = join(opts.stateDir, 'wrangler');
   const common = (port: number, inspector: number) => [
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--inspector-port', String(inspector),
-    '--persist-to', persistTo,
-    '--log-level', logLevel,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--persist-to',
+    persistTo,
+    '--log-level',
+    logLevel,
     '--show-interactive-dev-session=false',
   ];
   const specs: ProcSpec[] = [];
   let inspector = base + 20;
   for (const region of ['eu', 'us'] as const) {
     const vars = [
-      '--var', `DATA_TOKEN_SECRET:${secrets.DATA_TOKEN_SECRET[region]}`,
-      '--var', `SECRET_KEY:${secrets.SECRET_KEY}`,
-      '--var', `DATA_SERVER_URL:${regions[region].data}`,
+      '--var',
+      `DATA_TOKEN_SECRET:${secrets.DATA_TOKEN_SECRET[region]}`,
+      '--var',
+      `SECRET_KEY:${secrets.SECRET_KEY}`,
+      '--var',
+      `DATA_SERVER_URL:${regions[region].data}`,
       // Both regions' servers, named when an organization of the other region knocks (403 wrong_region).
       ...(['eu', 'us'] as const).flatMap((r) => [
-        '--var', `API_BASE_URL_${r.toUpperCase()}:${regions[r].api}`, '--var', `DATA_BASE_URL_${r.toUpperCase()}:${regions[r].data}`,
+        '--var',
+        `API_BASE_URL_${r.toUpperCase()}:${regions[r].api}`,
+        '--var',
+        `DATA_BASE_URL_${r.toUpperCase()}:${regions[r].data}`,
       ]),
-      '--var', `APP_URL:${appUrl}`,
+      '--var',
+      `APP_URL:${appUrl}`,
       ...Object.entries(opts.extraVars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
     ];
     for (const kind of ['api', 'data'] as const) {
@@ -278,10 +300,7 @@ export async function startStack(sup: Supervisor, opts: StackOptions): Promise<R
     inspector = await findFreePort(inspector + 1);
     specs.push({
       name: 'app',
-      args: [
-        'dev', '-c', APP_WRANGLER_JSON, ...common(base, inspector),
-        ...Object.entries(opts.appVars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
-      ],
+      args: ['dev', '-c', APP_WRANGLER_JSON, ...common(base, inspector), ...Object.entries(opts.appVars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`])],
       url: appUrl,
       probe: '/',
       accept: (s) => s >= 200 && s < 500,

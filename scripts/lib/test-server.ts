@@ -43,7 +43,9 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServerP
   const signal = (sig: NodeJS.Signals) => {
     try {
       process.kill(-proc.pid!, sig);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   };
   const stop = async () => {
     if (!exited && proc.pid) {

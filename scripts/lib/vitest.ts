@@ -45,7 +45,10 @@ interface JsonReport {
  */
 function firstLines(messages: string[] | undefined, lines = 4): string {
   const text = (messages ?? []).join('\n').replace(/\x1b\[[0-9;]*m/g, '');
-  const all = text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const all = text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   const picked = all.slice(0, lines);
   // The line of the test file the failure came from, when the stack names one.
   const at = all.find((l) => /\.test\.[cm]?[jt]sx?:\d+/.test(l));
@@ -125,10 +128,13 @@ export async function runVitest(opts: RunVitestOptions): Promise<SuiteResult> {
     setTimeout(() => killGroup('SIGKILL'), 3000).unref();
   };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    onAbort();
-  }, opts.timeoutMs ?? 10 * 60_000);
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      onAbort();
+    },
+    opts.timeoutMs ?? 10 * 60_000,
+  );
   const onExit = () => killGroup('SIGKILL');
   process.on('exit', onExit);
 

@@ -81,16 +81,23 @@ export function createApp() {
   app.get('/bench/bare', (c) => c.json({ ok: true }));
 
   // Built from the routes' schemas at each call, then shaped for clients (see servedDocument).
-  app.get('/openapi.json', (c) => c.json(servedDocument(app.getOpenAPI31Document({
-    openapi: '3.1.0',
-    info: {
-      title: 'Cairn API',
-      version: API_VERSION,
-      description: 'Create, read, update and delete Cairn resources. JSON:API for CRUD, plain JSON for actions. Authenticate with `Authorization: Api <key>`.',
-    },
-    servers: [{ url: new URL(c.req.url).origin, description: `API server (${c.env.REGION.toUpperCase()})` }],
-    security: [{ ApiKey: [] }],
-  }))));
+  app.get('/openapi.json', (c) =>
+    c.json(
+      servedDocument(
+        app.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'Cairn API',
+            version: API_VERSION,
+            description:
+              'Create, read, update and delete Cairn resources. JSON:API for CRUD, plain JSON for actions. Authenticate with `Authorization: Api <key>`.',
+          },
+          servers: [{ url: new URL(c.req.url).origin, description: `API server (${c.env.REGION.toUpperCase()})` }],
+          security: [{ ApiKey: [] }],
+        }),
+      ),
+    ),
+  );
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'apiKey',
     in: 'header',
@@ -118,7 +125,10 @@ export function createApp() {
   // The datasource agent's WebSocket: it authenticates with its own secret, not an API key.
   app.get(AGENT_CONNECT_PATH, connectAgent);
   app.use('*', authenticate, rateLimit, readCache);
-  app.route('/', benchRoutes(() => (app.router as { name?: string }).name));
+  app.route(
+    '/',
+    benchRoutes(() => (app.router as { name?: string }).name),
+  );
   app.route('/', dashboardRoutes);
   app.route('/', reportRoutes);
   app.route('/', dashboardGroupRoutes);

@@ -34,7 +34,12 @@ export interface Settings {
 
 type Raw = Partial<Record<string, string | undefined>>;
 
-interface NumberRule { name: string; fallback: number; min: number; integer?: boolean }
+interface NumberRule {
+  name: string;
+  fallback: number;
+  min: number;
+  integer?: boolean;
+}
 
 const NUMBERS: Record<Exclude<keyof Settings, 'readCacheOff' | 'blockPrivateNetworks'>, NumberRule> = {
   authCacheMs: { name: 'AUTH_CACHE_MS', fallback: 2000, min: 0 },
@@ -67,14 +72,20 @@ export function readSettings(raw: Raw): { settings: Settings; problems: string[]
     }
     const n = Number(text);
     if (!Number.isFinite(n) || n < rule.min || (rule.integer && !Number.isInteger(n))) {
-      problems.push(`${rule.name}=${JSON.stringify(text)} is not ${rule.integer ? 'a whole number' : 'a number'} of at least ${rule.min}; using ${rule.fallback}`);
+      problems.push(
+        `${rule.name}=${JSON.stringify(text)} is not ${rule.integer ? 'a whole number' : 'a number'} of at least ${rule.min}; using ${rule.fallback}`,
+      );
       numbers[key] = rule.fallback;
     } else {
       numbers[key] = n;
     }
   }
   return {
-    settings: { ...numbers, readCacheOff: raw.READ_CACHE?.trim().toLowerCase() === 'off', blockPrivateNetworks: ON.test(raw.BLOCK_PRIVATE_NETWORKS?.trim() ?? '') },
+    settings: {
+      ...numbers,
+      readCacheOff: raw.READ_CACHE?.trim().toLowerCase() === 'off',
+      blockPrivateNetworks: ON.test(raw.BLOCK_PRIVATE_NETWORKS?.trim() ?? ''),
+    },
     problems,
   };
 }

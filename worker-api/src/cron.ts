@@ -151,7 +151,10 @@ async function prewarm(sql: postgres.Sql, env: Env, out: CronSummary) {
   const boards = await sql<{ id: string; organization_id: string }[]>`
     select d.id, d.organization_id from dashboards d join organizations o on o.id = d.organization_id
      where d.prewarm and o.region = ${env.REGION} order by d.id limit ${PREWARM_PER_TICK}`;
-  await enqueue(env, boards.map((d) => ({ kind: 'prewarm', organizationId: d.organization_id, dashboardId: d.id })));
+  await enqueue(
+    env,
+    boards.map((d) => ({ kind: 'prewarm', organizationId: d.organization_id, dashboardId: d.id })),
+  );
   out.dashboardsPrewarmed.push(...boards.map((d) => d.id));
 }
 
@@ -163,24 +166,41 @@ async function prewarm(sql: postgres.Sql, env: Env, out: CronSummary) {
  * region's deployment runs its own cron).
  */
 export async function runCron(env: Env, now: Date): Promise<CronSummary> {
-  const out: CronSummary = { alertsStarted: [], alertResultsDeleted: 0, auditRowsDeleted: 0, executionsDeleted: 0, executionsWrittenOff: 0, dashboardsPrewarmed: [],
-    schedulesSent: [], exportJobsWrittenOff: 0, exportJobsDeleted: 0, schemasRefreshed: [], thumbnailsQueued: [] };
+  const out: CronSummary = {
+    alertsStarted: [],
+    alertResultsDeleted: 0,
+    auditRowsDeleted: 0,
+    executionsDeleted: 0,
+    executionsWrittenOff: 0,
+    dashboardsPrewarmed: [],
+    schedulesSent: [],
+    exportJobsWrittenOff: 0,
+    exportJobsDeleted: 0,
+    schemasRefreshed: [],
+    thumbnailsQueued: [],
+  };
   const sql = postgres(env.HYPERDRIVE.connectionString, { max: 2, fetch_types: false, onnotice: () => {}, connection: { application_name: 'cairn-cron' } });
   try {
     for (const [name, part] of [
       ['alerts', () => runDueAlerts(sql, env, now, out)],
       ['schedules', () => sendDueSchedules(sql, env, now, out)],
       ['prewarm', () => prewarm(sql, env, out)],
-      ['thumbnails', async () => {
-        const messages = await claimDueThumbnails(sql, env.REGION, now, THUMBNAILS_PER_TICK);
-        await enqueue(env, messages);
-        out.thumbnailsQueued.push(...messages.map((m) => (m as { dashboardId: string }).dashboardId));
-      }],
-      ['schema refresh', async () => {
-        const reads: Promise<unknown>[] = [];
-        out.schemasRefreshed.push(...await refreshSchemasNightly(sql, env, now, (p) => reads.push(p)));
-        await Promise.allSettled(reads);
-      }],
+      [
+        'thumbnails',
+        async () => {
+          const messages = await claimDueThumbnails(sql, env.REGION, now, THUMBNAILS_PER_TICK);
+          await enqueue(env, messages);
+          out.thumbnailsQueued.push(...messages.map((m) => (m as { dashboardId: string }).dashboardId));
+        },
+      ],
+      [
+        'schema refresh',
+        async () => {
+          const reads: Promise<unknown>[] = [];
+          out.schemasRefreshed.push(...(await refreshSchemasNightly(sql, env, now, (p) => reads.push(p))));
+          await Promise.allSettled(reads);
+        },
+      ],
       ['clean-up', () => cleanUp(sql, env, now, out)],
     ] as const) {
       await part().catch((err) => console.error(`cron: ${name} failed`, err));

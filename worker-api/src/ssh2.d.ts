@@ -27,7 +27,13 @@ declare module 'ssh2' {
     on(event: 'error', fn: (err: Error & { level?: string; code?: string }) => void): this;
     on(event: 'close' | 'end', fn: () => void): this;
     connect(config: ConnectConfig): this;
-    forwardOut(srcIP: string, srcPort: number, dstIP: string, dstPort: number, cb: (err: (Error & { reason?: number }) | undefined, channel: ClientChannel) => void): this;
+    forwardOut(
+      srcIP: string,
+      srcPort: number,
+      dstIP: string,
+      dstPort: number,
+      cb: (err: (Error & { reason?: number }) | undefined, channel: ClientChannel) => void,
+    ): this;
     end(): this;
   }
 }

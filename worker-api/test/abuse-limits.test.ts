@@ -30,7 +30,9 @@ describe('sign-in lockout', () => {
   async function user() {
     const id = newId('user');
     const email = `lock-${id}@example.test`;
-    await db().insert(users).values({ id, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('the right one') });
+    await db()
+      .insert(users)
+      .values({ id, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('the right one') });
     return email;
   }
   const signIn = (email: string, password: string, ip: string | null) =>
@@ -79,10 +81,16 @@ describe('failed API keys', () => {
 
 describe('sharing-link passwords', () => {
   async function link() {
-    const res = await jsonApi('/dashboard_sharing_links', 'POST', {
-      type: 'dashboard_sharing_links', attributes: { name: 'Guarded', sharing_password: 'open sesame' },
-      relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
-    }, key);
+    const res = await jsonApi(
+      '/dashboard_sharing_links',
+      'POST',
+      {
+        type: 'dashboard_sharing_links',
+        attributes: { name: 'Guarded', sharing_password: 'open sesame' },
+        relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
+      },
+      key,
+    );
     expect(res.status, JSON.stringify(res.json)).toBe(201);
     return res.json.data.attributes.token as string;
   }

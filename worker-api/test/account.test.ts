@@ -19,9 +19,17 @@ const signIn = (email: string, password: string) => call('/auth/sessions', { met
 async function person(password = 'first password') {
   const id = newId('user');
   const email = `person-${id.toLowerCase()}@example.test`;
-  await db().insert(users).values({
-    id, organization_id: orgId, email, role: 'analyst', firstname: 'Ada', lastname: 'Byron', password_hash: await hashPassword(password),
-  });
+  await db()
+    .insert(users)
+    .values({
+      id,
+      organization_id: orgId,
+      email,
+      role: 'analyst',
+      firstname: 'Ada',
+      lastname: 'Byron',
+      password_hash: await hashPassword(password),
+    });
   const { json } = await signIn(email, password);
   return { id, email, session: json.token as string };
 }
@@ -54,7 +62,13 @@ describe('personal settings', () => {
 
   it('refuses API keys with 403 and no credentials with 401', async () => {
     const key = await makeKey(orgId);
-    for (const [path, method] of [['/auth/me', 'GET'], ['/auth/me', 'PATCH'], ['/auth/password', 'POST'], ['/auth/sessions', 'GET'], ['/auth/sessions/others', 'DELETE']] as const) {
+    for (const [path, method] of [
+      ['/auth/me', 'GET'],
+      ['/auth/me', 'PATCH'],
+      ['/auth/password', 'POST'],
+      ['/auth/sessions', 'GET'],
+      ['/auth/sessions/others', 'DELETE'],
+    ] as const) {
       const body = method === 'PATCH' ? { firstname: 'Key' } : method === 'POST' ? { current_password: 'x', new_password: 'long enough' } : undefined;
       const res = await call(path, { key, method, body });
       expect(res.status, `${method} ${path}`).toBe(403);

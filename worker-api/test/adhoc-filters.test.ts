@@ -25,7 +25,9 @@ beforeAll(async () => {
 
 async function execute(parameters?: unknown) {
   const res = await call(`/datasources/${org.sampleDatasource.id}/executions`, {
-    key, method: 'POST', body: { sql_query: LETTERS, ...(parameters ? { parameters } : {}) },
+    key,
+    method: 'POST',
+    body: { sql_query: LETTERS, ...(parameters ? { parameters } : {}) },
   });
   if (res.status !== 201) return res;
   const until = Date.now() + 20_000;
@@ -58,8 +60,12 @@ describe('ad hoc filters', () => {
   it('a report data call applies them too (the report was stored without creating the filter)', async () => {
     const id = newId('report');
     await db().insert(reports).values({
-      id, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
-      datasource_id: org.sampleDatasource.id, name: 'Letters', sql_query: LETTERS,
+      id,
+      organization_id: org.organization.id,
+      dashboard_id: org.sampleDashboard.id,
+      datasource_id: org.sampleDatasource.id,
+      name: 'Letters',
+      sql_query: LETTERS,
     });
     const data = (parameters?: unknown) => call(`/reports/${id}/data`, { key, method: 'POST', body: parameters ? { parameters } : {} });
     const all = await data();
@@ -86,23 +92,34 @@ describe('ad hoc filters', () => {
     expect(nul.json.errors[0].source.pointer).toBe('/parameters/filters/0/selected_values/0');
   });
 
-  it('a sharing link viewer cannot set an ad hoc filter (only the dashboard\'s filters)', async () => {
+  it("a sharing link viewer cannot set an ad hoc filter (only the dashboard's filters)", async () => {
     const id = newId('report');
     await db().insert(reports).values({
-      id, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
-      datasource_id: org.sampleDatasource.id, name: 'Letters on a link', sql_query: LETTERS,
+      id,
+      organization_id: org.organization.id,
+      dashboard_id: org.sampleDashboard.id,
+      datasource_id: org.sampleDatasource.id,
+      name: 'Letters on a link',
+      sql_query: LETTERS,
     });
-    const link = await jsonApi('/dashboard_sharing_links', 'POST', {
-      type: 'dashboard_sharing_links', attributes: { name: 'Public', parameters_enabled: true, filter_bar_enabled: true },
-      relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
-    }, key);
+    const link = await jsonApi(
+      '/dashboard_sharing_links',
+      'POST',
+      {
+        type: 'dashboard_sharing_links',
+        attributes: { name: 'Public', parameters_enabled: true, filter_bar_enabled: true },
+        relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
+      },
+      key,
+    );
     expect(link.status).toBe(201);
     const token = link.json.data.attributes.token;
     const until = Date.now() + 30_000;
     let mine: any;
     for (;;) {
       const res = await SELF.fetch(`https://api.test/public/links/${token}/status`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.20' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.20' },
         body: JSON.stringify({ parameters: pick(['a']) }),
       });
       expect(res.status).toBe(200);

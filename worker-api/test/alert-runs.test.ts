@@ -15,11 +15,22 @@ let key: string;
 const NOT_SENT = /The e-mail was not sent: no mail server is configured/;
 
 async function makeAlert(attributes: Record<string, unknown>, datasource = org.sampleDatasource.id) {
-  const res = await jsonApi('/sql_alerts', 'POST', {
-    type: 'sql_alerts',
-    attributes: { name: `Alert ${crypto.randomUUID().slice(0, 6)}`, run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'triggered', ...attributes },
-    relationships: { datasource: { data: { type: 'datasources', id: datasource } } },
-  }, key);
+  const res = await jsonApi(
+    '/sql_alerts',
+    'POST',
+    {
+      type: 'sql_alerts',
+      attributes: {
+        name: `Alert ${crypto.randomUUID().slice(0, 6)}`,
+        run_schedule: 'disabled',
+        trigger_condition: 'has_results',
+        email_condition: 'triggered',
+        ...attributes,
+      },
+      relationships: { datasource: { data: { type: 'datasources', id: datasource } } },
+    },
+    key,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json.data.id as string;
 }
@@ -75,7 +86,7 @@ describe('POST /sql_alerts/{id}/run_query: trigger conditions', () => {
     });
   }
 
-  it('a query error is recorded with the database\'s message, duration and SQL', async () => {
+  it("a query error is recorded with the database's message, duration and SQL", async () => {
     const id = await makeAlert({ sql_query: 'select nope from nowhere' });
     const { result, alert } = await runAlert(id);
     expect(result.result_status).toBe('query_error');
@@ -89,8 +100,13 @@ describe('POST /sql_alerts/{id}/run_query: trigger conditions', () => {
     expect(listed.json.items[0]).toMatchObject({ result_status: 'query_error', sql_query: 'select nope from nowhere' });
   });
 
-  it('snippets are expanded in the alert\'s SQL', async () => {
-    const snippet = await jsonApi('/sql_snippets', 'POST', { type: 'sql_snippets', attributes: { name: `many_${crypto.randomUUID().slice(0, 6).replace(/-/g, '')}`, text: 'select 100' } }, key);
+  it("snippets are expanded in the alert's SQL", async () => {
+    const snippet = await jsonApi(
+      '/sql_snippets',
+      'POST',
+      { type: 'sql_snippets', attributes: { name: `many_${crypto.randomUUID().slice(0, 6).replace(/-/g, '')}`, text: 'select 100' } },
+      key,
+    );
     expect(snippet.status, JSON.stringify(snippet.json)).toBe(201);
     const id = await makeAlert({ trigger_condition: 'greater_than', trigger_value: 50, sql_query: `[${snippet.json.data.attributes.name}]` });
     const { result } = await runAlert(id);
@@ -141,7 +157,12 @@ describe('e-mail conditions (no SMTP server in the test pool: the recorded outco
   });
 
   it('the result is attached as CSV or Excel', async () => {
-    const id = await makeAlert({ email_condition: 'triggered', emails: 'ops@example.test', attach_as: 'csv', sql_query: "select 1 as n, 'a;b' as t union all select 2, 'c\"d'" });
+    const id = await makeAlert({
+      email_condition: 'triggered',
+      emails: 'ops@example.test',
+      attach_as: 'csv',
+      sql_query: "select 1 as n, 'a;b' as t union all select 2, 'c\"d'",
+    });
     const { executionId, result } = await runAlert(id);
     expect(result.error_message).toMatch(NOT_SENT);
     const sql = postgres(env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false });
@@ -220,7 +241,8 @@ describe('runs, cancellation and access', () => {
     const otherDs = await makeRawKey(org.organization.id, [{ permission: 'manage_alerts', resources: [{ type: 'datasources', id: 'dsr_other' }] }]);
     expect((await appCall(`/sql_alerts/${id}/run_query`, { key: otherDs, method: 'POST' })).status).toBe(404);
     const sees = await makeRawKey(org.organization.id, [
-      { permission: 'view_alerts', resources: null }, { permission: 'manage_alerts', resources: [{ type: 'datasources', id: 'dsr_other' }] },
+      { permission: 'view_alerts', resources: null },
+      { permission: 'manage_alerts', resources: [{ type: 'datasources', id: 'dsr_other' }] },
     ]);
     const refused = await appCall(`/sql_alerts/${id}/run_query`, { key: sees, method: 'POST' });
     expect(refused.status).toBe(403);

@@ -63,7 +63,10 @@ describe('PATCH bodies and media types', () => {
   it('refuses the JSON:API media type with a charset (415) and says what to send instead', async () => {
     const id = org.sampleDashboard.id;
     const res = await call(`/dashboards/${id}`, {
-      key, method: 'PATCH', body: { data: { type: 'dashboards', id, attributes: {} } }, contentType: 'application/vnd.api+json; charset=utf-8',
+      key,
+      method: 'PATCH',
+      body: { data: { type: 'dashboards', id, attributes: {} } },
+      contentType: 'application/vnd.api+json; charset=utf-8',
     });
     expect(res.status).toBe(415);
     expect(res.json.errors[0].source).toEqual({ header: 'Content-Type' });
@@ -99,7 +102,10 @@ describe('unknown query parameters', () => {
     const dash = org.sampleDashboard.id;
     const list = await call('/dashboards?colour=red&filter[nme]=x&page[size]=2', { key });
     expect(list.status).toBe(400);
-    expect(codes(list)).toEqual([['invalid_query_parameter', 'colour'], ['invalid_query_parameter', 'filter[nme]']]);
+    expect(codes(list)).toEqual([
+      ['invalid_query_parameter', 'colour'],
+      ['invalid_query_parameter', 'filter[nme]'],
+    ]);
     expect(list.json.errors[0].detail).toContain('filter[name]');
     const one = await call(`/dashboards/${dash}?page[size]=1`, { key });
     expect(codes(one)).toEqual([['invalid_query_parameter', 'page[size]']]);
@@ -161,8 +167,7 @@ describe('lists: filter[name] and sort', () => {
         expect([up.status, down.status], `${path} sort=${f}`).toEqual([200, 200]);
         expect(down.json.meta.total, path).toBe(up.json.meta.total);
       }
-      const created = (await call(`${path}?sort=-created_at&page[size]=200`, auth)).json.data
-        .map((r: any) => r.attributes.created_at).filter(Boolean);
+      const created = (await call(`${path}?sort=-created_at&page[size]=200`, auth)).json.data.map((r: any) => r.attributes.created_at).filter(Boolean);
       expect(created, `${path} newest first`).toEqual([...created].sort().reverse());
     }
   });
@@ -255,7 +260,9 @@ describe('404 before 403', () => {
       { permission: 'manage_dashboards', resources: [{ type: 'dashboards', id: hidden }] },
     ]);
     expect((await jsonApi(`/dashboards/${sample}`, 'PATCH', { type: 'dashboards', id: sample, attributes: {} }, manageOther)).status).toBe(403);
-    expect((await jsonApi('/dashboards/dsh_doesnotexist', 'PATCH', { type: 'dashboards', id: 'dsh_doesnotexist', attributes: {} }, manageOther)).status).toBe(404);
+    expect((await jsonApi('/dashboards/dsh_doesnotexist', 'PATCH', { type: 'dashboards', id: 'dsh_doesnotexist', attributes: {} }, manageOther)).status).toBe(
+      404,
+    );
     // A key restricted to a dashboard that was deleted meanwhile.
     const stale = await makeRawKey(orgId, [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: 'dsh_deletedlongago' }] }]);
     expect((await call('/dashboards/dsh_nothere', { key: stale })).status).toBe(404);

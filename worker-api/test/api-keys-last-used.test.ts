@@ -17,7 +17,13 @@ beforeAll(async () => {
   admin = await makeUser(org.organization.id, 'admin');
 });
 
-const rowOf = async (secret: string) => (await db().select().from(apiKeys).where(eq(apiKeys.key_id, parseApiKey(secret)!.keyId)))[0]!;
+const rowOf = async (secret: string) =>
+  (
+    await db()
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.key_id, parseApiKey(secret)!.keyId))
+  )[0]!;
 
 async function lastUsed(secret: string, ms = 5_000): Promise<Date | null> {
   const until = Date.now() + ms;

@@ -14,10 +14,15 @@ beforeAll(async () => {
 
 describe('API keys (admins in the app)', () => {
   it('an admin creates a key whose secret is shown once and works at once', async () => {
-    const made = await jsonApi('/api_keys', 'POST', keyBody({
-      name: 'Reporting job',
-      permissions: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: org.sampleDashboard.id }] }],
-    }), { session: admin.session });
+    const made = await jsonApi(
+      '/api_keys',
+      'POST',
+      keyBody({
+        name: 'Reporting job',
+        permissions: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: org.sampleDashboard.id }] }],
+      }),
+      { session: admin.session },
+    );
     expect(made.status).toBe(201);
     expectJsonApiDocument(made.json);
     const secret = made.json.data.attributes.secret;
@@ -26,7 +31,12 @@ describe('API keys (admins in the app)', () => {
     expect(list.json.data.map((d: any) => d.id)).toEqual([org.sampleDashboard.id]);
     const got = await call(`/api_keys/${made.json.data.id}`, { session: admin.session });
     expect(got.json.data.attributes).not.toHaveProperty('secret');
-    const disabled = await jsonApi(`/api_keys/${made.json.data.id}`, 'PATCH', { ...keyBody({ enabled: false }), id: made.json.data.id }, { session: admin.session });
+    const disabled = await jsonApi(
+      `/api_keys/${made.json.data.id}`,
+      'PATCH',
+      { ...keyBody({ enabled: false }), id: made.json.data.id },
+      { session: admin.session },
+    );
     expect(disabled.json.data.attributes.enabled).toBe(false);
     expect((await call('/dashboards', { key: secret })).json.errors[0].code).toBe('api_key_disabled');
     expect((await call(`/api_keys/${made.json.data.id}`, { session: admin.session, method: 'DELETE' })).status).toBe(204);
@@ -34,14 +44,23 @@ describe('API keys (admins in the app)', () => {
   });
 
   it('validates permissions and restrictions', async () => {
-    const unknown = await jsonApi('/api_keys', 'POST', keyBody({ name: 'x', permissions: [{ permission: 'root', resources: null }] }), { session: admin.session });
+    const unknown = await jsonApi('/api_keys', 'POST', keyBody({ name: 'x', permissions: [{ permission: 'root', resources: null }] }), {
+      session: admin.session,
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.json.errors[0].source.pointer).toMatch(/^\/data\/attributes\/permissions/);
-    const foreign = await jsonApi('/api_keys', 'POST', keyBody({ name: 'x', permissions: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: 'dsh_elsewhere' }] }] }), { session: admin.session });
+    const foreign = await jsonApi(
+      '/api_keys',
+      'POST',
+      keyBody({ name: 'x', permissions: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: 'dsh_elsewhere' }] }] }),
+      { session: admin.session },
+    );
     expect(foreign.status).toBe(422);
     const empty = await jsonApi('/api_keys', 'POST', keyBody({ name: 'x', permissions: [] }), { session: admin.session });
     expect(empty.status).toBe(422);
-    const twice = await jsonApi('/api_keys', 'POST', keyBody({ name: 'x', permissions: [{ permission: 'view_users' }, { permission: 'view_users' }] }), { session: admin.session });
+    const twice = await jsonApi('/api_keys', 'POST', keyBody({ name: 'x', permissions: [{ permission: 'view_users' }, { permission: 'view_users' }] }), {
+      session: admin.session,
+    });
     expect(twice.status).toBe(422);
   });
 

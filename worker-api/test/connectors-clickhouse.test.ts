@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:test';
 import {
-  ClickhouseConnector, ConnectorError, connectorFor, executionStatusOf, type CancelHandle, type ConnectionSettings,
+  ClickhouseConnector,
+  ConnectorError,
+  connectorFor,
+  executionStatusOf,
+  type CancelHandle,
+  type ConnectionSettings,
 } from '../src/engine/connectors/index.ts';
 import { targetPolicy } from '../src/engine/target-policy.ts';
 import { collect, failure, sleep } from './connectors-fixtures.ts';
@@ -45,17 +50,59 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
   it('maps column types to data types and values to JSON', async () => {
     const { summary, rows } = await collect(connector(), 'SELECT * FROM types ORDER BY id');
     expect(Object.fromEntries(summary.columns.map((c) => [c.name, [c.data_type, c.db_type]]))).toEqual({
-      id: ['Integer', 'UInt32'], i8: ['Integer', 'Int8'], u64: ['BigInt', 'UInt64'], i64: ['BigInt', 'Int64'],
-      f32: ['Float', 'Float32'], f64: ['Float', 'Float64'], dec: ['Float', 'Decimal(18, 4)'], s: ['String', 'String'],
-      ns: ['String', 'Nullable(String)'], fs: ['String', 'FixedString(4)'], u: ['String', 'UUID'],
-      e: ['String', "Enum8('red' = 1, 'green' = 2)"], d: ['Date', 'Date'], dt: ['DateTime', 'DateTime'],
-      arr: ['Array<Integer>', 'Array(Int32)'], sarr: ['Other', 'Array(String)'],
+      id: ['Integer', 'UInt32'],
+      i8: ['Integer', 'Int8'],
+      u64: ['BigInt', 'UInt64'],
+      i64: ['BigInt', 'Int64'],
+      f32: ['Float', 'Float32'],
+      f64: ['Float', 'Float64'],
+      dec: ['Float', 'Decimal(18, 4)'],
+      s: ['String', 'String'],
+      ns: ['String', 'Nullable(String)'],
+      fs: ['String', 'FixedString(4)'],
+      u: ['String', 'UUID'],
+      e: ['String', "Enum8('red' = 1, 'green' = 2)"],
+      d: ['Date', 'Date'],
+      dt: ['DateTime', 'DateTime'],
+      arr: ['Array<Integer>', 'Array(Int32)'],
+      sarr: ['Other', 'Array(String)'],
     });
     expect(rows[0]).toEqual([
-      1, -128, '18446744073709551615', '9007199254740993', 0.5, 0.1, 12345.6789, 'tab\there "quoted" \\ café 😀', null,
-      'ab', '61f0c404-5cb3-11e7-907b-a6006ad3dba0', 'green', '2024-02-29', '2024-03-05T06:07:08Z', [1, 2, 3], "['a','b']",
+      1,
+      -128,
+      '18446744073709551615',
+      '9007199254740993',
+      0.5,
+      0.1,
+      12345.6789,
+      'tab\there "quoted" \\ café 😀',
+      null,
+      'ab',
+      '61f0c404-5cb3-11e7-907b-a6006ad3dba0',
+      'green',
+      '2024-02-29',
+      '2024-03-05T06:07:08Z',
+      [1, 2, 3],
+      "['a','b']",
     ]);
-    expect(rows[1]).toEqual([2, 0, 0, -5, 0, -2.5, -0.5, '', 'x', 'abcd', '00000000-0000-0000-0000-000000000000', 'red', '1970-01-02', '2024-01-01T00:00:00Z', [], '[]']);
+    expect(rows[1]).toEqual([
+      2,
+      0,
+      0,
+      -5,
+      0,
+      -2.5,
+      -0.5,
+      '',
+      'x',
+      'abcd',
+      '00000000-0000-0000-0000-000000000000',
+      'red',
+      '1970-01-02',
+      '2024-01-01T00:00:00Z',
+      [],
+      '[]',
+    ]);
     // Field statistics come from the same writer as every other database's.
     expect(summary.fields.find((f) => f.name === 'dt')).toMatchObject({ min_value: '2024-01-01T00:00:00Z', max_value: '2024-03-05T06:07:08Z', group_by: true });
   });
@@ -75,7 +122,7 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
     expect(rows[59999]).toEqual([59999, 'row 59999', 'x'.repeat(20)]);
   });
 
-  it('the server\'s own message for a bad query; writes are refused (readonly)', async () => {
+  it("the server's own message for a bad query; writes are refused (readonly)", async () => {
     const err = await failure(collect(connector(), 'SELEC 1'));
     expect(err).toBeInstanceOf(ConnectorError);
     expect(err).toMatchObject({ kind: 'query_error', code: 'query_error', status: 422 });
@@ -88,7 +135,7 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
     expect(count.rows).toEqual([[2]]);
   });
 
-  it('an error after the first rows were sent fails the run with the server\'s message', async () => {
+  it("an error after the first rows were sent fails the run with the server's message", async () => {
     for (const sql of [
       'SELECT toString(number) AS s FROM system.numbers WHERE throwIf(number = 150000) = 0 LIMIT 200000',
       'SELECT number AS n, toString(number) AS s FROM system.numbers WHERE throwIf(number = 150000) = 0 LIMIT 200000',
@@ -112,7 +159,7 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
     expect(Date.now() - started).toBeLessThan(6000);
   });
 
-  it('cancels with KILL QUERY from another connector, by the run\'s query_id', async () => {
+  it("cancels with KILL QUERY from another connector, by the run's query_id", async () => {
     let handle: CancelHandle | null = null;
     const run = failure(collect(connector(), 'SELECT count() FROM system.numbers', { onCancelHandle: (h) => void (handle = h) }));
     await eventually(async () => handle && (await running((handle as { query_id: string }).query_id)));
@@ -128,16 +175,19 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
   it('stops at an AbortSignal', async () => {
     const ctl = new AbortController();
     let id = '';
-    const run = failure(collect(connector(), 'SELECT count() FROM system.numbers', {
-      signal: ctl.signal, onCancelHandle: (h) => void (id = (h as { query_id: string }).query_id),
-    }));
+    const run = failure(
+      collect(connector(), 'SELECT count() FROM system.numbers', {
+        signal: ctl.signal,
+        onCancelHandle: (h) => void (id = (h as { query_id: string }).query_id),
+      }),
+    );
     await eventually(async () => id && (await running(id)));
     ctl.abort();
     expect(await run).toMatchObject({ kind: 'cancelled' });
     await eventually(async () => !(await running(id)));
   });
 
-  it('tests the connection with the server\'s own message', async () => {
+  it("tests the connection with the server's own message", async () => {
     expect(await connector().testConnection()).toEqual({ status: 'ok', error_message: null, server_version: expect.stringMatching(/^\d+\.\d+/) });
     const wrong = await connector({ password: 'nope' }).testConnection();
     expect(wrong).toMatchObject({ status: 'error', server_version: null });
@@ -158,7 +208,13 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
     expect(data.schemas.map((s) => s.name)).toEqual([DB]);
     const tables = data.schemas[0]!.tables;
     expect(tables.map((t) => t.name)).toEqual(['big', 'types']);
-    expect(tables[0]).toMatchObject({ row_count: 60000, columns: [{ name: 'id', db_type: 'UInt64', data_type: 'BigInt' }, { name: 'label', db_type: 'String', data_type: 'String' }] });
+    expect(tables[0]).toMatchObject({
+      row_count: 60000,
+      columns: [
+        { name: 'id', db_type: 'UInt64', data_type: 'BigInt' },
+        { name: 'label', db_type: 'String', data_type: 'String' },
+      ],
+    });
     expect(tables[1]!.columns.find((c) => c.name === 'dt')).toEqual({ name: 'dt', db_type: 'DateTime', data_type: 'DateTime' });
     expect(data).toMatchObject({ total_row_count: 60002, total_row_count_exact: true });
     // Without a name: every database but the system ones.
@@ -170,8 +226,19 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
   it('connectorFor builds it from a datasource, with the port defaulting to 8123', async () => {
     const policy = targetPolicy(env);
     const ds = {
-      name: 'CH', database_type: 'clickhouse' as const, connection_mode: 'direct' as const, is_sample: false, enabled: true,
-      host: '127.0.0.1', port, username: 'default', password_encrypted: null, database: DB, require_ssl: false, verify_ssl: false, default_schema_name: null,
+      name: 'CH',
+      database_type: 'clickhouse' as const,
+      connection_mode: 'direct' as const,
+      is_sample: false,
+      enabled: true,
+      host: '127.0.0.1',
+      port,
+      username: 'default',
+      password_encrypted: null,
+      database: DB,
+      require_ssl: false,
+      verify_ssl: false,
+      default_schema_name: null,
     };
     const c = await connectorFor(ds, { secretKey: env.SECRET_KEY, policy });
     expect(c).toBeInstanceOf(ClickhouseConnector);
@@ -198,7 +265,8 @@ describe.skipIf(port === 0)('ClickHouse connector (real server)', () => {
     expect(data.status).toBe(200);
     expect(data.json.data_access_token).toBeTruthy();
     const filtered = await call(`/datasources/${id}/executions`, {
-      key, method: 'POST',
+      key,
+      method: 'POST',
       body: { sql_query: 'SELECT id FROM types WHERE {s=color}', parameters: { filters: [{ variable_name: 'color', selected_values: ['x'] }] } },
     });
     expect(filtered.status).toBe(201);

@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:test';
 import { ApiError, encryptSecret } from '@cairn/core';
 import {
-  AthenaConnector, BigqueryConnector, ClickhouseConnector, ConnectorError, DatabricksConnector, MysqlConnector, PostgresConnector,
-  SnowflakeConnector, TrinoConnector, connectorFor, executionStatusOf,
-  type CancelHandle, type DatasourceConfig,
+  AthenaConnector,
+  BigqueryConnector,
+  ClickhouseConnector,
+  ConnectorError,
+  DatabricksConnector,
+  MysqlConnector,
+  PostgresConnector,
+  SnowflakeConnector,
+  TrinoConnector,
+  connectorFor,
+  executionStatusOf,
+  type CancelHandle,
+  type DatasourceConfig,
 } from '../src/engine/connectors/index.ts';
 import { targetPolicy } from '../src/engine/target-policy.ts';
 import { collect, failure, sleep } from './connectors-fixtures.ts';
@@ -13,10 +23,23 @@ import { collect, failure, sleep } from './connectors-fixtures.ts';
 const connectorEnv = { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) };
 
 const base: DatasourceConfig = {
-  name: 'Shop', database_type: 'postgres', connection_mode: 'direct', is_sample: false, enabled: true,
-  host: '127.0.0.1', port: 5432, username: 'postgres', password_encrypted: null, database: 'postgres',
-  require_ssl: false, verify_ssl: false, default_schema_name: null,
-  organization_id: 'org_test', ssh_tunnel_host: null, ssh_tunnel_port: null, ssh_tunnel_user: null,
+  name: 'Shop',
+  database_type: 'postgres',
+  connection_mode: 'direct',
+  is_sample: false,
+  enabled: true,
+  host: '127.0.0.1',
+  port: 5432,
+  username: 'postgres',
+  password_encrypted: null,
+  database: 'postgres',
+  require_ssl: false,
+  verify_ssl: false,
+  default_schema_name: null,
+  organization_id: 'org_test',
+  ssh_tunnel_host: null,
+  ssh_tunnel_port: null,
+  ssh_tunnel_user: null,
 };
 const sample: DatasourceConfig = { ...base, name: 'Sample data', is_sample: true, host: null, port: null, username: null, database: null };
 
@@ -52,34 +75,48 @@ describe('connectorFor', () => {
     }
   });
 
-  it('the cloud warehouses get their HTTP connectors, with the type\'s settings', async () => {
+  it("the cloud warehouses get their HTTP connectors, with the type's settings", async () => {
     const cloud = { ...base, host: null, port: null };
     expect(await connectorFor({ ...cloud, database_type: 'snowflake', snowflake_identifier: 'acme-xy1' }, connectorEnv)).toBeInstanceOf(SnowflakeConnector);
     expect(await connectorFor({ ...cloud, database_type: 'bigquery' }, connectorEnv)).toBeInstanceOf(BigqueryConnector);
     expect(await connectorFor({ ...cloud, database_type: 'athena', athena_region: 'eu-west-1' }, connectorEnv)).toBeInstanceOf(AthenaConnector);
-    const dbx = await connectorFor({ ...base, host: 'dbc-1.cloud.databricks.com', port: 443, database_type: 'databricks', databricks_http_path: '/sql/1.0/warehouses/abc' }, connectorEnv);
+    const dbx = await connectorFor(
+      { ...base, host: 'dbc-1.cloud.databricks.com', port: 443, database_type: 'databricks', databricks_http_path: '/sql/1.0/warehouses/abc' },
+      connectorEnv,
+    );
     expect(dbx).toBeInstanceOf(DatabricksConnector);
     expect((dbx as DatabricksConnector).label).toBe('dbc-1.cloud.databricks.com:443');
   });
 
   it('ssh tunnels for the HTTP drivers, types an agent has no driver for, disabled datasources and a missing host are invalid_state', async () => {
     // SSH tunnels run the socket drivers (connectors-ssh-tunnel.test.ts); the HTTP ones are a 422 naming what runs.
-    expect(await failure(connectorFor({ ...base, database_type: 'clickhouse', connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion', ssh_tunnel_user: 'u' }, connectorEnv))).toMatchObject({
-      code: 'invalid_state', message: expect.stringMatching(/clickhouse datasource behind an SSH tunnel.*SSH tunnels run postgres, redshift, cratedb, mysql, mariadb datasources only/),
+    expect(
+      await failure(
+        connectorFor({ ...base, database_type: 'clickhouse', connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion', ssh_tunnel_user: 'u' }, connectorEnv),
+      ),
+    ).toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringMatching(
+        /clickhouse datasource behind an SSH tunnel.*SSH tunnels run postgres, redshift, cratedb, mysql, mariadb datasources only/,
+      ),
     });
     expect(await failure(connectorFor({ ...base, connection_mode: 'ssh_tunnel', ssh_tunnel_host: null }, connectorEnv))).toMatchObject({
-      code: 'invalid_state', message: 'Datasource "Shop" has no ssh_tunnel_host.',
+      code: 'invalid_state',
+      message: 'Datasource "Shop" has no ssh_tunnel_host.',
     });
     expect(await failure(connectorFor({ ...base, database_type: 'clickhouse', connection_mode: 'agent' }, connectorEnv))).toMatchObject({
-      code: 'invalid_state', message: expect.stringMatching(/cannot run through an agent.*postgres, redshift, mysql, mariadb, mssql, oracle/),
+      code: 'invalid_state',
+      message: expect.stringMatching(/cannot run through an agent.*postgres, redshift, mysql, mariadb, mssql, oracle/),
     });
     // An agent datasource without a connected agent: the test answers so instead of a 422 (D50).
     const viaAgent = await connectorFor({ ...base, connection_mode: 'agent', agents: [] }, connectorEnv);
     expect(await viaAgent.testConnection().catch((err: Error) => ({ status: 'error', error_message: err.message }))).toMatchObject({
-      status: 'error', error_message: expect.stringMatching(/agent/),
+      status: 'error',
+      error_message: expect.stringMatching(/agent/),
     });
     expect(await failure(connectorFor({ ...base, enabled: false }, connectorEnv))).toMatchObject({
-      code: 'invalid_state', message: 'Datasource "Shop" is disabled.',
+      code: 'invalid_state',
+      message: 'Datasource "Shop" is disabled.',
     });
     expect(await failure(connectorFor({ ...base, host: null }, connectorEnv))).toMatchObject({ code: 'invalid_state' });
   });
@@ -104,7 +141,7 @@ describe('the sample datasource (D32)', () => {
     expect(summary.columns.map((col) => col.data_type)).toEqual(['Integer', 'String']);
   });
 
-  it('cannot read Cairn\'s own tables or write anything', async () => {
+  it("cannot read Cairn's own tables or write anything", async () => {
     const c = await connectorFor(sample, connectorEnv);
     const denied = await failure(collect(c, 'select * from public.api_keys'));
     expect(denied).toMatchObject({ kind: 'query_error', code: 'query_error' });

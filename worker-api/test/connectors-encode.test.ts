@@ -34,7 +34,9 @@ describe('JSON strings', () => {
 
   it('round-trips random unicode strings; lone surrogates become U+FFFD', () => {
     for (let n = 0; n < 200; n++) {
-      const s = Array.from({ length: n % 40 }, () => String.fromCodePoint([0x41, 0x22, 0x5c, 0x0a, 0xe9, 0x4e2d, 0x1f600, 0x10ffff][Math.floor(Math.random() * 8)]!)).join('');
+      const s = Array.from({ length: n % 40 }, () =>
+        String.fromCodePoint([0x41, 0x22, 0x5c, 0x0a, 0xe9, 0x4e2d, 0x1f600, 0x10ffff][Math.floor(Math.random() * 8)]!),
+      ).join('');
       expect(JSON.parse(value(Kind.Text, s))).toBe(s);
       expect(JSON.parse(text(Kind.Text, s))).toBe(s);
     }
@@ -120,9 +122,18 @@ describe('values by kind', () => {
   it('Postgres arrays: nested, quoted, NULL, explicit bounds, element kinds', () => {
     expect(text(Kind.Array, '{1,NULL,3}', Kind.Int)).toBe('[1,null,3]');
     expect(text(Kind.Array, '{}', Kind.Int)).toBe('[]');
-    expect(JSON.parse(text(Kind.Array, '{"a,b","say \\"hi\\"","back\\\\slash",NULL,"NULL",plain}', Kind.Text)))
-      .toEqual(['a,b', 'say "hi"', 'back\\slash', null, 'NULL', 'plain']);
-    expect(JSON.parse(text(Kind.Array, '{{1,2},{3,4}}', Kind.Int))).toEqual([[1, 2], [3, 4]]);
+    expect(JSON.parse(text(Kind.Array, '{"a,b","say \\"hi\\"","back\\\\slash",NULL,"NULL",plain}', Kind.Text))).toEqual([
+      'a,b',
+      'say "hi"',
+      'back\\slash',
+      null,
+      'NULL',
+      'plain',
+    ]);
+    expect(JSON.parse(text(Kind.Array, '{{1,2},{3,4}}', Kind.Int))).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(JSON.parse(text(Kind.Array, '[0:1]={7,8}', Kind.Int))).toEqual([7, 8]);
     expect(JSON.parse(text(Kind.Array, '{"2024-01-01 00:00:00+00"}', Kind.DateTime))).toEqual(['2024-01-01T00:00:00Z']);
     expect(JSON.parse(text(Kind.Array, '{"\\\\x0102"}', Kind.Binary))).toEqual([btoa('\u0001\u0002')]);
@@ -234,7 +245,11 @@ describe('ResultWriter', () => {
     const chunks: ResultChunk[] = [];
     await writer.drain({ chunk: (c) => void chunks.push(c) }, true);
     expect(chunks).toEqual([]);
-    expect(writer.summary()).toMatchObject({ rowCount: 0, sizeInBytes: 0, columns: [{ name: 'id', data_type: 'Integer', db_type: 'int4' }, expect.anything()] });
+    expect(writer.summary()).toMatchObject({
+      rowCount: 0,
+      sizeInBytes: 0,
+      columns: [{ name: 'id', data_type: 'Integer', db_type: 'int4' }, expect.anything()],
+    });
   });
 });
 
@@ -259,7 +274,7 @@ describe('type names', () => {
     expect(mysqlTypeNameToDataType('point', 'point')).toBe('Other');
   });
 
-  it('a zone\'s current offset for servers without zone tables', () => {
+  it("a zone's current offset for servers without zone tables", () => {
     expect(currentOffset('UTC')).toBe('+00:00');
     expect(currentOffset('Asia/Kolkata')).toBe('+05:30');
     expect(currentOffset('America/New_York', new Date('2024-01-15T12:00:00Z'))).toBe('-05:00');

@@ -2,8 +2,13 @@ import postgres from 'postgres';
 import mysql from 'mysql2';
 import { randomString } from '@cairn/core';
 import {
-  MysqlConnector, PostgresConnector, remoteSource,
-  type ConnectionSettings, type Connector, type Query, type RunOptions,
+  MysqlConnector,
+  PostgresConnector,
+  remoteSource,
+  type ConnectionSettings,
+  type Connector,
+  type Query,
+  type RunOptions,
 } from '../src/engine/connectors/index.ts';
 import type { ResultChunk, ResultSummary } from '../src/engine/result.ts';
 
@@ -16,13 +21,27 @@ import type { ResultChunk, ResultSummary } from '../src/engine/result.ts';
  */
 
 const PG_BASE: ConnectionSettings = {
-  host: '127.0.0.1', port: 5432, user: 'postgres', password: 'postgres', database: 'postgres', requireSsl: false, verifySsl: false,
+  host: '127.0.0.1',
+  port: 5432,
+  user: 'postgres',
+  password: 'postgres',
+  database: 'postgres',
+  requireSsl: false,
+  verifySsl: false,
 };
 const MY_BASE: ConnectionSettings = {
-  host: '127.0.0.1', port: 3306, user: 'root', password: '', requireSsl: false, verifySsl: false,
+  host: '127.0.0.1',
+  port: 3306,
+  user: 'root',
+  password: '',
+  requireSsl: false,
+  verifySsl: false,
 };
 
-const scratchName = () => `cairn_cx_${randomString(10).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+const scratchName = () =>
+  `cairn_cx_${randomString(10)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
 
 export function pgClient(database = 'postgres'): postgres.Sql {
   return postgres({ ...pgOpts(), database, max: 1, fetch_types: false, onnotice: () => {} });
@@ -42,13 +61,20 @@ export async function createPgDatabase(): Promise<{ name: string; sql: postgres.
   };
 }
 
-export const pgConnector = (over: Partial<ConnectionSettings> = {}) =>
-  new PostgresConnector(remoteSource('postgres', { ...PG_BASE, ...over }));
+export const pgConnector = (over: Partial<ConnectionSettings> = {}) => new PostgresConnector(remoteSource('postgres', { ...PG_BASE, ...over }));
 
 export type MyConn = { query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void };
 
 function myClient(database?: string): MyConn {
-  const conn = mysql.createConnection({ host: MY_BASE.host, port: MY_BASE.port, user: 'root', password: '', database, disableEval: true, multipleStatements: true });
+  const conn = mysql.createConnection({
+    host: MY_BASE.host,
+    port: MY_BASE.port,
+    user: 'root',
+    password: '',
+    database,
+    disableEval: true,
+    multipleStatements: true,
+  });
   (conn as unknown as { on(e: string, f: () => void): void }).on('error', () => {});
   return conn as unknown as MyConn;
 }

@@ -23,7 +23,12 @@ describe('HTTP connector pieces', () => {
       const r = new LineReader(trickle('first\nsecond line\n\nlast', size).getReader());
       const out: [string, boolean][] = [];
       for (let l = await r.next(); l; l = await r.next()) out.push([new TextDecoder().decode(l.line), l.partial]);
-      expect(out).toEqual([['first', false], ['second line', false], ['', false], ['last', true]]);
+      expect(out).toEqual([
+        ['first', false],
+        ['second line', false],
+        ['', false],
+        ['last', true],
+      ]);
     }
   });
 
@@ -32,22 +37,36 @@ describe('HTTP connector pieces', () => {
     const connector = new ClickhouseConnector(
       { host: 'ch.example', port: 8123, user: 'u', password: 'p', requireSsl: false, verifySsl: false },
       undefined,
-      async () => new Response(trickle(body, 1), { headers: { 'content-type': 'text/tab-separated-values; charset=UTF-8', 'x-clickhouse-server-display-name': 'x' } }),
+      async () =>
+        new Response(trickle(body, 1), { headers: { 'content-type': 'text/tab-separated-values; charset=UTF-8', 'x-clickhouse-server-display-name': 'x' } }),
     );
     const { summary, rows } = await collect(connector, 'SELECT 1');
-    expect(summary.columns).toEqual([{ name: 'id', data_type: 'Integer', db_type: 'UInt8' }, { name: 'name\tx', data_type: 'String', db_type: 'Nullable(String)' }]);
-    expect(rows).toEqual([[1, 'a\nb'], [2, null]]);
+    expect(summary.columns).toEqual([
+      { name: 'id', data_type: 'Integer', db_type: 'UInt8' },
+      { name: 'name\tx', data_type: 'String', db_type: 'Nullable(String)' },
+    ]);
+    expect(rows).toEqual([
+      [1, 'a\nb'],
+      [2, null],
+    ]);
   });
 
   it('ClickHouse error texts of old and new servers; cell escapes; Basic auth in UTF-8', () => {
-    expect(parseClickhouseError('Code: 62, e.displayText() = DB::Exception: Syntax error: failed at position 1, e.what() = DB::Exception\n'))
-      .toEqual({ code: 62, message: 'Syntax error: failed at position 1' });
-    expect(parseClickhouseError("Code: 60. DB::Exception: Table default.nope does not exist. (UNKNOWN_TABLE) (version 23.8.2.7 (official build))\n"))
-      .toEqual({ code: 60, message: 'Table default.nope does not exist' });
+    expect(parseClickhouseError('Code: 62, e.displayText() = DB::Exception: Syntax error: failed at position 1, e.what() = DB::Exception\n')).toEqual({
+      code: 62,
+      message: 'Syntax error: failed at position 1',
+    });
+    expect(parseClickhouseError('Code: 60. DB::Exception: Table default.nope does not exist. (UNKNOWN_TABLE) (version 23.8.2.7 (official build))\n')).toEqual({
+      code: 60,
+      message: 'Table default.nope does not exist',
+    });
     expect(parseClickhouseError('<html>not clickhouse</html>')).toBeNull();
-    const dec = (s: string) => { const c = unescapeCell(new TextEncoder().encode(s)); return c && new TextDecoder().decode(c); };
+    const dec = (s: string) => {
+      const c = unescapeCell(new TextEncoder().encode(s));
+      return c && new TextDecoder().decode(c);
+    };
     expect(dec('\\N')).toBeNull();
-    expect(dec('a\\tb\\\\c\\\'d\\0')).toBe("a\tb\\c'd\0");
+    expect(dec("a\\tb\\\\c\\'d\\0")).toBe("a\tb\\c'd\0");
     expect(basicAuth('zoë', 'pä')).toBe(`Basic ${btoa(String.fromCharCode(...new TextEncoder().encode('zoë:pä')))}`);
   });
 });

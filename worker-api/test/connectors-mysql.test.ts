@@ -7,7 +7,9 @@ const connector = () => myConnector({ database: db.name });
 
 beforeAll(async () => {
   db = await createMyDatabase();
-  await myQuery(db.conn, `
+  await myQuery(
+    db.conn,
+    `
     create table types (
       id int auto_increment primary key,
       flag tinyint(1), ti tinyint, si smallint, mi mediumint, i int, iu int unsigned, bi bigint, bu bigint unsigned,
@@ -28,7 +30,8 @@ beforeAll(async () => {
     create table big (id int primary key, label varchar(20)) engine = innodb;
     insert into big select seq, concat('row ', seq) from seq_1_to_2500;
     analyze table big;
-  `);
+  `,
+  );
 });
 
 afterAll(async () => {
@@ -40,40 +43,107 @@ describe('MySQL/MariaDB connector: type mapping', () => {
     const { summary, rows } = await collect(connector(), 'select * from types order by id');
     const types = Object.fromEntries(summary.columns.map((c) => [c.name, [c.data_type, c.db_type]]));
     expect(types).toEqual({
-      id: ['Integer', 'int'], flag: ['Boolean', 'tinyint(1)'], ti: ['Integer', 'tinyint'], si: ['Integer', 'smallint'],
-      mi: ['Integer', 'mediumint'], i: ['Integer', 'int'], iu: ['Integer', 'int unsigned'], bi: ['BigInt', 'bigint'],
-      bu: ['BigInt', 'bigint unsigned'], de: ['Float', 'decimal'], fl: ['Float', 'float'], dbl: ['Float', 'double'],
-      vc: ['String', 'varchar'], ch: ['String', 'char'], tx: ['String', 'text'], en: ['String', 'enum'], st: ['String', 'set'],
-      js: ['JSON', 'json'], dt: ['DateTime', 'datetime'], dt0: ['DateTime', 'datetime'], ts: ['DateTime', 'timestamp'],
-      d: ['Date', 'date'], tm: ['Time', 'time'], yr: ['Integer', 'year'], b1: ['Boolean', 'bit(1)'], b8: ['BigInt', 'bit(8)'],
-      bin: ['Binary', 'binary'], vb: ['Binary', 'varbinary'], bl: ['Binary', 'blob'], u: ['String', 'uuid'], ip: ['String', 'inet6'],
+      id: ['Integer', 'int'],
+      flag: ['Boolean', 'tinyint(1)'],
+      ti: ['Integer', 'tinyint'],
+      si: ['Integer', 'smallint'],
+      mi: ['Integer', 'mediumint'],
+      i: ['Integer', 'int'],
+      iu: ['Integer', 'int unsigned'],
+      bi: ['BigInt', 'bigint'],
+      bu: ['BigInt', 'bigint unsigned'],
+      de: ['Float', 'decimal'],
+      fl: ['Float', 'float'],
+      dbl: ['Float', 'double'],
+      vc: ['String', 'varchar'],
+      ch: ['String', 'char'],
+      tx: ['String', 'text'],
+      en: ['String', 'enum'],
+      st: ['String', 'set'],
+      js: ['JSON', 'json'],
+      dt: ['DateTime', 'datetime'],
+      dt0: ['DateTime', 'datetime'],
+      ts: ['DateTime', 'timestamp'],
+      d: ['Date', 'date'],
+      tm: ['Time', 'time'],
+      yr: ['Integer', 'year'],
+      b1: ['Boolean', 'bit(1)'],
+      b8: ['BigInt', 'bit(8)'],
+      bin: ['Binary', 'binary'],
+      vb: ['Binary', 'varbinary'],
+      bl: ['Binary', 'blob'],
+      u: ['String', 'uuid'],
+      ip: ['String', 'inet6'],
     });
     const [first, second, third] = rows.map((r) => Object.fromEntries(summary.columns.map((c, i) => [c.name, r[i]])));
     expect(first).toEqual({
-      id: 1, flag: true, ti: -128, si: -32768, mi: 8388607, i: -2147483648, iu: 4294967295,
+      id: 1,
+      flag: true,
+      ti: -128,
+      si: -32768,
+      mi: 8388607,
+      i: -2147483648,
+      iu: 4294967295,
+      bi: '9007199254740993',
+      bu: '18446744073709551615',
       // biome-ignore lint/correctness/noPrecisionLoss: the driver gives decimals as JS numbers; the literal is the value as written
-      bi: '9007199254740993', bu: '18446744073709551615', de: 12345678901234567890.0123456789, fl: 0.1, dbl: 0.1,
-      vc: 'quote " backslash \\ tab \t café 😀', ch: 'ab', tx: 'long text', en: 'green', st: 'a,b',
-      js: { a: [1, 2.5, 'x'], b: null }, dt: '2024-03-05T06:07:08.5Z', dt0: '2024-03-05T06:07:08Z', ts: '2024-03-05T06:07:08.125Z',
-      d: '2024-02-29', tm: '-12:30:00.25', yr: 2024, b1: true, b8: 129,
-      bin: btoa('abc'), vb: btoa(String.fromCharCode(0, 255)), bl: btoa(String.fromCharCode(1, 2, 3)),
-      u: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', ip: '::1',
+      de: 12345678901234567890.0123456789,
+      fl: 0.1,
+      dbl: 0.1,
+      vc: 'quote " backslash \\ tab \t café 😀',
+      ch: 'ab',
+      tx: 'long text',
+      en: 'green',
+      st: 'a,b',
+      js: { a: [1, 2.5, 'x'], b: null },
+      dt: '2024-03-05T06:07:08.5Z',
+      dt0: '2024-03-05T06:07:08Z',
+      ts: '2024-03-05T06:07:08.125Z',
+      d: '2024-02-29',
+      tm: '-12:30:00.25',
+      yr: 2024,
+      b1: true,
+      b8: 129,
+      bin: btoa('abc'),
+      vb: btoa(String.fromCharCode(0, 255)),
+      bl: btoa(String.fromCharCode(1, 2, 3)),
+      u: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+      ip: '::1',
     });
     expect(second).toMatchObject({
-      flag: false, bi: -9007199254740991, bu: 0, de: -0.5, fl: -2.5, dbl: 1e300, vc: '', st: '', js: [],
-      dt: null, d: null, tm: '00:00:00', b1: false, b8: 0, vb: '',
+      flag: false,
+      bi: -9007199254740991,
+      bu: 0,
+      de: -0.5,
+      fl: -2.5,
+      dbl: 1e300,
+      vc: '',
+      st: '',
+      js: [],
+      dt: null,
+      d: null,
+      tm: '00:00:00',
+      b1: false,
+      b8: 0,
+      vb: '',
     });
     expect(Object.values(third!).filter((v) => v !== null)).toEqual([3]);
   });
 
   it('keeps the decimal digits exactly in the JSON text', async () => {
-    const { chunks } = await collect(connector(), 'select cast(12345678901234567890.0123456789 as decimal(30,10)) as n, cast(9223372036854775807 as signed) as big');
+    const { chunks } = await collect(
+      connector(),
+      'select cast(12345678901234567890.0123456789 as decimal(30,10)) as n, cast(9223372036854775807 as signed) as big',
+    );
     expect(new TextDecoder().decode(chunks[0]!.data)).toBe('[12345678901234567890.0123456789,"9223372036854775807"]');
   });
 
   it('serialises the same values as the Postgres family', async () => {
-    const { rows } = await collect(connector(), `select true as b, 42 as i, 1.5e0 as f, 'x"y' as s, date '2024-01-02' as d,
-      timestamp '2024-01-02 03:04:05.000' as ts, json_object('a', 1) as j, cast(null as char) as n`);
+    const { rows } = await collect(
+      connector(),
+      `select true as b, 42 as i, 1.5e0 as f, 'x"y' as s, date '2024-01-02' as d,
+      timestamp '2024-01-02 03:04:05.000' as ts, json_object('a', 1) as j, cast(null as char) as n`,
+    );
     expect(rows).toEqual([[1, 42, 1.5, 'x"y', '2024-01-02', '2024-01-02T03:04:05Z', { a: 1 }, null]]);
   });
 
@@ -115,7 +185,10 @@ describe('MySQL/MariaDB connector: streaming', () => {
   it('announces the columns of an empty result', async () => {
     const { rows, columnsAnnounced } = await collect(connector(), 'select id, vc from types where 1 = 0');
     expect(rows).toEqual([]);
-    expect(columnsAnnounced).toEqual([{ name: 'id', data_type: 'Integer', db_type: 'int' }, { name: 'vc', data_type: 'String', db_type: 'varchar' }]);
+    expect(columnsAnnounced).toEqual([
+      { name: 'id', data_type: 'Integer', db_type: 'int' },
+      { name: 'vc', data_type: 'String', db_type: 'varchar' },
+    ]);
   });
 });
 
@@ -153,7 +226,8 @@ describe('MySQL/MariaDB connector: errors, timeouts, cancel', () => {
     while (!handle) await sleep(20);
     const h = handle as CancelHandle & { family: 'mysql' };
     expect(h).toEqual({ family: 'mysql', thread_id: expect.any(Number) });
-    const busy = () => myQuery<{ n: number }[]>(db.conn, `select count(*) as n from information_schema.processlist where id = ${h.thread_id} and info like '%sleep(30)%'`);
+    const busy = () =>
+      myQuery<{ n: number }[]>(db.conn, `select count(*) as n from information_schema.processlist where id = ${h.thread_id} and info like '%sleep(30)%'`);
     for (let i = 0; i < 100 && (await busy())[0]!.n === 0; i++) await sleep(20);
     expect(await connector().cancel(h)).toBe(true);
     expect(await running).toMatchObject({ kind: 'cancelled', executionStatus: 'cancelled', message: 'The query was cancelled.' });
@@ -163,7 +237,9 @@ describe('MySQL/MariaDB connector: errors, timeouts, cancel', () => {
 
   it('cancels a busy statement (not only a sleeping one)', async () => {
     let handle: CancelHandle | null = null;
-    const running = failure(collect(connector(), 'select sum(a.seq * b.seq) from seq_1_to_100000 a, seq_1_to_100000 b', { onCancelHandle: (h) => void (handle = h) }));
+    const running = failure(
+      collect(connector(), 'select sum(a.seq * b.seq) from seq_1_to_100000 a, seq_1_to_100000 b', { onCancelHandle: (h) => void (handle = h) }),
+    );
     while (!handle) await sleep(20);
     await sleep(200);
     expect(await connector().cancel(handle!)).toBe(true);
@@ -180,10 +256,12 @@ describe('MySQL/MariaDB connector: errors, timeouts, cancel', () => {
   it('cancels through an AbortSignal', async () => {
     const ctl = new AbortController();
     const started = Date.now();
-    const err = await failure(collect(connector(), 'select sum(a.seq * b.seq) from seq_1_to_100000 a, seq_1_to_100000 b', {
-      signal: ctl.signal,
-      onCancelHandle: () => void setTimeout(() => ctl.abort(), 200),
-    }));
+    const err = await failure(
+      collect(connector(), 'select sum(a.seq * b.seq) from seq_1_to_100000 a, seq_1_to_100000 b', {
+        signal: ctl.signal,
+        onCancelHandle: () => void setTimeout(() => ctl.abort(), 200),
+      }),
+    );
     expect(err).toMatchObject({ kind: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -197,8 +275,11 @@ describe('MySQL/MariaDB connector: connections', () => {
   it('tests a connection: wrong password, unknown database, wrong port', async () => {
     const password = await myConnector({ password: 'wrong-password' }).testConnection();
     expect(password).toEqual({
-      status: 'error', server_version: null,
-      error_message: expect.stringMatching(/^Could not connect to 127\.0\.0\.1:3306: Access denied for user 'root'@'(localhost|127\.0\.0\.1)' \(using password: YES\)$/),
+      status: 'error',
+      server_version: null,
+      error_message: expect.stringMatching(
+        /^Could not connect to 127\.0\.0\.1:3306: Access denied for user 'root'@'(localhost|127\.0\.0\.1)' \(using password: YES\)$/,
+      ),
     });
     const database = await myConnector({ database: 'no_such_db_cx' }).testConnection();
     expect(database.error_message).toBe("Could not connect to 127.0.0.1:3306: Unknown database 'no_such_db_cx'");
@@ -230,9 +311,19 @@ describe('MySQL/MariaDB connector: schema', () => {
     expect(Object.keys(tables)).toEqual(['big', 'greens', 'types']);
     const cols = Object.fromEntries(tables.types!.columns.map((c) => [c.name, [c.db_type, c.data_type]]));
     expect(cols).toMatchObject({
-      id: ['int(11)', 'Integer'], flag: ['tinyint(1)', 'Boolean'], iu: ['int(10) unsigned', 'Integer'], bu: ['bigint(20) unsigned', 'BigInt'],
-      de: ['decimal(30,10)', 'Float'], vc: ['varchar(40)', 'String'], en: ["enum('red','green')", 'String'], dt: ['datetime(6)', 'DateTime'],
-      d: ['date', 'Date'], tm: ['time(3)', 'Time'], b1: ['bit(1)', 'Boolean'], bl: ['blob', 'Binary'], u: ['uuid', 'String'],
+      id: ['int(11)', 'Integer'],
+      flag: ['tinyint(1)', 'Boolean'],
+      iu: ['int(10) unsigned', 'Integer'],
+      bu: ['bigint(20) unsigned', 'BigInt'],
+      de: ['decimal(30,10)', 'Float'],
+      vc: ['varchar(40)', 'String'],
+      en: ["enum('red','green')", 'String'],
+      dt: ['datetime(6)', 'DateTime'],
+      d: ['date', 'Date'],
+      tm: ['time(3)', 'Time'],
+      b1: ['bit(1)', 'Boolean'],
+      bl: ['blob', 'Binary'],
+      u: ['uuid', 'String'],
     });
     expect(tables.types!.columns[0]!.name).toBe('id');
   });

@@ -50,34 +50,100 @@ describe('Postgres connector: type mapping', () => {
     const { summary, rows } = await collect(connector(), 'select * from shop.types order by id');
     const types = Object.fromEntries(summary.columns.map((c) => [c.name, [c.data_type, c.db_type]]));
     expect(types).toEqual({
-      id: ['Integer', 'int4'], b: ['Boolean', 'bool'], i2: ['Integer', 'int2'], i4: ['Integer', 'int4'],
-      i8: ['BigInt', 'int8'], f4: ['Float', 'float4'], f8: ['Float', 'float8'], n: ['Float', 'numeric'],
-      n2: ['Float', 'numeric'], t: ['String', 'text'], vc: ['String', 'varchar'], ch: ['String', 'bpchar'],
-      j: ['JSON', 'json'], jb: ['JSON', 'jsonb'], ts: ['DateTime', 'timestamp'], tstz: ['DateTime', 'timestamptz'],
-      ts3: ['DateTime', 'timestamp'], d: ['Date', 'date'], tm: ['Time', 'time'], tmtz: ['Time', 'timetz'],
-      iv: ['String', 'interval'], by: ['Binary', 'bytea'], u: ['String', 'uuid'], ip: ['String', 'inet'],
-      m: ['String', 'money'], e: ['Other', expect.stringMatching(/^oid \d+$/)], ia: ['Array<Integer>', '_int4'],
-      ta: ['Array<String>', '_text'], tsa: ['Array<DateTime>', '_timestamptz'], x: ['String', 'xml'], o: ['Internal', 'oid'],
+      id: ['Integer', 'int4'],
+      b: ['Boolean', 'bool'],
+      i2: ['Integer', 'int2'],
+      i4: ['Integer', 'int4'],
+      i8: ['BigInt', 'int8'],
+      f4: ['Float', 'float4'],
+      f8: ['Float', 'float8'],
+      n: ['Float', 'numeric'],
+      n2: ['Float', 'numeric'],
+      t: ['String', 'text'],
+      vc: ['String', 'varchar'],
+      ch: ['String', 'bpchar'],
+      j: ['JSON', 'json'],
+      jb: ['JSON', 'jsonb'],
+      ts: ['DateTime', 'timestamp'],
+      tstz: ['DateTime', 'timestamptz'],
+      ts3: ['DateTime', 'timestamp'],
+      d: ['Date', 'date'],
+      tm: ['Time', 'time'],
+      tmtz: ['Time', 'timetz'],
+      iv: ['String', 'interval'],
+      by: ['Binary', 'bytea'],
+      u: ['String', 'uuid'],
+      ip: ['String', 'inet'],
+      m: ['String', 'money'],
+      e: ['Other', expect.stringMatching(/^oid \d+$/)],
+      ia: ['Array<Integer>', '_int4'],
+      ta: ['Array<String>', '_text'],
+      tsa: ['Array<DateTime>', '_timestamptz'],
+      x: ['String', 'xml'],
+      o: ['Internal', 'oid'],
     });
     const [first, second, third] = rows.map((r) => Object.fromEntries(summary.columns.map((c, i) => [c.name, r[i]])));
     expect(first).toEqual({
-      id: 1, b: true, i2: -32768, i4: 2147483647,
+      id: 1,
+      b: true,
+      i2: -32768,
+      i4: 2147483647,
       i8: '9007199254740993', // beyond 2^53: exact digits as a string
-      f4: 1.5, f8: 0.1,
+      f4: 1.5,
+      f8: 0.1,
       // biome-ignore lint/correctness/noPrecisionLoss: numerics arrive as JS numbers; the literal is the value as written
-      n: 12345678901234567890.123456789, n2: 42.1,
-      t: 'quote " backslash \\ newline \n tab \t bell \x07 café 😀', vc: 'varchar', ch: 'ab ',
-      j: { a: [1, 2.5, 'x'], b: null }, jb: { a: { n: true }, z: 1 },
-      ts: '2024-03-05T06:07:08.5Z', tstz: '2024-03-05T04:07:08.123456Z', ts3: '2024-03-05T06:07:08Z', d: '2024-02-29',
-      tm: '23:59:59.25', tmtz: '10:00:00+05:30', iv: '1 day 02:03:04',
-      by: btoa(String.fromCharCode(0, 1, 2, 255, 254)), u: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', ip: '192.168.0.1/24',
-      m: '$12.50', e: 'happy', ia: [1, null, 3], ta: ['a,b', 'say "hi"', null, 'plain'],
-      tsa: ['2024-01-01T00:00:00Z', '2024-06-01T12:00:00.75Z'], x: '<a>1</a>', o: 42,
+      n: 12345678901234567890.123456789,
+      n2: 42.1,
+      t: 'quote " backslash \\ newline \n tab \t bell \x07 café 😀',
+      vc: 'varchar',
+      ch: 'ab ',
+      j: { a: [1, 2.5, 'x'], b: null },
+      jb: { a: { n: true }, z: 1 },
+      ts: '2024-03-05T06:07:08.5Z',
+      tstz: '2024-03-05T04:07:08.123456Z',
+      ts3: '2024-03-05T06:07:08Z',
+      d: '2024-02-29',
+      tm: '23:59:59.25',
+      tmtz: '10:00:00+05:30',
+      iv: '1 day 02:03:04',
+      by: btoa(String.fromCharCode(0, 1, 2, 255, 254)),
+      u: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+      ip: '192.168.0.1/24',
+      m: '$12.50',
+      e: 'happy',
+      ia: [1, null, 3],
+      ta: ['a,b', 'say "hi"', null, 'plain'],
+      tsa: ['2024-01-01T00:00:00Z', '2024-06-01T12:00:00.75Z'],
+      x: '<a>1</a>',
+      o: 42,
     });
     expect(second).toMatchObject({
-      b: false, i2: 0, i4: -1, i8: -9007199254740991, f4: null, f8: null, n: null, n2: -0.5, t: '', vc: null, ch: null,
-      j: null, jb: [], ts: '0044-03-15 12:00:00 BC', tstz: 'infinity', d: '10000-01-01', tm: '00:00:00',
-      iv: '-1 mons', by: '', e: 'sad', ia: [], ta: [['a', 'b'], ['c', 'd']], o: 0,
+      b: false,
+      i2: 0,
+      i4: -1,
+      i8: -9007199254740991,
+      f4: null,
+      f8: null,
+      n: null,
+      n2: -0.5,
+      t: '',
+      vc: null,
+      ch: null,
+      j: null,
+      jb: [],
+      ts: '0044-03-15 12:00:00 BC',
+      tstz: 'infinity',
+      d: '10000-01-01',
+      tm: '00:00:00',
+      iv: '-1 mons',
+      by: '',
+      e: 'sad',
+      ia: [],
+      ta: [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+      o: 0,
     });
     expect(Object.values(third!).filter((v) => v !== null)).toEqual([3]);
   });
@@ -88,10 +154,13 @@ describe('Postgres connector: type mapping', () => {
   });
 
   it('computes field statistics: min, max, distinct count, group_by', async () => {
-    const { summary } = await collect(connector(), `
+    const { summary } = await collect(
+      connector(),
+      `
       select g as n, (g % 3)::text as s, date '2024-01-01' + g as d,
              timestamptz '2024-01-01 00:00:05+00' + g * interval '500 milliseconds' as ts
-        from generate_series(0, 9) g union all select null, null, null, null`);
+        from generate_series(0, 9) g union all select null, null, null, null`,
+    );
     const [n, s, d, ts] = summary.fields;
     expect(n).toMatchObject({ idx: 0, name: 'n', data_type: 'Integer', min_value: 0, max_value: 9, unique_count: 10, group_by: false, human_name: 'N' });
     expect(s).toMatchObject({ data_type: 'String', min_value: '0', max_value: '2', unique_count: 3, group_by: true });
@@ -142,7 +211,10 @@ describe('Postgres connector: streaming', () => {
     const { summary, rows, chunks, columnsAnnounced } = await collect(connector(), 'select id, t from shop.types where false');
     expect(rows).toEqual([]);
     expect(chunks).toEqual([]);
-    expect(columnsAnnounced).toEqual([{ name: 'id', data_type: 'Integer', db_type: 'int4' }, { name: 't', data_type: 'String', db_type: 'text' }]);
+    expect(columnsAnnounced).toEqual([
+      { name: 'id', data_type: 'Integer', db_type: 'int4' },
+      { name: 't', data_type: 'String', db_type: 'text' },
+    ]);
     expect(summary.fields.map((f) => f.name)).toEqual(['id', 't']);
   });
 
@@ -154,11 +226,16 @@ describe('Postgres connector: streaming', () => {
 
   it('reports a failing sink as its own error, not as a query error', async () => {
     const boom = new Error('sink is full');
-    const err = await failure(connector().run({ text: 'select g from generate_series(1, 100000) g', values: [] }, {
-      chunk: () => {
-        throw boom;
-      },
-    }));
+    const err = await failure(
+      connector().run(
+        { text: 'select g from generate_series(1, 100000) g', values: [] },
+        {
+          chunk: () => {
+            throw boom;
+          },
+        },
+      ),
+    );
     expect(err).toBe(boom);
   });
 });
@@ -175,9 +252,9 @@ describe('Postgres connector: the statement read off the wire (workerd)', () => 
     const at = new Date('2024-05-06T07:08:09.123Z');
     const { rows } = await collect(connector(), {
       text: 'select $1::text is null as a, $2::bool as b, $3 = true as c, $4::numeric * 2 as d, $5::timestamptz as e, $6::text as f, $7 as g',
-      values: [null, false, true, 1.25, at, 'café 😀 \\ \'', '2024-01-01'],
+      values: [null, false, true, 1.25, at, "café 😀 \\ '", '2024-01-01'],
     });
-    expect(rows).toEqual([[true, false, true, 2.5, '2024-05-06T07:08:09.123Z', 'café 😀 \\ \'', '2024-01-01']]);
+    expect(rows).toEqual([[true, false, true, 2.5, '2024-05-06T07:08:09.123Z', "café 😀 \\ '", '2024-01-01']]);
   });
 
   it('reassembles values that span many reads (a 3 MB cell between small ones)', async () => {
@@ -276,7 +353,11 @@ describe('Postgres connector: connections', () => {
 
   it('tests a connection: errors carry the database message and name the host', async () => {
     const role = await pgConnector({ database: db.name, user: 'no_such_role_cx' }).testConnection();
-    expect(role).toEqual({ status: 'error', server_version: null, error_message: 'Could not connect to 127.0.0.1:5432: role "no_such_role_cx" does not exist' });
+    expect(role).toEqual({
+      status: 'error',
+      server_version: null,
+      error_message: 'Could not connect to 127.0.0.1:5432: role "no_such_role_cx" does not exist',
+    });
     const database = await pgConnector({ database: 'no_such_db_cx' }).testConnection();
     expect(database.error_message).toBe('Could not connect to 127.0.0.1:5432: database "no_such_db_cx" does not exist');
     const port = await pgConnector({ port: 1 }).testConnection();
@@ -309,11 +390,24 @@ describe('Postgres connector: schema', () => {
     expect(Object.keys(tables)).toEqual(['big', 'happy', 'types']);
     const cols = Object.fromEntries(tables.types!.columns.map((c) => [c.name, [c.db_type, c.data_type]]));
     expect(cols).toMatchObject({
-      id: ['integer', 'Integer'], b: ['boolean', 'Boolean'], i8: ['bigint', 'BigInt'], f8: ['double precision', 'Float'],
-      n2: ['numeric(10,2)', 'Float'], vc: ['character varying(20)', 'String'], ch: ['character(3)', 'String'],
-      jb: ['jsonb', 'JSON'], ts3: ['timestamp(3) without time zone', 'DateTime'], tstz: ['timestamp with time zone', 'DateTime'],
-      d: ['date', 'Date'], tmtz: ['time with time zone', 'Time'], by: ['bytea', 'Binary'], e: ['mood', 'String'],
-      ia: ['integer[]', 'Array<Integer>'], ta: ['text[]', 'Array<String>'], o: ['oid', 'Internal'], u: ['uuid', 'String'],
+      id: ['integer', 'Integer'],
+      b: ['boolean', 'Boolean'],
+      i8: ['bigint', 'BigInt'],
+      f8: ['double precision', 'Float'],
+      n2: ['numeric(10,2)', 'Float'],
+      vc: ['character varying(20)', 'String'],
+      ch: ['character(3)', 'String'],
+      jb: ['jsonb', 'JSON'],
+      ts3: ['timestamp(3) without time zone', 'DateTime'],
+      tstz: ['timestamp with time zone', 'DateTime'],
+      d: ['date', 'Date'],
+      tmtz: ['time with time zone', 'Time'],
+      by: ['bytea', 'Binary'],
+      e: ['mood', 'String'],
+      ia: ['integer[]', 'Array<Integer>'],
+      ta: ['text[]', 'Array<String>'],
+      o: ['oid', 'Internal'],
+      u: ['uuid', 'String'],
     });
     expect(tables.types!.columns.map((c) => c.name).slice(0, 3)).toEqual(['id', 'b', 'i2']);
     expect(tables.types!.row_count).toBeUndefined(); // no counts unless asked
@@ -339,9 +433,13 @@ describe('Postgres connector: schema', () => {
 
 describe('Postgres connector: session time zone', () => {
   it('runs in the given time zone and still writes instants in UTC', async () => {
-    const { rows } = await collect(connector(), `select current_setting('TimeZone') as tz,
+    const { rows } = await collect(
+      connector(),
+      `select current_setting('TimeZone') as tz,
         timestamptz '2024-03-05 06:07:08.25+00' as instant, timestamp '2024-03-05 06:07:08' as naive,
-        (timestamptz '2024-03-05 23:30:00+00')::date as local_day`, { timeZone: 'Asia/Kolkata' });
+        (timestamptz '2024-03-05 23:30:00+00')::date as local_day`,
+      { timeZone: 'Asia/Kolkata' },
+    );
     expect(rows).toEqual([['Asia/Kolkata', '2024-03-05T06:07:08.25Z', '2024-03-05T06:07:08Z', '2024-03-06']]);
   });
 

@@ -29,7 +29,12 @@ async function orgWithKey(authorize: boolean) {
 }
 
 const tunnel = (over: Record<string, unknown> = {}) => ({
-  ...PG_ATTRS, connection_mode: 'ssh_tunnel', ssh_tunnel_host: '127.0.0.1', ssh_tunnel_port: sshd.port, ssh_tunnel_user: sshd.user, ...over,
+  ...PG_ATTRS,
+  connection_mode: 'ssh_tunnel',
+  ssh_tunnel_host: '127.0.0.1',
+  ssh_tunnel_port: sshd.port,
+  ssh_tunnel_user: sshd.user,
+  ...over,
 });
 
 /** Runs a query and waits for its end. */
@@ -103,11 +108,14 @@ describe.skipIf(sshd.port === 0)('SSH tunnels (real OpenSSH server)', { timeout:
       expect(schema.status, JSON.stringify(schema.json)).toBe(200);
       const doc = await dataServer(`/schema/${schema.json.data_key}`, { headers: { authorization: `Data ${schema.json.data_access_token}` } });
       expect(doc.status).toBe(200);
-      const body = await doc.json() as { schemas: { name: string; tables: { name: string }[] }[] };
+      const body = (await doc.json()) as { schemas: { name: string; tables: { name: string }[] }[] };
       expect(body.schemas.map((x) => [x.name, x.tables.map((t) => t.name)])).toEqual([[my.name, ['items']]]);
       // A MariaDB port that is closed behind the SSH server: the channel error, named.
       const closed = await testConnection(key, await makeDatasource(key, tunnel({ ...MARIADB_ATTRS, password: null, port: sshd.closedPort })));
-      expect(closed).toMatchObject({ status: 'error', error_message: expect.stringMatching(new RegExp(`is open, but 127\\.0\\.0\\.1:${sshd.closedPort} could not be reached`)) });
+      expect(closed).toMatchObject({
+        status: 'error',
+        error_message: expect.stringMatching(new RegExp(`is open, but 127\\.0\\.0\\.1:${sshd.closedPort} could not be reached`)),
+      });
     } finally {
       await my.drop().catch(() => {});
     }
@@ -132,21 +140,33 @@ describe.skipIf(sshd.port === 0)('SSH tunnels (real OpenSSH server)', { timeout:
     const { key } = await orgWithKey(true);
     const closedPort = sshd.closedPort;
     const closed = await testConnection(key, await makeDatasource(key, tunnel({ ssh_tunnel_port: closedPort })));
-    expect(closed).toMatchObject({ status: 'error', error_message: expect.stringMatching(new RegExp(`Could not open the SSH tunnel to the SSH server 127\\.0\\.0\\.1:${closedPort}`)) });
+    expect(closed).toMatchObject({
+      status: 'error',
+      error_message: expect.stringMatching(new RegExp(`Could not open the SSH tunnel to the SSH server 127\\.0\\.0\\.1:${closedPort}`)),
+    });
     const unknown = await testConnection(key, await makeDatasource(key, tunnel({ ssh_tunnel_host: 'no-such-host.invalid' })));
     expect(unknown).toMatchObject({ status: 'error', error_message: expect.stringMatching(/no-such-host\.invalid/) });
     const silent = await testConnection(key, await makeDatasource(key, tunnel({ ssh_tunnel_port: silentPort })));
-    expect(silent).toMatchObject({ status: 'error', error_message: expect.stringMatching(/SSH server 127\.0\.0\.1:\d+ did not complete the login within 7 s/) });
+    expect(silent).toMatchObject({
+      status: 'error',
+      error_message: expect.stringMatching(/SSH server 127\.0\.0\.1:\d+ did not complete the login within 7 s/),
+    });
     const noDb = await testConnection(key, await makeDatasource(key, tunnel({ port: closedPort })));
     expect(noDb).toMatchObject({
-      status: 'error', error_message: expect.stringMatching(new RegExp(`tunnel through the SSH server .* is open, but 127\\.0\\.0\\.1:${closedPort} could not be reached from there`)),
+      status: 'error',
+      error_message: expect.stringMatching(
+        new RegExp(`tunnel through the SSH server .* is open, but 127\\.0\\.0\\.1:${closedPort} could not be reached from there`),
+      ),
     });
   }, 180_000);
 
   it('require_ssl through a tunnel is refused plainly (TLS is not negotiated inside the channel)', async () => {
     const { key } = await orgWithKey(true);
     const id = await makeDatasource(key, tunnel({ require_ssl: true }));
-    expect(await testConnection(key, id)).toMatchObject({ status: 'error', error_message: expect.stringMatching(/requires SSL, which is not available through an SSH tunnel/) });
+    expect(await testConnection(key, id)).toMatchObject({
+      status: 'error',
+      error_message: expect.stringMatching(/requires SSL, which is not available through an SSH tunnel/),
+    });
   });
 });
 

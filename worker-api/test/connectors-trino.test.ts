@@ -3,8 +3,17 @@ import { ConnectorError, TrinoConnector, executionStatusOf, type CancelHandle, t
 import type { Fetcher } from '../src/engine/connectors/http-common.ts';
 import { collect, failure, sleep } from './connectors-fixtures.ts';
 import {
-  CANCELLED_PAGE, CATALOG_ERROR, RUNNING_ID, RUNNING_PAGE, SYNTAX_ERROR, TIME_LIMIT_ERROR,
-  errorExchanges, schemaExchanges, selectExchanges, versionExchanges, type Exchange,
+  CANCELLED_PAGE,
+  CATALOG_ERROR,
+  RUNNING_ID,
+  RUNNING_PAGE,
+  SYNTAX_ERROR,
+  TIME_LIMIT_ERROR,
+  errorExchanges,
+  schemaExchanges,
+  selectExchanges,
+  versionExchanges,
+  type Exchange,
 } from './recordings/trino.ts';
 
 /**
@@ -14,11 +23,22 @@ import {
  * machines, so these are the proof, and the docs say so.
  */
 const settings: ConnectionSettings = {
-  host: 'trino.example', port: 8080, user: 'analyst', password: undefined, database: 'hive', defaultSchema: 'sales',
-  requireSsl: false, verifySsl: false,
+  host: 'trino.example',
+  port: 8080,
+  user: 'analyst',
+  password: undefined,
+  database: 'hive',
+  defaultSchema: 'sales',
+  requireSsl: false,
+  verifySsl: false,
 };
 
-interface Seen { method: string; url: string; headers: Record<string, string>; body?: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 
 /** A fetch that replays `exchanges` in order and records what was asked. */
 function replay(exchanges: Exchange[]): { fetcher: Fetcher; seen: Seen[] } {
@@ -44,10 +64,16 @@ describe('Trino connector (recorded exchanges)', () => {
     const { fetcher, seen } = replay(selectExchanges());
     const { summary, rows, chunks } = await collect(trino(fetcher), 'SELECT * FROM orders', { timeoutMs: 30_000, timeZone: 'Europe/Berlin' });
     expect(seen[0]).toMatchObject({
-      method: 'POST', url: 'http://trino.example:8080/v1/statement', body: 'SELECT * FROM orders',
+      method: 'POST',
+      url: 'http://trino.example:8080/v1/statement',
+      body: 'SELECT * FROM orders',
       headers: {
-        'x-trino-user': 'analyst', 'x-trino-catalog': 'hive', 'x-trino-schema': 'sales', 'x-trino-time-zone': 'Europe/Berlin',
-        'x-trino-session': 'query_max_execution_time=30s', 'x-trino-source': 'cairn',
+        'x-trino-user': 'analyst',
+        'x-trino-catalog': 'hive',
+        'x-trino-schema': 'sales',
+        'x-trino-time-zone': 'Europe/Berlin',
+        'x-trino-session': 'query_max_execution_time=30s',
+        'x-trino-source': 'cairn',
       },
     });
     expect(seen[0]!.headers.authorization).toBeUndefined();
@@ -55,12 +81,40 @@ describe('Trino connector (recorded exchanges)', () => {
     expect(seen.slice(1).map((s) => s.url)).toEqual(seen.slice(1).map((s) => `http://trino.example:8080${new URL(s.url).pathname}`));
     expect(seen).toHaveLength(6);
     expect(Object.fromEntries(summary.columns.map((c) => [c.name, c.data_type]))).toEqual({
-      id: 'Integer', big: 'BigInt', price: 'Float', ratio: 'Float', name: 'String', ok: 'Boolean', day: 'Date', at: 'DateTime',
-      at_zone: 'DateTime', t: 'Time', raw: 'Binary', doc: 'JSON', tags: 'Array<String>', pair: 'Record', u: 'String',
+      id: 'Integer',
+      big: 'BigInt',
+      price: 'Float',
+      ratio: 'Float',
+      name: 'String',
+      ok: 'Boolean',
+      day: 'Date',
+      at: 'DateTime',
+      at_zone: 'DateTime',
+      t: 'Time',
+      raw: 'Binary',
+      doc: 'JSON',
+      tags: 'Array<String>',
+      pair: 'Record',
+      u: 'String',
     });
     expect(rows).toEqual([
-      [1, '9007199254740993', 12345.67, 0.5, 'café "q"', true, '2024-02-29', '2024-03-05T06:07:08.5Z', '2024-03-05T06:07:08Z', '10:11:12',
-        'AAH/', { a: [1, 2] }, ['x', 'y'], [7, 'z'], '61f0c404-5cb3-11e7-907b-a6006ad3dba0'],
+      [
+        1,
+        '9007199254740993',
+        12345.67,
+        0.5,
+        'café "q"',
+        true,
+        '2024-02-29',
+        '2024-03-05T06:07:08.5Z',
+        '2024-03-05T06:07:08Z',
+        '10:11:12',
+        'AAH/',
+        { a: [1, 2] },
+        ['x', 'y'],
+        [7, 'z'],
+        '61f0c404-5cb3-11e7-907b-a6006ad3dba0',
+      ],
       [2, -5, -0.5, null, '', false, '1970-01-01', '2024-01-01T00:00:00Z', '2024-07-01T10:00:00Z', '00:00:00', '', null, [], [null, null], null],
       [3, null, null, null, null, null, null, null, '2024-01-01T04:30:00Z', null, null, null, null, null, null],
     ]);
@@ -79,7 +133,7 @@ describe('Trino connector (recorded exchanges)', () => {
     expect(Object.keys(seen[0]!.headers).some((h) => h.startsWith('x-trino-'))).toBe(false);
   });
 
-  it('the server\'s error: query_error with its message; a time limit is timed_out; a missing catalog is the connection\'s', async () => {
+  it("the server's error: query_error with its message; a time limit is timed_out; a missing catalog is the connection's", async () => {
     const syntax = await failure(collect(trino(replay(errorExchanges(SYNTAX_ERROR)).fetcher), 'SELEC 1'));
     expect(syntax).toBeInstanceOf(ConnectorError);
     expect(syntax).toMatchObject({ kind: 'query_error', status: 422, message: SYNTAX_ERROR.message });
@@ -145,23 +199,34 @@ describe('Trino connector (recorded exchanges)', () => {
     expect(Date.now() - started).toBeLessThan(8000);
   });
 
-  it('tests the connection: the version, a refused login with the server\'s words, something that is not Trino, nothing listening', async () => {
+  it("tests the connection: the version, a refused login with the server's words, something that is not Trino, nothing listening", async () => {
     expect(await trino(replay(versionExchanges('438')).fetcher).testConnection()).toEqual({ status: 'ok', error_message: null, server_version: '438' });
-    const login = await trino(replay([{ method: 'POST', path: '/v1/statement', status: 401, body: 'Unauthorized: Invalid credentials' }]).fetcher).testConnection();
-    expect(login).toEqual({ status: 'error', server_version: null, error_message: 'Could not connect to trino.example:8080: Trino refused the login (HTTP 401: Unauthorized: Invalid credentials).' });
+    const login = await trino(
+      replay([{ method: 'POST', path: '/v1/statement', status: 401, body: 'Unauthorized: Invalid credentials' }]).fetcher,
+    ).testConnection();
+    expect(login).toEqual({
+      status: 'error',
+      server_version: null,
+      error_message: 'Could not connect to trino.example:8080: Trino refused the login (HTTP 401: Unauthorized: Invalid credentials).',
+    });
     const html = await trino(replay([{ method: 'POST', path: '/v1/statement', status: 200, body: '<html>hello</html>' }]).fetcher).testConnection();
     expect(html.error_message).toMatch(/the answer is not Trino's client protocol/);
-    const down = await trino(async () => { throw new Error('Network connection lost.'); }).testConnection();
+    const down = await trino(async () => {
+      throw new Error('Network connection lost.');
+    }).testConnection();
     expect(down.error_message).toMatch(/^Could not connect to trino\.example:8080: nothing accepts connections/);
   });
 
-  it('reads the schema from the catalog\'s information_schema', async () => {
+  it("reads the schema from the catalog's information_schema", async () => {
     const { fetcher, seen } = replay(schemaExchanges());
     const data = await trino(fetcher).schema({ included_schemas: ['sales', "we'b"] });
     expect(seen[0]!.body).toBe(
       "SELECT table_schema, table_name, column_name, data_type FROM \"hive\".information_schema.columns WHERE table_schema IN ('sales', 'we''b') ORDER BY table_schema, table_name, ordinal_position",
     );
-    expect(data.schemas.map((s) => [s.name, s.tables.map((t) => t.name)])).toEqual([['sales', ['orders', 'customers']], ['web', ['hits']]]);
+    expect(data.schemas.map((s) => [s.name, s.tables.map((t) => t.name)])).toEqual([
+      ['sales', ['orders', 'customers']],
+      ['web', ['hits']],
+    ]);
     expect(data.schemas[0]!.tables[0]!.columns).toEqual([
       { name: 'id', db_type: 'bigint', data_type: 'BigInt' },
       { name: 'placed_at', db_type: 'timestamp(3) with time zone', data_type: 'DateTime' },

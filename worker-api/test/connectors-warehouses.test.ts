@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { exportPKCS8, exportSPKI, generateKeyPair, importSPKI, jwtVerify } from 'jose';
 import {
-  AthenaConnector, BigqueryConnector, ConnectorError, DatabricksConnector, SnowflakeConnector, executionStatusOf,
-  type CancelHandle, type ConnectionSettings,
+  AthenaConnector,
+  BigqueryConnector,
+  ConnectorError,
+  DatabricksConnector,
+  SnowflakeConnector,
+  executionStatusOf,
+  type CancelHandle,
+  type ConnectionSettings,
 } from '../src/engine/connectors/index.ts';
 import type { Fetcher } from '../src/engine/connectors/http-common.ts';
 import { collect, failure, sleep } from './connectors-fixtures.ts';
@@ -14,7 +20,12 @@ import * as R from './recordings/warehouses.ts';
  * against the next recorded one and answers with the recorded response. None of these services can be
  * reached from the test machines, so these recordings are the proof, and the docs say so.
  */
-interface Seen { method: string; url: string; headers: Record<string, string>; body?: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 
 function replay(exchanges: R.Exchange[]): { fetcher: Fetcher; seen: Seen[]; left: () => number } {
   const queue = [...exchanges];
@@ -37,7 +48,12 @@ const noPause = async () => {};
 const parse = (s?: string) => JSON.parse(s ?? 'null');
 
 /** A fetch that keeps a statement running until its cancel request arrives. */
-function running(onCancel: (url: string) => boolean, runningBody: (n: number) => { status: number; body: unknown }, cancelledBody: { status: number; body: unknown }, first?: { status: number; body: unknown }) {
+function running(
+  onCancel: (url: string) => boolean,
+  runningBody: (n: number) => { status: number; body: unknown },
+  cancelledBody: { status: number; body: unknown },
+  first?: { status: number; body: unknown },
+) {
   let cancelledAt = false;
   let n = 0;
   const seen: string[] = [];
@@ -63,19 +79,29 @@ async function rsaPem() {
 
 describe('Snowflake connector (recorded SQL API v2 exchanges)', () => {
   const base: ConnectionSettings = {
-    host: '', port: 443, user: 'cairn_reader', database: 'ANALYTICS', defaultSchema: 'PUBLIC', requireSsl: true, verifySsl: true,
+    host: '',
+    port: 443,
+    user: 'cairn_reader',
+    database: 'ANALYTICS',
+    defaultSchema: 'PUBLIC',
+    requireSsl: true,
+    verifySsl: true,
     cloud: { snowflakeIdentifier: 'acme-analytics', snowflakeWarehouse: 'REPORTING_WH' },
   };
   const sf = (fetcher: Fetcher, over: Partial<ConnectionSettings> = {}) => new SnowflakeConnector({ ...base, ...over }, undefined, fetcher, noPause);
 
-  it('key-pair JWT, async submit, polls the handle, reads both partitions and maps Snowflake\'s types and values', async () => {
+  it("key-pair JWT, async submit, polls the handle, reads both partitions and maps Snowflake's types and values", async () => {
     const { pem, spki } = await rsaPem();
     const { fetcher, seen, left } = replay(R.snowflakeSelect());
     const { summary, rows } = await collect(sf(fetcher, { password: pem }), 'SELECT * FROM ORDERS', { timeoutMs: 30_000, timeZone: 'Europe/Berlin' });
     expect(left()).toBe(0);
     expect(seen[0]!.url.startsWith(`${R.SF_HOST}/api/v2/statements?`)).toBe(true);
     expect(parse(seen[0]!.body)).toEqual({
-      statement: 'SELECT * FROM ORDERS', timeout: 30, database: 'ANALYTICS', schema: 'PUBLIC', warehouse: 'REPORTING_WH',
+      statement: 'SELECT * FROM ORDERS',
+      timeout: 30,
+      database: 'ANALYTICS',
+      schema: 'PUBLIC',
+      warehouse: 'REPORTING_WH',
       parameters: { TIMEZONE: 'Europe/Berlin', QUERY_TAG: 'cairn' },
     });
     expect(seen[0]!.headers['x-snowflake-authorization-token-type']).toBe('KEYPAIR_JWT');
@@ -87,17 +113,40 @@ describe('Snowflake connector (recorded SQL API v2 exchanges)', () => {
     expect(payload).toMatchObject({ iss: `ACME-ANALYTICS.CAIRN_READER.SHA256:${fp}`, sub: 'ACME-ANALYTICS.CAIRN_READER' });
     expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(3600);
     expect(Object.fromEntries(summary.columns.map((c) => [c.name, c.data_type]))).toEqual({
-      ID: 'BigInt', PRICE: 'Float', RATIO: 'Float', NAME: 'String', OK: 'Boolean', DAY: 'Date', T: 'Time', AT_NTZ: 'DateTime',
-      AT_TZ: 'DateTime', RAW: 'Binary', DOC: 'JSON', TAGS: 'Array<Other>',
+      ID: 'BigInt',
+      PRICE: 'Float',
+      RATIO: 'Float',
+      NAME: 'String',
+      OK: 'Boolean',
+      DAY: 'Date',
+      T: 'Time',
+      AT_NTZ: 'DateTime',
+      AT_TZ: 'DateTime',
+      RAW: 'Binary',
+      DOC: 'JSON',
+      TAGS: 'Array<Other>',
     });
     expect(rows).toEqual([
-      ['9007199254740993', 12345.67, 0.5, 'café', true, '2024-02-29', '10:31:12.5', '2024-03-05T06:07:08.5Z', '2024-03-05T06:07:08Z', 'AP9B', { a: [1, 2] }, ['x', 'y']],
+      [
+        '9007199254740993',
+        12345.67,
+        0.5,
+        'café',
+        true,
+        '2024-02-29',
+        '10:31:12.5',
+        '2024-03-05T06:07:08.5Z',
+        '2024-03-05T06:07:08Z',
+        'AP9B',
+        { a: [1, 2] },
+        ['x', 'y'],
+      ],
       [2, -0.5, null, '', false, '1970-01-01', '00:00:00', '1970-01-01T00:00:00Z', '2024-01-01T00:00:00Z', '', null, []],
       [3, null, null, null, null, null, null, null, null, null, null, null],
     ]);
   });
 
-  it('a programmatic access token goes as itself; errors are the server\'s: query_error, timed_out, a refused login', async () => {
+  it("a programmatic access token goes as itself; errors are the server's: query_error, timed_out, a refused login", async () => {
     const syntax = replay(R.snowflakeFails(R.SF_SYNTAX));
     const err = await failure(collect(sf(syntax.fetcher, { password: 'pat-secret' }), 'SELEC 1'));
     expect(syntax.seen[0]!.headers).toMatchObject({ authorization: 'Bearer pat-secret', 'x-snowflake-authorization-token-type': 'PROGRAMMATIC_ACCESS_TOKEN' });
@@ -106,11 +155,24 @@ describe('Snowflake connector (recorded SQL API v2 exchanges)', () => {
     const slow = await failure(collect(sf(replay(R.snowflakeFails(R.SF_TIMEOUT)).fetcher, { password: 'p' }), 'SELECT 1', { timeoutMs: 2000 }));
     expect(slow).toMatchObject({ kind: 'timed_out' });
     const login = await sf(replay([{ method: 'POST', url: /statements/, status: 401, body: R.SF_BAD_JWT }]).fetcher, { password: 'p' }).testConnection();
-    expect(login).toEqual({ status: 'error', server_version: null, error_message: `Could not connect to acme-analytics.snowflakecomputing.com: Snowflake refused the login (HTTP 401: ${R.SF_BAD_JWT.message}).` });
-    expect(await sf(replay(R.snowflakeVersion()).fetcher, { password: 'p' }).testConnection()).toEqual({ status: 'ok', error_message: null, server_version: '8.44.2' });
+    expect(login).toEqual({
+      status: 'error',
+      server_version: null,
+      error_message: `Could not connect to acme-analytics.snowflakecomputing.com: Snowflake refused the login (HTTP 401: ${R.SF_BAD_JWT.message}).`,
+    });
+    expect(await sf(replay(R.snowflakeVersion()).fetcher, { password: 'p' }).testConnection()).toEqual({
+      status: 'ok',
+      error_message: null,
+      server_version: '8.44.2',
+    });
     const badKey = await sf(replay([]).fetcher, { password: '-----BEGIN PRIVATE KEY-----\nnotakey\n-----END PRIVATE KEY-----' }).testConnection();
     expect(badKey.error_message).toMatch(/not an RSA key in PKCS#8 PEM form/);
-    const down = await sf(async () => { throw new Error('Network connection lost.'); }, { password: 'p' }).testConnection();
+    const down = await sf(
+      async () => {
+        throw new Error('Network connection lost.');
+      },
+      { password: 'p' },
+    ).testConnection();
     expect(down.error_message).toMatch(/^Could not connect to acme-analytics\.snowflakecomputing\.com: nothing accepts connections/);
     // A locator with its region: the region is part of the host.
     const region = replay(R.snowflakeVersion());
@@ -119,9 +181,11 @@ describe('Snowflake connector (recorded SQL API v2 exchanges)', () => {
   });
 
   it('cancels by the statement handle, from another connector; refuses bound values without sending anything', async () => {
-    const { fetcher, seen } = running((u) => u.endsWith('/cancel'),
+    const { fetcher, seen } = running(
+      (u) => u.endsWith('/cancel'),
       () => ({ status: 202, body: { code: '333334', statementHandle: R.SF_HANDLE } }),
-      { status: 422, body: { code: '000604', message: 'SQL execution canceled', statementHandle: R.SF_HANDLE } });
+      { status: 422, body: { code: '000604', message: 'SQL execution canceled', statementHandle: R.SF_HANDLE } },
+    );
     let handle: CancelHandle | null = null;
     const run = failure(collect(sf(fetcher, { password: 'p' }), 'SELECT SYSTEM$WAIT(60)', { onCancelHandle: (h) => void (handle = h) }));
     while (!handle) await sleep(5);
@@ -140,12 +204,35 @@ describe('Snowflake connector (recorded SQL API v2 exchanges)', () => {
 describe('BigQuery connector (recorded REST API exchanges)', () => {
   const keyOf = async () => {
     const { pem, spki } = await rsaPem();
-    return { spki, key: JSON.stringify({ type: 'service_account', project_id: R.BQ_PROJECT, client_email: 'cairn@acme-analytics.iam.gserviceaccount.com', private_key: pem, token_uri: 'https://oauth2.googleapis.com/token' }) };
+    return {
+      spki,
+      key: JSON.stringify({
+        type: 'service_account',
+        project_id: R.BQ_PROJECT,
+        client_email: 'cairn@acme-analytics.iam.gserviceaccount.com',
+        private_key: pem,
+        token_uri: 'https://oauth2.googleapis.com/token',
+      }),
+    };
   };
   const bq = async (fetcher: Fetcher, key?: string, over: Partial<ConnectionSettings> = {}) =>
-    new BigqueryConnector({ host: '', port: 443, user: '', requireSsl: true, verifySsl: true, defaultSchema: 'sales', cloud: { bigqueryServiceKey: key ?? (await keyOf()).key }, ...over }, undefined, fetcher, noPause);
+    new BigqueryConnector(
+      {
+        host: '',
+        port: 443,
+        user: '',
+        requireSsl: true,
+        verifySsl: true,
+        defaultSchema: 'sales',
+        cloud: { bigqueryServiceKey: key ?? (await keyOf()).key },
+        ...over,
+      },
+      undefined,
+      fetcher,
+      noPause,
+    );
 
-  it('gets a token with a signed assertion, runs jobs.query, polls getQueryResults in the job\'s location, pages by pageToken, maps types', async () => {
+  it("gets a token with a signed assertion, runs jobs.query, polls getQueryResults in the job's location, pages by pageToken, maps types", async () => {
     const { key, spki } = await keyOf();
     const { fetcher, seen, left } = replay(R.bigquerySelect());
     const { summary, rows } = await collect(await bq(fetcher, key), 'SELECT * FROM orders', { timeoutMs: 30_000, timeZone: 'Europe/Berlin' });
@@ -153,45 +240,116 @@ describe('BigQuery connector (recorded REST API exchanges)', () => {
     const form = new URLSearchParams(seen[0]!.body);
     expect(form.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
     const { payload } = await jwtVerify(form.get('assertion')!, await importSPKI(spki, 'RS256'));
-    expect(payload).toMatchObject({ iss: 'cairn@acme-analytics.iam.gserviceaccount.com', aud: 'https://oauth2.googleapis.com/token', scope: 'https://www.googleapis.com/auth/bigquery' });
+    expect(payload).toMatchObject({
+      iss: 'cairn@acme-analytics.iam.gserviceaccount.com',
+      aud: 'https://oauth2.googleapis.com/token',
+      scope: 'https://www.googleapis.com/auth/bigquery',
+    });
     expect(seen[1]!.headers.authorization).toBe(`Bearer ${R.BQ_TOKEN.access_token}`);
     expect(parse(seen[1]!.body)).toMatchObject({
-      query: 'SELECT * FROM orders', useLegacySql: false, jobTimeoutMs: '30000', formatOptions: { useInt64Timestamp: true },
-      connectionProperties: [{ key: 'time_zone', value: 'Europe/Berlin' }], defaultDataset: { projectId: R.BQ_PROJECT, datasetId: 'sales' },
+      query: 'SELECT * FROM orders',
+      useLegacySql: false,
+      jobTimeoutMs: '30000',
+      formatOptions: { useInt64Timestamp: true },
+      connectionProperties: [{ key: 'time_zone', value: 'Europe/Berlin' }],
+      defaultDataset: { projectId: R.BQ_PROJECT, datasetId: 'sales' },
     });
     expect(new URL(seen[2]!.url).searchParams.get('location')).toBe('EU');
     expect(new URL(seen[3]!.url).searchParams.get('location')).toBe('EU');
     expect(Object.fromEntries(summary.columns.map((c) => [c.name, c.data_type]))).toEqual({
-      id: 'BigInt', price: 'Float', ratio: 'Float', name: 'String', ok: 'Boolean', day: 'Date', at: 'DateTime', local: 'DateTime',
-      raw: 'Binary', tags: 'Array<String>', pair: 'Record', doc: 'JSON',
+      id: 'BigInt',
+      price: 'Float',
+      ratio: 'Float',
+      name: 'String',
+      ok: 'Boolean',
+      day: 'Date',
+      at: 'DateTime',
+      local: 'DateTime',
+      raw: 'Binary',
+      tags: 'Array<String>',
+      pair: 'Record',
+      doc: 'JSON',
     });
     expect(rows).toEqual([
-      ['9007199254740993', 12345.67, 0.5, 'café', true, '2024-02-29', '2024-03-05T06:07:08.5Z', '2024-03-05T06:07:08.5Z', 'AP9B', ['x', 'y'], { a: 7, b: 'z' }, { a: [1, 2] }],
+      [
+        '9007199254740993',
+        12345.67,
+        0.5,
+        'café',
+        true,
+        '2024-02-29',
+        '2024-03-05T06:07:08.5Z',
+        '2024-03-05T06:07:08.5Z',
+        'AP9B',
+        ['x', 'y'],
+        { a: 7, b: 'z' },
+        { a: [1, 2] },
+      ],
       [2, -0.5, null, '', false, '1970-01-01', '1970-01-01T00:00:00Z', '1970-01-01T00:00:00Z', '', [], null, null],
       [3, null, null, null, null, null, null, null, null, [], null, null],
     ]);
   });
 
-  it('errors in Google\'s words: invalidQuery is a query_error, a refused key is the connection\'s', async () => {
-    const err = await failure(collect(await bq(replay([
-      { method: 'POST', url: 'https://oauth2.googleapis.com/token', status: 200, body: R.BQ_TOKEN },
-      { method: 'POST', url: `/bigquery/v2/projects/${R.BQ_PROJECT}/queries`, status: 400, body: R.BQ_SYNTAX },
-    ]).fetcher), 'SELEC 1'));
+  it("errors in Google's words: invalidQuery is a query_error, a refused key is the connection's", async () => {
+    const err = await failure(
+      collect(
+        await bq(
+          replay([
+            { method: 'POST', url: 'https://oauth2.googleapis.com/token', status: 200, body: R.BQ_TOKEN },
+            { method: 'POST', url: `/bigquery/v2/projects/${R.BQ_PROJECT}/queries`, status: 400, body: R.BQ_SYNTAX },
+          ]).fetcher,
+        ),
+        'SELEC 1',
+      ),
+    );
     expect(err).toMatchObject({ kind: 'query_error', message: R.BQ_SYNTAX.error.message });
-    const refused = await (await bq(replay([{ method: 'POST', url: 'https://oauth2.googleapis.com/token', status: 400, body: R.BQ_BAD_GRANT }]).fetcher)).testConnection();
-    expect(refused).toEqual({ status: 'error', server_version: null, error_message: 'Could not connect to BigQuery: Google refused the service account cairn@acme-analytics.iam.gserviceaccount.com (HTTP 400: Invalid JWT Signature.).' });
-    const ok = await (await bq(replay([
-      { method: 'POST', url: 'https://oauth2.googleapis.com/token', status: 200, body: R.BQ_TOKEN },
-      { method: 'POST', url: `/bigquery/v2/projects/${R.BQ_PROJECT}/queries`, status: 200, body: { jobReference: { projectId: R.BQ_PROJECT, jobId: 'j1', location: 'US' }, jobComplete: true, schema: { fields: [{ name: 'f0_', type: 'INTEGER' }] }, rows: [{ f: [{ v: '1' }] }], totalRows: '1' } },
-    ]).fetcher)).testConnection();
+    const refused = await (
+      await bq(replay([{ method: 'POST', url: 'https://oauth2.googleapis.com/token', status: 400, body: R.BQ_BAD_GRANT }]).fetcher)
+    ).testConnection();
+    expect(refused).toEqual({
+      status: 'error',
+      server_version: null,
+      error_message:
+        'Could not connect to BigQuery: Google refused the service account cairn@acme-analytics.iam.gserviceaccount.com (HTTP 400: Invalid JWT Signature.).',
+    });
+    const ok = await (
+      await bq(
+        replay([
+          { method: 'POST', url: 'https://oauth2.googleapis.com/token', status: 200, body: R.BQ_TOKEN },
+          {
+            method: 'POST',
+            url: `/bigquery/v2/projects/${R.BQ_PROJECT}/queries`,
+            status: 200,
+            body: {
+              jobReference: { projectId: R.BQ_PROJECT, jobId: 'j1', location: 'US' },
+              jobComplete: true,
+              schema: { fields: [{ name: 'f0_', type: 'INTEGER' }] },
+              rows: [{ f: [{ v: '1' }] }],
+              totalRows: '1',
+            },
+          },
+        ]).fetcher,
+      )
+    ).testConnection();
     expect(ok).toEqual({ status: 'ok', error_message: null, server_version: 'BigQuery (GoogleSQL)' });
   });
 
-  it('cancels with jobs.cancel in the job\'s location', async () => {
+  it("cancels with jobs.cancel in the job's location", async () => {
     const { key } = await keyOf();
-    const { fetcher, seen } = running((u) => u.includes('/cancel'),
+    const { fetcher, seen } = running(
+      (u) => u.includes('/cancel'),
       () => ({ status: 200, body: { jobReference: { projectId: R.BQ_PROJECT, jobId: R.BQ_JOB, location: 'EU' }, jobComplete: false } }),
-      { status: 400, body: { error: { code: 400, message: 'Job execution was cancelled: User requested cancellation', errors: [{ reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' }] } } });
+      {
+        status: 400,
+        body: {
+          error: {
+            code: 400,
+            message: 'Job execution was cancelled: User requested cancellation',
+            errors: [{ reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' }],
+          },
+        },
+      },
+    );
     let handle: CancelHandle | null = null;
     const run = failure(collect(await bq(fetcher, key), 'SELECT 1', { onCancelHandle: (h) => void (handle = h) }));
     while (!handle) await sleep(5);
@@ -204,8 +362,15 @@ describe('BigQuery connector (recorded REST API exchanges)', () => {
 
 describe('Databricks connector (recorded Statement Execution API exchanges)', () => {
   const base: ConnectionSettings = {
-    host: 'dbc-a1b2c3d4-e5f6.cloud.databricks.com', port: 443, user: '', password: 'dapi0123456789abcdef', database: 'main', defaultSchema: 'sales',
-    requireSsl: true, verifySsl: true, cloud: { databricksHttpPath: '/sql/1.0/warehouses/8f9e7d6c5b4a3921', databricksAuthMode: 'pat' },
+    host: 'dbc-a1b2c3d4-e5f6.cloud.databricks.com',
+    port: 443,
+    user: '',
+    password: 'dapi0123456789abcdef',
+    database: 'main',
+    defaultSchema: 'sales',
+    requireSsl: true,
+    verifySsl: true,
+    cloud: { databricksHttpPath: '/sql/1.0/warehouses/8f9e7d6c5b4a3921', databricksAuthMode: 'pat' },
   };
   const dbx = (fetcher: Fetcher, over: Partial<ConnectionSettings> = {}) => new DatabricksConnector({ ...base, ...over }, undefined, fetcher, noPause);
 
@@ -216,11 +381,26 @@ describe('Databricks connector (recorded Statement Execution API exchanges)', ()
     expect(seen[0]!.url).toBe(`${R.DBX_HOST}/api/2.0/sql/statements`);
     expect(seen[0]!.headers.authorization).toBe('Bearer dapi0123456789abcdef');
     expect(parse(seen[0]!.body)).toEqual({
-      statement: 'SELECT * FROM orders', warehouse_id: '8f9e7d6c5b4a3921', wait_timeout: '0s', on_wait_timeout: 'CONTINUE',
-      disposition: 'INLINE', format: 'JSON_ARRAY', catalog: 'main', schema: 'sales',
+      statement: 'SELECT * FROM orders',
+      warehouse_id: '8f9e7d6c5b4a3921',
+      wait_timeout: '0s',
+      on_wait_timeout: 'CONTINUE',
+      disposition: 'INLINE',
+      format: 'JSON_ARRAY',
+      catalog: 'main',
+      schema: 'sales',
     });
     expect(Object.fromEntries(summary.columns.map((c) => [c.name, c.data_type]))).toEqual({
-      id: 'Integer', big: 'BigInt', price: 'Float', ratio: 'Float', name: 'String', ok: 'Boolean', day: 'Date', at: 'DateTime', tags: 'Array<Other>', pair: 'Record',
+      id: 'Integer',
+      big: 'BigInt',
+      price: 'Float',
+      ratio: 'Float',
+      name: 'String',
+      ok: 'Boolean',
+      day: 'Date',
+      at: 'DateTime',
+      tags: 'Array<Other>',
+      pair: 'Record',
     });
     expect(rows).toEqual([
       [1, '9007199254740993', 12345.67, 0.5, 'café', true, '2024-02-29', '2024-03-05T06:07:08.5Z', ['x', 'y'], { a: 7, b: 'z' }],
@@ -229,36 +409,62 @@ describe('Databricks connector (recorded Statement Execution API exchanges)', ()
     ]);
   });
 
-  it('OAuth M2M: client credentials at /oidc/v1/token; an expired secret is said plainly; a failed statement is the server\'s message', async () => {
+  it("OAuth M2M: client credentials at /oidc/v1/token; an expired secret is said plainly; a failed statement is the server's message", async () => {
     const { fetcher, seen } = replay([
-      { method: 'POST', url: `${R.DBX_HOST}/oidc/v1/token`, status: 200, body: { access_token: 'eyJraWQiOi-recorded', token_type: 'Bearer', expires_in: 3600, scope: 'all-apis' } },
+      {
+        method: 'POST',
+        url: `${R.DBX_HOST}/oidc/v1/token`,
+        status: 200,
+        body: { access_token: 'eyJraWQiOi-recorded', token_type: 'Bearer', expires_in: 3600, scope: 'all-apis' },
+      },
       { method: 'POST', url: '/api/2.0/sql/statements', status: 200, body: { statement_id: R.DBX_ID, status: { state: 'FAILED', error: R.DBX_SYNTAX } } },
     ]);
-    const oauth = { databricksHttpPath: '/sql/1.0/warehouses/8f9e7d6c5b4a3921', databricksAuthMode: 'oauth_m2m' as const, databricksAuthExpiresAt: new Date(Date.now() + 86_400_000) };
+    const oauth = {
+      databricksHttpPath: '/sql/1.0/warehouses/8f9e7d6c5b4a3921',
+      databricksAuthMode: 'oauth_m2m' as const,
+      databricksAuthExpiresAt: new Date(Date.now() + 86_400_000),
+    };
     const err = await failure(collect(dbx(fetcher, { user: 'c0ffee-client', password: 'dose-secret', cloud: oauth }), 'SELEC 1'));
     expect(seen[0]!.headers.authorization).toBe(`Basic ${btoa('c0ffee-client:dose-secret')}`);
     expect(seen[0]!.body).toBe('grant_type=client_credentials&scope=all-apis');
     expect(seen[1]!.headers.authorization).toBe('Bearer eyJraWQiOi-recorded');
     expect(err).toMatchObject({ kind: 'query_error', message: R.DBX_SYNTAX.message });
-    const expired = await dbx(replay([]).fetcher, { user: 'c', password: 's', cloud: { ...oauth, databricksAuthExpiresAt: new Date('2026-01-01T00:00:00Z') } }).testConnection();
+    const expired = await dbx(replay([]).fetcher, {
+      user: 'c',
+      password: 's',
+      cloud: { ...oauth, databricksAuthExpiresAt: new Date('2026-01-01T00:00:00Z') },
+    }).testConnection();
     expect(expired.error_message).toMatch(/the OAuth secret expired on 2026-01-01T00:00:00\.000Z/);
-    const refused = await dbx(replay([{ method: 'POST', url: '/api/2.0/sql/statements', status: 403, body: { error_code: 'PERMISSION_DENIED', message: 'Invalid access token.' } }]).fetcher).testConnection();
-    expect(refused.error_message).toBe('Could not connect to dbc-a1b2c3d4-e5f6.cloud.databricks.com:443: Databricks refused the login (HTTP 403: Invalid access token.).');
-    const cluster = await dbx(replay([]).fetcher, { cloud: { databricksHttpPath: '/sql/protocolv1/o/1234567890/0123-456789-abcdefgh', databricksAuthMode: 'pat' } }).testConnection();
+    const refused = await dbx(
+      replay([{ method: 'POST', url: '/api/2.0/sql/statements', status: 403, body: { error_code: 'PERMISSION_DENIED', message: 'Invalid access token.' } }])
+        .fetcher,
+    ).testConnection();
+    expect(refused.error_message).toBe(
+      'Could not connect to dbc-a1b2c3d4-e5f6.cloud.databricks.com:443: Databricks refused the login (HTTP 403: Invalid access token.).',
+    );
+    const cluster = await dbx(replay([]).fetcher, {
+      cloud: { databricksHttpPath: '/sql/protocolv1/o/1234567890/0123-456789-abcdefgh', databricksAuthMode: 'pat' },
+    }).testConnection();
     expect(cluster.error_message).toMatch(/not the HTTP path of a SQL warehouse/);
   });
 
-  it('cancels by statement id; the statement timeout is the guard\'s (the API has none per statement)', async () => {
-    const { fetcher, seen } = running((u) => u.endsWith('/cancel'),
+  it("cancels by statement id; the statement timeout is the guard's (the API has none per statement)", async () => {
+    const { fetcher, seen } = running(
+      (u) => u.endsWith('/cancel'),
       () => ({ status: 200, body: { statement_id: R.DBX_ID, status: { state: 'RUNNING' } } }),
-      { status: 200, body: { statement_id: R.DBX_ID, status: { state: 'CANCELED' } } });
+      { status: 200, body: { statement_id: R.DBX_ID, status: { state: 'CANCELED' } } },
+    );
     let handle: CancelHandle | null = null;
     const run = failure(collect(dbx(fetcher), 'SELECT 1', { onCancelHandle: (h) => void (handle = h) }));
     while (!handle) await sleep(5);
     expect(await dbx(fetcher).cancel(handle!)).toBe(true);
     expect(executionStatusOf(await run)).toBe('cancelled');
     expect(seen).toContain(`POST ${R.DBX_HOST}/api/2.0/sql/statements/${R.DBX_ID}/cancel`);
-    const slow = running((u) => u.endsWith('/cancel'), () => ({ status: 200, body: { statement_id: R.DBX_ID, status: { state: 'RUNNING' } } }), { status: 200, body: { statement_id: R.DBX_ID, status: { state: 'CANCELED' } } });
+    const slow = running(
+      (u) => u.endsWith('/cancel'),
+      () => ({ status: 200, body: { statement_id: R.DBX_ID, status: { state: 'RUNNING' } } }),
+      { status: 200, body: { statement_id: R.DBX_ID, status: { state: 'CANCELED' } } },
+    );
     const late = await failure(collect(dbx(slow.fetcher), 'SELECT 1', { timeoutMs: 100 }));
     expect(late).toMatchObject({ kind: 'timed_out' });
     expect(slow.seen.some((s) => s.endsWith('/cancel'))).toBe(true);
@@ -267,7 +473,13 @@ describe('Databricks connector (recorded Statement Execution API exchanges)', ()
 
 describe('Athena connector (recorded API exchanges, SigV4 by aws4fetch)', () => {
   const base: ConnectionSettings = {
-    host: '', port: 443, user: 'AKIAIOSFODNN7EXAMPLE', password: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', database: 'sales', requireSsl: true, verifySsl: true,
+    host: '',
+    port: 443,
+    user: 'AKIAIOSFODNN7EXAMPLE',
+    password: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    database: 'sales',
+    requireSsl: true,
+    verifySsl: true,
     cloud: { athenaRegion: 'eu-west-1', athenaWorkgroup: 'analysts', athenaOutputLocation: 's3://acme-athena-results/cairn/' },
   };
   const athena = (fetcher: Fetcher, over: Partial<ConnectionSettings> = {}) => new AthenaConnector({ ...base, ...over }, undefined, fetcher, noPause);
@@ -277,14 +489,26 @@ describe('Athena connector (recorded API exchanges, SigV4 by aws4fetch)', () => 
     const { summary, rows } = await collect(athena(fetcher), 'SELECT * FROM orders');
     expect(left()).toBe(0);
     expect(seen[0]!.url).toBe('https://athena.eu-west-1.amazonaws.com/');
-    expect(seen[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\/\d{8}\/eu-west-1\/athena\/aws4_request, SignedHeaders=[a-z0-9;-]*x-amz-target[a-z0-9;-]*, Signature=[0-9a-f]{64}$/);
+    expect(seen[0]!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\/\d{8}\/eu-west-1\/athena\/aws4_request, SignedHeaders=[a-z0-9;-]*x-amz-target[a-z0-9;-]*, Signature=[0-9a-f]{64}$/,
+    );
     expect(parse(seen[0]!.body)).toMatchObject({
-      QueryString: 'SELECT * FROM orders', WorkGroup: 'analysts', ResultConfiguration: { OutputLocation: 's3://acme-athena-results/cairn/' },
+      QueryString: 'SELECT * FROM orders',
+      WorkGroup: 'analysts',
+      ResultConfiguration: { OutputLocation: 's3://acme-athena-results/cairn/' },
       QueryExecutionContext: { Catalog: 'AwsDataCatalog', Database: 'sales' },
     });
     expect(parse(seen[5]!.body)).toEqual({ QueryExecutionId: R.ATHENA_ID, MaxResults: 1000, NextToken: 'AUwn3ZNqc1lS0NSVfTEXAMPLETOKEN' });
     expect(Object.fromEntries(summary.columns.map((c) => [c.name, c.data_type]))).toEqual({
-      id: 'Integer', big: 'BigInt', price: 'Float', ratio: 'Float', name: 'String', ok: 'Boolean', day: 'Date', at: 'DateTime', tags: 'Other',
+      id: 'Integer',
+      big: 'BigInt',
+      price: 'Float',
+      ratio: 'Float',
+      name: 'String',
+      ok: 'Boolean',
+      day: 'Date',
+      at: 'DateTime',
+      tags: 'Other',
     });
     expect(rows).toEqual([
       [1, '9007199254740993', 12345.67, 0.5, 'café', true, '2024-02-29', '2024-03-05T06:07:08.5Z', '[x, y]'],
@@ -293,13 +517,20 @@ describe('Athena connector (recorded API exchanges, SigV4 by aws4fetch)', () => 
     ]);
   });
 
-  it('a failed query is a query_error with Athena\'s reason; a syntax error too; a bad key fails the connection test in AWS\'s words', async () => {
+  it("a failed query is a query_error with Athena's reason; a syntax error too; a bad key fails the connection test in AWS's words", async () => {
     const failed = await failure(collect(athena(replay(R.athenaFailed()).fetcher), 'SELECT * FROM nope'));
     expect(failed).toMatchObject({ kind: 'query_error', message: "TABLE_NOT_FOUND: line 1:15: Table 'awsdatacatalog.sales.nope' does not exist" });
-    const syntax = await failure(collect(athena(replay([{ method: 'POST', url: '/', target: 'StartQueryExecution', status: 400, body: R.ATHENA_SYNTAX }]).fetcher), 'SELEC 1'));
+    const syntax = await failure(
+      collect(athena(replay([{ method: 'POST', url: '/', target: 'StartQueryExecution', status: 400, body: R.ATHENA_SYNTAX }]).fetcher), 'SELEC 1'),
+    );
     expect(syntax).toMatchObject({ kind: 'query_error', message: R.ATHENA_SYNTAX.Message });
     const bad = await athena(replay([{ method: 'POST', url: '/', target: 'GetWorkGroup', status: 400, body: R.ATHENA_BAD_KEY }]).fetcher).testConnection();
-    expect(bad).toEqual({ status: 'error', server_version: null, error_message: 'Could not connect to athena.eu-west-1.amazonaws.com: AWS refused the request (UnrecognizedClientException: The security token included in the request is invalid.).' });
+    expect(bad).toEqual({
+      status: 'error',
+      server_version: null,
+      error_message:
+        'Could not connect to athena.eu-west-1.amazonaws.com: AWS refused the request (UnrecognizedClientException: The security token included in the request is invalid.).',
+    });
     const ok = replay([{ method: 'POST', url: '/', target: 'GetWorkGroup', status: 200, body: R.ATHENA_WORKGROUP }]);
     expect(await athena(ok.fetcher).testConnection()).toEqual({ status: 'ok', error_message: null, server_version: 'Athena engine version 3' });
     expect(parse(ok.seen[0]!.body)).toEqual({ WorkGroup: 'analysts' });
@@ -335,10 +566,21 @@ describe('Athena connector (recorded API exchanges, SigV4 by aws4fetch)', () => 
     const { fetcher, seen } = replay([{ method: 'POST', url: '/', target: 'ListTableMetadata', status: 200, body: R.ATHENA_TABLES }]);
     const data = await athena(fetcher).schema();
     expect(parse(seen[0]!.body)).toEqual({ CatalogName: 'AwsDataCatalog', DatabaseName: 'sales', MaxResults: 50 });
-    expect(data.schemas).toEqual([{ name: 'sales', tables: [{ name: 'orders', columns: [
-      { name: 'id', db_type: 'bigint', data_type: 'BigInt' }, { name: 'total', db_type: 'decimal(10,2)', data_type: 'Float' },
-      { name: 'tags', db_type: 'array<string>', data_type: 'Array<String>' }, { name: 'dt', db_type: 'string', data_type: 'String' },
-    ] }] }]);
+    expect(data.schemas).toEqual([
+      {
+        name: 'sales',
+        tables: [
+          {
+            name: 'orders',
+            columns: [
+              { name: 'id', db_type: 'bigint', data_type: 'BigInt' },
+              { name: 'total', db_type: 'decimal(10,2)', data_type: 'Float' },
+              { name: 'tags', db_type: 'array<string>', data_type: 'Array<String>' },
+              { name: 'dt', db_type: 'string', data_type: 'String' },
+            ],
+          },
+        ],
+      },
+    ]);
   });
 });
-

@@ -36,16 +36,27 @@ export interface ReportSpec {
 export async function dashboardWith(organizationId: string, datasourceId: string, name: string, specs: ReportSpec[]) {
   const id = newId('dashboard');
   const ids = specs.map(() => newId('report'));
-  await db().insert(dashboards).values({
-    id, organization_id: organizationId, name,
-    layout: ids.map((rid, i) => ({ type: 'report' as const, id: rid, row: 1 + (specs.length - 1 - i) * 6, column: 1, width: 12, height: 6 })),
-  });
+  await db()
+    .insert(dashboards)
+    .values({
+      id,
+      organization_id: organizationId,
+      name,
+      layout: ids.map((rid, i) => ({ type: 'report' as const, id: rid, row: 1 + (specs.length - 1 - i) * 6, column: 1, width: 12, height: 6 })),
+    });
   for (let i = 0; i < specs.length; i++) {
     const s = specs[i]!;
-    await db().insert(reports).values({
-      id: ids[i]!, organization_id: organizationId, dashboard_id: id, datasource_id: datasourceId, name: s.name, sql_query: s.sql,
-      data_download_enabled: s.data_download_enabled ?? true,
-    });
+    await db()
+      .insert(reports)
+      .values({
+        id: ids[i]!,
+        organization_id: organizationId,
+        dashboard_id: id,
+        datasource_id: datasourceId,
+        name: s.name,
+        sql_query: s.sql,
+        data_download_enabled: s.data_download_enabled ?? true,
+      });
   }
   return { id, reportIds: ids };
 }

@@ -17,10 +17,12 @@ const dec = new TextDecoder();
 beforeAll(async () => {
   org = await makeOrg('report-formats');
   key = await makeKey(org.organization.id);
-  const d = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Formats', [{
-    name: 'Umsätze: "EU"',
-    sql: "SELECT 'DE' AS country, 1234.5::float8 AS revenue, DATE '2024-05-01' AS day UNION ALL SELECT 'say \"x\", ok', -0.25, NULL ORDER BY 1",
-  }]);
+  const d = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Formats', [
+    {
+      name: 'Umsätze: "EU"',
+      sql: "SELECT 'DE' AS country, 1234.5::float8 AS revenue, DATE '2024-05-01' AS day UNION ALL SELECT 'say \"x\", ok', -0.25, NULL ORDER BY 1",
+    },
+  ]);
   reportId = d.reportIds[0]!;
 });
 
@@ -33,7 +35,11 @@ describe('POST /reports/{id}/data with data_format csv or xlsx', () => {
     const res = await data({ data_format: 'csv' });
     expect(res.status).toBe(200);
     const claims = await verifyDataToken(res.json.data_access_token, env.DATA_TOKEN_SECRET, { region: 'eu' });
-    expect(claims).toMatchObject({ format: 'csv', name: 'Umsätze: "EU"', csv: { column_separator: 'comma', decimal_separator: 'point', quote_style: 'necessary' } });
+    expect(claims).toMatchObject({
+      format: 'csv',
+      name: 'Umsätze: "EU"',
+      csv: { column_separator: 'comma', decimal_separator: 'point', quote_style: 'necessary' },
+    });
     const file = await fetchData(res.json);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
@@ -58,10 +64,13 @@ describe('POST /reports/{id}/data with data_format csv or xlsx', () => {
     expect(claims.format).toBeUndefined();
     const file = await fetchData(res.json);
     expect(file.headers.get('content-disposition')).toBeNull();
-    expect(((await file.json()) as any).rows).toEqual([['DE', 1234.5, '2024-05-01'], ['say "x", ok', -0.25, null]]);
+    expect(((await file.json()) as any).rows).toEqual([
+      ['DE', 1234.5, '2024-05-01'],
+      ['say "x", ok', -0.25, null],
+    ]);
   });
 
-  it('403 for csv and xlsx when the report\'s data downloads are off; json still works', async () => {
+  it("403 for csv and xlsx when the report's data downloads are off; json still works", async () => {
     await db().update(reports).set({ data_download_enabled: false }).where(eq(reports.id, reportId));
     try {
       for (const data_format of ['csv', 'xlsx']) {

@@ -36,7 +36,15 @@ describe('POST /dashboards/{id}/data', () => {
     expect(res.json.reports.map((r: any) => r.report_id)).toEqual(tiles);
     expect(res.json.skipped).toEqual([]);
     // every key names a stored result of this organization with the reported row count
-    const stored = await db().select().from(results).where(inArray(results.data_key, claims.items.map((i) => i.key)));
+    const stored = await db()
+      .select()
+      .from(results)
+      .where(
+        inArray(
+          results.data_key,
+          claims.items.map((i) => i.key),
+        ),
+      );
     for (const r of res.json.reports) {
       const s = stored.find((x) => x.data_key === r.data_key)!;
       expect(s.organization_id).toBe(org.organization.id);
@@ -56,7 +64,7 @@ describe('POST /dashboards/{id}/data', () => {
     expect(files.filter((f) => f.name.startsWith('xl/worksheets/')).length).toBe(res.json.reports.length);
   });
 
-  it('csv_zip with the CSV options: the files hold the reports\' rows', async () => {
+  it("csv_zip with the CSV options: the files hold the reports' rows", async () => {
     const d = await dashboardWith(org.organization.id, ds(), 'CSV dash', [
       { name: 'Countries', sql: "SELECT name AS country, 1.5::float8 AS share FROM countries WHERE code IN ('DE', 'FR') ORDER BY 1" },
       { name: 'Constant', sql: "SELECT 'a;b' AS label, 2 AS n" },
@@ -102,17 +110,22 @@ describe('POST /dashboards/{id}/data', () => {
     expect((await data(empty.id)).status).toBe(204);
     expect((await call(`/dashboards/${(await dashboardWith(org.organization.id, ds(), 'No reports', [])).id}/data`, { key, method: 'POST' })).status).toBe(204);
     const mixed = await dashboardWith(org.organization.id, ds(), 'Mixed', [
-      { name: 'Nothing', sql: 'SELECT 1 AS n WHERE false' }, { name: 'Something', sql: 'SELECT 1 AS n' },
+      { name: 'Nothing', sql: 'SELECT 1 AS n WHERE false' },
+      { name: 'Something', sql: 'SELECT 1 AS n' },
     ]);
     const res = await data(mixed.id, { data_format: 'csv_zip' });
-    expect(res.json.reports.map((r: any) => [r.name, r.row_count])).toEqual([['Something', 1], ['Nothing', 0]]);
+    expect(res.json.reports.map((r: any) => [r.name, r.row_count])).toEqual([
+      ['Something', 1],
+      ['Nothing', 0],
+    ]);
     const zip = await readZip(new Uint8Array(await (await processDownload(res.json.data_process_token)).arrayBuffer()));
     expect(dec.decode(zip[1]!.data)).toBe('n\r\n');
   });
 
   it('a failing report is skipped with its error; all failing is a 422', async () => {
     const d = await dashboardWith(org.organization.id, ds(), 'Broken', [
-      { name: 'Fine', sql: 'SELECT 1 AS n' }, { name: 'Typo', sql: 'SELEC 1' },
+      { name: 'Fine', sql: 'SELECT 1 AS n' },
+      { name: 'Typo', sql: 'SELEC 1' },
     ]);
     const res = await data(d.id);
     expect(res.status).toBe(200);
@@ -158,7 +171,7 @@ describe('POST /dashboards/{id}/data', () => {
     expect(type.status).toBe(415);
   });
 
-  it('permissions: View Dashboards on the dashboard; other organizations\' and invisible dashboards are 404', async () => {
+  it("permissions: View Dashboards on the dashboard; other organizations' and invisible dashboards are 404", async () => {
     const viewOnly = await makeKey(org.organization.id, only('view_dashboards'));
     expect((await data(org.sampleDashboard.id, {}, { key: viewOnly })).status).toBe(200);
     const noView = await makeKey(org.organization.id, only('view_users'));

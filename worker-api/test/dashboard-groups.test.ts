@@ -8,8 +8,11 @@ import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
 let key: string;
-const group = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'dashboard_groups', attributes, ...(relationships ? { relationships } : {}) });
+const group = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'dashboard_groups',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 
 beforeAll(async () => {
   org = await makeOrg('groups');
@@ -19,14 +22,23 @@ beforeAll(async () => {
 describe('dashboard groups', () => {
   it('creates, reads, updates and deletes, recording each write in the audit log', async () => {
     const dash = org.sampleDashboard.id;
-    const made = await jsonApi('/dashboard_groups', 'POST', group({ name: 'Sales', description: 'Numbers' }, {
-      dashboards: { data: [{ type: 'dashboards', id: dash }] },
-    }), key);
+    const made = await jsonApi(
+      '/dashboard_groups',
+      'POST',
+      group(
+        { name: 'Sales', description: 'Numbers' },
+        {
+          dashboards: { data: [{ type: 'dashboards', id: dash }] },
+        },
+      ),
+      key,
+    );
     expect(made.status).toBe(201);
     expectJsonApiDocument(made.json);
     const id = made.json.data.id;
     expect(made.json.data).toMatchObject({
-      type: 'dashboard_groups', attributes: { name: 'Sales', description: 'Numbers' },
+      type: 'dashboard_groups',
+      attributes: { name: 'Sales', description: 'Numbers' },
       relationships: { dashboards: { data: [{ type: 'dashboards', id: dash }] } },
     });
     const got = await call(`/dashboard_groups/${id}?include=dashboards`, { key });
@@ -37,7 +49,10 @@ describe('dashboard groups', () => {
     expect(patched.json.data.attributes).toMatchObject({ name: 'Sales', description: null });
     expect((await call(`/dashboard_groups/${id}`, { key, method: 'DELETE' })).status).toBe(204);
     expect((await call(`/dashboard_groups/${id}`, { key })).status).toBe(404);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, id)));
     expect(log.map((l) => l.action).sort()).toEqual(['create', 'delete', 'update']);
     expect(log.every((l) => l.actor_type === 'api_key' && l.request_id)).toBe(true);
   });
@@ -48,9 +63,12 @@ describe('dashboard groups', () => {
     expect(missing.json.errors[0]).toMatchObject({ code: 'missing_attribute', source: { pointer: '/data/attributes/name' } });
     const ro = await jsonApi('/dashboard_groups', 'POST', group({ name: 'x', created_at: '2020-01-01', colour: 'red' }), key);
     expect(ro.status).toBe(422);
-    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(expect.arrayContaining([
-      ['read_only_attribute', '/data/attributes/created_at'], ['unknown_attribute', '/data/attributes/colour'],
-    ]));
+    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(
+      expect.arrayContaining([
+        ['read_only_attribute', '/data/attributes/created_at'],
+        ['unknown_attribute', '/data/attributes/colour'],
+      ]),
+    );
     const wrongType = await jsonApi('/dashboard_groups', 'POST', { type: 'dashboards', attributes: { name: 'x' } }, key);
     expect(wrongType.status).toBe(409);
     const badName = await jsonApi('/dashboard_groups', 'POST', group({ name: 42 }), key);
@@ -58,7 +76,12 @@ describe('dashboard groups', () => {
     expect(badName.json.errors[0].source.pointer).toBe('/data/attributes/name');
     const plainJson = await call('/dashboard_groups', { key, method: 'POST', body: { data: group({ name: 'x' }) } });
     expect(plainJson.status).toBe(415);
-    const notMine = await jsonApi('/dashboard_groups', 'POST', group({ name: 'x' }, { dashboards: { data: [{ type: 'dashboards', id: newId('dashboard') }] } }), key);
+    const notMine = await jsonApi(
+      '/dashboard_groups',
+      'POST',
+      group({ name: 'x' }, { dashboards: { data: [{ type: 'dashboards', id: newId('dashboard') }] } }),
+      key,
+    );
     expect(notMine.status).toBe(422);
     expect(notMine.json.errors[0].source.pointer).toBe('/data/relationships/dashboards/data/0/id');
     const badJson = await call('/dashboard_groups', { key, method: 'POST', rawBody: '{"data":', contentType: 'application/vnd.api+json' });

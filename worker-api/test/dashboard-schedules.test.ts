@@ -11,13 +11,20 @@ let key: string;
 let orgId: string;
 
 const rel = (type: string, id: string | null) => ({ data: id ? { type, id } : null });
-const schedule = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'dashboard_schedules', attributes, ...(relationships ? { relationships } : {}) });
+const schedule = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'dashboard_schedules',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 const base = { name: 'Weekly', emails: 'ana@example.com', attach_as: 'pdf', schedule: 'weekly;0;09:00' };
 
 async function create(attributes: Record<string, unknown>, relationships?: Record<string, unknown>, as: string | { session: string } = key) {
-  const res = await jsonApi('/dashboard_schedules', 'POST', schedule({ ...base, ...attributes },
-    relationships ?? { dashboard: rel('dashboards', org.sampleDashboard.id) }), as);
+  const res = await jsonApi(
+    '/dashboard_schedules',
+    'POST',
+    schedule({ ...base, ...attributes }, relationships ?? { dashboard: rel('dashboards', org.sampleDashboard.id) }),
+    as,
+  );
   expectJsonApiDocument(res.json);
   return res;
 }
@@ -33,16 +40,30 @@ beforeAll(async () => {
 
 describe('dashboard schedules: create, read, update, delete', () => {
   it('creates, reads, updates and deletes, with next_send_at and audit entries', async () => {
-    const made = await create({ cc_emails: ' bo@example.com ,  cy@example.org', subject_text: 'Numbers', page_width: 1200,
-      parameters: { timerange: '1717200000~1719792000', filters: [{ variable_name: 'country', selected_values: ['DE'] }] } });
+    const made = await create({
+      cc_emails: ' bo@example.com ,  cy@example.org',
+      subject_text: 'Numbers',
+      page_width: 1200,
+      parameters: { timerange: '1717200000~1719792000', filters: [{ variable_name: 'country', selected_values: ['DE'] }] },
+    });
     expect(made.status).toBe(201);
     const id = made.json.data.id;
     expect(made.json.data).toMatchObject({
       type: 'dashboard_schedules',
       attributes: {
-        name: 'Weekly', emails: 'ana@example.com', cc_emails: 'bo@example.com, cy@example.org', bcc_emails: null, attach_as: 'pdf',
-        schedule: 'weekly;0;09:00', time_zone: null, subject_text: 'Numbers', body_text: null, send_via: 'email', page_width: 1200,
-        parameters: { timerange: '1717200000~1719792000' }, last_sent_at: null,
+        name: 'Weekly',
+        emails: 'ana@example.com',
+        cc_emails: 'bo@example.com, cy@example.org',
+        bcc_emails: null,
+        attach_as: 'pdf',
+        schedule: 'weekly;0;09:00',
+        time_zone: null,
+        subject_text: 'Numbers',
+        body_text: null,
+        send_via: 'email',
+        page_width: 1200,
+        parameters: { timerange: '1717200000~1719792000' },
+        last_sent_at: null,
       },
       relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } }, report: { data: null } },
     });
@@ -63,7 +84,10 @@ describe('dashboard schedules: create, read, update, delete', () => {
     expect(patched.json.data.attributes).toMatchObject({ name: 'Weekly', schedule: 'disabled', next_send_at: null, bcc_emails: 'dee@example.com' });
     expect((await call(`/dashboard_schedules/${id}`, { key, method: 'DELETE' })).status).toBe(204);
     expect((await call(`/dashboard_schedules/${id}`, { key })).status).toBe(404);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
     expect(log.map((l) => l.action).sort()).toEqual(['create', 'delete', 'update']);
   });
 
@@ -78,9 +102,17 @@ describe('dashboard schedules: create, read, update, delete', () => {
     const tokyoOrg = await makeOrg('schedules-tokyo');
     await db().update(organizations).set({ time_zone: 'Asia/Tokyo' }).where(eq(organizations.id, tokyoOrg.organization.id));
     const tokyoKey = await makeKey(tokyoOrg.organization.id);
-    const res = await jsonApi('/dashboard_schedules', 'POST', schedule({ ...base, schedule: 'daily;08:00' }, {
-      dashboard: rel('dashboards', tokyoOrg.sampleDashboard.id),
-    }), tokyoKey);
+    const res = await jsonApi(
+      '/dashboard_schedules',
+      'POST',
+      schedule(
+        { ...base, schedule: 'daily;08:00' },
+        {
+          dashboard: rel('dashboards', tokyoOrg.sampleDashboard.id),
+        },
+      ),
+      tokyoKey,
+    );
     const at = new Date(res.json.data.attributes.next_send_at);
     // 08:00 in Tokyo (UTC+9) is 23:00 UTC.
     expect([at.getUTCHours(), at.getUTCMinutes()]).toEqual([23, 0]);
@@ -95,7 +127,8 @@ describe('dashboard schedules: create, read, update, delete', () => {
     const both = await create({}, { dashboard: rel('dashboards', other), report: rel('reports', reportId) });
     expect(both.status).toBe(201);
     expect(both.json.data.relationships).toEqual({
-      dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } }, report: { data: { type: 'reports', id: reportId } },
+      dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } },
+      report: { data: { type: 'reports', id: reportId } },
     });
     const withReport = await call(`/dashboard_schedules/${both.json.data.id}?include=report`, { key });
     expect(withReport.json.included.map((r: any) => `${r.type}/${r.id}`)).toEqual([`reports/${reportId}`]);
@@ -124,12 +157,18 @@ describe('dashboard schedules: validation', () => {
   it('requires name, attach_as, schedule, emails and a dashboard or report', async () => {
     const res = await jsonApi('/dashboard_schedules', 'POST', schedule({ subject_text: 'x' }, { dashboard: rel('dashboards', org.sampleDashboard.id) }), key);
     expect(res.status).toBe(422);
-    expect(errorsOf(res)).toEqual(expect.arrayContaining(['name', 'attach_as', 'schedule', 'emails'].map((a) => ['missing_attribute', `/data/attributes/${a}`])));
+    expect(errorsOf(res)).toEqual(
+      expect.arrayContaining(['name', 'attach_as', 'schedule', 'emails'].map((a) => ['missing_attribute', `/data/attributes/${a}`])),
+    );
     const target = await jsonApi('/dashboard_schedules', 'POST', schedule(base), key);
     expect(errorsOf(target)).toEqual([['invalid_relationship', '/data/relationships/dashboard']]);
     const other = await makeOrg('schedules-other');
-    expect(errorsOf(await create({}, { dashboard: rel('dashboards', other.sampleDashboard.id) }))).toEqual([['invalid_relationship', '/data/relationships/dashboard/data/id']]);
-    expect(errorsOf(await create({}, { report: rel('reports', other.sampleDashboard.reports[0]!.id) }))).toEqual([['invalid_relationship', '/data/relationships/report/data/id']]);
+    expect(errorsOf(await create({}, { dashboard: rel('dashboards', other.sampleDashboard.id) }))).toEqual([
+      ['invalid_relationship', '/data/relationships/dashboard/data/id'],
+    ]);
+    expect(errorsOf(await create({}, { report: rel('reports', other.sampleDashboard.reports[0]!.id) }))).toEqual([
+      ['invalid_relationship', '/data/relationships/report/data/id'],
+    ]);
   });
 
   it.each([
@@ -160,7 +199,11 @@ describe('dashboard schedules: validation', () => {
 
   it('reports several bad attributes together, and checks types, bounds and read-only fields', async () => {
     const res = await create({ emails: 'x', attach_as: 'gif', schedule: 'never' });
-    expect(errorsOf(res).map((e: string[]) => e[1]).sort()).toEqual(['/data/attributes/attach_as', '/data/attributes/emails', '/data/attributes/schedule']);
+    expect(
+      errorsOf(res)
+        .map((e: string[]) => e[1])
+        .sort(),
+    ).toEqual(['/data/attributes/attach_as', '/data/attributes/emails', '/data/attributes/schedule']);
     for (const [attrs, code, pointer] of [
       [{ page_width: 100 }, 'invalid_attribute', 'page_width'],
       [{ page_width: 5000 }, 'invalid_attribute', 'page_width'],
@@ -178,10 +221,16 @@ describe('dashboard schedules: validation', () => {
   });
 
   it('accepts every attach_as format and both time forms, storing lists trimmed', async () => {
-    const res = await create({ attach_as: 'excel, csv,png,dark_png,inline_png,dark_inline_png,pdf,dark_pdf', schedule: ' monthly;1,15,31;12am, 6:30 pm ', emails: ' a@example.com , b@example.co.uk ' });
+    const res = await create({
+      attach_as: 'excel, csv,png,dark_png,inline_png,dark_inline_png,pdf,dark_pdf',
+      schedule: ' monthly;1,15,31;12am, 6:30 pm ',
+      emails: ' a@example.com , b@example.co.uk ',
+    });
     expect(res.status).toBe(201);
     expect(res.json.data.attributes).toMatchObject({
-      attach_as: 'excel,csv,png,dark_png,inline_png,dark_inline_png,pdf,dark_pdf', schedule: 'monthly;1,15,31;12am, 6:30 pm', emails: 'a@example.com, b@example.co.uk',
+      attach_as: 'excel,csv,png,dark_png,inline_png,dark_inline_png,pdf,dark_pdf',
+      schedule: 'monthly;1,15,31;12am, 6:30 pm',
+      emails: 'a@example.com, b@example.co.uk',
     });
   });
 });
@@ -194,7 +243,10 @@ describe('dashboard schedules: send now', () => {
     // and kept. Real delivery is tested end to end (e2e/exports.stack.test.ts).
     expect(res.status).toBe(422);
     expect(res.json.errors[0]).toMatchObject({ code: 'invalid_state' });
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'send_now')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'send_now')));
     expect(log).toHaveLength(1);
     expect(log[0]!.details).toMatchObject({ sent: false });
     expect((await call(`/dashboard_schedules/${id}`, { key })).json.data.attributes.last_sent_at).toBeNull();
@@ -257,7 +309,8 @@ describe('dashboard schedules: permissions', () => {
   it("answers 404 for another organization's schedule", async () => {
     const other = await makeOrg('schedules-intruder');
     const otherKey = await makeKey(other.organization.id);
-    const foreign = (await jsonApi('/dashboard_schedules', 'POST', schedule(base, { dashboard: rel('dashboards', other.sampleDashboard.id) }), otherKey)).json.data.id;
+    const foreign = (await jsonApi('/dashboard_schedules', 'POST', schedule(base, { dashboard: rel('dashboards', other.sampleDashboard.id) }), otherKey)).json
+      .data.id;
     for (const res of [
       await call(`/dashboard_schedules/${foreign}`, { key }),
       await patch(foreign, { name: 'x' }),
@@ -272,10 +325,16 @@ describe('dashboard schedules: permissions', () => {
   it('concurrent updates of different attributes both survive', async () => {
     const id = (await create({})).json.data.id;
     await Promise.all([
-      patch(id, { name: 'Renamed' }), patch(id, { subject_text: 'Subject' }), patch(id, { schedule: 'daily;07:00' }), patch(id, { cc_emails: 'c@example.com' }),
+      patch(id, { name: 'Renamed' }),
+      patch(id, { subject_text: 'Subject' }),
+      patch(id, { schedule: 'daily;07:00' }),
+      patch(id, { cc_emails: 'c@example.com' }),
     ]);
     expect((await call(`/dashboard_schedules/${id}`, { key })).json.data.attributes).toMatchObject({
-      name: 'Renamed', subject_text: 'Subject', schedule: 'daily;07:00', cc_emails: 'c@example.com',
+      name: 'Renamed',
+      subject_text: 'Subject',
+      schedule: 'daily;07:00',
+      cc_emails: 'c@example.com',
     });
   });
 });
@@ -284,9 +343,12 @@ describe('dashboard schedules: OpenAPI', () => {
   it('documents every call with its permission and error answers, and says what send_now answers', async () => {
     const doc = (await call('/openapi.json')).json;
     for (const [method, path, permission] of [
-      ['get', '/dashboard_schedules', 'view_schedules'], ['post', '/dashboard_schedules', 'manage_schedules'],
-      ['get', '/dashboard_schedules/{id}', 'view_schedules'], ['patch', '/dashboard_schedules/{id}', 'manage_schedules'],
-      ['delete', '/dashboard_schedules/{id}', 'manage_schedules'], ['post', '/dashboard_schedules/{id}/send_now', 'manage_schedules'],
+      ['get', '/dashboard_schedules', 'view_schedules'],
+      ['post', '/dashboard_schedules', 'manage_schedules'],
+      ['get', '/dashboard_schedules/{id}', 'view_schedules'],
+      ['patch', '/dashboard_schedules/{id}', 'manage_schedules'],
+      ['delete', '/dashboard_schedules/{id}', 'manage_schedules'],
+      ['post', '/dashboard_schedules/{id}/send_now', 'manage_schedules'],
     ] as const) {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();

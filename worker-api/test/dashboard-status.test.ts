@@ -50,8 +50,15 @@ describe('dashboard status', () => {
     const again = await status();
     expect(again.json.reports.map((r: any) => r.execution_id).sort()).toEqual(done.reports.map((r: any) => r.execution_id).sort());
     // The status object records them with its own client: parameters are stored as a JSON object, not as a string of JSON.
-    const kinds = await db().selectDistinct({ kind: sql<string>`jsonb_typeof(${executions.parameters})` }).from(executions)
-      .where(inArray(executions.id, done.reports.map((r: any) => r.execution_id as string)));
+    const kinds = await db()
+      .selectDistinct({ kind: sql<string>`jsonb_typeof(${executions.parameters})` })
+      .from(executions)
+      .where(
+        inArray(
+          executions.id,
+          done.reports.map((r: any) => r.execution_id as string),
+        ),
+      );
     expect(kinds.map((k) => k.kind)).toEqual(['object']);
   });
 
@@ -60,7 +67,9 @@ describe('dashboard status', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => status({ parameters })));
     expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.json).slice(0, 200)}`)).toEqual([]);
     await settle({ parameters });
-    const rows = await db().select({ id: executions.id, report: executions.report_id }).from(executions)
+    const rows = await db()
+      .select({ id: executions.id, report: executions.report_id })
+      .from(executions)
       .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, reportIds)));
     const ids = new Set(answers.flatMap((a) => a.json.reports.map((r: any) => r.execution_id)));
     expect(ids.size).toBe(reportIds.length);
@@ -70,23 +79,36 @@ describe('dashboard status', () => {
   // 60 requests at once each open their own client on the Hyperdrive path, and local Hyperdrive (unlike
   // Cloudflare's, which pools) opens a server connection for each: past the server's max_connections. The
   // DbPool path runs this test (npm test's "worker-api (db pool)" suite).
-  it.skipIf((env as { DB_ACCESS?: string }).DB_ACCESS === 'hyperdrive')('coalesces pollers of queries that never ran: exactly one execution per report', async () => {
-    const tag = Math.random().toString(36).slice(2, 10);
-    const board = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Fresh', [0, 1, 2].map((i) => ({
-      name: `R${i}`, sql: `select '${tag}' as tag, ${i} as n, pg_sleep(0.3)`,
-    })));
-    const answers = await Promise.all(Array.from({ length: 60 }, () => call(`/dashboards/${board.id}/status`, { key, method: 'POST', body: {} })));
-    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.json).slice(0, 200)}`)).toEqual([]);
-    // The object records an execution just after it answers: wait for the rows, then count them once
-    // the queries (0.3 s each) have had time to finish, so a late duplicate would show.
-    const count = () => db().select({ id: executions.id }).from(executions)
-      .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, board.reportIds)));
-    for (let t = 0; t < 100 && (await count()).length < 3; t++) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 1_000));
-    const rows = await count();
-    expect(rows).toHaveLength(3);
-    expect(new Set(answers.flatMap((a) => a.json.reports.map((r: any) => r.execution_id)))).toEqual(new Set(rows.map((r) => r.id)));
-  }, 60_000);
+  it.skipIf((env as { DB_ACCESS?: string }).DB_ACCESS === 'hyperdrive')(
+    'coalesces pollers of queries that never ran: exactly one execution per report',
+    async () => {
+      const tag = Math.random().toString(36).slice(2, 10);
+      const board = await dashboardWith(
+        org.organization.id,
+        org.sampleDatasource.id,
+        'Fresh',
+        [0, 1, 2].map((i) => ({
+          name: `R${i}`,
+          sql: `select '${tag}' as tag, ${i} as n, pg_sleep(0.3)`,
+        })),
+      );
+      const answers = await Promise.all(Array.from({ length: 60 }, () => call(`/dashboards/${board.id}/status`, { key, method: 'POST', body: {} })));
+      expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.json).slice(0, 200)}`)).toEqual([]);
+      // The object records an execution just after it answers: wait for the rows, then count them once
+      // the queries (0.3 s each) have had time to finish, so a late duplicate would show.
+      const count = () =>
+        db()
+          .select({ id: executions.id })
+          .from(executions)
+          .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, board.reportIds)));
+      for (let t = 0; t < 100 && (await count()).length < 3; t++) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 1_000));
+      const rows = await count();
+      expect(rows).toHaveLength(3);
+      expect(new Set(answers.flatMap((a) => a.json.reports.map((r: any) => r.execution_id)))).toEqual(new Set(rows.map((r) => r.id)));
+    },
+    60_000,
+  );
 
   it('refresh re-runs; a broken report reports its error without stopping the others', async () => {
     const before = await settle();
@@ -97,7 +119,9 @@ describe('dashboard status', () => {
 
     const broken = newId('report');
     const [tpl] = await db().select().from(reports).where(eq(reports.id, reportIds[0]!));
-    await db().insert(reports).values({ ...tpl!, id: broken, name: 'Broken', sql_query: 'select nope from nowhere', created_at: new Date(), updated_at: new Date() });
+    await db()
+      .insert(reports)
+      .values({ ...tpl!, id: broken, name: 'Broken', sql_query: 'select nope from nowhere', created_at: new Date(), updated_at: new Date() });
     await new Promise((r) => setTimeout(r, 3_100)); // the object re-reads the dashboard every 3 s
     const withBroken = await settle({ refresh_data: false });
     const b = withBroken.reports.find((r: any) => r.report_id === broken);
@@ -134,7 +158,7 @@ describe('staleness: data_refresh_rate and data_refresh_anchor_time', () => {
     expect(isStale(at('2025-03-10T10:00:00Z'), at('2025-03-10T11:00:00Z'), 60, null, 'UTC')).toBe(true);
   });
 
-  it('with an anchor, at the refresh points anchor + k × rate, in the organization\'s time zone', () => {
+  it("with an anchor, at the refresh points anchor + k × rate, in the organization's time zone", () => {
     // Daily at 06:00 Berlin (05:00 UTC in winter): data from 10:00 goes stale the next morning.
     expect(staleAt(at('2025-01-10T10:00:00Z'), 1440, '06:00', 'Europe/Berlin')).toBe(at('2025-01-11T05:00:00Z'));
     // Computed before today's anchor: stale at today's anchor.
@@ -182,8 +206,11 @@ describe('the data call and the status poll share executions', () => {
       await new Promise((r) => setTimeout(r, 150));
     }
   }
-  const executionsOf = async (reportIds: string[]) => db().select({ id: executions.id, report: executions.report_id }).from(executions)
-    .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, reportIds)));
+  const executionsOf = async (reportIds: string[]) =>
+    db()
+      .select({ id: executions.id, report: executions.report_id })
+      .from(executions)
+      .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, reportIds)));
 
   it('a data call after the poll reuses the executions the status object ran', async () => {
     const id = await board('poll first');

@@ -49,7 +49,10 @@ describe('PUT /dashboards/{id}/layout', () => {
     const again = await layout(d.id, { layout: [tile(a, 1, 1, 6, 3), tile(b, 1, 1, 6, 3)] });
     expect(again.status).toBe(200);
     expect(again.json.data.attributes.floating_enabled).toBe(true);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, d.id), eq(auditLog.action, 'layout')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, d.id), eq(auditLog.action, 'layout')));
     expect(log).toHaveLength(3);
   });
 
@@ -127,7 +130,10 @@ describe('POST /dashboards/{id}/share', () => {
 
     // The built-in aliases name the organization's built-in groups.
     const aliased = await share(id, { share_mode: 'custom', user_group_ids: ['all_analysts', group] });
-    const builtIn = await db().select().from(userGroups).where(and(eq(userGroups.organization_id, orgId), eq(userGroups.built_in_behavior, 'all_analysts')));
+    const builtIn = await db()
+      .select()
+      .from(userGroups)
+      .where(and(eq(userGroups.organization_id, orgId), eq(userGroups.built_in_behavior, 'all_analysts')));
     expect(aliased.json.data.relationships.user_groups.data.map((g: any) => g.id).sort()).toEqual([builtIn[0]!.id, group].sort());
     expect([await sees(analyst), await sees(viewer), await sees(member)]).toEqual([true, false, true]);
 
@@ -135,7 +141,10 @@ describe('POST /dashboards/{id}/share', () => {
     expect(none.json.data.relationships.user_groups.data).toEqual([]);
     expect(await db().select().from(dashboardUserGroups).where(eq(dashboardUserGroups.dashboard_id, id))).toEqual([]);
     expect([await sees(analyst), await sees(viewer), await sees(member), await sees(admin)]).toEqual([false, false, false, true]);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'share')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'share')));
     expect(log).toHaveLength(5);
     expect(log.find((l) => (l.details as any).share_mode === 'custom' && (l.details as any).notify_new_users)).toBeDefined();
   });
@@ -172,7 +181,12 @@ describe('POST /dashboards/{id}/duplicate', () => {
     expectJsonApiDocument(res.json);
     const copy = res.json.data;
     expect(copy.id).not.toBe(org.sampleDashboard.id);
-    expect(copy.attributes).toMatchObject({ name: 'Online shop overview (copy)', share_mode: 'none', is_locked: false, color_scheme: source.json.data.attributes.color_scheme });
+    expect(copy.attributes).toMatchObject({
+      name: 'Online shop overview (copy)',
+      share_mode: 'none',
+      is_locked: false,
+      color_scheme: source.json.data.attributes.color_scheme,
+    });
     expect(copy.relationships.user.data).toEqual({ type: 'users', id: analyst.id });
     const oldIds = source.json.data.relationships.reports.data.map((r: any) => r.id);
     const newIds = copy.relationships.reports.data.map((r: any) => r.id);
@@ -184,8 +198,7 @@ describe('POST /dashboards/{id}/duplicate', () => {
     const copied = await call(`/dashboards/${copy.id}?include=reports`, { session: analyst.session });
     for (const r of source.json.included) byOld.set(r.attributes.name, r.id);
     const nameOfNew = new Map(copied.json.included.map((r: any) => [r.id, r.attributes.name]));
-    expect(copy.attributes.layout.map((t: any) => ({ ...t, id: byOld.get(nameOfNew.get(t.id) as string) })))
-      .toEqual(source.json.data.attributes.layout);
+    expect(copy.attributes.layout.map((t: any) => ({ ...t, id: byOld.get(nameOfNew.get(t.id) as string) }))).toEqual(source.json.data.attributes.layout);
     for (const r of copied.json.included) {
       const orig = source.json.included.find((o: any) => o.attributes.name === r.attributes.name);
       expect(r.attributes.sql_query).toBe(orig.attributes.sql_query);
@@ -195,7 +208,10 @@ describe('POST /dashboards/{id}/duplicate', () => {
     // The original is untouched.
     const again = await call(`/dashboards/${org.sampleDashboard.id}`, { key });
     expect(again.json.data.relationships.reports.data.map((r: any) => r.id)).toEqual(oldIds);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, copy.id), eq(auditLog.action, 'create')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, copy.id), eq(auditLog.action, 'create')));
     expect(log[0]!.details).toMatchObject({ duplicate_of: org.sampleDashboard.id });
   });
 

@@ -25,7 +25,12 @@ const pointers = (res: { status: number; json: any }) => {
 /** A backup with its ids and times left out, to compare two backups of equal dashboards. */
 function shape(b: any) {
   return {
-    dashboard: { ...b.dashboard, layout: b.dashboard.layout.map(({ id: _, ...t }: any) => t), filter_ids: b.dashboard.filter_ids.length, sql_snippet_ids: b.dashboard.sql_snippet_ids.length },
+    dashboard: {
+      ...b.dashboard,
+      layout: b.dashboard.layout.map(({ id: _, ...t }: any) => t),
+      filter_ids: b.dashboard.filter_ids.length,
+      sql_snippet_ids: b.dashboard.sql_snippet_ids.length,
+    },
     reports: b.reports.map(({ id: _, filter_ids, sql_snippet_ids, ...r }: any) => ({ ...r, filters: filter_ids.length, snippets: sql_snippet_ids.length })),
     filters: b.filters.map((f: any) => f.variable_name).sort(),
     sql_snippets: b.sql_snippets.map((s: any) => s.name).sort(),
@@ -45,20 +50,33 @@ beforeAll(async () => {
   ids.inner = newId('sql_snippet');
   ids.segment = newId('filter');
   const ds = org.sampleDatasource.id;
-  await db().insert(sqlSnippets).values([
-    { id: ids.inner, organization_id: orgId, datasource_id: ds, name: 'backup_inner', text: "status = 'paid'" },
-    { id: ids.outer, organization_id: orgId, datasource_id: ds, name: 'backup_outer', text: '[backup_inner] AND {{min}} > 0', params: ['min'] },
-  ]);
-  await db().insert(sqlSnippetUses).values([
-    { organization_id: orgId, owner_type: 'sql_snippet', owner_id: ids.outer, sql_snippet_id: ids.inner },
-    { organization_id: orgId, owner_type: 'report', owner_id: reportIds[0]!, sql_snippet_id: ids.outer },
-    { organization_id: orgId, owner_type: 'dashboard', owner_id: dashboardId, sql_snippet_id: ids.inner },
-  ]);
+  await db()
+    .insert(sqlSnippets)
+    .values([
+      { id: ids.inner, organization_id: orgId, datasource_id: ds, name: 'backup_inner', text: "status = 'paid'" },
+      { id: ids.outer, organization_id: orgId, datasource_id: ds, name: 'backup_outer', text: '[backup_inner] AND {{min}} > 0', params: ['min'] },
+    ]);
+  await db()
+    .insert(sqlSnippetUses)
+    .values([
+      { organization_id: orgId, owner_type: 'sql_snippet', owner_id: ids.outer, sql_snippet_id: ids.inner },
+      { organization_id: orgId, owner_type: 'report', owner_id: reportIds[0]!, sql_snippet_id: ids.outer },
+      { organization_id: orgId, owner_type: 'dashboard', owner_id: dashboardId, sql_snippet_id: ids.inner },
+    ]);
   const country = org.sampleDashboard.filters.find((f) => f.variable_name === 'country')!.id;
-  await db().insert(filters).values({
-    id: ids.segment, organization_id: orgId, variable_name: 'backup_segment', display_name: 'Segment', control_type: 'dropdown_manual',
-    value_type: 'TEXT', values: ['b2b', 'b2c'], value_names: ['Business', 'Consumer'], parent_filter_id: country,
-  });
+  await db()
+    .insert(filters)
+    .values({
+      id: ids.segment,
+      organization_id: orgId,
+      variable_name: 'backup_segment',
+      display_name: 'Segment',
+      control_type: 'dropdown_manual',
+      value_type: 'TEXT',
+      values: ['b2b', 'b2c'],
+      value_names: ['Business', 'Consumer'],
+      parent_filter_id: country,
+    });
   await db().insert(dashboardFilters).values({ organization_id: orgId, dashboard_id: dashboardId, filter_id: ids.segment, position: 5 });
   await db().insert(reportFilters).values({ organization_id: orgId, report_id: reportIds[1]!, filter_id: ids.segment });
 });
@@ -85,7 +103,10 @@ describe('POST /dashboards/{id}/backup', () => {
     expect(b.sql_snippets.find((s: any) => s.id === ids.outer)).toMatchObject({ sql_snippet_ids: [ids.inner], params: ['min'] });
     expect(b.datasources).toEqual([{ id: org.sampleDatasource.id, name: 'Sample data', database_type: 'postgres' }]);
     expect(JSON.stringify(b)).not.toMatch(/password|secret/i);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, dashboardId), eq(auditLog.action, 'backup')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, dashboardId), eq(auditLog.action, 'backup')));
     expect(log.length).toBeGreaterThanOrEqual(1);
   });
 
@@ -116,12 +137,25 @@ describe('POST /dashboards/restore', () => {
     expect(d.relationships.sql_snippets.data).toEqual([{ type: 'sql_snippets', id: ids.inner }]);
     expect(d.attributes.layout.every((t: any) => newReports.includes(t.id))).toBe(true);
     // Nothing was created beside the dashboard and its reports.
-    expect(await db().select().from(sqlSnippets).where(and(eq(sqlSnippets.organization_id, orgId), eq(sqlSnippets.name, 'backup_outer')))).toHaveLength(1);
-    expect(await db().select().from(filters).where(and(eq(filters.organization_id, orgId), eq(filters.variable_name, 'backup_segment')))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(sqlSnippets)
+        .where(and(eq(sqlSnippets.organization_id, orgId), eq(sqlSnippets.name, 'backup_outer'))),
+    ).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(filters)
+        .where(and(eq(filters.organization_id, orgId), eq(filters.variable_name, 'backup_segment'))),
+    ).toHaveLength(1);
     // A backup of the restored dashboard describes the same dashboard.
     const again = (await backup(d.id)).json;
     expect(shape(again)).toEqual(shape(b));
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, d.id), eq(auditLog.action, 'restore')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, d.id), eq(auditLog.action, 'restore')));
     expect(log[0]!.details).toMatchObject({ source_dashboard_id: dashboardId, filters_created: [], sql_snippets_created: [] });
   });
 
@@ -142,17 +176,28 @@ describe('POST /dashboards/restore', () => {
     const restoredFilters = d.relationships.filters.data.map((f: any) => f.id);
     expect(restoredFilters.slice(0, 2).sort()).toEqual(otherSample);
     const [segment] = await db().select().from(filters).where(eq(filters.id, restoredFilters[2]));
-    expect(segment).toMatchObject({ organization_id: otherOrg, variable_name: 'backup_segment', values: ['b2b', 'b2c'], value_names: ['Business', 'Consumer'] });
+    expect(segment).toMatchObject({
+      organization_id: otherOrg,
+      variable_name: 'backup_segment',
+      values: ['b2b', 'b2c'],
+      value_names: ['Business', 'Consumer'],
+    });
     expect(segment!.id).not.toBe(ids.segment);
     expect(otherSample).toContain(segment!.parent_filter_id);
     // Snippets were created there, with the nesting mapped to the new ids.
-    const snips = await db().select().from(sqlSnippets).where(and(eq(sqlSnippets.organization_id, otherOrg), inArray(sqlSnippets.name, ['backup_inner', 'backup_outer'])));
+    const snips = await db()
+      .select()
+      .from(sqlSnippets)
+      .where(and(eq(sqlSnippets.organization_id, otherOrg), inArray(sqlSnippets.name, ['backup_inner', 'backup_outer'])));
     expect(snips).toHaveLength(2);
     const outer = snips.find((s) => s.name === 'backup_outer')!;
     const inner = snips.find((s) => s.name === 'backup_inner')!;
     expect([outer.id, inner.id]).not.toContain(ids.outer);
     expect(outer.datasource_id).toBe(other.sampleDatasource.id);
-    const nested = await db().select().from(sqlSnippetUses).where(and(eq(sqlSnippetUses.owner_type, 'sql_snippet'), eq(sqlSnippetUses.owner_id, outer.id)));
+    const nested = await db()
+      .select()
+      .from(sqlSnippetUses)
+      .where(and(eq(sqlSnippetUses.owner_type, 'sql_snippet'), eq(sqlSnippetUses.owner_id, outer.id)));
     expect(nested.map((u) => u.sql_snippet_id)).toEqual([inner.id]);
     expect(d.relationships.sql_snippets.data).toEqual([{ type: 'sql_snippets', id: inner.id }]);
     const withReports = await call(`/dashboards/${d.id}?include=reports`, { key: otherKey });
@@ -162,8 +207,18 @@ describe('POST /dashboards/restore', () => {
     // A second restore there reuses what the first created.
     const second = await restore(mapped, otherKey);
     expect(second.status).toBe(201);
-    expect(await db().select().from(sqlSnippets).where(and(eq(sqlSnippets.organization_id, otherOrg), eq(sqlSnippets.name, 'backup_outer')))).toHaveLength(1);
-    expect(await db().select().from(filters).where(and(eq(filters.organization_id, otherOrg), eq(filters.variable_name, 'backup_segment')))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(sqlSnippets)
+        .where(and(eq(sqlSnippets.organization_id, otherOrg), eq(sqlSnippets.name, 'backup_outer'))),
+    ).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(filters)
+        .where(and(eq(filters.organization_id, otherOrg), eq(filters.variable_name, 'backup_segment'))),
+    ).toHaveLength(1);
   });
 
   it('checks the format, the version and that the parts of a backup refer to each other', async () => {
@@ -174,21 +229,96 @@ describe('POST /dashboards/restore', () => {
       return copy;
     };
     const cases: [unknown, string][] = [
-      [edit((x) => { x.format = 'other'; }), '/format'],
-      [edit((x) => { x.version = 2; }), '/version'],
-      [edit((x) => { delete x.reports; }), '/reports'],
-      [edit((x) => { x.dashboard.layout[0].id = 'rep_missing'; }), '/dashboard/layout/0/id'],
-      [edit((x) => { x.dashboard.layout[0].column = 13; }), '/dashboard/layout/0/column'],
-      [edit((x) => { x.reports[0].filter_ids = ['flt_missing']; }), '/reports/0/filter_ids/0'],
-      [edit((x) => { x.reports[0].datasource_id = 'dsr_unlisted'; }), '/reports/0/datasource_id'],
-      [edit((x) => { x.reports[1].id = x.reports[0].id; }), '/reports/1/id'],
-      [edit((x) => { x.reports[0].sql_query = ''; }), '/reports/0/sql_query'],
-      [edit((x) => { x.filters[0].variable_name = 'bad name'; }), '/filters/0/variable_name'],
-      [edit((x) => { x.filters[0].control_type = 'slider'; }), '/filters/0/control_type'],
-      [edit((x) => { x.sql_snippets[0].sql_snippet_ids = ['snp_missing']; }), '/sql_snippets/0/sql_snippet_ids/0'],
-      [edit((x) => { x.dashboard.color_scheme = 'scheme_12'; }), '/dashboard/color_scheme'],
-      [edit((x) => { x.dashboard.time_zone_config = { type: 'fixed' }; }), '/dashboard/time_zone_config/fixed_time_zone'],
-      [edit((x) => { x.extra = 1; }), ''],
+      [
+        edit((x) => {
+          x.format = 'other';
+        }),
+        '/format',
+      ],
+      [
+        edit((x) => {
+          x.version = 2;
+        }),
+        '/version',
+      ],
+      [
+        edit((x) => {
+          delete x.reports;
+        }),
+        '/reports',
+      ],
+      [
+        edit((x) => {
+          x.dashboard.layout[0].id = 'rep_missing';
+        }),
+        '/dashboard/layout/0/id',
+      ],
+      [
+        edit((x) => {
+          x.dashboard.layout[0].column = 13;
+        }),
+        '/dashboard/layout/0/column',
+      ],
+      [
+        edit((x) => {
+          x.reports[0].filter_ids = ['flt_missing'];
+        }),
+        '/reports/0/filter_ids/0',
+      ],
+      [
+        edit((x) => {
+          x.reports[0].datasource_id = 'dsr_unlisted';
+        }),
+        '/reports/0/datasource_id',
+      ],
+      [
+        edit((x) => {
+          x.reports[1].id = x.reports[0].id;
+        }),
+        '/reports/1/id',
+      ],
+      [
+        edit((x) => {
+          x.reports[0].sql_query = '';
+        }),
+        '/reports/0/sql_query',
+      ],
+      [
+        edit((x) => {
+          x.filters[0].variable_name = 'bad name';
+        }),
+        '/filters/0/variable_name',
+      ],
+      [
+        edit((x) => {
+          x.filters[0].control_type = 'slider';
+        }),
+        '/filters/0/control_type',
+      ],
+      [
+        edit((x) => {
+          x.sql_snippets[0].sql_snippet_ids = ['snp_missing'];
+        }),
+        '/sql_snippets/0/sql_snippet_ids/0',
+      ],
+      [
+        edit((x) => {
+          x.dashboard.color_scheme = 'scheme_12';
+        }),
+        '/dashboard/color_scheme',
+      ],
+      [
+        edit((x) => {
+          x.dashboard.time_zone_config = { type: 'fixed' };
+        }),
+        '/dashboard/time_zone_config/fixed_time_zone',
+      ],
+      [
+        edit((x) => {
+          x.extra = 1;
+        }),
+        '',
+      ],
     ];
     for (const [body, pointer] of cases) expect(pointers(await restore(body)), pointer).toContain(pointer);
     expect((await call('/dashboards/restore', { key, method: 'POST', rawBody: '{', contentType: 'application/json' })).status).toBe(400);

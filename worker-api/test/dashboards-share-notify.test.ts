@@ -34,10 +34,12 @@ beforeAll(async () => {
   await db().update(users).set({ deactivated_at: new Date() }).where(eq(users.id, gone.id));
   group = newId('user_group');
   await db().insert(userGroups).values({ id: group, organization_id: org, name: 'Finance' });
-  await db().insert(userGroupMembers).values([
-    { organization_id: org, user_group_id: group, user_id: grouped.id },
-    { organization_id: org, user_group_id: group, user_id: gone.id },
-  ]);
+  await db()
+    .insert(userGroupMembers)
+    .values([
+      { organization_id: org, user_group_id: group, user_id: grouped.id },
+      { organization_id: org, user_group_id: group, user_id: gone.id },
+    ]);
   ownerAdmin = o.admin.id;
 });
 
@@ -117,7 +119,11 @@ describe('notify_new_users', () => {
 describe('the notice', () => {
   it('names who shared which dashboard, with the link in text and HTML, escaped', () => {
     const m = dashboardSharedMessage({
-      to: 'a@example.test', firstname: 'Ada', sharer: 'Grace <Hopper>', dashboard: 'Sales & "Margins"', organization: 'Acme',
+      to: 'a@example.test',
+      firstname: 'Ada',
+      sharer: 'Grace <Hopper>',
+      dashboard: 'Sales & "Margins"',
+      organization: 'Acme',
       link: 'https://app.example.test/app/dashboards/dsh_1',
     });
     expect(m.subject).toBe('Grace <Hopper> shared "Sales & "Margins"" with you');

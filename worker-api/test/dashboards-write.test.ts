@@ -1,8 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import {
-  auditLog, dashboardGroupMembers, dashboardGroups, dashboards, dashboardSharingLinks, filters, reportFilters, reports,
-  sqlSnippets, sqlSnippetUses,
+  auditLog,
+  dashboardGroupMembers,
+  dashboardGroups,
+  dashboards,
+  dashboardSharingLinks,
+  filters,
+  reportFilters,
+  reports,
+  sqlSnippets,
+  sqlSnippetUses,
 } from '@cairn/db';
 import { newId } from '@cairn/core';
 import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
@@ -13,8 +21,11 @@ let org: CreateOrganizationResult;
 let other: CreateOrganizationResult;
 let key: string;
 let orgId: string;
-const dash = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'dashboards', attributes, ...(relationships ? { relationships } : {}) });
+const dash = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'dashboards',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 const create = async (attributes: Record<string, unknown>, relationships?: Record<string, unknown>, k: string | { session: string } = key) => {
   const res = await jsonApi('/dashboards', 'POST', dash(attributes, relationships), typeof k === 'string' ? k : { session: k.session });
   expectJsonApiDocument(res.json);
@@ -40,17 +51,37 @@ describe('POST /dashboards', () => {
     const res = await create({ name: 'Plain' });
     expect(res.status).toBe(201);
     expect(res.json.data.attributes).toEqual({
-      name: 'Plain', description: null, time_zone_config: { type: 'organization' }, automatic_update_enabled: true,
-      thumbnail_enabled: true, thumbnail_image_url: null, thumbnail_created_at: null, prewarm: false, published: false,
-      data_refresh_rate: 1440, data_refresh_anchor_time: null, is_locked: false, default_parameters: {}, default_page_width: 1600,
-      layout: [], floating_enabled: false, color_scheme: 'scheme_6', filters_configuration: {}, share_mode: 'none', series_colors: {},
-      created_at: expect.any(String), updated_at: expect.any(String),
+      name: 'Plain',
+      description: null,
+      time_zone_config: { type: 'organization' },
+      automatic_update_enabled: true,
+      thumbnail_enabled: true,
+      thumbnail_image_url: null,
+      thumbnail_created_at: null,
+      prewarm: false,
+      published: false,
+      data_refresh_rate: 1440,
+      data_refresh_anchor_time: null,
+      is_locked: false,
+      default_parameters: {},
+      default_page_width: 1600,
+      layout: [],
+      floating_enabled: false,
+      color_scheme: 'scheme_6',
+      filters_configuration: {},
+      share_mode: 'none',
+      series_colors: {},
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     // Created by an API key: no creator user.
     expect(res.json.data.relationships.user.data).toBeNull();
     const id = res.json.data.id;
     expect(id).toMatch(/^dsh_/);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
     expect(log).toMatchObject([{ action: 'create', resource_type: 'dashboards', actor_type: 'api_key' }]);
     expect((await call(`/dashboards/${id}`, { key })).status).toBe(200);
   });
@@ -60,15 +91,37 @@ describe('POST /dashboards', () => {
     await db().insert(sqlSnippets).values({ id: snippet, organization_id: orgId, name: 'paid', text: "status = 'paid'" });
     const [f1, f2] = org.sampleDashboard.filters.map((f) => f.id);
     const attributes = {
-      name: 'Full', description: 'All of it',
+      name: 'Full',
+      description: 'All of it',
       time_zone_config: { type: 'input', fixed_time_zone: null, allowed_time_zones: ['Europe/Berlin', 'America/New_York', 'UTC'] },
-      automatic_update_enabled: false, thumbnail_enabled: false, prewarm: true, data_refresh_rate: 15, data_refresh_anchor_time: '06:30',
-      is_locked: false, default_parameters: { timerange: '1700000000~1710000000', aggregation: 'week', tz: 'Europe/Berlin', filters: [{ variable_name: 'country', selected_values: ['DE'] }] },
-      default_page_width: 1200, color_scheme: 'scheme_2',
-      filters_configuration: { apply_immediately: false, aggregation_options: ['day', 'week'], filter_sorting: ['country', 'order_date'], hidden_parameters: ['country'] },
+      automatic_update_enabled: false,
+      thumbnail_enabled: false,
+      prewarm: true,
+      data_refresh_rate: 15,
+      data_refresh_anchor_time: '06:30',
+      is_locked: false,
+      default_parameters: {
+        timerange: '1700000000~1710000000',
+        aggregation: 'week',
+        tz: 'Europe/Berlin',
+        filters: [{ variable_name: 'country', selected_values: ['DE'] }],
+      },
+      default_page_width: 1200,
+      color_scheme: 'scheme_2',
+      filters_configuration: {
+        apply_immediately: false,
+        aggregation_options: ['day', 'week'],
+        filter_sorting: ['country', 'order_date'],
+        hidden_parameters: ['country'],
+      },
     };
     const res = await create(attributes, {
-      filters: { data: [{ type: 'filters', id: f2 }, { type: 'filters', id: f1 }] },
+      filters: {
+        data: [
+          { type: 'filters', id: f2 },
+          { type: 'filters', id: f1 },
+        ],
+      },
       sql_snippets: { data: [{ type: 'sql_snippets', id: snippet }] },
     });
     expect(res.status).toBe(201);
@@ -98,11 +151,21 @@ describe('POST /dashboards', () => {
 
   it('refuses every read-only attribute with a pointer to it', async () => {
     const readOnly = {
-      published: true, layout: [], floating_enabled: true, thumbnail_image_url: 'https://x.test/a.png', thumbnail_created_at: '2024-01-01T00:00:00Z',
-      share_mode: 'all_users', created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-01T00:00:00Z',
+      published: true,
+      layout: [],
+      floating_enabled: true,
+      thumbnail_image_url: 'https://x.test/a.png',
+      thumbnail_created_at: '2024-01-01T00:00:00Z',
+      share_mode: 'all_users',
+      created_at: '2024-01-01T00:00:00Z',
+      updated_at: '2024-01-01T00:00:00Z',
     };
     const res = await create({ name: 'x', ...readOnly });
-    expect(pointers(res).sort()).toEqual(Object.keys(readOnly).map((k) => `/data/attributes/${k}`).sort());
+    expect(pointers(res).sort()).toEqual(
+      Object.keys(readOnly)
+        .map((k) => `/data/attributes/${k}`)
+        .sort(),
+    );
     expect(res.json.errors.every((e: any) => e.code === 'read_only_attribute')).toBe(true);
     const made = await create({ name: 'ro' });
     const p = await patch(made.json.data.id, { share_mode: 'custom' });
@@ -119,7 +182,10 @@ describe('POST /dashboards', () => {
       [{ time_zone_config: { type: 'fixed' } }, '/data/attributes/time_zone_config/fixed_time_zone'],
       [{ time_zone_config: { type: 'fixed', fixed_time_zone: 'Mars/Olympus_Mons' } }, '/data/attributes/time_zone_config/fixed_time_zone'],
       [{ time_zone_config: { type: 'fixed', fixed_time_zone: '+01:00' } }, '/data/attributes/time_zone_config/fixed_time_zone'],
-      [{ time_zone_config: { type: 'input', allowed_time_zones: ['Europe/Berlin', 'Nowhere/Town'] } }, '/data/attributes/time_zone_config/allowed_time_zones/1'],
+      [
+        { time_zone_config: { type: 'input', allowed_time_zones: ['Europe/Berlin', 'Nowhere/Town'] } },
+        '/data/attributes/time_zone_config/allowed_time_zones/1',
+      ],
       [{ time_zone_config: { type: 'organization', zone: 'UTC' } }, '/data/attributes/time_zone_config'],
       [{ time_zone_config: 'UTC' }, '/data/attributes/time_zone_config'],
       [{ color_scheme: 'scheme_9' }, '/data/attributes/color_scheme'],
@@ -177,7 +243,18 @@ describe('PATCH /dashboards/{id}', () => {
     const [f1, f2] = org.sampleDashboard.filters.map((f) => f.id);
     const made = await create({ name: 'Patch me', description: 'keep', color_scheme: 'scheme_3' }, { filters: { data: [{ type: 'filters', id: f1 }] } });
     const id = made.json.data.id;
-    const res = await patch(id, { name: 'Patched', data_refresh_anchor_time: '23:59' }, { filters: { data: [{ type: 'filters', id: f2 }, { type: 'filters', id: f1 }] } });
+    const res = await patch(
+      id,
+      { name: 'Patched', data_refresh_anchor_time: '23:59' },
+      {
+        filters: {
+          data: [
+            { type: 'filters', id: f2 },
+            { type: 'filters', id: f1 },
+          ],
+        },
+      },
+    );
     expect(res.status).toBe(200);
     expectJsonApiDocument(res.json);
     expect(res.json.data.attributes).toMatchObject({ name: 'Patched', description: 'keep', color_scheme: 'scheme_3', data_refresh_anchor_time: '23:59' });
@@ -189,7 +266,10 @@ describe('PATCH /dashboards/{id}', () => {
     expect(pointers(bad)).toEqual(['/data/attributes/data_refresh_rate']);
     const mismatch = await jsonApi(`/dashboards/${id}`, 'PATCH', { ...dash({ name: 'x' }), id: 'dsh_other' }, key);
     expect(mismatch.status).toBe(409);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'update')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'update')));
     expect(log.length).toBe(2);
     expect(log[0]!.details).toMatchObject({ attributes: expect.arrayContaining(['name']) });
   });
@@ -215,7 +295,13 @@ describe('PATCH /dashboards/{id}', () => {
       ]);
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       const got = await call(`/dashboards/${id}`, { key });
-      expect(got.json.data.attributes).toMatchObject({ name: `Raced ${round}`, description: 'described', color_scheme: 'scheme_1', data_refresh_rate: 30, prewarm: true });
+      expect(got.json.data.attributes).toMatchObject({
+        name: `Raced ${round}`,
+        description: 'described',
+        color_scheme: 'scheme_1',
+        data_refresh_rate: 30,
+        prewarm: true,
+      });
     }
   });
 });
@@ -276,16 +362,31 @@ describe('DELETE /dashboards/{id}', () => {
     const snippet = newId('sql_snippet');
     await db().insert(sqlSnippets).values({ id: snippet, organization_id: orgId, name: 'del', text: '1' });
     const filterId = org.sampleDashboard.filters[0]!.id;
-    const id = (await create({ name: 'Doomed' }, {
-      filters: { data: [{ type: 'filters', id: filterId }] }, sql_snippets: { data: [{ type: 'sql_snippets', id: snippet }] },
-    })).json.data.id;
+    const id = (
+      await create(
+        { name: 'Doomed' },
+        {
+          filters: { data: [{ type: 'filters', id: filterId }] },
+          sql_snippets: { data: [{ type: 'sql_snippets', id: snippet }] },
+        },
+      )
+    ).json.data.id;
     const reportId = newId('report');
-    await db().insert(reports).values({ id: reportId, organization_id: orgId, dashboard_id: id, datasource_id: org.sampleDatasource.id, name: 'r', sql_query: 'select 1' });
+    await db()
+      .insert(reports)
+      .values({ id: reportId, organization_id: orgId, dashboard_id: id, datasource_id: org.sampleDatasource.id, name: 'r', sql_query: 'select 1' });
     await db().insert(reportFilters).values({ organization_id: orgId, report_id: reportId, filter_id: filterId });
     await db().insert(sqlSnippetUses).values({ organization_id: orgId, owner_type: 'report', owner_id: reportId, sql_snippet_id: snippet });
-    const link = await jsonApi('/dashboard_sharing_links', 'POST', {
-      type: 'dashboard_sharing_links', attributes: { name: 'l' }, relationships: { dashboard: { data: { type: 'dashboards', id } } },
-    }, key);
+    const link = await jsonApi(
+      '/dashboard_sharing_links',
+      'POST',
+      {
+        type: 'dashboard_sharing_links',
+        attributes: { name: 'l' },
+        relationships: { dashboard: { data: { type: 'dashboards', id } } },
+      },
+      key,
+    );
     expect(link.status).toBe(201);
     const res = await call(`/dashboards/${id}`, { key, method: 'DELETE' });
     expect(res.status).toBe(204);
@@ -295,7 +396,10 @@ describe('DELETE /dashboards/{id}', () => {
     expect(await db().select().from(sqlSnippetUses).where(eq(sqlSnippetUses.sql_snippet_id, snippet))).toEqual([]);
     expect(await db().select().from(filters).where(eq(filters.id, filterId))).toHaveLength(1);
     expect(await db().select().from(sqlSnippets).where(eq(sqlSnippets.id, snippet))).toHaveLength(1);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'delete')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, id), eq(auditLog.action, 'delete')));
     expect(log).toHaveLength(1);
   });
 });
@@ -331,10 +435,12 @@ describe('permissions', () => {
     const hidden = (await create({ name: 'Admin private' }, undefined, { session: admin.session })).json.data.id;
     const group = newId('dashboard_group');
     await db().insert(dashboardGroups).values({ id: group, organization_id: orgId, name: 'Mixed' });
-    await db().insert(dashboardGroupMembers).values([
-      { organization_id: orgId, dashboard_group_id: group, dashboard_id: org.sampleDashboard.id, position: 0 },
-      { organization_id: orgId, dashboard_group_id: group, dashboard_id: hidden, position: 1 },
-    ]);
+    await db()
+      .insert(dashboardGroupMembers)
+      .values([
+        { organization_id: orgId, dashboard_group_id: group, dashboard_id: org.sampleDashboard.id, position: 0 },
+        { organization_id: orgId, dashboard_group_id: group, dashboard_id: hidden, position: 1 },
+      ]);
     const analyst = await makeUser(orgId, 'analyst');
     const res = await call(`/dashboards/${org.sampleDashboard.id}?include=dashboard_groups`, { session: analyst.session });
     expect(res.status).toBe(200);

@@ -24,14 +24,20 @@ describe('GET /dashboards', () => {
     expect(res.json.data.map((x: any) => x.attributes.name)).toEqual(['Chart gallery', 'Online shop overview']);
     const d = res.json.data.find((x: any) => x.id === org.sampleDashboard.id);
     expect(d).toMatchObject({ type: 'dashboards', id: org.sampleDashboard.id });
-    expect(d.attributes).toMatchObject({ name: 'Online shop overview', data_refresh_rate: 1440, color_scheme: 'scheme_6', default_page_width: 1600, is_locked: false });
+    expect(d.attributes).toMatchObject({
+      name: 'Online shop overview',
+      data_refresh_rate: 1440,
+      color_scheme: 'scheme_6',
+      default_page_width: 1600,
+      is_locked: false,
+    });
     expect(d.attributes).not.toHaveProperty('organization_id');
     expect(d.relationships.reports.data.length).toBeGreaterThanOrEqual(5);
     expect(d.links.self).toBe(`https://api.test/dashboards/${d.id}`);
     expect(res.json.meta.total).toBe(2);
   });
 
-  it('never shows another organization\'s dashboards', async () => {
+  it("never shows another organization's dashboards", async () => {
     const res = await call('/dashboards', { key });
     expect(res.json.data.map((d: any) => d.id)).not.toContain(other.sampleDashboard.id);
   });
@@ -65,9 +71,7 @@ describe('GET /dashboards', () => {
   it('shows only the dashboards a restricted key names', async () => {
     const extra = newId('dashboard');
     await db().insert(dashboards).values({ id: extra, organization_id: org.organization.id, name: 'AAA extra', share_mode: 'all_users' });
-    const restricted = await makeKey(org.organization.id, [
-      { permission: 'view_dashboards', resources: [{ type: 'dashboards', id: extra }] },
-    ]);
+    const restricted = await makeKey(org.organization.id, [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: extra }] }]);
     const res = await call('/dashboards', { key: restricted });
     expect(res.status).toBe(200);
     expect(res.json.data.map((d: any) => d.id)).toEqual([extra]);
@@ -95,7 +99,10 @@ describe('GET /dashboards/{id}', () => {
     expect(report.attributes.row).toBeGreaterThanOrEqual(1);
     expect(report.relationships.dashboard.data.id).toBe(org.sampleDashboard.id);
     // Every sample report uses both filters, and the linkage names them.
-    const filterIds = res.json.included.filter((r: any) => r.type === 'filters').map((f: any) => f.id).sort();
+    const filterIds = res.json.included
+      .filter((r: any) => r.type === 'filters')
+      .map((f: any) => f.id)
+      .sort();
     expect(report.relationships.filters.data.map((f: any) => f.id).sort()).toEqual(filterIds);
     expect(report.relationships.sql_snippets.data).toEqual([]);
     expect(res.json.data.relationships.filters.data.map((f: any) => f.id).sort()).toEqual(filterIds);
@@ -126,7 +133,7 @@ describe('GET /dashboards/{id}', () => {
     expectJsonApiDocument(res.json);
   });
 
-  it('answers 404 for another organization\'s dashboard and for an unknown id', async () => {
+  it("answers 404 for another organization's dashboard and for an unknown id", async () => {
     for (const id of [other.sampleDashboard.id, 'dsh_nope']) {
       const res = await call(`/dashboards/${id}`, { key });
       expect(res.status).toBe(404);
@@ -142,7 +149,10 @@ describe('GET /dashboards/{id}', () => {
   });
 
   it('gives the full key every include', async () => {
-    const res = await call(`/dashboards/${org.sampleDashboard.id}?include=reports,filters,sql_snippets,dashboard_groups,dashboard_sharing_links,user,user_groups`, { key: await makeKey(org.organization.id, all()) });
+    const res = await call(
+      `/dashboards/${org.sampleDashboard.id}?include=reports,filters,sql_snippets,dashboard_groups,dashboard_sharing_links,user,user_groups`,
+      { key: await makeKey(org.organization.id, all()) },
+    );
     expect(res.status).toBe(200);
     expect(res.json.included.some((r: any) => r.type === 'users' && r.id === org.admin.id)).toBe(true);
   });

@@ -49,14 +49,17 @@ describe('POST /datasources/{id}/test_connection', () => {
     expect((await appCall(`/datasources/${pgId}/test_connection`, { key, method: 'POST' })).json).toEqual({ status: 'ok', error_message: null });
     expect((await dsRow(pgId)).server_version).toMatch(/^\d+/);
     // The audit row names the resource by its plural JSON:API type, as every other row does.
-    const rows = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, pgId), eq(auditLog.action, 'test_connection')));
+    const rows = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, pgId), eq(auditLog.action, 'test_connection')));
     expect(rows.map((r) => r.resource_type)).toEqual(['datasources']);
     const myId = await makeDatasource(key, { ...MARIADB_ATTRS, database: my.name });
     expect((await appCall(`/datasources/${myId}/test_connection`, { key, method: 'POST' })).json.status).toBe('ok');
     expect((await dsRow(myId)).server_version).toMatch(/MariaDB|^\d+\./i);
   });
 
-  it('error with the database\'s own message: wrong password, unknown database, closed port', async () => {
+  it("error with the database's own message: wrong password, unknown database, closed port", async () => {
     const badPassword = await makeDatasource(key, { ...PG_ATTRS, username: 'cairn_no_such_role' });
     const a = await appCall(`/datasources/${badPassword}/test_connection`, { key, method: 'POST' });
     expect(a.status).toBe(200);
@@ -132,7 +135,7 @@ describe('GET /datasources/{id}/schema and POST /datasources/{id}/refresh', () =
     expect((await appCall(`/datasources/${id}/schema?nome=x`, { key })).status).toBe(400);
   });
 
-  it('MariaDB: the datasource\'s database with its columns', async () => {
+  it("MariaDB: the datasource's database with its columns", async () => {
     const id = await makeDatasource(key, { ...MARIADB_ATTRS, database: my.name });
     const res = await appCall(`/datasources/${id}/schema`, { key });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
@@ -140,7 +143,12 @@ describe('GET /datasources/{id}/schema and POST /datasources/{id}/refresh', () =
     expect(doc.json.schemas.map((s: any) => s.name)).toEqual([my.name]);
     const items = doc.json.schemas[0].tables[0];
     expect(items.name).toBe('items');
-    expect(items.columns.map((c: any) => [c.name, c.data_type])).toEqual([['id', 'Integer'], ['name', 'String'], ['price', 'Float'], ['seen', 'DateTime']]);
+    expect(items.columns.map((c: any) => [c.name, c.data_type])).toEqual([
+      ['id', 'Integer'],
+      ['name', 'String'],
+      ['price', 'Float'],
+      ['seen', 'DateTime'],
+    ]);
   });
 
   it('the sample datasource shows its shop schema only', async () => {
@@ -174,9 +182,12 @@ describe('GET /datasources/{id}/schema and POST /datasources/{id}/refresh', () =
     expect(doc.json.schemas[0].tables.map((t: any) => t.name)).toContain('returns');
   });
 
-  it('a stale cache is read again; an unreachable database is a 422 with the driver\'s message', async () => {
+  it("a stale cache is read again; an unreachable database is a 422 with the driver's message", async () => {
     const id = await makeDatasource(key, { ...PG_ATTRS, database: pg.name, included_schemas: ['other'] });
-    await db().update(datasources).set({ schema_cache: { schemas: [] }, schema_updated_at: new Date(Date.now() - 2 * 86_400_000) }).where(eq(datasources.id, id));
+    await db()
+      .update(datasources)
+      .set({ schema_cache: { schemas: [] }, schema_updated_at: new Date(Date.now() - 2 * 86_400_000) })
+      .where(eq(datasources.id, id));
     const doc = await schemaDoc((await appCall(`/datasources/${id}/schema`, { key })).json);
     expect(doc.json.schemas.map((s: any) => s.name)).toEqual(['other']);
     const closed = await makeDatasource(key, { ...PG_ATTRS, port: 1 });

@@ -17,11 +17,16 @@ async function createAgent(name: string, k: string = key) {
 }
 
 async function datasourceUsing(agentId: string, name = 'Behind the firewall') {
-  const res = await jsonApi('/datasources', 'POST', {
-    type: 'datasources',
-    attributes: { name, database_type: 'postgres', connection_mode: 'agent', host: 'db.internal' },
-    relationships: { agents: { data: [{ type: 'datasource_agents', id: agentId }] } },
-  }, key);
+  const res = await jsonApi(
+    '/datasources',
+    'POST',
+    {
+      type: 'datasources',
+      attributes: { name, database_type: 'postgres', connection_mode: 'agent', host: 'db.internal' },
+      relationships: { agents: { data: [{ type: 'datasource_agents', id: agentId }] } },
+    },
+    key,
+  );
   expect(res.status).toBe(201);
   return res.json.data.id as string;
 }
@@ -52,7 +57,10 @@ describe('datasource agents', () => {
     const list = await call('/datasource_agents', { key });
     expectJsonApiDocument(list.json);
     for (const r of list.json.data) expect(r.attributes).not.toHaveProperty('secret_key');
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, id)));
     expect(log.map((l) => l.action)).toEqual(['create']);
     expect(JSON.stringify(log)).not.toContain(a.secret_key);
     // Two agents never share ids or keys.
@@ -65,15 +73,29 @@ describe('datasource agents', () => {
     const missing = await jsonApi('/datasource_agents', 'POST', agent({}), key);
     expect(missing.status).toBe(422);
     expect(missing.json.errors[0]).toMatchObject({ code: 'missing_attribute', source: { pointer: '/data/attributes/name' } });
-    const ro = await jsonApi('/datasource_agents', 'POST', agent({
-      name: 'x', agent_id: 'mine', version: '1.0', address: '1.2.3.4', connected: true, active_queries: 3, secret_key: 'k', size: 'xl',
-    }), key);
+    const ro = await jsonApi(
+      '/datasource_agents',
+      'POST',
+      agent({
+        name: 'x',
+        agent_id: 'mine',
+        version: '1.0',
+        address: '1.2.3.4',
+        connected: true,
+        active_queries: 3,
+        secret_key: 'k',
+        size: 'xl',
+      }),
+      key,
+    );
     expect(ro.status).toBe(422);
     expectJsonApiDocument(ro.json);
-    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(expect.arrayContaining([
-      ...['agent_id', 'version', 'address', 'connected', 'active_queries', 'secret_key'].map((n) => ['read_only_attribute', `/data/attributes/${n}`]),
-      ['unknown_attribute', '/data/attributes/size'],
-    ]));
+    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(
+      expect.arrayContaining([
+        ...['agent_id', 'version', 'address', 'connected', 'active_queries', 'secret_key'].map((n) => ['read_only_attribute', `/data/attributes/${n}`]),
+        ['unknown_attribute', '/data/attributes/size'],
+      ]),
+    );
     const badEnabled = await jsonApi('/datasource_agents', 'POST', agent({ name: 'x', enabled: 'no' }), key);
     expect(badEnabled.json.errors[0].source.pointer).toBe('/data/attributes/enabled');
     expect((await call('/datasource_agents', { key, method: 'POST', body: { data: agent({ name: 'x' }) } })).status).toBe(415);

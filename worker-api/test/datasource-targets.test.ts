@@ -30,16 +30,32 @@ const own = env.HYPERDRIVE.database;
 
 const pg = (attributes: Record<string, unknown>) => ({
   type: 'datasources',
-  attributes: { name: `PG ${crypto.randomUUID().slice(0, 8)}`, database_type: 'postgres', connection_mode: 'direct', username: 'postgres', password: 'postgres', ...attributes },
+  attributes: {
+    name: `PG ${crypto.randomUUID().slice(0, 8)}`,
+    database_type: 'postgres',
+    connection_mode: 'direct',
+    username: 'postgres',
+    password: 'postgres',
+    ...attributes,
+  },
 });
 
 /** A datasource row written directly, as one made before these rules (or through an alias only the server reveals) would be. */
 async function insertDatasource(attributes: Partial<typeof datasources.$inferInsert>): Promise<string> {
   const id = newId('datasource');
-  await db().insert(datasources).values({
-    id, organization_id: org.organization.id, name: `Raw ${id.slice(-6)}`, database_type: 'postgres', connection_mode: 'direct',
-    host: '127.0.0.1', port: 5432, username: 'postgres', ...attributes,
-  } as typeof datasources.$inferInsert);
+  await db()
+    .insert(datasources)
+    .values({
+      id,
+      organization_id: org.organization.id,
+      name: `Raw ${id.slice(-6)}`,
+      database_type: 'postgres',
+      connection_mode: 'direct',
+      host: '127.0.0.1',
+      port: 5432,
+      username: 'postgres',
+      ...attributes,
+    } as typeof datasources.$inferInsert);
   return id;
 }
 
@@ -61,9 +77,31 @@ beforeAll(async () => {
 describe('addresses under BLOCK_PRIVATE_NETWORKS', () => {
   it('refuses loopback, private, link-local, CGNAT and unique-local addresses in every spelling', () => {
     const refused = [
-      '127.0.0.1', '127.1', '0x7f.1', '0x7f000001', '2130706433', '0177.0.0.1', '127.0.0.1.', 'localhost', 'LOCALHOST.', 'db.localhost',
-      '::1', '[::1]', '[::ffff:127.0.0.1]', '::ffff:7f00:1', '64:ff9b::7f00:1', '0.0.0.0', '::',
-      '10.1.2.3', '172.16.5.4', '192.168.0.10', '169.254.169.254', '100.64.0.1', 'fd00::1', 'fe80::1%eth0', '224.0.0.1',
+      '127.0.0.1',
+      '127.1',
+      '0x7f.1',
+      '0x7f000001',
+      '2130706433',
+      '0177.0.0.1',
+      '127.0.0.1.',
+      'localhost',
+      'LOCALHOST.',
+      'db.localhost',
+      '::1',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      '::ffff:7f00:1',
+      '64:ff9b::7f00:1',
+      '0.0.0.0',
+      '::',
+      '10.1.2.3',
+      '172.16.5.4',
+      '192.168.0.10',
+      '169.254.169.254',
+      '100.64.0.1',
+      'fd00::1',
+      'fe80::1%eth0',
+      '224.0.0.1',
     ];
     for (const host of refused) expect(literalRefusal(host), host).toMatch(/BLOCK_PRIVATE_NETWORKS/);
     for (const host of ['8.8.8.8', '2606:4700:4700::1111', 'db.example.com', '172.32.0.1']) expect(literalRefusal(host), host).toBeNull();
@@ -83,7 +121,11 @@ describe('addresses under BLOCK_PRIVATE_NETWORKS', () => {
     for (const host of ['10.0.0.5', '0x7f.1', '::ffff:127.0.0.1', 'localhost']) {
       const res = await post(pg({ host, database: 'postgres' }));
       expect(res.status, host).toBe(422);
-      expect(res.json.errors[0]).toMatchObject({ code: 'invalid_attribute', source: { pointer: '/data/attributes/host' }, meta: { refused: 'private_network' } });
+      expect(res.json.errors[0]).toMatchObject({
+        code: 'invalid_attribute',
+        source: { pointer: '/data/attributes/host' },
+        meta: { refused: 'private_network' },
+      });
     }
     const tunnel = await post(pg({ host: 'db.example.com', connection_mode: 'ssh_tunnel', ssh_tunnel_host: '192.168.1.1', ssh_tunnel_user: 'u' }));
     expect(tunnel.status).toBe(422);
@@ -107,10 +149,13 @@ describe('addresses under BLOCK_PRIVATE_NETWORKS', () => {
 describe('DNS rebinding under BLOCK_PRIVATE_NETWORKS', () => {
   /** A name server that answers a public address first and loopback afterwards, counting its lookups. */
   function rebinding(): Resolver & { lookups: number } {
-    const r = Object.assign(async (name: string) => {
-      r.lookups++;
-      return name.startsWith('rebind') ? (r.lookups === 1 ? ['93.184.216.34'] : ['127.0.0.1']) : [];
-    }, { lookups: 0 });
+    const r = Object.assign(
+      async (name: string) => {
+        r.lookups++;
+        return name.startsWith('rebind') ? (r.lookups === 1 ? ['93.184.216.34'] : ['127.0.0.1']) : [];
+      },
+      { lookups: 0 },
+    );
     return r;
   }
 
@@ -127,12 +172,18 @@ describe('DNS rebinding under BLOCK_PRIVATE_NETWORKS', () => {
     await expect(dialAddress({ blockPrivate: true, resolve: rebinding() }, name)).resolves.toBe('93.184.216.34');
     const late = rebinding();
     late.lookups = 1;
-    await expect(dialAddress({ blockPrivate: true, resolve: late }, `${name}.`)).rejects.toMatchObject({ kind: 'refused', message: expect.stringMatching(/127\.0\.0\.1/) });
+    await expect(dialAddress({ blockPrivate: true, resolve: late }, `${name}.`)).rejects.toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/127\.0\.0\.1/),
+    });
   });
 
   it('refuses a name without addresses when connecting, dials literals as they were read, and looks nothing up when off', async () => {
     const resolve = rebinding();
-    await expect(dialAddress({ blockPrivate: true, resolve }, 'nowhere.example.com')).rejects.toMatchObject({ kind: 'refused', message: expect.stringMatching(/could not be resolved/) });
+    await expect(dialAddress({ blockPrivate: true, resolve }, 'nowhere.example.com')).rejects.toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/could not be resolved/),
+    });
     await expect(dialAddress({ blockPrivate: true, resolve }, '0x7f.1')).rejects.toMatchObject({ kind: 'refused' });
     expect(await dialAddress({ blockPrivate: true, resolve }, '[2606:4700:4700::1111]')).toBe('2606:4700:4700::1111');
     expect(await dialAddress({ blockPrivate: true, resolve }, '1572395042')).toBe('93.184.216.34');
@@ -163,7 +214,11 @@ describe("Cairn's own metadata database", () => {
     for (const host of ['127.0.0.1', 'localhost', '::1', '0x7f.1']) {
       const res = await jsonApi('/datasources', 'POST', pg({ host, port: 5432, database: own }), key);
       expect(res.status, host).toBe(422);
-      expect(res.json.errors[0]).toMatchObject({ code: 'invalid_attribute', source: { pointer: '/data/attributes/database' }, meta: { refused: 'metadata_database' } });
+      expect(res.json.errors[0]).toMatchObject({
+        code: 'invalid_attribute',
+        source: { pointer: '/data/attributes/database' },
+        meta: { refused: 'metadata_database' },
+      });
       expect(res.json.errors[0].detail).toMatch(/Cairn's own metadata database/);
     }
     // No database: Postgres takes the user's name.

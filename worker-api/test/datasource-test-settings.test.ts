@@ -9,8 +9,13 @@ import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 let org: CreateOrganizationResult;
 let key: string;
 const test = (data: unknown, k = key) => jsonApi('/datasources/test_connection', 'POST', data, k);
-const stored = async () => (await db().select({ n: count() }).from(datasources)
-  .where(and(eq(datasources.organization_id, org.organization.id), eq(datasources.is_sample, false))))[0]!.n;
+const stored = async () =>
+  (
+    await db()
+      .select({ n: count() })
+      .from(datasources)
+      .where(and(eq(datasources.organization_id, org.organization.id), eq(datasources.is_sample, false)))
+  )[0]!.n;
 
 beforeAll(async () => {
   org = await makeOrg('ds-test-settings');
@@ -57,24 +62,39 @@ describe('POST /datasources/test_connection (unsaved settings)', () => {
     const noHost = await test({ type: 'datasources', attributes: { database_type: 'postgres', connection_mode: 'direct' } });
     expect(noHost.status).toBe(422);
     expect(noHost.json.errors[0].source).toEqual({ pointer: '/data/attributes/host' });
-    const mongo = await test({ type: 'datasources', attributes: { database_type: 'mongodb', connection_mode: 'direct', host: 'mongo.example.test', username: 'u', password: 'p' } });
+    const mongo = await test({
+      type: 'datasources',
+      attributes: { database_type: 'mongodb', connection_mode: 'direct', host: 'mongo.example.test', username: 'u', password: 'p' },
+    });
     expect(mongo.status).toBe(422);
     expect(mongo.json.errors[0].code).toBe('invalid_state');
     expect(mongo.json.errors[0].detail).toContain('"mongodb"');
     // SSH tunnels run the socket drivers only (connectors-ssh-tunnel.test.ts): a ClickHouse one is refused before connecting.
-    const tunnel = await test({ type: 'datasources', attributes: { ...PG_ATTRS, database_type: 'clickhouse', port: 8123, connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion.example.test', ssh_tunnel_user: 't' } });
+    const tunnel = await test({
+      type: 'datasources',
+      attributes: {
+        ...PG_ATTRS,
+        database_type: 'clickhouse',
+        port: 8123,
+        connection_mode: 'ssh_tunnel',
+        ssh_tunnel_host: 'bastion.example.test',
+        ssh_tunnel_user: 't',
+      },
+    });
     expect(tunnel.status).toBe(422);
     expect(tunnel.json.errors[0].source).toEqual({ pointer: '/data/attributes/connection_mode' });
     const missing = await test({ type: 'datasources', attributes: { host: '127.0.0.1' } });
     expect(missing.status).toBe(422);
-    expect(missing.json.errors.map((e: any) => e.source.pointer)).toEqual(expect.arrayContaining(['/data/attributes/database_type', '/data/attributes/connection_mode']));
+    expect(missing.json.errors.map((e: any) => e.source.pointer)).toEqual(
+      expect.arrayContaining(['/data/attributes/database_type', '/data/attributes/connection_mode']),
+    );
     const badId = await test({ type: 'datasources', id: 42, attributes: {} });
     expect(badId.status).toBe(422);
     const wrongType = await test({ type: 'reports', attributes: { ...PG_ATTRS, connection_mode: 'direct' } });
     expect(wrongType.status).toBe(409);
   });
 
-  it('needs Manage Datasources; another organization\'s datasource is a 404', async () => {
+  it("needs Manage Datasources; another organization's datasource is a 404", async () => {
     const attrs = { ...PG_ATTRS, connection_mode: 'direct' };
     const view = await makeKey(org.organization.id, only('view_datasources'));
     expect((await test({ type: 'datasources', attributes: attrs }, view)).status).toBe(403);

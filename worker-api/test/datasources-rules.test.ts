@@ -9,8 +9,11 @@ import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 let org: CreateOrganizationResult;
 let key: string;
 
-const ds = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'datasources', attributes, ...(relationships ? { relationships } : {}) });
+const ds = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'datasources',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 const pg = (extra: Record<string, unknown> = {}) =>
   ds({ name: `PG ${Math.random().toString(36).slice(2, 7)}`, database_type: 'postgres', connection_mode: 'direct', host: 'db.example.test', ...extra });
 
@@ -30,8 +33,17 @@ beforeAll(async () => {
 describe('datasources: default ports and per-type rules', () => {
   it('fills the default port of each server type', async () => {
     const expected: [string, number, Record<string, unknown>?][] = [
-      ['mysql', 3306], ['mariadb', 3306], ['mssql', 1433], ['oracle', 1521], ['redshift', 5439], ['clickhouse', 8123],
-      ['clickhouse', 8443, { require_ssl: true }], ['trino', 8080], ['presto', 8080], ['vertica', 5433], ['mongodb', 27017],
+      ['mysql', 3306],
+      ['mariadb', 3306],
+      ['mssql', 1433],
+      ['oracle', 1521],
+      ['redshift', 5439],
+      ['clickhouse', 8123],
+      ['clickhouse', 8443, { require_ssl: true }],
+      ['trino', 8080],
+      ['presto', 8080],
+      ['vertica', 5433],
+      ['mongodb', 27017],
     ];
     for (const [type, port, extra] of expected) {
       const res = await create(pg({ database_type: type, ...extra }));
@@ -72,14 +84,29 @@ describe('datasources: default ports and per-type rules', () => {
     const oauth = await create(ds({ ...base, databricks_http_path: '/sql/1.0/warehouses/abc', databricks_auth_mode: 'oauth_m2m' }));
     expect(oauth.status).toBe(422);
     expect(pointers(oauth)).toEqual(expect.arrayContaining(['/data/attributes/databricks_auth_expires_at', '/data/attributes/username']));
-    const badDate = await create(ds({ ...base, databricks_http_path: '/sql/1.0/x', databricks_auth_mode: 'oauth_m2m', username: 'client', databricks_auth_expires_at: 'next year' }));
+    const badDate = await create(
+      ds({ ...base, databricks_http_path: '/sql/1.0/x', databricks_auth_mode: 'oauth_m2m', username: 'client', databricks_auth_expires_at: 'next year' }),
+    );
     expect(pointers(badDate)).toContain('/data/attributes/databricks_auth_expires_at');
-    const good = await create(ds({ ...base, databricks_http_path: '/sql/1.0/x', databricks_auth_mode: 'oauth_m2m', username: 'client', databricks_auth_expires_at: '2030-01-01T00:00:00Z' }));
+    const good = await create(
+      ds({
+        ...base,
+        databricks_http_path: '/sql/1.0/x',
+        databricks_auth_mode: 'oauth_m2m',
+        username: 'client',
+        databricks_auth_expires_at: '2030-01-01T00:00:00Z',
+      }),
+    );
     expect(good.status).toBe(201);
     expect(good.json.data.attributes.databricks_auth_expires_at).toBe('2030-01-01T00:00:00.000Z');
     // Switching an existing datasource to oauth_m2m without an expiry is refused as well.
     const id = pat.json.data.id;
-    const patch = await jsonApi(`/datasources/${id}`, 'PATCH', { type: 'datasources', id, attributes: { databricks_auth_mode: 'oauth_m2m', username: 'client' } }, key);
+    const patch = await jsonApi(
+      `/datasources/${id}`,
+      'PATCH',
+      { type: 'datasources', id, attributes: { databricks_auth_mode: 'oauth_m2m', username: 'client' } },
+      key,
+    );
     expect(patch.status).toBe(422);
     expect(pointers(patch)).toEqual(['/data/attributes/databricks_auth_expires_at']);
   });
@@ -88,15 +115,39 @@ describe('datasources: default ports and per-type rules', () => {
     const res = await create(ds({ name: 'SF', database_type: 'snowflake', connection_mode: 'direct' }));
     expect(res.status).toBe(422);
     expect(pointers(res)).toEqual(expect.arrayContaining(['/data/attributes/snowflake_identifier', '/data/attributes/username', '/data/attributes/password']));
-    const bad = await create(ds({ name: 'SF', database_type: 'snowflake', connection_mode: 'direct', snowflake_identifier: 'https://x.snowflakecomputing.com', username: 'u', password: 'p' }));
+    const bad = await create(
+      ds({
+        name: 'SF',
+        database_type: 'snowflake',
+        connection_mode: 'direct',
+        snowflake_identifier: 'https://x.snowflakecomputing.com',
+        username: 'u',
+        password: 'p',
+      }),
+    );
     expect(pointers(bad)).toContain('/data/attributes/snowflake_identifier');
-    const ok = await create(ds({ name: 'SF', database_type: 'snowflake', connection_mode: 'direct', snowflake_identifier: 'myorg-myaccount', snowflake_warehouse: 'WH', username: 'u', password: 'p' }));
+    const ok = await create(
+      ds({
+        name: 'SF',
+        database_type: 'snowflake',
+        connection_mode: 'direct',
+        snowflake_identifier: 'myorg-myaccount',
+        snowflake_warehouse: 'WH',
+        username: 'u',
+        password: 'p',
+      }),
+    );
     expect(ok.status).toBe(201);
     expect(ok.json.data.attributes).toMatchObject({ snowflake_identifier: 'myorg-myaccount', snowflake_warehouse: 'WH', port: null });
   });
 
   it('bigquery needs a service account key (JSON), sealed and never shown', async () => {
-    const key1 = { type: 'service_account', project_id: 'my-project', client_email: 'x@my-project.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n' };
+    const key1 = {
+      type: 'service_account',
+      project_id: 'my-project',
+      client_email: 'x@my-project.iam.gserviceaccount.com',
+      private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n',
+    };
     const base = { name: 'BQ', database_type: 'bigquery', connection_mode: 'direct' };
     const missing = await create(ds(base));
     expect(missing.json.errors[0]).toMatchObject({ code: 'missing_attribute', source: { pointer: '/data/attributes/bigquery_service_key' } });
@@ -128,7 +179,9 @@ describe('datasources: default ports and per-type rules', () => {
     const ok = await create(pg({ connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion.example.test', ssh_tunnel_user: 'tunnel' }));
     expect(ok.status).toBe(201);
     expect(ok.json.data.attributes).toMatchObject({ ssh_tunnel_host: 'bastion.example.test', ssh_tunnel_port: 22, ssh_tunnel_user: 'tunnel' });
-    const cloud = await create(ds({ name: 'SF', database_type: 'snowflake', connection_mode: 'ssh_tunnel', snowflake_identifier: 'a-b', username: 'u', password: 'p' }));
+    const cloud = await create(
+      ds({ name: 'SF', database_type: 'snowflake', connection_mode: 'ssh_tunnel', snowflake_identifier: 'a-b', username: 'u', password: 'p' }),
+    );
     expect(pointers(cloud)).toContain('/data/attributes/connection_mode');
   });
 
@@ -137,7 +190,9 @@ describe('datasources: default ports and per-type rules', () => {
     expect(noAgent.status).toBe(422);
     expect(pointers(noAgent)).toContain('/data/relationships/agents');
     const other = await makeOrg('ds-other-agent');
-    const foreign = (await jsonApi('/datasource_agents', 'POST', { type: 'datasource_agents', attributes: { name: 'theirs' } }, await makeKey(other.organization.id))).json.data.id;
+    const foreign = (
+      await jsonApi('/datasource_agents', 'POST', { type: 'datasource_agents', attributes: { name: 'theirs' } }, await makeKey(other.organization.id))
+    ).json.data.id;
     const wrongOrg = await create({ ...pg({ connection_mode: 'agent' }), relationships: { agents: { data: [{ type: 'datasource_agents', id: foreign }] } } });
     expect(wrongOrg.status).toBe(422);
     expect(pointers(wrongOrg)).toEqual(['/data/relationships/agents/data/0/id']);
@@ -153,9 +208,16 @@ describe('datasources: default ports and per-type rules', () => {
     const direct = await jsonApi(`/datasources/${id}`, 'PATCH', { type: 'datasources', id, attributes: { connection_mode: 'direct' } }, key);
     expect(direct.status).toBe(200);
     expect(direct.json.data.relationships.agents.data).toEqual([]);
-    const withAgents = await jsonApi(`/datasources/${id}`, 'PATCH', {
-      type: 'datasources', id, relationships: { agents: { data: [{ type: 'datasource_agents', id: agent }] } },
-    }, key);
+    const withAgents = await jsonApi(
+      `/datasources/${id}`,
+      'PATCH',
+      {
+        type: 'datasources',
+        id,
+        relationships: { agents: { data: [{ type: 'datasource_agents', id: agent }] } },
+      },
+      key,
+    );
     expect(withAgents.status).toBe(422);
     expect(pointers(withAgents)).toContain('/data/relationships/agents');
   });
@@ -184,7 +246,10 @@ describe('datasources: default ports and per-type rules', () => {
     for (const [attrs, name] of cases) {
       const res = await create(pg(attrs));
       expect(res.status, name).toBe(422);
-      expect(pointers(res).some((p: string) => p.startsWith(`/data/attributes/${name}`)), name).toBe(true);
+      expect(
+        pointers(res).some((p: string) => p.startsWith(`/data/attributes/${name}`)),
+        name,
+      ).toBe(true);
     }
     const wrongType = await create(pg({ port: '5432' }));
     expect(wrongType.json.errors[0]).toMatchObject({ code: 'invalid_attribute', source: { pointer: '/data/attributes/port' } });
@@ -200,10 +265,13 @@ describe('datasources: default ports and per-type rules', () => {
   it('refuses read-only and unknown attributes, database_type changes, wrong types and media types', async () => {
     const ro = await create(pg({ server_version: '16', password_set: true, colour: 'red' }));
     expect(ro.status).toBe(422);
-    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(expect.arrayContaining([
-      ['read_only_attribute', '/data/attributes/server_version'], ['read_only_attribute', '/data/attributes/password_set'],
-      ['unknown_attribute', '/data/attributes/colour'],
-    ]));
+    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(
+      expect.arrayContaining([
+        ['read_only_attribute', '/data/attributes/server_version'],
+        ['read_only_attribute', '/data/attributes/password_set'],
+        ['unknown_attribute', '/data/attributes/colour'],
+      ]),
+    );
     const id = (await create(pg())).json.data.id;
     const typeChange = await jsonApi(`/datasources/${id}`, 'PATCH', { type: 'datasources', id, attributes: { database_type: 'mysql' } }, key);
     expect(typeChange.status).toBe(422);
@@ -217,4 +285,3 @@ describe('datasources: default ports and per-type rules', () => {
     expect(include.json.errors[0].code).toBe('invalid_include');
   });
 });
-

@@ -9,8 +9,11 @@ import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 let org: CreateOrganizationResult;
 let key: string;
 
-const ds = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'datasources', attributes, ...(relationships ? { relationships } : {}) });
+const ds = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'datasources',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 const pg = (extra: Record<string, unknown> = {}) =>
   ds({ name: `PG ${Math.random().toString(36).slice(2, 7)}`, database_type: 'postgres', connection_mode: 'direct', host: 'db.example.test', ...extra });
 
@@ -32,17 +35,33 @@ describe('datasources: create, read, update, delete', () => {
     expect(res.status).toBe(201);
     const a = res.json.data.attributes;
     expect(a).toMatchObject({
-      database_type: 'postgres', connection_mode: 'direct', host: 'db.example.test', port: 5432, database: 'shop',
-      verify_ssl: false, require_ssl: false, enabled: true, max_concurrent_executions: 20, update_schema_nightly: true,
-      update_schema_row_counts: true, athena_region: 'us-east-1', athena_workgroup: 'primary', data_time_zone: 'UTC',
-      is_sample: false, username: 'reader', password_set: true,
+      database_type: 'postgres',
+      connection_mode: 'direct',
+      host: 'db.example.test',
+      port: 5432,
+      database: 'shop',
+      verify_ssl: false,
+      require_ssl: false,
+      enabled: true,
+      max_concurrent_executions: 20,
+      update_schema_nightly: true,
+      update_schema_row_counts: true,
+      athena_region: 'us-east-1',
+      athena_workgroup: 'primary',
+      data_time_zone: 'UTC',
+      is_sample: false,
+      username: 'reader',
+      password_set: true,
     });
     expect(a).not.toHaveProperty('password');
     expect(JSON.stringify(res.json)).not.toContain('s3cret-pw');
     const [row] = await db().select().from(datasources).where(eq(datasources.id, res.json.data.id));
     expect(row!.password_encrypted).toMatch(/^v1\./);
     expect(await decryptSecret(row!.password_encrypted!, 'test-secret-key')).toBe('s3cret-pw');
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, res.json.data.id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, res.json.data.id)));
     expect(log.map((l) => l.action)).toEqual(['create']);
     expect(JSON.stringify(log[0]!.details)).not.toContain('s3cret-pw');
   });
@@ -129,7 +148,16 @@ describe('datasources: plan limit, sample datasource and delete refusals', () =>
     const orgId = org.organization.id;
     const used = async () => (await create(pg())).json.data.id as string;
     const byReport = await used();
-    await db().insert(reports).values({ id: newId('report'), organization_id: orgId, dashboard_id: org.sampleDashboard.id, datasource_id: byReport, name: 'Revenue report', sql_query: 'select 1' });
+    await db()
+      .insert(reports)
+      .values({
+        id: newId('report'),
+        organization_id: orgId,
+        dashboard_id: org.sampleDashboard.id,
+        datasource_id: byReport,
+        name: 'Revenue report',
+        sql_query: 'select 1',
+      });
     const r = await call(`/datasources/${byReport}`, { key, method: 'DELETE' });
     expect(r.status).toBe(422);
     expectJsonApiDocument(r.json);
@@ -137,17 +165,33 @@ describe('datasources: plan limit, sample datasource and delete refusals', () =>
     expect(r.json.errors[0].detail).toContain('Revenue report');
 
     const byFilter = await used();
-    await db().insert(filters).values({ id: newId('filter'), organization_id: orgId, datasource_id: byFilter, variable_name: 'country', display_name: 'Country picker', control_type: 'dropdown', value_type: 'TEXT', sql_query: 'select 1' });
+    await db()
+      .insert(filters)
+      .values({
+        id: newId('filter'),
+        organization_id: orgId,
+        datasource_id: byFilter,
+        variable_name: 'country',
+        display_name: 'Country picker',
+        control_type: 'dropdown',
+        value_type: 'TEXT',
+        sql_query: 'select 1',
+      });
     const f = await call(`/datasources/${byFilter}`, { key, method: 'DELETE' });
     expect(f.status).toBe(422);
     expect(f.json.errors[0].detail).toContain('Country picker');
 
     const byAlert = await used();
-    const alert = await jsonApi('/sql_alerts', 'POST', {
-      type: 'sql_alerts',
-      attributes: { name: 'Stock alert', sql_query: 'select 1', run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'all' },
-      relationships: { datasource: { data: { type: 'datasources', id: byAlert } } },
-    }, key);
+    const alert = await jsonApi(
+      '/sql_alerts',
+      'POST',
+      {
+        type: 'sql_alerts',
+        attributes: { name: 'Stock alert', sql_query: 'select 1', run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'all' },
+        relationships: { datasource: { data: { type: 'datasources', id: byAlert } } },
+      },
+      key,
+    );
     expect(alert.status).toBe(201);
     const a = await call(`/datasources/${byAlert}`, { key, method: 'DELETE' });
     expect(a.status).toBe(422);
@@ -159,7 +203,8 @@ describe('datasources: plan limit, sample datasource and delete refusals', () =>
 
 describe('datasources: permissions and credentials', () => {
   it('shows credentials only with Manage Datasources', async () => {
-    const id = (await create(pg({ username: 'reader', password: 'pw', connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'b.test', ssh_tunnel_user: 'tun' }))).json.data.id;
+    const id = (await create(pg({ username: 'reader', password: 'pw', connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'b.test', ssh_tunnel_user: 'tun' }))).json
+      .data.id;
     const credentialKeys = ['username', 'password_set', 'ssh_tunnel_user', 'bigquery_service_key_set'];
     const admin = await makeUser(org.organization.id, 'admin');
     const analyst = await makeUser(org.organization.id, 'analyst');
@@ -188,9 +233,7 @@ describe('datasources: permissions and credentials', () => {
   it('a key restricted to one datasource sees and changes only that one', async () => {
     const mine = (await create(pg({ name: 'Restricted mine' }))).json.data.id;
     const theirs = (await create(pg({ name: 'Restricted theirs' }))).json.data.id;
-    const restricted = await makeKey(org.organization.id, [
-      { permission: 'manage_datasources', resources: [{ type: 'datasources', id: mine }] },
-    ]);
+    const restricted = await makeKey(org.organization.id, [{ permission: 'manage_datasources', resources: [{ type: 'datasources', id: mine }] }]);
     const list = await call('/datasources?page[size]=200', { key: restricted });
     expect(list.status).toBe(200);
     expect(list.json.data.map((d: any) => d.id)).toEqual([mine]);
@@ -199,7 +242,9 @@ describe('datasources: permissions and credentials', () => {
     expect((await call(`/datasources/${theirs}`, { key: restricted })).status).toBe(404);
     const patch = await jsonApi(`/datasources/${theirs}`, 'PATCH', { type: 'datasources', id: theirs, attributes: { name: 'x' } }, restricted);
     expect(patch.status).toBe(404);
-    expect((await jsonApi(`/datasources/${mine}`, 'PATCH', { type: 'datasources', id: mine, attributes: { name: 'Restricted mine 2' } }, restricted)).status).toBe(200);
+    expect(
+      (await jsonApi(`/datasources/${mine}`, 'PATCH', { type: 'datasources', id: mine, attributes: { name: 'Restricted mine 2' } }, restricted)).status,
+    ).toBe(200);
     // It may not add datasources it could never see.
     expect((await create(pg(), restricted)).status).toBe(403);
   });

@@ -39,9 +39,15 @@ export async function roomForDatasources(organizationId: string, n = 100) {
 
 /** A datasource made through the API (its password sealed as in production). */
 export async function makeDatasource(key: string, attributes: Record<string, unknown>): Promise<string> {
-  const res = await jsonApi('/datasources', 'POST', {
-    type: 'datasources', attributes: { name: `DS ${crypto.randomUUID().slice(0, 8)}`, connection_mode: 'direct', ...attributes },
-  }, key);
+  const res = await jsonApi(
+    '/datasources',
+    'POST',
+    {
+      type: 'datasources',
+      attributes: { name: `DS ${crypto.randomUUID().slice(0, 8)}`, connection_mode: 'direct', ...attributes },
+    },
+    key,
+  );
   if (res.status !== 201) throw new Error(`creating the datasource failed: ${JSON.stringify(res.json)}`);
   return res.json.data.id as string;
 }

@@ -22,17 +22,26 @@ let key: string;
 let pgDatasource: string;
 
 /** Statements on the test database, the shape the lease helpers take. */
-const query: LeaseQuery = async (text, params) => (await pgClient(env.HYPERDRIVE.database).unsafe(text, params as never[])) as unknown as Record<string, unknown>[];
+const query: LeaseQuery = async (text, params) =>
+  (await pgClient(env.HYPERDRIVE.database).unsafe(text, params as never[])) as unknown as Record<string, unknown>[];
 
 /** An execution row as a gate that has since died would have left it. */
 async function orphan(status: 'running' | 'waiting' | 'starting', leaseOffsetMs: number | null): Promise<string> {
   const id = newId('execution');
-  await db().insert(executions).values({
-    id, organization_id: org.organization.id, datasource_id: pgDatasource, execution_type: 'sql_query', execution_status: status,
-    sql_query: 'select pg_sleep(600)', created_by: 'test', started_at: status === 'running' ? new Date() : null,
-    lease_expires_at: leaseOffsetMs === null ? null : new Date(Date.now() + leaseOffsetMs),
-    expires_at: new Date(Date.now() + 86_400_000),
-  });
+  await db()
+    .insert(executions)
+    .values({
+      id,
+      organization_id: org.organization.id,
+      datasource_id: pgDatasource,
+      execution_type: 'sql_query',
+      execution_status: status,
+      sql_query: 'select pg_sleep(600)',
+      created_by: 'test',
+      started_at: status === 'running' ? new Date() : null,
+      lease_expires_at: leaseOffsetMs === null ? null : new Date(Date.now() + leaseOffsetMs),
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
   return id;
 }
 
@@ -44,11 +53,24 @@ beforeAll(async () => {
   key = await makeKey(org.organization.id);
   await roomForDatasources(org.organization.id);
   const res = await call('/datasources', {
-    key, method: 'POST', contentType: 'application/vnd.api+json',
-    body: { data: { type: 'datasources', attributes: {
-      name: 'Same server', database_type: 'postgres', connection_mode: 'direct', host: '127.0.0.1', port: 5432,
-      username: 'postgres', password: 'postgres', database: 'postgres',
-    } } },
+    key,
+    method: 'POST',
+    contentType: 'application/vnd.api+json',
+    body: {
+      data: {
+        type: 'datasources',
+        attributes: {
+          name: 'Same server',
+          database_type: 'postgres',
+          connection_mode: 'direct',
+          host: '127.0.0.1',
+          port: 5432,
+          username: 'postgres',
+          password: 'postgres',
+          database: 'postgres',
+        },
+      },
+    },
   });
   expect(res.status).toBe(201);
   pgDatasource = res.json.data.id;
@@ -78,10 +100,16 @@ describe('execution leases', () => {
 
   it('gives a new execution a lease when it is recorded', async () => {
     const id = newId('execution');
-    await db().insert(executions).values({
-      id, organization_id: org.organization.id, datasource_id: pgDatasource, execution_type: 'sql_query', sql_query: 'select 1',
-      expires_at: new Date(Date.now() + 86_400_000),
-    });
+    await db()
+      .insert(executions)
+      .values({
+        id,
+        organization_id: org.organization.id,
+        datasource_id: pgDatasource,
+        execution_type: 'sql_query',
+        sql_query: 'select 1',
+        expires_at: new Date(Date.now() + 86_400_000),
+      });
     const [row] = await db().select().from(executions).where(eq(executions.id, id));
     expect(row!.lease_expires_at!.getTime()).toBeGreaterThan(Date.now() + 30_000);
   });
@@ -89,7 +117,11 @@ describe('execution leases', () => {
   it('keeps a live long query running past the lease length, renewing it', async () => {
     const lease = leaseMsOf(env);
     expect(lease).toBe(10_000);
-    const started = await call(`/datasources/${pgDatasource}/executions`, { key, method: 'POST', body: { sql_query: `select pg_sleep(${(lease * 1.5) / 1000}) as slept` } });
+    const started = await call(`/datasources/${pgDatasource}/executions`, {
+      key,
+      method: 'POST',
+      body: { sql_query: `select pg_sleep(${(lease * 1.5) / 1000}) as slept` },
+    });
     expect(started.status).toBe(201);
     const id = attrs(started.json).execution_id ?? started.json.data.id;
     const leases: number[] = [];
@@ -119,11 +151,25 @@ describe('execution leases', () => {
     // One slot: the second run waits in the gate's queue while the first sleeps through 2 leases (the
     // watch below lasts 1.2 leases, so a slow start of the first leaves room before the slot frees).
     const made = await call('/datasources', {
-      key, method: 'POST', contentType: 'application/vnd.api+json',
-      body: { data: { type: 'datasources', attributes: {
-        name: 'One slot', database_type: 'postgres', connection_mode: 'direct', host: '127.0.0.1', port: 5432,
-        username: 'postgres', password: 'postgres', database: 'postgres', max_concurrent_executions: 1,
-      } } },
+      key,
+      method: 'POST',
+      contentType: 'application/vnd.api+json',
+      body: {
+        data: {
+          type: 'datasources',
+          attributes: {
+            name: 'One slot',
+            database_type: 'postgres',
+            connection_mode: 'direct',
+            host: '127.0.0.1',
+            port: 5432,
+            username: 'postgres',
+            password: 'postgres',
+            database: 'postgres',
+            max_concurrent_executions: 1,
+          },
+        },
+      },
     });
     expect(made.status, JSON.stringify(made.json)).toBe(201);
     const ds = made.json.data.id;

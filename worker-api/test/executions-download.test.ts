@@ -62,7 +62,10 @@ describe('GET /executions/{id}/data with data_format', () => {
     for (const format of ['json', null]) {
       const plain = await fetchFile((await handle(id, format)).json);
       expect(plain.headers.get('content-disposition')).toBeNull();
-      expect(((await plain.json()) as { rows: unknown[][] }).rows).toEqual([['DE', 1234.5], ['say "x", ok', -0.25]]);
+      expect(((await plain.json()) as { rows: unknown[][] }).rows).toEqual([
+        ['DE', 1234.5],
+        ['say "x", ok', -0.25],
+      ]);
     }
   });
 
@@ -84,8 +87,10 @@ describe('GET /executions/{id}/data with data_format', () => {
     expect((await handle(await adHoc('SELECT 1 AS n WHERE false'), 'csv')).status).toBe(204);
   });
 
-  it('a report\'s run is named after the report and honours its data_download_enabled', async () => {
-    const d = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Downloads', [{ name: 'Revenue by country', sql: `${SQL} -- the report's own` }]);
+  it("a report's run is named after the report and honours its data_download_enabled", async () => {
+    const d = await dashboardWith(org.organization.id, org.sampleDatasource.id, 'Downloads', [
+      { name: 'Revenue by country', sql: `${SQL} -- the report's own` },
+    ]);
     const reportId = d.reportIds[0]!;
     const ran = await call(`/reports/${reportId}/data`, { key, method: 'POST', body: {} });
     expect(ran.status).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appCall } from './engine-fixtures.ts';
 
-describe('OpenAPI: executions and the engine\'s action calls', () => {
+describe("OpenAPI: executions and the engine's action calls", () => {
   it('documents every call with its permissions, request, answer and errors', async () => {
     const doc = (await appCall('/openapi.json')).json;
     const ops: [string, string, string[], string[]][] = [

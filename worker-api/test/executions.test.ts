@@ -15,7 +15,8 @@ let key: string;
 let sample: string;
 const run = (sqlText: string, o: { key?: string; session?: string; ds?: string; parameters?: unknown } = {}) =>
   call(`/datasources/${o.ds ?? sample}/executions`, {
-    ...(o.session ? { session: o.session } : { key: o.key ?? key }), method: 'POST',
+    ...(o.session ? { session: o.session } : { key: o.key ?? key }),
+    method: 'POST',
     body: { sql_query: sqlText, ...(o.parameters ? { parameters: o.parameters } : {}) },
   });
 
@@ -54,7 +55,7 @@ beforeAll(async () => {
 
 describe('executions', () => {
   it('runs asynchronously, then hands out the data', async () => {
-    const res = await run("select id, email from customers where {country=country} order by id limit 3", {
+    const res = await run('select id, email from customers where {country=country} order by id limit 3', {
       parameters: { filters: [{ variable_name: 'country', selected_values: ['DE'] }] },
     });
     expect(res.status).toBe(201);
@@ -70,18 +71,33 @@ describe('executions', () => {
     expect(row!.sql_query).toContain('{country=country}');
   });
 
-  it('reads the filter values with a dashboard\'s filters when dashboard_id names one the caller may see', async () => {
+  it("reads the filter values with a dashboard's filters when dashboard_id names one the caller may see", async () => {
     const dash = await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Editor context' } }, key);
     expect(dash.status).toBe(201);
-    const filter = await jsonApi('/filters', 'POST', {
-      type: 'filters',
-      attributes: { variable_name: 'shop_country', control_type: 'dropdown_multi_manual', value_type: 'TEXT', values: ['DE', 'FR'], value_names: ['Germany', 'France'] },
-      relationships: { datasource: { data: { type: 'datasources', id: sample } }, dashboards: { data: [{ type: 'dashboards', id: dash.json.data.id }] } },
-    }, key);
+    const filter = await jsonApi(
+      '/filters',
+      'POST',
+      {
+        type: 'filters',
+        attributes: {
+          variable_name: 'shop_country',
+          control_type: 'dropdown_multi_manual',
+          value_type: 'TEXT',
+          values: ['DE', 'FR'],
+          value_names: ['Germany', 'France'],
+        },
+        relationships: { datasource: { data: { type: 'datasources', id: sample } }, dashboards: { data: [{ type: 'dashboards', id: dash.json.data.id }] } },
+      },
+      key,
+    );
     expect(filter.status).toBe(201);
     const text = 'select distinct o.country from orders o where {[o.country]=shop_country} order by 1';
     const parameters = { filters: [{ variable_name: 'shop_country', selected_values: ['DE'] }] };
-    const withDashboard = await call(`/datasources/${sample}/executions`, { key, method: 'POST', body: { sql_query: text, parameters, dashboard_id: dash.json.data.id } });
+    const withDashboard = await call(`/datasources/${sample}/executions`, {
+      key,
+      method: 'POST',
+      body: { sql_query: text, parameters, dashboard_id: dash.json.data.id },
+    });
     expect(withDashboard.status).toBe(201);
     expect(await waitFor(withDashboard.json.execution_id)).toMatchObject({ execution_status: 'success', result_rows: 1 });
     // Without the dashboard the variable has no definition: an ad hoc text filter, whose values apply all the same.
@@ -95,7 +111,9 @@ describe('executions', () => {
 
   it('snippets and the built-in snippets work in ad hoc SQL', async () => {
     const name = `n_${newId('sql_snippet').slice(4, 12).toLowerCase()}`;
-    await db().insert(sqlSnippets).values({ id: newId('sql_snippet'), organization_id: org.organization.id, name, text: 'select 40 + 2 as answer' });
+    await db()
+      .insert(sqlSnippets)
+      .values({ id: newId('sql_snippet'), organization_id: org.organization.id, name, text: 'select 40 + 2 as answer' });
     const res = await run(`[${name}]`);
     expect((await waitFor(res.json.execution_id)).execution_status).toBe('success');
     const [chunk] = await storedChunksOf(res.json.execution_id);
@@ -125,7 +143,9 @@ describe('executions', () => {
     const done = await waitFor(id);
     expect(done.execution_status).toBe('cancelled');
     expect(Date.now() - t0).toBeLessThan(5_000);
-    const [active] = (await db().execute(sql`select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep(30)%' and state = 'active'`)) as unknown as { n: number }[];
+    const [active] = (await db().execute(
+      sql`select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep(30)%' and state = 'active'`,
+    )) as unknown as { n: number }[];
     expect(active!.n).toBe(0);
     expect((await call(`/executions/${id}/cancel`, { key, method: 'POST' })).status).toBe(204);
     expect((await waitFor(id)).execution_status).toBe('cancelled');
@@ -134,7 +154,9 @@ describe('executions', () => {
   it('waits when the datasource is at max_concurrent_executions, then runs', async () => {
     const id = newId('datasource');
     const [ds] = await db().select().from(datasources).where(eq(datasources.id, sample));
-    await db().insert(datasources).values({ ...ds!, id, name: `Gate ${id}`, max_concurrent_executions: 1, created_at: new Date(), updated_at: new Date() });
+    await db()
+      .insert(datasources)
+      .values({ ...ds!, id, name: `Gate ${id}`, max_concurrent_executions: 1, created_at: new Date(), updated_at: new Date() });
     const a = await run('select pg_sleep(1.5), 1 as a', { ds: id });
     await waitFor(a.json.execution_id, (s) => s === 'running', 10_000);
     const b = await run('select 2 as b', { ds: id });
@@ -168,7 +190,12 @@ describe('executions', () => {
 
 /** A datasource made through the API (its password sealed as in production). */
 async function makeDatasource(attributes: Record<string, unknown>) {
-  const res = await jsonApi('/datasources', 'POST', { type: 'datasources', attributes: { name: `DS ${newId('datasource')}`, connection_mode: 'direct', ...attributes } }, key);
+  const res = await jsonApi(
+    '/datasources',
+    'POST',
+    { type: 'datasources', attributes: { name: `DS ${newId('datasource')}`, connection_mode: 'direct', ...attributes } },
+    key,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json.data.id as string;
 }
@@ -178,14 +205,29 @@ const mariaAttrs = { database_type: 'mariadb', host: '127.0.0.1', port: 3306, us
 /** Runs a job on a datasource's gate directly, with per-test limits (statement timeout, guard). */
 async function runOnGate(dsId: string, text: string, over: Partial<ExecutionJob> = {}) {
   const id = newId('execution');
-  await db().insert(executions).values({
-    id, organization_id: org.organization.id, datasource_id: dsId, execution_type: 'sql_query', execution_status: 'starting',
-    sql_query: text, expires_at: new Date(Date.now() + 86_400_000),
-  });
+  await db()
+    .insert(executions)
+    .values({
+      id,
+      organization_id: org.organization.id,
+      datasource_id: dsId,
+      execution_type: 'sql_query',
+      execution_status: 'starting',
+      sql_query: text,
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
   const gate = datasourceGateStub(env, dsId);
   const out = await gate.run({
-    executionId: id, organizationId: org.organization.id, datasourceId: dsId, text, values: [], paramsHash: 'test',
-    maxConcurrent: 20, sessionTimeZone: 'UTC', resultTimeZone: 'UTC', ...over,
+    executionId: id,
+    organizationId: org.organization.id,
+    datasourceId: dsId,
+    text,
+    values: [],
+    paramsHash: 'test',
+    maxConcurrent: 20,
+    sessionTimeZone: 'UTC',
+    resultTimeZone: 'UTC',
+    ...over,
   });
   const [row] = await db().select().from(executions).where(eq(executions.id, id));
   return { out, row: row! };
@@ -194,9 +236,11 @@ async function runOnGate(dsId: string, text: string, over: Partial<ExecutionJob>
 describe('executions on real databases', () => {
   it('a Postgres datasource streams a large result into many chunks; fields, rows and time zones are stored', async () => {
     const ds = await makeDatasource(pgAttrs);
-    const res = await run(`select i::bigint as id, 'customer_' || (i % 50) as customer, (i % 7)::numeric(10,2) as amount,
+    const res = await run(
+      `select i::bigint as id, 'customer_' || (i % 50) as customer, (i % 7)::numeric(10,2) as amount,
       timestamptz '2024-01-01 00:00:00+00' + i * interval '1 minute' as created_at from generate_series(1, 60000) as s(i)`,
-    { ds, parameters: { tz: 'Europe/Berlin' } });
+      { ds, parameters: { tz: 'Europe/Berlin' } },
+    );
     expect(res.status).toBe(201);
     const done = await waitFor(res.json.execution_id, undefined, 60_000);
     expect(done).toMatchObject({ execution_status: 'success', result_rows: 60000, result_columns: 4 });
@@ -207,14 +251,19 @@ describe('executions on real databases', () => {
     const [r] = await db().select().from(results).where(eq(results.execution_id, res.json.execution_id));
     expect(r!.row_count).toBe(60000);
     expect(r!.time_zone).toBe('Europe/Berlin');
-    expect(r!.fields.map((f) => [f.name, f.data_type])).toEqual([['id', 'BigInt'], ['customer', 'String'], ['amount', 'Float'], ['created_at', 'DateTime']]);
+    expect(r!.fields.map((f) => [f.name, f.data_type])).toEqual([
+      ['id', 'BigInt'],
+      ['customer', 'String'],
+      ['amount', 'Float'],
+      ['created_at', 'DateTime'],
+    ]);
     expect(r!.fields[0]).toMatchObject({ min_value: 1, max_value: 60000, unique_count: 60000 });
     expect(r!.fields[1]!.unique_count).toBe(50);
   }, 90_000);
 
-  it('runs in the datasource\'s data time zone (session time zone)', async () => {
+  it("runs in the datasource's data time zone (session time zone)", async () => {
     const ds = await makeDatasource({ ...pgAttrs, data_time_zone: 'America/New_York' });
-    const res = await run('select current_setting(\'TimeZone\') as tz', { ds });
+    const res = await run("select current_setting('TimeZone') as tz", { ds });
     expect((await waitFor(res.json.execution_id)).execution_status).toBe('success');
     const [chunk] = await storedChunksOf(res.json.execution_id);
     expect(new TextDecoder().decode(chunk!.data)).toBe('["America/New_York"]');
@@ -251,7 +300,7 @@ describe('executions on real databases', () => {
     expect(Date.now() - t0).toBeLessThan(8_000);
   });
 
-  it('an unreachable database or a refused login is internal_error with the driver\'s message', async () => {
+  it("an unreachable database or a refused login is internal_error with the driver's message", async () => {
     const closed = await makeDatasource({ ...pgAttrs, port: 1 });
     const res = await run('select 1', { ds: closed });
     const done = await waitFor(res.json.execution_id);
@@ -276,12 +325,31 @@ describe('executions on real databases', () => {
     const lost = newId('execution');
     const fresh = newId('execution');
     const old = new Date(Date.now() - 30 * 60_000);
-    await db().insert(executions).values([
-      { id: lost, organization_id: org.organization.id, datasource_id: ds, execution_type: 'sql_query', execution_status: 'running',
-        sql_query: 'select 1', started_at: old, created_at: old, expires_at: new Date(Date.now() + 3_600_000) },
-      { id: fresh, organization_id: org.organization.id, datasource_id: ds, execution_type: 'sql_query', execution_status: 'running',
-        sql_query: 'select 1', started_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) },
-    ]);
+    await db()
+      .insert(executions)
+      .values([
+        {
+          id: lost,
+          organization_id: org.organization.id,
+          datasource_id: ds,
+          execution_type: 'sql_query',
+          execution_status: 'running',
+          sql_query: 'select 1',
+          started_at: old,
+          created_at: old,
+          expires_at: new Date(Date.now() + 3_600_000),
+        },
+        {
+          id: fresh,
+          organization_id: org.organization.id,
+          datasource_id: ds,
+          execution_type: 'sql_query',
+          execution_status: 'running',
+          sql_query: 'select 1',
+          started_at: new Date(),
+          expires_at: new Date(Date.now() + 3_600_000),
+        },
+      ]);
     // The first job a (new) gate object gets makes it sweep its datasource.
     expect((await runOnGate(ds, 'select 1')).out.status).toBe('success');
     const rows = await db().select().from(executions).where(sql`${executions.id} in (${lost}, ${fresh})`);

@@ -21,10 +21,14 @@ const post = (path: string, body?: unknown, k: string = key) => call(path, { key
 const jobRow = async (id: string) => (await db().select().from(exportJobs).where(eq(exportJobs.id, id)))[0]!;
 /** Waits until the job has ended (success or error) and answers GET /export_jobs/{id}. */
 async function finished(id: string, k = key) {
-  return eventually(async () => {
-    const res = await call(`/export_jobs/${id}`, { key: k });
-    return ['success', 'error'].includes(res.json?.data?.attributes?.job_status) ? res : null;
-  }, 30_000, 100);
+  return eventually(
+    async () => {
+      const res = await call(`/export_jobs/${id}`, { key: k });
+      return ['success', 'error'].includes(res.json?.data?.attributes?.job_status) ? res : null;
+    },
+    30_000,
+    100,
+  );
 }
 /** The job's file, from the region's bucket (ARCHITECTURE D55); nothing of it is left in export_file_chunks. */
 const fileOf = async (id: string) => {
@@ -46,8 +50,10 @@ beforeAll(async () => {
 describe('PDF and PNG exports without a renderer', () => {
   it('answers 202 with a job that ends in error naming RENDERER_URL, for dashboards and reports, PDF and PNG', async () => {
     for (const path of [
-      `/dashboards/${org.sampleDashboard.id}/export_pdf`, `/dashboards/${org.sampleDashboard.id}/export_png`,
-      `/reports/${reportId}/export_pdf`, `/reports/${reportId}/export_png`,
+      `/dashboards/${org.sampleDashboard.id}/export_pdf`,
+      `/dashboards/${org.sampleDashboard.id}/export_png`,
+      `/reports/${reportId}/export_pdf`,
+      `/reports/${reportId}/export_png`,
     ]) {
       const res = await post(path, { color_mode: 'dark', page_width: 1200 });
       expect(res.status, `${path}: ${JSON.stringify(res.json)}`).toBe(202);
@@ -57,7 +63,10 @@ describe('PDF and PNG exports without a renderer', () => {
       expect(done.json.data.attributes.error_message).toMatch(/RENDERER_URL/);
       expect(done.json.data.attributes).not.toHaveProperty('file_url');
     }
-    const [row] = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.action, 'export'), eq(auditLog.resource_id, org.sampleDashboard.id)));
+    const [row] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.action, 'export'), eq(auditLog.resource_id, org.sampleDashboard.id)));
     expect(row).toBeDefined();
   });
 
@@ -81,10 +90,15 @@ describe('export job creation: bad input and permissions', () => {
     expect((await post(`/reports/${reportId}/export_csv`, { parameters: { timerange: 5 } })).status).toBe(422);
     expect((await call(path, { key, method: 'POST', rawBody: '{}', contentType: 'text/plain' })).status).toBe(415);
     expect((await call(path, { key, method: 'POST', rawBody: '{', contentType: 'application/json' })).status).toBe(400);
-    expect(await db().select().from(exportJobs).where(and(eq(exportJobs.organization_id, orgId), eq(exportJobs.kind, 'report_csv')))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(exportJobs)
+        .where(and(eq(exportJobs.organization_id, orgId), eq(exportJobs.kind, 'report_csv'))),
+    ).toEqual([]);
   });
 
-  it('needs View Dashboards on the dashboard; another organization\'s dashboard or report is a 404', async () => {
+  it("needs View Dashboards on the dashboard; another organization's dashboard or report is a 404", async () => {
     const noView = await makeKey(orgId, only('view_schedules'));
     expect((await post(`/dashboards/${org.sampleDashboard.id}/export_png`, {}, noView)).status).toBe(403);
     expect((await post(`/reports/${reportId}/export_csv`, {}, noView)).status).toBe(403);
@@ -94,7 +108,11 @@ describe('export job creation: bad input and permissions', () => {
     // A dashboard (or a report on one) outside the key's grant is invisible to it: not found (D44).
     expect((await post(`/dashboards/${org.sampleDashboard.id}/export_pdf`, {}, elsewhere)).status).toBe(404);
     expect((await post(`/reports/${reportId}/export_pdf`, {}, elsewhere)).status).toBe(404);
-    for (const path of [`/dashboards/${other.sampleDashboard.id}/export_pdf`, `/reports/${other.sampleDashboard.reports[0]!.id}/export_csv`, '/reports/rep_nope/export_png']) {
+    for (const path of [
+      `/dashboards/${other.sampleDashboard.id}/export_pdf`,
+      `/reports/${other.sampleDashboard.reports[0]!.id}/export_csv`,
+      '/reports/rep_nope/export_png',
+    ]) {
       const res = await post(path, {});
       expect(res.status, path).toBe(404);
     }
@@ -138,7 +156,10 @@ describe('CSV exports', () => {
     await db().update(reports).set({ unlimited_csv_export_enabled: true }).where(eq(reports.id, r.id));
     const params = { parameters: { tz: 'UTC', aggregation: 'month' } };
     // Two at once still make one job.
-    const [a, b] = await Promise.all([post(`/reports/${r.id}/export_csv`, { unlimited: true, ...params }), post(`/reports/${r.id}/export_csv`, { unlimited: true, ...params })]);
+    const [a, b] = await Promise.all([
+      post(`/reports/${r.id}/export_csv`, { unlimited: true, ...params }),
+      post(`/reports/${r.id}/export_csv`, { unlimited: true, ...params }),
+    ]);
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect(a.json.job_id).toBe(b.json.job_id);
@@ -154,7 +175,10 @@ describe('CSV exports', () => {
     const limited = await post(`/reports/${r.id}/export_csv`, params);
     expect(limited.json.reused).toBe(false);
     // Past the window, a new job.
-    await db().update(exportJobs).set({ created_at: new Date(Date.now() - 11 * 60_000) }).where(eq(exportJobs.id, a.json.job_id));
+    await db()
+      .update(exportJobs)
+      .set({ created_at: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(exportJobs.id, a.json.job_id));
     const later = await post(`/reports/${r.id}/export_csv`, { unlimited: true, ...params });
     expect(later.json).toMatchObject({ reused: false });
     expect(later.json.job_id).not.toBe(a.json.job_id);
@@ -169,7 +193,18 @@ describe('lost jobs', () => {
     // EXECUTION_LEASE_MS is 10 s in the test config: 20 s without a heartbeat is a lost job.
     const old = new Date(Date.now() - 20_000);
     const [a, b] = [newId('export_job'), newId('export_job')];
-    await db().insert(exportJobs).values([a, b].map((id) => ({ id, organization_id: orgId, kind: 'dashboard_png' as const, dashboard_id: org.sampleDashboard.id, job_status: 'running' as const, updated_at: old })));
+    await db()
+      .insert(exportJobs)
+      .values(
+        [a, b].map((id) => ({
+          id,
+          organization_id: orgId,
+          kind: 'dashboard_png' as const,
+          dashboard_id: org.sampleDashboard.id,
+          job_status: 'running' as const,
+          updated_at: old,
+        })),
+      );
     const res = await call(`/export_jobs/${a}`, { key });
     expect(res.json.data.attributes).toMatchObject({ job_status: 'error', error_message: LOST_JOB_MESSAGE });
     const ctx = createExecutionContext();
@@ -180,7 +215,7 @@ describe('lost jobs', () => {
 });
 
 describe('print view routes (render token)', () => {
-  it('open the token\'s dashboard as a viewer without SQL, and refuse bad, forged and expired tokens', async () => {
+  it("open the token's dashboard as a viewer without SQL, and refuse bad, forged and expired tokens", async () => {
     const claims = { org: orgId, dashboard: org.sampleDashboard.id, report: null, parameters: {}, mode: 'dark' as const, width: 1400 };
     const token = await signRenderToken(claims, env.SECRET_KEY);
     const res = await call(`/public/render/${token}`, { method: 'POST' });
@@ -204,21 +239,29 @@ describe('print view routes (render token)', () => {
     expect((await call(`/public/render/${cross}`, { method: 'POST' })).status).toBe(404);
   });
 
-  it('give a generic message for a failing report (the PDF goes to recipients outside the organization); a key sees the database\'s', async () => {
+  it("give a generic message for a failing report (the PDF goes to recipients outside the organization); a key sees the database's", async () => {
     const dashboard = newId('dashboard');
     const broken = newId('report');
     await db().insert(dashboards).values({ id: dashboard, organization_id: orgId, name: 'Print view with a broken report' });
     await db().insert(reports).values({
-      id: broken, organization_id: orgId, dashboard_id: dashboard, datasource_id: org.sampleDatasource.id,
-      name: 'Broken', sql_query: 'select secret_column from no_such_table_h10',
+      id: broken,
+      organization_id: orgId,
+      dashboard_id: dashboard,
+      datasource_id: org.sampleDatasource.id,
+      name: 'Broken',
+      sql_query: 'select secret_column from no_such_table_h10',
     });
     const token = await signRenderToken({ org: orgId, dashboard, report: null, parameters: {}, mode: 'light', width: 1200 }, env.SECRET_KEY);
-    const item = await eventually(async () => {
-      const res = await call(`/public/render/${token}/status`, { method: 'POST' });
-      expect(res.status).toBe(200);
-      const r = res.json.reports.find((x: any) => x.report_id === broken);
-      return r?.result_status === 'error' ? { r, text: JSON.stringify(res.json) } : null;
-    }, 30_000, 150);
+    const item = await eventually(
+      async () => {
+        const res = await call(`/public/render/${token}/status`, { method: 'POST' });
+        expect(res.status).toBe(200);
+        const r = res.json.reports.find((x: any) => x.report_id === broken);
+        return r?.result_status === 'error' ? { r, text: JSON.stringify(res.json) } : null;
+      },
+      30_000,
+      150,
+    );
     expect(item.r.error).toEqual({ code: expect.any(String), message: PUBLIC_REPORT_ERROR });
     expect(item.text).not.toMatch(/no_such_table_h10|secret_column|relation/);
     const signedIn = await post(`/dashboards/${dashboard}/status`, {});
@@ -229,8 +272,16 @@ describe('print view routes (render token)', () => {
 describe('schedules', () => {
   it('send_now answers 422 with the reason when nothing can be sent, and keeps it as last_error_message', async () => {
     const res = await call('/dashboard_schedules', {
-      key, method: 'POST', contentType: 'application/vnd.api+json',
-      body: { data: { type: 'dashboard_schedules', attributes: { name: 'Now', emails: 'ana@example.com', attach_as: 'png', schedule: 'daily;08:00' }, relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } } } },
+      key,
+      method: 'POST',
+      contentType: 'application/vnd.api+json',
+      body: {
+        data: {
+          type: 'dashboard_schedules',
+          attributes: { name: 'Now', emails: 'ana@example.com', attach_as: 'png', schedule: 'daily;08:00' },
+          relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
+        },
+      },
     });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
     const id = res.json.data.id;
@@ -246,7 +297,14 @@ describe('schedules', () => {
     const id = newId('dashboard_schedule');
     const due = new Date(Date.now() - 60_000);
     await db().insert(dashboardSchedules).values({
-      id, organization_id: orgId, dashboard_id: org.sampleDashboard.id, name: 'Due', emails: 'ana@example.com', attach_as: 'pdf', schedule: 'daily;08:00', next_send_at: due,
+      id,
+      organization_id: orgId,
+      dashboard_id: org.sampleDashboard.id,
+      name: 'Due',
+      emails: 'ana@example.com',
+      attach_as: 'pdf',
+      schedule: 'daily;08:00',
+      next_send_at: due,
     });
     const tick = async () => {
       const { runCron } = await import('../src/cron.ts');
@@ -258,7 +316,11 @@ describe('schedules', () => {
     const [row] = await db().select().from(dashboardSchedules).where(eq(dashboardSchedules.id, id));
     expect(row!.next_send_at!.getTime()).toBeGreaterThan(Date.now());
     // The queue's consumer tried it: without a renderer nothing was sent, and the reason is kept.
-    await eventually(async () => /RENDERER_URL/.test((await db().select().from(dashboardSchedules).where(eq(dashboardSchedules.id, id)))[0]!.last_error_message ?? ''), 20_000, 200);
+    await eventually(
+      async () => /RENDERER_URL/.test((await db().select().from(dashboardSchedules).where(eq(dashboardSchedules.id, id)))[0]!.last_error_message ?? ''),
+      20_000,
+      200,
+    );
     expect(await tick()).toBe(0);
   });
 });

@@ -15,14 +15,25 @@ let orgId: string;
 type Job = Partial<typeof exportJobs.$inferInsert>;
 async function job(values: Job & { organization_id?: string } = {}) {
   const id = newId('export_job');
-  await db().insert(exportJobs).values({
-    id, organization_id: orgId, kind: 'dashboard_pdf', dashboard_id: org.sampleDashboard.id, ...values,
-  });
+  await db()
+    .insert(exportJobs)
+    .values({
+      id,
+      organization_id: orgId,
+      kind: 'dashboard_pdf',
+      dashboard_id: org.sampleDashboard.id,
+      ...values,
+    });
   return id;
 }
 /** The api_keys row id of a key secret (what jobs record as their creator). */
 async function keyRowId(secret: string) {
-  return (await db().select().from(apiKeys).where(eq(apiKeys.key_id, keyIdOf(secret))))[0]!.id;
+  return (
+    await db()
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.key_id, keyIdOf(secret)))
+  )[0]!.id;
 }
 
 beforeAll(async () => {
@@ -66,7 +77,9 @@ describe('GET /export_jobs/{id}', () => {
 
   it("answers 404 for another organization's job and an unknown id", async () => {
     const otherJob = newId('export_job');
-    await db().insert(exportJobs).values({ id: otherJob, organization_id: other.organization.id, kind: 'dashboard_png', dashboard_id: other.sampleDashboard.id });
+    await db()
+      .insert(exportJobs)
+      .values({ id: otherJob, organization_id: other.organization.id, kind: 'dashboard_png', dashboard_id: other.sampleDashboard.id });
     for (const id of [otherJob, 'exp_unknown']) {
       const res = await call(`/export_jobs/${id}`, { key });
       expect(res.status).toBe(404);
@@ -87,7 +100,8 @@ describe('GET /export_jobs/{id}', () => {
     expect((await call(`/export_jobs/${await job({ dashboard_id: elsewhere })}`, { key: restricted })).status).toBe(200);
     // A job on a private dashboard is invisible to users who cannot see the dashboard.
     const owner = await makeUser(orgId, 'analyst');
-    const privateDash = (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Private' } }, { session: owner.session })).json.data.id;
+    const privateDash = (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Private' } }, { session: owner.session })).json.data
+      .id;
     const privateJob = await job({ dashboard_id: privateDash });
     const peer = await makeUser(orgId, 'viewer');
     expect((await call(`/export_jobs/${privateJob}`, { session: peer.session })).status).toBe(404);

@@ -17,11 +17,16 @@ let shop: postgres.Sql | null = null;
 const shopSql = () => (shop ??= postgres(env.SAMPLE_DB.connectionString, { max: 1, fetch_types: false, onnotice: () => {} }));
 
 async function makeFilter(attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) {
-  const res = await jsonApi('/filters', 'POST', {
-    type: 'filters',
-    attributes: { variable_name: `v_${crypto.randomUUID().slice(0, 8).replace(/-/g, '')}`, value_type: 'TEXT', ...attributes },
-    relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboard }] }, ...relationships },
-  }, key);
+  const res = await jsonApi(
+    '/filters',
+    'POST',
+    {
+      type: 'filters',
+      attributes: { variable_name: `v_${crypto.randomUUID().slice(0, 8).replace(/-/g, '')}`, value_type: 'TEXT', ...attributes },
+      relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboard }] }, ...relationships },
+    },
+    key,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return { id: res.json.data.id as string, variable: res.json.data.attributes.variable_name as string };
 }
@@ -64,21 +69,33 @@ describe('POST /filters/{id}/options', () => {
     expect(res.json.data_timestamp).toBe(entry.data_timestamp);
   });
 
-  it('a child follows its parent\'s selection (parent values are bound parameters)', async () => {
+  it("a child follows its parent's selection (parent values are bound parameters)", async () => {
     const parent = await makeFilter({ control_type: 'dropdown_multi', sql_query: 'select code from countries order by 1' }, sampleDs());
-    const child = await makeFilter({
-      control_type: 'dropdown_multi_dynamic',
-      sql_query: `select distinct city, upper(city) from customers where {country=${parent.variable}} order by 1`,
-    }, { ...sampleDs(), parent_filter: { data: { type: 'filters', id: parent.id } } });
-    const cities = async (country: string[]) => (await shopSql()<{ city: string }[]>`select distinct city from customers where country = any(${`{${country.join(',')}}`}::text[]) order by 1`).map((r) => r.city);
+    const child = await makeFilter(
+      {
+        control_type: 'dropdown_multi_dynamic',
+        sql_query: `select distinct city, upper(city) from customers where {country=${parent.variable}} order by 1`,
+      },
+      { ...sampleDs(), parent_filter: { data: { type: 'filters', id: parent.id } } },
+    );
+    const cities = async (country: string[]) =>
+      (await shopSql()<{ city: string }[]>`select distinct city from customers where country = any(${`{${country.join(',')}}`}::text[]) order by 1`).map(
+        (r) => r.city,
+      );
     const de = await options(child.id, { dashboard_id: dashboard, parameters: { filters: [{ variable_name: parent.variable, selected_values: ['DE'] }] } });
     expect(de.status, JSON.stringify(de.json)).toBe(200);
     expect(de.json.options[0].values).toEqual(await cities(['DE']));
     expect(de.json.options[0].value_names).toEqual((await cities(['DE'])).map((c) => c.toUpperCase()));
-    const two = await options(child.id, { dashboard_id: dashboard, parameters: { filters: [{ variable_name: parent.variable, selected_values: ['FR', 'NL'] }] } });
+    const two = await options(child.id, {
+      dashboard_id: dashboard,
+      parameters: { filters: [{ variable_name: parent.variable, selected_values: ['FR', 'NL'] }] },
+    });
     expect(two.json.options[0].values).toEqual(await cities(['FR', 'NL']));
     // An injection attempt through the parent is just a value.
-    const evil = await options(child.id, { dashboard_id: dashboard, parameters: { filters: [{ variable_name: parent.variable, selected_values: ["DE' or '1'='1"] }] } });
+    const evil = await options(child.id, {
+      dashboard_id: dashboard,
+      parameters: { filters: [{ variable_name: parent.variable, selected_values: ["DE' or '1'='1"] }] },
+    });
     expect(evil.json.options).toEqual([]);
     // No selection: the parent's condition is TRUE and every city is offered.
     const all = await options(child.id, { dashboard_id: dashboard });
@@ -86,9 +103,13 @@ describe('POST /filters/{id}/options', () => {
   });
 
   it('a third column groups the options by parent value', async () => {
-    const f = await makeFilter({
-      control_type: 'dropdown_multi_dynamic', sql_query: "select city, city, country from customers where country in ('DE', 'FR') group by 1, 3 order by 3, 1",
-    }, sampleDs());
+    const f = await makeFilter(
+      {
+        control_type: 'dropdown_multi_dynamic',
+        sql_query: "select city, city, country from customers where country in ('DE', 'FR') group by 1, 3 order by 3, 1",
+      },
+      sampleDs(),
+    );
     const res = await options(f.id, { dashboard_id: dashboard });
     expect(res.status).toBe(200);
     expect(res.json.options.map((o: any) => o.parent_values)).toEqual([['DE'], ['FR']]);
@@ -96,7 +117,15 @@ describe('POST /filters/{id}/options', () => {
   });
 
   it('grouping and de-duplication (pure)', () => {
-    expect(optionSets([[1, 'one', 'p'], [2, null, 'p'], [1, 'again', 'p'], [3, 'three', 'q'], [null, 'skipped', 'q']])).toEqual([
+    expect(
+      optionSets([
+        [1, 'one', 'p'],
+        [2, null, 'p'],
+        [1, 'again', 'p'],
+        [3, 'three', 'q'],
+        [null, 'skipped', 'q'],
+      ]),
+    ).toEqual([
       { values: [1, 2], value_names: ['one', '2'], parent_values: ['p'] },
       { values: [3], value_names: ['three'], parent_values: ['q'] },
     ]);
@@ -115,18 +144,25 @@ describe('POST /filters/{id}/options', () => {
 
   it('an older result within 24 hours is still served when a re-run fails; past 24 hours it is not', async () => {
     const ds = await makeDatasource(key, PG_ATTRS);
-    const f = await makeFilter({ control_type: 'dropdown', sql_query: "select 'x' as v", data_refresh_rate: 60 }, { datasource: { data: { type: 'datasources', id: ds } } });
+    const f = await makeFilter(
+      { control_type: 'dropdown', sql_query: "select 'x' as v", data_refresh_rate: 60 },
+      { datasource: { data: { type: 'datasources', id: ds } } },
+    );
     const first = await options(f.id, { dashboard_id: dashboard, parameters: freshParams() });
     expect(first.json.options).toEqual([{ values: ['x'], value_names: ['x'], parent_values: [] }]);
     // The database goes away; the stored result is older than the refresh rate but within a day.
     await db().update(datasources).set({ port: 1 }).where(eq(datasources.id, ds));
-    await db().update(results).set({ data_timestamp: new Date(Date.now() - 2 * 3_600_000) })
+    await db()
+      .update(results)
+      .set({ data_timestamp: new Date(Date.now() - 2 * 3_600_000) })
       .where(raw`${results.execution_id} in (select id from executions where filter_id = ${f.id})`);
     const stale = await options(f.id, { dashboard_id: dashboard, parameters: freshParams() });
     expect(stale.status, JSON.stringify(stale.json)).toBe(200);
     expect(Date.now() - Date.parse(stale.json.data_timestamp)).toBeGreaterThan(3_600_000);
     // Past 24 hours: unavailable, with the last run's error.
-    await db().update(results).set({ data_timestamp: new Date(Date.now() - 25 * 3_600_000) })
+    await db()
+      .update(results)
+      .set({ data_timestamp: new Date(Date.now() - 25 * 3_600_000) })
       .where(raw`${results.execution_id} in (select id from executions where filter_id = ${f.id})`);
     const gone = await options(f.id, { dashboard_id: dashboard, parameters: freshParams() });
     expect(gone.status).toBe(422);
@@ -142,11 +178,16 @@ describe('POST /filters/{id}/options', () => {
     const notOn = await options(sqlFilter.id, { dashboard_id: otherBoard });
     expect(notOn.status).toBe(422);
     expect(notOn.json.errors[0].source).toEqual({ pointer: '/dashboard_id' });
-    expect((await options(sqlFilter.id, { dashboard_id: 'dsh_nope' })).json.errors[0]).toMatchObject({ code: 'invalid_attribute', source: { pointer: '/dashboard_id' } });
+    expect((await options(sqlFilter.id, { dashboard_id: 'dsh_nope' })).json.errors[0]).toMatchObject({
+      code: 'invalid_attribute',
+      source: { pointer: '/dashboard_id' },
+    });
     const input = await makeFilter({ control_type: 'input' });
     expect((await options(input.id, {})).json.errors[0].code).toBe('invalid_state');
     expect((await options(sqlFilter.id, { dashboard_id: dashboard, extra: 1 })).status).toBe(422);
-    expect((await options(sqlFilter.id, { dashboard_id: dashboard, parameters: { aggregation: 'fortnight' } })).json.errors[0].source.pointer).toBe('/parameters/aggregation');
+    expect((await options(sqlFilter.id, { dashboard_id: dashboard, parameters: { aggregation: 'fortnight' } })).json.errors[0].source.pointer).toBe(
+      '/parameters/aggregation',
+    );
     expect((await appCall(`/filters/${sqlFilter.id}/options`, { key, method: 'POST', rawBody: 'x', contentType: 'text/plain' })).status).toBe(415);
   });
 
@@ -179,10 +220,21 @@ describe('POST /filters/{id}/refresh', () => {
   });
 
   it('a filter on no dashboard runs on its own (Manage Dashboards)', async () => {
-    const res = await jsonApi('/filters', 'POST', {
-      type: 'filters', attributes: { variable_name: `lone_${crypto.randomUUID().slice(0, 6).replace(/-/g, '')}`, value_type: 'TEXT', control_type: 'dropdown', sql_query: 'select 1' },
-      relationships: sampleDs(),
-    }, key);
+    const res = await jsonApi(
+      '/filters',
+      'POST',
+      {
+        type: 'filters',
+        attributes: {
+          variable_name: `lone_${crypto.randomUUID().slice(0, 6).replace(/-/g, '')}`,
+          value_type: 'TEXT',
+          control_type: 'dropdown',
+          sql_query: 'select 1',
+        },
+        relationships: sampleDs(),
+      },
+      key,
+    );
     const id = res.json.data.id;
     const run = await appCall(`/filters/${id}/refresh`, { key, method: 'POST' });
     expect(run.status).toBe(200);

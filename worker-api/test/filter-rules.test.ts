@@ -28,21 +28,31 @@ async function setup(filter: Record<string, unknown>, opts: { sql?: (v: string) 
   expect(dash.status).toBe(201);
   const dashboard = dash.json.data.id as string;
   const variable = `v_${uniq()}`;
-  const f = await jsonApi('/filters', 'POST', {
-    type: 'filters',
-    attributes: { variable_name: variable, display_name: 'Shop country', value_type: 'TEXT', ...filter },
-    relationships: {
-      dashboards: { data: [{ type: 'dashboards', id: dashboard }] },
-      ...(opts.ds ? { datasource: { data: { type: 'datasources', id: sample } } } : {}),
+  const f = await jsonApi(
+    '/filters',
+    'POST',
+    {
+      type: 'filters',
+      attributes: { variable_name: variable, display_name: 'Shop country', value_type: 'TEXT', ...filter },
+      relationships: {
+        dashboards: { data: [{ type: 'dashboards', id: dashboard }] },
+        ...(opts.ds ? { datasource: { data: { type: 'datasources', id: sample } } } : {}),
+      },
     },
-  }, key);
+    key,
+  );
   expect(f.status, JSON.stringify(f.json)).toBe(201);
   const sql = opts.sql?.(variable) ?? `select count(*) as n from orders o where {[o.country]=${variable}}`;
-  const r = await jsonApi('/reports', 'POST', {
-    type: 'reports',
-    attributes: { name: 'Orders', sql_query: sql, ...opts.report },
-    relationships: { dashboard: { data: { type: 'dashboards', id: dashboard } }, datasource: { data: { type: 'datasources', id: sample } } },
-  }, key);
+  const r = await jsonApi(
+    '/reports',
+    'POST',
+    {
+      type: 'reports',
+      attributes: { name: 'Orders', sql_query: sql, ...opts.report },
+      relationships: { dashboard: { data: { type: 'dashboards', id: dashboard } }, datasource: { data: { type: 'datasources', id: sample } } },
+    },
+    key,
+  );
   expect(r.status, JSON.stringify(r.json)).toBe(201);
   return { dashboard, report: r.json.data.id as string, filter: f.json.data.id as string, variable };
 }
@@ -51,7 +61,10 @@ const post = (path: string, body: unknown = {}, k = key) => appCall(path, { key:
 const params = (variable: string, ...values: unknown[]) => ({ parameters: { filters: [{ variable_name: variable, selected_values: values }] } });
 /** Every data call of a dashboard and its report. */
 const calls = (s: { dashboard: string; report: string }) => [
-  `/dashboards/${s.dashboard}/refresh`, `/dashboards/${s.dashboard}/data`, `/reports/${s.report}/data`, `/reports/${s.report}/refresh`,
+  `/dashboards/${s.dashboard}/refresh`,
+  `/dashboards/${s.dashboard}/data`,
+  `/reports/${s.report}/data`,
+  `/reports/${s.report}/refresh`,
 ];
 
 describe('required filters', () => {
@@ -61,11 +74,20 @@ describe('required filters', () => {
       const none = await post(path);
       expect(none.status, path).toBe(422);
       expect(none.json.errors[0]).toMatchObject({
-        code: 'missing_attribute', source: { pointer: '/parameters/filters' }, meta: { variable_name: s.variable },
+        code: 'missing_attribute',
+        source: { pointer: '/parameters/filters' },
+        meta: { variable_name: s.variable },
       });
       expect(none.json.errors[0].detail).toContain('Shop country');
       // Sent but empty (or blank): the pointer names its selected_values.
-      const empty = await post(path, { parameters: { filters: [{ variable_name: 'aggregation', selected_values: ['day'] }, { variable_name: s.variable, selected_values: ['', null] }] } });
+      const empty = await post(path, {
+        parameters: {
+          filters: [
+            { variable_name: 'aggregation', selected_values: ['day'] },
+            { variable_name: s.variable, selected_values: ['', null] },
+          ],
+        },
+      });
       expect(empty.status, path).toBe(422);
       expect(empty.json.errors[0].source.pointer).toBe('/parameters/filters/1/selected_values');
     }
@@ -82,7 +104,11 @@ describe('required filters', () => {
     expect(waiting.status).toBe(200);
     expect(waiting.json.reports).toHaveLength(1);
     expect(waiting.json.reports[0]).toMatchObject({
-      report_id: s.report, result_status: 'error', data_key: null, data_access_token: null, error: { code: 'required_filter_missing' },
+      report_id: s.report,
+      result_status: 'error',
+      data_key: null,
+      data_access_token: null,
+      error: { code: 'required_filter_missing' },
     });
     expect(waiting.json.reports[0].error.message).toContain('Shop country');
     expect(waiting.json.filters.map((f: { filter_id: string }) => f.filter_id)).toEqual([s.filter]);
@@ -94,7 +120,7 @@ describe('required filters', () => {
     expect(['running', 'success', 'no_data']).toContain(chosen.json.reports[0].result_status);
   });
 
-  it('a default value, the dashboard\'s default parameters or dropdown_default_to_first satisfy it', async () => {
+  it("a default value, the dashboard's default parameters or dropdown_default_to_first satisfy it", async () => {
     const withDefault = await setup({ control_type: 'dropdown_multi_manual', values: ['DE', 'FR'], default_values: ['FR'], required: true });
     expect((await post(`/reports/${withDefault.report}/data`)).status).toBeLessThan(300);
 
@@ -103,7 +129,9 @@ describe('required filters', () => {
 
     const byDashboard = await setup({ control_type: 'input', required: true });
     expect((await post(`/reports/${byDashboard.report}/data`)).status).toBe(422);
-    await db().update(dashboards).set({ default_parameters: { filters: [{ variable_name: byDashboard.variable, selected_values: ['DE'] }] } })
+    await db()
+      .update(dashboards)
+      .set({ default_parameters: { filters: [{ variable_name: byDashboard.variable, selected_values: ['DE'] }] } })
       .where(eq(dashboards.id, byDashboard.dashboard));
     expect((await post(`/reports/${byDashboard.report}/data`)).status).toBeLessThan(300);
   });
@@ -129,9 +157,12 @@ describe('dropdown_validate', () => {
   });
 
   it('numbers compare as numbers', async () => {
-    const s = await setup({ control_type: 'dropdown_manual', value_type: 'NUMBER', values: [1, 2.5], dropdown_validate: true }, {
-      sql: (v) => `select {${v}.value} as picked`,
-    });
+    const s = await setup(
+      { control_type: 'dropdown_manual', value_type: 'NUMBER', values: [1, 2.5], dropdown_validate: true },
+      {
+        sql: (v) => `select {${v}.value} as picked`,
+      },
+    );
     expect((await post(`/reports/${s.report}/data`, params(s.variable, '2.5'))).status).toBeLessThan(300);
     expect((await post(`/reports/${s.report}/data`, params(s.variable, 3))).status).toBe(422);
   });
@@ -142,7 +173,10 @@ describe('dropdown_validate', () => {
   });
 
   it('a query dropdown takes only the options its query lists', async () => {
-    const s = await setup({ control_type: 'dropdown_multi', sql_query: 'select code, name from countries order by code', dropdown_validate: true }, { ds: true });
+    const s = await setup(
+      { control_type: 'dropdown_multi', sql_query: 'select code, name from countries order by code', dropdown_validate: true },
+      { ds: true },
+    );
     const bad = await post(`/reports/${s.report}/data`, params(s.variable, 'DE', 'ZZ'));
     expect(bad.status, JSON.stringify(bad.json)).toBe(422);
     expect(bad.json.errors).toHaveLength(1);
@@ -182,8 +216,11 @@ describe('an unset aggregation filter', () => {
     return e!.result_rows!;
   };
 
-  it('buckets by the filter\'s default value on the report data call, as the status poll does', async () => {
-    const s = await setup({ control_type: 'date_time_aggregation', value_type: 'TEXT', allowed_aggregations: ['day', 'month'], default_values: ['month'] }, { sql });
+  it("buckets by the filter's default value on the report data call, as the status poll does", async () => {
+    const s = await setup(
+      { control_type: 'date_time_aggregation', value_type: 'TEXT', allowed_aggregations: ['day', 'month'], default_values: ['month'] },
+      { sql },
+    );
     const byDefault = await rowsOf(await post(`/reports/${s.report}/data`));
     const byDay = await rowsOf(await post(`/reports/${s.report}/data`, params(s.variable, 'day')));
     expect(byDefault).toBeGreaterThan(1);
@@ -192,7 +229,7 @@ describe('an unset aggregation filter', () => {
 });
 
 describe('refresh_enabled', () => {
-  it('off: the report\'s own refresh is a 422 invalid_state; the dashboard\'s refresh still runs it', async () => {
+  it("off: the report's own refresh is a 422 invalid_state; the dashboard's refresh still runs it", async () => {
     const s = await setup({ control_type: 'dropdown_multi_manual', values: ['DE', 'FR'] }, { report: { refresh_enabled: false } });
     const res = await post(`/reports/${s.report}/refresh`);
     expect(res.status).toBe(422);
@@ -210,7 +247,9 @@ describe('permissions come before the rules', () => {
     const s = await setup({ control_type: 'dropdown_multi_manual', values: ['DE'], required: true }, { report: { refresh_enabled: false } });
     const paths = [...calls(s), `/dashboards/${s.dashboard}/status`];
     const noView = await makeKey(org.organization.id, only('view_users'));
-    const elsewhere = await makeRawKey(org.organization.id, [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: org.sampleDashboard.id }] }]);
+    const elsewhere = await makeRawKey(org.organization.id, [
+      { permission: 'view_dashboards', resources: [{ type: 'dashboards', id: org.sampleDashboard.id }] },
+    ]);
     const other = await makeOrg('filter-rules-other');
     const otherKey = await makeKey(other.organization.id);
     for (const path of paths) {

@@ -12,8 +12,11 @@ let orgId: string;
 
 const rel = (type: string, id: string | null) => ({ data: id ? { type, id } : null });
 const many = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ type, id })) });
-const filter = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'filters', attributes, ...(relationships ? { relationships } : {}) });
+const filter = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'filters',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 let n = 0;
 const variable = () => `v_${++n}_${Math.random().toString(36).slice(2, 6)}`;
 
@@ -29,7 +32,9 @@ const stored = async (id: string) => (await db().select().from(filters).where(eq
 
 async function makeDashboard(over: Partial<typeof dashboards.$inferInsert> = {}) {
   const id = newId('dashboard');
-  await db().insert(dashboards).values({ id, organization_id: orgId, name: `Board ${id.slice(-4)}`, share_mode: 'all_users', ...over });
+  await db()
+    .insert(dashboards)
+    .values({ id, organization_id: orgId, name: `Board ${id.slice(-4)}`, share_mode: 'all_users', ...over });
   return id;
 }
 
@@ -41,16 +46,32 @@ beforeAll(async () => {
 
 describe('filters: create, read, update, delete', () => {
   it('creates with defaults, hides values, reads, updates, deletes, with audit entries', async () => {
-    const made = await create({ display_name: 'Status', variable_name: 'order_status', control_type: 'dropdown_multi_manual', value_type: 'TEXT',
-      values: ['pending', 'shipped'], value_names: ['Pending', 'Shipped'] });
+    const made = await create({
+      display_name: 'Status',
+      variable_name: 'order_status',
+      control_type: 'dropdown_multi_manual',
+      value_type: 'TEXT',
+      values: ['pending', 'shipped'],
+      value_names: ['Pending', 'Shipped'],
+    });
     expect(made.status).toBe(201);
     const id = made.json.data.id;
     expect(made.json.data).toMatchObject({
       type: 'filters',
       attributes: {
-        display_name: 'Status', variable_name: 'order_status', control_type: 'dropdown_multi_manual', value_type: 'TEXT', sql_query: null,
-        data_refresh_rate: null, default_values: null, required: false, dropdown_validate: false, dropdown_default_to_first: false,
-        allowed_aggregations: null, last_query_success: null, last_query_error_message: null,
+        display_name: 'Status',
+        variable_name: 'order_status',
+        control_type: 'dropdown_multi_manual',
+        value_type: 'TEXT',
+        sql_query: null,
+        data_refresh_rate: null,
+        default_values: null,
+        required: false,
+        dropdown_validate: false,
+        dropdown_default_to_first: false,
+        allowed_aggregations: null,
+        last_query_success: null,
+        last_query_error_message: null,
       },
       relationships: { datasource: { data: null }, sql_snippets: { data: [] }, parent_filter: { data: null }, dashboards: { data: [] } },
     });
@@ -69,7 +90,10 @@ describe('filters: create, read, update, delete', () => {
     expect(patched.json.data.attributes).toMatchObject({ display_name: 'Order status', required: true, variable_name: 'order_status' });
     expect((await call(`/filters/${id}`, { key, method: 'DELETE' })).status).toBe(204);
     expect((await call(`/filters/${id}`, { key })).status).toBe(404);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
     expect(log.map((l) => l.action).sort()).toEqual(['create', 'delete', 'update']);
   });
 
@@ -77,7 +101,10 @@ describe('filters: create, read, update, delete', () => {
     const res = await create({ control_type: 'date_range', value_type: 'DATE', before_range_enabled: false, default_values: ['2025-01-01~2025-01-31'] });
     expect(res.status).toBe(201);
     expect(res.json.data.attributes).toMatchObject({
-      relative_range_enabled: true, before_range_enabled: false, after_range_enabled: true, from_to_range_enabled: true,
+      relative_range_enabled: true,
+      before_range_enabled: false,
+      after_range_enabled: true,
+      from_to_range_enabled: true,
       default_values: ['2025-01-01~2025-01-31'],
     });
   });
@@ -96,18 +123,39 @@ describe('filters: create, read, update, delete', () => {
 
 describe('filters: control and value types', () => {
   const ok: [string, string][] = [
-    ['input', 'TEXT'], ['input', 'NUMBER'], ['input', 'DATE_TIME'], ['input_multi', 'NUMBER'], ['checkbox', 'BOOLEAN'],
-    ['checkbox_two_way', 'BOOLEAN'], ['date_time', 'DATE_TIME'], ['date_time_range', 'DATE_TIME'], ['date', 'DATE'],
-    ['date_range', 'DATE'], ['time', 'TIME'], ['time_range', 'TIME'], ['date_time_aggregation', 'TEXT'], ['dropdown', 'BOOLEAN'],
-    ['dropdown_multi', 'DATE'], ['dropdown_manual', 'NUMBER'], ['dropdown_multi_manual', 'TIME'],
+    ['input', 'TEXT'],
+    ['input', 'NUMBER'],
+    ['input', 'DATE_TIME'],
+    ['input_multi', 'NUMBER'],
+    ['checkbox', 'BOOLEAN'],
+    ['checkbox_two_way', 'BOOLEAN'],
+    ['date_time', 'DATE_TIME'],
+    ['date_time_range', 'DATE_TIME'],
+    ['date', 'DATE'],
+    ['date_range', 'DATE'],
+    ['time', 'TIME'],
+    ['time_range', 'TIME'],
+    ['date_time_aggregation', 'TEXT'],
+    ['dropdown', 'BOOLEAN'],
+    ['dropdown_multi', 'DATE'],
+    ['dropdown_manual', 'NUMBER'],
+    ['dropdown_multi_manual', 'TIME'],
   ];
   it.each(ok)('accepts %s with %s', async (control_type, value_type) => {
     expect((await create({ control_type, value_type })).status).toBe(201);
   });
 
   const bad: [string, string][] = [
-    ['input', 'BOOLEAN'], ['checkbox', 'TEXT'], ['checkbox_two_way', 'NUMBER'], ['date', 'DATE_TIME'], ['date_range', 'TEXT'],
-    ['date_time_range', 'DATE'], ['time_range', 'DATE'], ['time', 'TEXT'], ['date_time', 'DATE'], ['date_time_aggregation', 'NUMBER'],
+    ['input', 'BOOLEAN'],
+    ['checkbox', 'TEXT'],
+    ['checkbox_two_way', 'NUMBER'],
+    ['date', 'DATE_TIME'],
+    ['date_range', 'TEXT'],
+    ['date_time_range', 'DATE'],
+    ['time_range', 'DATE'],
+    ['time', 'TEXT'],
+    ['date_time', 'DATE'],
+    ['date_time_aggregation', 'NUMBER'],
   ];
   it.each(bad)('refuses %s with %s, pointing at value_type', async (control_type, value_type) => {
     const res = await create({ control_type, value_type });
@@ -118,10 +166,13 @@ describe('filters: control and value types', () => {
   it('requires variable_name, control_type and value_type, and checks the variable_name characters', async () => {
     const res = await jsonApi('/filters', 'POST', filter({}), key);
     expect(res.status).toBe(422);
-    expect(errorsOf(res)).toEqual(expect.arrayContaining([
-      ['missing_attribute', '/data/attributes/variable_name'], ['missing_attribute', '/data/attributes/control_type'],
-      ['missing_attribute', '/data/attributes/value_type'],
-    ]));
+    expect(errorsOf(res)).toEqual(
+      expect.arrayContaining([
+        ['missing_attribute', '/data/attributes/variable_name'],
+        ['missing_attribute', '/data/attributes/control_type'],
+        ['missing_attribute', '/data/attributes/value_type'],
+      ]),
+    );
     for (const name of ['with space', 'dollar$', 'dot.ted', 'ümlaut', '', '-leading_hyphen']) {
       const r = await create({ variable_name: name, control_type: 'input', value_type: 'TEXT' });
       expect(r.status, name).toBe(422);
@@ -131,9 +182,12 @@ describe('filters: control and value types', () => {
     const unknown = await create({ control_type: 'slider', value_type: 'TEXT' });
     expect(errorsOf(unknown)).toContainEqual(['invalid_attribute', '/data/attributes/control_type']);
     const ro = await create({ control_type: 'input', value_type: 'TEXT', last_query_success: '2024-01-01T00:00:00Z', last_query_error_message: 'x' });
-    expect(errorsOf(ro)).toEqual(expect.arrayContaining([
-      ['read_only_attribute', '/data/attributes/last_query_success'], ['read_only_attribute', '/data/attributes/last_query_error_message'],
-    ]));
+    expect(errorsOf(ro)).toEqual(
+      expect.arrayContaining([
+        ['read_only_attribute', '/data/attributes/last_query_success'],
+        ['read_only_attribute', '/data/attributes/last_query_error_message'],
+      ]),
+    );
   });
 });
 
@@ -141,7 +195,12 @@ describe('filters: manual values', () => {
   it('takes values only for manual dropdowns', async () => {
     const res = await create({ control_type: 'dropdown_multi', value_type: 'TEXT', values: ['a'], value_names: ['A'] });
     expect(res.status).toBe(422);
-    expect(errorsOf(res)).toEqual(expect.arrayContaining([['invalid_attribute', '/data/attributes/values'], ['invalid_attribute', '/data/attributes/value_names']]));
+    expect(errorsOf(res)).toEqual(
+      expect.arrayContaining([
+        ['invalid_attribute', '/data/attributes/values'],
+        ['invalid_attribute', '/data/attributes/value_names'],
+      ]),
+    );
   });
 
   it('refuses the NUL character, pointing at the element', async () => {
@@ -186,8 +245,10 @@ describe('filters: queries, ranges, aggregations, defaults', () => {
     expect(errorsOf(dynamic)).toContainEqual(['missing_attribute', '/data/attributes/sql_query']);
     const noSource = await create({ control_type: 'dropdown', value_type: 'TEXT', sql_query: 'SELECT code FROM countries' });
     expect(errorsOf(noSource)).toContainEqual(['invalid_relationship', '/data/relationships/datasource']);
-    const ok = await create({ control_type: 'dropdown', value_type: 'TEXT', sql_query: 'SELECT code, name FROM countries' },
-      { datasource: rel('datasources', org.sampleDatasource.id) });
+    const ok = await create(
+      { control_type: 'dropdown', value_type: 'TEXT', sql_query: 'SELECT code, name FROM countries' },
+      { datasource: rel('datasources', org.sampleDatasource.id) },
+    );
     expect(ok.status).toBe(201);
     expect(ok.json.data.relationships.datasource.data.id).toBe(org.sampleDatasource.id);
     // A plain dropdown without a query is fine (that is what ad hoc filters are).
@@ -196,19 +257,29 @@ describe('filters: queries, ranges, aggregations, defaults', () => {
 
   it('checks access to the datasource of SQL-driven filters', async () => {
     const other = await makeOrg('filters-other');
-    const foreign = await create({ control_type: 'dropdown', value_type: 'TEXT', sql_query: 'SELECT 1' }, { datasource: rel('datasources', other.sampleDatasource.id) });
+    const foreign = await create(
+      { control_type: 'dropdown', value_type: 'TEXT', sql_query: 'SELECT 1' },
+      { datasource: rel('datasources', other.sampleDatasource.id) },
+    );
     expect(errorsOf(foreign)).toContainEqual(['invalid_relationship', '/data/relationships/datasource/data/id']);
     const second = newId('datasource');
     await db().insert(datasources).values({ id: second, organization_id: orgId, name: 'Second', database_type: 'postgres', connection_mode: 'direct' });
     const restricted = await makeKey(orgId, [{ permission: 'manage_dashboards', resources: [{ type: 'datasources', id: second }] }]);
-    const denied = await create({ control_type: 'dropdown', value_type: 'TEXT', sql_query: 'SELECT 1' }, { datasource: rel('datasources', org.sampleDatasource.id) }, restricted);
+    const denied = await create(
+      { control_type: 'dropdown', value_type: 'TEXT', sql_query: 'SELECT 1' },
+      { datasource: rel('datasources', org.sampleDatasource.id) },
+      restricted,
+    );
     expect(denied.status).toBe(403);
   });
 
   it('records the snippets a filter query uses', async () => {
     const snip = newId('sql_snippet');
     await db().insert(sqlSnippets).values({ id: snip, organization_id: orgId, name: 'country_list', text: 'SELECT code FROM countries' });
-    const res = await create({ control_type: 'dropdown', value_type: 'TEXT', sql_query: '[country_list] ORDER BY 1' }, { datasource: rel('datasources', org.sampleDatasource.id) });
+    const res = await create(
+      { control_type: 'dropdown', value_type: 'TEXT', sql_query: '[country_list] ORDER BY 1' },
+      { datasource: rel('datasources', org.sampleDatasource.id) },
+    );
     expect(res.json.data.relationships.sql_snippets.data).toEqual([{ type: 'sql_snippets', id: snip }]);
     const withInclude = await call(`/filters/${res.json.data.id}?include=sql_snippets`, { key });
     expect(withInclude.json.included.map((r: any) => r.id)).toEqual([snip]);
@@ -234,9 +305,19 @@ describe('filters: queries, ranges, aggregations, defaults', () => {
     expect(errorsOf(twice)).toContainEqual(['invalid_attribute', '/data/attributes/allowed_aggregations/1']);
     const allTime = await create({ control_type: 'date_time_aggregation', value_type: 'TEXT', default_values: ['all_time'] });
     expect(errorsOf(allTime)).toContainEqual(['invalid_attribute', '/data/attributes/default_values/0']);
-    const notAllowed = await create({ control_type: 'date_time_aggregation', value_type: 'TEXT', allowed_aggregations: ['day', 'week'], default_values: ['month'] });
+    const notAllowed = await create({
+      control_type: 'date_time_aggregation',
+      value_type: 'TEXT',
+      allowed_aggregations: ['day', 'week'],
+      default_values: ['month'],
+    });
     expect(errorsOf(notAllowed)).toContainEqual(['invalid_attribute', '/data/attributes/default_values/0']);
-    const ok = await create({ control_type: 'date_time_aggregation', value_type: 'TEXT', allowed_aggregations: ['week', 'all_time'], default_values: ['all_time'] });
+    const ok = await create({
+      control_type: 'date_time_aggregation',
+      value_type: 'TEXT',
+      allowed_aggregations: ['week', 'all_time'],
+      default_values: ['all_time'],
+    });
     expect(ok.status).toBe(201);
     expect(ok.json.data.attributes).toMatchObject({ allowed_aggregations: ['week', 'all_time'], default_values: ['all_time'] });
     expect((await create({ control_type: 'date_range', value_type: 'DATE', allowed_aggregations: ['day', 'month'] })).status).toBe(201);
@@ -279,7 +360,9 @@ describe('filters: queries, ranges, aggregations, defaults', () => {
   it('with dropdown_validate, defaults must be among the manual values', async () => {
     const res = await create({ control_type: 'dropdown_manual', value_type: 'TEXT', values: ['a', 'b'], dropdown_validate: true, default_values: ['c'] });
     expect(errorsOf(res)).toContainEqual(['invalid_attribute', '/data/attributes/default_values/0']);
-    expect((await create({ control_type: 'dropdown_manual', value_type: 'TEXT', values: ['a', 'b'], dropdown_validate: true, default_values: ['b'] })).status).toBe(201);
+    expect(
+      (await create({ control_type: 'dropdown_manual', value_type: 'TEXT', values: ['a', 'b'], dropdown_validate: true, default_values: ['b'] })).status,
+    ).toBe(201);
   });
 
   it('on a control type change, clears what no longer applies and refuses what is sent and does not apply', async () => {
@@ -300,10 +383,11 @@ describe('filters: queries, ranges, aggregations, defaults', () => {
 });
 
 describe('filters: parent filter', () => {
-  const dynamic = (parent?: string) => create(
-    { control_type: 'dropdown_multi_dynamic', value_type: 'TEXT', sql_query: 'SELECT DISTINCT city FROM customers WHERE {country=country}' },
-    { datasource: rel('datasources', org.sampleDatasource.id), ...(parent ? { parent_filter: rel('filters', parent) } : {}) },
-  );
+  const dynamic = (parent?: string) =>
+    create(
+      { control_type: 'dropdown_multi_dynamic', value_type: 'TEXT', sql_query: 'SELECT DISTINCT city FROM customers WHERE {country=country}' },
+      { datasource: rel('datasources', org.sampleDatasource.id), ...(parent ? { parent_filter: rel('filters', parent) } : {}) },
+    );
 
   it('links a parent, refuses unknown, self, cycles and non-dynamic controls', async () => {
     const country = org.sampleDashboard.filters.find((f) => f.variable_name === 'country')!.id;
@@ -342,12 +426,18 @@ describe('filters: dashboards', () => {
     expect(second.json.data.relationships.dashboards.data.map((d: any) => d.id).sort()).toEqual([dash, org.sampleDashboard.id].sort());
     const members = await db().select().from(dashboardFilters).where(eq(dashboardFilters.dashboard_id, dash));
     expect(members.sort((x, y) => x.position - y.position).map((m) => m.filter_id)).toEqual([first.json.data.id, second.json.data.id]);
-    const onSample = await db().select().from(dashboardFilters).where(and(eq(dashboardFilters.dashboard_id, org.sampleDashboard.id), eq(dashboardFilters.filter_id, second.json.data.id)));
+    const onSample = await db()
+      .select()
+      .from(dashboardFilters)
+      .where(and(eq(dashboardFilters.dashboard_id, org.sampleDashboard.id), eq(dashboardFilters.filter_id, second.json.data.id)));
     expect(onSample[0]!.position).toBe(2);
     const dashboard = await call(`/dashboards/${dash}?include=filters`, { key });
     expect(dashboard.json.data.relationships.filters.data.map((f: any) => f.id)).toEqual([first.json.data.id, second.json.data.id]);
 
-    const clash = await create({ variable_name: first.json.data.attributes.variable_name, control_type: 'input', value_type: 'TEXT' }, { dashboards: many('dashboards', [dash]) });
+    const clash = await create(
+      { variable_name: first.json.data.attributes.variable_name, control_type: 'input', value_type: 'TEXT' },
+      { dashboards: many('dashboards', [dash]) },
+    );
     expect(clash.status).toBe(422);
     expect(errorsOf(clash)).toContainEqual(['invalid_relationship', '/data/relationships/dashboards']);
     const rename = await patch(second.json.data.id, { variable_name: first.json.data.attributes.variable_name });
@@ -414,11 +504,7 @@ describe('filters: permissions', () => {
 
   it('concurrent updates of different attributes both survive', async () => {
     const id = (await create({ control_type: 'input', value_type: 'TEXT' })).json.data.id;
-    await Promise.all([
-      patch(id, { display_name: 'Shown' }),
-      patch(id, { required: true }),
-      patch(id, { data_refresh_rate: 60 }),
-    ]);
+    await Promise.all([patch(id, { display_name: 'Shown' }), patch(id, { required: true }), patch(id, { data_refresh_rate: 60 })]);
     expect((await call(`/filters/${id}`, { key })).json.data.attributes).toMatchObject({ display_name: 'Shown', required: true, data_refresh_rate: 60 });
   });
 });
@@ -427,8 +513,11 @@ describe('filters: OpenAPI', () => {
   it('documents every call with its permission and error answers', async () => {
     const doc = (await call('/openapi.json')).json;
     for (const [method, path, permission] of [
-      ['get', '/filters', 'view_dashboards'], ['post', '/filters', 'manage_dashboards'], ['get', '/filters/{id}', 'view_dashboards'],
-      ['patch', '/filters/{id}', 'manage_dashboards'], ['delete', '/filters/{id}', 'manage_dashboards'],
+      ['get', '/filters', 'view_dashboards'],
+      ['post', '/filters', 'manage_dashboards'],
+      ['get', '/filters/{id}', 'view_dashboards'],
+      ['patch', '/filters/{id}', 'manage_dashboards'],
+      ['delete', '/filters/{id}', 'manage_dashboards'],
     ] as const) {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();

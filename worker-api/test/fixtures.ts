@@ -78,9 +78,14 @@ export async function makeUser(organizationId: string, role: 'viewer' | 'analyst
   const email = `${role}-${randomString(10).toLowerCase()}@example.test`;
   await db().insert(users).values({ id, organization_id: organizationId, email, role, firstname: 'Test', lastname: role });
   const session = randomString(48);
-  await db().insert(sessions).values({
-    id: await sha256Hex(session), organization_id: organizationId, user_id: id, expires_at: new Date(Date.now() + 3_600_000),
-  });
+  await db()
+    .insert(sessions)
+    .values({
+      id: await sha256Hex(session),
+      organization_id: organizationId,
+      user_id: id,
+      expires_at: new Date(Date.now() + 3_600_000),
+    });
   return { id, email, session };
 }
 
@@ -89,10 +94,16 @@ export async function makeRawKey(organizationId: string, grants: Grant[]): Promi
   const { generateApiKey, newId, sha256Hex } = await import('@cairn/core');
   const { apiKeys } = await import('@cairn/db');
   const k = generateApiKey();
-  await db().insert(apiKeys).values({
-    id: newId('api_key'), organization_id: organizationId, name: `raw ${randomString(4)}`, key_id: k.keyId,
-    secret_hash: await sha256Hex(k.secret), permissions: grants,
-  });
+  await db()
+    .insert(apiKeys)
+    .values({
+      id: newId('api_key'),
+      organization_id: organizationId,
+      name: `raw ${randomString(4)}`,
+      key_id: k.keyId,
+      secret_hash: await sha256Hex(k.secret),
+      permissions: grants,
+    });
   return k.full;
 }
 

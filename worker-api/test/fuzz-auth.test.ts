@@ -33,8 +33,11 @@ const BASES: Record<string, Record<string, unknown>> = {
   'POST /auth/sso/saml/acs': { saml_response: 'bm90IGEgU0FNTCByZXNwb25zZQ==' },
   'PUT /auth/organization/security': { require_two_factor: false },
   'PUT /auth/sso/connection': {
-    protocol: 'saml', issuer: 'https://idp.fuzz.example', sso_url: 'https://idp.fuzz.example/sso',
-    certificate: 'MIIB'.padEnd(160, 'A'), domains: ['fuzz-auth.example'],
+    protocol: 'saml',
+    issuer: 'https://idp.fuzz.example',
+    sso_url: 'https://idp.fuzz.example/sso',
+    certificate: 'MIIB'.padEnd(160, 'A'),
+    domains: ['fuzz-auth.example'],
   },
 };
 /** `/auth` calls without a body (they act on the caller's own session or start a setup): not fuzzed for bodies. */
@@ -52,13 +55,17 @@ const WRONG_TYPES: unknown[] = [12345, -0.5, true, [], {}, ['a', 1], { nested: {
 const BROKEN_JSON = ['{', '{"email":', '{"a": 1,}', 'nul', '[1, 2', '{"a": "\\x"}', '\u0000', '{} trailing', "{'single': 1}", '{"a": 1}}'];
 const WRONG_ROOTS = ['[]', '"text"', '42', 'null', 'true', '['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(3_000) + '1' + '}'.repeat(3_000)];
 const OTHER_TYPES: [string, string][] = [
-  ['application/x-www-form-urlencoded', 'email=a%40b.c&password=x'], ['text/plain', '{"email":"a@b.c"}'],
+  ['application/x-www-form-urlencoded', 'email=a%40b.c&password=x'],
+  ['text/plain', '{"email":"a@b.c"}'],
   ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@b.c\r\n--x--'],
   ['application/json; charset=latin1', '{"email": "\u00e9"}'],
 ];
 const BAD_TOKENS = ['%00', 'abc%00def', '%E0%A4%A', '%', '%FF%FE', encodeURIComponent('🙂'.repeat(50)), 'x'.repeat(5_000), '..%2F..%2Fhealth'];
 
-interface Route { method: string; path: string }
+interface Route {
+  method: string;
+  path: string;
+}
 let routes: Route[] = [];
 let session: string;
 const figures = { requests: 0, status5xx: 0, badErrorDocuments: 0, pointerless: 0 };
@@ -84,7 +91,11 @@ async function send(r: Route, what: string, o: CallOptions & { path?: string }, 
     }
     // A refusal for the member itself must point at it or into it (`/domains/0`; a refusal for another reason, such as a
     // throttle or an unknown token, need not).
-    if (member && res.status === 422 && !res.json?.errors?.some((e: any) => e.source?.pointer === `/${member}` || e.source?.pointer?.startsWith(`/${member}/`))) {
+    if (
+      member &&
+      res.status === 422 &&
+      !res.json?.errors?.some((e: any) => e.source?.pointer === `/${member}` || e.source?.pointer?.startsWith(`/${member}/`))
+    ) {
       figures.pointerless++;
       problems.push(`${where}: 422 without a pointer at /${member}: ${JSON.stringify(res.json).slice(0, 200)}`);
     }
@@ -95,17 +106,19 @@ async function send(r: Route, what: string, o: CallOptions & { path?: string }, 
 /** Run `fn` over `items` with a few requests in flight at once. */
 async function pool<T>(items: T[], fn: (x: T) => Promise<unknown>, width = 4) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 const bodyRoutes = () => routes.filter((r) => BASES[label(r)]);
 
 beforeAll(async () => {
   const seen = new Set<string>();
-  routes = createApp().routes
-    .filter((r) => r.method !== 'ALL' && r.path.startsWith('/auth/'))
+  routes = createApp()
+    .routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/auth/'))
     .map((r) => ({ method: r.method, path: r.path.replace(/:(\w+)/g, '{$1}') }))
     .filter((r) => !seen.has(label(r)) && seen.add(label(r)));
   const org = await makeOrg('fuzz-auth');
@@ -143,8 +156,11 @@ describe('malformed input to the /auth routes never gives a 5xx', () => {
   }, 120_000);
 
   it('wrong types, U+0000, huge and unicode text in every member', async () => {
-    const cases = bodyRoutes().flatMap((r) => Object.keys(BASES[label(r)]!).flatMap((member) =>
-      [...WRONG_TYPES, ...NUL_STRINGS, ...UNICODE].map((v, k) => ({ r, member, v, what: `${member} #${k}` }))));
+    const cases = bodyRoutes().flatMap((r) =>
+      Object.keys(BASES[label(r)]!).flatMap((member) =>
+        [...WRONG_TYPES, ...NUL_STRINGS, ...UNICODE].map((v, k) => ({ r, member, v, what: `${member} #${k}` })),
+      ),
+    );
     await pool(cases, async (c) => {
       const typed = typeof c.v === 'string' && !c.v.includes('\u0000') && !/[\uD800-\uDFFF]/.test(c.v);
       // Right-typed text may be accepted (a name); everything else is refused and pointed at.
@@ -156,8 +172,9 @@ describe('malformed input to the /auth routes never gives a 5xx', () => {
   it('seeded random JSON values in every member', async () => {
     const values = fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: SEED, numRuns: 12 });
     const strings = fc.sample(fc.string({ unit: 'grapheme', maxLength: 200 }), { seed: SEED, numRuns: 6 });
-    const cases = bodyRoutes().flatMap((r) => Object.keys(BASES[label(r)]!).flatMap((member) =>
-      [...values, ...strings].map((v, k) => ({ r, member, v, what: `${member} random #${k}` }))));
+    const cases = bodyRoutes().flatMap((r) =>
+      Object.keys(BASES[label(r)]!).flatMap((member) => [...values, ...strings].map((v, k) => ({ r, member, v, what: `${member} random #${k}` }))),
+    );
     await pool(cases, (c) => send(c.r, c.what, { body: { ...BASES[label(c.r)], [c.member]: c.v } }));
     expect(problems, problems.join('\n')).toEqual([]);
   }, 180_000);

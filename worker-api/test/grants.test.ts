@@ -19,9 +19,33 @@ let key = '';
 let admin: { session: string };
 let viewer: { session: string };
 const ids = {} as Record<
-  'dashA' | 'dashB' | 'reportA' | 'reportB' | 'ds' | 'ds2' | 'alert1' | 'alert2' | 'alertOnDs2' | 'filterA' | 'filterB' | 'filterShared' | 'filterOrg'
-  | 'snippet' | 'group' | 'agent' | 'linkA' | 'linkB' | 'scheduleA' | 'scheduleB'
-  | 'adHoc' | 'runA' | 'runB' | 'runAlert1' | 'runAlert2' | 'runFilterA' | 'runFilterOrg',
+  | 'dashA'
+  | 'dashB'
+  | 'reportA'
+  | 'reportB'
+  | 'ds'
+  | 'ds2'
+  | 'alert1'
+  | 'alert2'
+  | 'alertOnDs2'
+  | 'filterA'
+  | 'filterB'
+  | 'filterShared'
+  | 'filterOrg'
+  | 'snippet'
+  | 'group'
+  | 'agent'
+  | 'linkA'
+  | 'linkB'
+  | 'scheduleA'
+  | 'scheduleB'
+  | 'adHoc'
+  | 'runA'
+  | 'runB'
+  | 'runAlert1'
+  | 'runAlert2'
+  | 'runFilterA'
+  | 'runFilterOrg',
   string
 >;
 const keys = {} as Record<'dash' | 'ds' | 'dsDash' | 'alert' | 'alertOnDash' | 'alertsDsDash' | 'viewOnly', string>;
@@ -47,7 +71,7 @@ function securityCases(): Promise<SecurityCase[]> {
     const modules = import.meta.glob<{ securityCases: SecurityCaseFactory }>('./security/*.ts', { eager: true });
     const cases: SecurityCase[] = [];
     for (const [file, m] of Object.entries(modules)) {
-      if (!file.endsWith('/cases.ts')) cases.push(...await m.securityCases({ org, key }));
+      if (!file.endsWith('/cases.ts')) cases.push(...(await m.securityCases({ org, key })));
     }
     return cases;
   })();
@@ -79,19 +103,32 @@ beforeAll(async () => {
   ids.reportA = org.sampleDashboard.reports[0]!.id;
   ids.ds = org.sampleDatasource.id;
   ids.dashB = (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Grants B' } }, key)).json.data.id;
-  ids.reportB = (await jsonApi('/reports', 'POST', {
-    type: 'reports', attributes: { name: 'B report', sql_query: 'select 2 as n' },
-    relationships: { dashboard: rel('dashboards', ids.dashB), datasource: rel('datasources', ids.ds) },
-  }, key)).json.data.id;
+  ids.reportB = (
+    await jsonApi(
+      '/reports',
+      'POST',
+      {
+        type: 'reports',
+        attributes: { name: 'B report', sql_query: 'select 2 as n' },
+        relationships: { dashboard: rel('dashboards', ids.dashB), datasource: rel('datasources', ids.ds) },
+      },
+      key,
+    )
+  ).json.data.id;
   ids.ds2 = newId('datasource');
-  await db().insert(datasources).values({ id: ids.ds2, organization_id: org.organization.id, name: 'Grants other', database_type: 'postgres', connection_mode: 'direct' });
+  await db()
+    .insert(datasources)
+    .values({ id: ids.ds2, organization_id: org.organization.id, name: 'Grants other', database_type: 'postgres', connection_mode: 'direct' });
   const alert = (name: string) => ({
-    type: 'sql_alerts', relationships: { datasource: rel('datasources', ids.ds) },
+    type: 'sql_alerts',
+    relationships: { datasource: rel('datasources', ids.ds) },
     attributes: { name, sql_query: 'select 1 as n', run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'triggered' },
   });
   ids.alert1 = (await jsonApi('/sql_alerts', 'POST', alert('Grants alert 1'), key)).json.data.id;
   ids.alert2 = (await jsonApi('/sql_alerts', 'POST', alert('Grants alert 2'), key)).json.data.id;
-  ids.alertOnDs2 = (await jsonApi('/sql_alerts', 'POST', { ...alert('Grants alert on ds2'), relationships: { datasource: rel('datasources', ids.ds2) } }, key)).json.data.id;
+  ids.alertOnDs2 = (
+    await jsonApi('/sql_alerts', 'POST', { ...alert('Grants alert on ds2'), relationships: { datasource: rel('datasources', ids.ds2) } }, key)
+  ).json.data.id;
   const filter = async (body: unknown) => {
     const res = await jsonApi('/filters', 'POST', body, key);
     expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -104,15 +141,34 @@ beforeAll(async () => {
   ids.snippet = (await jsonApi('/sql_snippets', 'POST', { type: 'sql_snippets', attributes: { name: 'grants_snippet', text: 'TRUE' } }, key)).json.data.id;
   ids.group = (await jsonApi('/dashboard_groups', 'POST', { type: 'dashboard_groups', attributes: { name: 'Grants group' } }, key)).json.data.id;
   ids.agent = (await jsonApi('/datasource_agents', 'POST', { type: 'datasource_agents', attributes: { name: 'Grants agent' } }, key)).json.data.id;
-  const link = async (dashboard: string) => (await jsonApi('/dashboard_sharing_links', 'POST', {
-    type: 'dashboard_sharing_links', attributes: { name: 'Grants link' }, relationships: { dashboard: rel('dashboards', dashboard) },
-  }, key)).json.data.id as string;
+  const link = async (dashboard: string) =>
+    (
+      await jsonApi(
+        '/dashboard_sharing_links',
+        'POST',
+        {
+          type: 'dashboard_sharing_links',
+          attributes: { name: 'Grants link' },
+          relationships: { dashboard: rel('dashboards', dashboard) },
+        },
+        key,
+      )
+    ).json.data.id as string;
   ids.linkA = await link(ids.dashA);
   ids.linkB = await link(ids.dashB);
-  const schedule = async (dashboard: string) => (await jsonApi('/dashboard_schedules', 'POST', {
-    type: 'dashboard_schedules', attributes: { name: 'Grants schedule', emails: 'a@example.test', attach_as: 'csv', schedule: 'disabled' },
-    relationships: { dashboard: rel('dashboards', dashboard) },
-  }, key)).json.data.id as string;
+  const schedule = async (dashboard: string) =>
+    (
+      await jsonApi(
+        '/dashboard_schedules',
+        'POST',
+        {
+          type: 'dashboard_schedules',
+          attributes: { name: 'Grants schedule', emails: 'a@example.test', attach_as: 'csv', schedule: 'disabled' },
+          relationships: { dashboard: rel('dashboards', dashboard) },
+        },
+        key,
+      )
+    ).json.data.id as string;
   ids.scheduleA = await schedule(ids.dashA);
   ids.scheduleB = await schedule(ids.dashB);
 
@@ -142,7 +198,10 @@ beforeAll(async () => {
   keys.alert = await makeKey(o, restrictedTo('sql_alerts', ids.alert1, ['view_alerts', 'manage_alerts']));
   keys.alertOnDash = await makeKey(o, restrictedTo('dashboards', ids.dashA, ['view_alerts', 'manage_alerts']));
   keys.alertsDsDash = await makeKey(o, [{ permission: 'view_alerts', resources: null }, ...restrictedTo('datasources', ids.ds, ['manage_dashboards'])]);
-  keys.viewOnly = await makeKey(o, PERMISSIONS.filter((p) => p.startsWith('view_')).map((permission) => ({ permission, resources: null })));
+  keys.viewOnly = await makeKey(
+    o,
+    PERMISSIONS.filter((p) => p.startsWith('view_')).map((permission) => ({ permission, resources: null })),
+  );
 }, 180_000);
 
 describe('a key restricted to one dashboard', () => {
@@ -151,7 +210,10 @@ describe('a key restricted to one dashboard', () => {
     const list = await call('/dashboards', { key: k });
     expect(list.json.data.map((d: any) => d.id)).toEqual([ids.dashA]);
     expectOk(await call(`/dashboards/${ids.dashA}`, { key: k }), 'GET dashboard A');
-    expectOk(await jsonApi(`/dashboards/${ids.dashA}`, 'PATCH', { type: 'dashboards', id: ids.dashA, attributes: { description: 'kept' } }, k), 'PATCH dashboard A');
+    expectOk(
+      await jsonApi(`/dashboards/${ids.dashA}`, 'PATCH', { type: 'dashboards', id: ids.dashA, attributes: { description: 'kept' } }, k),
+      'PATCH dashboard A',
+    );
     expectOk(await call(`/reports/${ids.reportA}`, { key: k }), 'GET report A');
     expectOk(await jsonApi(`/reports/${ids.reportA}`, 'PATCH', { type: 'reports', id: ids.reportA, attributes: { description: 'kept' } }, k), 'PATCH report A');
     expectOk(await jsonApi(`/filters/${ids.filterA}`, 'PATCH', { type: 'filters', id: ids.filterA, attributes: { display_name: 'A' } }, k), 'PATCH filter A');
@@ -167,9 +229,17 @@ describe('a key restricted to one dashboard', () => {
   it('is refused other dashboards and what belongs to them', async () => {
     const k = keys.dash;
     expectStatus(await call(`/dashboards/${ids.dashB}`, { key: k }), 404, 'GET dashboard B');
-    expectStatus(await jsonApi(`/dashboards/${ids.dashB}`, 'PATCH', { type: 'dashboards', id: ids.dashB, attributes: { description: 'x' } }, k), 404, 'PATCH dashboard B');
+    expectStatus(
+      await jsonApi(`/dashboards/${ids.dashB}`, 'PATCH', { type: 'dashboards', id: ids.dashB, attributes: { description: 'x' } }, k),
+      404,
+      'PATCH dashboard B',
+    );
     expectStatus(await call(`/reports/${ids.reportB}`, { key: k }), 404, 'GET report B');
-    expectStatus(await jsonApi(`/reports/${ids.reportB}`, 'PATCH', { type: 'reports', id: ids.reportB, attributes: { description: 'x' } }, k), 404, 'PATCH report B');
+    expectStatus(
+      await jsonApi(`/reports/${ids.reportB}`, 'PATCH', { type: 'reports', id: ids.reportB, attributes: { description: 'x' } }, k),
+      404,
+      'PATCH report B',
+    );
     expectStatus(await call(`/filters/${ids.filterB}`, { key: k }), 404, 'GET filter B');
     expectStatus(await call(`/dashboard_sharing_links/${ids.linkB}`, { key: k }), 404, 'GET link B');
     expectStatus(await call(`/dashboard_schedules/${ids.scheduleB}`, { key: k }), 404, 'GET schedule B');
@@ -182,18 +252,47 @@ describe('a key restricted to one dashboard', () => {
 
   it('changes nothing organization-wide and runs no ad hoc SQL', async () => {
     const k = keys.dash;
-    expectStatus(await jsonApi(`/filters/${ids.filterShared}`, 'PATCH', { type: 'filters', id: ids.filterShared, attributes: { display_name: 'x' } }, k), 403, 'filter shared with dashboard B');
+    expectStatus(
+      await jsonApi(`/filters/${ids.filterShared}`, 'PATCH', { type: 'filters', id: ids.filterShared, attributes: { display_name: 'x' } }, k),
+      403,
+      'filter shared with dashboard B',
+    );
     expectStatus(await call(`/filters/${ids.filterShared}`, { key: k, method: 'DELETE' }), 403, 'delete a filter shared with B');
-    expectStatus(await jsonApi(`/filters/${ids.filterOrg}`, 'PATCH', { type: 'filters', id: ids.filterOrg, attributes: { display_name: 'x' } }, k), 403, 'filter on no dashboard');
+    expectStatus(
+      await jsonApi(`/filters/${ids.filterOrg}`, 'PATCH', { type: 'filters', id: ids.filterOrg, attributes: { display_name: 'x' } }, k),
+      403,
+      'filter on no dashboard',
+    );
     expectStatus(await call(`/filters/${ids.filterOrg}/refresh`, { key: k, method: 'POST', body: {} }), 403, 'run a filter on no dashboard');
-    expectStatus(await jsonApi('/filters', 'POST', { type: 'filters', attributes: { variable_name: 'grants_new', control_type: 'input', value_type: 'TEXT' } }, k), 403, 'filter on no dashboard');
-    const onA = await jsonApi('/filters', 'POST', { type: 'filters', attributes: { variable_name: 'grants_on_a', control_type: 'input', value_type: 'TEXT' }, relationships: { dashboards: many('dashboards', [ids.dashA]) } }, k);
+    expectStatus(
+      await jsonApi('/filters', 'POST', { type: 'filters', attributes: { variable_name: 'grants_new', control_type: 'input', value_type: 'TEXT' } }, k),
+      403,
+      'filter on no dashboard',
+    );
+    const onA = await jsonApi(
+      '/filters',
+      'POST',
+      {
+        type: 'filters',
+        attributes: { variable_name: 'grants_on_a', control_type: 'input', value_type: 'TEXT' },
+        relationships: { dashboards: many('dashboards', [ids.dashA]) },
+      },
+      k,
+    );
     expectStatus(onA, 201, 'a new filter on dashboard A');
     expectStatus(await jsonApi('/sql_snippets', 'POST', { type: 'sql_snippets', attributes: { name: 'grants_x', text: '1' } }, k), 403, 'create snippet');
-    expectStatus(await jsonApi(`/sql_snippets/${ids.snippet}`, 'PATCH', { type: 'sql_snippets', id: ids.snippet, attributes: { text: 'FALSE' } }, k), 403, 'change snippet');
+    expectStatus(
+      await jsonApi(`/sql_snippets/${ids.snippet}`, 'PATCH', { type: 'sql_snippets', id: ids.snippet, attributes: { text: 'FALSE' } }, k),
+      403,
+      'change snippet',
+    );
     expectStatus(await call(`/sql_snippets/${ids.snippet}`, { key: k, method: 'DELETE' }), 403, 'delete snippet');
     expectStatus(await jsonApi('/dashboard_groups', 'POST', { type: 'dashboard_groups', attributes: { name: 'x' } }, k), 403, 'create group');
-    expectStatus(await jsonApi(`/dashboard_groups/${ids.group}`, 'PATCH', { type: 'dashboard_groups', id: ids.group, attributes: { name: 'x' } }, k), 403, 'change group');
+    expectStatus(
+      await jsonApi(`/dashboard_groups/${ids.group}`, 'PATCH', { type: 'dashboard_groups', id: ids.group, attributes: { name: 'x' } }, k),
+      403,
+      'change group',
+    );
     expectStatus(await call(`/dashboard_groups/${ids.group}`, { key: k, method: 'DELETE' }), 403, 'delete group');
     expectStatus(await call('/dashboard_groups/sort', { key: k, method: 'POST', body: { dashboard_group_ids: [ids.group] } }), 403, 'sort groups');
     expectStatus(await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'x' } }, k), 403, 'create dashboard');
@@ -218,9 +317,17 @@ describe('keys restricted to one datasource', () => {
 
   it('add nothing organization-wide', async () => {
     const k = keys.ds;
-    expectStatus(await jsonApi('/datasources', 'POST', { type: 'datasources', attributes: { name: 'x', database_type: 'postgres', connection_mode: 'direct' } }, k), 403, 'create datasource');
+    expectStatus(
+      await jsonApi('/datasources', 'POST', { type: 'datasources', attributes: { name: 'x', database_type: 'postgres', connection_mode: 'direct' } }, k),
+      403,
+      'create datasource',
+    );
     expectStatus(await jsonApi('/datasource_agents', 'POST', { type: 'datasource_agents', attributes: { name: 'x' } }, k), 403, 'create agent');
-    expectStatus(await jsonApi(`/datasource_agents/${ids.agent}`, 'PATCH', { type: 'datasource_agents', id: ids.agent, attributes: { name: 'x' } }, k), 403, 'change agent');
+    expectStatus(
+      await jsonApi(`/datasource_agents/${ids.agent}`, 'PATCH', { type: 'datasource_agents', id: ids.agent, attributes: { name: 'x' } }, k),
+      403,
+      'change agent',
+    );
     expectStatus(await call(`/datasource_agents/${ids.agent}`, { key: k, method: 'DELETE' }), 403, 'delete agent');
   });
 
@@ -239,7 +346,10 @@ describe('keys restricted to one alert', () => {
     const k = keys.alert;
     expectOk(await call(`/sql_alerts/${ids.alert1}`, { key: k }), 'GET alert 1');
     expectOk(await call(`/sql_alerts/${ids.alert1}/results`, { key: k }), 'results of alert 1');
-    expectOk(await jsonApi(`/sql_alerts/${ids.alert1}`, 'PATCH', { type: 'sql_alerts', id: ids.alert1, attributes: { description: 'kept' } }, k), 'PATCH alert 1');
+    expectOk(
+      await jsonApi(`/sql_alerts/${ids.alert1}`, 'PATCH', { type: 'sql_alerts', id: ids.alert1, attributes: { description: 'kept' } }, k),
+      'PATCH alert 1',
+    );
     expectOk(await call(`/executions/${ids.runAlert1}`, { key: k }), 'run of alert 1');
     expectStatus(await call(`/executions/${ids.runAlert1}/cancel`, { key: k, method: 'POST' }), 204, 'cancel run of alert 1');
     expectStatus(await call(`/sql_alerts/${ids.alert2}`, { key: k }), 404, 'GET alert 2');
@@ -247,7 +357,11 @@ describe('keys restricted to one alert', () => {
     expectStatus(await call(`/executions/${ids.runAlert2}`, { key: k }), 404, 'run of alert 2');
     expectStatus(await call(`/executions/${ids.adHoc}`, { key: k }), 404, 'admin ad hoc run');
     expectStatus(await call(`/datasources/${ids.ds}/executions`, { key: k, method: 'POST', body: { sql_query: 'select 1' } }), 403, 'ad hoc SQL');
-    const create = { type: 'sql_alerts', relationships: { datasource: rel('datasources', ids.ds) }, attributes: { name: 'x', sql_query: 'select 1', run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'triggered' } };
+    const create = {
+      type: 'sql_alerts',
+      relationships: { datasource: rel('datasources', ids.ds) },
+      attributes: { name: 'x', sql_query: 'select 1', run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'triggered' },
+    };
     expectStatus(await jsonApi('/sql_alerts', 'POST', create, k), 403, 'create alert');
     // Alerts restricted to a dashboard reach no alert at all.
     expectStatus(await call(`/sql_alerts/${ids.alert1}`, { key: keys.alertOnDash }), 404, 'alert key restricted to a dashboard');
@@ -267,7 +381,10 @@ describe('keys restricted to one alert', () => {
 });
 
 describe('viewers and view-only keys change nothing and read only what they may see', () => {
-  const principals = (): [string, CallOptions][] => [['viewer session', { session: viewer.session }], ['view-only key', { key: keys.viewOnly }]];
+  const principals = (): [string, CallOptions][] => [
+    ['viewer session', { session: viewer.session }],
+    ['view-only key', { key: keys.viewOnly }],
+  ];
 
   it("read a dashboard's executions but cannot cancel them, and never see an admin's ad hoc rows", async () => {
     for (const [who, as] of principals()) {
@@ -289,13 +406,15 @@ describe('viewers and view-only keys change nothing and read only what they may 
 
   it('every write a viewer or a view-only key can reach is refused (read-and-compute calls aside)', async () => {
     const cases = await securityCases();
-    const compute = /^\/(dashboards\/[^/]+\/(status|refresh|data|export_pdf|export_png)|reports\/[^/]+\/(data|refresh|export_pdf|export_png|export_csv)|filters\/[^/]+\/(options|refresh)|public\/)/;
+    const compute =
+      /^\/(dashboards\/[^/]+\/(status|refresh|data|export_pdf|export_png)|reports\/[^/]+\/(data|refresh|export_pdf|export_png|export_csv)|filters\/[^/]+\/(options|refresh)|public\/)/;
     const writes = cases.filter((c) => c.method !== 'GET' && !compute.test(c.path));
     expect(writes.length).toBeGreaterThan(40);
     for (const [who, as] of principals()) {
       for (const c of writes) {
         const res = await call(c.path, {
-          ...as, method: c.method,
+          ...as,
+          method: c.method,
           ...(c.body !== undefined ? { body: c.body, contentType: c.jsonapi ? 'application/vnd.api+json' : 'application/json' } : {}),
         });
         expect([403, 404], `${who}: ${c.method} ${c.path} → ${res.status} ${JSON.stringify(res.json)}`).toContain(res.status);
@@ -307,14 +426,23 @@ describe('viewers and view-only keys change nothing and read only what they may 
 describe('organization-wide writes', () => {
   it('refuse a key holding every permission restricted to a dashboard, a datasource and an alert (403)', async () => {
     const cases = await securityCases();
-    const orgWide = /^\/(dashboards(\/restore|\/[^/]+\/duplicate)?|dashboard_groups(\/.*)?|datasource_agents(\/.*)?|datasources|sql_snippets(\/.*)?|users(\/.*)?|user_groups(\/.*)?)$/;
+    const orgWide =
+      /^\/(dashboards(\/restore|\/[^/]+\/duplicate)?|dashboard_groups(\/.*)?|datasource_agents(\/.*)?|datasources|sql_snippets(\/.*)?|users(\/.*)?|user_groups(\/.*)?)$/;
     const writes = cases.filter((c) => c.method !== 'GET' && orgWide.test(c.path));
     expect(writes.length).toBeGreaterThan(20);
-    const named = [{ type: 'dashboards' as const, id: ids.dashA }, { type: 'datasources' as const, id: ids.ds }, { type: 'sql_alerts' as const, id: ids.alert1 }];
-    const restricted = await makeKey(org.organization.id, PERMISSIONS.map((permission) => ({ permission, resources: named })));
+    const named = [
+      { type: 'dashboards' as const, id: ids.dashA },
+      { type: 'datasources' as const, id: ids.ds },
+      { type: 'sql_alerts' as const, id: ids.alert1 },
+    ];
+    const restricted = await makeKey(
+      org.organization.id,
+      PERMISSIONS.map((permission) => ({ permission, resources: named })),
+    );
     for (const c of writes) {
       const res = await call(c.path, {
-        key: restricted, method: c.method,
+        key: restricted,
+        method: c.method,
         ...(c.body !== undefined ? { body: c.body, contentType: c.jsonapi ? 'application/vnd.api+json' : 'application/json' } : {}),
       });
       // Duplicating a dashboard outside the grant: it is invisible to this key, so 404 (D44).

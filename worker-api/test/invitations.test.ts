@@ -14,9 +14,13 @@ async function invite(role: 'viewer' | 'analyst' = 'viewer', sentDaysAgo = 0) {
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   const id = res.json.data.id as string;
   const token = randomString(40);
-  await db().update(users).set({
-    invitation_token_hash: await sha256Hex(token), invitation_created_at: new Date(Date.now() - sentDaysAgo * 86_400_000),
-  }).where(eq(users.id, id));
+  await db()
+    .update(users)
+    .set({
+      invitation_token_hash: await sha256Hex(token),
+      invitation_created_at: new Date(Date.now() - sentDaysAgo * 86_400_000),
+    })
+    .where(eq(users.id, id));
   return { id, token, email: res.json.data.attributes.email as string };
 }
 
@@ -33,8 +37,11 @@ describe('GET /auth/invitations/{token}', () => {
     const res = await call(`/auth/invitations/${inv.token}`);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
-      email: inv.email, role: 'analyst', organization: { name: org.organization.name, region: 'eu' },
-      invited_by: 'Test admin', min_password_length: 8,
+      email: inv.email,
+      role: 'analyst',
+      organization: { name: org.organization.name, region: 'eu' },
+      invited_by: 'Test admin',
+      min_password_length: 8,
     });
     expect(Date.parse(res.json.expires_at) - Date.parse(res.json.invitation_created_at)).toBe(14 * 86_400_000);
   });
@@ -141,13 +148,19 @@ describe('inviting an address that has an account elsewhere', () => {
     expect((await call('/users/invite', { session: admin.session, body: { email: elsewhere.admin.email, role: 'viewer' } })).status).toBe(409);
 
     // The account's owner still signs in to their own organization.
-    const signIn = await call('/auth/sessions', { body: { email: elsewhere.admin.email, password: 'correct horse battery' }, headers: { 'cf-connecting-ip': '198.51.100.3' } });
+    const signIn = await call('/auth/sessions', {
+      body: { email: elsewhere.admin.email, password: 'correct horse battery' },
+      headers: { 'cf-connecting-ip': '198.51.100.3' },
+    });
     expect(signIn.status).toBe(201);
     expect(signIn.json.user.id).toBe(elsewhere.admin.id);
 
     // Accepting is refused to whoever holds the invitation e-mail, and changes nothing.
     const token = randomString(40);
-    await db().update(users).set({ invitation_token_hash: await sha256Hex(token) }).where(eq(users.id, known.json.data.id));
+    await db()
+      .update(users)
+      .set({ invitation_token_hash: await sha256Hex(token) })
+      .where(eq(users.id, known.json.data.id));
     const taken = await accept(token, { password: 'another long password', firstname: 'X' });
     expect(taken.status).toBe(409);
     expect(taken.json.errors[0].meta.reason).toBe('email_has_account');
@@ -164,7 +177,10 @@ describe('inviting an address that has an account elsewhere', () => {
       const res = await call('/users/invite', { session, body: { email, role: 'viewer' } });
       expect(res.status, JSON.stringify(res.json)).toBe(201);
       const token = randomString(40);
-      await db().update(users).set({ invitation_token_hash: await sha256Hex(token) }).where(eq(users.id, res.json.data.id));
+      await db()
+        .update(users)
+        .set({ invitation_token_hash: await sha256Hex(token) })
+        .where(eq(users.id, res.json.data.id));
       tokens.push(token);
     }
     expect((await accept(tokens[0]!, { password: 'a long enough password', firstname: 'A' })).status).toBe(201);

@@ -12,8 +12,18 @@ import { call, type CallOptions } from './fixtures.ts';
 import { createApp } from '../src/app.ts';
 import { expectJsonApiDocument } from './jsonapi-schema.ts';
 import {
-  baseBody, buildWorld, fillPath, jsonApiParts, memberKind, openApiDocument, operations, paramKinds, renderToken,
-  type IdKind, type Operation, type World,
+  baseBody,
+  buildWorld,
+  fillPath,
+  jsonApiParts,
+  memberKind,
+  openApiDocument,
+  operations,
+  paramKinds,
+  renderToken,
+  type IdKind,
+  type Operation,
+  type World,
 } from './route-catalog.ts';
 
 interface Case {
@@ -46,7 +56,8 @@ async function casesFor(op: Operation): Promise<Case[]> {
   // Public operations are opened by a token of A's own (its sharing link, a print view of its
   // organization); every other parameter names B's resource.
   const { path, ids } = await fillPath(op, async (k) =>
-    k === 'link_token' ? A.linkToken : k === 'render_token' ? renderToken(A.org.organization.id, B.ids.dashboards) : B.ids[k as IdKind]);
+    k === 'link_token' ? A.linkToken : k === 'render_token' ? renderToken(A.org.organization.id, B.ids.dashboards) : B.ids[k as IdKind],
+  );
   const pathNamesOther = kinds.some((k) => k !== 'link_token');
   // A print view's token names B's dashboard inside it: an answer may quote that id back.
   const sentInPath = [...Object.values(ids).filter((v) => B.allIds.includes(v)), ...(kinds.includes('render_token') ? [B.ids.dashboards] : [])];
@@ -55,7 +66,11 @@ async function casesFor(op: Operation): Promise<Case[]> {
   out.push({ op, path, body: base, namesOther: pathNamesOther, sent: sentInPath, what: 'path' });
   if (!op.body) return out;
   // The body's references, one at a time, pointed at B's resources (on A's own path where the path names a resource).
-  const own = pathNamesOther ? await fillPath(op, (k) => (k === 'link_token' ? A.linkToken : k === 'render_token' ? renderToken(A.org.organization.id, A.ids.dashboards) : A.ids[k as IdKind])) : { path, ids };
+  const own = pathNamesOther
+    ? await fillPath(op, (k) =>
+        k === 'link_token' ? A.linkToken : k === 'render_token' ? renderToken(A.org.organization.id, A.ids.dashboards) : A.ids[k as IdKind],
+      )
+    : { path, ids };
   const ownBase = await baseBody(doc, op, A, own.ids);
   if (op.body.kind === 'jsonapi') {
     const parts = jsonApiParts(doc, op);
@@ -87,7 +102,8 @@ async function run(c: Case, who: 'key' | 'session') {
   const o: CallOptions = c.op.public ? {} : who === 'key' ? { key: A.key } : { session: A.session };
   const jsonapi = c.op.body?.kind === 'jsonapi';
   const res = await call(c.path, {
-    ...o, method: c.op.method,
+    ...o,
+    method: c.op.method,
     ...(c.body !== undefined ? { body: c.body, contentType: jsonapi ? 'application/vnd.api+json' : 'application/json' } : {}),
   });
   figures.requests++;
@@ -131,7 +147,10 @@ describe('isolation between organizations, every route of the OpenAPI document',
     // Outside the public document: the service's own routes, and the signed-in user's own account calls of
     // the web app (D31), which name no resource by id (their tokens are the caller's own secrets).
     const OUTSIDE = [
-      /^\/health$/, /^\/bench\//, /^\/openapi\.json$/, /^\/auth\/(me|password|session|sessions|sessions\/others|sessions\/two-factor|two-factor|two-factor\/confirm|two-factor\/disable|password-resets)$/,
+      /^\/health$/,
+      /^\/bench\//,
+      /^\/openapi\.json$/,
+      /^\/auth\/(me|password|session|sessions|sessions\/others|sessions\/two-factor|two-factor|two-factor\/confirm|two-factor\/disable|password-resets)$/,
       /^\/auth\/(password-resets|invitations)\/\{token\}$/,
       // Single sign-on of the web app (D57): the caller's own organization (session) or a one-time attempt.
       /^\/auth\/sso\/(start|oidc\/callback|saml\/acs|saml\/metadata|connection)$/,
@@ -141,8 +160,8 @@ describe('isolation between organizations, every route of the OpenAPI document',
       /^\/auth\/(organization\/security|audit-log|users\/\{id\}\/two-factor\/reset)$/,
     ];
     const documented = new Set(ops.map((o) => `${o.method} ${o.path}`));
-    const missing = createApp().routes
-      .filter((r) => r.method !== 'ALL')
+    const missing = createApp()
+      .routes.filter((r) => r.method !== 'ALL')
       .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
       .filter((r) => !documented.has(r) && !OUTSIDE.some((re) => re.test(r.split(' ')[1]!)));
     expect([...new Set(missing)], 'routes neither documented nor listed as outside the document').toEqual([]);

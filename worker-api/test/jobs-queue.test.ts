@@ -27,11 +27,16 @@ async function inbox(to: string): Promise<{ id: string; subject: string | null }
 }
 
 async function makeSchedule(emails: string): Promise<string> {
-  const res = await jsonApi('/dashboard_schedules', 'POST', {
-    type: 'dashboard_schedules',
-    attributes: { name: `Queue ${crypto.randomUUID().slice(0, 6)}`, emails, attach_as: 'csv', schedule: 'daily;07:00', subject_text: 'Queued numbers' },
-    relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
-  }, key);
+  const res = await jsonApi(
+    '/dashboard_schedules',
+    'POST',
+    {
+      type: 'dashboard_schedules',
+      attributes: { name: `Queue ${crypto.randomUUID().slice(0, 6)}`, emails, attach_as: 'csv', schedule: 'daily;07:00', subject_text: 'Queued numbers' },
+      relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
+    },
+    key,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json.data.id as string;
 }
@@ -60,7 +65,10 @@ describe('scheduled e-mails from the queue', () => {
     expect(await inbox(to)).toHaveLength(1);
     expect((await inbox(to))[0]!.subject).toBe('Queued numbers');
     expect((await scheduleRow(id)).last_sent_at?.toISOString()).toBe(msg.dueAt);
-    const [send] = await db().select().from(jobSends).where(eq(jobSends.key, scheduleSendKey(id, msg.dueAt)));
+    const [send] = await db()
+      .select()
+      .from(jobSends)
+      .where(eq(jobSends.key, scheduleSendKey(id, msg.dueAt)));
     expect(send).toMatchObject({ send_state: 'sent', organization_id: org.organization.id });
 
     // Delivered twice more (attempt 2 and a concurrent copy): acked, nothing sent.
@@ -77,7 +85,9 @@ describe('scheduled e-mails from the queue', () => {
     const to = `died-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const id = await makeSchedule(to);
     const dueAt = '2026-02-01T07:00:00.000Z';
-    await db().insert(jobSends).values({ key: scheduleSendKey(id, dueAt), organization_id: org.organization.id, send_state: 'sending' });
+    await db()
+      .insert(jobSends)
+      .values({ key: scheduleSendKey(id, dueAt), organization_id: org.organization.id, send_state: 'sending' });
     const r = await deliver({ kind: 'schedule', organizationId: org.organization.id, scheduleId: id, dueAt }, 2);
     expect(r.retryMessages).toEqual([]);
     expect(await inbox(to)).toHaveLength(0);
@@ -91,7 +101,12 @@ describe('scheduled e-mails from the queue', () => {
     const r = await deliver(msg);
     expect(r.retryMessages).toHaveLength(1);
     expect(r.explicitAcks).toEqual([]);
-    expect(await db().select().from(jobSends).where(eq(jobSends.key, scheduleSendKey(id, dueAt)))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(jobSends)
+        .where(eq(jobSends.key, scheduleSendKey(id, dueAt))),
+    ).toEqual([]);
     expect((await scheduleRow(id)).last_error_message).toBeTruthy();
     const to = `fixed-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await db().update(dashboardSchedules).set({ emails: to }).where(eq(dashboardSchedules.id, id));
@@ -99,7 +114,7 @@ describe('scheduled e-mails from the queue', () => {
     expect(await inbox(to)).toHaveLength(1);
   });
 
-  it('another organization\'s schedule id in a message finds nothing and sends nothing', async () => {
+  it("another organization's schedule id in a message finds nothing and sends nothing", async () => {
     const other = await makeOrg('jobs-queue-other');
     const to = `cross-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const id = await makeSchedule(to);
@@ -110,28 +125,61 @@ describe('scheduled e-mails from the queue', () => {
 });
 
 describe('dead-letter queue', () => {
-  it('a message failing every attempt goes through the real queue\'s retries to the DLQ, which records it on the schedule', async () => {
+  it("a message failing every attempt goes through the real queue's retries to the DLQ, which records it on the schedule", async () => {
     // The test workers have no SMTP_HOST: every attempt fails with a reason that may pass, so it is retried.
     const id = await makeSchedule(`dlq-${crypto.randomUUID().slice(0, 8)}@example.com`);
     const dueAt = '2026-05-01T07:00:00.000Z';
     await env.JOBS.send({ kind: 'schedule', organizationId: org.organization.id, scheduleId: id, dueAt });
-    const row = await eventually(async () => {
-      const r = await scheduleRow(id);
-      return r.last_error_message?.startsWith('The e-mail due at') ? r : null;
-    }, 25_000, 250);
+    const row = await eventually(
+      async () => {
+        const r = await scheduleRow(id);
+        return r.last_error_message?.startsWith('The e-mail due at') ? r : null;
+      },
+      25_000,
+      250,
+    );
     // max_retries = 3 (wrangler.toml): the first attempt and three retries, then the DLQ.
-    expect(row.last_error_message).toBe(`The e-mail due at ${dueAt} was not sent: every attempt failed, and it will not be tried again. Last error: no mail server is configured (SMTP_HOST is not set)`);
+    expect(row.last_error_message).toBe(
+      `The e-mail due at ${dueAt} was not sent: every attempt failed, and it will not be tried again. Last error: no mail server is configured (SMTP_HOST is not set)`,
+    );
     expect(row.last_sent_at).toBeNull();
   });
 
   it('an export job whose message died is marked error, not left running', async () => {
     const id = newId('export_job');
-    await db().insert(exportJobs).values({ id, organization_id: org.organization.id, kind: 'dashboard_png', dashboard_id: org.sampleDashboard.id, job_status: 'running' });
-    const [dashboard] = await db().select().from((await import('@cairn/db')).dashboards).where(eq((await import('@cairn/db')).dashboards.id, org.sampleDashboard.id));
-    const spec = { id, organizationId: org.organization.id, kind: 'dashboard_png' as const, dashboard: dashboard!, report: null, parameters: {}, mode: 'light' as const, width: 800 };
-    const r = await deliver({ kind: 'export', organizationId: org.organization.id, spec, principal: { kind: 'api_key', organizationId: org.organization.id, apiKeyId: 'x', grants: [] } }, 4, withMail, 'cairn-jobs-dlq');
+    await db()
+      .insert(exportJobs)
+      .values({ id, organization_id: org.organization.id, kind: 'dashboard_png', dashboard_id: org.sampleDashboard.id, job_status: 'running' });
+    const [dashboard] = await db()
+      .select()
+      .from((await import('@cairn/db')).dashboards)
+      .where(eq((await import('@cairn/db')).dashboards.id, org.sampleDashboard.id));
+    const spec = {
+      id,
+      organizationId: org.organization.id,
+      kind: 'dashboard_png' as const,
+      dashboard: dashboard!,
+      report: null,
+      parameters: {},
+      mode: 'light' as const,
+      width: 800,
+    };
+    const r = await deliver(
+      {
+        kind: 'export',
+        organizationId: org.organization.id,
+        spec,
+        principal: { kind: 'api_key', organizationId: org.organization.id, apiKeyId: 'x', grants: [] },
+      },
+      4,
+      withMail,
+      'cairn-jobs-dlq',
+    );
     expect(r.explicitAcks).toHaveLength(1);
-    const [job] = await db().select().from(exportJobs).where(and(eq(exportJobs.id, id), eq(exportJobs.organization_id, org.organization.id)));
+    const [job] = await db()
+      .select()
+      .from(exportJobs)
+      .where(and(eq(exportJobs.id, id), eq(exportJobs.organization_id, org.organization.id)));
     expect(job).toMatchObject({ job_status: 'error', error_message: expect.stringMatching(/gave up after several attempts/) });
   });
 });

@@ -23,10 +23,13 @@ beforeAll(async () => {
 describe('mail configuration', () => {
   it('needs SMTP_HOST; picks the port from SMTP_SECURE; rejects unusable values', () => {
     expect(mailConfig({})).toEqual({ reason: NO_SMTP_REASON });
-    expect(mailConfig({ SMTP_HOST: 'smtp.example.com' })).toMatchObject({ config: { port: 25, secure: 'off', timeoutMs: 15_000, from: { name: 'Cairn', address: 'no-reply@cairn.local' } } });
+    expect(mailConfig({ SMTP_HOST: 'smtp.example.com' })).toMatchObject({
+      config: { port: 25, secure: 'off', timeoutMs: 15_000, from: { name: 'Cairn', address: 'no-reply@cairn.local' } },
+    });
     expect(mailConfig({ SMTP_HOST: 'h', SMTP_SECURE: 'STARTTLS' })).toMatchObject({ config: { port: 587, secure: 'starttls' } });
-    expect(mailConfig({ SMTP_HOST: 'h', SMTP_SECURE: 'tls', SMTP_PORT: '2465', MAIL_FROM: 'Ops <ops@acme.test>' }))
-      .toMatchObject({ config: { port: 2465, secure: 'tls', from: { name: 'Ops', address: 'ops@acme.test' } } });
+    expect(mailConfig({ SMTP_HOST: 'h', SMTP_SECURE: 'tls', SMTP_PORT: '2465', MAIL_FROM: 'Ops <ops@acme.test>' })).toMatchObject({
+      config: { port: 2465, secure: 'tls', from: { name: 'Ops', address: 'ops@acme.test' } },
+    });
     expect(mailConfig({ SMTP_HOST: 'h', SMTP_SECURE: 'ssl' })).toEqual({ reason: expect.stringMatching(/SMTP_SECURE must be off, starttls or tls/) });
     expect(mailConfig({ SMTP_HOST: 'h', SMTP_PORT: '99999' })).toEqual({ reason: expect.stringMatching(/SMTP_PORT must be a port/) });
     expect(mailConfig({ SMTP_HOST: 'h', MAIL_FROM: 'not an address' })).toEqual({ reason: expect.stringMatching(/MAIL_FROM is not usable/) });
@@ -40,8 +43,11 @@ describe('mail configuration', () => {
 
   it('answers sent: false when the mail server does not accept the connection', async () => {
     // Nothing listens on port 9 (discard) of this machine.
-    const res = await createMailer({ SMTP_HOST: '127.0.0.1', SMTP_PORT: '9', SMTP_TIMEOUT_MS: '3000' })
-      .sendMail({ to: 'a@example.com', subject: 's', text: 't' });
+    const res = await createMailer({ SMTP_HOST: '127.0.0.1', SMTP_PORT: '9', SMTP_TIMEOUT_MS: '3000' }).sendMail({
+      to: 'a@example.com',
+      subject: 's',
+      text: 't',
+    });
     expect(res.sent).toBe(false);
     expect(!res.sent && res.reason).toMatch(/127\.0\.0\.1:9/);
   });
@@ -60,7 +66,10 @@ describe('invitation e-mails without a mail server', () => {
     expectJsonApiDocument(res.json);
     expect(res.json.meta.mail).toEqual({ sent: false, reason: NO_SMTP_REASON });
     expect(res.json.data.attributes).toMatchObject({ email: address, status: 'invited' });
-    const [row] = await db().select().from(users).where(and(eq(users.id, res.json.data.id), eq(users.organization_id, orgId)));
+    const [row] = await db()
+      .select()
+      .from(users)
+      .where(and(eq(users.id, res.json.data.id), eq(users.organization_id, orgId)));
     expect(row!.invitation_token_hash).toMatch(/^[0-9a-f]{64}$/);
 
     const resend = await call(`/users/invite/${res.json.data.id}`, { key, method: 'POST' });

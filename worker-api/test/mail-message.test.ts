@@ -43,7 +43,11 @@ const qpDecode = (s: string) => {
 const headerBlock = (raw: string) => raw.slice(0, raw.indexOf('\r\n\r\n'));
 const unfold = (h: string) => h.replace(/\r\n(?=[ \t])/g, '');
 const header = (raw: string, name: string) =>
-  unfold(headerBlock(raw)).split('\r\n').find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim();
+  unfold(headerBlock(raw))
+    .split('\r\n')
+    .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+    ?.slice(name.length + 1)
+    .trim();
 
 describe('headers', () => {
   it('writes From, To, Cc, Subject, Date, Message-ID and MIME-Version; Bcc only in the envelope', () => {
@@ -97,7 +101,11 @@ describe('headers', () => {
   it('turns line breaks in a subject into spaces (no header injection)', () => {
     const m = build({ subject: 'Hello\r\nBcc: victim@example.com' });
     expect(header(m.raw, 'Subject')).toBe('Hello Bcc: victim@example.com');
-    expect(headerBlock(m.raw).split('\r\n').some((l) => l.startsWith('Bcc:'))).toBe(false);
+    expect(
+      headerBlock(m.raw)
+        .split('\r\n')
+        .some((l) => l.startsWith('Bcc:')),
+    ).toBe(false);
   });
 
   it('quotes display names with specials and escapes quotes', () => {
@@ -117,7 +125,15 @@ describe('addresses', () => {
       { name: 'Doe, Jane', address: 'jane@example.com' },
       { address: 'bob@example.com' },
     ]);
-    for (const bad of ['no-at-sign', 'a b@example.com', 'a@example.com\r\nRCPT TO:<x@y.z>', 'a@exa mple.com', '<a@b.c>>', 'a..b@example.com', 'jürgen@example.com']) {
+    for (const bad of [
+      'no-at-sign',
+      'a b@example.com',
+      'a@example.com\r\nRCPT TO:<x@y.z>',
+      'a@exa mple.com',
+      '<a@b.c>>',
+      'a..b@example.com',
+      'jürgen@example.com',
+    ]) {
       expect(() => parseMailbox(bad), bad).toThrow(/not an e-mail address/);
     }
     expect(() => build({ to: 'x@example.com>\r\nDATA' })).toThrow();
@@ -187,7 +203,10 @@ describe('bodies', () => {
     const xlsx = top[3]!;
     expect(unfold(xlsx)).toContain('Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;');
     expect(unfold(xlsx)).toContain("filename*=UTF-8''%C3%9Cbersicht%202026.xlsx");
-    const lines = xlsx.slice(xlsx.indexOf('\r\n\r\n') + 4).replace(/\r\n$/, '').split('\r\n');
+    const lines = xlsx
+      .slice(xlsx.indexOf('\r\n\r\n') + 4)
+      .replace(/\r\n$/, '')
+      .split('\r\n');
     expect(lines.slice(0, -1).every((l) => l.length === 76)).toBe(true);
     expect(lines.at(-1)!.length).toBeLessThanOrEqual(76);
     const back = Uint8Array.from(atob(lines.join('')), (c) => c.charCodeAt(0));
@@ -195,7 +214,11 @@ describe('bodies', () => {
   });
 
   it('puts inline images (Content-ID) in multipart/related with the HTML', () => {
-    const m = build({ text: 't', html: '<img src="cid:chart1">', attachments: [{ filename: 'chart.png', content: new Uint8Array([137, 80, 78, 71]), contentId: 'chart1' }] });
+    const m = build({
+      text: 't',
+      html: '<img src="cid:chart1">',
+      attachments: [{ filename: 'chart.png', content: new Uint8Array([137, 80, 78, 71]), contentId: 'chart1' }],
+    });
     expect(header(m.raw, 'Content-Type')).toBe('multipart/alternative; boundary="b2"');
     expect(m.raw).toContain('Content-Type: multipart/related; boundary="b1"; type="text/html"');
     expect(m.raw).toContain('Content-ID: <chart1>');
@@ -227,7 +250,11 @@ describe('bodies', () => {
 
   it('wraps base64 at 76 columns', () => {
     expect(base64Lines(new Uint8Array(57))).toHaveLength(76); // 57 bytes = exactly one line
-    expect(base64Lines(new Uint8Array(58)).split('\r\n').map((l) => l.length)).toEqual([76, 4]);
+    expect(
+      base64Lines(new Uint8Array(58))
+        .split('\r\n')
+        .map((l) => l.length),
+    ).toEqual([76, 4]);
   });
 });
 
@@ -248,7 +275,11 @@ describe('invitation e-mail', () => {
     expect(invitationLink('http://127.0.0.1:8780/', 'Tok3n')).toBe('http://127.0.0.1:8780/app/invitation/Tok3n');
     expect(invitationLink(undefined, 'x')).toBeNull();
     const msg = invitationMessage({
-      to: 'new@example.com', firstname: 'Ana', inviter: 'Bob <Admin>', organization: 'Acme & Co', role: 'analyst',
+      to: 'new@example.com',
+      firstname: 'Ana',
+      inviter: 'Bob <Admin>',
+      organization: 'Acme & Co',
+      role: 'analyst',
       link: 'https://cairn.example/app/invitation/abc',
     });
     expect(msg.subject).toBe('Bob <Admin> invited you to Acme & Co on Cairn');

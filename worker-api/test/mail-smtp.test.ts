@@ -51,17 +51,28 @@ function happy(overrides: Record<string, string | null> = {}) {
     const verb = line.split(/[ :]/)[0]!.toUpperCase();
     for (const [prefix, reply] of Object.entries(overrides)) if (line.startsWith(prefix)) return reply;
     switch (verb) {
-      case 'EHLO': return '250-test greets you\r\n250-SIZE 1000000\r\n250-AUTH LOGIN PLAIN\r\n250 8BITMIME';
-      case 'DATA': state.inData = true; return '354 go ahead';
-      case '.': return '250 2.0.0 queued as ABC';
-      case 'QUIT': return '221 bye';
-      default: return '250 ok';
+      case 'EHLO':
+        return '250-test greets you\r\n250-SIZE 1000000\r\n250-AUTH LOGIN PLAIN\r\n250 8BITMIME';
+      case 'DATA':
+        state.inData = true;
+        return '354 go ahead';
+      case '.':
+        return '250 2.0.0 queued as ABC';
+      case 'QUIT':
+        return '221 bye';
+      default:
+        return '250 ok';
     }
   });
 }
 
 const opts = (o: Partial<DialogueOptions> = {}): DialogueOptions => ({
-  heloName: 'cairn.local', startTls: false, encrypted: false, loopback: true, timeoutMs: 2000, ...o,
+  heloName: 'cairn.local',
+  startTls: false,
+  encrypted: false,
+  loopback: true,
+  timeoutMs: 2000,
+  ...o,
 });
 const envelope = { from: 'no-reply@cairn.local', to: ['a@example.com', 'b@example.com'] };
 const DATA = 'Subject: x\r\n\r\n..dot\r\n.\r\n';
@@ -107,10 +118,14 @@ describe('SMTP dialogue', () => {
   });
 
   it('checks every reply code: a refused sender, a refused message, a server that does not greet', async () => {
-    await expect(deliver(happy({ 'MAIL FROM': '553 5.7.1 sender not allowed' }).stream, opts(), envelope, DATA))
-      .rejects.toMatchObject({ message: expect.stringMatching(/refused MAIL FROM: 553 5.7.1 sender not allowed/), code: 553 });
-    await expect(deliver(happy({ '.': '554 5.7.1 spam' }).stream, opts(), envelope, DATA))
-      .rejects.toMatchObject({ message: expect.stringMatching(/refused the message: 554 5.7.1 spam/), code: 554 });
+    await expect(deliver(happy({ 'MAIL FROM': '553 5.7.1 sender not allowed' }).stream, opts(), envelope, DATA)).rejects.toMatchObject({
+      message: expect.stringMatching(/refused MAIL FROM: 553 5.7.1 sender not allowed/),
+      code: 553,
+    });
+    await expect(deliver(happy({ '.': '554 5.7.1 spam' }).stream, opts(), envelope, DATA)).rejects.toMatchObject({
+      message: expect.stringMatching(/refused the message: 554 5.7.1 spam/),
+      code: 554,
+    });
     const busy = scriptedServer(() => null, '421 4.3.2 too busy');
     await expect(deliver(busy.stream, opts(), envelope, DATA)).rejects.toThrow(/did not greet: 421 4.3.2 too busy/);
   });
@@ -129,8 +144,9 @@ describe('SMTP dialogue', () => {
     expect(decoded).toBe('\0mailer\0pässword');
 
     const remote = happy();
-    await expect(deliver(remote.stream, opts({ user: 'mailer', password: 'x', loopback: false }), envelope, DATA))
-      .rejects.toThrow(/refusing to send the SMTP password over an unencrypted connection/);
+    await expect(deliver(remote.stream, opts({ user: 'mailer', password: 'x', loopback: false }), envelope, DATA)).rejects.toThrow(
+      /refusing to send the SMTP password over an unencrypted connection/,
+    );
     expect(remote.seen.some((l) => l.startsWith('AUTH'))).toBe(false);
 
     const wrong = happy({ 'AUTH PLAIN': '535 5.7.8 bad credentials' });

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 describe('a method a known path does not have', () => {
-  it('answers 405 method_not_allowed with the path\'s methods in Allow', async () => {
+  it("answers 405 method_not_allowed with the path's methods in Allow", async () => {
     const res = await call(`/dashboards/${dashboardId}`, { key, method: 'PUT', body: {} });
     expect(res.status).toBe(405);
     expect(res.json.errors).toHaveLength(1);

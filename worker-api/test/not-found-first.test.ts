@@ -14,10 +14,22 @@ import { baseBody, buildWorld, fillPath, openApiDocument, operations, paramKinds
 
 /** The id kind of `@cairn/core` that a path parameter's collection holds (an invitation is a user). */
 const PREFIX_KIND: Record<IdKind, keyof typeof ID_PREFIXES> = {
-  dashboards: 'dashboard', reports: 'report', dashboard_groups: 'dashboard_group', dashboard_sharing_links: 'dashboard_sharing_link',
-  export_jobs: 'export_job', filters: 'filter', sql_snippets: 'sql_snippet', dashboard_schedules: 'dashboard_schedule',
-  datasources: 'datasource', datasource_agents: 'datasource_agent', sql_alerts: 'sql_alert', users: 'user', user_groups: 'user_group',
-  api_keys: 'api_key', executions: 'execution', invitations: 'user',
+  dashboards: 'dashboard',
+  reports: 'report',
+  dashboard_groups: 'dashboard_group',
+  dashboard_sharing_links: 'dashboard_sharing_link',
+  export_jobs: 'export_job',
+  filters: 'filter',
+  sql_snippets: 'sql_snippet',
+  dashboard_schedules: 'dashboard_schedule',
+  datasources: 'datasource',
+  datasource_agents: 'datasource_agent',
+  sql_alerts: 'sql_alert',
+  users: 'user',
+  user_groups: 'user_group',
+  api_keys: 'api_key',
+  executions: 'execution',
+  invitations: 'user',
 };
 
 let doc: any;
@@ -32,10 +44,23 @@ beforeAll(async () => {
   ops = (await operations()).filter((op) => !op.public && op.params.length > 0);
   W = await buildWorld('notfound');
   alert = W.ids.sql_alerts;
-  const made = await jsonApi('/sql_alerts', 'POST', {
-    type: 'sql_alerts', attributes: { name: 'Named by the restricted keys', sql_query: 'select 1', run_schedule: 'every', run_every: 60, trigger_condition: 'has_results', email_condition: 'triggered' },
-    relationships: { datasource: { data: { type: 'datasources', id: W.org.sampleDatasource.id } } },
-  }, W.key);
+  const made = await jsonApi(
+    '/sql_alerts',
+    'POST',
+    {
+      type: 'sql_alerts',
+      attributes: {
+        name: 'Named by the restricted keys',
+        sql_query: 'select 1',
+        run_schedule: 'every',
+        run_every: 60,
+        trigger_condition: 'has_results',
+        email_condition: 'triggered',
+      },
+      relationships: { datasource: { data: { type: 'datasources', id: W.org.sampleDatasource.id } } },
+    },
+    W.key,
+  );
   otherAlert = made.json.data.id;
 }, 120_000);
 
@@ -56,7 +81,8 @@ async function walk(who: string, auth: CallOptions, pick: (k: IdKind) => string 
     const body = await baseBody(doc, op, W, ids);
     const jsonapi = op.body?.kind === 'jsonapi';
     const res = await call(path, {
-      ...auth, method: op.method,
+      ...auth,
+      method: op.method,
       ...(body !== undefined ? { body, contentType: jsonapi ? 'application/vnd.api+json' : 'application/json' } : {}),
     });
     calls++;
@@ -83,9 +109,12 @@ async function walk(who: string, auth: CallOptions, pick: (k: IdKind) => string 
 }
 
 /** Every permission, each restricted to the sample dashboard, the sample datasource and the other alert. */
-const restrictedToSamples = () => restricted([
-  { type: 'dashboards', id: W.org.sampleDashboard.id }, { type: 'datasources', id: W.org.sampleDatasource.id }, { type: 'sql_alerts', id: otherAlert },
-]);
+const restrictedToSamples = () =>
+  restricted([
+    { type: 'dashboards', id: W.org.sampleDashboard.id },
+    { type: 'datasources', id: W.org.sampleDatasource.id },
+    { type: 'sql_alerts', id: otherAlert },
+  ]);
 
 describe('404 before 403 on every route that names an id', () => {
   it('answers 404 for ids that do not exist to keys restricted to named resources', async () => {
@@ -119,7 +148,12 @@ describe('404 before 403 on every route that names an id', () => {
     const restrictable = new Set<IdKind>(['dashboards', 'datasources', 'sql_alerts']);
     const hanging = new Set<IdKind>([...restrictable, 'reports', 'filters', 'dashboard_schedules', 'dashboard_sharing_links', 'export_jobs']);
     const own = (op: Operation) => paramKinds(op).every((k) => hanging.has(k as IdKind));
-    const { failures, calls } = await walk('key restricted to other resources (invisible ids)', { key: await makeKey(W.org.organization.id, restrictedToSamples()) }, (k) => W.ids[k], own);
+    const { failures, calls } = await walk(
+      'key restricted to other resources (invisible ids)',
+      { key: await makeKey(W.org.organization.id, restrictedToSamples()) },
+      (k) => W.ids[k],
+      own,
+    );
     expect(calls).toBeGreaterThan(50);
     expect(failures, failures.join('\n')).toEqual([]);
     // Nothing was changed or removed by the walk.
@@ -131,7 +165,12 @@ describe('404 before 403 on every route that names an id', () => {
     const report = newId('report');
     await db().insert(dashboards).values({ id: dashboard, organization_id: W.org.organization.id, name: 'Private to nobody here' });
     await db().insert(reports).values({
-      id: report, organization_id: W.org.organization.id, dashboard_id: dashboard, datasource_id: W.org.sampleDatasource.id, name: 'Private report', sql_query: 'select 1',
+      id: report,
+      organization_id: W.org.organization.id,
+      dashboard_id: dashboard,
+      datasource_id: W.org.sampleDatasource.id,
+      name: 'Private report',
+      sql_query: 'select 1',
     });
     const ids: Partial<Record<IdKind, string>> = { dashboards: dashboard, reports: report };
     const mine = (op: Operation) => paramKinds(op).every((k) => k in ids);

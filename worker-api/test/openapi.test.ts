@@ -51,7 +51,8 @@ describe('GET /openapi.json as clients read it', () => {
     const out: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
-        for (const [media, m] of Object.entries<any>(op.requestBody?.content ?? {})) findings(m.schema, `${method} ${path} ${media}`, out, doc.components.schemas);
+        for (const [media, m] of Object.entries<any>(op.requestBody?.content ?? {}))
+          findings(m.schema, `${method} ${path} ${media}`, out, doc.components.schemas);
       }
     }
     expect(out).toEqual([]);
@@ -65,7 +66,7 @@ describe('GET /openapi.json as clients read it', () => {
     expect(doc.components.schemas.DashboardStatusRequest.properties.refresh_data.default).toBe(false);
   });
 
-  it('each {id} example is an id of the path\'s kind', async () => {
+  it("each {id} example is an id of the path's kind", async () => {
     const doc = (await call('/openapi.json')).json;
     const example = (path: string, method = 'get') => doc.paths[path][method].parameters.find((p: any) => p.name === 'id').schema.example;
     expect(example('/reports/{id}')).toMatch(/^rep_/);
@@ -88,7 +89,9 @@ describe('GET /openapi.json as clients read it', () => {
 
   it('calls that take no API key describe their errors without one', async () => {
     const doc = (await call('/openapi.json')).json;
-    const open = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item)).filter((op) => Array.isArray(op.security) && op.security.length === 0);
+    const open = Object.values<any>(doc.paths)
+      .flatMap((item) => Object.values<any>(item))
+      .filter((op) => Array.isArray(op.security) && op.security.length === 0);
     expect(open.length).toBeGreaterThanOrEqual(6);
     for (const op of open) {
       for (const [status, r] of Object.entries<any>(op.responses)) {

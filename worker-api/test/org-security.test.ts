@@ -34,7 +34,9 @@ async function eventually<T>(read: () => Promise<T | undefined | null | false>, 
 async function person(org = orgId, role: 'viewer' | 'analyst' | 'admin' = 'analyst') {
   const id = newId('user');
   const email = `os-${id.toLowerCase()}@example.test`;
-  await db().insert(users).values({ id, organization_id: org, email, role, firstname: 'Grace', lastname: 'Hopper', password_hash: await hashPassword(PASSWORD) });
+  await db()
+    .insert(users)
+    .values({ id, organization_id: org, email, role, firstname: 'Grace', lastname: 'Hopper', password_hash: await hashPassword(PASSWORD) });
   const res = await signIn(email);
   expect(res.status).toBe(201);
   return { id, email, session: res.json.token as string };
@@ -104,7 +106,9 @@ describe('require two-factor authentication', () => {
     expect(on.status).toBe(200);
     expect(on.json.require_two_factor).toBe(true);
     expect(on.json.users_without_two_factor).toBeGreaterThan(0);
-    const [entry] = await db().select().from(auditLog)
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
       .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.action, 'update_security_settings')));
     expect(entry).toMatchObject({ actor_id: admin.id, details: { require_two_factor: true } });
 
@@ -139,7 +143,10 @@ describe('require two-factor authentication', () => {
 
   it('does not hold single sign-on sessions (the identity provider checks them)', async () => {
     const p = await person();
-    await db().update(sessions).set({ sign_in_method: 'oidc' }).where(eq(sessions.id, await sha256Hex(p.session)));
+    await db()
+      .update(sessions)
+      .set({ sign_in_method: 'oidc' })
+      .where(eq(sessions.id, await sha256Hex(p.session)));
     await setRequired(admin.session, true);
     try {
       expect((await call('/dashboards', { session: p.session })).status).toBe(200);
@@ -170,7 +177,9 @@ describe("an admin resets a user's two-factor authentication", () => {
     const [row] = await db().select().from(users).where(eq(users.id, p.id));
     expect(row).toMatchObject({ otp_app_enabled: false, otp_secret_encrypted: null, otp_recovery_hashes: [] });
     expect((await call('/auth/session', { session: p.session })).status).toBe(401);
-    const [entry] = await db().select().from(auditLog)
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
       .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.action, 'reset_two_factor'), eq(auditLog.resource_id, p.id)));
     expect(entry).toMatchObject({ actor_type: 'user', actor_id: admin.id, resource_type: 'users' });
 
@@ -189,7 +198,7 @@ describe("an admin resets a user's two-factor authentication", () => {
     }
   }, 120_000);
 
-  it('is refused to API keys, non-admins, for oneself, without 2FA, and for another organization\'s user', async () => {
+  it("is refused to API keys, non-admins, for oneself, without 2FA, and for another organization's user", async () => {
     const p = await person();
     await enrol(p.session);
     const key = await makeKey(orgId);
@@ -243,17 +252,32 @@ describe('the audit log', () => {
     const first = await signIn(p.email);
     expect((await call('/auth/sessions/two-factor', { method: 'POST', body: { challenge: first.json.challenge, code: 'abcdef' } })).status).toBe(422);
     const session = await signInWithCode(p.email, secret);
-    expect((await call('/auth/two-factor/disable', { session, method: 'POST', body: { current_password: PASSWORD, recovery_code: recovery[0] } })).status).toBe(204);
-    expect((await call('/auth/password', { session, method: 'POST', body: { current_password: PASSWORD, new_password: 'another long password' } })).status).toBe(204);
+    expect((await call('/auth/two-factor/disable', { session, method: 'POST', body: { current_password: PASSWORD, recovery_code: recovery[0] } })).status).toBe(
+      204,
+    );
+    expect(
+      (await call('/auth/password', { session, method: 'POST', body: { current_password: PASSWORD, new_password: 'another long password' } })).status,
+    ).toBe(204);
     await signIn(p.email, 'another long password');
     expect((await call('/auth/sessions/others', { session, method: 'DELETE' })).json.ended).toBe(1);
 
     const actions = await eventually(async () => {
-      const rows = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.actor_id, p.id)));
+      const rows = await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.actor_id, p.id)));
       const got = rows.map((r) => `${r.action}${r.action === 'sign_in_failed' ? `:${(r.details as { reason: string }).reason}` : ''}`);
       return got.includes('sign_in_failed:password') && got.includes('sign_in_failed:two_factor_code') ? got : undefined;
     }, 'the failed sign-ins');
-    for (const a of ['sign_in', 'sign_in_failed:password', 'sign_in_failed:two_factor_code', 'enable_two_factor', 'disable_two_factor', 'change_password', 'end_other_sessions']) {
+    for (const a of [
+      'sign_in',
+      'sign_in_failed:password',
+      'sign_in_failed:two_factor_code',
+      'enable_two_factor',
+      'disable_two_factor',
+      'change_password',
+      'end_other_sessions',
+    ]) {
       expect(actions, a).toContain(a);
     }
   }, 120_000);
@@ -299,8 +323,13 @@ describe('the audit log', () => {
 
   it('refuses bad filters with a 400 naming the parameter', async () => {
     for (const [query, parameter] of [
-      ['from=yesterday', 'from'], ['to=2026-13-45', 'to'], ['limit=0', 'limit'], ['limit=9999', 'limit'], ['before=-1', 'before'],
-      ['action=DROP%20TABLE', 'action'], ['surprise=1', ''],
+      ['from=yesterday', 'from'],
+      ['to=2026-13-45', 'to'],
+      ['limit=0', 'limit'],
+      ['limit=9999', 'limit'],
+      ['before=-1', 'before'],
+      ['action=DROP%20TABLE', 'action'],
+      ['surprise=1', ''],
     ] as const) {
       const res = await call(`/auth/audit-log?${query}`, { session: admin.session });
       expect(res.status, query).toBe(400);

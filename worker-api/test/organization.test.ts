@@ -34,9 +34,15 @@ describe('GET /organization', () => {
     const viewer = await makeUser(org.organization.id, 'viewer');
     const gone = await makeUser(org.organization.id, 'analyst');
     await db().update(users).set({ deactivated_at: new Date() }).where(eq(users.id, gone.id));
-    await db().insert(datasources).values({
-      id: newId('datasource'), organization_id: org.organization.id, name: 'Warehouse', database_type: 'postgres', connection_mode: 'direct',
-    } as typeof datasources.$inferInsert);
+    await db()
+      .insert(datasources)
+      .values({
+        id: newId('datasource'),
+        organization_id: org.organization.id,
+        name: 'Warehouse',
+        database_type: 'postgres',
+        connection_mode: 'direct',
+      } as typeof datasources.$inferInsert);
     const after = (await call('/organization', { session: admin.session })).json.data.attributes;
     expect(after.analyst_seats_used).toBe(3);
     expect(after.datasources_used).toBe(1);
@@ -85,7 +91,11 @@ describe('PATCH /organization', () => {
     expect((await patch({ name: 'Hijack' }, { session: admin.session }, other.organization.id)).status).toBe(409);
     const [theirs] = await db().select().from(organizations).where(eq(organizations.id, other.organization.id));
     expect(theirs!.name).not.toBe('Hijack');
-    const plain = await call('/organization', { method: 'PATCH', session: admin.session, body: { data: { type: 'organizations', id: org.organization.id, attributes: { name: 'x' } } } });
+    const plain = await call('/organization', {
+      method: 'PATCH',
+      session: admin.session,
+      body: { data: { type: 'organizations', id: org.organization.id, attributes: { name: 'x' } } },
+    });
     expect(plain.status).toBe(415);
   });
 

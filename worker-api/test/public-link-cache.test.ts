@@ -18,13 +18,22 @@ let org: CreateOrganizationResult;
 let key: string;
 const LONG = { READ_CACHE_TRUST_MS: '60000', POLL_REUSE_MS: '60000' };
 
-interface Link { id: string; token: string }
+interface Link {
+  id: string;
+  token: string;
+}
 
 async function makeLink(attributes: Record<string, unknown>, dashboardId = org.sampleDashboard.id): Promise<Link> {
-  const res = await jsonApi('/dashboard_sharing_links', 'POST', {
-    type: 'dashboard_sharing_links', attributes: { name: 'Kept', ...attributes },
-    relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } },
-  }, key);
+  const res = await jsonApi(
+    '/dashboard_sharing_links',
+    'POST',
+    {
+      type: 'dashboard_sharing_links',
+      attributes: { name: 'Kept', ...attributes },
+      relationships: { dashboard: { data: { type: 'dashboards', id: dashboardId } } },
+    },
+    key,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return { id: res.json.data.id, token: res.json.data.attributes.token };
 }
@@ -38,7 +47,12 @@ async function fetchWith(vars: Record<string, string>, path: string, init: Reque
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
 }
 
-interface PublicCall { body?: Record<string, unknown>; ip?: string; grant?: string; vars?: Record<string, string> }
+interface PublicCall {
+  body?: Record<string, unknown>;
+  ip?: string;
+  grant?: string;
+  vars?: Record<string, string>;
+}
 function pub(path: string, o: PublicCall = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cf-connecting-ip': o.ip ?? '198.51.100.20' };
   if (o.grant) headers['cairn-link-grant'] = o.grant;
@@ -100,7 +114,7 @@ describe('public link reads kept in memory', () => {
     expect((await open(l, { vars: fresh, ip: '192.0.2.1' })).status).toBe(404);
   });
 
-  it('check a signed address\'s expiry on every call, though the answer for its query is kept', async () => {
+  it("check a signed address's expiry on every call, though the answer for its query is kept", async () => {
     const l = await makeLink({ sharing_secret_required: true });
     const secret = (await call(`/dashboard_sharing_links/${l.id}/sharing_secret`, { key, method: 'POST' })).json.sharing_secret;
     const params = new URLSearchParams({ expires: String(Math.floor(Date.now() / 1000) + 2) });
@@ -127,7 +141,9 @@ describe('public link reads kept in memory', () => {
     for (const a of answers) expect(a.status, JSON.stringify(a.json)).toBe(200);
     for (const a of answers) expect(a.json).toEqual(answers[0]!.json);
     for (const reportId of board.reportIds) {
-      const runs = await db().select({ id: executions.id }).from(executions)
+      const runs = await db()
+        .select({ id: executions.id })
+        .from(executions)
         .where(and(eq(executions.organization_id, org.organization.id), eq(executions.report_id, reportId)));
       expect(runs.length).toBe(1);
     }

@@ -12,18 +12,31 @@ let org: CreateOrganizationResult;
 let other: CreateOrganizationResult;
 let key: string;
 
-interface Link { id: string; token: string }
+interface Link {
+  id: string;
+  token: string;
+}
 
 async function makeLink(attributes: Record<string, unknown>, o: CreateOrganizationResult = org, k = key): Promise<Link> {
-  const res = await jsonApi('/dashboard_sharing_links', 'POST', {
-    type: 'dashboard_sharing_links', attributes: { name: 'Public', ...attributes },
-    relationships: { dashboard: { data: { type: 'dashboards', id: o.sampleDashboard.id } } },
-  }, k);
+  const res = await jsonApi(
+    '/dashboard_sharing_links',
+    'POST',
+    {
+      type: 'dashboard_sharing_links',
+      attributes: { name: 'Public', ...attributes },
+      relationships: { dashboard: { data: { type: 'dashboards', id: o.sampleDashboard.id } } },
+    },
+    k,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return { id: res.json.data.id, token: res.json.data.attributes.token };
 }
 
-interface PublicCall { body?: Record<string, unknown>; ip?: string | null; grant?: string }
+interface PublicCall {
+  body?: Record<string, unknown>;
+  ip?: string | null;
+  grant?: string;
+}
 function pub(path: string, o: PublicCall = {}) {
   const headers: Record<string, string> = {};
   if (o.ip !== null) headers['cf-connecting-ip'] = o.ip ?? '198.51.100.20';
@@ -47,7 +60,10 @@ async function settle(l: Link, o: PublicCall = {}) {
 /** The parameters the executions behind a status answer ran with (the sample reports, which all use every filter). */
 async function executedParameters(answer: any): Promise<any[]> {
   const sample = new Set(org.sampleDashboard.reports.map((r) => r.id));
-  const ids = answer.reports.filter((r: any) => sample.has(r.report_id)).map((r: any) => r.execution_id).filter(Boolean);
+  const ids = answer.reports
+    .filter((r: any) => sample.has(r.report_id))
+    .map((r: any) => r.execution_id)
+    .filter(Boolean);
   expect(ids.length).toBe(sample.size);
   const rows = await db().select({ parameters: executions.parameters }).from(executions).where(inArray(executions.id, ids));
   return rows.map((r) => r.parameters);
@@ -70,9 +86,17 @@ describe('opening a link', () => {
     const res = await open(l, { ip: null });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json.link).toEqual({
-      name: 'Wall screen', description: null, toolbar_enabled: true, parameters_enabled: false, filter_bar_enabled: false,
-      refresh_enabled: false, data_download_enabled: false, unlimited_csv_export_enabled: false, sharing_secret_required: false,
-      password_protected: false, color_mode: 'dark',
+      name: 'Wall screen',
+      description: null,
+      toolbar_enabled: true,
+      parameters_enabled: false,
+      filter_bar_enabled: false,
+      refresh_enabled: false,
+      data_download_enabled: false,
+      unlimited_csv_export_enabled: false,
+      sharing_secret_required: false,
+      password_protected: false,
+      color_mode: 'dark',
     });
     expect(res.json.dashboard).toMatchObject({ id: org.sampleDashboard.id, default_page_width: 1600, color_scheme: expect.any(String) });
     expect(res.json.dashboard.layout.length).toBeGreaterThan(0);
@@ -164,7 +188,12 @@ describe('password', () => {
     const claims = JSON.parse(new TextDecoder().decode(fromBase64url(body)));
     const later = base64url(new TextEncoder().encode(JSON.stringify({ ...claims, exp: claims.exp + 3600 })));
     expect((await open(l, { grant: `${head}.${later}.${mac}` })).status).toBe(401);
-    await jsonApi(`/dashboard_sharing_links/${l.id}`, 'PATCH', { type: 'dashboard_sharing_links', id: l.id, attributes: { sharing_password: 'new secret words' } }, key);
+    await jsonApi(
+      `/dashboard_sharing_links/${l.id}`,
+      'PATCH',
+      { type: 'dashboard_sharing_links', id: l.id, attributes: { sharing_password: 'new secret words' } },
+      key,
+    );
     expect((await open(l, { grant: right.json.grant })).status).toBe(401);
     // Without a password any more, the link opens without a grant, and unlocking is refused.
     await jsonApi(`/dashboard_sharing_links/${l.id}`, 'PATCH', { type: 'dashboard_sharing_links', id: l.id, attributes: { sharing_password: null } }, key);
@@ -197,7 +226,9 @@ describe('sharing secret', () => {
     const [row] = await db().select().from(dashboardSharingLinks).where(eq(dashboardSharingLinks.id, l.id));
     expect(row!.sharing_secret_encrypted).not.toContain(rolled.json.sharing_secret);
     // Manage Dashboards on the link's dashboard is needed; another organization's link does not exist.
-    expect((await call(`/dashboard_sharing_links/${l.id}/sharing_secret`, { key: await makeKey(org.organization.id, only('view_dashboards')) })).status).toBe(403);
+    expect((await call(`/dashboard_sharing_links/${l.id}/sharing_secret`, { key: await makeKey(org.organization.id, only('view_dashboards')) })).status).toBe(
+      403,
+    );
     const viewer = await makeUser(org.organization.id, 'viewer');
     expect((await call(`/dashboard_sharing_links/${l.id}/sharing_secret`, { session: viewer.session, method: 'POST' })).status).toBe(403);
     expect((await call(`/dashboard_sharing_links/${l.id}/sharing_secret`, { key: await makeKey(other.organization.id) })).status).toBe(404);
@@ -235,7 +266,10 @@ describe('sharing secret', () => {
     expect((await open(otherLink, { body: { query } })).json.errors[0].meta.reason).toBe('signature_invalid');
     // Parameter order does not matter: the canonical form sorts them.
     const reordered = new URLSearchParams(query);
-    const shuffled = [...reordered].reverse().map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+    const shuffled = [...reordered]
+      .reverse()
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .join('&');
     expect((await open(l, { body: { query: shuffled } })).status).toBe(200);
     // Rolling the secret retires every URL signed with the old one.
     await call(`/dashboard_sharing_links/${l.id}/sharing_secret`, { key, method: 'POST' });
@@ -243,7 +277,12 @@ describe('sharing secret', () => {
   });
 
   it('the canonical query encodes strictly and sorts by name, then value', () => {
-    const q = new URLSearchParams([['f.b', "it's (1)"], ['f.a', 'x y'], ['f.a', 'a'], ['signature', 'zz']]);
+    const q = new URLSearchParams([
+      ['f.b', "it's (1)"],
+      ['f.a', 'x y'],
+      ['f.a', 'a'],
+      ['signature', 'zz'],
+    ]);
     expect(canonicalQuery(q)).toBe('f.a=a&f.a=x%20y&f.b=it%27s%20%281%29');
   });
 });
@@ -252,9 +291,16 @@ describe('status and parameters', () => {
   it('runs the dashboard as the link (no user: built-in user snippets are NULL) and hands out data tokens', async () => {
     const probe = newId('report');
     const [tpl] = await db().select().from(reports).where(eq(reports.id, org.sampleDashboard.reports[0]!.id));
-    await db().insert(reports).values({
-      ...tpl!, id: probe, name: 'Who', sql_query: "select coalesce([CAIRN_USER_EMAIL], 'nobody') as who", created_at: new Date(), updated_at: new Date(),
-    });
+    await db()
+      .insert(reports)
+      .values({
+        ...tpl!,
+        id: probe,
+        name: 'Who',
+        sql_query: "select coalesce([CAIRN_USER_EMAIL], 'nobody') as who",
+        created_at: new Date(),
+        updated_at: new Date(),
+      });
     try {
       // Its own parameters (a time range nobody else asks for), so the status object is a fresh one.
       const l = await makeLink({ parameters_enabled: true });
@@ -429,17 +475,18 @@ describe('fail closed (issue 16)', () => {
     const res = await open(l, { body: { query: 'f.Country=NL&f.country=DE&f.order_date=soon' } });
     expect(res.status).toBe(200);
     expect(res.json.parameters).toEqual({ filters: [{ variable_name: 'country', selected_values: ['DE'] }] });
-    expect(res.json.problems).toEqual([
-      'This dashboard has no filter named "Country"; its value was ignored.',
-      expect.stringContaining('"order_date"'),
-    ]);
+    expect(res.json.problems).toEqual(['This dashboard has no filter named "Country"; its value was ignored.', expect.stringContaining('"order_date"')]);
   });
 
-  it('anonymous viewers see a generic message for a failing report; signed-in callers see the database\'s', async () => {
+  it("anonymous viewers see a generic message for a failing report; signed-in callers see the database's", async () => {
     const broken = newId('report');
     await db().insert(reports).values({
-      id: broken, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
-      datasource_id: org.sampleDatasource.id, name: 'Broken', sql_query: 'select secret_column from no_such_table_h1',
+      id: broken,
+      organization_id: org.organization.id,
+      dashboard_id: org.sampleDashboard.id,
+      datasource_id: org.sampleDatasource.id,
+      name: 'Broken',
+      sql_query: 'select secret_column from no_such_table_h1',
     });
     try {
       // Values no earlier test used: a status object that reads the dashboard's reports afresh.
@@ -459,7 +506,9 @@ describe('fail closed (issue 16)', () => {
       expect(publicAnswer).not.toMatch(/no_such_table_h1|secret_column|relation/);
 
       const analyst = await call(`/dashboards/${org.sampleDashboard.id}/status`, {
-        key, method: 'POST', body: { parameters: { filters: [{ variable_name: 'country', selected_values: ['ZZ'] }] } },
+        key,
+        method: 'POST',
+        body: { parameters: { filters: [{ variable_name: 'country', selected_values: ['ZZ'] }] } },
       });
       expect(analyst.json.reports.find((r: any) => r.report_id === broken).error.message).toMatch(/no_such_table_h1/);
 

@@ -47,7 +47,11 @@ describe('read cache', () => {
     // A report of the dashboard (an included resource) changing counts too.
     await db().execute(sql`update reports set name = 'Renamed by hand' where dashboard_id = ${id} and organization_id = ${org.organization.id}`);
     const fourth = await call(`/dashboards/${id}?include=reports`, { key });
-    expect(fourth.json.included.filter((r: { type: string }) => r.type === 'reports').every((r: { attributes: { name: string } }) => r.attributes.name === 'Renamed by hand')).toBe(true);
+    expect(
+      fourth.json.included
+        .filter((r: { type: string }) => r.type === 'reports')
+        .every((r: { attributes: { name: string } }) => r.attributes.name === 'Renamed by hand'),
+    ).toBe(true);
   });
 
   it('moves the version only when a transaction commits a real change', async () => {
@@ -58,7 +62,9 @@ describe('read cache', () => {
     await db().transaction(async (tx) => {
       await tx.execute(sql`update organizations set name = 'In a transaction' where id = ${org.organization.id}`);
       // Deferred to commit: the transaction holds the version row's lock only at its very end.
-      const rows = (await tx.execute(sql`select version from organization_versions where organization_id = ${org.organization.id}`)) as unknown as { version: string }[];
+      const rows = (await tx.execute(sql`select version from organization_versions where organization_id = ${org.organization.id}`)) as unknown as {
+        version: string;
+      }[];
       expect(Number(rows[0]?.version ?? 0)).toBe(before);
     });
     expect(await version(org.organization.id)).toBe(before + 1);
@@ -84,7 +90,7 @@ describe('read cache', () => {
     expect(again.status).toBe(200);
   });
 
-  it('with a trust window, reads its own writes at once and others\' within the window', async () => {
+  it("with a trust window, reads its own writes at once and others' within the window", async () => {
     const org = await makeOrg();
     const key = await makeKey(org.organization.id);
     const id = org.sampleDashboard.id;
@@ -136,11 +142,17 @@ describe('read cache', () => {
     // A write through this isolate drops the kept answers of the organization too.
     expect((await poll(key, reuse)).json).toEqual(afterRefresh.json);
     const body = JSON.stringify({ data: { type: 'dashboards', id: board.id, attributes: { description: 'changed' } } });
-    expect((await direct(`/dashboards/${board.id}`, key, reuse, { method: 'PATCH', body, headers: { 'content-type': 'application/vnd.api+json' } })).status).toBe(200);
+    expect(
+      (await direct(`/dashboards/${board.id}`, key, reuse, { method: 'PATCH', body, headers: { 'content-type': 'application/vnd.api+json' } })).status,
+    ).toBe(200);
     expect(settled((await poll(key, reuse)).json)).toBe(true);
     // Bad bodies are still the route's to refuse.
     expect((await poll(key, reuse, { refresh_data: 'yes' })).status).toBe(422);
-    const notJson = await direct(`/dashboards/${board.id}/status`, key, reuse, { method: 'POST', body: '{"refresh_data":', headers: { 'content-type': 'application/json' } });
+    const notJson = await direct(`/dashboards/${board.id}/status`, key, reuse, {
+      method: 'POST',
+      body: '{"refresh_data":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.json.errors[0].status).toBe('400');
   }, 60_000);

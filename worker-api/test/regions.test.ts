@@ -36,16 +36,25 @@ beforeAll(async () => {
   euKey = await makeKey(eu.organization.id);
   usKey = await makeKey(us.organization.id);
   usUser = await makeUser(us.organization.id, 'admin');
-  const link = await jsonApi('/dashboard_sharing_links', 'POST', {
-    type: 'dashboard_sharing_links', attributes: { name: 'Public' },
-    relationships: { dashboard: { data: { type: 'dashboards', id: us.sampleDashboard.id } } },
-  }, usKey);
+  const link = await jsonApi(
+    '/dashboard_sharing_links',
+    'POST',
+    {
+      type: 'dashboard_sharing_links',
+      attributes: { name: 'Public' },
+      relationships: { dashboard: { data: { type: 'dashboards', id: us.sampleDashboard.id } } },
+    },
+    usKey,
+  );
   expect(link.status, JSON.stringify(link.json)).toBe(201);
   usLinkToken = link.json.data.attributes.token;
   const invited = await call('/users/invite', { key: usKey, body: { email: `inv-${randomString(8).toLowerCase()}@example.test`, role: 'viewer' } });
   expect(invited.status, JSON.stringify(invited.json)).toBe(201);
   usInvitation = randomString(40);
-  await db().update(users).set({ invitation_token_hash: await sha256Hex(usInvitation) }).where(eq(users.id, invited.json.data.id));
+  await db()
+    .update(users)
+    .set({ invitation_token_hash: await sha256Hex(usInvitation) })
+    .where(eq(users.id, invited.json.data.id));
   usReset = await issueResetToken(db() as never, us.admin);
   await db().update(organizations).set({ region: 'us' }).where(eq(organizations.id, us.organization.id));
 });
@@ -80,9 +89,14 @@ describe('an organization of the other region', () => {
     expectWrongRegion(await call(`/auth/password-resets/${usReset}`));
     expectWrongRegion(await call(`/auth/password-resets/${usReset}`, { method: 'POST', body: { password: 'a new long password' } }));
     const challenge = randomString(48);
-    await db().insert(signInChallenges).values({
-      id: await sha256Hex(challenge), organization_id: us.organization.id, user_id: us.admin.id, expires_at: new Date(Date.now() + 60_000),
-    });
+    await db()
+      .insert(signInChallenges)
+      .values({
+        id: await sha256Hex(challenge),
+        organization_id: us.organization.id,
+        user_id: us.admin.id,
+        expires_at: new Date(Date.now() + 60_000),
+      });
     expectWrongRegion(await call('/auth/sessions/two-factor', { body: { challenge, code: '123456' } }));
   });
 

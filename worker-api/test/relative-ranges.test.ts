@@ -25,15 +25,32 @@ beforeAll(async () => {
   org = await makeOrg('relative-ranges');
   key = await makeKey(org.organization.id);
   board = newId('dashboard');
-  await db().insert(dashboards).values({ id: board, organization_id: org.organization.id, name: 'Relative', time_zone_config: { type: 'input' }, layout: [] });
-  for (const [variable, control, type] of [['day', 'date_range', 'DATE'], ['placed', 'date_time_range', 'DATE_TIME'], ['word', 'input', 'TEXT']] as const) {
+  await db()
+    .insert(dashboards)
+    .values({ id: board, organization_id: org.organization.id, name: 'Relative', time_zone_config: { type: 'input' }, layout: [] });
+  for (const [variable, control, type] of [
+    ['day', 'date_range', 'DATE'],
+    ['placed', 'date_time_range', 'DATE_TIME'],
+    ['word', 'input', 'TEXT'],
+  ] as const) {
     const id = newId('filter');
-    await db().insert(filters).values({ id, organization_id: org.organization.id, datasource_id: org.sampleDatasource.id, variable_name: variable, control_type: control, value_type: type });
+    await db().insert(filters).values({
+      id,
+      organization_id: org.organization.id,
+      datasource_id: org.sampleDatasource.id,
+      variable_name: variable,
+      control_type: control,
+      value_type: type,
+    });
     await db().insert(dashboardFilters).values({ organization_id: org.organization.id, dashboard_id: board, filter_id: id });
   }
   report = newId('report');
   await db().insert(reports).values({
-    id: report, organization_id: org.organization.id, dashboard_id: board, datasource_id: org.sampleDatasource.id, name: 'Bounds',
+    id: report,
+    organization_id: org.organization.id,
+    dashboard_id: board,
+    datasource_id: org.sampleDatasource.id,
+    name: 'Bounds',
     sql_query: 'SELECT {day.start}::text AS day_start, {day.end}::text AS day_end, {timerange.start}::text AS tr_start',
   });
 });
@@ -66,9 +83,13 @@ describe('relative ranges in data calls and default_parameters', () => {
     expect(String(trStart)).toContain(days('previous_month', 'UTC').start);
   });
 
-  it('tokens in the dashboard\'s default_parameters are resolved when the data runs', async () => {
-    const saved = await jsonApi(`/dashboards/${board}`, 'PATCH',
-      { type: 'dashboards', id: board, attributes: { default_parameters: { filters: [{ variable_name: 'day', selected_values: ['yesterday'] }] } } }, key);
+  it("tokens in the dashboard's default_parameters are resolved when the data runs", async () => {
+    const saved = await jsonApi(
+      `/dashboards/${board}`,
+      'PATCH',
+      { type: 'dashboards', id: board, attributes: { default_parameters: { filters: [{ variable_name: 'day', selected_values: ['yesterday'] }] } } },
+      key,
+    );
     expect(saved.status, JSON.stringify(saved.json)).toBe(200);
     expect(saved.json.data.attributes.default_parameters.filters[0].selected_values).toEqual(['yesterday']);
     try {
@@ -93,7 +114,7 @@ describe('relative ranges in data calls and default_parameters', () => {
 });
 
 describe('relative ranges in schedules', () => {
-  it('are resolved at send time in the schedule\'s zone; other filters and fixed ranges are kept', async () => {
+  it("are resolved at send time in the schedule's zone; other filters and fixed ranges are kept", async () => {
     const bg = backgroundContext(env, viewerPrincipal(org.organization.id, board, 'test'), () => {});
     try {
       const now = new Date('2026-03-10T12:00:00Z'); // 02:00 on the 11th in Kiritimati (+14), 01:00 on the 10th in Pago Pago (−11)
@@ -116,8 +137,12 @@ describe('relative ranges in schedules', () => {
       expect(pick(east, 'placed')).toEqual([hour]);
       expect(pick(east, 'word')).toEqual(['today']);
       // The dashboard's defaults are resolved the same way; the schedule's own values win.
-      const fromDefaults = await sendParameters(bg.ctx, { parameters: {}, time_zone: 'Pacific/Pago_Pago' },
-        { id: board, default_parameters: { filters: [{ variable_name: 'day', selected_values: ['this_month'] }] } }, now);
+      const fromDefaults = await sendParameters(
+        bg.ctx,
+        { parameters: {}, time_zone: 'Pacific/Pago_Pago' },
+        { id: board, default_parameters: { filters: [{ variable_name: 'day', selected_values: ['this_month'] }] } },
+        now,
+      );
       expect(pick(fromDefaults, 'day')).toEqual(['2026-03-01~2026-03-31']);
       // Without a zone of its own, the organization's (UTC for a new organization) applies.
       const orgZone = await sendParameters(bg.ctx, { parameters, time_zone: null }, { id: board, default_parameters: {} }, now);

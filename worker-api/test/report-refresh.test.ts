@@ -29,7 +29,9 @@ async function settle() {
 }
 
 const runsOf = async () => {
-  const rows = await db().select({ report: executions.report_id }).from(executions)
+  const rows = await db()
+    .select({ report: executions.report_id })
+    .from(executions)
     .where(and(eq(executions.organization_id, org.organization.id), inArray(executions.report_id, reportIds)));
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.report!, (counts.get(r.report!) ?? 0) + 1);
@@ -60,7 +62,9 @@ describe('POST /reports/{id}/refresh', () => {
     // Hold every insert into executions (SHARE blocks them; reads go on) for a while: the refresh must
     // not answer with an id whose row is still waiting to be written.
     let locked!: () => void;
-    const lockHeld = new Promise<void>((r) => { locked = r; });
+    const lockHeld = new Promise<void>((r) => {
+      locked = r;
+    });
     const holdMs = 1500;
     const holder = db().transaction(async (tx) => {
       await tx.execute(sql`lock table executions in share mode`);

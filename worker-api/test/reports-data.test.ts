@@ -19,8 +19,12 @@ beforeAll(async () => {
 async function sampleReport(name: string, sql_query: string): Promise<string> {
   const id = newId('report');
   await db().insert(reports).values({
-    id, organization_id: org.organization.id, dashboard_id: org.sampleDashboard.id,
-    datasource_id: org.sampleDatasource.id, name, sql_query,
+    id,
+    organization_id: org.organization.id,
+    dashboard_id: org.sampleDashboard.id,
+    datasource_id: org.sampleDatasource.id,
+    name,
+    sql_query,
   });
   return id;
 }
@@ -99,18 +103,20 @@ describe('POST /reports/{id}/data', () => {
     expect(type.status, JSON.stringify(type.json)).toBe(415);
   });
 
-  it('a broken SQL query is the user\'s error: 422 query_error, stored as such', async () => {
+  it("a broken SQL query is the user's error: 422 query_error, stored as such", async () => {
     const id = await sampleReport('broken', 'SELEC 1 FROM nowhere');
     const res = await data(id);
     expect(res.status).toBe(422);
     expect(res.json.errors[0].code).toBe('query_error');
     expect(res.json.errors[0].detail).toMatch(/syntax error/);
-    const [exe] = await db().select().from(executions)
+    const [exe] = await db()
+      .select()
+      .from(executions)
       .where(and(eq(executions.report_id, id), eq(executions.organization_id, org.organization.id)));
     expect(exe!.execution_status).toBe('query_error');
   });
 
-  it('the sample datasource cannot read Cairn\'s own tables', async () => {
+  it("the sample datasource cannot read Cairn's own tables", async () => {
     const id = await sampleReport('snoop', 'SELECT secret_hash FROM public.api_keys');
     const res = await data(id);
     expect(res.status).toBe(422);

@@ -11,21 +11,34 @@ let key: string;
 let orgId: string;
 
 const rel = (type: string, id: string | null) => ({ data: id ? { type, id } : null });
-const report = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'reports', attributes, ...(relationships ? { relationships } : {}) });
+const report = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'reports',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 
 /** A new empty dashboard of the test organization (shared with all users unless said otherwise). */
 async function makeDashboard(over: Partial<typeof dashboards.$inferInsert> = {}) {
   const id = newId('dashboard');
-  await db().insert(dashboards).values({ id, organization_id: orgId, name: `Board ${id.slice(-4)}`, share_mode: 'all_users', ...over });
+  await db()
+    .insert(dashboards)
+    .values({ id, organization_id: orgId, name: `Board ${id.slice(-4)}`, share_mode: 'all_users', ...over });
   return id;
 }
 
 async function create(attributes: Record<string, unknown>, opts: { dashboard?: string; datasource?: string; as?: string | { session: string } } = {}) {
-  const res = await jsonApi('/reports', 'POST', report({ name: 'R', sql_query: 'SELECT 1', ...attributes }, {
-    dashboard: rel('dashboards', opts.dashboard ?? org.sampleDashboard.id),
-    datasource: rel('datasources', opts.datasource ?? org.sampleDatasource.id),
-  }), opts.as ?? key);
+  const res = await jsonApi(
+    '/reports',
+    'POST',
+    report(
+      { name: 'R', sql_query: 'SELECT 1', ...attributes },
+      {
+        dashboard: rel('dashboards', opts.dashboard ?? org.sampleDashboard.id),
+        datasource: rel('datasources', opts.datasource ?? org.sampleDatasource.id),
+      },
+    ),
+    opts.as ?? key,
+  );
   expectJsonApiDocument(res.json);
   return res;
 }
@@ -48,17 +61,36 @@ describe('reports: create, read, update, delete', () => {
     expect(made.json.data).toMatchObject({
       type: 'reports',
       attributes: {
-        name: 'Orders', description: null, r_query: null, r_query_enabled: false, data_refresh_rate: null, data_refresh_anchor_time: null,
-        chart_configuration: { type: 'table' }, download_actions_enabled: true, data_download_enabled: true, maximize_action_enabled: true,
-        refresh_enabled: true, unused_filters_warning_enabled: false, unlimited_csv_export_enabled: false, display_name_as_title: true,
-        default_page_width: 800, default_page_height: 600, attribution: null, no_data_message: null, query_error: null,
+        name: 'Orders',
+        description: null,
+        r_query: null,
+        r_query_enabled: false,
+        data_refresh_rate: null,
+        data_refresh_anchor_time: null,
+        chart_configuration: { type: 'table' },
+        download_actions_enabled: true,
+        data_download_enabled: true,
+        maximize_action_enabled: true,
+        refresh_enabled: true,
+        unused_filters_warning_enabled: false,
+        unlimited_csv_export_enabled: false,
+        display_name_as_title: true,
+        default_page_width: 800,
+        default_page_height: 600,
+        attribution: null,
+        no_data_message: null,
+        query_error: null,
         // The sample layout ends at row 15 + height 6: the first free row is 21.
-        row: 21, column: 1, width: 6, height: 6,
+        row: 21,
+        column: 1,
+        width: 6,
+        height: 6,
       },
       relationships: {
         dashboard: { data: { type: 'dashboards', id: dash } },
         datasource: { data: { type: 'datasources', id: org.sampleDatasource.id } },
-        filters: { data: [] }, sql_snippets: { data: [] },
+        filters: { data: [] },
+        sql_snippets: { data: [] },
       },
       links: { self: `https://api.test/reports/${id}` },
     });
@@ -69,10 +101,20 @@ describe('reports: create, read, update, delete', () => {
     expectJsonApiDocument(got.json);
     expect(got.json.included.map((r: any) => `${r.type}/${r.id}`).sort()).toEqual([`dashboards/${dash}`, `datasources/${org.sampleDatasource.id}`]);
 
-    const patched = await jsonApi(`/reports/${id}`, 'PATCH', { ...report({ description: 'All orders', data_refresh_anchor_time: '06:30', refresh_enabled: false }), id }, key);
+    const patched = await jsonApi(
+      `/reports/${id}`,
+      'PATCH',
+      { ...report({ description: 'All orders', data_refresh_anchor_time: '06:30', refresh_enabled: false }), id },
+      key,
+    );
     expect(patched.status).toBe(200);
     expectJsonApiDocument(patched.json);
-    expect(patched.json.data.attributes).toMatchObject({ name: 'Orders', description: 'All orders', data_refresh_anchor_time: '06:30', refresh_enabled: false });
+    expect(patched.json.data.attributes).toMatchObject({
+      name: 'Orders',
+      description: 'All orders',
+      data_refresh_anchor_time: '06:30',
+      refresh_enabled: false,
+    });
 
     const del = await call(`/reports/${id}`, { key, method: 'DELETE' });
     expect(del.status).toBe(204);
@@ -80,7 +122,10 @@ describe('reports: create, read, update, delete', () => {
     expect(gone.status).toBe(404);
     expectJsonApiDocument(gone.json);
     expect((await layoutOf(dash)).some((t) => t.id === id)).toBe(false);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
     expect(log.map((l) => l.action).sort()).toEqual(['create', 'delete', 'update']);
     expect(log.every((l) => l.actor_type === 'api_key' && l.resource_type === 'reports')).toBe(true);
   });
@@ -93,9 +138,13 @@ describe('reports: create, read, update, delete', () => {
     expect(b.json.data.attributes).toMatchObject({ row: 4, column: 1, width: 4, height: 6 });
     const res = await jsonApi(`/reports/${a.json.data.id}`, 'PATCH', { id: a.json.data.id, ...report({ width: 3, height: 2, row: 5 }) }, key);
     expect(res.status).toBe(422);
-    expect(errorsOf(res)).toEqual(expect.arrayContaining([
-      ['read_only_attribute', '/data/attributes/width'], ['read_only_attribute', '/data/attributes/height'], ['read_only_attribute', '/data/attributes/row'],
-    ]));
+    expect(errorsOf(res)).toEqual(
+      expect.arrayContaining([
+        ['read_only_attribute', '/data/attributes/width'],
+        ['read_only_attribute', '/data/attributes/height'],
+        ['read_only_attribute', '/data/attributes/row'],
+      ]),
+    );
   });
 
   it('lists reports of visible dashboards with pagination and includes', async () => {
@@ -116,10 +165,14 @@ describe('reports: validation', () => {
     const res = await jsonApi('/reports', 'POST', report({ description: 'x' }), key);
     expect(res.status).toBe(422);
     expectJsonApiDocument(res.json);
-    expect(errorsOf(res)).toEqual(expect.arrayContaining([
-      ['missing_attribute', '/data/attributes/name'], ['missing_attribute', '/data/attributes/sql_query'],
-      ['invalid_relationship', '/data/relationships/dashboard'], ['invalid_relationship', '/data/relationships/datasource'],
-    ]));
+    expect(errorsOf(res)).toEqual(
+      expect.arrayContaining([
+        ['missing_attribute', '/data/attributes/name'],
+        ['missing_attribute', '/data/attributes/sql_query'],
+        ['invalid_relationship', '/data/relationships/dashboard'],
+        ['invalid_relationship', '/data/relationships/datasource'],
+      ]),
+    );
   });
 
   it.each([
@@ -149,10 +202,19 @@ describe('reports: validation', () => {
 
   it('treats filters and sql_snippets as read-only, and the dashboard as create-only', async () => {
     const filterId = org.sampleDashboard.filters[0]!.id;
-    const res = await jsonApi('/reports', 'POST', report({ name: 'x', sql_query: 'SELECT 1' }, {
-      dashboard: rel('dashboards', org.sampleDashboard.id), datasource: rel('datasources', org.sampleDatasource.id),
-      filters: { data: [{ type: 'filters', id: filterId }] },
-    }), key);
+    const res = await jsonApi(
+      '/reports',
+      'POST',
+      report(
+        { name: 'x', sql_query: 'SELECT 1' },
+        {
+          dashboard: rel('dashboards', org.sampleDashboard.id),
+          datasource: rel('datasources', org.sampleDatasource.id),
+          filters: { data: [{ type: 'filters', id: filterId }] },
+        },
+      ),
+      key,
+    );
     expect(res.status).toBe(422);
     expect(errorsOf(res)).toContainEqual(['read_only_attribute', '/data/relationships/filters']);
     const id = (await create({})).json.data.id;
@@ -167,7 +229,9 @@ describe('reports: validation', () => {
     expect(foreign.status).toBe(422);
     expect(errorsOf(foreign)).toContainEqual(['invalid_relationship', '/data/relationships/datasource']);
     const disabled = newId('datasource');
-    await db().insert(datasources).values({ id: disabled, organization_id: orgId, name: 'Off', database_type: 'postgres', connection_mode: 'direct', enabled: false });
+    await db()
+      .insert(datasources)
+      .values({ id: disabled, organization_id: orgId, name: 'Off', database_type: 'postgres', connection_mode: 'direct', enabled: false });
     const off = await create({}, { datasource: disabled });
     expect(off.status).toBe(422);
     expect(off.json.errors[0].code).toBe('invalid_state');
@@ -204,9 +268,13 @@ describe('reports: validation', () => {
 describe('reports: what the SQL uses', () => {
   it('records the dashboard filters the SQL mentions and creates ad hoc filters for unknown variables', async () => {
     const dash = await makeDashboard();
-    const res = await create({
-      sql_query: "SELECT * FROM orders WHERE {country=region} AND {[o.status]=order_status} AND {ordered_at=timerange} -- {x=commented}\n AND note <> '{y=quoted}'",
-    }, { dashboard: dash });
+    const res = await create(
+      {
+        sql_query:
+          "SELECT * FROM orders WHERE {country=region} AND {[o.status]=order_status} AND {ordered_at=timerange} -- {x=commented}\n AND note <> '{y=quoted}'",
+      },
+      { dashboard: dash },
+    );
     expect(res.status).toBe(201);
     const linked = res.json.data.relationships.filters.data.map((f: any) => f.id);
     expect(linked).toHaveLength(2);
@@ -219,17 +287,22 @@ describe('reports: what the SQL uses', () => {
     // Saving again reuses the dashboard's filters instead of creating new ones.
     const again = await create({ sql_query: 'SELECT 1 WHERE {a=region}' }, { dashboard: dash });
     expect(again.json.data.relationships.filters.data.map((f: any) => f.id)).toEqual([made.find((f) => f.variable_name === 'region')!.id]);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_type, 'filters'), eq(auditLog.action, 'create')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_type, 'filters'), eq(auditLog.action, 'create')));
     expect(log.filter((l) => linked.includes(l.resource_id!))).toHaveLength(2);
   });
 
   it('links the sample filters and the snippets the SQL uses, following nested snippets for variables', async () => {
     const inner = newId('sql_snippet');
     const outer = newId('sql_snippet');
-    await db().insert(sqlSnippets).values([
-      { id: inner, organization_id: orgId, name: 'by_country', text: '{[o.country]=country}' },
-      { id: outer, organization_id: orgId, name: 'completed', text: "o.status <> 'cancelled' AND [by_country]" },
-    ]);
+    await db()
+      .insert(sqlSnippets)
+      .values([
+        { id: inner, organization_id: orgId, name: 'by_country', text: '{[o.country]=country}' },
+        { id: outer, organization_id: orgId, name: 'completed', text: "o.status <> 'cancelled' AND [by_country]" },
+      ]);
     const res = await create({ sql_query: 'SELECT count(*) FROM orders o WHERE [completed] AND [no_such_snippet]' });
     expect(res.status).toBe(201);
     expect(res.json.data.relationships.sql_snippets.data).toEqual([{ type: 'sql_snippets', id: outer }]);
@@ -241,7 +314,10 @@ describe('reports: what the SQL uses', () => {
     // Changing the SQL re-records the uses.
     const patched = await jsonApi(`/reports/${res.json.data.id}`, 'PATCH', { id: res.json.data.id, ...report({ sql_query: 'SELECT 1' }) }, key);
     expect(patched.json.data.relationships).toMatchObject({ sql_snippets: { data: [] }, filters: { data: [] } });
-    const uses = await db().select().from(sqlSnippetUses).where(and(eq(sqlSnippetUses.owner_type, 'report'), eq(sqlSnippetUses.owner_id, res.json.data.id)));
+    const uses = await db()
+      .select()
+      .from(sqlSnippetUses)
+      .where(and(eq(sqlSnippetUses.owner_type, 'report'), eq(sqlSnippetUses.owner_id, res.json.data.id)));
     expect(uses).toEqual([]);
   });
 });

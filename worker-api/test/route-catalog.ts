@@ -28,9 +28,22 @@ export interface Operation {
 
 /** The resource kinds a path parameter can name (the collection segment before it). */
 const ID_KINDS = [
-  'dashboards', 'reports', 'dashboard_groups', 'dashboard_sharing_links', 'export_jobs', 'filters', 'sql_snippets',
-  'dashboard_schedules', 'datasources', 'datasource_agents', 'sql_alerts', 'users', 'user_groups', 'api_keys',
-  'executions', 'invitations',
+  'dashboards',
+  'reports',
+  'dashboard_groups',
+  'dashboard_sharing_links',
+  'export_jobs',
+  'filters',
+  'sql_snippets',
+  'dashboard_schedules',
+  'datasources',
+  'datasource_agents',
+  'sql_alerts',
+  'users',
+  'user_groups',
+  'api_keys',
+  'executions',
+  'invitations',
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 /** Path tokens: a sharing link's public token, a print view's signed render token. */
@@ -100,7 +113,7 @@ export function jsonApiParts(doc: any, op: Operation) {
   const relationships = Object.entries<any>(rels.properties ?? {}).map(([name, s]) => {
     const linkage = deref(doc, deref(doc, s).properties.data);
     const many = linkage.type === 'array';
-    const ident = deref(doc, many ? linkage.items : (linkage.anyOf ?? [linkage]).find((x: any) => x.type === 'object') ?? linkage);
+    const ident = deref(doc, many ? linkage.items : ((linkage.anyOf ?? [linkage]).find((x: any) => x.type === 'object') ?? linkage));
     const t = deref(doc, ident.properties.type);
     return { name, many, type: (t.const ?? t.enum?.[0]) as IdKind, required: (rels.required ?? []).includes(name) };
   });
@@ -143,51 +156,174 @@ export async function buildWorld(label: string): Promise<World> {
   const datasourceRel = { datasource: { data: { type: 'datasources', id: org.sampleDatasource.id } } };
   const dashboard = await made(jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: `${marker} dashboard` } }, key), 'dashboard');
   const onDashboard = { dashboard: { data: { type: 'dashboards', id: dashboard } } };
-  const report = await made(jsonApi('/reports', 'POST', {
-    type: 'reports', attributes: { name: `${marker} report`, sql_query: `SELECT '${marker}' AS secret` }, relationships: { ...onDashboard, ...datasourceRel },
-  }, key), 'report');
-  const filter = await made(jsonApi('/filters', 'POST', {
-    type: 'filters', attributes: { variable_name: `${marker.toLowerCase()}_f`, display_name: `${marker} filter`, control_type: 'input', value_type: 'TEXT' },
-    relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboard }] } },
-  }, key), 'filter');
-  const snippet = await made(jsonApi('/sql_snippets', 'POST', { type: 'sql_snippets', attributes: { name: `${marker.toLowerCase()}_s`, text: `'${marker}'` } }, key), 'snippet');
-  const linkRes = await jsonApi('/dashboard_sharing_links', 'POST', { type: 'dashboard_sharing_links', attributes: { name: `${marker} link` }, relationships: onDashboard }, key);
+  const report = await made(
+    jsonApi(
+      '/reports',
+      'POST',
+      {
+        type: 'reports',
+        attributes: { name: `${marker} report`, sql_query: `SELECT '${marker}' AS secret` },
+        relationships: { ...onDashboard, ...datasourceRel },
+      },
+      key,
+    ),
+    'report',
+  );
+  const filter = await made(
+    jsonApi(
+      '/filters',
+      'POST',
+      {
+        type: 'filters',
+        attributes: { variable_name: `${marker.toLowerCase()}_f`, display_name: `${marker} filter`, control_type: 'input', value_type: 'TEXT' },
+        relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboard }] } },
+      },
+      key,
+    ),
+    'filter',
+  );
+  const snippet = await made(
+    jsonApi('/sql_snippets', 'POST', { type: 'sql_snippets', attributes: { name: `${marker.toLowerCase()}_s`, text: `'${marker}'` } }, key),
+    'snippet',
+  );
+  const linkRes = await jsonApi(
+    '/dashboard_sharing_links',
+    'POST',
+    { type: 'dashboard_sharing_links', attributes: { name: `${marker} link` }, relationships: onDashboard },
+    key,
+  );
   const link = await made(Promise.resolve(linkRes), 'sharing link');
-  const schedule = await made(jsonApi('/dashboard_schedules', 'POST', {
-    type: 'dashboard_schedules', attributes: { name: `${marker} schedule`, emails: `${marker.toLowerCase()}@example.test`, attach_as: 'pdf', schedule: 'daily;08:00' },
-    relationships: onDashboard,
-  }, key), 'schedule');
-  const alert = await made(jsonApi('/sql_alerts', 'POST', {
-    type: 'sql_alerts', attributes: { name: `${marker} alert`, sql_query: 'select 1', run_schedule: 'every', run_every: 60, trigger_condition: 'has_results', email_condition: 'triggered' },
-    relationships: datasourceRel,
-  }, key), 'alert');
-  const datasource = await made(jsonApi('/datasources', 'POST', {
-    type: 'datasources', attributes: { name: `${marker} datasource`, database_type: 'postgres', connection_mode: 'direct', host: 'db.example.test', username: 'reader', password: 'pw' },
-  }, key), 'datasource');
+  const schedule = await made(
+    jsonApi(
+      '/dashboard_schedules',
+      'POST',
+      {
+        type: 'dashboard_schedules',
+        attributes: { name: `${marker} schedule`, emails: `${marker.toLowerCase()}@example.test`, attach_as: 'pdf', schedule: 'daily;08:00' },
+        relationships: onDashboard,
+      },
+      key,
+    ),
+    'schedule',
+  );
+  const alert = await made(
+    jsonApi(
+      '/sql_alerts',
+      'POST',
+      {
+        type: 'sql_alerts',
+        attributes: {
+          name: `${marker} alert`,
+          sql_query: 'select 1',
+          run_schedule: 'every',
+          run_every: 60,
+          trigger_condition: 'has_results',
+          email_condition: 'triggered',
+        },
+        relationships: datasourceRel,
+      },
+      key,
+    ),
+    'alert',
+  );
+  const datasource = await made(
+    jsonApi(
+      '/datasources',
+      'POST',
+      {
+        type: 'datasources',
+        attributes: {
+          name: `${marker} datasource`,
+          database_type: 'postgres',
+          connection_mode: 'direct',
+          host: 'db.example.test',
+          username: 'reader',
+          password: 'pw',
+        },
+      },
+      key,
+    ),
+    'datasource',
+  );
   const agent = await made(jsonApi('/datasource_agents', 'POST', { type: 'datasource_agents', attributes: { name: `${marker} agent` } }, key), 'agent');
-  const group = await made(jsonApi('/dashboard_groups', 'POST', {
-    type: 'dashboard_groups', attributes: { name: `${marker} group` }, relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboard }] } },
-  }, key), 'dashboard group');
+  const group = await made(
+    jsonApi(
+      '/dashboard_groups',
+      'POST',
+      {
+        type: 'dashboard_groups',
+        attributes: { name: `${marker} group` },
+        relationships: { dashboards: { data: [{ type: 'dashboards', id: dashboard }] } },
+      },
+      key,
+    ),
+    'dashboard group',
+  );
   const userGroup = await made(jsonApi('/user_groups', 'POST', { type: 'user_groups', attributes: { name: `${marker} users` } }, key), 'user group');
-  const invitation = await made(call('/users/invite', { key, method: 'POST', body: { email: `${marker.toLowerCase()}-invited@example.test`, role: 'viewer' } }), 'invitation');
-  const apiKey = await made(jsonApi('/api_keys', 'POST', { type: 'api_keys', attributes: { name: `${marker} key`, permissions: [{ permission: 'view_dashboards', resources: null }] } }, { session: admin.session }), 'api key');
+  const invitation = await made(
+    call('/users/invite', { key, method: 'POST', body: { email: `${marker.toLowerCase()}-invited@example.test`, role: 'viewer' } }),
+    'invitation',
+  );
+  const apiKey = await made(
+    jsonApi(
+      '/api_keys',
+      'POST',
+      { type: 'api_keys', attributes: { name: `${marker} key`, permissions: [{ permission: 'view_dashboards', resources: null }] } },
+      { session: admin.session },
+    ),
+    'api key',
+  );
   const ran = await call(`/datasources/${org.sampleDatasource.id}/executions`, { key, method: 'POST', body: { sql_query: `select '${marker}' as secret` } });
   const execution = ran.json?.execution_id as string;
   if (!execution) throw new Error(`making an execution: ${ran.status} ${JSON.stringify(ran.json)}`);
   const exportJob = newId('export_job');
-  await db().insert(exportJobs).values({ id: exportJob, organization_id: orgId, kind: 'dashboard_pdf', dashboard_id: dashboard, job_status: 'success', file_key: `eu/${marker}.pdf` });
-  const scratchDashboard = await made(jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: `${marker} scratch` } }, key), 'scratch dashboard');
-  const scratchReport = await made(jsonApi('/reports', 'POST', {
-    type: 'reports', attributes: { name: `${marker} scratch report`, sql_query: 'SELECT 1 AS one' },
-    relationships: { dashboard: { data: { type: 'dashboards', id: scratchDashboard } }, ...datasourceRel },
-  }, key), 'scratch report');
+  await db()
+    .insert(exportJobs)
+    .values({ id: exportJob, organization_id: orgId, kind: 'dashboard_pdf', dashboard_id: dashboard, job_status: 'success', file_key: `eu/${marker}.pdf` });
+  const scratchDashboard = await made(
+    jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: `${marker} scratch` } }, key),
+    'scratch dashboard',
+  );
+  const scratchReport = await made(
+    jsonApi(
+      '/reports',
+      'POST',
+      {
+        type: 'reports',
+        attributes: { name: `${marker} scratch report`, sql_query: 'SELECT 1 AS one' },
+        relationships: { dashboard: { data: { type: 'dashboards', id: scratchDashboard } }, ...datasourceRel },
+      },
+      key,
+    ),
+    'scratch report',
+  );
   const ids: Record<IdKind, string> = {
-    dashboards: dashboard, reports: report, dashboard_groups: group, dashboard_sharing_links: link, export_jobs: exportJob, filters: filter,
-    sql_snippets: snippet, dashboard_schedules: schedule, datasources: datasource, datasource_agents: agent, sql_alerts: alert,
-    users: viewer.id, user_groups: userGroup, api_keys: apiKey, executions: execution, invitations: invitation,
+    dashboards: dashboard,
+    reports: report,
+    dashboard_groups: group,
+    dashboard_sharing_links: link,
+    export_jobs: exportJob,
+    filters: filter,
+    sql_snippets: snippet,
+    dashboard_schedules: schedule,
+    datasources: datasource,
+    datasource_agents: agent,
+    sql_alerts: alert,
+    users: viewer.id,
+    user_groups: userGroup,
+    api_keys: apiKey,
+    executions: execution,
+    invitations: invitation,
   };
   return {
-    org, key, session: admin.session, marker, ids, linkToken: linkRes.json.data.attributes.token, scratchDashboard, scratchReport,
+    org,
+    key,
+    session: admin.session,
+    marker,
+    ids,
+    linkToken: linkRes.json.data.attributes.token,
+    scratchDashboard,
+    scratchReport,
     allIds: [...Object.values(ids), scratchDashboard, scratchReport, orgId, org.sampleDashboard.id, org.sampleDatasource.id, admin.id, org.admin.id],
   };
 }
@@ -220,9 +356,23 @@ const CREATE_ATTRIBUTES: Record<string, () => Record<string, unknown>> = {
   filters: () => ({ variable_name: `v_${unique()}`, control_type: 'input', value_type: 'TEXT' }),
   sql_snippets: () => ({ name: `s_${unique()}`, text: '1' }),
   dashboard_schedules: () => ({ name: `Made ${unique()}`, emails: 'someone@example.test', attach_as: 'pdf', schedule: 'daily;08:00' }),
-  datasources: () => ({ name: `Made ${unique()}`, database_type: 'postgres', connection_mode: 'direct', host: 'db.example.test', username: 'u', password: 'p' }),
+  datasources: () => ({
+    name: `Made ${unique()}`,
+    database_type: 'postgres',
+    connection_mode: 'direct',
+    host: 'db.example.test',
+    username: 'u',
+    password: 'p',
+  }),
   datasource_agents: () => ({ name: `Made ${unique()}` }),
-  sql_alerts: () => ({ name: `Made ${unique()}`, sql_query: 'select 1', run_schedule: 'every', run_every: 60, trigger_condition: 'has_results', email_condition: 'triggered' }),
+  sql_alerts: () => ({
+    name: `Made ${unique()}`,
+    sql_query: 'select 1',
+    run_schedule: 'every',
+    run_every: 60,
+    trigger_condition: 'has_results',
+    email_condition: 'triggered',
+  }),
   user_groups: () => ({ name: `Made ${unique()}` }),
   api_keys: () => ({ name: `Made ${unique()}`, permissions: [{ permission: 'view_dashboards', resources: null }] }),
 };
@@ -264,7 +414,8 @@ export async function baseBody(doc: any, op: Operation, own: World, ids: Record<
     const body = ACTION_BODIES[`${op.method} ${op.path}`]?.(own) ?? {};
     const required: string[] = op.body.schema.required ?? [];
     const missing = required.filter((k) => !(k in body));
-    if (missing.length) throw new Error(`${op.method} ${op.path}: no base body member for ${missing.join(', ')}; add one to ACTION_BODIES in test/route-catalog.ts`);
+    if (missing.length)
+      throw new Error(`${op.method} ${op.path}: no base body member for ${missing.join(', ')}; add one to ACTION_BODIES in test/route-catalog.ts`);
     return body;
   }
   const parts = jsonApiParts(doc, op);
@@ -281,8 +432,8 @@ export async function baseBody(doc: any, op: Operation, own: World, ids: Record<
   const rels: Record<string, unknown> = {};
   for (const r of parts.relationships) {
     if (!r.required && !CREATE_RELATIONSHIPS[parts.type]?.includes(r.name)) continue;
-    const id = r.type === 'datasources' && r.name === 'datasource' ? own.org.sampleDatasource.id
-      : r.type === 'dashboards' ? own.scratchDashboard : own.ids[r.type];
+    const id =
+      r.type === 'datasources' && r.name === 'datasource' ? own.org.sampleDatasource.id : r.type === 'dashboards' ? own.scratchDashboard : own.ids[r.type];
     rels[r.name] = { data: r.many ? [{ type: r.type, id }] : { type: r.type, id } };
   }
   if (Object.keys(rels).length) data.relationships = rels;

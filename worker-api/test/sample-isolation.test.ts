@@ -21,7 +21,10 @@ import { targetPolicy } from '../src/engine/target-policy.ts';
 
 /** Statements that try to leave the sample shop; `mayRun`: harmless on its own, may succeed without rows. */
 const ESCAPES: { name: string; sql: string; mayRun?: boolean }[] = [
-  { name: "set_config('role','none') + query_to_xml", sql: "select set_config('role','none',true) as r, query_to_xml('select email, password_hash from public.users', true, false, '') as x" },
+  {
+    name: "set_config('role','none') + query_to_xml",
+    sql: "select set_config('role','none',true) as r, query_to_xml('select email, password_hash from public.users', true, false, '') as x",
+  },
   { name: "set_config('role','postgres')", sql: "select set_config('role','postgres',true) as r, (select count(*) from public.users) as n" },
   { name: 'SET ROLE postgres', sql: 'set role postgres' },
   { name: 'RESET ROLE', sql: 'reset role', mayRun: true },
@@ -88,17 +91,27 @@ describe('the sample datasource reaches nothing outside the sample shop', () => 
       expectNothingOf(row);
       const data = await appCall(`/executions/${row.id}`, { key: keyB });
       expectNothingOf(data.json);
-      expectContained(e.name, row.execution_status === 'success' ? { rows: data.json.result_rows } : { error: row.error_message ?? row.execution_status }, e.mayRun);
+      expectContained(
+        e.name,
+        row.execution_status === 'success' ? { rows: data.json.result_rows } : { error: row.error_message ?? row.execution_status },
+        e.mayRun,
+      );
     }
   });
 
   it('report SQL', async () => {
     for (const e of ESCAPES) {
       const id = newId('report');
-      await db().insert(reports).values({
-        id, organization_id: orgB.organization.id, dashboard_id: orgB.sampleDashboard.id,
-        datasource_id: orgB.sampleDatasource.id, name: `Escape ${e.name}`, sql_query: e.sql,
-      });
+      await db()
+        .insert(reports)
+        .values({
+          id,
+          organization_id: orgB.organization.id,
+          dashboard_id: orgB.sampleDashboard.id,
+          datasource_id: orgB.sampleDatasource.id,
+          name: `Escape ${e.name}`,
+          sql_query: e.sql,
+        });
       const res = await appCall(`/reports/${id}/data`, { key: keyB, method: 'POST' });
       expectNothingOf(res.json);
       if (res.status === 200) {
@@ -115,14 +128,24 @@ describe('the sample datasource reaches nothing outside the sample shop', () => 
 
   it("a filter's dropdown SQL", async () => {
     for (const e of ESCAPES) {
-      const f = await jsonApi('/filters', 'POST', {
-        type: 'filters',
-        attributes: { variable_name: `v_${crypto.randomUUID().slice(0, 8).replace(/-/g, '')}`, value_type: 'TEXT', control_type: 'dropdown', sql_query: e.sql },
-        relationships: {
-          datasource: { data: { type: 'datasources', id: orgB.sampleDatasource.id } },
-          dashboards: { data: [{ type: 'dashboards', id: orgB.sampleDashboard.id }] },
+      const f = await jsonApi(
+        '/filters',
+        'POST',
+        {
+          type: 'filters',
+          attributes: {
+            variable_name: `v_${crypto.randomUUID().slice(0, 8).replace(/-/g, '')}`,
+            value_type: 'TEXT',
+            control_type: 'dropdown',
+            sql_query: e.sql,
+          },
+          relationships: {
+            datasource: { data: { type: 'datasources', id: orgB.sampleDatasource.id } },
+            dashboards: { data: [{ type: 'dashboards', id: orgB.sampleDashboard.id }] },
+          },
         },
-      }, keyB);
+        keyB,
+      );
       expect(f.status, `${e.name}: ${JSON.stringify(f.json)}`).toBe(201);
       const res = await appCall(`/filters/${f.json.data.id}/options`, { key: keyB, method: 'POST', body: { dashboard_id: orgB.sampleDashboard.id } });
       expectNothingOf(res.json);
@@ -137,11 +160,16 @@ describe('the sample datasource reaches nothing outside the sample shop', () => 
 
   it("an alert's SQL", async () => {
     for (const e of ESCAPES) {
-      const created = await jsonApi('/sql_alerts', 'POST', {
-        type: 'sql_alerts',
-        attributes: { name: `Escape ${e.name}`, sql_query: e.sql, run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'triggered' },
-        relationships: { datasource: { data: { type: 'datasources', id: orgB.sampleDatasource.id } } },
-      }, keyB);
+      const created = await jsonApi(
+        '/sql_alerts',
+        'POST',
+        {
+          type: 'sql_alerts',
+          attributes: { name: `Escape ${e.name}`, sql_query: e.sql, run_schedule: 'disabled', trigger_condition: 'has_results', email_condition: 'triggered' },
+          relationships: { datasource: { data: { type: 'datasources', id: orgB.sampleDatasource.id } } },
+        },
+        keyB,
+      );
       expect(created.status, `${e.name}: ${JSON.stringify(created.json)}`).toBe(201);
       const run = await appCall(`/sql_alerts/${created.json.data.id}/run_query`, { key: keyB, method: 'POST' });
       expect(run.status, `${e.name}: ${JSON.stringify(run.json)}`).toBe(200);
@@ -151,7 +179,11 @@ describe('the sample datasource reaches nothing outside the sample shop', () => 
       }, 30_000);
       expectNothingOf(result);
       const row = await execution(run.json.execution_id);
-      expectContained(e.name, row.execution_status === 'success' ? { rows: row.result_rows ?? 0 } : { error: row.error_message ?? row.execution_status }, e.mayRun);
+      expectContained(
+        e.name,
+        row.execution_status === 'success' ? { rows: row.result_rows ?? 0 } : { error: row.error_message ?? row.execution_status },
+        e.mayRun,
+      );
     }
   });
 });
@@ -161,11 +193,27 @@ describe('the sample database itself', () => {
 
   it('is reached as the login role cairn_sample, which cannot connect to the metadata database', async () => {
     const c = await connectorFor(
-      { name: 'Sample data', database_type: 'postgres', connection_mode: 'direct', is_sample: true, enabled: true, host: null, port: null,
-        username: null, password_encrypted: null, database: null, require_ssl: false, verify_ssl: false, default_schema_name: null },
+      {
+        name: 'Sample data',
+        database_type: 'postgres',
+        connection_mode: 'direct',
+        is_sample: true,
+        enabled: true,
+        host: null,
+        port: null,
+        username: null,
+        password_encrypted: null,
+        database: null,
+        require_ssl: false,
+        verify_ssl: false,
+        default_schema_name: null,
+      },
       { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) },
     );
-    const { rows } = await collect(c, "select current_user, current_database(), current_setting('search_path'), (select rolsuper or rolcreatedb or rolcreaterole from pg_roles where rolname = current_user)");
+    const { rows } = await collect(
+      c,
+      "select current_user, current_database(), current_setting('search_path'), (select rolsuper or rolcreatedb or rolcreaterole from pg_roles where rolname = current_user)",
+    );
     expect(rows[0]![0]).toBe('cairn_sample');
     expect(rows[0]![1]).toBe(env.SAMPLE_DB.database);
     expect(rows[0]![2]).toBe('sample_shop');
@@ -181,7 +229,11 @@ describe('the sample database itself', () => {
 
   it("one organization's running sample query is not visible to another's", async () => {
     const marker = `marker_${crypto.randomUUID().slice(0, 8)}`;
-    const slow = await appCall(`/datasources/${orgA.sampleDatasource.id}/executions`, { key: keyA, method: 'POST', body: { sql_query: `select pg_sleep(3), '${marker}' as m` } });
+    const slow = await appCall(`/datasources/${orgA.sampleDatasource.id}/executions`, {
+      key: keyA,
+      method: 'POST',
+      body: { sql_query: `select pg_sleep(3), '${marker}' as m` },
+    });
     expect(slow.status).toBe(201);
     await new Promise((r) => setTimeout(r, 500));
     for (const sql of [
@@ -200,7 +252,11 @@ describe('the sample database itself', () => {
   });
 
   it("one organization's sample SQL cannot cancel or end another's running query", async () => {
-    const slow = await appCall(`/datasources/${orgA.sampleDatasource.id}/executions`, { key: keyA, method: 'POST', body: { sql_query: 'select pg_sleep(3) as s' } });
+    const slow = await appCall(`/datasources/${orgA.sampleDatasource.id}/executions`, {
+      key: keyA,
+      method: 'POST',
+      body: { sql_query: 'select pg_sleep(3) as s' },
+    });
     expect(slow.status).toBe(201);
     await new Promise((r) => setTimeout(r, 500));
     const others = 'from pg_stat_get_backend_idset() b where pg_stat_get_backend_pid(b) <> pg_backend_pid()';

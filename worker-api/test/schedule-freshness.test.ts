@@ -39,19 +39,33 @@ async function dashboardWithOldData(label: string) {
     first[id] = res.json.execution_id;
   }
   const old = new Date(Date.now() - 25 * 60_000);
-  await db().update(executions).set({ completed_at: old, created_at: old }).where(inArray(executions.id, Object.values(first)));
-  await db().update(results).set({ data_timestamp: old }).where(inArray(results.execution_id, Object.values(first)));
+  await db()
+    .update(executions)
+    .set({ completed_at: old, created_at: old })
+    .where(inArray(executions.id, Object.values(first)));
+  await db()
+    .update(results)
+    .set({ data_timestamp: old })
+    .where(inArray(results.execution_id, Object.values(first)));
   return { dashboard: d.id, often, hourly, first };
 }
 
-const runsOf = (reportId: string) => db().select().from(executions)
-  .where(and(eq(executions.organization_id, org.organization.id), eq(executions.report_id, reportId)));
+const runsOf = (reportId: string) =>
+  db()
+    .select()
+    .from(executions)
+    .where(and(eq(executions.organization_id, org.organization.id), eq(executions.report_id, reportId)));
 
 async function scheduleFor(dashboardId: string, attach_as: string) {
   const id = newId('dashboard_schedule');
   await db().insert(dashboardSchedules).values({
-    id, organization_id: org.organization.id, dashboard_id: dashboardId, name: 'Morning numbers', emails: 'ana@example.com',
-    attach_as, schedule: 'daily;07:00',
+    id,
+    organization_id: org.organization.id,
+    dashboard_id: dashboardId,
+    name: 'Morning numbers',
+    emails: 'ana@example.com',
+    attach_as,
+    schedule: 'daily;07:00',
   });
   return (await db().select().from(dashboardSchedules).where(eq(dashboardSchedules.id, id)))[0]!;
 }

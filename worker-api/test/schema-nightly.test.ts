@@ -54,7 +54,10 @@ describe('scheduled: nightly schema refresh', () => {
     const neverRead = await makeDatasource(key, { ...PG_ATTRS, database: pg.name });
     const mine = [pgCounts, pgNoCounts, myCounts, off];
     const old = new Date(Date.now() - 48 * 3_600_000);
-    await db().update(datasources).set({ schema_updated_at: old, schema_cache: { schemas: [] } }).where(inArray(datasources.id, mine));
+    await db()
+      .update(datasources)
+      .set({ schema_updated_at: old, schema_cache: { schemas: [] } })
+      .where(inArray(datasources.id, mine));
 
     // Daytime in the organization's zone: nothing is read.
     const day = await tickAt(DAY);
@@ -77,10 +80,16 @@ describe('scheduled: nightly schema refresh', () => {
     expect((await row(neverRead)).schema_updated_at).toBeNull();
 
     // Each read is an almanach_query execution of the system actor that succeeded.
-    const runs = await db().select().from(executions)
+    const runs = await db()
+      .select()
+      .from(executions)
       .where(and(eq(executions.organization_id, orgId), eq(executions.created_by, 'system:schema-refresh')));
     expect(runs.map((r) => [r.datasource_id, r.execution_type, r.execution_status]).sort()).toEqual(
-      [[pgCounts, 'almanach_query', 'success'], [pgNoCounts, 'almanach_query', 'success'], [myCounts, 'almanach_query', 'success']].sort(),
+      [
+        [pgCounts, 'almanach_query', 'success'],
+        [pgNoCounts, 'almanach_query', 'success'],
+        [myCounts, 'almanach_query', 'success'],
+      ].sort(),
     );
 
     // Later in the same night: already read, nothing again.
@@ -92,11 +101,17 @@ describe('scheduled: nightly schema refresh', () => {
     const gone = await makeDatasource(key, { ...PG_ATTRS, database: 'cairn_no_such_database' });
     const mongo = await makeDatasource(key, { database_type: 'mongodb', host: 'mongo.example', username: 'u', password: 'p' });
     const old = new Date(Date.now() - 48 * 3_600_000);
-    await db().update(datasources).set({ schema_updated_at: old }).where(inArray(datasources.id, [gone, mongo]));
+    await db()
+      .update(datasources)
+      .set({ schema_updated_at: old })
+      .where(inArray(datasources.id, [gone, mongo]));
     const night = await tickAt(new Date(NIGHT.getTime() + 60 * 60_000));
     expect(night.schemasRefreshed).toContain(gone);
     expect(night.schemasRefreshed).not.toContain(mongo);
-    const [run] = await db().select().from(executions).where(and(eq(executions.datasource_id, gone), eq(executions.created_by, 'system:schema-refresh')));
+    const [run] = await db()
+      .select()
+      .from(executions)
+      .where(and(eq(executions.datasource_id, gone), eq(executions.created_by, 'system:schema-refresh')));
     expect(run!.execution_status).not.toBe('success');
     expect(run!.error_message).toMatch(/cairn_no_such_database/);
     expect((await row(gone)).schema_updated_at!.getTime()).toBe(old.getTime());

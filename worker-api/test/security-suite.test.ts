@@ -55,7 +55,10 @@ beforeAll(async () => {
   // Deletes last, so every other case still finds its resource.
   cases = [...cases.filter((x) => x.c.method !== 'DELETE'), ...cases.filter((x) => x.c.method === 'DELETE')];
   disabledKey = await makeKey(orgId);
-  await db().update(apiKeys).set({ enabled: false }).where(eq(apiKeys.key_id, keyIdOf(disabledKey)));
+  await db()
+    .update(apiKeys)
+    .set({ enabled: false })
+    .where(eq(apiKeys.key_id, keyIdOf(disabledKey)));
   const other = await makeOrg('security-intruder');
   otherOrgKey = await makeKey(other.organization.id);
 }, 120_000);
@@ -70,7 +73,11 @@ describe('shared security suite', () => {
 
   it('401 without a key, with a malformed key and with a disabled key', async () => {
     for (const x of cases) {
-      for (const [o, code] of [[{}, 'unauthorized'], [{ key: 'cairn_nope' }, 'invalid_api_key'], [{ key: disabledKey }, 'api_key_disabled']] as const) {
+      for (const [o, code] of [
+        [{}, 'unauthorized'],
+        [{ key: 'cairn_nope' }, 'invalid_api_key'],
+        [{ key: disabledKey }, 'api_key_disabled'],
+      ] as const) {
         const res = await send(x.c, o);
         expect(res.status, `${label(x)} (${code})`).toBe(401);
         expectJsonApiDocument(res.json);
@@ -91,7 +98,8 @@ describe('shared security suite', () => {
   it('403 or 404 for a key restricted to another resource', async () => {
     for (const x of cases.filter((y) => y.c.restrictedTo)) {
       const grants = x.c.permissions.map((permission) => ({
-        permission, resources: [{ type: x.c.restrictedTo!.type, id: `${x.c.restrictedTo!.id}_other` }],
+        permission,
+        resources: [{ type: x.c.restrictedTo!.type, id: `${x.c.restrictedTo!.id}_other` }],
       }));
       const res = await send(x.c, { key: await keyWith(grants) });
       expect([403, 404], `${label(x)} → ${res.status}`).toContain(res.status);

@@ -46,7 +46,10 @@ describe('authentication on every endpoint', () => {
 
   it('401 with a disabled key, naming the reason', async () => {
     const k = await makeKey(org.organization.id);
-    await db().update(apiKeys).set({ enabled: false }).where(eq(apiKeys.key_id, keyIdOf(k)));
+    await db()
+      .update(apiKeys)
+      .set({ enabled: false })
+      .where(eq(apiKeys.key_id, keyIdOf(k)));
     for (const e of endpoints()) {
       const res = await call(e.path, { method: e.method, key: k });
       expect(res.status).toBe(401);
@@ -59,7 +62,7 @@ describe('authentication on every endpoint', () => {
     expect(res.status).toBe(401);
   });
 
-  it('404 for another organization\'s resources', async () => {
+  it("404 for another organization's resources", async () => {
     const other = await makeOrg('intruder');
     const otherKey = await makeKey(other.organization.id);
     for (const e of endpoints().slice(1)) {
@@ -138,4 +141,3 @@ describe('rate limit through the API', () => {
     }
   });
 });
-

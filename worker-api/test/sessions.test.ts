@@ -31,9 +31,15 @@ describe('web-app sessions', () => {
   it('finds a user whose e-mail was stored with capitals, whatever case is typed', async () => {
     const id = newId('user');
     const stored = `Mixed.Case-${id}@Example.Test`;
-    await db().insert(users).values({
-      id, organization_id: org.organization.id, email: stored, role: 'analyst', password_hash: await hashPassword('mixed case pw'),
-    });
+    await db()
+      .insert(users)
+      .values({
+        id,
+        organization_id: org.organization.id,
+        email: stored,
+        role: 'analyst',
+        password_hash: await hashPassword('mixed case pw'),
+      });
     for (const typed of [stored.toLowerCase(), stored.toUpperCase(), stored]) {
       const res = await signIn(typed, 'mixed case pw');
       expect(res.status, typed).toBe(201);
@@ -54,7 +60,9 @@ describe('web-app sessions', () => {
   it('counts only failed sign-ins: many right ones in a row pass, and a locked address refuses even the right password', async () => {
     const id = newId('user');
     const email = `often-${id}@example.test`;
-    await db().insert(users).values({ id, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('often right pw') });
+    await db()
+      .insert(users)
+      .values({ id, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('often right pw') });
     for (let i = 0; i < 15; i++) expect((await signIn(email, 'often right pw')).status, `sign-in ${i + 1}`).toBe(201);
     for (let i = 0; i < 10; i++) expect((await signIn(email, 'wrong')).status).toBe(401);
     const locked = await signIn(email, 'often right pw');
@@ -67,7 +75,7 @@ describe('web-app sessions', () => {
     expect(res.json.errors.map((e: any) => e.source.pointer).sort()).toEqual(['/email', '/password']);
   });
 
-  it('a session reads the API with the role\'s permissions and ends on sign-out', async () => {
+  it("a session reads the API with the role's permissions and ends on sign-out", async () => {
     const { json } = await signIn(org.admin.email, 'correct horse battery');
     const me = await call('/auth/session', { session: json.token });
     expect(me.json.permissions).toContain('manage_users');
@@ -80,9 +88,15 @@ describe('web-app sessions', () => {
   it('a viewer sees shared dashboards but not private ones of others', async () => {
     const viewerId = newId('user');
     const email = `viewer-${viewerId.toLowerCase()}@example.test`;
-    await db().insert(users).values({
-      id: viewerId, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('viewer password'),
-    });
+    await db()
+      .insert(users)
+      .values({
+        id: viewerId,
+        organization_id: org.organization.id,
+        email,
+        role: 'viewer',
+        password_hash: await hashPassword('viewer password'),
+      });
     const privateId = newId('dashboard');
     await db().insert(dashboards).values({ id: privateId, organization_id: org.organization.id, name: 'Private', share_mode: 'none', user_id: org.admin.id });
     const { json } = await signIn(email, 'viewer password');

@@ -45,10 +45,21 @@ describe('creating sharing links', () => {
     const l = res.json.data;
     expect(l.type).toBe('dashboard_sharing_links');
     expect(l.attributes).toEqual({
-      name: 'Public', description: null, token: expect.any(String), toolbar_enabled: true, parameters_enabled: false,
-      filter_bar_enabled: false, refresh_enabled: false, data_download_enabled: true, unlimited_csv_export_enabled: false,
-      sharing_secret_required: false, sharing_password_set: false, color_mode: 'light', ip_whitelist: null,
-      created_at: expect.any(String), updated_at: expect.any(String),
+      name: 'Public',
+      description: null,
+      token: expect.any(String),
+      toolbar_enabled: true,
+      parameters_enabled: false,
+      filter_bar_enabled: false,
+      refresh_enabled: false,
+      data_download_enabled: true,
+      unlimited_csv_export_enabled: false,
+      sharing_secret_required: false,
+      sharing_password_set: false,
+      color_mode: 'light',
+      ip_whitelist: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect(l.relationships.dashboard.data).toEqual({ type: 'dashboards', id: org.sampleDashboard.id });
     // At least 128 bits: 22 or more base64url characters.
@@ -62,15 +73,26 @@ describe('creating sharing links', () => {
     const roPatch = await patch(l.id, { token: 'mine' });
     expect(pointers(roPatch)).toEqual(['/data/attributes/token']);
     expect((await stored(l.id)).token).toBe(l.attributes.token);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.resource_id, l.id), eq(auditLog.action, 'create')));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource_id, l.id), eq(auditLog.action, 'create')));
     expect(log).toHaveLength(1);
   });
 
   it('stores every attribute and keeps the password write-only and hashed', async () => {
     const attributes = {
-      name: 'Everything', description: 'd', toolbar_enabled: true, parameters_enabled: true, filter_bar_enabled: true,
-      refresh_enabled: true, data_download_enabled: false, unlimited_csv_export_enabled: true, sharing_secret_required: true,
-      color_mode: 'dark', ip_whitelist: '203.0.113.7, 198.51.100.0/24,2001:db8::/32 , ::1, ::ffff:192.0.2.1',
+      name: 'Everything',
+      description: 'd',
+      toolbar_enabled: true,
+      parameters_enabled: true,
+      filter_bar_enabled: true,
+      refresh_enabled: true,
+      data_download_enabled: false,
+      unlimited_csv_export_enabled: true,
+      sharing_secret_required: true,
+      color_mode: 'dark',
+      ip_whitelist: '203.0.113.7, 198.51.100.0/24,2001:db8::/32 , ::1, ::ffff:192.0.2.1',
     };
     const res = await create({ ...attributes, sharing_password: 'open sesame' });
     expect(res.status).toBe(201);
@@ -114,15 +136,34 @@ describe('creating sharing links', () => {
     expect(pointers(foreign)).toEqual(['/data/relationships/dashboard/data/id']);
     expect(foreign.json.errors[0].code).toBe('invalid_relationship');
     const made = (await create({ name: 'fixed dashboard' })).json.data.id;
-    const moved = await jsonApi(`/dashboard_sharing_links/${made}`, 'PATCH', {
-      type: 'dashboard_sharing_links', id: made, relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
-    }, key);
+    const moved = await jsonApi(
+      `/dashboard_sharing_links/${made}`,
+      'PATCH',
+      {
+        type: 'dashboard_sharing_links',
+        id: made,
+        relationships: { dashboard: { data: { type: 'dashboards', id: org.sampleDashboard.id } } },
+      },
+      key,
+    );
     expect(pointers(moved)).toEqual(['/data/relationships/dashboard']);
     expect((await call('/dashboard_sharing_links', { key, method: 'POST', body: { data: link({ name: 'x' }) } })).status).toBe(415);
   });
 
   it('validates ip_whitelist entries, naming the bad one', async () => {
-    const bad = ['1.2.3.256', '10.0.0.0/33', '2001:db8::/129', 'example.com', '1.2.3', '1::2::3', '10.0.0.1, , 10.0.0.2', '10.0.0.0/8/1', '01.2.3.4x', '12345::', '1.2.3.4/-1'];
+    const bad = [
+      '1.2.3.256',
+      '10.0.0.0/33',
+      '2001:db8::/129',
+      'example.com',
+      '1.2.3',
+      '1::2::3',
+      '10.0.0.1, , 10.0.0.2',
+      '10.0.0.0/8/1',
+      '01.2.3.4x',
+      '12345::',
+      '1.2.3.4/-1',
+    ];
     for (const entry of bad) {
       const res = await create({ name: 'x', ip_whitelist: entry });
       expect(pointers(res), entry).toEqual(['/data/attributes/ip_whitelist']);
@@ -142,7 +183,9 @@ describe('creating sharing links', () => {
 describe('filter_bar_enabled needs toolbar_enabled and parameters_enabled', () => {
   it('is checked on create against the defaults', async () => {
     expect(pointers(await create({ name: 'x', filter_bar_enabled: true }))).toEqual(['/data/attributes/filter_bar_enabled']);
-    expect(pointers(await create({ name: 'x', filter_bar_enabled: true, parameters_enabled: true, toolbar_enabled: false }))).toEqual(['/data/attributes/filter_bar_enabled']);
+    expect(pointers(await create({ name: 'x', filter_bar_enabled: true, parameters_enabled: true, toolbar_enabled: false }))).toEqual([
+      '/data/attributes/filter_bar_enabled',
+    ]);
     const ok = await create({ name: 'x', filter_bar_enabled: true, parameters_enabled: true });
     expect(ok.status).toBe(201);
     expect(ok.json.data.attributes).toMatchObject({ filter_bar_enabled: true, parameters_enabled: true, toolbar_enabled: true });
@@ -156,7 +199,7 @@ describe('filter_bar_enabled needs toolbar_enabled and parameters_enabled', () =
     const both = await patch(id, { filter_bar_enabled: false, parameters_enabled: false });
     expect(both.status).toBe(201);
     expect(pointers(await patch(id, { filter_bar_enabled: true }))).toEqual(['/data/attributes/filter_bar_enabled']);
-    expect((await stored(id))).toMatchObject({ filter_bar_enabled: false, parameters_enabled: false, toolbar_enabled: true });
+    expect(await stored(id)).toMatchObject({ filter_bar_enabled: false, parameters_enabled: false, toolbar_enabled: true });
   });
 
   it('never ends in an invalid combination when updates race', async () => {
@@ -174,11 +217,18 @@ describe('filter_bar_enabled needs toolbar_enabled and parameters_enabled', () =
   it('keeps every field of concurrent updates of different attributes', async () => {
     const id = (await create({ name: 'multi' })).json.data.id;
     const res = await Promise.all([
-      patch(id, { name: 'multi 2' }), patch(id, { color_mode: 'dark' }), patch(id, { refresh_enabled: true }), patch(id, { description: 'd' }),
+      patch(id, { name: 'multi 2' }),
+      patch(id, { color_mode: 'dark' }),
+      patch(id, { refresh_enabled: true }),
+      patch(id, { description: 'd' }),
     ]);
     expect(res.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-    expect((await call(`/dashboard_sharing_links/${id}`, { key })).json.data.attributes)
-      .toMatchObject({ name: 'multi 2', color_mode: 'dark', refresh_enabled: true, description: 'd' });
+    expect((await call(`/dashboard_sharing_links/${id}`, { key })).json.data.attributes).toMatchObject({
+      name: 'multi 2',
+      color_mode: 'dark',
+      refresh_enabled: true,
+      description: 'd',
+    });
   });
 });
 
@@ -270,9 +320,10 @@ describe('permissions', () => {
     expect((await call(`/dashboard_sharing_links/${onSample}`, { key: mixed })).status).toBe(403);
   });
 
-  it("hides links of a private dashboard from users who cannot see it", async () => {
+  it('hides links of a private dashboard from users who cannot see it', async () => {
     const owner = await makeUser(orgId, 'analyst');
-    const privateDash = (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Private' } }, { session: owner.session })).json.data.id;
+    const privateDash = (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Private' } }, { session: owner.session })).json.data
+      .id;
     const id = (await create({ name: 'private link' }, privateDash, { session: owner.session })).json.data.id;
     const peer = await makeUser(orgId, 'analyst');
     expect((await call(`/dashboard_sharing_links/${id}`, { session: peer.session })).status).toBe(404);

@@ -12,7 +12,15 @@ let sample: string;
 const rel = (id: string) => ({ datasource: { data: { type: 'datasources', id } } });
 const alert = (attributes: Record<string, unknown>, relationships: Record<string, unknown> = rel(sample)) => ({
   type: 'sql_alerts',
-  attributes: { name: 'Low stock', sql_query: 'select count(*) from products where stock < 5', run_schedule: 'every', run_every: 60, trigger_condition: 'has_results', email_condition: 'triggered', ...attributes },
+  attributes: {
+    name: 'Low stock',
+    sql_query: 'select count(*) from products where stock < 5',
+    run_schedule: 'every',
+    run_every: 60,
+    trigger_condition: 'has_results',
+    email_condition: 'triggered',
+    ...attributes,
+  },
   relationships,
 });
 async function create(data: unknown, k: string | { session: string } = key) {
@@ -33,10 +41,13 @@ describe('SQL alert results', () => {
     id = (await create(alert({ name: 'With results' }))).json.data.id;
     const now = Date.now();
     const rows = Array.from({ length: 7 }, (_, i) => ({
-      id: newId('sql_alert_result'), organization_id: org.organization.id, sql_alert_id: id,
+      id: newId('sql_alert_result'),
+      organization_id: org.organization.id,
+      sql_alert_id: id,
       result_status: (['ok', 'alert_triggered', 'query_error'] as const)[i % 3]!,
       error_message: i % 3 === 2 ? 'relation "x" does not exist' : null,
-      sql_query: `select ${i}`, sql_query_duration: 10 + i,
+      sql_query: `select ${i}`,
+      sql_query_duration: 10 + i,
       created_at: new Date(now - i * 3_600_000),
     }));
     // Two results in the same instant: the cursor must still split them correctly.
@@ -99,4 +110,3 @@ describe('SQL alert results', () => {
     expect((await call(`/sql_alerts/alr_nope/results`, { key })).status).toBe(404);
   });
 });
-

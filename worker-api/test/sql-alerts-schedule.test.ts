@@ -5,9 +5,26 @@ import { formatRunAt, nextRunAt, parseRunAt, parseTime } from '../src/resources/
 describe('SQL alert run times', () => {
   it('reads 24-hour and 12-hour times', () => {
     const cases: [string, number | null][] = [
-      ['00:00', 0], ['8:05', 485], ['14:30', 870], ['23:59', 1439], ['2:30pm', 870], ['2:30 PM', 870], ['9am', 540],
-      ['12am', 0], ['12:15 am', 15], ['12pm', 720], ['11:59pm', 1439], ['9 a.m.', 540],
-      ['24:00', null], ['13pm', null], ['0am', null], ['7:60', null], ['8', null], ['noon', null], ['', null], ['8:5', null],
+      ['00:00', 0],
+      ['8:05', 485],
+      ['14:30', 870],
+      ['23:59', 1439],
+      ['2:30pm', 870],
+      ['2:30 PM', 870],
+      ['9am', 540],
+      ['12am', 0],
+      ['12:15 am', 15],
+      ['12pm', 720],
+      ['11:59pm', 1439],
+      ['9 a.m.', 540],
+      ['24:00', null],
+      ['13pm', null],
+      ['0am', null],
+      ['7:60', null],
+      ['8', null],
+      ['noon', null],
+      ['', null],
+      ['8:5', null],
     ];
     for (const [raw, want] of cases) expect(parseTime(raw), raw).toBe(want);
   });

@@ -13,7 +13,15 @@ let sample: string;
 const rel = (id: string) => ({ datasource: { data: { type: 'datasources', id } } });
 const alert = (attributes: Record<string, unknown>, relationships: Record<string, unknown> = rel(sample)) => ({
   type: 'sql_alerts',
-  attributes: { name: 'Low stock', sql_query: 'select count(*) from products where stock < 5', run_schedule: 'every', run_every: 60, trigger_condition: 'has_results', email_condition: 'triggered', ...attributes },
+  attributes: {
+    name: 'Low stock',
+    sql_query: 'select count(*) from products where stock < 5',
+    run_schedule: 'every',
+    run_every: 60,
+    trigger_condition: 'has_results',
+    email_condition: 'triggered',
+    ...attributes,
+  },
   relationships,
 });
 async function create(data: unknown, k: string | { session: string } = key) {
@@ -26,9 +34,15 @@ const patch = (id: string, attributes: Record<string, unknown>, k: string = key,
   jsonApi(`/sql_alerts/${id}`, 'PATCH', { type: 'sql_alerts', id, attributes, ...(relationships ? { relationships } : {}) }, k);
 
 async function otherDatasource(name: string) {
-  const res = await jsonApi('/datasources', 'POST', {
-    type: 'datasources', attributes: { name, database_type: 'postgres', connection_mode: 'direct', host: 'db.example.test' },
-  }, key);
+  const res = await jsonApi(
+    '/datasources',
+    'POST',
+    {
+      type: 'datasources',
+      attributes: { name, database_type: 'postgres', connection_mode: 'direct', host: 'db.example.test' },
+    },
+    key,
+  );
   return res.json.data.id as string;
 }
 
@@ -43,19 +57,44 @@ describe('SQL alerts: create, read, update, delete', () => {
   it('creates with every attribute, normalizing times and addresses and computing next_run_at', async () => {
     const snippet = newId('sql_snippet');
     await db().insert(sqlSnippets).values({ id: snippet, organization_id: org.organization.id, name: 'low_stock', text: 'stock < 5' });
-    const res = await create(alert({
-      description: 'Tell purchasing', run_schedule: 'at', run_every: undefined, run_at: '2:30pm, 08:00,14:30',
-      trigger_condition: 'greater_than', trigger_value: 10.5, email_condition: 'changed',
-      emails: ' buyer@example.com,  boss@example.com ', cc_emails: 'cc@example.com', bcc_emails: null, error_emails: 'ops@example.com',
-      attach_as: 'excel',
-    }, { ...rel(sample), sql_snippets: { data: [{ type: 'sql_snippets', id: snippet }] } }));
+    const res = await create(
+      alert(
+        {
+          description: 'Tell purchasing',
+          run_schedule: 'at',
+          run_every: undefined,
+          run_at: '2:30pm, 08:00,14:30',
+          trigger_condition: 'greater_than',
+          trigger_value: 10.5,
+          email_condition: 'changed',
+          emails: ' buyer@example.com,  boss@example.com ',
+          cc_emails: 'cc@example.com',
+          bcc_emails: null,
+          error_emails: 'ops@example.com',
+          attach_as: 'excel',
+        },
+        { ...rel(sample), sql_snippets: { data: [{ type: 'sql_snippets', id: snippet }] } },
+      ),
+    );
     expect(res.status).toBe(201);
     const a = res.json.data.attributes;
     expect(a).toMatchObject({
-      name: 'Low stock', description: 'Tell purchasing', run_schedule: 'at', run_at: '08:00,14:30', run_every: null,
-      trigger_condition: 'greater_than', trigger_value: 10.5, email_condition: 'changed', emails: 'buyer@example.com, boss@example.com',
-      cc_emails: 'cc@example.com', bcc_emails: null, error_emails: 'ops@example.com', attach_as: 'excel',
-      running_execution_id: null, last_result_status: null, last_query_run: null,
+      name: 'Low stock',
+      description: 'Tell purchasing',
+      run_schedule: 'at',
+      run_at: '08:00,14:30',
+      run_every: null,
+      trigger_condition: 'greater_than',
+      trigger_value: 10.5,
+      email_condition: 'changed',
+      emails: 'buyer@example.com, boss@example.com',
+      cc_emails: 'cc@example.com',
+      bcc_emails: null,
+      error_emails: 'ops@example.com',
+      attach_as: 'excel',
+      running_execution_id: null,
+      last_result_status: null,
+      last_query_run: null,
     });
     // The organization's time zone is Tokyo: the next run is at 08:00 or 14:30 there, within a day.
     const next = new Date(a.next_run_at);
@@ -87,7 +126,9 @@ describe('SQL alerts: create, read, update, delete', () => {
     expect(toAt.status).toBe(200);
     expectJsonApiDocument(toAt.json);
     expect(toAt.json.data.attributes).toMatchObject({ name: 'To change', run_schedule: 'at', run_at: '07:00', run_every: null });
-    expect(new Date(toAt.json.data.attributes.next_run_at).toLocaleTimeString('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit' })).toBe('07:00');
+    expect(new Date(toAt.json.data.attributes.next_run_at).toLocaleTimeString('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit' })).toBe(
+      '07:00',
+    );
     const cmp = await patch(id, { trigger_condition: 'equal', trigger_value: 0 });
     expect(cmp.json.data.attributes).toMatchObject({ trigger_condition: 'equal', trigger_value: 0 });
     const back = await patch(id, { trigger_condition: 'no_results' });
@@ -96,13 +137,18 @@ describe('SQL alerts: create, read, update, delete', () => {
     const ds = await otherDatasource('Alert target');
     const moved = await patch(id, {}, key, rel(ds));
     expect(moved.json.data.relationships.datasource.data.id).toBe(ds);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, org.organization.id), eq(auditLog.resource_id, id)));
     expect(log.map((l) => l.action).sort()).toEqual(['create', 'update', 'update', 'update', 'update']);
   });
 
   it('deletes (204) with its results', async () => {
     const id = (await create(alert({ name: 'To delete' }))).json.data.id;
-    await db().insert(sqlAlertResults).values({ id: newId('sql_alert_result'), organization_id: org.organization.id, sql_alert_id: id, result_status: 'ok' });
+    await db()
+      .insert(sqlAlertResults)
+      .values({ id: newId('sql_alert_result'), organization_id: org.organization.id, sql_alert_id: id, result_status: 'ok' });
     expect((await call(`/sql_alerts/${id}`, { key, method: 'DELETE' })).status).toBe(204);
     expect((await call(`/sql_alerts/${id}`, { key })).status).toBe(404);
     expect(await db().select().from(sqlAlertResults).where(eq(sqlAlertResults.sql_alert_id, id))).toHaveLength(0);
@@ -123,11 +169,7 @@ describe('SQL alerts: create, read, update, delete', () => {
 
   it('concurrent updates of different attributes both survive', async () => {
     const id = (await create(alert({ name: 'Race' }))).json.data.id;
-    await Promise.all([
-      patch(id, { name: 'Race won' }),
-      patch(id, { description: 'described' }),
-      patch(id, { emails: 'a@example.com' }),
-    ]);
+    await Promise.all([patch(id, { name: 'Race won' }), patch(id, { description: 'described' }), patch(id, { emails: 'a@example.com' })]);
     const got = await call(`/sql_alerts/${id}`, { key });
     expect(got.json.data.attributes).toMatchObject({ name: 'Race won', description: 'described', emails: 'a@example.com' });
   });
@@ -137,10 +179,16 @@ describe('SQL alerts: validation', () => {
   it('requires name, sql_query, run_schedule, trigger_condition, email_condition and the datasource', async () => {
     const res = await create({ type: 'sql_alerts', attributes: {} });
     expect(res.status).toBe(422);
-    expect(pointers(res)).toEqual(expect.arrayContaining([
-      '/data/attributes/name', '/data/attributes/sql_query', '/data/attributes/run_schedule', '/data/attributes/trigger_condition',
-      '/data/attributes/email_condition', '/data/relationships/datasource',
-    ]));
+    expect(pointers(res)).toEqual(
+      expect.arrayContaining([
+        '/data/attributes/name',
+        '/data/attributes/sql_query',
+        '/data/attributes/run_schedule',
+        '/data/attributes/trigger_condition',
+        '/data/attributes/email_condition',
+        '/data/relationships/datasource',
+      ]),
+    );
     const nullDs = await create(alert({}, { datasource: { data: null } }));
     expect(pointers(nullDs)).toContain('/data/relationships/datasource/data');
   });
@@ -164,7 +212,10 @@ describe('SQL alerts: validation', () => {
     for (const [attrs, pointer, code] of checks) {
       const res = await create(alert(attrs));
       expect(res.status, JSON.stringify(attrs)).toBe(422);
-      expect(res.json.errors.map((e: any) => [e.code, e.source?.pointer]), JSON.stringify(attrs)).toContainEqual([code, pointer]);
+      expect(
+        res.json.errors.map((e: any) => [e.code, e.source?.pointer]),
+        JSON.stringify(attrs),
+      ).toContainEqual([code, pointer]);
     }
     expect((await create(alert({ run_every: 1 }))).status).toBe(201);
     expect((await create(alert({ run_every: 10_080 }))).status).toBe(201);
@@ -202,10 +253,14 @@ describe('SQL alerts: validation', () => {
 
   it('read-only and unknown attributes; datasource and snippets of the organization only', async () => {
     const ro = await create(alert({ running_execution_id: 'exe_x', last_result_status: 'ok', next_run_at: null, colour: 'red' }));
-    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(expect.arrayContaining([
-      ['read_only_attribute', '/data/attributes/running_execution_id'], ['read_only_attribute', '/data/attributes/last_result_status'],
-      ['read_only_attribute', '/data/attributes/next_run_at'], ['unknown_attribute', '/data/attributes/colour'],
-    ]));
+    expect(ro.json.errors.map((e: any) => [e.code, e.source.pointer])).toEqual(
+      expect.arrayContaining([
+        ['read_only_attribute', '/data/attributes/running_execution_id'],
+        ['read_only_attribute', '/data/attributes/last_result_status'],
+        ['read_only_attribute', '/data/attributes/next_run_at'],
+        ['unknown_attribute', '/data/attributes/colour'],
+      ]),
+    );
     const other = await makeOrg('alerts-foreign');
     const foreign = await create(alert({}, rel(other.sampleDatasource.id)));
     expect(foreign.status).toBe(422);
@@ -248,9 +303,7 @@ describe('SQL alerts: permissions', () => {
   it('the key needs access to the alert’s datasource', async () => {
     const allowed = await otherDatasource('Alerts allowed here');
     const elsewhere = await otherDatasource('Alerts not allowed here');
-    const restricted = await makeKey(org.organization.id, [
-      { permission: 'manage_alerts', resources: [{ type: 'datasources', id: allowed }] },
-    ]);
+    const restricted = await makeKey(org.organization.id, [{ permission: 'manage_alerts', resources: [{ type: 'datasources', id: allowed }] }]);
     expect((await create(alert({}, rel(allowed)), restricted)).status).toBe(201);
     const refused = await create(alert({}, rel(elsewhere)), restricted);
     expect(refused.status).toBe(403);
@@ -287,9 +340,15 @@ describe('SQL alerts: permissions', () => {
   });
 
   it('including the datasource needs View/Manage Datasources or Manage Dashboards; credentials stay hidden', async () => {
-    const ds = await jsonApi('/datasources', 'POST', {
-      type: 'datasources', attributes: { name: 'With creds', database_type: 'postgres', connection_mode: 'direct', host: 'h.test', username: 'secret-user', password: 'pw' },
-    }, key);
+    const ds = await jsonApi(
+      '/datasources',
+      'POST',
+      {
+        type: 'datasources',
+        attributes: { name: 'With creds', database_type: 'postgres', connection_mode: 'direct', host: 'h.test', username: 'secret-user', password: 'pw' },
+      },
+      key,
+    );
     const id = (await create(alert({}, rel(ds.json.data.id)))).json.data.id;
     const alertsOnly = await makeKey(org.organization.id, only('view_alerts'));
     const refused = await call(`/sql_alerts/${id}?include=datasource`, { key: alertsOnly });

@@ -21,7 +21,10 @@ describe('readReferences', () => {
   });
 
   it('SQL the compiler refuses is read without following snippets, else refers to nothing', () => {
-    const cyclic = [{ name: 'a', text: '[b] {x=y}', params: null }, { name: 'b', text: '[a]', params: null }];
+    const cyclic = [
+      { name: 'a', text: '[b] {x=y}', params: null },
+      { name: 'b', text: '[a]', params: null },
+    ];
     expect(readReferences('[a] AND {v=w}', cyclic)).toEqual({ variables: ['w'], snippets: ['a'] });
     expect(readReferences('[above(1, 2)]', snippets)).toEqual({ variables: [], snippets: [] });
   });

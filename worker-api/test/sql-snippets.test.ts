@@ -11,8 +11,11 @@ let orgId: string;
 
 const rel = (type: string, id: string | null) => ({ data: id ? { type, id } : null });
 const many = (ids: string[]) => ({ data: ids.map((id) => ({ type: 'sql_snippets', id })) });
-const snippet = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  ({ type: 'sql_snippets', attributes, ...(relationships ? { relationships } : {}) });
+const snippet = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'sql_snippets',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 let n = 0;
 const uniq = (base = 's') => `${base}_${++n}_${Math.random().toString(36).slice(2, 6)}`;
 
@@ -34,8 +37,10 @@ beforeAll(async () => {
 
 describe('sql snippets: create, read, update, delete', () => {
   it('creates, reads, updates and deletes, recording each write', async () => {
-    const made = await create({ name: 'revenue', description: 'Net revenue', text: 'sum(total_eur)', params: [] },
-      { datasource: rel('datasources', org.sampleDatasource.id) });
+    const made = await create(
+      { name: 'revenue', description: 'Net revenue', text: 'sum(total_eur)', params: [] },
+      { datasource: rel('datasources', org.sampleDatasource.id) },
+    );
     expect(made.status).toBe(201);
     const id = made.json.data.id;
     expect(made.json.data).toMatchObject({
@@ -53,7 +58,10 @@ describe('sql snippets: create, read, update, delete', () => {
     expect(patched.json.data.relationships.datasource.data).toBeNull();
     expect((await call(`/sql_snippets/${id}`, { key, method: 'DELETE' })).status).toBe(204);
     expect((await call(`/sql_snippets/${id}`, { key })).status).toBe(404);
-    const log = await db().select().from(auditLog).where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
+    const log = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organization_id, orgId), eq(auditLog.resource_id, id)));
     expect(log.map((l) => l.action).sort()).toEqual(['create', 'delete', 'update']);
   });
 
@@ -75,7 +83,12 @@ describe('sql snippets: validation', () => {
   it('requires name and text', async () => {
     const res = await jsonApi('/sql_snippets', 'POST', snippet({ description: 'x' }), key);
     expect(res.status).toBe(422);
-    expect(errorsOf(res)).toEqual(expect.arrayContaining([['missing_attribute', '/data/attributes/name'], ['missing_attribute', '/data/attributes/text']]));
+    expect(errorsOf(res)).toEqual(
+      expect.arrayContaining([
+        ['missing_attribute', '/data/attributes/name'],
+        ['missing_attribute', '/data/attributes/text'],
+      ]),
+    );
   });
 
   it.each([
@@ -181,10 +194,16 @@ describe('sql snippets: delete', () => {
   it('refuses to delete a snippet still used by a report, a filter or another snippet, naming the user', async () => {
     const used = await create({ name: uniq('used'), text: "status = 'paid'" });
     const name = used.json.data.attributes.name;
-    const rep = await jsonApi('/reports', 'POST', {
-      type: 'reports', attributes: { name: 'Uses snippet', sql_query: `SELECT 1 WHERE [${name}]` },
-      relationships: { dashboard: rel('dashboards', org.sampleDashboard.id), datasource: rel('datasources', org.sampleDatasource.id) },
-    }, key);
+    const rep = await jsonApi(
+      '/reports',
+      'POST',
+      {
+        type: 'reports',
+        attributes: { name: 'Uses snippet', sql_query: `SELECT 1 WHERE [${name}]` },
+        relationships: { dashboard: rel('dashboards', org.sampleDashboard.id), datasource: rel('datasources', org.sampleDatasource.id) },
+      },
+      key,
+    );
     expect(rep.status).toBe(201);
     const blocked = await call(`/sql_snippets/${used.json.data.id}`, { key, method: 'DELETE' });
     expect(blocked.status).toBe(422);
@@ -201,10 +220,16 @@ describe('sql snippets: delete', () => {
     expect(nested.json.errors[0].detail).toContain(`sql snippet "${outer.json.data.attributes.name}"`);
 
     const forFilter = await create({ text: 'SELECT code FROM countries' });
-    const f = await jsonApi('/filters', 'POST', {
-      type: 'filters', attributes: { variable_name: uniq('v'), control_type: 'dropdown', value_type: 'TEXT', sql_query: `[${forFilter.json.data.attributes.name}]` },
-      relationships: { datasource: rel('datasources', org.sampleDatasource.id) },
-    }, key);
+    const f = await jsonApi(
+      '/filters',
+      'POST',
+      {
+        type: 'filters',
+        attributes: { variable_name: uniq('v'), control_type: 'dropdown', value_type: 'TEXT', sql_query: `[${forFilter.json.data.attributes.name}]` },
+        relationships: { datasource: rel('datasources', org.sampleDatasource.id) },
+      },
+      key,
+    );
     expect(f.status).toBe(201);
     const byFilter = await call(`/sql_snippets/${forFilter.json.data.id}`, { key, method: 'DELETE' });
     expect(byFilter.json.errors[0].detail).toContain(`filter "${f.json.data.attributes.variable_name}"`);
@@ -256,8 +281,11 @@ describe('sql snippets: OpenAPI', () => {
   it('documents every call with its permission and error answers', async () => {
     const doc = (await call('/openapi.json')).json;
     for (const [method, path, permission] of [
-      ['get', '/sql_snippets', 'view_dashboards'], ['post', '/sql_snippets', 'manage_dashboards'], ['get', '/sql_snippets/{id}', 'view_dashboards'],
-      ['patch', '/sql_snippets/{id}', 'manage_dashboards'], ['delete', '/sql_snippets/{id}', 'manage_dashboards'],
+      ['get', '/sql_snippets', 'view_dashboards'],
+      ['post', '/sql_snippets', 'manage_dashboards'],
+      ['get', '/sql_snippets/{id}', 'view_dashboards'],
+      ['patch', '/sql_snippets/{id}', 'manage_dashboards'],
+      ['delete', '/sql_snippets/{id}', 'manage_dashboards'],
     ] as const) {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();

@@ -33,7 +33,11 @@ async function api(path: string, init: { method?: string; body?: unknown; sessio
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.session) headers.authorization = `Session ${init.session}`;
   const res = await worker.fetch(
-    new Request(`https://api.test${path}`, { method: init.method ?? (init.body ? 'POST' : 'GET'), headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }),
+    new Request(`https://api.test${path}`, {
+      method: init.method ?? (init.body ? 'POST' : 'GET'),
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    }),
     { ...env, APP_URL: APP } as never,
     ctx,
   );
@@ -59,18 +63,29 @@ function samlResponse(m: Make): string {
   const until = m.until ?? now + 5 * 60_000;
   const id = m.assertionId ?? `_a${randomString(32)}`;
   const irt = m.inResponseTo ? ` InResponseTo="${m.inResponseTo}"` : '';
-  const xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomString(32)}" Version="2.0" IssueInstant="${iso(now)}" Destination="${ACS}"${irt}>`
-    + `<saml:Issuer>${m.issuer ?? IDP}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>`
-    + `<saml:Assertion ID="${id}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${m.issuer ?? IDP}</saml:Issuer>`
-    + `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${m.email}</saml:NameID>`
-    + `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData Recipient="${ACS}" NotOnOrAfter="${iso(until)}"${irt}/></saml:SubjectConfirmation></saml:Subject>`
-    + `<saml:Conditions NotBefore="${iso(now - 60_000)}" NotOnOrAfter="${iso(until)}"><saml:AudienceRestriction><saml:Audience>${(m.audience ?? entityId).replace(/&/g, '&amp;')}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`
-    + `<saml:AuthnStatement AuthnInstant="${iso(now)}"/></saml:Assertion></samlp:Response>`;
+  const xml =
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomString(32)}" Version="2.0" IssueInstant="${iso(now)}" Destination="${ACS}"${irt}>` +
+    `<saml:Issuer>${m.issuer ?? IDP}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+    `<saml:Assertion ID="${id}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${m.issuer ?? IDP}</saml:Issuer>` +
+    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${m.email}</saml:NameID>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData Recipient="${ACS}" NotOnOrAfter="${iso(until)}"${irt}/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:Conditions NotBefore="${iso(now - 60_000)}" NotOnOrAfter="${iso(until)}"><saml:AudienceRestriction><saml:Audience>${(m.audience ?? entityId).replace(/&/g, '&amp;')}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:AuthnStatement AuthnInstant="${iso(now)}"/></saml:Assertion></samlp:Response>`;
   // The signing half of xml-crypto (saml.ts's typing lists only what verification uses).
-  const sig = new SignedXml({ privateKey: m.key ?? keys.idp.key, canonicalizationAlgorithm: C14N, signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' } as never) as unknown as {
-    addReference(o: unknown): void; computeSignature(xml: string, o: unknown): void; getSignedXml(): string;
+  const sig = new SignedXml({
+    privateKey: m.key ?? keys.idp.key,
+    canonicalizationAlgorithm: C14N,
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  } as never) as unknown as {
+    addReference(o: unknown): void;
+    computeSignature(xml: string, o: unknown): void;
+    getSignedXml(): string;
   };
-  sig.addReference({ xpath: "//*[local-name(.)='Assertion']", transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', C14N], digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256' });
+  sig.addReference({
+    xpath: "//*[local-name(.)='Assertion']",
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', C14N],
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+  });
   sig.computeSignature(xml, { prefix: 'ds', location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' } });
   return btoa(String.fromCharCode(...new TextEncoder().encode(sig.getSignedXml())));
 }
@@ -79,7 +94,9 @@ const acs = (saml: string) => api('/auth/sso/saml/acs', { body: { saml_response:
 
 async function addUser(email: string, extra: Partial<typeof users.$inferInsert> = {}) {
   const id = newId('user');
-  await db().insert(users).values({ id, organization_id: org.organization.id, email, role: 'analyst', invitation_accepted_at: new Date(), ...extra });
+  await db()
+    .insert(users)
+    .values({ id, organization_id: org.organization.id, email, role: 'analyst', invitation_accepted_at: new Date(), ...extra });
   return id;
 }
 
@@ -87,9 +104,16 @@ beforeAll(async () => {
   org = await makeOrg('sso');
   domain = `sso-${randomString(8).toLowerCase()}.test`;
   entityId = `${APP}/app/sso/saml/metadata?org=${org.organization.id}`;
-  await db().insert(ssoConnections).values({
-    organization_id: org.organization.id, protocol: 'saml', issuer: IDP, sso_url: 'https://idp.sso-test.example/sso', certificate: keys.idp.cert, domains: [domain],
-  });
+  await db()
+    .insert(ssoConnections)
+    .values({
+      organization_id: org.organization.id,
+      protocol: 'saml',
+      issuer: IDP,
+      sso_url: 'https://idp.sso-test.example/sso',
+      certificate: keys.idp.cert,
+      domains: [domain],
+    });
 });
 
 describe('SAML assertion consumer (API)', () => {
@@ -174,14 +198,18 @@ describe('deactivated users', () => {
 });
 
 describe('require single sign-on', () => {
-  it('refuses password sign-in and password reset for the domain and for the organization\'s other members, saying why', async () => {
+  it("refuses password sign-in and password reset for the domain and for the organization's other members, saying why", async () => {
     const email = `dora-${randomString(6).toLowerCase()}@${domain}`;
     const id = await addUser(email, { password_hash: await hashPassword('dora password 1') });
     // Before: the password works.
     expect((await api('/auth/sessions', { body: { email, password: 'dora password 1' } })).status).toBe(201);
     await db().update(ssoConnections).set({ require_sso: true }).where(eq(ssoConnections.organization_id, org.organization.id));
     try {
-      for (const [who, password] of [[email, 'dora password 1'], [email, 'a wrong one'], [org.admin.email, 'correct horse battery']] as const) {
+      for (const [who, password] of [
+        [email, 'dora password 1'],
+        [email, 'a wrong one'],
+        [org.admin.email, 'correct horse battery'],
+      ] as const) {
         const res = await api('/auth/sessions', { body: { email: who, password } });
         expect(res.status, who).toBe(403);
         expect(res.json.errors[0].meta.reason).toBe('sso_required');

@@ -63,11 +63,19 @@ describe('the cron queues due thumbnails', () => {
     const fresh = await newDashboard('Drawn an hour ago');
     const longAgo = await newDashboard('Viewed two days ago');
     const now = new Date();
-    await db().update(dashboards).set({ last_accessed_at: new Date(now.getTime() - 3_600_000) }).where(eq(dashboards.id, viewed));
+    await db()
+      .update(dashboards)
+      .set({ last_accessed_at: new Date(now.getTime() - 3_600_000) })
+      .where(eq(dashboards.id, viewed));
     await db().update(dashboards).set({ last_accessed_at: now, thumbnail_enabled: false }).where(eq(dashboards.id, off));
-    await db().update(dashboards).set({ last_accessed_at: now, thumbnail_image_url: thumbnailObjectKey(fresh), thumbnail_created_at: new Date(now.getTime() - 3_600_000) })
+    await db()
+      .update(dashboards)
+      .set({ last_accessed_at: now, thumbnail_image_url: thumbnailObjectKey(fresh), thumbnail_created_at: new Date(now.getTime() - 3_600_000) })
       .where(eq(dashboards.id, fresh));
-    await db().update(dashboards).set({ last_accessed_at: new Date(now.getTime() - 2 * 86_400_000) }).where(eq(dashboards.id, longAgo));
+    await db()
+      .update(dashboards)
+      .set({ last_accessed_at: new Date(now.getTime() - 2 * 86_400_000) })
+      .where(eq(dashboards.id, longAgo));
 
     const first = await claim(now);
     expect(first).toContain(viewed);
@@ -76,7 +84,10 @@ describe('the cron queues due thumbnails', () => {
     // Claimed once: the next tick (and the other region's cron) finds nothing of it.
     expect(await claim(new Date(now.getTime() + 60_000))).not.toContain(viewed);
     // A day later, still viewed, it is due again.
-    await db().update(dashboards).set({ last_accessed_at: new Date(now.getTime() + 86_400_000) }).where(eq(dashboards.id, viewed));
+    await db()
+      .update(dashboards)
+      .set({ last_accessed_at: new Date(now.getTime() + 86_400_000) })
+      .where(eq(dashboards.id, viewed));
     expect(await claim(new Date(now.getTime() + 86_400_000 + 1000))).toContain(viewed);
   });
 });
@@ -108,7 +119,10 @@ describe('GET /dashboards/{id}/thumbnail', () => {
 
     await (env as unknown as Env).RESULTS.put(thumbnailObjectKey(id), PNG);
     const at = new Date();
-    await db().update(dashboards).set({ thumbnail_image_url: thumbnailObjectKey(id), thumbnail_created_at: at }).where(eq(dashboards.id, id));
+    await db()
+      .update(dashboards)
+      .set({ thumbnail_image_url: thumbnailObjectKey(id), thumbnail_created_at: at })
+      .where(eq(dashboards.id, id));
     const attrs = (await call(`/dashboards/${id}`, { key })).json.data.attributes;
     expect(attrs.thumbnail_created_at).toBe(at.toISOString());
     const url = new URL(attrs.thumbnail_image_url);

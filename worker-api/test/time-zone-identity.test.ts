@@ -29,13 +29,24 @@ beforeAll(async () => {
   org = await makeOrg('tz-identity');
   key = await makeKey(org.organization.id);
   board = newId('dashboard');
-  await db().insert(dashboards).values({
-    id: board, organization_id: org.organization.id, name: 'Zones', time_zone_config: { type: 'input' }, layout: [],
-  });
+  await db()
+    .insert(dashboards)
+    .values({
+      id: board,
+      organization_id: org.organization.id,
+      name: 'Zones',
+      time_zone_config: { type: 'input' },
+      layout: [],
+    });
   const filterId = newId('filter');
   await db().insert(filters).values({
-    id: filterId, organization_id: org.organization.id, datasource_id: org.sampleDatasource.id, display_name: 'Placed',
-    variable_name: 'placed', control_type: 'date_time_range', value_type: 'DATE_TIME',
+    id: filterId,
+    organization_id: org.organization.id,
+    datasource_id: org.sampleDatasource.id,
+    display_name: 'Placed',
+    variable_name: 'placed',
+    control_type: 'date_time_range',
+    value_type: 'DATE_TIME',
   });
   await db().insert(dashboardFilters).values({ organization_id: org.organization.id, dashboard_id: board, filter_id: filterId, position: 0 });
 });
@@ -43,7 +54,12 @@ beforeAll(async () => {
 async function reportOn(dashboardId: string, name: string, sql_query: string): Promise<string> {
   const id = newId('report');
   await db().insert(reports).values({
-    id, organization_id: org.organization.id, dashboard_id: dashboardId, datasource_id: org.sampleDatasource.id, name, sql_query,
+    id,
+    organization_id: org.organization.id,
+    dashboard_id: dashboardId,
+    datasource_id: org.sampleDatasource.id,
+    name,
+    sql_query,
   });
   return id;
 }
@@ -58,7 +74,7 @@ async function rowsOf(handle: { data_key: string; data_access_token: string }) {
 
 const storedZone = async (dataKey: string) => (await db().select({ tz: results.time_zone }).from(results).where(eq(results.data_key, dataKey)))[0]?.tz;
 
-describe('the time zone is part of a result\'s identity', () => {
+describe("the time zone is part of a result's identity", () => {
   it('POST /reports/{id}/data: SQL the zone does not change still gets one result per zone, each marked with its zone', async () => {
     const id = await reportOn(board, 'No zone in the SQL', 'SELECT count(*) AS orders FROM orders o');
     const handles = [];
@@ -85,10 +101,15 @@ describe('the time zone is part of a result\'s identity', () => {
 
   it('the response names the zone actually used: a dashboard that ignores tz shares one result, marked with its own zone', async () => {
     const fixed = newId('dashboard');
-    await db().insert(dashboards).values({
-      id: fixed, organization_id: org.organization.id, name: 'Fixed', layout: [],
-      time_zone_config: { type: 'fixed', fixed_time_zone: 'Europe/Berlin' },
-    });
+    await db()
+      .insert(dashboards)
+      .values({
+        id: fixed,
+        organization_id: org.organization.id,
+        name: 'Fixed',
+        layout: [],
+        time_zone_config: { type: 'fixed', fixed_time_zone: 'Europe/Berlin' },
+      });
     const id = await reportOn(fixed, 'Fixed zone', 'SELECT count(*) AS orders FROM orders o');
     const answers = [];
     for (const tz of ZONES) answers.push((await data(id, { tz })).json);
@@ -97,9 +118,12 @@ describe('the time zone is part of a result\'s identity', () => {
     expect(await storedZone(answers[0].data_key)).toBe('Europe/Berlin');
   });
 
-  it('a DST-crossing relative range in three zones: three executions with each zone\'s bounds and totals', async () => {
-    const id = await reportOn(board, 'Orders in range',
-      'SELECT count(*)::int AS orders, {placed.start} AS range_start, {placed.end} AS range_end FROM orders o WHERE {[o.ordered_at]=placed}');
+  it("a DST-crossing relative range in three zones: three executions with each zone's bounds and totals", async () => {
+    const id = await reportOn(
+      board,
+      'Orders in range',
+      'SELECT count(*)::int AS orders, {placed.start} AS range_start, {placed.end} AS range_end FROM orders o WHERE {[o.ordered_at]=placed}',
+    );
     // "Previous month" as the filter bar resolves it on 15 April 2026: March 2026, which crosses the US
     // change to summer time (8 March) and the European one (29 March, its last Sunday).
     const expected: Record<string, { start: string; end: string }> = {
@@ -134,7 +158,10 @@ describe('the time zone is part of a result\'s identity', () => {
   });
 
   it('"previous year" on the sample dashboard: UTC and Los Angeles get executions of their own', async () => {
-    await db().update(dashboards).set({ time_zone_config: { type: 'input' } }).where(eq(dashboards.id, org.sampleDashboard.id));
+    await db()
+      .update(dashboards)
+      .set({ time_zone_config: { type: 'input' } })
+      .where(eq(dashboards.id, org.sampleDashboard.id));
     const total = org.sampleDashboard.reports.find((r) => (r.chart_configuration as { type: string }).type === 'number')!;
     const selected = ['2025-01-01', '2025-12-31'];
     const utc = await data(total.id, { tz: 'UTC', filters: [{ variable_name: 'order_date', selected_values: selected }] });
@@ -144,7 +171,7 @@ describe('the time zone is part of a result\'s identity', () => {
     expect([utc.json.time_zone, la.json.time_zone]).toEqual(['UTC', 'America/Los_Angeles']);
   });
 
-  it('GET /executions/{id}/data names the result\'s zone', async () => {
+  it("GET /executions/{id}/data names the result's zone", async () => {
     const id = await reportOn(board, 'Handle', 'SELECT 1 AS one');
     const tokyo = await data(id, { tz: 'Asia/Tokyo' });
     const handle = await call(`/executions/${tokyo.json.execution_id}/data`, { key });
@@ -154,7 +181,9 @@ describe('the time zone is part of a result\'s identity', () => {
 
   it('the status object adopts only results of the same zone', async () => {
     const status = newId('dashboard');
-    await db().insert(dashboards).values({ id: status, organization_id: org.organization.id, name: 'Status zones', time_zone_config: { type: 'input' }, layout: [] });
+    await db()
+      .insert(dashboards)
+      .values({ id: status, organization_id: org.organization.id, name: 'Status zones', time_zone_config: { type: 'input' }, layout: [] });
     const rid = await reportOn(status, 'Polled', 'SELECT count(*) AS orders FROM orders o');
     const settled = async (tz: string) => {
       const until = Date.now() + 20_000;

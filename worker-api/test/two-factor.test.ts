@@ -22,7 +22,9 @@ const code = (secret: string, offset = 0) => totpCode(secret, Date.now() + offse
 async function person() {
   const id = newId('user');
   const email = `tf-${id.toLowerCase()}@example.test`;
-  await db().insert(users).values({ id, organization_id: orgId, email, role: 'analyst', firstname: 'Ada', password_hash: await hashPassword(PASSWORD) });
+  await db()
+    .insert(users)
+    .values({ id, organization_id: orgId, email, role: 'analyst', firstname: 'Ada', password_hash: await hashPassword(PASSWORD) });
   const { json } = await signIn(email);
   return { id, email, session: json.token as string };
 }
@@ -48,12 +50,18 @@ describe('enrolment', () => {
     const start = await call('/auth/two-factor', { session: p.session, method: 'POST' });
     expect(start.status).toBe(201);
     expect(start.json.secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(start.json.otpauth_uri).toBe(`otpauth://totp/Cairn:${encodeURIComponent(p.email)}?secret=${start.json.secret}&issuer=Cairn&algorithm=SHA1&digits=6&period=30`);
+    expect(start.json.otpauth_uri).toBe(
+      `otpauth://totp/Cairn:${encodeURIComponent(p.email)}?secret=${start.json.secret}&issuer=Cairn&algorithm=SHA1&digits=6&period=30`,
+    );
     expect((await call('/auth/two-factor', { session: p.session })).json).toMatchObject({ enabled: false, pending: true });
     // Not on yet: sign-in still needs the password only.
     expect((await signIn(p.email)).status).toBe(201);
 
-    const wrong = await call('/auth/two-factor/confirm', { session: p.session, method: 'POST', body: { code: '000000' === await code(start.json.secret) ? '111111' : '000000' } });
+    const wrong = await call('/auth/two-factor/confirm', {
+      session: p.session,
+      method: 'POST',
+      body: { code: '000000' === (await code(start.json.secret)) ? '111111' : '000000' },
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.json.errors[0].source.pointer).toBe('/code');
     const ok = await call('/auth/two-factor/confirm', { session: p.session, method: 'POST', body: { code: await code(start.json.secret) } });
@@ -80,7 +88,12 @@ describe('enrolment', () => {
 
   it('refuses API keys with 403', async () => {
     const key = await makeKey(orgId);
-    for (const [path, method] of [['/auth/two-factor', 'GET'], ['/auth/two-factor', 'POST'], ['/auth/two-factor/confirm', 'POST'], ['/auth/two-factor/disable', 'POST']] as const) {
+    for (const [path, method] of [
+      ['/auth/two-factor', 'GET'],
+      ['/auth/two-factor', 'POST'],
+      ['/auth/two-factor/confirm', 'POST'],
+      ['/auth/two-factor/disable', 'POST'],
+    ] as const) {
       const body = path.endsWith('confirm') ? { code: '123456' } : path.endsWith('disable') ? { current_password: 'x', code: '123456' } : undefined;
       const res = await call(path, { key, method, body });
       expect(res.status, `${method} ${path}`).toBe(403);
@@ -150,7 +163,10 @@ describe('sign-in with two-factor authentication', () => {
   it('a challenge expires after 5 minutes', async () => {
     const p = await enrolled();
     const { json } = await signIn(p.email);
-    await db().update(signInChallenges).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(signInChallenges.user_id, p.id));
+    await db()
+      .update(signInChallenges)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(signInChallenges.user_id, p.id));
     const late = await secondStep({ challenge: json.challenge, code: await code(p.secret, 1) });
     expect(late.status).toBe(401);
     expect(late.json.errors[0].meta.reason).toBe('challenge_expired');
@@ -178,7 +194,11 @@ describe('turning it off', () => {
 
   it('works with a recovery code too', async () => {
     const p = await enrolled();
-    const res = await call('/auth/two-factor/disable', { session: p.session, method: 'POST', body: { current_password: PASSWORD, recovery_code: p.recovery[3]! } });
+    const res = await call('/auth/two-factor/disable', {
+      session: p.session,
+      method: 'POST',
+      body: { current_password: PASSWORD, recovery_code: p.recovery[3]! },
+    });
     expect(res.status).toBe(204);
     expect((await call('/auth/two-factor', { session: p.session })).json.enabled).toBe(false);
   });

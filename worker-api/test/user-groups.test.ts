@@ -5,7 +5,11 @@ import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
 let key: string;
-const grp = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({ type: 'user_groups', attributes, ...(relationships ? { relationships } : {}) });
+const grp = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  type: 'user_groups',
+  attributes,
+  ...(relationships ? { relationships } : {}),
+});
 
 beforeAll(async () => {
   org = await makeOrg('user-groups');
@@ -18,7 +22,12 @@ describe('user groups', () => {
     const viewer = await makeUser(org.organization.id, 'viewer');
     const list = await call('/user_groups', { key });
     expectJsonApiDocument(list.json);
-    expect(list.json.data.slice(0, 2).map((g: any) => g.attributes.built_in_behavior).sort()).toEqual(['all_analysts', 'all_users']);
+    expect(
+      list.json.data
+        .slice(0, 2)
+        .map((g: any) => g.attributes.built_in_behavior)
+        .sort(),
+    ).toEqual(['all_analysts', 'all_users']);
     const all = await call('/user_groups/all_users?include=users', { key });
     expect(all.status).toBe(200);
     const members = all.json.data.relationships.users.data.map((u: any) => u.id);

@@ -8,8 +8,7 @@ import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 let org: CreateOrganizationResult;
 let key: string;
 const email = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 10)}@example.test`;
-const invite = (body: Record<string, unknown>, auth: { key?: string; session?: string } = { key }) =>
-  call('/users/invite', { ...auth, method: 'POST', body });
+const invite = (body: Record<string, unknown>, auth: { key?: string; session?: string } = { key }) => call('/users/invite', { ...auth, method: 'POST', body });
 const patchRole = (id: string, role: string, auth: { key?: string; session?: string } = { key }) =>
   jsonApi(`/users/${id}`, 'PATCH', { type: 'users', id, attributes: { role } }, auth);
 
@@ -137,7 +136,12 @@ describe('users', () => {
     const id = res.json.data.id;
     const rel = (await call(`/users/${id}`, { key })).json.data.relationships.user_groups.data.map((x: any) => x.id);
     expect(rel).toContain(g.json.data.id);
-    const bad = await jsonApi(`/users/${id}`, 'PATCH', { type: 'users', id, relationships: { user_groups: { data: [{ type: 'user_groups', id: 'ugr_nope' }] } } }, key);
+    const bad = await jsonApi(
+      `/users/${id}`,
+      'PATCH',
+      { type: 'users', id, relationships: { user_groups: { data: [{ type: 'user_groups', id: 'ugr_nope' }] } } },
+      key,
+    );
     expect(bad.status).toBe(422);
     expect(bad.json.errors[0].source.pointer).toBe('/data/relationships/user_groups/data/0/id');
     // An explicit row for a built-in group (older data) does not list that group twice.
@@ -159,6 +163,11 @@ describe('users', () => {
     expect((await call(`/users/${other.admin.id}`, { key })).status).toBe(404);
     const list = await call('/users?page[size]=200', { key });
     expect(list.json.data.every((u: any) => u.id !== other.admin.id)).toBe(true);
-    expect(await db().select().from(users).where(and(eq(users.organization_id, org.organization.id), eq(users.id, other.admin.id)))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(users)
+        .where(and(eq(users.organization_id, org.organization.id), eq(users.id, other.admin.id))),
+    ).toHaveLength(0);
   });
 });

@@ -25,9 +25,15 @@ export function createApp() {
     c.res.headers.set('x-request-id', c.var.requestId);
   });
   // Tokens, not cookies, authorize these calls, so any origin may read them.
-  app.use('*', cors({
-    origin: '*', allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['x-request-id', 'content-disposition'], maxAge: 600,
-  }));
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: ['x-request-id', 'content-disposition'],
+      maxAge: 600,
+    }),
+  );
   app.onError(onError);
   app.notFound((c) => errorResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
 

@@ -40,15 +40,21 @@ export async function* storedChunks(conn: ChunkConnection, executionId: string):
   type Batch = { seq: number; data: Uint8Array }[];
   const batchAfter = async (seq: number): Promise<Batch> => {
     const rows: Batch = [];
-    const statement = runWireStatement(own, SELECT_CHUNKS, [executionId, seq, CHUNKS_PER_STATEMENT], {
-      columns: () => {},
-      // DataRow: field count (int16); seq: length (int32) and an int4; data: length (int32) and bytes.
-      row: (buf, at) => {
-        const len = i32(buf, at + 10);
-        rows.push({ seq: i32(buf, at + 6), data: buf.slice(at + 14, at + 14 + Math.max(0, len)) });
+    const statement = runWireStatement(
+      own,
+      SELECT_CHUNKS,
+      [executionId, seq, CHUNKS_PER_STATEMENT],
+      {
+        columns: () => {},
+        // DataRow: field count (int16); seq: length (int32) and an int4; data: length (int32) and bytes.
+        row: (buf, at) => {
+          const len = i32(buf, at + 10);
+          rows.push({ seq: i32(buf, at + 6), data: buf.slice(at + 14, at + 14 + Math.max(0, len)) });
+        },
+        batch: () => {},
       },
-      batch: () => {},
-    }, { binary: true });
+      { binary: true },
+    );
     conn.track(statement);
     await statement;
     return rows;

@@ -1,6 +1,13 @@
 import {
-  contentDisposition, csvStream, fileNamer, toReadableStream, xlsxStream, zipStream, DEFAULT_CSV_OPTIONS,
-  type CsvOptions, type ZipEntry,
+  contentDisposition,
+  csvStream,
+  fileNamer,
+  toReadableStream,
+  xlsxStream,
+  zipStream,
+  DEFAULT_CSV_OPTIONS,
+  type CsvOptions,
+  type ZipEntry,
 } from '@cairn/core/export/index';
 import type { DataFormat, ProcessFormat } from '@cairn/core/export/options';
 import type { RequestSql } from './db.ts';
@@ -31,23 +38,43 @@ function respond(body: AsyncIterable<Uint8Array>, headers: Record<string, string
  * only its rows (JSON), and the page and total row count as `offset`, `limit` and `row_count`.
  */
 export function resultResponse(
-  db: RequestSql, r: StoredResult, opts: { format?: DataFormat; csv?: CsvOptions; name?: string }, onDone: () => void, page: Page | null = null,
+  db: RequestSql,
+  r: StoredResult,
+  opts: { format?: DataFormat; csv?: CsvOptions; name?: string },
+  onDone: () => void,
+  page: Page | null = null,
 ): Response {
   if (page) {
     const extra = `"offset":${page.offset},"limit":${page.limit},"row_count":${r.row_count},`;
-    return respond(resultJson(r, pageChunks(db.sql, db.bucket, r, page), extra), { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' }, onDone);
+    return respond(
+      resultJson(r, pageChunks(db.sql, db.bucket, r, page), extra),
+      { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' },
+      onDone,
+    );
   }
   const chunks = () => db.chunks(r);
   const base = opts.name?.trim() || `data ${r.execution_id}`;
   switch (opts.format ?? 'json') {
     case 'csv':
-      return respond(csvStream(r.fields, chunks(), opts.csv ?? DEFAULT_CSV_OPTIONS), {
-        'content-type': MEDIA.csv, 'content-disposition': contentDisposition(fileNamer('.csv')(base)), 'cache-control': 'private, no-store',
-      }, onDone);
+      return respond(
+        csvStream(r.fields, chunks(), opts.csv ?? DEFAULT_CSV_OPTIONS),
+        {
+          'content-type': MEDIA.csv,
+          'content-disposition': contentDisposition(fileNamer('.csv')(base)),
+          'cache-control': 'private, no-store',
+        },
+        onDone,
+      );
     case 'xlsx':
-      return respond(xlsxStream([{ name: base, fields: r.fields, chunks: chunks() }]), {
-        'content-type': MEDIA.xlsx, 'content-disposition': contentDisposition(fileNamer('.xlsx')(base)), 'cache-control': 'private, no-store',
-      }, onDone);
+      return respond(
+        xlsxStream([{ name: base, fields: r.fields, chunks: chunks() }]),
+        {
+          'content-type': MEDIA.xlsx,
+          'content-disposition': contentDisposition(fileNamer('.xlsx')(base)),
+          'cache-control': 'private, no-store',
+        },
+        onDone,
+      );
     default: {
       const rows = db.rowsText(r);
       const headers = { 'content-type': MEDIA.json, 'cache-control': 'private, max-age=300' };
@@ -118,20 +145,38 @@ async function* csvEntries(db: RequestSql, parts: ProcessPart[], csv: CsvOptions
 
 /** `POST /process`: the results of a dashboard as one JSON document, a zip of CSV files or one workbook. */
 export function processResponse(
-  db: RequestSql, parts: ProcessPart[], opts: { format: ProcessFormat; csv?: CsvOptions; name?: string }, onDone: () => void,
+  db: RequestSql,
+  parts: ProcessPart[],
+  opts: { format: ProcessFormat; csv?: CsvOptions; name?: string },
+  onDone: () => void,
 ): Response {
   const base = opts.name?.trim() || 'dashboard data';
   const download = { 'cache-control': 'private, no-store' };
   const modified = new Date();
   switch (opts.format) {
     case 'csv_zip':
-      return respond(zipStream(csvEntries(db, parts, opts.csv ?? DEFAULT_CSV_OPTIONS, modified)), {
-        ...download, 'content-type': MEDIA.zip, 'content-disposition': contentDisposition(fileNamer('.zip')(base)),
-      }, onDone);
+      return respond(
+        zipStream(csvEntries(db, parts, opts.csv ?? DEFAULT_CSV_OPTIONS, modified)),
+        {
+          ...download,
+          'content-type': MEDIA.zip,
+          'content-disposition': contentDisposition(fileNamer('.zip')(base)),
+        },
+        onDone,
+      );
     case 'xlsx':
-      return respond(xlsxStream(parts.map((p) => ({ name: p.name, fields: p.result.fields, chunks: db.chunks(p.result) })), { modified }), {
-        ...download, 'content-type': MEDIA.xlsx, 'content-disposition': contentDisposition(fileNamer('.xlsx')(base)),
-      }, onDone);
+      return respond(
+        xlsxStream(
+          parts.map((p) => ({ name: p.name, fields: p.result.fields, chunks: db.chunks(p.result) })),
+          { modified },
+        ),
+        {
+          ...download,
+          'content-type': MEDIA.xlsx,
+          'content-disposition': contentDisposition(fileNamer('.xlsx')(base)),
+        },
+        onDone,
+      );
     default:
       return respond(processJson(db, parts), { ...download, 'content-type': MEDIA.json }, onDone);
   }

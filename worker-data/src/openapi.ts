@@ -26,7 +26,7 @@ const BASE_CELLS: Record<(typeof DATA_TYPES)[number], Schema> = {
   Time: nullable({ type: 'string', description: '`HH:MM:SS[.fraction]`, with its offset for a time with time zone.', example: '08:30:00' }),
   Binary: nullable({ type: 'string', contentEncoding: 'base64', description: 'The bytes in base64.' }),
   Internal: { type: ['integer', 'string', 'null'], description: 'A system identifier: a number (oid) or its text.' },
-  Other: nullable({ type: 'string', description: 'The database\'s text form of the value.' }),
+  Other: nullable({ type: 'string', description: "The database's text form of the value." }),
 };
 
 export const CELL_DATA_TYPES: DataType[] = [...DATA_TYPES, ...DATA_TYPES.map((t) => `Array<${t}>` as const), 'Record'];
@@ -85,7 +85,7 @@ const dataKeyParam = {
   name: 'dataKey',
   in: 'path',
   required: true,
-  description: 'The data_key of the API\'s answer. It holds slashes: send it as it is (a URL-encoded key is read the same).',
+  description: "The data_key of the API's answer. It holds slashes: send it as it is (a URL-encoded key is read the same).",
   schema: { type: 'string', example: 'eu/org_4f0aB2cD9eFgH1iJkL3m/exe_4f0aB2cD9eFgH1iJkL3m/0a1b2c3d4e5f6a7b' },
 };
 
@@ -106,7 +106,8 @@ export function dataServerDocument(origin: string, region: string): Schema {
     info: {
       title: 'Cairn data server',
       version: API_VERSION,
-      description: 'Hands out the results of queries run through the API server of the same region. Every call but /health and /openapi.json carries a data token issued by the API server; API keys are never accepted here.',
+      description:
+        'Hands out the results of queries run through the API server of the same region. Every call but /health and /openapi.json carries a data token issued by the API server; API keys are never accepted here.',
     },
     servers: [{ url: origin, description: `Data server (${region.toUpperCase()})` }],
     security: [{ DataToken: [] }],
@@ -140,9 +141,13 @@ export function dataServerDocument(origin: string, region: string): Schema {
           tags: ['Data'],
           operationId: 'getSchema',
           summary: 'Fetch a datasource schema',
-          description: 'The schemas, tables and columns of a datasource, as GET /datasources/{id}/schema of the API server prepared them. `name` picks one schema when the token names none.',
+          description:
+            'The schemas, tables and columns of a datasource, as GET /datasources/{id}/schema of the API server prepared them. `name` picks one schema when the token names none.',
           parameters: [dataKeyParam, { name: 'name', in: 'query', required: false, description: 'One schema by name.', schema: { type: 'string' } }],
-          responses: { 200: { description: 'The schema document', content: { 'application/json': { schema: ref('SchemaDocument') } } }, ...errors(400, 401, 403, 404, 429, 503) },
+          responses: {
+            200: { description: 'The schema document', content: { 'application/json': { schema: ref('SchemaDocument') } } },
+            ...errors(400, 401, 403, 404, 429, 503),
+          },
         },
       },
       '/process': {
@@ -150,7 +155,8 @@ export function dataServerDocument(origin: string, region: string): Schema {
           tags: ['Data'],
           operationId: 'processData',
           summary: 'Download a dashboard',
-          description: 'The results named by a data process token (the data_process_token of POST /dashboards/{id}/data on the API server): one JSON document keyed by report id, a zip of CSV files or one XLSX workbook, as the token says. The token travels in the body, so a browser form can start the download.',
+          description:
+            'The results named by a data process token (the data_process_token of POST /dashboards/{id}/data on the API server): one JSON document keyed by report id, a zip of CSV files or one XLSX workbook, as the token says. The token travels in the body, so a browser form can start the download.',
           security: [],
           requestBody: {
             required: true,
@@ -177,7 +183,8 @@ export function dataServerDocument(origin: string, region: string): Schema {
           tags: ['Data'],
           operationId: 'getExportFile',
           summary: 'Download an export file',
-          description: 'The file of a finished export job: open the job\'s file_url as given (it carries the token), or send the token as `Authorization: Data <token>`.',
+          description:
+            "The file of a finished export job: open the job's file_url as given (it carries the token), or send the token as `Authorization: Data <token>`.",
           security: [{ DataToken: [] }, {}],
           parameters: [
             { name: 'jobId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', example: 'exp_4f0aB2cD9eFgH1iJkL3m' } },
@@ -221,9 +228,9 @@ export function dataServerDocument(origin: string, region: string): Schema {
           type: 'object',
           required: ['idx', 'name', 'data_type', 'unique_count', 'human_name', 'min_value', 'max_value', 'group_by'],
           properties: {
-            idx: { type: 'integer', description: 'The column\'s position, from 0.' },
+            idx: { type: 'integer', description: "The column's position, from 0." },
             name: { type: 'string' },
-            data_type: { type: 'string', enum: CELL_DATA_TYPES, description: 'Says how the field\'s cells are written: see CellValues.' },
+            data_type: { type: 'string', enum: CELL_DATA_TYPES, description: "Says how the field's cells are written: see CellValues." },
             unique_count: { type: ['integer', 'null'] },
             human_name: { type: 'string' },
             min_value: {},
@@ -232,7 +239,10 @@ export function dataServerDocument(origin: string, region: string): Schema {
           },
         },
         CellValues: cellValues(),
-        Cell: { description: 'One value; its form follows its field\'s data type (see CellValues).', anyOf: Object.values((cellValues().properties as Record<string, Schema>)) },
+        Cell: {
+          description: "One value; its form follows its field's data type (see CellValues).",
+          anyOf: Object.values(cellValues().properties as Record<string, Schema>),
+        },
         DataResult: {
           type: 'object',
           required: RESULT_REQUIRED,
@@ -252,7 +262,12 @@ export function dataServerDocument(origin: string, region: string): Schema {
         ProcessPart: {
           type: 'object',
           required: ['report_id', 'name', 'data_key', ...RESULT_REQUIRED],
-          properties: { report_id: { type: 'string', example: 'rep_4f0aB2cD9eFgH1iJkL3m' }, name: { type: 'string' }, data_key: { type: 'string' }, ...resultProperties },
+          properties: {
+            report_id: { type: 'string', example: 'rep_4f0aB2cD9eFgH1iJkL3m' },
+            name: { type: 'string' },
+            data_key: { type: 'string' },
+            ...resultProperties,
+          },
         },
         ProcessResult: {
           type: 'object',

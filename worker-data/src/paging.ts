@@ -14,8 +14,9 @@ export interface Page {
 
 function intParam(name: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ApiError('invalid_query_parameter',
-      `${name} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.`, { source: { parameter: name } });
+    throw new ApiError('invalid_query_parameter', `${name} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.`, {
+      source: { parameter: name },
+    });
   }
   return Number(raw);
 }
@@ -45,7 +46,10 @@ export function parsePage(query: (name: string) => string | undefined, format: D
  * starts); the first and last are cut at row boundaries.
  */
 export async function* pageChunks(
-  sql: postgres.Sql, bucket: ResultBucket, r: { execution_id: string; stored_object: StoredObject | null }, page: Page,
+  sql: postgres.Sql,
+  bucket: ResultBucket,
+  r: { execution_id: string; stored_object: StoredObject | null },
+  page: Page,
 ): AsyncGenerator<Uint8Array> {
   if (page.limit === 0) return;
   const end = page.offset + page.limit;

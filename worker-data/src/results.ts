@@ -57,7 +57,10 @@ export class RowsText {
    * `bytes`: the text as it arrives; `open`: the same text as the object's own body stream, which a
    * JSON download pipes without running JavaScript per chunk (formats.ts, ARCHITECTURE D68).
    */
-  constructor(readonly bytes: AsyncIterable<Uint8Array>, readonly open?: () => Promise<ReadableStream<Uint8Array>>) {}
+  constructor(
+    readonly bytes: AsyncIterable<Uint8Array>,
+    readonly open?: () => Promise<ReadableStream<Uint8Array>>,
+  ) {}
 }
 
 /** What a result's JSON document holds before its rows (`extra` members first, already JSON-encoded). */
@@ -67,9 +70,11 @@ export function jsonHead(r: StoredResult, extra = ''): Uint8Array {
 
 /** What a result's JSON document holds after its rows. */
 export function jsonTail(r: StoredResult): Uint8Array {
-  return enc.encode(`],"execution_id":${JSON.stringify(r.execution_id)},"data_timestamp":${JSON.stringify(
-    new Date(r.data_timestamp).toISOString(),
-  )},"size_in_bytes":${r.size_in_bytes},"time_zone":${JSON.stringify(r.time_zone)}}`);
+  return enc.encode(
+    `],"execution_id":${JSON.stringify(r.execution_id)},"data_timestamp":${JSON.stringify(
+      new Date(r.data_timestamp).toISOString(),
+    )},"size_in_bytes":${r.size_in_bytes},"time_zone":${JSON.stringify(r.time_zone)}}`,
+  );
 }
 
 /**

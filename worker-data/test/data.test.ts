@@ -13,7 +13,10 @@ const FIELDS = [field(0, 'n', 'Integer'), field(1, 's', 'String'), field(2, 'x',
 beforeAll(async () => {
   org = await makeOrg('data server');
   ({ key, exe } = await storeResult(org, FIELDS, [
-    [[1, 'a', 1.5, '2024-01-02'], [2, 'b;c', -0.25, null]],
+    [
+      [1, 'a', 1.5, '2024-01-02'],
+      [2, 'b;c', -0.25, null],
+    ],
     [[3, 'say "hi"', null, '2024-12-31']],
   ]));
 });
@@ -28,15 +31,24 @@ describe('GET /data/{dataKey}', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('content-disposition')).toBeNull();
     const body = (await res.json()) as any;
-    expect(body.rows).toEqual([[1, 'a', 1.5, '2024-01-02'], [2, 'b;c', -0.25, null], [3, 'say "hi"', null, '2024-12-31']]);
+    expect(body.rows).toEqual([
+      [1, 'a', 1.5, '2024-01-02'],
+      [2, 'b;c', -0.25, null],
+      [3, 'say "hi"', null, '2024-12-31'],
+    ]);
     expect(body.fields.map((f: any) => f.name)).toEqual(['n', 's', 'x', 'd']);
     expect(body).toMatchObject({ execution_id: exe, data_timestamp: '2026-01-02T03:04:05.000Z', time_zone: 'UTC' });
   });
 
   it('CSV when the token says so, with its options and a file name', async () => {
-    const res = await get(`/data/${key}`, `Data ${await token({
-      format: 'csv', name: 'Umsätze: 2024', csv: { column_separator: 'semicolon', decimal_separator: 'comma', quote_style: 'necessary' },
-    })}`);
+    const res = await get(
+      `/data/${key}`,
+      `Data ${await token({
+        format: 'csv',
+        name: 'Umsätze: 2024',
+        csv: { column_separator: 'semicolon', decimal_separator: 'comma', quote_style: 'necessary' },
+      })}`,
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Umsatze 2024.csv"; filename*=UTF-8''Ums%C3%A4tze%202024.csv`);
@@ -118,7 +130,9 @@ describe('GET /data/{dataKey}', () => {
   });
 
   it('streams a result of many chunks in every format, rows in order', async () => {
-    const chunks = Array.from({ length: 150 }, (_, c) => Array.from({ length: 40 }, (_, r) => [c * 40 + r, `row ${c * 40 + r}`, (c * 40 + r) / 4, '2025-06-30']));
+    const chunks = Array.from({ length: 150 }, (_, c) =>
+      Array.from({ length: 40 }, (_, r) => [c * 40 + r, `row ${c * 40 + r}`, (c * 40 + r) / 4, '2025-06-30']),
+    );
     const big = await storeResult(org, FIELDS, chunks);
     const n = 150 * 40;
     const json = (await (await get(`/data/${big.key}`, `Data ${await token({ key: big.key })}`)).json()) as any;

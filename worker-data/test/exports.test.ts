@@ -14,8 +14,16 @@ const PDF = new TextEncoder().encode('%PDF-1.7\nhello\n%%EOF\n');
 async function storeJob(organization: string, values: Partial<typeof exportJobs.$inferInsert> = {}) {
   const id = newId('export_job');
   await db.insert(exportJobs).values({
-    id, organization_id: organization, kind: 'dashboard_pdf', job_status: 'success', file_key: `export/${id}`, file_name: 'Überblick.pdf',
-    content_type: 'application/pdf', file_size: PDF.length, expires_at: new Date(Date.now() + 3_600_000), ...values,
+    id,
+    organization_id: organization,
+    kind: 'dashboard_pdf',
+    job_status: 'success',
+    file_key: `export/${id}`,
+    file_name: 'Überblick.pdf',
+    content_type: 'application/pdf',
+    file_size: PDF.length,
+    expires_at: new Date(Date.now() + 3_600_000),
+    ...values,
   });
   await env.RESULTS.put(exportObjectKey(id), PDF);
   return id;

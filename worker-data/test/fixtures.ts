@@ -15,19 +15,43 @@ export async function makeOrg(label: string): Promise<string> {
 }
 
 export const field = (idx: number, name: string, data_type: ResultField['data_type']): ResultField => ({
-  idx, name, data_type, unique_count: null, human_name: name, min_value: null, max_value: null, group_by: false,
+  idx,
+  name,
+  data_type,
+  unique_count: null,
+  human_name: name,
+  min_value: null,
+  max_value: null,
+  group_by: false,
 });
 
 /**
  * Stores a result as the engine does: an execution, its results row and the rows in JSON chunks, in
  * result_chunks or (`object`) as one object of the RESULTS bucket with its chunk index (D55).
  */
-export async function storeResult(org: string, fields: ResultField[], chunks: unknown[][][], opts: { expired?: boolean; raw?: Uint8Array[]; object?: boolean } = {}) {
+export async function storeResult(
+  org: string,
+  fields: ResultField[],
+  chunks: unknown[][][],
+  opts: { expired?: boolean; raw?: Uint8Array[]; object?: boolean } = {},
+) {
   const exe = newId('execution');
-  const key = makeDataKey('eu', org, exe, randomString(16).toLowerCase().replace(/[^a-z0-9]/g, 'a'));
+  const key = makeDataKey(
+    'eu',
+    org,
+    exe,
+    randomString(16)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'a'),
+  );
   const expires = new Date(Date.now() + (opts.expired ? -60_000 : 3_600_000));
   await db.insert(executions).values({
-    id: exe, organization_id: org, execution_type: 'sql_query', execution_status: 'success', sql_query: 'select 1', expires_at: expires,
+    id: exe,
+    organization_id: org,
+    execution_type: 'sql_query',
+    execution_status: 'success',
+    sql_query: 'select 1',
+    expires_at: expires,
   });
   const data = opts.raw ?? chunks.map((rows) => enc.encode(rows.map((r) => JSON.stringify(r)).join(',')));
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);
@@ -38,8 +62,16 @@ export async function storeResult(org: string, fields: ResultField[], chunks: un
     stored = await writer.finish();
   }
   await db.insert(results).values({
-    execution_id: exe, organization_id: org, data_key: key, row_count: rowCount, size_in_bytes: data.reduce((n, d) => n + d.length, 0),
-    time_zone: 'UTC', data_timestamp: new Date('2026-01-02T03:04:05Z'), expires_at: expires, fields, stored_object: stored,
+    execution_id: exe,
+    organization_id: org,
+    data_key: key,
+    row_count: rowCount,
+    size_in_bytes: data.reduce((n, d) => n + d.length, 0),
+    time_zone: 'UTC',
+    data_timestamp: new Date('2026-01-02T03:04:05Z'),
+    expires_at: expires,
+    fields,
+    stored_object: stored,
   });
   if (stored) return { exe, key, stored };
   for (let i = 0; i < data.length; i += 200) {
@@ -54,8 +86,7 @@ export const dataToken = (over: Partial<Parameters<typeof signDataToken>[0]> & {
 export const processToken = (over: Partial<Parameters<typeof signProcessToken>[0]> & { org: string }, secret = env.DATA_TOKEN_SECRET) =>
   signProcessToken({ kind: 'process', region: 'eu', items: [], format: 'json', ...over }, secret);
 
-export const get = (path: string, auth?: string) =>
-  SELF.fetch(`https://data.test${path}`, { headers: auth ? { authorization: auth } : {} });
+export const get = (path: string, auth?: string) => SELF.fetch(`https://data.test${path}`, { headers: auth ? { authorization: auth } : {} });
 
 export const post = (path: string, body: string | FormData | URLSearchParams, contentType?: string) =>
   SELF.fetch(`https://data.test${path}`, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });

@@ -35,10 +35,23 @@ const WRONG_ROOTS = ['[]', '"text"', '42', 'null', 'true', '['.repeat(20_000) + 
 const BAD_SEGMENTS = ['%00', 'a%00b', '%E0%A4%A', '%', '%FF%FE', encodeURIComponent('🙂'.repeat(50)), 'x'.repeat(5_000), '..%2F..%2Fhealth', 'eu/%00/x/y'];
 const BAD_QUERY_VALUES = ['', '-1', 'abc', '1e309', '%00', '9'.repeat(400), encodeURIComponent('🙂'), '1.5', '0x10', '%FF'];
 
-const b64url = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const b64url = (text: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 /** Unsigned tokens whose claims are every shape but the right one (read before the signature: the region). */
 const CRAFTED_TOKENS = [
-  '', '.', '..', 'a.b.c', 'a.b', '%%%.@@@', 'x'.repeat(20_000) + '.y', `${b64url('not json')}.sig`, `${b64url('[]')}.sig`, `${b64url('null')}.sig`,
+  '',
+  '.',
+  '..',
+  'a.b.c',
+  'a.b',
+  '%%%.@@@',
+  'x'.repeat(20_000) + '.y',
+  `${b64url('not json')}.sig`,
+  `${b64url('[]')}.sig`,
+  `${b64url('null')}.sig`,
   `${b64url('{"region":{"toString":1},"exp":1e99,"kind":"data","org":"o"}')}.sig`,
   `${b64url('{"region":"eu","exp":"soon","kind":"data","org":"o"}')}.sig`,
   `${b64url('{"region":"eu","exp":1e99,"kind":["data"],"org":{}}')}.sig`,
@@ -59,8 +72,12 @@ async function send(method: string, path: string, init: { headers?: Record<strin
     let ok = false;
     try {
       const doc = JSON.parse(text);
-      ok = Array.isArray(doc.errors) && doc.errors.length > 0 &&
-        doc.errors.every((e: any) => typeof e.status === 'string' && typeof e.code === 'string' && typeof e.detail === 'string' && e.status === String(res.status));
+      ok =
+        Array.isArray(doc.errors) &&
+        doc.errors.length > 0 &&
+        doc.errors.every(
+          (e: any) => typeof e.status === 'string' && typeof e.code === 'string' && typeof e.detail === 'string' && e.status === String(res.status),
+        );
     } catch {
       ok = false;
     }
@@ -75,22 +92,38 @@ async function send(method: string, path: string, init: { headers?: Record<strin
 /** Run `fn` over `items` with a few requests in flight at once. */
 async function pool<T>(items: T[], fn: (x: T) => Promise<unknown>, width = 4) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
-const postJson = (body: string, what: string, contentType = 'application/json') => send('POST', '/process', { headers: { 'content-type': contentType }, body }, what);
+const postJson = (body: string, what: string, contentType = 'application/json') =>
+  send('POST', '/process', { headers: { 'content-type': contentType }, body }, what);
 const refused = (res: { status: number }, what: string) => {
   if (res.status < 400) problems.push(`${what}: accepted with ${res.status}`);
 };
 
 beforeAll(async () => {
   org = await makeOrg('data fuzz');
-  ({ key } = await storeResult(org, [field(0, 'n', 'Integer'), field(1, 's', 'String')], [[[1, 'a'], [2, 'b']]]));
+  ({ key } = await storeResult(
+    org,
+    [field(0, 'n', 'Integer'), field(1, 's', 'String')],
+    [
+      [
+        [1, 'a'],
+        [2, 'b'],
+      ],
+    ],
+  ));
   goodData = await dataToken({ org, key });
   ({ key: schemaKey } = await storeResult(org, [], [[]], {
-    raw: [new TextEncoder().encode(JSON.stringify({ schemas: [{ name: 'public', tables: [{ name: 't', columns: [{ name: 'a', db_type: 'int4', data_type: 'Integer' }] }] }] }))],
+    raw: [
+      new TextEncoder().encode(
+        JSON.stringify({ schemas: [{ name: 'public', tables: [{ name: 't', columns: [{ name: 'a', db_type: 'int4', data_type: 'Integer' }] }] }] }),
+      ),
+    ],
   }));
   goodSchema = await dataToken({ org, key: schemaKey, kind: 'schema' });
   goodProcess = await processToken({ org, items: [{ id: 'r1', name: 'R', key }] });
@@ -102,7 +135,13 @@ beforeEach(() => {
 
 describe('malformed input to the data server never gives a 5xx', () => {
   it('knows every route the data server serves (a new one fails here until it is fuzzed)', () => {
-    const served = [...new Set(createApp().routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))];
+    const served = [
+      ...new Set(
+        createApp()
+          .routes.filter((r) => r.method !== 'ALL')
+          .map((r) => `${r.method} ${r.path}`),
+      ),
+    ];
     expect(served.sort()).toEqual([...KNOWN_ROUTES].sort());
   });
 
@@ -120,13 +159,18 @@ describe('malformed input to the data server never gives a 5xx', () => {
       ['garbage', 'multipart/form-data', 'multipart without boundary'],
       ['--y\r\n\r\n--y--', 'multipart/form-data; boundary=x', 'multipart wrong boundary'],
     ];
-    await pool(cases, async ([body, type, what]) => refused(await send('POST', '/process', { headers: type ? { 'content-type': type } : {}, body }, what), what));
+    await pool(cases, async ([body, type, what]) =>
+      refused(await send('POST', '/process', { headers: type ? { 'content-type': type } : {}, body }, what), what),
+    );
     expect(problems, problems.join('\n')).toEqual([]);
   }, 120_000);
 
   it('POST /process: wrong types, NUL, huge, unicode, crafted and random tokens', async () => {
     const values: unknown[] = [
-      ...WRONG_TYPES, ...NUL_STRINGS, ...UNICODE, ...CRAFTED_TOKENS,
+      ...WRONG_TYPES,
+      ...NUL_STRINGS,
+      ...UNICODE,
+      ...CRAFTED_TOKENS,
       ...fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: SEED, numRuns: 20 }),
       ...fc.sample(fc.string({ unit: 'grapheme', maxLength: 300 }), { seed: SEED, numRuns: 10 }),
     ];
@@ -143,18 +187,36 @@ describe('malformed input to the data server never gives a 5xx', () => {
 
   it('GET /data, /schema and /exports: bad keys, ids, Authorization headers and query parameters', async () => {
     const cases: { path: string; headers: Record<string, string>; what: string }[] = [];
-    const auths = ['', 'Data', 'Data ', 'Bearer x', `Data ${'x'.repeat(20_000)}`, 'Data a b', 'Data \u00ff\u00fe', ...CRAFTED_TOKENS.filter((t) => t).map((t) => `Data ${t}`)];
+    const auths = [
+      '',
+      'Data',
+      'Data ',
+      'Bearer x',
+      `Data ${'x'.repeat(20_000)}`,
+      'Data a b',
+      'Data \u00ff\u00fe',
+      ...CRAFTED_TOKENS.filter((t) => t).map((t) => `Data ${t}`),
+    ];
     for (const prefix of ['data', 'schema']) {
-      for (const seg of BAD_SEGMENTS) cases.push({ path: `/${prefix}/${seg}`, headers: { authorization: `Data ${prefix === 'data' ? goodData : goodSchema}` }, what: `key ${seg.slice(0, 20)}` });
-      for (const a of auths) cases.push({ path: `/${prefix}/${prefix === 'data' ? key : schemaKey}`, headers: a ? { authorization: a } : {}, what: `auth ${a.slice(0, 30)}` });
+      for (const seg of BAD_SEGMENTS)
+        cases.push({
+          path: `/${prefix}/${seg}`,
+          headers: { authorization: `Data ${prefix === 'data' ? goodData : goodSchema}` },
+          what: `key ${seg.slice(0, 20)}`,
+        });
+      for (const a of auths)
+        cases.push({ path: `/${prefix}/${prefix === 'data' ? key : schemaKey}`, headers: a ? { authorization: a } : {}, what: `auth ${a.slice(0, 30)}` });
     }
     for (const name of ['offset', 'limit']) {
-      for (const v of BAD_QUERY_VALUES) cases.push({ path: `/data/${key}?${name}=${v}`, headers: { authorization: `Data ${goodData}` }, what: `${name}=${v.slice(0, 20)}` });
+      for (const v of BAD_QUERY_VALUES)
+        cases.push({ path: `/data/${key}?${name}=${v}`, headers: { authorization: `Data ${goodData}` }, what: `${name}=${v.slice(0, 20)}` });
     }
-    for (const v of [...BAD_QUERY_VALUES, encodeURIComponent(UNICODE[0]!)]) cases.push({ path: `/schema/${schemaKey}?name=${v}`, headers: { authorization: `Data ${goodSchema}` }, what: `name=${v.slice(0, 20)}` });
+    for (const v of [...BAD_QUERY_VALUES, encodeURIComponent(UNICODE[0]!)])
+      cases.push({ path: `/schema/${schemaKey}?name=${v}`, headers: { authorization: `Data ${goodSchema}` }, what: `name=${v.slice(0, 20)}` });
     for (const seg of BAD_SEGMENTS) cases.push({ path: `/exports/${seg}?token=${encodeURIComponent(goodData)}`, headers: {}, what: `job ${seg.slice(0, 20)}` });
     const job = `export_${'a'.repeat(24)}`;
-    for (const t of [...CRAFTED_TOKENS, '%00', '%E0%A4%A']) cases.push({ path: `/exports/${job}?token=${t.startsWith('%') ? t : encodeURIComponent(t)}`, headers: {}, what: `export token ${t.slice(0, 20)}` });
+    for (const t of [...CRAFTED_TOKENS, '%00', '%E0%A4%A'])
+      cases.push({ path: `/exports/${job}?token=${t.startsWith('%') ? t : encodeURIComponent(t)}`, headers: {}, what: `export token ${t.slice(0, 20)}` });
     await pool(cases, async (c) => {
       const res = await send('GET', c.path, { headers: c.headers }, c.what);
       // A good token with an odd page or schema name may still answer 200; everything else is refused.
@@ -167,22 +229,29 @@ describe('malformed input to the data server never gives a 5xx', () => {
     const secret = env.DATA_TOKEN_SECRET;
     // What only a holder of the secret could send; the server must still not fall over on it.
     const odd: unknown[] = [...WRONG_TYPES, ...NUL_STRINGS, UNICODE[0], UNICODE[2], 'x'.repeat(10_000)];
-    const data = await Promise.all(odd.flatMap((v) => [
-      signDataToken({ kind: 'data', region: 'eu', org, key: v as string }, secret),
-      signDataToken({ kind: 'data', region: 'eu', org: v as string, key }, secret),
-      signDataToken({ kind: 'data', region: 'eu', org, key, format: v as 'csv' }, secret),
-      signDataToken({ kind: 'data', region: 'eu', org, key, format: 'csv', csv: v as never }, secret),
-      signDataToken({ kind: 'data', region: 'eu', org, key, format: 'csv', name: v as string }, secret),
-      signDataToken({ kind: 'schema', region: 'eu', org, key: schemaKey, name: v as string }, secret),
-    ]));
-    const process = await Promise.all(odd.flatMap((v) => [
-      signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: v as never }, secret),
-      signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: [v as never] }, secret),
-      signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: [{ id: v as string, name: v as string, key }] }, secret),
-      signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: [{ id: 'r', name: 'R', key: v as string }] }, secret),
-      signProcessToken({ kind: 'process', region: 'eu', org, format: v as 'json', items: [{ id: 'r', name: 'R', key }] }, secret),
-      signProcessToken({ kind: 'process', region: 'eu', org, format: 'csv_zip', csv: v as never, name: v as string, items: [{ id: 'r', name: v as string, key }] }, secret),
-    ]));
+    const data = await Promise.all(
+      odd.flatMap((v) => [
+        signDataToken({ kind: 'data', region: 'eu', org, key: v as string }, secret),
+        signDataToken({ kind: 'data', region: 'eu', org: v as string, key }, secret),
+        signDataToken({ kind: 'data', region: 'eu', org, key, format: v as 'csv' }, secret),
+        signDataToken({ kind: 'data', region: 'eu', org, key, format: 'csv', csv: v as never }, secret),
+        signDataToken({ kind: 'data', region: 'eu', org, key, format: 'csv', name: v as string }, secret),
+        signDataToken({ kind: 'schema', region: 'eu', org, key: schemaKey, name: v as string }, secret),
+      ]),
+    );
+    const process = await Promise.all(
+      odd.flatMap((v) => [
+        signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: v as never }, secret),
+        signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: [v as never] }, secret),
+        signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: [{ id: v as string, name: v as string, key }] }, secret),
+        signProcessToken({ kind: 'process', region: 'eu', org, format: 'json', items: [{ id: 'r', name: 'R', key: v as string }] }, secret),
+        signProcessToken({ kind: 'process', region: 'eu', org, format: v as 'json', items: [{ id: 'r', name: 'R', key }] }, secret),
+        signProcessToken(
+          { kind: 'process', region: 'eu', org, format: 'csv_zip', csv: v as never, name: v as string, items: [{ id: 'r', name: v as string, key }] },
+          secret,
+        ),
+      ]),
+    );
     await pool(data, async (t) => {
       const kind = JSON.parse(atob(t.split('.')[0]!.replace(/-/g, '+').replace(/_/g, '/'))).kind;
       await send('GET', kind === 'schema' ? `/schema/${schemaKey}` : `/data/${key}`, { headers: { authorization: `Data ${t}` } }, 'signed odd claims');
@@ -202,8 +271,20 @@ describe('malformed input to the data server never gives a 5xx', () => {
       expect(doc.status, query).toBe(200);
       expect(JSON.parse(doc.text).openapi).toMatch(/^3\./);
     }
-    for (const [method, path] of [['PUT', '/process'], ['DELETE', `/data/${key}`], ['POST', `/data/${key}`], ['GET', '/'], ['GET', '/%00'], ['PATCH', '/health'], ['POST', '/openapi.json'], ['GET', `/${'x'.repeat(5000)}`]] as const) {
-      refused(await send(method, path, method === 'GET' || method === 'DELETE' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }, 'method/path'), `${method} ${path.slice(0, 20)}`);
+    for (const [method, path] of [
+      ['PUT', '/process'],
+      ['DELETE', `/data/${key}`],
+      ['POST', `/data/${key}`],
+      ['GET', '/'],
+      ['GET', '/%00'],
+      ['PATCH', '/health'],
+      ['POST', '/openapi.json'],
+      ['GET', `/${'x'.repeat(5000)}`],
+    ] as const) {
+      refused(
+        await send(method, path, method === 'GET' || method === 'DELETE' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }, 'method/path'),
+        `${method} ${path.slice(0, 20)}`,
+      );
     }
     expect(problems, problems.join('\n')).toEqual([]);
   });

@@ -91,10 +91,16 @@ describe('results stored as R2 objects', () => {
   it('POST /process: JSON and a zip of CSV from objects and from result_chunks side by side', async () => {
     const a = await storeResult(org, [field(0, 'country', 'String'), field(1, 'revenue', 'Float')], [[['DE', 1200.5]], [['NL, BE', 10]]], { object: true });
     const b = await storeResult(org, [field(0, 'country', 'String'), field(1, 'revenue', 'Float')], [[['FR', 99.25]]]);
-    const items = [{ key: a.key, name: 'A', id: 'rpt_a' }, { key: b.key, name: 'B', id: 'rpt_b' }];
+    const items = [
+      { key: a.key, name: 'A', id: 'rpt_a' },
+      { key: b.key, name: 'B', id: 'rpt_b' },
+    ];
     const body = async (format: 'json' | 'csv_zip') => JSON.stringify({ data_access_token: await processToken({ org, items, format }) });
     const json = (await (await post('/process', await body('json'), 'application/json')).json()) as any;
-    expect(json.rpt_a.rows).toEqual([['DE', 1200.5], ['NL, BE', 10]]);
+    expect(json.rpt_a.rows).toEqual([
+      ['DE', 1200.5],
+      ['NL, BE', 10],
+    ]);
     expect(json.rpt_b.rows).toEqual([['FR', 99.25]]);
     const files = await readZip(new Uint8Array(await (await post('/process', await body('csv_zip'), 'application/json')).arrayBuffer()));
     expect(dec.decode(files[0]!.data)).toBe('country,revenue\r\nDE,1200.5\r\n"NL, BE",10\r\n');

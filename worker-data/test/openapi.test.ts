@@ -13,8 +13,16 @@ let key: string;
 let schemaKey: string;
 
 const FIELDS = [
-  field(0, 'n', 'Integer'), field(1, 'big', 'BigInt'), field(2, 's', 'String'), field(3, 'x', 'Float'), field(4, 'd', 'Date'),
-  field(5, 'at', 'DateTime'), field(6, 'ok', 'Boolean'), field(7, 'tags', 'Array<String>'), field(8, 'j', 'JSON'), field(9, 't', 'Time'),
+  field(0, 'n', 'Integer'),
+  field(1, 'big', 'BigInt'),
+  field(2, 's', 'String'),
+  field(3, 'x', 'Float'),
+  field(4, 'd', 'Date'),
+  field(5, 'at', 'DateTime'),
+  field(6, 'ok', 'Boolean'),
+  field(7, 'tags', 'Array<String>'),
+  field(8, 'j', 'JSON'),
+  field(9, 't', 'Time'),
 ];
 const ROWS = [
   [1, '9007199254740993', 'a', 1.5, '2024-01-02', '2024-01-02T03:04:05Z', true, ['x', null], { a: [1] }, '08:30:00'],

@@ -6,7 +6,11 @@ let key: string;
 const FIELDS = [field(0, 'n', 'Integer'), field(1, 's', 'String')];
 // Rows 0..11 in three chunks of 4, 3 and 5 rows (strings with commas, brackets and quotes inside).
 const row = (n: number) => [n, n % 2 ? `odd, [${n}] "q"` : `even ${n}`];
-const CHUNKS = [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9, 10, 11]].map((c) => c.map(row));
+const CHUNKS = [
+  [0, 1, 2, 3],
+  [4, 5, 6],
+  [7, 8, 9, 10, 11],
+].map((c) => c.map(row));
 
 beforeAll(async () => {
   org = await makeOrg('paging');
@@ -51,7 +55,7 @@ describe('GET /data/{dataKey} with offset and limit', () => {
   it('offset alone pages to the end; limit alone starts at the first row; limit 0 gives no rows', async () => {
     expect(((await (await page('offset=7')).json()) as any).rows).toEqual(range(7, 12));
     expect(((await (await page('limit=5')).json()) as any).rows).toEqual(range(0, 5));
-    expect(((await (await page('limit=0')).json()) as any)).toMatchObject({ rows: [], row_count: 12 });
+    expect((await (await page('limit=0')).json()) as any).toMatchObject({ rows: [], row_count: 12 });
   });
 
   it('without offset and limit: the whole result, without paging members', async () => {

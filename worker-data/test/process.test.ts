@@ -8,13 +8,27 @@ let items: ProcessItem[];
 
 beforeAll(async () => {
   org = await makeOrg('process');
-  const a = await storeResult(org, [field(0, 'country', 'String'), field(1, 'revenue', 'Float')], [
-    [['DE', 1200.5], ['FR', 99.25]],
-    [['NL, BE', 10]],
-  ]);
-  const b = await storeResult(org, [field(0, 'day', 'Date'), field(1, 'orders', 'Integer'), field(2, 'ok', 'Boolean')], [
-    [['2024-05-01', 3, true], ['2024-05-02', null, false]],
-  ]);
+  const a = await storeResult(
+    org,
+    [field(0, 'country', 'String'), field(1, 'revenue', 'Float')],
+    [
+      [
+        ['DE', 1200.5],
+        ['FR', 99.25],
+      ],
+      [['NL, BE', 10]],
+    ],
+  );
+  const b = await storeResult(
+    org,
+    [field(0, 'day', 'Date'), field(1, 'orders', 'Integer'), field(2, 'ok', 'Boolean')],
+    [
+      [
+        ['2024-05-01', 3, true],
+        ['2024-05-02', null, false],
+      ],
+    ],
+  );
   const empty = await storeResult(org, [field(0, 'x', 'Integer')], []);
   items = [
     { key: a.key, name: 'Revenue / Country', id: 'rpt_a' },
@@ -33,17 +47,35 @@ describe('POST /process', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = (await res.json()) as any;
     expect(Object.keys(body)).toEqual(['rpt_a', 'rpt_b', 'rpt_c']);
-    expect(body.rpt_a).toMatchObject({ report_id: 'rpt_a', name: 'Revenue / Country', data_key: items[0]!.key, rows: [['DE', 1200.5], ['FR', 99.25], ['NL, BE', 10]] });
+    expect(body.rpt_a).toMatchObject({
+      report_id: 'rpt_a',
+      name: 'Revenue / Country',
+      data_key: items[0]!.key,
+      rows: [
+        ['DE', 1200.5],
+        ['FR', 99.25],
+        ['NL, BE', 10],
+      ],
+    });
     expect(body.rpt_a.fields.map((f: any) => f.name)).toEqual(['country', 'revenue']);
-    expect(body.rpt_b.rows).toEqual([['2024-05-01', 3, true], ['2024-05-02', null, false]]);
+    expect(body.rpt_b.rows).toEqual([
+      ['2024-05-01', 3, true],
+      ['2024-05-02', null, false],
+    ]);
     expect(body.rpt_c.rows).toEqual([]);
     expect(body.rpt_b).toMatchObject({ data_timestamp: '2026-01-02T03:04:05.000Z', time_zone: 'UTC' });
   });
 
-  it('csv_zip: one CSV per report, named after it, with the token\'s CSV options', async () => {
-    const res = await post('/process', await json({
-      format: 'csv_zip', name: 'Sales dashboard', csv: { column_separator: 'tab', decimal_separator: 'comma', quote_style: 'always' },
-    }), 'application/json');
+  it("csv_zip: one CSV per report, named after it, with the token's CSV options", async () => {
+    const res = await post(
+      '/process',
+      await json({
+        format: 'csv_zip',
+        name: 'Sales dashboard',
+        csv: { column_separator: 'tab', decimal_separator: 'comma', quote_style: 'always' },
+      }),
+      'application/json',
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toContain('filename="Sales dashboard.zip"');
@@ -70,8 +102,8 @@ describe('POST /process', () => {
     const files = await readZip(new Uint8Array(await res.arrayBuffer()));
     const text = (n: string) => dec.decode(files.find((f) => f.name === n)!.data);
     expect(text('xl/workbook.xml')).toContain(
-      '<sheets><sheet name="Revenue Country" sheetId="1" r:id="rId1"/><sheet name="Orders daily all" sheetId="2" r:id="rId2"/>'
-      + '<sheet name="Revenue Country (2)" sheetId="3" r:id="rId3"/></sheets>',
+      '<sheets><sheet name="Revenue Country" sheetId="1" r:id="rId1"/><sheet name="Orders daily all" sheetId="2" r:id="rId2"/>' +
+        '<sheet name="Revenue Country (2)" sheetId="3" r:id="rId3"/></sheets>',
     );
     expect(text('xl/worksheets/sheet1.xml')).toContain('<c r="A4" t="inlineStr"><is><t>NL, BE</t></is></c><c r="B4"><v>10</v></c>');
     expect(text('xl/worksheets/sheet2.xml')).toContain('<c r="A2" s="1"><v>45413</v></c><c r="B2"><v>3</v></c><c r="C2" t="b"><v>1</v></c>');
@@ -128,12 +160,16 @@ describe('POST /process', () => {
 
   it('404 naming the report when one of its results is gone, before any byte is sent', async () => {
     const gone = makeDataKey('eu', org, newId('execution'), 'bbbbbbbbbbbbbbbb');
-    const res = await post('/process', await json({ format: 'xlsx', items: [items[0]!, { key: gone, name: 'Old report', id: 'rpt_old' }] }), 'application/json');
+    const res = await post(
+      '/process',
+      await json({ format: 'xlsx', items: [items[0]!, { key: gone, name: 'Old report', id: 'rpt_old' }] }),
+      'application/json',
+    );
     expect(res.status).toBe(404);
     expect((await errorOf(res)).detail).toContain('"Old report"');
   });
 
-  it('another organization\'s results are not found', async () => {
+  it("another organization's results are not found", async () => {
     const res = await post('/process', JSON.stringify({ data_access_token: await processToken({ org: newId('organization'), items }) }), 'application/json');
     expect(res.status).toBe(404);
   });

@@ -34,8 +34,15 @@ beforeAll(async () => {
   usResultKey = (await storeResult(usOrg, [field(0, 'x', 'Integer')], [[[2]]])).key;
   usJob = newId('export_job');
   await db.insert(exportJobs).values({
-    id: usJob, organization_id: usOrg, kind: 'dashboard_pdf', job_status: 'success', file_key: `export/${usJob}`, file_name: 'a.pdf',
-    content_type: 'application/pdf', file_size: 2, expires_at: new Date(Date.now() + 3_600_000),
+    id: usJob,
+    organization_id: usOrg,
+    kind: 'dashboard_pdf',
+    job_status: 'success',
+    file_key: `export/${usJob}`,
+    file_name: 'a.pdf',
+    content_type: 'application/pdf',
+    file_size: 2,
+    expires_at: new Date(Date.now() + 3_600_000),
   });
   await db.insert(exportFileChunks).values({ job_id: usJob, organization_id: usOrg, seq: 0, data: new TextEncoder().encode('%P') });
   await db.update(organizations).set({ region: 'us' }).where(eq(organizations.id, usOrg));
@@ -57,7 +64,14 @@ describe('regions on the data server', () => {
   });
 
   it('an unknown us/ key of a token for another key is still only invalid', async () => {
-    const other = makeDataKey('us', org, newId('execution'), randomString(16).toLowerCase().replace(/[^a-z0-9]/g, 'a'));
+    const other = makeDataKey(
+      'us',
+      org,
+      newId('execution'),
+      randomString(16)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, 'a'),
+    );
     const res = await get(`/data/${other}`, `Data ${await dataToken({ org, key: usKey })}`);
     expect(res.status).toBe(401);
     expect((await errorOf(res)).code).toBe('invalid_data_token');

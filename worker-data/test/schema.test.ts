@@ -5,7 +5,18 @@ import { dataToken, enc, errorOf, get, makeOrg, storeResult } from './fixtures.t
 /** The schema document as the API stores it (see src/routes/schema.ts), split over two chunks. */
 const DOC = {
   schemas: [
-    { name: 'public', tables: [{ name: 'orders', columns: [{ name: 'id', db_type: 'int8', data_type: 'BigInt' }, { name: 'created_at', db_type: 'timestamptz', data_type: 'DateTime' }] }] },
+    {
+      name: 'public',
+      tables: [
+        {
+          name: 'orders',
+          columns: [
+            { name: 'id', db_type: 'int8', data_type: 'BigInt' },
+            { name: 'created_at', db_type: 'timestamptz', data_type: 'DateTime' },
+          ],
+        },
+      ],
+    },
     { name: 'sample_shop', tables: [{ name: 'customers', columns: [{ name: 'country', db_type: 'text', data_type: 'String' }] }] },
     { name: 'größen_😀', tables: [] },
   ],
@@ -33,7 +44,7 @@ describe('GET /schema/{dataKey}', () => {
     expect(await res.json()).toEqual(DOC);
   });
 
-  it('one schema by the token\'s name or the name parameter', async () => {
+  it("one schema by the token's name or the name parameter", async () => {
     const byClaim = await get(`/schema/${key}`, `Data ${await token({ name: 'sample_shop' })}`);
     expect(await byClaim.json()).toEqual({ ...DOC, schemas: [DOC.schemas[1]] });
     const byQuery = await get(`/schema/${key}?name=public`, `Data ${await token()}`);

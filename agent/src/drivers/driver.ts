@@ -2,7 +2,10 @@ import type { AgentCell, AgentColumn, AgentDatasource, FailureKind } from '@cair
 
 /** A failure with the kind the API records (query_error, timed_out, cancelled, connection_error). */
 export class AgentFailure extends Error {
-  constructor(readonly kind: FailureKind, message: string) {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -1,7 +1,15 @@
 import type { AgentDatasource } from '@cairn/core/agent-protocol';
 import {
-  AgentFailure, CONNECT_TIMEOUT_MS, connectionFailure, messageOf, testBy,
-  type Driver, type ResultOut, type RunRequest, type SchemaOptions, type SchemaRow,
+  AgentFailure,
+  CONNECT_TIMEOUT_MS,
+  connectionFailure,
+  messageOf,
+  testBy,
+  type Driver,
+  type ResultOut,
+  type RunRequest,
+  type SchemaOptions,
+  type SchemaRow,
 } from './driver.ts';
 import { mssqlColumn, mssqlDataType, otherCell } from './other-types.ts';
 
@@ -18,8 +26,14 @@ async function open(ds: AgentDatasource, timeoutMs = 0): Promise<any> {
     server: ds.host,
     authentication: { type: 'default', options: { userName: ds.user, password: ds.password ?? '' } },
     options: {
-      port: portOf(ds), database: ds.database || undefined, encrypt: ds.require_ssl, trustServerCertificate: !ds.verify_ssl,
-      connectTimeout: CONNECT_TIMEOUT_MS, requestTimeout: timeoutMs, rowCollectionOnRequestCompletion: false, useUTC: true,
+      port: portOf(ds),
+      database: ds.database || undefined,
+      encrypt: ds.require_ssl,
+      trustServerCertificate: !ds.verify_ssl,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      requestTimeout: timeoutMs,
+      rowCollectionOnRequestCompletion: false,
+      useUTC: true,
     },
   });
   try {
@@ -39,12 +53,15 @@ async function open(ds: AgentDatasource, timeoutMs = 0): Promise<any> {
 const named = (sql: string) => sql.replace(/\$(\d+)/g, '@p$1');
 
 function collect(conn: any, sql: string): Promise<unknown[][]> {
-  return tedious().then((t) => new Promise((resolve, reject) => {
-    const rows: unknown[][] = [];
-    const req = new t.Request(sql, (err: unknown) => (err ? reject(err) : resolve(rows)));
-    req.on('row', (cols: { value: unknown }[]) => rows.push(cols.map((c) => c.value)));
-    conn.execSql(req);
-  }));
+  return tedious().then(
+    (t) =>
+      new Promise((resolve, reject) => {
+        const rows: unknown[][] = [];
+        const req = new t.Request(sql, (err: unknown) => (err ? reject(err) : resolve(rows)));
+        req.on('row', (cols: { value: unknown }[]) => rows.push(cols.map((c) => c.value)));
+        conn.execSql(req);
+      }),
+  );
 }
 
 /**
@@ -94,25 +111,29 @@ export const mssqlDriver: Driver = {
     }
   },
 
-  test: (ds) => testBy(ds, async () => {
-    const conn = await open(ds);
-    try {
-      const rows = await collect(conn, 'select @@version');
-      return String(rows[0]?.[0] ?? '') || null;
-    } finally {
-      conn.close();
-    }
-  }),
+  test: (ds) =>
+    testBy(ds, async () => {
+      const conn = await open(ds);
+      try {
+        const rows = await collect(conn, 'select @@version');
+        return String(rows[0]?.[0] ?? '') || null;
+      } finally {
+        conn.close();
+      }
+    }),
 
   async schema(ds, opts: SchemaOptions) {
     const conn = await open(ds, 120_000);
     try {
-      const found = await collect(conn, `select c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE
-          from INFORMATION_SCHEMA.COLUMNS c order by c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`);
+      const found = await collect(
+        conn,
+        `select c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE
+          from INFORMATION_SCHEMA.COLUMNS c order by c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
+      );
       let wanted = opts.included_schemas?.length ? opts.included_schemas : null;
       if (opts.name) wanted = wanted && !wanted.includes(opts.name) ? [] : [opts.name];
       const rows: SchemaRow[] = found
-        .filter((r) => !wanted || wanted.includes(String(r[0])) && !['sys', 'INFORMATION_SCHEMA'].includes(String(r[0])))
+        .filter((r) => !wanted || (wanted.includes(String(r[0])) && !['sys', 'INFORMATION_SCHEMA'].includes(String(r[0]))))
         .map((r) => [String(r[0]), String(r[1]), String(r[2]), String(r[3]), mssqlDataType(String(r[3])), null]);
       return { rows, exact: false };
     } catch (err) {

@@ -1,8 +1,17 @@
 import mysql from 'mysql2';
 import type { AgentCell, AgentDatasource } from '@cairn/core/agent-protocol';
 import {
-  AgentFailure, CONNECT_TIMEOUT_MS, bytesCell, connectionFailure, messageOf, testBy,
-  type Driver, type ResultOut, type RunRequest, type SchemaOptions, type SchemaRow,
+  AgentFailure,
+  CONNECT_TIMEOUT_MS,
+  bytesCell,
+  connectionFailure,
+  messageOf,
+  testBy,
+  type Driver,
+  type ResultOut,
+  type RunRequest,
+  type SchemaOptions,
+  type SchemaRow,
 } from './driver.ts';
 
 type Conn = mysql.Connection & { _handshakePacket?: { serverVersion?: string } };
@@ -18,10 +27,22 @@ const portOf = (ds: AgentDatasource) => ds.port ?? 3306;
 /** The same session settings as the API's direct mysql2 connector: text dates, exact big numbers. */
 function create(ds: AgentDatasource, database = ds.database): Conn {
   const conn = mysql.createConnection({
-    host: ds.host, port: portOf(ds), user: ds.user, password: ds.password ?? '', database: database || undefined,
-    connectTimeout: CONNECT_TIMEOUT_MS, ssl: ds.require_ssl ? { rejectUnauthorized: ds.verify_ssl } : undefined,
-    rowsAsArray: true, dateStrings: true, supportBigNumbers: true, bigNumberStrings: true, jsonStrings: true,
-    decimalNumbers: false, timezone: 'Z', charset: 'utf8mb4_general_ci', multipleStatements: false,
+    host: ds.host,
+    port: portOf(ds),
+    user: ds.user,
+    password: ds.password ?? '',
+    database: database || undefined,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    ssl: ds.require_ssl ? { rejectUnauthorized: ds.verify_ssl } : undefined,
+    rowsAsArray: true,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    jsonStrings: true,
+    decimalNumbers: false,
+    timezone: 'Z',
+    charset: 'utf8mb4_general_ci',
+    multipleStatements: false,
   }) as Conn;
   conn.on('error', () => {});
   return conn;
@@ -39,7 +60,9 @@ async function open(ds: AgentDatasource, database?: string): Promise<Conn> {
 }
 
 const text = (conn: Conn, sql: string, values: unknown[] = []) =>
-  new Promise<unknown[][]>((resolve, reject) => conn.query({ sql, values, rowsAsArray: true }, (err, rows) => (err ? reject(err) : resolve(rows as unknown[][]))));
+  new Promise<unknown[][]>((resolve, reject) =>
+    conn.query({ sql, values, rowsAsArray: true }, (err, rows) => (err ? reject(err) : resolve(rows as unknown[][]))),
+  );
 
 const cell = (v: unknown): AgentCell => (v === undefined ? null : Buffer.isBuffer(v) ? bytesCell(v) : (v as AgentCell));
 
@@ -55,9 +78,12 @@ export const mysqlDriver: Driver = {
     try {
       const mariadb = /mariadb/i.test(conn._handshakePacket?.serverVersion ?? '');
       await text(conn, 'SET SESSION TRANSACTION READ ONLY');
-      await text(conn, mariadb
-        ? `SET SESSION max_statement_time = ${Math.max(0.001, req.timeoutMs / 1000)}`
-        : `SET SESSION max_execution_time = ${Math.max(1, Math.floor(req.timeoutMs))}`);
+      await text(
+        conn,
+        mariadb
+          ? `SET SESSION max_statement_time = ${Math.max(0.001, req.timeoutMs / 1000)}`
+          : `SET SESSION max_execution_time = ${Math.max(1, Math.floor(req.timeoutMs))}`,
+      );
       await text(conn, 'SET time_zone = ?', [req.timeZone === 'UTC' ? '+00:00' : req.timeZone]).catch(() => text(conn, "SET time_zone = '+00:00'"));
       if (signal.aborted) throw new AgentFailure('cancelled', 'The query was cancelled.');
       signal.addEventListener('abort', onAbort, { once: true });
@@ -69,10 +95,13 @@ export const mysqlDriver: Driver = {
         cmd.on('fields', (fields: { name: string; columnType: number; columnLength: number; characterSet: number; flags: number }[]) => {
           if (described) return;
           described = true;
-          out.columns(fields.map((f) => ({
-            family: 'mysql', name: f.name,
-            field: { columnType: f.columnType, columnLength: f.columnLength, characterSet: f.characterSet, flags: Number(f.flags) },
-          })));
+          out.columns(
+            fields.map((f) => ({
+              family: 'mysql',
+              name: f.name,
+              field: { columnType: f.columnType, columnLength: f.columnLength, characterSet: f.characterSet, flags: Number(f.flags) },
+            })),
+          );
         });
         cmd.on('result', (row: unknown) => {
           if (!Array.isArray(row)) return; // an OK packet (a statement without rows)
@@ -100,15 +129,16 @@ export const mysqlDriver: Driver = {
     }
   },
 
-  test: (ds) => testBy(ds, async () => {
-    const conn = await open(ds);
-    try {
-      const [[v]] = (await text(conn, 'select version()')) as [[string]];
-      return v ?? null;
-    } finally {
-      conn.destroy();
-    }
-  }),
+  test: (ds) =>
+    testBy(ds, async () => {
+      const conn = await open(ds);
+      try {
+        const [[v]] = (await text(conn, 'select version()')) as [[string]];
+        return v ?? null;
+      } finally {
+        conn.destroy();
+      }
+    }),
 
   async schema(ds, opts: SchemaOptions) {
     const lists = [opts.included_databases, opts.included_schemas].filter((l): l is string[] => Boolean(l?.length));
@@ -118,10 +148,14 @@ export const mysqlDriver: Driver = {
     const conn = await open(ds);
     try {
       const filter = wanted ? `c.TABLE_SCHEMA in (${wanted.map(() => '?').join(', ')})` : `c.TABLE_SCHEMA not in (${SYSTEM.map(() => '?').join(', ')})`;
-      const found = await text(conn, `select c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.DATA_TYPE, t.TABLE_ROWS, t.ENGINE, t.TABLE_TYPE
+      const found = await text(
+        conn,
+        `select c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.DATA_TYPE, t.TABLE_ROWS, t.ENGINE, t.TABLE_TYPE
           from information_schema.COLUMNS c
           join information_schema.TABLES t on t.TABLE_SCHEMA = c.TABLE_SCHEMA and t.TABLE_NAME = c.TABLE_NAME
-         where ${filter} order by c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`, wanted ?? SYSTEM);
+         where ${filter} order by c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
+        wanted ?? SYSTEM,
+      );
       let exact = true;
       const rows: SchemaRow[] = found.map((r) => {
         const counted = r[7] !== 'VIEW' && r[5] !== null && r[5] !== undefined;

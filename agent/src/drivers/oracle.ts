@@ -1,7 +1,14 @@
 import type { AgentDatasource } from '@cairn/core/agent-protocol';
 import {
-  AgentFailure, connectionFailure, messageOf, testBy,
-  type Driver, type ResultOut, type RunRequest, type SchemaOptions, type SchemaRow,
+  AgentFailure,
+  connectionFailure,
+  messageOf,
+  testBy,
+  type Driver,
+  type ResultOut,
+  type RunRequest,
+  type SchemaOptions,
+  type SchemaRow,
 } from './driver.ts';
 import { oracleColumn, oracleDataType, otherCell } from './other-types.ts';
 
@@ -16,7 +23,10 @@ async function open(ds: AgentDatasource): Promise<any> {
   const o = await oracledb();
   try {
     return await o.getConnection({
-      user: ds.user, password: ds.password ?? '', connectString: `${ds.host}:${portOf(ds)}/${ds.database ?? ''}`, connectTimeout: 10,
+      user: ds.user,
+      password: ds.password ?? '',
+      connectString: `${ds.host}:${portOf(ds)}/${ds.database ?? ''}`,
+      connectTimeout: 10,
     });
   } catch (err) {
     throw connectionFailure(ds, portOf(ds), err);
@@ -70,14 +80,15 @@ export const oracleDriver: Driver = {
     }
   },
 
-  test: (ds) => testBy(ds, async () => {
-    const conn = await open(ds);
-    try {
-      return conn.oracleServerVersionString ?? null;
-    } finally {
-      await conn.close().catch(() => {});
-    }
-  }),
+  test: (ds) =>
+    testBy(ds, async () => {
+      const conn = await open(ds);
+      try {
+        return conn.oracleServerVersionString ?? null;
+      } finally {
+        await conn.close().catch(() => {});
+      }
+    }),
 
   async schema(ds, opts: SchemaOptions) {
     const o = await oracledb();
@@ -89,7 +100,8 @@ export const oracleDriver: Driver = {
              from all_tab_columns c left join all_tables t on t.owner = c.owner and t.table_name = c.table_name
             where c.owner not in ('SYS', 'SYSTEM', 'XDB', 'MDSYS', 'CTXSYS', 'ORDSYS', 'OUTLN', 'DBSNMP', 'APPQOSSYS', 'WMSYS', 'OJVMSYS', 'GSMADMIN_INTERNAL', 'LBACSYS', 'DVSYS', 'AUDSYS', 'OLAPSYS'))
           order by owner, table_name, column_id`,
-        [], { outFormat: o.OUT_FORMAT_ARRAY },
+        [],
+        { outFormat: o.OUT_FORMAT_ARRAY },
       );
       let wanted = opts.included_schemas?.length ? opts.included_schemas : null;
       if (opts.name) wanted = wanted && !wanted.includes(opts.name) ? [] : [opts.name];

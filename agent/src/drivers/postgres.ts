@@ -2,8 +2,17 @@ import pg from 'pg';
 import type { AgentDatasource } from '@cairn/core/agent-protocol';
 import { INFO_SCHEMA_COLUMNS, PG_SCHEMA_COLUMNS, wantedSchemas } from '@cairn/core/pg/schema-sql';
 import {
-  AgentFailure, CONNECT_TIMEOUT_MS, connectClient, connectionFailure, messageOf, testByVersion,
-  type Driver, type ResultOut, type RunRequest, type SchemaOptions, type SchemaRow,
+  AgentFailure,
+  CONNECT_TIMEOUT_MS,
+  connectClient,
+  connectionFailure,
+  messageOf,
+  testByVersion,
+  type Driver,
+  type ResultOut,
+  type RunRequest,
+  type SchemaOptions,
+  type SchemaRow,
 } from './driver.ts';
 
 /** Every value as the server's text: the API encodes it exactly as its direct Postgres connector does. */
@@ -13,12 +22,22 @@ const CONNECT_CODES = new Set(['28P01', '28000', '3D000', '53300', '57P03']);
 const portOf = (ds: AgentDatasource) => ds.port ?? (ds.database_type === 'redshift' ? 5439 : 5432);
 
 function open(ds: AgentDatasource, timeoutMs?: number): Promise<pg.Client> {
-  return connectClient(ds, portOf(ds), new pg.Client({
-    host: ds.host, port: portOf(ds), user: ds.user, password: ds.password ?? '', database: ds.database || undefined,
-    ssl: ds.require_ssl ? { rejectUnauthorized: ds.verify_ssl } : false,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'cairn-agent', types: RAW,
-    ...(timeoutMs ? { statement_timeout: timeoutMs } : {}),
-  }));
+  return connectClient(
+    ds,
+    portOf(ds),
+    new pg.Client({
+      host: ds.host,
+      port: portOf(ds),
+      user: ds.user,
+      password: ds.password ?? '',
+      database: ds.database || undefined,
+      ssl: ds.require_ssl ? { rejectUnauthorized: ds.verify_ssl } : false,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: 'cairn-agent',
+      types: RAW,
+      ...(timeoutMs ? { statement_timeout: timeoutMs } : {}),
+    }),
+  );
 }
 
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;

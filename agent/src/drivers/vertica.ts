@@ -1,17 +1,26 @@
 import type { AgentDatasource } from '@cairn/core/agent-protocol';
 import {
-  AgentFailure, CONNECT_TIMEOUT_MS, connectClient, messageOf, testByVersion,
-  type Driver, type ResultOut, type RunRequest, type SchemaOptions, type SchemaRow,
+  AgentFailure,
+  CONNECT_TIMEOUT_MS,
+  connectClient,
+  messageOf,
+  testByVersion,
+  type Driver,
+  type ResultOut,
+  type RunRequest,
+  type SchemaOptions,
+  type SchemaRow,
 } from './driver.ts';
 import { Kind, verticaColumn, verticaDataType } from './other-types.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- vertica-nodejs ships no types; loaded on demand and typed loosely here */
 let loaded: Promise<any> | null = null;
 /** vertica-nodejs (OpenText's driver, pure JavaScript, node-postgres' API): loaded only when a Vertica datasource runs. */
-const vertica = () => (loaded ??= Promise.all([import('vertica-nodejs'), import('v-protocol/dist/parser.js')]).then(([m, p]: any[]) => {
-  guardParser((p.default ?? p).Parser);
-  return m.default ?? m;
-}));
+const vertica = () =>
+  (loaded ??= Promise.all([import('vertica-nodejs'), import('v-protocol/dist/parser.js')]).then(([m, p]: any[]) => {
+    guardParser((p.default ?? p).Parser);
+    return m.default ?? m;
+  }));
 
 /**
  * v-protocol's parser throws on a message it does not know, inside the socket's 'data' handler, which
@@ -40,9 +49,15 @@ const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 function config(ds: AgentDatasource) {
   return {
-    host: ds.host, port: portOf(ds), user: ds.user, password: ds.password ?? '', database: ds.database || undefined,
+    host: ds.host,
+    port: portOf(ds),
+    user: ds.user,
+    password: ds.password ?? '',
+    database: ds.database || undefined,
     tls_mode: ds.require_ssl ? (ds.verify_ssl ? 'verify-full' : 'require') : 'disable',
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS, client_label: 'cairn-agent', types: RAW,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    client_label: 'cairn-agent',
+    types: RAW,
   };
 }
 

@@ -220,12 +220,23 @@ export function unescapeJsonString(src: Uint8Array, start: number, end: number, 
     const e = src[i + 1];
     i += 2;
     switch (e) {
-      case 0x6e: out.byte(0x0a); break; // \n
-      case 0x72: out.byte(0x0d); break; // \r
-      case 0x74: out.byte(0x09); break; // \t
-      case 0x62: out.byte(0x08); break; // \b
-      case 0x66: out.byte(0x0c); break; // \f
-      case 0x75: { // \uXXXX
+      case 0x6e:
+        out.byte(0x0a);
+        break; // \n
+      case 0x72:
+        out.byte(0x0d);
+        break; // \r
+      case 0x74:
+        out.byte(0x09);
+        break; // \t
+      case 0x62:
+        out.byte(0x08);
+        break; // \b
+      case 0x66:
+        out.byte(0x0c);
+        break; // \f
+      case 0x75: {
+        // \uXXXX
         let cp = hex4(src, i);
         i += 4;
         if (cp < 0) {

@@ -27,8 +27,15 @@ export function crc32(data: Uint8Array, crc = 0): number {
   const end8 = n - (n & 7);
   while (i < end8) {
     const a = c ^ (data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24));
-    c = T[1792 + (a & 0xff)]! ^ T[1536 + ((a >>> 8) & 0xff)]! ^ T[1280 + ((a >>> 16) & 0xff)]! ^ T[1024 + (a >>> 24)]!
-      ^ T[768 + data[i + 4]!]! ^ T[512 + data[i + 5]!]! ^ T[256 + data[i + 6]!]! ^ T[data[i + 7]!]!;
+    c =
+      T[1792 + (a & 0xff)]! ^
+      T[1536 + ((a >>> 8) & 0xff)]! ^
+      T[1280 + ((a >>> 16) & 0xff)]! ^
+      T[1024 + (a >>> 24)]! ^
+      T[768 + data[i + 4]!]! ^
+      T[512 + data[i + 5]!]! ^
+      T[256 + data[i + 6]!]! ^
+      T[data[i + 7]!]!;
     i += 8;
   }
   while (i < n) c = T[(c ^ data[i++]!) & 0xff]! ^ (c >>> 8);

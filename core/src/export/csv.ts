@@ -37,7 +37,11 @@ export class CsvWriter {
   private readonly scratch = new ByteWriter(1024);
   rows = 0;
 
-  constructor(readonly fields: readonly ExportField[], opts: CsvOptions = DEFAULT_CSV_OPTIONS, out = new ByteWriter()) {
+  constructor(
+    readonly fields: readonly ExportField[],
+    opts: CsvOptions = DEFAULT_CSV_OPTIONS,
+    out = new ByteWriter(),
+  ) {
     this.out = out;
     this.sep = COLUMN_SEPARATOR_BYTE[opts.column_separator];
     this.decimal = DECIMAL_SEPARATOR_BYTE[opts.decimal_separator];

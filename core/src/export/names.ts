@@ -34,7 +34,10 @@ export function sheetNamer(): (name: string) => string {
   let n = 0;
   return (raw: string) => {
     n++;
-    let s = raw.replace(/[[\]:*?/\\\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+    let s = raw
+      .replace(/[[\]:*?/\\\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     s = s.replace(/^'+|'+$/g, '').trim();
     if (s.toLowerCase() === 'history') s = `${s} (report)`;
     if (!s) s = `Sheet ${n}`;
@@ -52,7 +55,10 @@ const RESERVED_FILE = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
 export function fileNamer(extension: string): (name: string) => string {
   const taken = new Set<string>();
   return (raw: string) => {
-    let s = raw.replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+    let s = raw
+      .replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     s = s.replace(/^\.+/, '').replace(/[. ]+$/, '');
     if (!s || RESERVED_FILE.test(s)) s = s ? `${s}_` : 'data';
     return uniqueIn(taken, s, 100 + extension.length, extension);
@@ -61,7 +67,12 @@ export function fileNamer(extension: string): (name: string) => string {
 
 /** `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266 / RFC 5987). */
 export function contentDisposition(fileName: string): string {
-  const ascii = fileName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\%]/g, '_').trim() || 'download';
+  const ascii =
+    fileName
+      .normalize('NFKD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\%]/g, '_')
+      .trim() || 'download';
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

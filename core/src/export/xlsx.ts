@@ -2,9 +2,7 @@ import { ByteWriter, utf8 } from './bytes.ts';
 import { Cell, END_OF_ROW, RowCursor, unescapeJsonString } from './cells.ts';
 import type { ExportField } from './csv.ts';
 import { sheetNamer } from './names.ts';
-import {
-  columnName, contentTypesXml, rootRelsXml, SHEET_TAIL, sheetHeadXml, sheetPath, Style, stylesXml, workbookRelsXml, workbookXml,
-} from './xlsx-parts.ts';
+import { columnName, contentTypesXml, rootRelsXml, SHEET_TAIL, sheetHeadXml, sheetPath, Style, stylesXml, workbookRelsXml, workbookXml } from './xlsx-parts.ts';
 import { zipStream, type ZipEntry } from './zip.ts';
 
 /**
@@ -46,8 +44,13 @@ export const EXCEL_MAX_CELL_CHARS = 32_767;
 const Kind = { Text: 0, Number: 1, Boolean: 2, Date: 3, DateTime: 4, Time: 5 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 const KIND_OF: Record<string, Kind> = {
-  Integer: Kind.Number, BigInt: Kind.Number, Float: Kind.Number, Boolean: Kind.Boolean,
-  Date: Kind.Date, DateTime: Kind.DateTime, Time: Kind.Time,
+  Integer: Kind.Number,
+  BigInt: Kind.Number,
+  Float: Kind.Number,
+  Boolean: Kind.Boolean,
+  Date: Kind.Date,
+  DateTime: Kind.DateTime,
+  Time: Kind.Time,
 };
 
 const DAY_MS = 86_400_000;
@@ -133,8 +136,9 @@ export function writeXmlText(src: Uint8Array, start: number, end: number, out: B
     if (b === 0x26) out.bytes(AMP);
     else if (b === 0x3c) out.bytes(LT);
     else if (b === 0x3e) out.bytes(GT);
-    else if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) { /* dropped */ }
-    else if (b === 0xef && src[i + 1] === 0xbf && (src[i + 2] === 0xbe || src[i + 2] === 0xbf)) {
+    else if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) {
+      /* dropped */
+    } else if (b === 0xef && src[i + 1] === 0xbf && (src[i + 2] === 0xbe || src[i + 2] === 0xbf)) {
       i += 3;
       continue;
     } else out.byte(b);
@@ -182,7 +186,11 @@ class SheetRows {
   private rowDigits = new Uint8Array(8);
   private rowDigitsLen = 0;
 
-  constructor(fields: readonly ExportField[], chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, private readonly opts: Required<Pick<XlsxOptions, 'maxRowsPerSheet' | 'flushBytes'>>) {
+  constructor(
+    fields: readonly ExportField[],
+    chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    private readonly opts: Required<Pick<XlsxOptions, 'maxRowsPerSheet' | 'flushBytes'>>,
+  ) {
     const cols = fields.slice(0, EXCEL_MAX_COLUMNS);
     this.kinds = cols.map((f) => KIND_OF[f.data_type] ?? Kind.Text);
     this.letters = cols.map((_, i) => utf8(columnName(i)));

@@ -165,7 +165,14 @@ export async function* zipStream(
     if (written.length === 0xffff) throw new ZipLimitError('more than 65,535 entries');
     const { time, date } = dosDateTime(entry.modified ?? new Date());
     const e: Written = {
-      name: utf8(entry.name), method: entry.method === 'store' ? 0 : 8, time, date, crc: 0, compressed: 0, size: 0, offset,
+      name: utf8(entry.name),
+      method: entry.method === 'store' ? 0 : 8,
+      time,
+      date,
+      crc: 0,
+      compressed: 0,
+      size: 0,
+      offset,
     };
     const head = localHeader(e);
     advance(head.length, `"${entry.name}"`);

@@ -97,7 +97,10 @@ export function endpointOf(url: string): { host: string; port: number; ssl: bool
  * statement through postgres.js, which (re)connects) when there is none. Outside workerd: no options,
  * and never a socket (postgres.js uses its own).
  */
-export function ownSocket(url: string, timeoutMs: number): {
+export function ownSocket(
+  url: string,
+  timeoutMs: number,
+): {
   options: { ssl?: false; socket?: () => Promise<PgSocket> };
   ready: (open: () => PromiseLike<unknown>) => Promise<PgSocket | null>;
 } {
@@ -157,7 +160,11 @@ export class PgSocket implements Tappable {
 
   removeListener(event: string, fn: Listener): this {
     const list = this.listeners.get(event);
-    if (list) this.listeners.set(event, list.filter((l) => l !== fn && l.listener !== fn));
+    if (list)
+      this.listeners.set(
+        event,
+        list.filter((l) => l !== fn && l.listener !== fn),
+      );
     return this;
   }
 
@@ -187,7 +194,10 @@ export class PgSocket implements Tappable {
 
   write(data: Uint8Array, cb?: () => void): boolean {
     if (this.readyState !== 'open') return false;
-    this.writer.write(data).then(() => cb?.(), (err) => this.fail(err));
+    this.writer.write(data).then(
+      () => cb?.(),
+      (err) => this.fail(err),
+    );
     return true;
   }
 

@@ -323,7 +323,10 @@ export function runWireStatement(socket: Tappable, text: string, values: unknown
 
     socket.tap({
       data: onChunk,
-      closed: (err) => finish(Object.assign(new Error(`the connection closed during the query${err ? `: ${(err as Error).message ?? err}` : ''}`), { code: 'CONNECTION_CLOSED' })),
+      closed: (err) =>
+        finish(
+          Object.assign(new Error(`the connection closed during the query${err ? `: ${(err as Error).message ?? err}` : ''}`), { code: 'CONNECTION_CLOSED' }),
+        ),
     });
     socket.send(messages).catch((err: unknown) => finish(err));
   });

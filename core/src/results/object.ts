@@ -53,7 +53,11 @@ export class ResultObjectWriter {
   private readonly index: [number, number][] = [];
   private nonEmpty = false;
 
-  constructor(bucket: ResultBucket, readonly key: string, inFlight = 2) {
+  constructor(
+    bucket: ResultBucket,
+    readonly key: string,
+    inFlight = 2,
+  ) {
     this.out = new ObjectWriter(bucket, key, inFlight);
   }
 
@@ -92,7 +96,11 @@ export class ObjectWriter {
   /** Bytes written so far. */
   size = 0;
 
-  constructor(private readonly bucket: ResultBucket, readonly key: string, private readonly inFlight = 2) {}
+  constructor(
+    private readonly bucket: ResultBucket,
+    readonly key: string,
+    private readonly inFlight = 2,
+  ) {}
 
   async write(data: Uint8Array): Promise<void> {
     if (this.failed) throw this.failed;
@@ -142,7 +150,13 @@ export class ObjectWriter {
     const partNumber = this.parts.length + 1;
     const part = this.upload.then((u) => u.uploadPart(partNumber, body));
     this.parts.push(part);
-    const done: Promise<unknown> = part.then(() => {}, (err) => { this.failed ??= err; })
+    const done: Promise<unknown> = part
+      .then(
+        () => {},
+        (err) => {
+          this.failed ??= err;
+        },
+      )
       .finally(() => this.pending.delete(done));
     this.pending.add(done);
     part.catch(() => {});

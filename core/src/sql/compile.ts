@@ -84,7 +84,10 @@ export function compileSql(opts: CompileOptions): CompiledQuery {
     let sel = cache.get(name);
     if (!sel) {
       sel = resolveVariable(name, {
-        filters: opts.filters, parameters: opts.parameters ?? {}, aggregationOptions: opts.aggregationOptions ?? null, time,
+        filters: opts.filters,
+        parameters: opts.parameters ?? {},
+        aggregationOptions: opts.aggregationOptions ?? null,
+        time,
       });
       cache.set(name, sel);
     }
@@ -110,9 +113,7 @@ export function compileSql(opts: CompileOptions): CompiledQuery {
         }
         use(token.variable);
         const sel = resolve(token.variable);
-        return token.kind === 'condition'
-          ? condition(expr!, sel, token.selector, target, written)
-          : transformationFor(token, expr!, sel, target, written);
+        return token.kind === 'condition' ? condition(expr!, sel, token.selector, target, written) : transformationFor(token, expr!, sel, target, written);
       },
     },
   });
@@ -128,7 +129,11 @@ const VALUE_SELECTORS = ['start', 'end', 'value'];
  * for aggregations; an unknown selector on an unknown name is left alone.
  */
 function valueSelection(
-  name: string, selector: string | null, isKnown: (n: string) => boolean, resolve: (n: string) => Selection, written: string,
+  name: string,
+  selector: string | null,
+  isKnown: (n: string) => boolean,
+  resolve: (n: string) => Selection,
+  written: string,
 ): Selection | null {
   if (selector === null) {
     if (!isKnown(name)) return null;

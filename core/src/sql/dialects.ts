@@ -102,7 +102,9 @@ export function value(sel: Selection, selector: string | null, target: SqlTarget
 
 export function transformation(expr: Part[], sel: Selection, target: SqlTarget, written: string): Part[] {
   if (sel.kind !== 'aggregation') {
-    throw sqlError(`"${written}": a transformation needs an aggregation (the built-in "aggregation" or a date_time_aggregation filter); "${sel.name}" is not one.`);
+    throw sqlError(
+      `"${written}": a transformation needs an aggregation (the built-in "aggregation" or a date_time_aggregation filter); "${sel.name}" is not one.`,
+    );
   }
   return target.dialect === 'postgres' ? postgresBucket(expr, sel.value, target.time) : mysqlBucket(expr, sel.value, target.time);
 }
@@ -115,16 +117,18 @@ export function transformation(expr: Part[], sel: Selection, target: SqlTarget, 
  */
 function postgresBucket(expr: Part[], agg: Aggregation, time: TimeContext): Part[] {
   if (agg === 'all_time') return ['CAST(NULL AS timestamp)'];
-  const local: Part[] = time.zone === time.dataZone
-    ? ['(', ...expr, ')']
-    : ['((', ...expr, ')::timestamptz AT TIME ZONE ', { value: time.zone, shared: 'time_zone' }, ')'];
+  const local: Part[] =
+    time.zone === time.dataZone ? ['(', ...expr, ')'] : ['((', ...expr, ')::timestamptz AT TIME ZONE ', { value: time.zone, shared: 'time_zone' }, ')'];
   if (agg === 'week_sunday') return ["(date_trunc('week', ", ...local, " + interval '1 day') - interval '1 day')"];
   return [`date_trunc('${agg}', `, ...local, ')'];
 }
 
 const MYSQL_FORMATS: Partial<Record<Aggregation, string>> = {
-  second: '%Y-%m-%d %H:%i:%s', minute: '%Y-%m-%d %H:%i:00', hour: '%Y-%m-%d %H:00:00',
-  month: '%Y-%m-01 00:00:00', year: '%Y-01-01 00:00:00',
+  second: '%Y-%m-%d %H:%i:%s',
+  minute: '%Y-%m-%d %H:%i:00',
+  hour: '%Y-%m-%d %H:00:00',
+  month: '%Y-%m-01 00:00:00',
+  year: '%Y-01-01 00:00:00',
 };
 
 /** MySQL / MariaDB: buckets as DATETIME, from the wall clock in the dashboard zone. */
@@ -158,9 +162,8 @@ function mysqlWallClock(expr: Part[], time: TimeContext): Part[] {
   const fromData = offsetLookup(time.dataZone, seconds, 'wall');
   const utc: Part[] = fromData.length === 1 && fromData[0] === '0' ? seconds : ['(', ...seconds, ' - ', ...fromData, ')'];
   const toTarget = offsetLookup(time.zone, utc, 'utc');
-  const shift: Part[] = isConstant(fromData) && isConstant(toTarget)
-    ? [String(Number(toTarget[0]) - Number(fromData[0]))]
-    : ['(', ...toTarget, ' - ', ...fromData, ')'];
+  const shift: Part[] =
+    isConstant(fromData) && isConstant(toTarget) ? [String(Number(toTarget[0]) - Number(fromData[0]))] : ['(', ...toTarget, ' - ', ...fromData, ')'];
   return ['((', ...expr, ') + INTERVAL ', ...shift, ' SECOND)'];
 }
 

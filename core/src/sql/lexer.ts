@@ -33,9 +33,7 @@ export function spanAt(sql: string, i: number, dialect: Dialect): Span | null {
     return { kind: 'string', end: closeQuote(sql, i, "'", backslashes) };
   }
   if (ch === '"') {
-    return dialect === 'mysql'
-      ? { kind: 'string', end: closeQuote(sql, i, '"', true) }
-      : { kind: 'identifier', end: closeQuote(sql, i, '"', false) };
+    return dialect === 'mysql' ? { kind: 'string', end: closeQuote(sql, i, '"', true) } : { kind: 'identifier', end: closeQuote(sql, i, '"', false) };
   }
   if (ch === '`' && dialect === 'mysql') return { kind: 'identifier', end: closeQuote(sql, i, '`', false) };
   if (ch === '-' && next === '-') {
@@ -88,8 +86,6 @@ function blockEnd(sql: string, i: number, nested: boolean): number {
   }
   return sql.length;
 }
-
-
 
 /** The SQL dialect of a datasource type, or null when the compiler has none for it yet. */
 export function dialectOf(databaseType: string): Dialect | null {

@@ -2,9 +2,7 @@
  * Input parameters of dashboards and reports (spec 01 §3) and the filter definitions the compiler
  * reads. `timerange` is `start~end` in unix seconds, either side optional.
  */
-export const AGGREGATIONS = [
-  'second', 'minute', 'hour', 'day', 'week', 'week_sunday', 'month', 'quarter', 'year', 'all_time',
-] as const;
+export const AGGREGATIONS = ['second', 'minute', 'hour', 'day', 'week', 'week_sunday', 'month', 'quarter', 'year', 'all_time'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
 export interface FilterSelection {
@@ -22,9 +20,23 @@ export const VALUE_TYPES = ['TEXT', 'NUMBER', 'BOOLEAN', 'DATE', 'TIME', 'DATE_T
 export type ValueType = (typeof VALUE_TYPES)[number];
 
 export const CONTROL_TYPES = [
-  'input', 'input_multi', 'checkbox', 'checkbox_two_way', 'date_time', 'date_time_range', 'date', 'date_range',
-  'time', 'time_range', 'date_time_aggregation', 'dropdown', 'dropdown_multi', 'dropdown_dynamic',
-  'dropdown_multi_dynamic', 'dropdown_manual', 'dropdown_multi_manual',
+  'input',
+  'input_multi',
+  'checkbox',
+  'checkbox_two_way',
+  'date_time',
+  'date_time_range',
+  'date',
+  'date_range',
+  'time',
+  'time_range',
+  'date_time_aggregation',
+  'dropdown',
+  'dropdown_multi',
+  'dropdown_dynamic',
+  'dropdown_multi_dynamic',
+  'dropdown_manual',
+  'dropdown_multi_manual',
 ] as const;
 
 export type ControlType = (typeof CONTROL_TYPES)[number];
@@ -70,7 +82,15 @@ export const controlIn = (list: readonly ControlType[], control: string): boolea
 
 /** Controls that hold at most one value; the others (input_multi, dropdown_multi…) hold lists. */
 export const SINGLE_VALUE_CONTROLS = [
-  'input', 'checkbox', 'checkbox_two_way', 'date', 'date_time', 'time', 'dropdown', 'dropdown_dynamic', 'dropdown_manual',
+  'input',
+  'checkbox',
+  'checkbox_two_way',
+  'date',
+  'date_time',
+  'time',
+  'dropdown',
+  'dropdown_dynamic',
+  'dropdown_manual',
 ] as const;
 
 /** Variables that work without a filter definition. */

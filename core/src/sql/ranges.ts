@@ -52,9 +52,7 @@ export function parseRange(raw: unknown, type: RangeType, origin: Origin, time: 
     if (!isOpen(a)) start = parseInstant(a, origin, time).ms;
     if (!isOpen(b)) {
       const p = parseInstant(b, origin, time);
-      end = p.dateOnly
-        ? fromWall(time.zone, (Math.floor(toWall(time.zone, p.ms) / DAY_MS) + 1) * DAY_MS)
-        : Math.floor(p.ms / 1000) * 1000 + 1000;
+      end = p.dateOnly ? fromWall(time.zone, (Math.floor(toWall(time.zone, p.ms) / DAY_MS) + 1) * DAY_MS) : Math.floor(p.ms / 1000) * 1000 + 1000;
     }
   } else if (type === 'date') {
     if (!isOpen(a)) start = parseDay(a, origin, time);
@@ -96,7 +94,8 @@ function neighbourBounds(type: RangeType, s: number, e: number, prev: boolean, z
     ds = s;
     de = e;
   } else {
-    const ws = toWall(zone, s), we = toWall(zone, e);
+    const ws = toWall(zone, s),
+      we = toWall(zone, e);
     if (ws % DAY_MS !== 0 || we % DAY_MS !== 0) {
       const len = e - s;
       return prev ? [s - len, s] : [e, e + len];
@@ -105,7 +104,8 @@ function neighbourBounds(type: RangeType, s: number, e: number, prev: boolean, z
     de = we / DAY_MS;
   }
   let nd: number;
-  const fs = wallParts(ds * DAY_MS), fe = wallParts(de * DAY_MS);
+  const fs = wallParts(ds * DAY_MS),
+    fe = wallParts(de * DAY_MS);
   if (fs.day === 1 && fe.day === 1) {
     const months = fe.year * 12 + fe.month - (fs.year * 12 + fs.month);
     nd = prev ? addMonths(ds, -months) : addMonths(de, months);

@@ -22,7 +22,9 @@ export interface SqlReferences {
 export function sqlReferences(
   sql: string,
   opts: {
-    dialect?: Dialect; snippets?: readonly SnippetDefinition[]; filters?: readonly FilterDefinition[];
+    dialect?: Dialect;
+    snippets?: readonly SnippetDefinition[];
+    filters?: readonly FilterDefinition[];
     /** Read `sql` as the text of a snippet with these parameters (its `{{name}}` are then parameters, values unknown). */
     params?: readonly string[];
   } = {},

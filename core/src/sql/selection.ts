@@ -3,8 +3,13 @@
  * from its filter definition (or the built-ins `timerange` / `aggregation`) and the input parameters.
  */
 import {
-  AGGREGATIONS, RANGE_CONTROLS, SINGLE_VALUE_CONTROLS,
-  type Aggregation, type FilterDefinition, type FilterSelection, type InputParameters,
+  AGGREGATIONS,
+  RANGE_CONTROLS,
+  SINGLE_VALUE_CONTROLS,
+  type Aggregation,
+  type FilterDefinition,
+  type FilterSelection,
+  type InputParameters,
 } from './params.ts';
 import { parseRange, type Range, type RangeType } from './ranges.ts';
 import { coerce, invalid, show, type Origin, type TimeContext, type Typed } from './values.ts';
@@ -89,9 +94,12 @@ function pickAggregation(raw: unknown, allowedList: readonly string[] | null, de
   if (raw !== undefined && raw !== null && raw !== '') {
     if (!known(raw)) throw invalid(origin, `${show(raw)} is not an aggregation; use one of ${AGGREGATIONS.join(', ')}.`);
     if (!permits(raw)) {
-      throw invalid(origin, raw === 'all_time'
-        ? 'the all_time aggregation is not enabled for this filter.'
-        : `the aggregation "${raw}" is not offered here; use one of ${(allowed ?? []).join(', ')}.`);
+      throw invalid(
+        origin,
+        raw === 'all_time'
+          ? 'the all_time aggregation is not enabled for this filter.'
+          : `the aggregation "${raw}" is not offered here; use one of ${(allowed ?? []).join(', ')}.`,
+      );
     }
     return raw;
   }

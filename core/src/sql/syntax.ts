@@ -97,8 +97,12 @@ export function parseFilterToken(sql: string, i: number, dialect: Dialect): Filt
     j = skipWs(sql, j);
     if (sql[j] !== '}') return null;
     return {
-      kind: op === '=' ? 'condition' : 'transformation', expr, bracketed,
-      variable: v[0], selector: sel ? sel[1]! : null, end: j + 1,
+      kind: op === '=' ? 'condition' : 'transformation',
+      expr,
+      bracketed,
+      variable: v[0],
+      selector: sel ? sel[1]! : null,
+      end: j + 1,
     };
   }
   const v = sticky(VARIABLE, sql, j);
@@ -199,7 +203,14 @@ function parseArg(sql: string, j: number): { arg: SnippetArg; end: number } | { 
     const word = kw[1]!.toUpperCase();
     return { arg: { kind: 'literal', value: word === 'NULL' ? null : word === 'TRUE' }, end: j + kw[0].length };
   }
-  return { error: `argument ${sql.slice(j, j + 20).split(/[,)]/)[0]!.trim() || '(empty)'} is not a literal` };
+  return {
+    error: `argument ${
+      sql
+        .slice(j, j + 20)
+        .split(/[,)]/)[0]!
+        .trim() || '(empty)'
+    } is not a literal`,
+  };
 }
 
 /** A snippet parameter `{{name}}` starting at i. */

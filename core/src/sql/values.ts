@@ -40,7 +40,7 @@ export function invalid(origin: Origin, detail: string): ApiError {
 export function show(value: unknown): string {
   let s: string;
   try {
-    s = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     s = String(value);
   }
@@ -137,7 +137,9 @@ export function parseDay(value: unknown, origin: Origin, time: TimeContext): num
 export function parseTimeOfDay(value: unknown, origin: Origin): number {
   const m = typeof value === 'string' ? TIME.exec(value.trim()) : null;
   if (m) {
-    const h = Number(m[1]), mi = Number(m[2]), s = Number(m[3] ?? 0);
+    const h = Number(m[1]),
+      mi = Number(m[2]),
+      s = Number(m[3] ?? 0);
     if (h <= 23 && mi <= 59 && s <= 59) return h * 3600 + mi * 60 + s;
   }
   throw invalid(origin, `${show(value)} is not a time of day (HH:MM or HH:MM:SS).`);
@@ -171,7 +173,9 @@ export function parseInstant(value: unknown, origin: Origin, time: TimeContext):
     const m = DATE_TIME.exec(s);
     if (m) {
       const day = validDate(Number(m[1]), Number(m[2]), Number(m[3]));
-      const h = Number(m[4]), mi = Number(m[5]), sec = Number(m[6] ?? 0);
+      const h = Number(m[4]),
+        mi = Number(m[5]),
+        sec = Number(m[6] ?? 0);
       if (day !== null && h <= 23 && mi <= 59 && sec <= 59) {
         const frac = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
         const wall = day * DAY_MS + ((h * 60 + mi) * 60 + sec) * 1000 + frac;

@@ -119,7 +119,9 @@ export class Walker {
   private refuseParamsInLiteral(literal: string, frame: Frame) {
     const name = paramRefsIn(literal).find((n) => frame.args!.has(n));
     if (name !== undefined) {
-      throw sqlError(`Snippet "${frame.stack.at(-1)}": {{${name}}} is inside quotes, where it cannot be bound; write it outside, e.g. 'prefix' || {{${name}}}.`);
+      throw sqlError(
+        `Snippet "${frame.stack.at(-1)}": {{${name}}} is inside quotes, where it cannot be bound; write it outside, e.g. 'prefix' || {{${name}}}.`,
+      );
     }
   }
 
@@ -140,7 +142,10 @@ export class Walker {
     }
     const def = this.byName.get(ref.name);
     if (!def) {
-      if (looksBuiltIn(ref.name)) throw sqlError(`[${ref.name}] is not a built-in snippet; the built-ins are CAIRN_USER_EMAIL, CAIRN_USER_FIRSTNAME, CAIRN_USER_LASTNAME, CAIRN_USER_ROLE, CAIRN_DASHBOARD_NAME and CAIRN_DASHBOARD_ID.`);
+      if (looksBuiltIn(ref.name))
+        throw sqlError(
+          `[${ref.name}] is not a built-in snippet; the built-ins are CAIRN_USER_EMAIL, CAIRN_USER_FIRSTNAME, CAIRN_USER_LASTNAME, CAIRN_USER_ROLE, CAIRN_DASHBOARD_NAME and CAIRN_DASHBOARD_ID.`,
+        );
       return null;
     }
     if (frame.stack.includes(ref.name)) {
@@ -170,4 +175,3 @@ export class Walker {
     return this.walk(def.text, { stack: [...frame.stack, ref.name], args });
   }
 }
-

@@ -24,8 +24,10 @@ async function main(): Promise<number> {
   }
   try {
     const sample = await ensureSampleDatabase(url, { password });
-    console.error(`Sample database ${sample.database} is ready (${sample.shop.created ? 'shop loaded' : 'shop already there'}); ` +
-      `CONNECT on ${sample.metadataDatabase} is no longer granted to PUBLIC.`);
+    console.error(
+      `Sample database ${sample.database} is ready (${sample.shop.created ? 'shop loaded' : 'shop already there'}); ` +
+        `CONNECT on ${sample.metadataDatabase} is no longer granted to PUBLIC.`,
+    );
     console.error(`Its connection string (the SAMPLE_DB Hyperdrive): ${redactUrl(sample.url)}`);
     if (process.argv.includes('--print-url')) console.log(sample.url);
   } catch (err) {

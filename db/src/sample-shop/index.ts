@@ -3,9 +3,7 @@
  * database of its own (setup.ts), readable only by the LOGIN role `cairn_sample`.
  */
 import type postgres from 'postgres';
-import {
-  ANCHOR_DATE, SAMPLE_LOGIN_ROLE, SAMPLE_SHOP_SCHEMA, SAMPLE_SHOP_VERSION,
-} from './constants.ts';
+import { ANCHOR_DATE, SAMPLE_LOGIN_ROLE, SAMPLE_SHOP_SCHEMA, SAMPLE_SHOP_VERSION } from './constants.ts';
 import { constraintsSql, createTablesSql, fillTablesSql, lit } from './sql.ts';
 
 export * from './constants.ts';
@@ -13,9 +11,7 @@ export * from './constants.ts';
 /** Serializes concurrent loads into one database (an arbitrary constant). */
 const LOAD_LOCK = 4_711_002;
 
-export const SAMPLE_SHOP_TABLES = [
-  'currencies', 'countries', 'products', 'customers', 'orders', 'order_items', 'web_sessions',
-] as const;
+export const SAMPLE_SHOP_TABLES = ['currencies', 'countries', 'products', 'customers', 'orders', 'order_items', 'web_sessions'] as const;
 
 export interface LoadSampleShopResult {
   /** False when the current version was already there and nothing was written. */

@@ -17,7 +17,14 @@
  * CREATEDB). `npm start`, `npm test`, scripts/dev-db.ts, the benchmark and `npm run db:sample` call it.
  */
 import postgres from 'postgres';
-import { DEFAULT_SAMPLE_PASSWORD, SAMPLE_CANCEL_FUNCTION, SAMPLE_CONTROL_SCHEMA, SAMPLE_DATABASE_SUFFIX, SAMPLE_LOGIN_ROLE, SAMPLE_SHOP_SCHEMA } from './constants.ts';
+import {
+  DEFAULT_SAMPLE_PASSWORD,
+  SAMPLE_CANCEL_FUNCTION,
+  SAMPLE_CONTROL_SCHEMA,
+  SAMPLE_DATABASE_SUFFIX,
+  SAMPLE_LOGIN_ROLE,
+  SAMPLE_SHOP_SCHEMA,
+} from './constants.ts';
 import { loadSampleShop, type LoadSampleShopResult } from './index.ts';
 import { lit } from './sql.ts';
 import { moveSampleShopDates, type MoveResult } from './dates.ts';
@@ -161,7 +168,8 @@ export async function ensureSampleDatabase(adminUrl: string, opts: SampleDatabas
       'REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC',
       'REVOKE EXECUTE ON FUNCTION pg_catalog.pg_stat_get_activity(integer) FROM PUBLIC',
       'REVOKE EXECUTE ON FUNCTION pg_catalog.pg_stat_get_backend_activity(integer) FROM PUBLIC',
-    ]) await inSample.unsafe(stmt);
+    ])
+      await inSample.unsafe(stmt);
     // The same role may signal its own sessions: without this, one organization's sample SQL could
     // cancel or end every other organization's running sample queries. Cairn's own cancel goes through
     // a function that signals only the session whose per-run application_name (a random tag the SQL
@@ -179,7 +187,8 @@ export async function ensureSampleDatabase(adminUrl: string, opts: SampleDatabas
          $fn$`,
       `REVOKE ALL ON FUNCTION ${SAMPLE_CANCEL_FUNCTION}(integer, text) FROM PUBLIC`,
       `GRANT EXECUTE ON FUNCTION ${SAMPLE_CANCEL_FUNCTION}(integer, text) TO ${SAMPLE_LOGIN_ROLE}`,
-    ]) await inSample.unsafe(stmt);
+    ])
+      await inSample.unsafe(stmt);
   } finally {
     await inSample.end({ timeout: 5 });
   }

@@ -3,8 +3,15 @@
  * function (no random()), so two loads produce byte-identical tables on any PostgreSQL-compatible server.
  */
 import {
-  FIRST_NAMES, LAST_NAMES, PERIOD_END, PERIOD_START, PRODUCT_ADJECTIVES, SAMPLE_CATEGORIES, SAMPLE_COUNTRIES,
-  SAMPLE_CURRENCIES, SAMPLE_SIZES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  PERIOD_END,
+  PERIOD_START,
+  PRODUCT_ADJECTIVES,
+  SAMPLE_CATEGORIES,
+  SAMPLE_COUNTRIES,
+  SAMPLE_CURRENCIES,
+  SAMPLE_SIZES,
 } from './constants.ts';
 
 const S = 'sample_shop';
@@ -89,9 +96,7 @@ export function createTablesSql(): string[] {
 export function fillTablesSql(): string[] {
   const currencies = SAMPLE_CURRENCIES.map((c) => `(${lit(c.code)}, ${lit(c.name)}, ${c.eur_rate})`).join(', ');
   const countries = SAMPLE_COUNTRIES.map((c) => `(${lit(c.code)}, ${lit(c.name)}, ${lit(c.currency)})`).join(', ');
-  const categories = SAMPLE_CATEGORIES.map(
-    (c, i) => `(${i}, ${lit(c.name)}, ${c.min}, ${c.max}, ${textArray(c.items)})`,
-  ).join(', ');
+  const categories = SAMPLE_CATEGORIES.map((c, i) => `(${i}, ${lit(c.name)}, ${c.min}, ${c.max}, ${textArray(c.items)})`).join(', ');
   const start = `${lit(PERIOD_START)}::timestamptz`;
   const end = `${lit(PERIOD_END)}::timestamptz`;
   // Customers sign up from six months before the period to three days before its end, more of them lately.

@@ -19,10 +19,7 @@ export const sqlAlerts = pgTable(
     run_at: text(),
     /** Minutes between runs, for run_schedule every. */
     run_every: integer(),
-    trigger_condition: text()
-      .$type<'has_results' | 'no_results' | 'greater_than' | 'lower_than' | 'equal' | 'not_equal'>()
-      .notNull()
-      .default('has_results'),
+    trigger_condition: text().$type<'has_results' | 'no_results' | 'greater_than' | 'lower_than' | 'equal' | 'not_equal'>().notNull().default('has_results'),
     trigger_value: doublePrecision(),
     email_condition: text().$type<'triggered' | 'changed' | 'all'>().notNull(),
     emails: text(),
@@ -53,9 +50,7 @@ export const sqlAlertResults = pgTable(
       .notNull()
       .references(() => sqlAlerts.id, { onDelete: 'cascade' }),
     execution_id: text(),
-    result_status: text()
-      .$type<'ok' | 'alert_triggered' | 'alert_error' | 'query_error' | 'internal_error' | 'internal_timeout' | 'cancelled'>()
-      .notNull(),
+    result_status: text().$type<'ok' | 'alert_triggered' | 'alert_error' | 'query_error' | 'internal_error' | 'internal_timeout' | 'cancelled'>().notNull(),
     error_message: text(),
     sql_query: text(),
     sql_query_duration: integer(),

@@ -1,6 +1,4 @@
-import {
-  boolean, index, integer, jsonb, pgTable, primaryKey, text,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { FiltersConfiguration, InputParameters, LayoutTile, TimeZoneConfig } from '@cairn/core';
 import { createdAt, orgId, ts, updatedAt } from './common.ts';
 import { organizations, userGroups, users } from './organizations.ts';
@@ -223,8 +221,5 @@ export const sqlSnippetUses = pgTable(
       .notNull()
       .references(() => sqlSnippets.id, { onDelete: 'cascade' }),
   },
-  (t) => [
-    primaryKey({ columns: [t.owner_type, t.owner_id, t.sql_snippet_id] }),
-    index('snippet_uses_snippet_idx').on(t.sql_snippet_id),
-  ],
+  (t) => [primaryKey({ columns: [t.owner_type, t.owner_id, t.sql_snippet_id] }), index('snippet_uses_snippet_idx').on(t.sql_snippet_id)],
 );

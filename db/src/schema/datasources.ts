@@ -3,8 +3,22 @@ import { createdAt, orgId, ts, updatedAt } from './common.ts';
 import { organizations } from './organizations.ts';
 
 export const DATABASE_TYPES = [
-  'postgres', 'redshift', 'mysql', 'mariadb', 'oracle', 'mssql', 'bigquery', 'athena', 'presto', 'trino',
-  'snowflake', 'vertica', 'mongodb', 'mongodbatlas', 'databricks', 'clickhouse',
+  'postgres',
+  'redshift',
+  'mysql',
+  'mariadb',
+  'oracle',
+  'mssql',
+  'bigquery',
+  'athena',
+  'presto',
+  'trino',
+  'snowflake',
+  'vertica',
+  'mongodb',
+  'mongodbatlas',
+  'databricks',
+  'clickhouse',
 ] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 

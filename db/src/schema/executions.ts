@@ -6,13 +6,19 @@ import { organizations } from './organizations.ts';
 import { datasources } from './datasources.ts';
 
 export const EXECUTION_STATUSES = [
-  'starting', 'running', 'waiting', 'scheduled', 'cancelled', 'success', 'query_error', 'timed_out',
-  'internal_error', 'internal_timeout',
+  'starting',
+  'running',
+  'waiting',
+  'scheduled',
+  'cancelled',
+  'success',
+  'query_error',
+  'timed_out',
+  'internal_error',
+  'internal_timeout',
 ] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-export const FINISHED_STATUSES: readonly ExecutionStatus[] = [
-  'cancelled', 'success', 'query_error', 'timed_out', 'internal_error', 'internal_timeout',
-];
+export const FINISHED_STATUSES: readonly ExecutionStatus[] = ['cancelled', 'success', 'query_error', 'timed_out', 'internal_error', 'internal_timeout'];
 
 export const executions = pgTable(
   'executions',
@@ -20,9 +26,7 @@ export const executions = pgTable(
     id: text().primaryKey(),
     organization_id: orgId().references(() => organizations.id, { onDelete: 'cascade' }),
     datasource_id: text().references(() => datasources.id, { onDelete: 'cascade' }),
-    execution_type: text()
-      .$type<'sql_query' | 'sql_filter' | 'sql_alert' | 'almanach_query' | 'export_query'>()
-      .notNull(),
+    execution_type: text().$type<'sql_query' | 'sql_filter' | 'sql_alert' | 'almanach_query' | 'export_query'>().notNull(),
     execution_status: text().$type<ExecutionStatus>().notNull().default('starting'),
     report_id: text(),
     filter_id: text(),
@@ -51,8 +55,7 @@ export const executions = pgTable(
   (t) => [
     index('executions_org_idx').on(t.organization_id, t.created_at),
     index('executions_hash_idx').on(t.organization_id, t.params_hash),
-    index('executions_lease_idx').on(t.lease_expires_at)
-      .where(sql`${t.execution_status} in ('starting', 'running', 'waiting', 'scheduled')`),
+    index('executions_lease_idx').on(t.lease_expires_at).where(sql`${t.execution_status} in ('starting', 'running', 'waiting', 'scheduled')`),
   ],
 );
 

@@ -1,7 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Grant, Role } from '@cairn/core';
 import { createdAt, orgId, ts, updatedAt } from './common.ts';
 
@@ -63,8 +61,7 @@ export const users = pgTable(
   (t) => [
     // One account per address across Cairn; pending invitations do not count (migration 0009), so an
     // invitation answers the same whether or not the address has an account elsewhere.
-    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`)
-      .where(sql`${t.invitation_created_at} IS NULL OR ${t.invitation_accepted_at} IS NOT NULL`),
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`).where(sql`${t.invitation_created_at} IS NULL OR ${t.invitation_accepted_at} IS NOT NULL`),
     uniqueIndex('users_org_email_unique').on(t.organization_id, sql`lower(${t.email})`),
     index('users_org_idx').on(t.organization_id),
   ],
@@ -140,10 +137,7 @@ export const userGroups = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
-  (t) => [
-    index('user_groups_org_idx').on(t.organization_id),
-    uniqueIndex('user_groups_builtin_unique').on(t.organization_id, t.built_in_behavior),
-  ],
+  (t) => [index('user_groups_org_idx').on(t.organization_id), uniqueIndex('user_groups_builtin_unique').on(t.organization_id, t.built_in_behavior)],
 );
 
 export const userGroupMembers = pgTable(

@@ -8,7 +8,9 @@ import { organizations } from './organizations.ts';
  * The OIDC client secret is sealed like other secrets (core encryptSecret under SECRET_KEY).
  */
 export const ssoConnections = pgTable('sso_connections', {
-  organization_id: text().primaryKey().references(() => organizations.id, { onDelete: 'cascade' }),
+  organization_id: text()
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
   protocol: text().$type<'oidc' | 'saml'>().notNull(),
   /** google, entra, okta or generic: only changes the hints the admin page shows. */
   preset: text().notNull().default('generic'),

@@ -1,6 +1,14 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
-  ApiError, generateApiKey, isPermission, isRegion, type Region, newId, RESTRICTABLE_RESOURCE_TYPES, sha256Hex, type Grant,
+  ApiError,
+  generateApiKey,
+  isPermission,
+  isRegion,
+  type Region,
+  newId,
+  RESTRICTABLE_RESOURCE_TYPES,
+  sha256Hex,
+  type Grant,
   type RestrictableResourceType,
 } from '@cairn/core';
 import { apiKeys, dashboards, datasources, organizations, sqlAlerts } from '../schema/index.ts';
@@ -21,7 +29,11 @@ export interface CreateApiKeyInput {
 const RESOURCE_TABLES = { dashboards, datasources, sql_alerts: sqlAlerts } as const;
 
 async function requireOrganization(ex: Executor, organizationId: string): Promise<Region> {
-  const found = await ex.select({ id: organizations.id, region: organizations.region }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+  const found = await ex
+    .select({ id: organizations.id, region: organizations.region })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
   if (found.length === 0) throw new ApiError('not_found', `No organization with id ${organizationId}.`);
   return isRegion(found[0]!.region) ? found[0]!.region : 'eu';
 }
@@ -71,11 +83,7 @@ export async function validateGrants(ex: Executor, organizationId: string, grant
  * Creates an API key. The full key (`cairn_<region>_<key id>_<secret>`, D53) is returned once, here, and never again:
  * the row keeps the key id and the SHA-256 of the secret part only.
  */
-export async function createApiKey(
-  db: Db,
-  input: CreateApiKeyInput,
-  opts: { actor?: Actor } = {},
-): Promise<{ apiKey: ApiKeyRow; secret: string }> {
+export async function createApiKey(db: Db, input: CreateApiKeyInput, opts: { actor?: Actor } = {}): Promise<{ apiKey: ApiKeyRow; secret: string }> {
   const actor = opts.actor ?? SYSTEM_ACTOR;
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) throw new ApiError('invalid_attribute', 'The API key name must not be empty.');
@@ -110,11 +118,7 @@ export async function createApiKey(
 /** The organization's API keys, oldest first, without their secret hashes. */
 export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKeySummary[]> {
   await requireOrganization(db, organizationId);
-  const rows = await db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.organization_id, organizationId))
-    .orderBy(asc(apiKeys.created_at), asc(apiKeys.id));
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.organization_id, organizationId)).orderBy(asc(apiKeys.created_at), asc(apiKeys.id));
   return rows.map(({ secret_hash: _hidden, ...rest }) => rest);
 }
 
@@ -129,9 +133,7 @@ export async function setApiKeyEnabled(
 ): Promise<ApiKeySummary> {
   const actor = opts.actor ?? SYSTEM_ACTOR;
   return db.transaction(async (tx) => {
-    const where = input.organizationId
-      ? and(eq(apiKeys.id, input.id), eq(apiKeys.organization_id, input.organizationId))
-      : eq(apiKeys.id, input.id);
+    const where = input.organizationId ? and(eq(apiKeys.id, input.id), eq(apiKeys.organization_id, input.organizationId)) : eq(apiKeys.id, input.id);
     const [row] = await tx.update(apiKeys).set({ enabled: input.enabled }).where(where).returning();
     if (!row) throw new ApiError('not_found', `No API key with id ${input.id}.`);
     await audit(tx, actor, {

@@ -217,8 +217,13 @@ ORDER BY 1, 2`,
     name: 'Revenue and orders by category, product and quarter',
     description: 'Multi-pivot table: categories with their products, quarters across, two measures; collapse a category to its subtotal.',
     chart: {
-      type: 'multi_pivot', rows: ['category', 'product'], columns: ['quarter'],
-      values: [{ column: 'revenue_eur', aggregation: 'sum' }, { column: 'orders', aggregation: 'sum' }],
+      type: 'multi_pivot',
+      rows: ['category', 'product'],
+      columns: ['quarter'],
+      values: [
+        { column: 'revenue_eur', aggregation: 'sum' },
+        { column: 'orders', aggregation: 'sum' },
+      ],
       format: { decimals: 0 },
     },
     sql: `SELECT p.category,
@@ -278,17 +283,24 @@ export async function createChartGallery(
       organization_id: org,
       user_id: input.ownerUserId,
       name: CHART_GALLERY_NAME,
-      description: 'One report per chart type on the sample shop: numbers, gauge, line, bar, pie, maps, XY, word cloud, histogram, hierarchies, pivots and a table.',
+      description:
+        'One report per chart type on the sample shop: numbers, gauge, line, bar, pie, maps, XY, word cloud, histogram, hierarchies, pivots and a table.',
       share_mode: 'all_users',
       layout,
       default_parameters: { aggregation: 'month' },
       filters_configuration: { apply_immediately: true, aggregation_options: ['day', 'week', 'month', 'quarter', 'year'] },
     })
     .returning();
-  await audit(ex, actor, { organizationId: org, action: 'create', resourceType: 'dashboard', resourceId: dashboard!.id, details: { name: CHART_GALLERY_NAME } });
-  await ex.insert(dashboardFilters).values(
-    input.filters.map((f, position) => ({ organization_id: org, dashboard_id: dashboard!.id, filter_id: f.id, position })),
-  );
+  await audit(ex, actor, {
+    organizationId: org,
+    action: 'create',
+    resourceType: 'dashboard',
+    resourceId: dashboard!.id,
+    details: { name: CHART_GALLERY_NAME },
+  });
+  await ex
+    .insert(dashboardFilters)
+    .values(input.filters.map((f, position) => ({ organization_id: org, dashboard_id: dashboard!.id, filter_id: f.id, position })));
   await ex.insert(reports).values(
     GALLERY_REPORTS.map((r, i) => ({
       id: reportIds[i]!,

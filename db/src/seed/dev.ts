@@ -3,9 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readJsonObject } from '../dev-config.ts';
 import { dirname } from 'node:path';
 import { and, eq, sql as dsql } from 'drizzle-orm';
-import {
-  hashPassword, parseApiKey, PERMISSIONS, sha256Hex, timingSafeEqual, verifyPassword,
-} from '@cairn/core';
+import { hashPassword, parseApiKey, PERMISSIONS, sha256Hex, timingSafeEqual, verifyPassword } from '@cairn/core';
 import { createDb, type Db } from '../client.ts';
 import { migrate } from '../migrate.ts';
 import { ensureSampleDatabase } from '../sample-shop/setup.ts';
@@ -29,7 +27,6 @@ export interface DevSeedResult extends DevCredentials {
   /** The sample datasource's connection: the sample database as the login role cairn_sample (D32). */
   sample_database_url: string;
 }
-
 
 function credentialsIn(file: Record<string, unknown> | null): DevCredentials | null {
   if (!file) return null;
@@ -67,7 +64,10 @@ async function resetPassword(db: Db, user: { id: string; organization_id: string
   await db.transaction(async (tx) => {
     await tx.update(users).set({ password_hash: hash }).where(eq(users.id, user.id));
     await audit(tx, SYSTEM_ACTOR, {
-      organizationId: user.organization_id, action: 'reset_password', resourceType: 'user', resourceId: user.id,
+      organizationId: user.organization_id,
+      action: 'reset_password',
+      resourceType: 'user',
+      resourceId: user.id,
     });
   });
   return password;

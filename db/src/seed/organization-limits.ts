@@ -46,9 +46,12 @@ export async function setOrganizationLimits(
     if (input.datasources !== undefined) change.plan_datasources = input.datasources;
     let row = before;
     if (Object.keys(change).length) {
-      [row] = await tx.update(organizations).set(change).where(eq(organizations.id, before.id)).returning() as [typeof before];
+      [row] = (await tx.update(organizations).set(change).where(eq(organizations.id, before.id)).returning()) as [typeof before];
       await audit(tx, actor, {
-        organizationId: before.id, action: 'set_limits', resourceType: 'organization', resourceId: before.id,
+        organizationId: before.id,
+        action: 'set_limits',
+        resourceType: 'organization',
+        resourceId: before.id,
         details: { analyst_seats: row.plan_analyst_seats, datasources: row.plan_datasources },
       });
     }

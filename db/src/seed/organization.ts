@@ -75,22 +75,25 @@ function validate(input: CreateOrganizationInput): { name: string; email: string
  * One transaction; every created row gets an audit entry. Throws ApiError invalid_attribute for bad input
  * and conflict when a user with that email already exists.
  */
-export async function createOrganization(
-  db: Db,
-  input: CreateOrganizationInput,
-  opts: { actor?: Actor } = {},
-): Promise<CreateOrganizationResult> {
+export async function createOrganization(db: Db, input: CreateOrganizationInput, opts: { actor?: Actor } = {}): Promise<CreateOrganizationResult> {
   const actor = opts.actor ?? SYSTEM_ACTOR;
   const { name, email, region } = validate(input);
   const adminPassword = input.adminPassword ?? generateReadablePassword();
   const passwordHash = await hashPassword(adminPassword);
 
-  const taken = await db.select({ id: users.id }).from(users).where(eq(dsql`lower(${users.email})`, email.toLowerCase())).limit(1);
+  const taken = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(dsql`lower(${users.email})`, email.toLowerCase()))
+    .limit(1);
   if (taken.length > 0) throw new ApiError('conflict', `A user with the email ${email} already exists.`);
 
   try {
     return await db.transaction(async (tx) => {
-      const [organization] = await tx.insert(organizations).values({ id: newId('organization'), name, region }).returning();
+      const [organization] = await tx
+        .insert(organizations)
+        .values({ id: newId('organization'), name, region })
+        .returning();
       const orgId = organization!.id;
       const log = (resourceType: string, resourceId: string, details?: Record<string, unknown>) =>
         audit(tx, actor, { organizationId: orgId, action: 'create', resourceType, resourceId, details });
@@ -118,9 +121,7 @@ export async function createOrganization(
         ])
         .returning();
       for (const g of groups) await log('user_group', g.id, { name: g.name });
-      await tx
-        .insert(userGroupMembers)
-        .values(groups.map((g) => ({ organization_id: orgId, user_group_id: g.id, user_id: admin!.id })));
+      await tx.insert(userGroupMembers).values(groups.map((g) => ({ organization_id: orgId, user_group_id: g.id, user_id: admin!.id })));
 
       const [sampleDatasource] = await tx
         .insert(datasources)

@@ -4,9 +4,7 @@
  * Each report uses both dashboard filters: the date range `order_date` and the country dropdown `country`.
  */
 import { newId } from '@cairn/core';
-import {
-  dashboardFilters, dashboards, filters, reportFilters, reports, type LayoutTile,
-} from '../schema/index.ts';
+import { dashboardFilters, dashboards, filters, reportFilters, reports, type LayoutTile } from '../schema/index.ts';
 import { SAMPLE_COUNTRIES } from '../sample-shop/constants.ts';
 import { audit, type Actor, type Executor } from './audit.ts';
 import { createChartGallery } from './chart-gallery.ts';
@@ -174,9 +172,9 @@ export async function createSampleDashboard(
     ])
     .returning();
   for (const f of createdFilters) await log('filter', f.id, { variable_name: f.variable_name });
-  await ex.insert(dashboardFilters).values(
-    createdFilters.map((f, position) => ({ organization_id: org, dashboard_id: dashboard!.id, filter_id: f.id, position })),
-  );
+  await ex
+    .insert(dashboardFilters)
+    .values(createdFilters.map((f, position) => ({ organization_id: org, dashboard_id: dashboard!.id, filter_id: f.id, position })));
 
   const createdReports = await ex
     .insert(reports)
@@ -195,11 +193,7 @@ export async function createSampleDashboard(
     )
     .returning();
   for (const r of createdReports) await log('report', r.id, { name: r.name });
-  await ex.insert(reportFilters).values(
-    createdReports.flatMap((r) =>
-      createdFilters.map((f) => ({ organization_id: org, report_id: r.id, filter_id: f.id })),
-    ),
-  );
+  await ex.insert(reportFilters).values(createdReports.flatMap((r) => createdFilters.map((f) => ({ organization_id: org, report_id: r.id, filter_id: f.id }))));
 
   // The chart gallery sits next to it, on the same datasource and filters.
   await createChartGallery(ex, actor, { organizationId: org, ownerUserId: input.ownerUserId, datasourceId: input.datasourceId, filters: createdFilters });

@@ -34,7 +34,9 @@ export function ErrorPage({ error, home = { href: '/', label: 'Go to the documen
       <p>{info.text}</p>
       {info.detail ? <p className="error-page__detail">{info.detail}</p> : null}
       <p>
-        <Link className="button button--primary" to={home.href}>{home.label}</Link>
+        <Link className="button button--primary" to={home.href}>
+          {home.label}
+        </Link>
       </p>
     </main>
   );

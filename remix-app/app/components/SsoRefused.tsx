@@ -6,8 +6,14 @@ export function SsoRefused({ error, reason }: { error: string; reason?: string |
   return (
     <AuthCard foot={<Link to="/">Documentation</Link>}>
       <h1>Single sign-on failed</h1>
-      <div className="alert alert--error" role="alert" data-testid="sso-error" data-reason={reason ?? undefined}>{error}</div>
-      <p><Link to="/app/login" className="button button--block">Back to sign-in</Link></p>
+      <div className="alert alert--error" role="alert" data-testid="sso-error" data-reason={reason ?? undefined}>
+        {error}
+      </div>
+      <p>
+        <Link to="/app/login" className="button button--block">
+          Back to sign-in
+        </Link>
+      </p>
     </AuthCard>
   );
 }

@@ -19,7 +19,7 @@ export function ThemeScope({ children }: { children: ReactNode }) {
   });
   useEffect(() => {
     const fromDom = document.documentElement.getAttribute('data-theme');
-    const theme: Theme = urlTheme ?? (fromDom === 'dark' ? 'dark' : fromDom === 'light' ? 'light' : readStoredTheme() ?? 'light');
+    const theme: Theme = urlTheme ?? (fromDom === 'dark' ? 'dark' : fromDom === 'light' ? 'light' : (readStoredTheme() ?? 'light'));
     store.set(themeAtom, theme);
     document.documentElement.setAttribute('data-theme', theme);
   }, [store, urlTheme]);

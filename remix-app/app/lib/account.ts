@@ -37,16 +37,17 @@ export function fieldProblem(intent: AccountIntent, field: string, message: stri
 /** "Firefox on Linux" from a User-Agent header; "Unknown browser" when it says nothing recognisable. */
 export function browserOf(userAgent: string | null | undefined): string {
   const ua = userAgent ?? '';
-  const browser = /Edg\//.test(ua) ? 'Edge'
-    : /Firefox\//.test(ua) ? 'Firefox'
-      : /Chrom(e|ium)\//.test(ua) ? 'Chrome'
-        : /Safari\//.test(ua) ? 'Safari'
-          : null;
-  const os = /Android/.test(ua) ? 'Android'
-    : /iPhone|iPad/.test(ua) ? 'iOS'
-      : /Windows/.test(ua) ? 'Windows'
-        : /Mac OS X|Macintosh/.test(ua) ? 'macOS'
-          : /Linux/.test(ua) ? 'Linux'
+  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : null;
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
             : null;
   if (!browser) return os ? `Unknown browser on ${os}` : 'Unknown browser';
   return os ? `${browser} on ${os}` : browser;

@@ -2,9 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { alertBody, formFromAlert, newAlertForm, summarizeRun, valuesFromFormData, type AlertAttributes } from './alert-form';
 
 const stored: AlertAttributes = {
-  name: 'Big day', description: null, sql_query: 'SELECT count(*) FROM orders', run_schedule: 'every', run_at: null, run_every: 90,
-  trigger_condition: 'greater_than', trigger_value: 100, email_condition: 'triggered', emails: 'ops@example.com', cc_emails: null,
-  bcc_emails: null, error_emails: 'dev@example.com', attach_as: 'csv',
+  name: 'Big day',
+  description: null,
+  sql_query: 'SELECT count(*) FROM orders',
+  run_schedule: 'every',
+  run_at: null,
+  run_every: 90,
+  trigger_condition: 'greater_than',
+  trigger_value: 100,
+  email_condition: 'triggered',
+  emails: 'ops@example.com',
+  cc_emails: null,
+  bcc_emails: null,
+  error_emails: 'dev@example.com',
+  attach_as: 'csv',
 };
 
 describe('alert form ↔ attributes', () => {
@@ -18,11 +29,22 @@ describe('alert form ↔ attributes', () => {
     expect(f).toMatchObject({ run_every: '90', trigger_value: '100', cc_emails: '', attach_as: 'csv', datasource: 'dsr_1' });
     expect(alertBody(f, 'sal_1')).toEqual({
       data: {
-        type: 'sql_alerts', id: 'sal_1',
+        type: 'sql_alerts',
+        id: 'sal_1',
         attributes: {
-          name: 'Big day', description: null, sql_query: 'SELECT count(*) FROM orders', run_schedule: 'every', run_every: 90,
-          trigger_condition: 'greater_than', trigger_value: 100, email_condition: 'triggered', attach_as: 'csv',
-          emails: 'ops@example.com', cc_emails: null, bcc_emails: null, error_emails: 'dev@example.com',
+          name: 'Big day',
+          description: null,
+          sql_query: 'SELECT count(*) FROM orders',
+          run_schedule: 'every',
+          run_every: 90,
+          trigger_condition: 'greater_than',
+          trigger_value: 100,
+          email_condition: 'triggered',
+          attach_as: 'csv',
+          emails: 'ops@example.com',
+          cc_emails: null,
+          bcc_emails: null,
+          error_emails: 'dev@example.com',
         },
         relationships: { datasource: { data: { type: 'datasources', id: 'dsr_1' } } },
       },
@@ -61,7 +83,10 @@ describe('summarizeRun', () => {
 
   it('says a triggered alert mailed its recipients', () => {
     expect(summarizeRun({ ...base, status: 'alert_triggered' })).toEqual({
-      tone: 'warn', headline: expect.stringMatching(/triggered/), mail: 'E-mail sent to a@example.com.', error: null,
+      tone: 'warn',
+      headline: expect.stringMatching(/triggered/),
+      mail: 'E-mail sent to a@example.com.',
+      error: null,
     });
   });
 

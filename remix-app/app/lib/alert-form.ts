@@ -16,14 +16,22 @@ export type TriggerCondition = (typeof TRIGGER_CONDITIONS)[number];
 export type EmailCondition = (typeof EMAIL_CONDITIONS)[number];
 
 export const SCHEDULE_LABELS: Record<RunSchedule, string> = {
-  disabled: 'Manual runs only (schedule off)', at: 'Daily at given times', every: 'Every N minutes',
+  disabled: 'Manual runs only (schedule off)',
+  at: 'Daily at given times',
+  every: 'Every N minutes',
 };
 export const CONDITION_LABELS: Record<TriggerCondition, string> = {
-  has_results: 'The query has results', no_results: 'The query has no results', greater_than: 'Its value is greater than',
-  lower_than: 'Its value is lower than', equal: 'Its value equals', not_equal: 'Its value does not equal',
+  has_results: 'The query has results',
+  no_results: 'The query has no results',
+  greater_than: 'Its value is greater than',
+  lower_than: 'Its value is lower than',
+  equal: 'Its value equals',
+  not_equal: 'Its value does not equal',
 };
 export const EMAIL_CONDITION_LABELS: Record<EmailCondition, string> = {
-  triggered: 'When the alert triggers', changed: 'When its status changes', all: 'After every run',
+  triggered: 'When the alert triggers',
+  changed: 'When its status changes',
+  all: 'After every run',
 };
 
 /** The alert's attributes as the API answers them (the writable ones and the run state). */
@@ -51,27 +59,62 @@ export interface AlertAttributes {
 
 /** Every form field as the text the inputs hold. */
 export type AlertFormValues = Record<
-  'name' | 'description' | 'sql_query' | 'datasource' | 'run_schedule' | 'run_at' | 'run_every' | 'trigger_condition' | 'trigger_value'
-  | 'email_condition' | 'emails' | 'cc_emails' | 'bcc_emails' | 'error_emails' | 'attach_as',
+  | 'name'
+  | 'description'
+  | 'sql_query'
+  | 'datasource'
+  | 'run_schedule'
+  | 'run_at'
+  | 'run_every'
+  | 'trigger_condition'
+  | 'trigger_value'
+  | 'email_condition'
+  | 'emails'
+  | 'cc_emails'
+  | 'bcc_emails'
+  | 'error_emails'
+  | 'attach_as',
   string
 >;
 
 /** A new alert's form: the API's required choices preset to the safest values (manual runs, mail on trigger). */
 export function newAlertForm(datasource = ''): AlertFormValues {
   return {
-    name: '', description: '', sql_query: '', datasource, run_schedule: 'disabled', run_at: '', run_every: '60',
-    trigger_condition: 'has_results', trigger_value: '', email_condition: 'triggered',
-    emails: '', cc_emails: '', bcc_emails: '', error_emails: '', attach_as: '',
+    name: '',
+    description: '',
+    sql_query: '',
+    datasource,
+    run_schedule: 'disabled',
+    run_at: '',
+    run_every: '60',
+    trigger_condition: 'has_results',
+    trigger_value: '',
+    email_condition: 'triggered',
+    emails: '',
+    cc_emails: '',
+    bcc_emails: '',
+    error_emails: '',
+    attach_as: '',
   };
 }
 
 export function formFromAlert(a: AlertAttributes, datasource: string): AlertFormValues {
   return {
-    name: a.name, description: a.description ?? '', sql_query: a.sql_query, datasource,
-    run_schedule: a.run_schedule, run_at: a.run_at ?? '', run_every: a.run_every === null ? '60' : String(a.run_every),
-    trigger_condition: a.trigger_condition, trigger_value: a.trigger_value === null ? '' : String(a.trigger_value),
-    email_condition: a.email_condition, emails: a.emails ?? '', cc_emails: a.cc_emails ?? '', bcc_emails: a.bcc_emails ?? '',
-    error_emails: a.error_emails ?? '', attach_as: a.attach_as ?? '',
+    name: a.name,
+    description: a.description ?? '',
+    sql_query: a.sql_query,
+    datasource,
+    run_schedule: a.run_schedule,
+    run_at: a.run_at ?? '',
+    run_every: a.run_every === null ? '60' : String(a.run_every),
+    trigger_condition: a.trigger_condition,
+    trigger_value: a.trigger_value === null ? '' : String(a.trigger_value),
+    email_condition: a.email_condition,
+    emails: a.emails ?? '',
+    cc_emails: a.cc_emails ?? '',
+    bcc_emails: a.bcc_emails ?? '',
+    error_emails: a.error_emails ?? '',
+    attach_as: a.attach_as ?? '',
   };
 }
 
@@ -152,7 +195,12 @@ export function summarizeRun(r: {
   if (ERROR_STATUSES.has(r.status)) {
     const headline = r.status === 'query_error' ? 'The query failed.' : r.status === 'alert_error' ? 'The result could not be evaluated.' : 'The run failed.';
     const mail = notSent ?? (r.errorEmails ? `Error e-mail sent to ${r.errorEmails}.` : 'No error e-mail: the alert has no error recipients.');
-    return { tone: 'bad', headline, mail, error: r.error && notSent ? r.error.slice(0, r.error.indexOf('The e-mail was not sent')).replace(/[\s—]+$/, '') || null : r.error };
+    return {
+      tone: 'bad',
+      headline,
+      mail,
+      error: r.error && notSent ? r.error.slice(0, r.error.indexOf('The e-mail was not sent')).replace(/[\s—]+$/, '') || null : r.error,
+    };
   }
   const triggered = r.status === 'alert_triggered';
   const headline = triggered ? 'The alert triggered: the condition is met.' : 'The alert did not trigger: the condition is not met.';

@@ -8,7 +8,9 @@ import { summarizeRun, type AlertAttributes, type RunSummary } from './alert-for
 const WAIT_MS = 25_000;
 const POLL_MS = 400;
 
-interface ResultsAnswer { items: { result_status: string; error_message: string | null; created_at: string }[] }
+interface ResultsAnswer {
+  items: { result_status: string; error_message: string | null; created_at: string }[];
+}
 
 export type RunOutcome = { ok: true; summary: RunSummary } | { ok: true; pending: true } | { ok: false; error: string };
 
@@ -32,12 +34,15 @@ export async function runAlertNow(api: ApiClient, id: string): Promise<RunOutcom
   const results = await api.call<ResultsAnswer>('GET', `${path}/results?limit=20`);
   const items = results.ok ? results.body.items : [];
   const latest = items[0];
-  const previous = items.slice(1).find((x) => x.result_status === 'ok' || x.result_status === 'alert_triggered')?.result_status as 'ok' | 'alert_triggered' | undefined;
+  const previous = items.slice(1).find((x) => x.result_status === 'ok' || x.result_status === 'alert_triggered')?.result_status as
+    | 'ok'
+    | 'alert_triggered'
+    | undefined;
   return {
     ok: true,
     summary: summarizeRun({
       status: latest?.result_status ?? alert.last_result_status ?? 'internal_error',
-      error: latest ? latest.error_message : alert.last_error_message ?? null,
+      error: latest ? latest.error_message : (alert.last_error_message ?? null),
       emailCondition: alert.email_condition,
       previous: previous ?? null,
       emails: alert.emails,

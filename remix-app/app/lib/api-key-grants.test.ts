@@ -12,7 +12,13 @@ describe('API key grants ↔ picker fields', () => {
     fd.set('perm_manage_alerts', 'on');
     fd.set('limit_manage_alerts', 'on'); // limited to nothing chosen: every alert
     expect(grantsFromForm(fd)).toEqual([
-      { permission: 'view_dashboards', resources: [{ type: 'dashboards', id: 'dsh_1' }, { type: 'dashboards', id: 'dsh_2' }] },
+      {
+        permission: 'view_dashboards',
+        resources: [
+          { type: 'dashboards', id: 'dsh_1' },
+          { type: 'dashboards', id: 'dsh_2' },
+        ],
+      },
       { permission: 'view_users', resources: null },
       { permission: 'manage_alerts', resources: null },
     ]);
@@ -26,7 +32,10 @@ describe('API key grants ↔ picker fields', () => {
   });
 
   it('starts the picker from a key’s grants', () => {
-    const c = choicesFromGrants([{ permission: 'view_datasources', resources: [{ type: 'datasources', id: 'dsr_9' }] }, { permission: 'view_users', resources: null }]);
+    const c = choicesFromGrants([
+      { permission: 'view_datasources', resources: [{ type: 'datasources', id: 'dsr_9' }] },
+      { permission: 'view_users', resources: null },
+    ]);
     expect(c.view_datasources).toEqual({ on: true, limit: true, only: ['dsr_9'] });
     expect(c.view_users).toEqual({ on: true, limit: false, only: [] });
     expect(c.manage_users).toEqual({ on: false, limit: false, only: [] });

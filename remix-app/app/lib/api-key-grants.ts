@@ -9,9 +9,12 @@ export type ResourceType = 'dashboards' | 'datasources' | 'sql_alerts';
 
 /** Which resources a permission can be limited to. */
 export const RESTRICTABLE: Partial<Record<Permission, ResourceType>> = {
-  view_dashboards: 'dashboards', manage_dashboards: 'dashboards',
-  view_datasources: 'datasources', manage_datasources: 'datasources',
-  view_alerts: 'sql_alerts', manage_alerts: 'sql_alerts',
+  view_dashboards: 'dashboards',
+  manage_dashboards: 'dashboards',
+  view_datasources: 'datasources',
+  manage_datasources: 'datasources',
+  view_alerts: 'sql_alerts',
+  manage_alerts: 'sql_alerts',
 };
 
 const isOn = (form: FormData, name: string) => form.get(name) === 'on' || form.get(name) === 'true';

@@ -36,7 +36,15 @@ describe('API client', () => {
   });
 
   it('reports an unreachable API as 503 and non-JSON errors with a default message', async () => {
-    const down = new ApiClient({ API: binding(() => { throw new Error('no'); }) } as unknown as AppEnv, page, null);
+    const down = new ApiClient(
+      {
+        API: binding(() => {
+          throw new Error('no');
+        }),
+      } as unknown as AppEnv,
+      page,
+      null,
+    );
     expect(await down.call('GET', '/x')).toMatchObject({ ok: false, problem: { status: 503 } });
     expect(problemFrom(404, 'not json')).toMatchObject({ status: 404, message: expect.stringContaining('does not exist') });
   });

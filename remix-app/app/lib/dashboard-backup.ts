@@ -24,6 +24,10 @@ export function readBackupText(text: string): { ok: true; backup: Record<string,
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, message: 'The file does not hold a dashboard backup.' };
   const format = (parsed as { format?: unknown }).format;
-  if (format !== BACKUP_FORMAT) return { ok: false, message: `The file is not a dashboard backup (its format is ${typeof format === 'string' ? `“${format}”` : 'missing'}, not “${BACKUP_FORMAT}”).` };
+  if (format !== BACKUP_FORMAT)
+    return {
+      ok: false,
+      message: `The file is not a dashboard backup (its format is ${typeof format === 'string' ? `“${format}”` : 'missing'}, not “${BACKUP_FORMAT}”).`,
+    };
   return { ok: true, backup: parsed as Record<string, unknown> };
 }

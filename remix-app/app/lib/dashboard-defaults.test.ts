@@ -4,13 +4,32 @@ import { dashboardDefaultValues, type FilterDef } from './filters';
 
 function def(variable: string, controlType: FilterDef['controlType'], extra: Partial<FilterDef> = {}): FilterDef {
   return {
-    id: `flt_${variable}`, variable, label: variable, controlType, valueType: 'TEXT', builtin: false, required: false,
-    defaultValue: '', validate: false, defaultToFirst: false, ranges: { relative: true, before: true, after: true, fromTo: true },
-    allowedAggregations: null, parent: null, manualOptions: null, queryOptions: false, hidden: false, ...extra,
+    id: `flt_${variable}`,
+    variable,
+    label: variable,
+    controlType,
+    valueType: 'TEXT',
+    builtin: false,
+    required: false,
+    defaultValue: '',
+    validate: false,
+    defaultToFirst: false,
+    ranges: { relative: true, before: true, after: true, fromTo: true },
+    allowedAggregations: null,
+    parent: null,
+    manualOptions: null,
+    queryOptions: false,
+    hidden: false,
+    ...extra,
   };
 }
 
-const country = def('country', 'dropdown_multi_manual', { manualOptions: [{ value: 'DE', label: 'Germany' }, { value: 'FR', label: 'France' }] });
+const country = def('country', 'dropdown_multi_manual', {
+  manualOptions: [
+    { value: 'DE', label: 'Germany' },
+    { value: 'FR', label: 'France' },
+  ],
+});
 const region = def('region', 'input');
 const active = def('active', 'checkbox');
 const orderDate = def('order_date', 'date_range', { valueType: 'DATE' });

@@ -23,4 +23,3 @@ export function withoutFilterValues(search: string): string {
   const qs = kept.toString();
   return qs ? `?${qs}` : '';
 }
-

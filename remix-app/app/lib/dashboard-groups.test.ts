@@ -32,7 +32,10 @@ describe('dashboard group helpers', () => {
       { id: 'g3', dashboardIds: [] },
     ];
     expect(membershipChanges(groups, 'd1', new Set(['g1', 'g3']))).toEqual([{ id: 'g3', dashboardIds: ['d1'] }]);
-    expect(membershipChanges(groups, 'd2', new Set([]))).toEqual([{ id: 'g1', dashboardIds: ['d1'] }, { id: 'g2', dashboardIds: [] }]);
+    expect(membershipChanges(groups, 'd2', new Set([]))).toEqual([
+      { id: 'g1', dashboardIds: ['d1'] },
+      { id: 'g2', dashboardIds: [] },
+    ]);
     expect(membershipChanges(groups, 'd1', new Set(['g1']))).toEqual([]);
   });
 

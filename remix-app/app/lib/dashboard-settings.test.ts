@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { allTimeZones, changedAttributes, matchZones, settingsAttributes, settingsErrors, settingsFieldOf, settingsForm, type SettingsAttributes } from './dashboard-settings';
+import {
+  allTimeZones,
+  changedAttributes,
+  matchZones,
+  settingsAttributes,
+  settingsErrors,
+  settingsFieldOf,
+  settingsForm,
+  type SettingsAttributes,
+} from './dashboard-settings';
 
 const stored: SettingsAttributes = {
   name: 'Sales',
@@ -19,8 +28,20 @@ describe('dashboard settings form ↔ attributes', () => {
   it('fills the spec defaults for attributes the dashboard leaves unset', () => {
     const f = settingsForm({ name: 'Bare' });
     expect(f).toMatchObject({
-      name: 'Bare', description: '', tzType: 'organization', fixedZone: '', allowedZones: [], refreshRate: '1440', anchorTime: '',
-      automaticUpdate: true, thumbnail: true, prewarm: false, pageWidth: '1600', colorScheme: 'scheme_6', applyImmediately: true, aggregationOptions: [],
+      name: 'Bare',
+      description: '',
+      tzType: 'organization',
+      fixedZone: '',
+      allowedZones: [],
+      refreshRate: '1440',
+      anchorTime: '',
+      automaticUpdate: true,
+      thumbnail: true,
+      prewarm: false,
+      pageWidth: '1600',
+      colorScheme: 'scheme_6',
+      applyImmediately: true,
+      aggregationOptions: [],
     });
   });
 
@@ -39,11 +60,16 @@ describe('dashboard settings form ↔ attributes', () => {
 
   it('writes the time zone config per type', () => {
     const base = settingsForm(stored);
-    expect(settingsAttributes({ ...base, tzType: 'fixed', fixedZone: 'Europe/Berlin', allowedZones: ['UTC'] }).time_zone_config)
-      .toEqual({ type: 'fixed', fixed_time_zone: 'Europe/Berlin' });
+    expect(settingsAttributes({ ...base, tzType: 'fixed', fixedZone: 'Europe/Berlin', allowedZones: ['UTC'] }).time_zone_config).toEqual({
+      type: 'fixed',
+      fixed_time_zone: 'Europe/Berlin',
+    });
     expect(settingsAttributes({ ...base, tzType: 'fixed', fixedZone: '' }).time_zone_config).toEqual({ type: 'fixed', fixed_time_zone: null });
-    expect(settingsAttributes({ ...base, tzType: 'input', allowedZones: ['UTC', 'Asia/Tokyo'] }).time_zone_config)
-      .toEqual({ type: 'input', fixed_time_zone: null, allowed_time_zones: ['UTC', 'Asia/Tokyo'] });
+    expect(settingsAttributes({ ...base, tzType: 'input', allowedZones: ['UTC', 'Asia/Tokyo'] }).time_zone_config).toEqual({
+      type: 'input',
+      fixed_time_zone: null,
+      allowed_time_zones: ['UTC', 'Asia/Tokyo'],
+    });
     expect(settingsAttributes({ ...base, tzType: 'input' }).time_zone_config).toEqual({ type: 'input', fixed_time_zone: null, allowed_time_zones: null });
     expect(settingsAttributes({ ...base, tzType: 'disabled', fixedZone: 'UTC' }).time_zone_config).toEqual({ type: 'disabled' });
   });
@@ -69,11 +95,13 @@ describe("the API's 422 errors → settings fields", () => {
   });
 
   it('groups messages by field', () => {
-    expect(settingsErrors([
-      { detail: 'data_refresh_anchor_time: must be a time written HH:MM.', source: { pointer: '/data/attributes/data_refresh_anchor_time' } },
-      { title: 'Locked', source: {} },
-      { code: 'invalid_attribute', source: { pointer: '/data/attributes/name' } },
-    ])).toEqual({ anchorTime: ['data_refresh_anchor_time: must be a time written HH:MM.'], _form: ['Locked'], name: ['invalid_attribute'] });
+    expect(
+      settingsErrors([
+        { detail: 'data_refresh_anchor_time: must be a time written HH:MM.', source: { pointer: '/data/attributes/data_refresh_anchor_time' } },
+        { title: 'Locked', source: {} },
+        { code: 'invalid_attribute', source: { pointer: '/data/attributes/name' } },
+      ]),
+    ).toEqual({ anchorTime: ['data_refresh_anchor_time: must be a time written HH:MM.'], _form: ['Locked'], name: ['invalid_attribute'] });
   });
 });
 

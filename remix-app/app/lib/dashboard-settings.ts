@@ -155,7 +155,10 @@ export function settingsErrors(errors: readonly ApiError[] | null | undefined): 
 
 /** Zones whose name holds every word of the query (case-insensitive), at most `limit` of them. */
 export function matchZones(zones: readonly string[], query: string, limit = 50): string[] {
-  const words = query.toLowerCase().split(/[\s/]+/).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .split(/[\s/]+/)
+    .filter(Boolean);
   const out: string[] = [];
   for (const z of zones) {
     const name = z.toLowerCase().replace(/_/g, ' ');

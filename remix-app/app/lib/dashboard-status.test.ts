@@ -1,18 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dataAge, INITIAL_TILE, isTransientStatusError, nextTile, optionsFrom, STATUS_RETRYING, statusRetryDelay, tileAfterStatusFailure,
-  type StatusEntry, type TileState,
+  dataAge,
+  INITIAL_TILE,
+  isTransientStatusError,
+  nextTile,
+  optionsFrom,
+  STATUS_RETRYING,
+  statusRetryDelay,
+  tileAfterStatusFailure,
+  type StatusEntry,
+  type TileState,
 } from './dashboard-status';
 import { newReportErrors } from '../components/sharing/embed-events';
 
 const entry = (over: Partial<StatusEntry>): StatusEntry => ({
-  result_status: 'running', data_key: null, data_access_token: null, data_timestamp: null, data_current: false,
-  execution_id: 'exe_1', execution_status: 'running', running: true, row_count: null, ...over,
+  result_status: 'running',
+  data_key: null,
+  data_access_token: null,
+  data_timestamp: null,
+  data_current: false,
+  execution_id: 'exe_1',
+  execution_status: 'running',
+  running: true,
+  row_count: null,
+  ...over,
 });
 
 describe('status entries', () => {
   it('asks for the result once per data key and keeps shown data while a newer run goes on', () => {
-    const ready = entry({ result_status: 'success', data_key: 'eu/k1', data_access_token: 't1', data_timestamp: '2026-01-01T00:00:00Z', data_current: true, running: false });
+    const ready = entry({
+      result_status: 'success',
+      data_key: 'eu/k1',
+      data_access_token: 't1',
+      data_timestamp: '2026-01-01T00:00:00Z',
+      data_current: true,
+      running: false,
+    });
     const first = nextTile(INITIAL_TILE, ready, 'No data');
     expect(first.fetch).toEqual({ key: 'eu/k1', token: 't1' });
     const loaded = { ...first.tile, phase: 'ready' as const, result: { fields: [], rows: [[1]] }, dataKey: 'eu/k1' };
@@ -24,15 +47,24 @@ describe('status entries', () => {
   });
 
   it('shows the no-data message and the query error', () => {
-    expect(nextTile(INITIAL_TILE, entry({ result_status: 'no_data', running: false }), 'Nothing here').tile).toMatchObject({ phase: 'empty', message: 'Nothing here' });
-    const failed = nextTile(INITIAL_TILE, entry({ result_status: 'error', running: false, error: { code: 'query_error', message: 'column "x" does not exist' } }), 'x');
+    expect(nextTile(INITIAL_TILE, entry({ result_status: 'no_data', running: false }), 'Nothing here').tile).toMatchObject({
+      phase: 'empty',
+      message: 'Nothing here',
+    });
+    const failed = nextTile(
+      INITIAL_TILE,
+      entry({ result_status: 'error', running: false, error: { code: 'query_error', message: 'column "x" does not exist' } }),
+      'x',
+    );
     expect(failed.tile).toMatchObject({ phase: 'error', message: 'column "x" does not exist', running: false });
     expect(nextTile(INITIAL_TILE, entry({}), 'x').tile.phase).toBe('loading');
   });
 
   it('reads dropdown options: first column values, second labels, no duplicates or NULLs', () => {
     expect(optionsFrom({ fields: [], rows: [['DE', 'Germany'], ['FR', null], [null, 'x'], ['DE', 'Again'], [3]] })).toEqual([
-      { value: 'DE', label: 'Germany' }, { value: 'FR', label: 'FR' }, { value: '3', label: '3' },
+      { value: 'DE', label: 'Germany' },
+      { value: 'FR', label: 'FR' },
+      { value: '3', label: '3' },
     ]);
   });
 
@@ -62,16 +94,30 @@ describe('a failed status call', () => {
     for (const error of transient) {
       expect(isTransientStatusError(error), error.code).toBe(true);
       const tiles = [loading, ready, failedReport].map((t) => tileAfterStatusFailure(t, error));
-      expect(tiles.map((t) => t.phase), error.code).toEqual(['loading', 'ready', 'error']);
-      expect(tiles.map((t) => t.retrying), error.code).toEqual([STATUS_RETRYING, STATUS_RETRYING, STATUS_RETRYING]);
+      expect(
+        tiles.map((t) => t.phase),
+        error.code,
+      ).toEqual(['loading', 'ready', 'error']);
+      expect(
+        tiles.map((t) => t.retrying),
+        error.code,
+      ).toEqual([STATUS_RETRYING, STATUS_RETRYING, STATUS_RETRYING]);
       expect(tiles[1]!.result).toEqual(ready.result);
       // The server's message is nowhere in a tile, and the report's own error stays its own.
-      expect(tiles.map((t) => t.message), error.code).toEqual([null, null, 'column "x" does not exist']);
+      expect(
+        tiles.map((t) => t.message),
+        error.code,
+      ).toEqual([null, null, 'column "x" does not exist']);
       // An embedded page tells its parent only of the report that failed by itself, once.
       const told = new Map<string, string>();
       const named = tiles.map((t, i) => ({ reportId: `r${i}`, ...t }));
       expect(newReportErrors(named, told)).toEqual([{ report_id: 'r2', message: 'column "x" does not exist' }]);
-      expect(newReportErrors(named.map((t) => tileAfterStatusFailure(t, error)).map((t, i) => ({ reportId: `r${i}`, ...t })), told)).toEqual([]);
+      expect(
+        newReportErrors(
+          named.map((t) => tileAfterStatusFailure(t, error)).map((t, i) => ({ reportId: `r${i}`, ...t })),
+          told,
+        ),
+      ).toEqual([]);
     }
   });
 

@@ -70,11 +70,15 @@ export function nextTile(prev: TileState, e: StatusEntry, noDataMessage: string)
     return { tile: { ...prev, ...meta, phase: 'empty', result: null, dataKey: null, message: noDataMessage }, fetch: null };
   }
   if (e.result_status === 'success' && e.data_key && e.data_access_token) {
-    if (prev.dataKey === e.data_key && prev.result) return { tile: { ...prev, ...meta, phase: 'ready', message: null, dataToken: e.data_access_token }, fetch: null };
+    if (prev.dataKey === e.data_key && prev.result)
+      return { tile: { ...prev, ...meta, phase: 'ready', message: null, dataToken: e.data_access_token }, fetch: null };
     return { tile: { ...prev, ...meta }, fetch: { key: e.data_key, token: e.data_access_token } };
   }
   // Running without a result yet: keep what is shown (older data stays visible while a new run goes on).
-  return { tile: { ...prev, ...meta, phase: prev.result ? prev.phase : prev.phase === 'error' ? 'loading' : prev.phase === 'empty' ? 'empty' : 'loading' }, fetch: null };
+  return {
+    tile: { ...prev, ...meta, phase: prev.result ? prev.phase : prev.phase === 'error' ? 'loading' : prev.phase === 'empty' ? 'empty' : 'loading' },
+    fetch: null,
+  };
 }
 
 /** What a tile says while the status call is retried after a failure on the way. */

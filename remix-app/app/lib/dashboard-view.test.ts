@@ -2,25 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { buildTiles, dashboardZone, editorHref, filterSearch, tileActions, unusedFilters } from './dashboard-view';
 import type { DashboardAttributes, SingleDocument } from './types';
 
-const report = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ type: 'reports', id, attributes: { name, chart_configuration: { type: 'table' }, no_data_message: null, ...extra } });
+const report = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  type: 'reports',
+  id,
+  attributes: { name, chart_configuration: { type: 'table' }, no_data_message: null, ...extra },
+});
 
 const doc = (layout: DashboardAttributes['layout']): SingleDocument<Pick<DashboardAttributes, 'layout'>> => ({
   data: {
     type: 'dashboards',
     id: 'dsh_1',
     attributes: { layout },
-    relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }, { type: 'reports', id: 'rep_b' }, { type: 'reports', id: 'rep_c' }] } },
+    relationships: {
+      reports: {
+        data: [
+          { type: 'reports', id: 'rep_a' },
+          { type: 'reports', id: 'rep_b' },
+          { type: 'reports', id: 'rep_c' },
+        ],
+      },
+    },
   },
   included: [report('rep_a', 'A'), report('rep_b', 'B', { no_data_message: 'Nothing here', display_name_as_title: false }), report('rep_c', 'C')],
 });
 
 describe('dashboard tiles', () => {
   it('places reports by layout, keeps tiles inside 12 columns and leaves out reports the layout does not list', () => {
-    const tiles = buildTiles(doc([
-      { type: 'report', id: 'rep_b', row: 1, column: 9, width: 6, height: 3 },
-      { type: 'report', id: 'rep_a', row: 1, column: 1, width: 8, height: 4 },
-      { type: 'report', id: 'rep_gone', row: 5, column: 1, width: 12, height: 4 },
-    ]));
+    const tiles = buildTiles(
+      doc([
+        { type: 'report', id: 'rep_b', row: 1, column: 9, width: 6, height: 3 },
+        { type: 'report', id: 'rep_a', row: 1, column: 1, width: 8, height: 4 },
+        { type: 'report', id: 'rep_gone', row: 5, column: 1, width: 12, height: 4 },
+      ]),
+    );
     expect(tiles.map((t) => [t.reportId, t.row, t.column, t.width, t.height])).toEqual([
       ['rep_a', 1, 1, 8, 4],
       ['rep_b', 1, 9, 4, 3],
@@ -30,7 +44,11 @@ describe('dashboard tiles', () => {
   });
 
   it('stacks every report two per row when there is no layout yet', () => {
-    expect(buildTiles(doc([])).map((t) => [t.reportId, t.row, t.column])).toEqual([['rep_a', 1, 1], ['rep_b', 1, 7], ['rep_c', 6, 1]]);
+    expect(buildTiles(doc([])).map((t) => [t.reportId, t.row, t.column])).toEqual([
+      ['rep_a', 1, 1],
+      ['rep_b', 1, 7],
+      ['rep_c', 6, 1],
+    ]);
   });
 
   it('picks the zone for relative ranges', () => {
@@ -41,10 +59,11 @@ describe('dashboard tiles', () => {
   });
 
   it('reads the export switches: PNG/PDF with the download menu, Full CSV only with unlimited_csv_export_enabled and data downloads', () => {
-    const build = (extra: Record<string, unknown>) => buildTiles({
-      data: { type: 'dashboards', id: 'dsh_1', attributes: { layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
-      included: [report('rep_a', 'A', extra)],
-    })[0]!.exports;
+    const build = (extra: Record<string, unknown>) =>
+      buildTiles({
+        data: { type: 'dashboards', id: 'dsh_1', attributes: { layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+        included: [report('rep_a', 'A', extra)],
+      })[0]!.exports;
     expect(build({})).toEqual({ images: true, data: true, unlimitedCsv: false });
     expect(build({ unlimited_csv_export_enabled: true })).toEqual({ images: true, data: true, unlimitedCsv: true });
     expect(build({ unlimited_csv_export_enabled: true, data_download_enabled: false })).toEqual({ images: true, data: false, unlimitedCsv: false });
@@ -74,14 +93,15 @@ describe('dashboard tiles', () => {
 });
 
 describe('attribution and the unused-filters warning', () => {
-  const withFilters = (extra: Record<string, unknown>): SingleDocument<DashboardAttributes> => ({
-    data: { type: 'dashboards', id: 'dsh_1', attributes: { layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
-    included: [
-      { ...report('rep_a', 'A', extra), relationships: { filters: { data: [{ type: 'filters', id: 'flt_country' }] } } },
-      { type: 'filters', id: 'flt_country', attributes: { variable_name: 'country' } },
-      { type: 'filters', id: 'flt_status', attributes: { variable_name: 'status' } },
-    ],
-  }) as unknown as SingleDocument<DashboardAttributes>;
+  const withFilters = (extra: Record<string, unknown>): SingleDocument<DashboardAttributes> =>
+    ({
+      data: { type: 'dashboards', id: 'dsh_1', attributes: { layout: [] }, relationships: { reports: { data: [{ type: 'reports', id: 'rep_a' }] } } },
+      included: [
+        { ...report('rep_a', 'A', extra), relationships: { filters: { data: [{ type: 'filters', id: 'flt_country' }] } } },
+        { type: 'filters', id: 'flt_country', attributes: { variable_name: 'country' } },
+        { type: 'filters', id: 'flt_status', attributes: { variable_name: 'status' } },
+      ],
+    }) as unknown as SingleDocument<DashboardAttributes>;
   const defs = [
     { variable: 'country', label: 'Country' },
     { variable: 'status', label: 'Status' },

@@ -35,7 +35,9 @@ export interface TileActions {
 }
 
 /** The report switches as the tile menu reads them (each defaults to on, as in the API). */
-export function tileActions(a: Partial<Pick<ReportAttributes, 'download_actions_enabled' | 'data_download_enabled' | 'maximize_action_enabled' | 'refresh_enabled'>>): TileActions {
+export function tileActions(
+  a: Partial<Pick<ReportAttributes, 'download_actions_enabled' | 'data_download_enabled' | 'maximize_action_enabled' | 'refresh_enabled'>>,
+): TileActions {
   return {
     download: a.download_actions_enabled !== false && a.data_download_enabled !== false,
     maximize: a.maximize_action_enabled !== false,
@@ -57,9 +59,7 @@ function relatedIds(resource: ResourceObject<unknown>, name: string): string[] {
  * when every report is stacked two per row in relationship order.
  */
 export function buildTiles(doc: SingleDocument<Pick<DashboardAttributes, 'layout'>>): TileView[] {
-  const reports = new Map(
-    (doc.included ?? []).filter((r) => r.type === 'reports').map((r) => [r.id, r as unknown as ResourceObject<ReportAttributes>]),
-  );
+  const reports = new Map((doc.included ?? []).filter((r) => r.type === 'reports').map((r) => [r.id, r as unknown as ResourceObject<ReportAttributes>]));
   const layout: LayoutTile[] = Array.isArray(doc.data.attributes.layout) ? doc.data.attributes.layout : [];
   const variables = new Map(
     (doc.included ?? []).filter((r) => r.type === 'filters').map((r) => [r.id, (r.attributes as { variable_name?: string }).variable_name ?? '']),
@@ -71,7 +71,14 @@ export function buildTiles(doc: SingleDocument<Pick<DashboardAttributes, 'layout
     if (!report || placed.has(t.id)) continue;
     placed.add(t.id);
     const column = clamp(t.column, 1, 12, 1);
-    tiles.push(toTile(report, variables, { row: clamp(t.row, 1, 100_000, 1), column, width: Math.min(clamp(t.width, 1, 12, 6), 13 - column), height: clamp(t.height, 1, 100, 4) }));
+    tiles.push(
+      toTile(report, variables, {
+        row: clamp(t.row, 1, 100_000, 1),
+        column,
+        width: Math.min(clamp(t.width, 1, 12, 6), 13 - column),
+        height: clamp(t.height, 1, 100, 4),
+      }),
+    );
   }
   if (tiles.length === 0) {
     const order = relatedIds(doc.data, 'reports');
@@ -84,7 +91,9 @@ export function buildTiles(doc: SingleDocument<Pick<DashboardAttributes, 'layout
 
 function toTile(r: ResourceObject<ReportAttributes>, variables: Map<string, string>, box: Pick<TileView, 'row' | 'column' | 'width' | 'height'>): TileView {
   const a = r.attributes;
-  const used = relatedIds(r as never, 'filters').map((id) => variables.get(id)).filter((v): v is string => Boolean(v));
+  const used = relatedIds(r as never, 'filters')
+    .map((id) => variables.get(id))
+    .filter((v): v is string => Boolean(v));
   return {
     reportId: r.id,
     name: a.name,
@@ -139,7 +148,11 @@ export function editorHref(reportId: string | null, dashboardId: string, search:
  * the display names of the dashboard filters with a value in effect that its SQL does not reference.
  * The built-in timerange and aggregation are left out (a report uses them without the dashboard defining them).
  */
-export function unusedFilters(tile: Pick<TileView, 'usedFilters'>, defs: readonly { variable: string; label: string; builtin?: boolean }[], values: Record<string, string>): string[] {
+export function unusedFilters(
+  tile: Pick<TileView, 'usedFilters'>,
+  defs: readonly { variable: string; label: string; builtin?: boolean }[],
+  values: Record<string, string>,
+): string[] {
   if (!tile.usedFilters) return [];
   const used = new Set(tile.usedFilters);
   return defs.filter((d) => !d.builtin && !used.has(d.variable) && (values[d.variable] ?? '') !== '').map((d) => d.label);

@@ -5,7 +5,9 @@ const page = (boot: string) =>
   '<!DOCTYPE html><html><head><link rel="icon" href="/favicon.svg"/>' +
   '<link rel="modulepreload" href="/assets/entry.client-A.js"/><link rel="modulepreload" href="/assets/root-B.js"/>' +
   '<link rel="stylesheet" href="/assets/root.css"/></head><body><main>Text</main>' +
-  '<script>window.__ctx = 1;</script>' + boot + '</body></html>';
+  '<script>window.__ctx = 1;</script>' +
+  boot +
+  '</body></html>';
 
 const BOOT = '<script type="module" async="">;\nimport * as route0 from "/assets/root-B.js";\nimport("/assets/entry.client-A.js");</script>';
 
@@ -15,7 +17,13 @@ function runLoader(html: string, frames: boolean) {
   const added: { tag: string; rel?: string; href?: string; type?: string; text?: string }[] = [];
   const timers: (() => void)[] = [];
   const frameCallbacks: (() => void)[] = [];
-  const el = (tag: string) => ({ tag, rel: undefined as string | undefined, href: undefined as string | undefined, type: undefined as string | undefined, textContent: '' });
+  const el = (tag: string) => ({
+    tag,
+    rel: undefined as string | undefined,
+    href: undefined as string | undefined,
+    type: undefined as string | undefined,
+    textContent: '',
+  });
   type El = ReturnType<typeof el>;
   const document = {
     createElement: el,
@@ -85,7 +93,10 @@ describe('deferHydration', () => {
   });
 
   it('adds a module listed twice once', () => {
-    const twice = page(BOOT).replace('<link rel="modulepreload" href="/assets/root-B.js"/>', '<link rel="modulepreload" href="/assets/root-B.js"/><link rel="modulepreload" href="/assets/entry.client-A.js"/>');
+    const twice = page(BOOT).replace(
+      '<link rel="modulepreload" href="/assets/root-B.js"/>',
+      '<link rel="modulepreload" href="/assets/root-B.js"/><link rel="modulepreload" href="/assets/entry.client-A.js"/>',
+    );
     const { added, timers } = runLoader(deferHydration(twice), true);
     timers.forEach((t) => t());
     expect(added.filter((a) => a.tag === 'link').map((a) => a.href)).toEqual(['/assets/entry.client-A.js', '/assets/root-B.js']);

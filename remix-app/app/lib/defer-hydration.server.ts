@@ -31,7 +31,10 @@ const FALLBACK_MS = 200;
 
 /** JSON for a string inside an inline script: nothing in it can close the element or open a comment. */
 function scriptString(text: string): string {
-  return JSON.stringify(text).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(text)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** The document with hydration started after the first paint; unchanged when it has no boot module. */
@@ -41,7 +44,11 @@ export function deferHydration(html: string): string {
   // React Router may list a module twice (the entry, again as a route's dependency): one link each.
   const preloads = [...new Set([...html.matchAll(MODULEPRELOAD)].map((m) => m[1]!))];
   const loader =
-    '<script>(function(){var done=false,hrefs=' + scriptString(JSON.stringify(preloads)) + ',code=' + scriptString(boot[1]!) + ';' +
+    '<script>(function(){var done=false,hrefs=' +
+    scriptString(JSON.stringify(preloads)) +
+    ',code=' +
+    scriptString(boot[1]!) +
+    ';' +
     'function go(){if(done)return;done=true;var f=document.createDocumentFragment();JSON.parse(hrefs).forEach(function(h){' +
     'var l=document.createElement("link");l.rel="modulepreload";l.href=h;f.appendChild(l)});document.head.appendChild(f);' +
     'var s=document.createElement("script");s.type="module";' +

@@ -12,9 +12,7 @@ const MAX_QUERY = 512;
 const MAX_ROUTE = 300;
 const MAX_RESULTS = 8;
 
-export type StoredEvent =
-  | { type: 'view'; query: string; results: number }
-  | { type: 'click'; query: string; route: string; position: number };
+export type StoredEvent = { type: 'view'; query: string; results: number } | { type: 'click'; query: string; route: string; position: number };
 
 export interface InsightsProblem {
   status: number;
@@ -25,10 +23,13 @@ export interface InsightsProblem {
 }
 
 export function problemResponse(p: InsightsProblem, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ errors: [{ status: String(p.status), code: p.code, title: p.title, detail: p.detail, ...(p.source ? { source: p.source } : {}) }] }), {
-    status: p.status,
-    headers: { 'Content-Type': 'application/vnd.api+json', 'Cache-Control': 'no-store', ...extraHeaders },
-  });
+  return new Response(
+    JSON.stringify({ errors: [{ status: String(p.status), code: p.code, title: p.title, detail: p.detail, ...(p.source ? { source: p.source } : {}) }] }),
+    {
+      status: p.status,
+      headers: { 'Content-Type': 'application/vnd.api+json', 'Cache-Control': 'no-store', ...extraHeaders },
+    },
+  );
 }
 
 const invalid = (pointer: string, detail: string): InsightsProblem => ({
@@ -87,13 +88,24 @@ export function parseEvents(body: unknown): { events: StoredEvent[] } | { proble
 /** Reads and checks a `POST /docs-insights` request: the events, or the error answer to send. */
 export async function readInsightsRequest(request: Request): Promise<{ events: StoredEvent[] } | { response: Response }> {
   if (request.method !== 'POST') {
-    return { response: problemResponse({ status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail: `${request.method} is not allowed here; use POST.` }, { Allow: 'POST' }) };
+    return {
+      response: problemResponse(
+        { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail: `${request.method} is not allowed here; use POST.` },
+        { Allow: 'POST' },
+      ),
+    };
   }
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
   // sendBeacon sends text/plain when given a string; the modal sends a JSON blob, but accept both.
   if (type !== 'application/json' && type !== 'text/plain') {
     return {
-      response: problemResponse({ status: 415, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'Send the events as application/json.', source: { header: 'Content-Type' } }),
+      response: problemResponse({
+        status: 415,
+        code: 'unsupported_media_type',
+        title: 'Unsupported Media Type',
+        detail: 'Send the events as application/json.',
+        source: { header: 'Content-Type' },
+      }),
     };
   }
   const declared = Number(request.headers.get('Content-Length') ?? '0');
@@ -137,7 +149,10 @@ export function dayOf(ms: number): string {
  */
 export function mayReadInsights(user: { role: string }, organizationId: string, allowed: string | undefined): boolean {
   if (user.role !== 'admin') return false;
-  const list = (allowed ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (allowed ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list.length === 0 || list.includes(organizationId);
 }
 
@@ -174,7 +189,8 @@ export async function recordEvents(env: InsightsEnv, events: StoredEvent[]): Pro
   const store = insightsStore(env);
   if (!store) return problemResponse({ status: 503, code: 'service_unavailable', title: 'Unavailable', detail: 'Search insights are not configured here.' });
   const res = await store.fetch(`${STORE}/record`, { method: 'POST', body: JSON.stringify({ events }), headers: { 'Content-Type': 'application/json' } });
-  if (!res.ok) return problemResponse({ status: 503, code: 'service_unavailable', title: 'Unavailable', detail: 'Search insights could not be stored; try again later.' });
+  if (!res.ok)
+    return problemResponse({ status: 503, code: 'service_unavailable', title: 'Unavailable', detail: 'Search insights could not be stored; try again later.' });
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 }
 

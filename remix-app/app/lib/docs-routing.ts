@@ -5,10 +5,7 @@
  */
 import { DocPathError, normalizeDocPath } from '@cairn/docs/paths';
 
-export type DocRequest =
-  | { kind: 'route'; route: string }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'bad-path'; message: string };
+export type DocRequest = { kind: 'route'; route: string } | { kind: 'redirect'; location: string } | { kind: 'bad-path'; message: string };
 
 /** `pathname` as the URL carries it (still percent-encoded); `search` with its leading `?` or empty. */
 export function classifyDocPath(pathname: string, search = ''): DocRequest {

@@ -47,7 +47,12 @@ describe('search index files', () => {
 });
 
 describe('insights batches', () => {
-  const ok = { events: [{ type: 'view', query: ' Date  Range ', results: 3, routes: ['/filters/date-range'] }, { type: 'click', query: 'date range', route: '/filters/date-range#kinds', position: 1 }] };
+  const ok = {
+    events: [
+      { type: 'view', query: ' Date  Range ', results: 3, routes: ['/filters/date-range'] },
+      { type: 'click', query: 'date range', route: '/filters/date-range#kinds', position: 1 },
+    ],
+  };
 
   it('are read into normalized events', () => {
     expect(parseEvents(ok)).toEqual({
@@ -71,7 +76,11 @@ describe('insights batches', () => {
     expect(pointer({ events: [{ type: 'view', query: 'x'.repeat(513), results: 0 }] })).toEqual([422, 'invalid_attribute', '/events/0/query']);
     expect(pointer({ events: [{ type: 'view', query: '  ', results: 0 }] })).toEqual([422, 'invalid_attribute', '/events/0/query']);
     expect(pointer({ events: [{ type: 'view', query: 'q', results: 9 }] })).toEqual([422, 'invalid_attribute', '/events/0/results']);
-    expect(pointer({ events: [{ type: 'view', query: 'q', results: 1, routes: ['https://evil.example/'] }] })).toEqual([422, 'invalid_attribute', '/events/0/routes']);
+    expect(pointer({ events: [{ type: 'view', query: 'q', results: 1, routes: ['https://evil.example/'] }] })).toEqual([
+      422,
+      'invalid_attribute',
+      '/events/0/routes',
+    ]);
     expect(pointer({ events: [{ type: 'click', query: 'q', route: '//evil.example', position: 1 }] })).toEqual([422, 'invalid_attribute', '/events/0/route']);
     expect(pointer({ events: [{ type: 'click', query: 'q', route: '/a', position: 0 }] })).toEqual([422, 'invalid_attribute', '/events/0/position']);
     expect(pointer({ events: [{ type: 'hover', query: 'q' }] })).toEqual([422, 'invalid_attribute', '/events/0/type']);

@@ -56,4 +56,3 @@ export function storageSet(key: string, value: string): void {
     warnOnce(err);
   }
 }
-

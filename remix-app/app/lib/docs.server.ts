@@ -1,9 +1,7 @@
 /** The docs pages come pre-rendered from @cairn/docs; the app frames them. */
 import type { AppLoadContext } from 'react-router';
 import { docDrafts, docSidebar, loadDocPage } from '@cairn/docs/runtime';
-
-;
-export { docDrafts,  docSidebar, loadDocPage };
+export { docDrafts, docSidebar, loadDocPage };
 
 /**
  * Test hooks (a page that crashes on demand) exist only where the worker runs with

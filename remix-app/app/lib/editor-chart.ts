@@ -51,7 +51,12 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
     { key: 'value', label: 'Value', kind: 'column', accepts: 'numeric' },
     { key: 'row_totals', label: 'Row totals', kind: 'boolean' },
     { key: 'column_totals', label: 'Column totals', kind: 'boolean' },
-    { key: 'percentage', label: 'Show as percentage of', kind: 'choice', options: opt(['row', 'the row'], ['column', 'the column'], ['total', 'the total'], ['first', 'the first column (cohorts)']) },
+    {
+      key: 'percentage',
+      label: 'Show as percentage of',
+      kind: 'choice',
+      options: opt(['row', 'the row'], ['column', 'the column'], ['total', 'the total'], ['first', 'the first column (cohorts)']),
+    },
     { key: 'color_values', label: 'Colour cells by value', kind: 'boolean' },
     { key: 'sort_rows', label: 'Sort rows by', kind: 'choice', options: opt(['label', 'label'], ['result', 'result']) },
     { key: 'sort_columns', label: 'Sort columns by', kind: 'choice', options: opt(['label', 'label'], ['result', 'result']) },
@@ -77,7 +82,12 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
     { key: 'label', label: 'Slice labels from', kind: 'column', accepts: 'dimension' },
     { key: 'value', label: 'Slice sizes from', kind: 'column', accepts: 'numeric' },
     { key: 'donut', label: 'Donut', kind: 'boolean', on: true },
-    { key: 'slice_labels', label: 'Text on slices', kind: 'choice', options: opt(['none', 'none'], ['name', 'name'], ['value', 'value'], ['percent', 'percentage']) },
+    {
+      key: 'slice_labels',
+      label: 'Text on slices',
+      kind: 'choice',
+      options: opt(['none', 'none'], ['name', 'name'], ['value', 'value'], ['percent', 'percentage']),
+    },
     { key: 'max_slices', label: 'Most slices (the rest is “Other”)', kind: 'number', min: 1, max: 100 },
   ],
   line: [
@@ -148,7 +158,12 @@ const CONTROLS: Record<ChartType, ChartControl[]> = {
     { key: 'show', label: 'Show', kind: 'choice', options: opt(['count', 'counts'], ['percent', 'percentages'], ['cumulative', 'cumulative']) },
   ],
   hierarchy: [
-    { key: 'layout', label: 'Drawn as', kind: 'choice', options: opt(['treemap', 'treemap'], ['sunburst', 'sunburst'], ['circles', 'circle packing'], ['partition', 'partition (icicle)']) },
+    {
+      key: 'layout',
+      label: 'Drawn as',
+      kind: 'choice',
+      options: opt(['treemap', 'treemap'], ['sunburst', 'sunburst'], ['circles', 'circle packing'], ['partition', 'partition (icicle)']),
+    },
     { key: 'levels', label: 'Levels, outermost first', kind: 'columns', accepts: 'dimension' },
     { key: 'value', label: 'Size', kind: 'column', accepts: 'numeric' },
     { key: 'color_by', label: 'Colour by', kind: 'choice', options: opt(['group', 'top-level group'], ['depth', 'depth']) },
@@ -171,7 +186,10 @@ const COLOR_START_CONTROL: ChartControl = { key: 'color_start', label: 'First co
 const WITH_AXES: readonly ChartType[] = ['line', 'bar', 'xy_bubble', 'histogram'];
 const WITH_COLORS: readonly ChartType[] = ['pivot', 'pie', 'line', 'bar', 'map', 'gauge', 'xy_bubble', 'word_cloud', 'histogram', 'hierarchy'];
 const LEGEND_CONTROL: ChartControl = {
-  key: 'legend', label: 'Legend', kind: 'choice', options: opt(['top', 'top'], ['right', 'right'], ['bottom', 'bottom'], ['none', 'none']),
+  key: 'legend',
+  label: 'Legend',
+  kind: 'choice',
+  options: opt(['top', 'top'], ['right', 'right'], ['bottom', 'bottom'], ['none', 'none']),
 };
 /** Types whose view draws a legend from the `legend` option (the map's colour key and the hierarchy have none to place). */
 const WITH_LEGEND: readonly ChartType[] = ['pie', 'line', 'bar', 'xy_bubble', 'histogram'];
@@ -202,7 +220,11 @@ export function getPath(config: Config, path: string): unknown {
 }
 
 const empty = (v: unknown) =>
-  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && !Array.isArray(v) && v !== null && Object.keys(v).length === 0);
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && !Array.isArray(v) && v !== null && Object.keys(v).length === 0);
 
 /** A copy of the configuration with one option set; an empty value removes the option (and empty parents). */
 export function setPath(config: Config, path: string, value: unknown): Config {

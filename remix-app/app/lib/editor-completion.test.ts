@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import {
-  completeAt, dialectFor, editorVariables, schemaNamespace, snippetCall, variableSnippet, type SchemaData,
-} from './editor-completion';
+import { completeAt, dialectFor, editorVariables, schemaNamespace, snippetCall, variableSnippet, type SchemaData } from './editor-completion';
 
 const schema: SchemaData = {
   schemas: [
     {
       name: 'sample_shop',
       tables: [
-        { name: 'orders', row_count: 10, columns: [{ name: 'id', db_type: 'integer', data_type: 'Integer' }, { name: 'country', db_type: 'text', data_type: 'String' }] },
+        {
+          name: 'orders',
+          row_count: 10,
+          columns: [
+            { name: 'id', db_type: 'integer', data_type: 'Integer' },
+            { name: 'country', db_type: 'text', data_type: 'String' },
+          ],
+        },
         { name: 'customers', columns: [{ name: 'email', db_type: 'text', data_type: 'String' }] },
       ],
     },
@@ -21,7 +26,10 @@ const variables = editorVariables([
   { variable_name: 'order_date', display_name: null, control_type: 'date_range' },
   { variable_name: 'period', control_type: 'date_time_aggregation' },
 ]);
-const snippets = [{ name: 'completed_orders', params: [] }, { name: 'large_order', params: ['min_total_eur'], description: 'big ones' }];
+const snippets = [
+  { name: 'completed_orders', params: [] },
+  { name: 'large_order', params: ['min_total_eur'], description: 'big ones' },
+];
 
 describe('schema namespace', () => {
   it('nests schema → table → columns with their types, and lifts the default schema’s tables to the top', () => {
@@ -80,7 +88,7 @@ describe('completion at the cursor', () => {
   });
 
   it('offers value forms right after an opening brace', () => {
-    const answer = completeAt("WHERE d >= {order", variables, snippets)!;
+    const answer = completeAt('WHERE d >= {order', variables, snippets)!;
     const labels = answer.options.map((o) => o.label);
     expect(labels).toContain('order_date.start');
     expect(labels).toContain('order_date.end');

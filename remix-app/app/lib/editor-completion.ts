@@ -21,10 +21,7 @@ export interface SchemaData {
 }
 
 /** What the app's schema route answers. */
-export type SchemaAnswer =
-  | { status: 'ok'; schema: SchemaData }
-  | { status: 'unavailable'; message: string }
-  | { status: 'error'; message: string };
+export type SchemaAnswer = { status: 'ok'; schema: SchemaData } | { status: 'unavailable'; message: string } | { status: 'error'; message: string };
 
 /** A variable the SQL may use: a dashboard filter or a built-in. */
 export interface VariableInfo {
@@ -211,12 +208,14 @@ function completeSnippet(before: string, snippets: SnippetInfo[]): CompletionAns
   // `{[expr` is a filter expression, not a snippet.
   if (before.slice(0, open).endsWith('{')) return null;
   const from = open + 1;
-  const options = [...snippets, ...builtInSnippets()].map((s): CompletionOption => ({
-    label: s.name,
-    apply: snippetCall(s).slice(1, -1),
-    type: s.description === 'built-in' ? 'constant' : 'function',
-    detail: s.params.length ? `(${s.params.join(', ')})` : s.description === 'built-in' ? 'built-in' : 'snippet',
-    info: s.description ?? undefined,
-  }));
+  const options = [...snippets, ...builtInSnippets()].map(
+    (s): CompletionOption => ({
+      label: s.name,
+      apply: snippetCall(s).slice(1, -1),
+      type: s.description === 'built-in' ? 'constant' : 'function',
+      detail: s.params.length ? `(${s.params.join(', ')})` : s.description === 'built-in' ? 'built-in' : 'snippet',
+      info: s.description ?? undefined,
+    }),
+  );
   return { from, options, validFor: /^[A-Za-z0-9_]*$/ };
 }

@@ -7,22 +7,58 @@
 import { attributesFor, toMany, type FieldSpec, type FormState, type ResourceBody } from './editor-forms.ts';
 
 export const DATABASE_TYPES = [
-  'postgres', 'redshift', 'mysql', 'mariadb', 'oracle', 'mssql', 'bigquery', 'athena', 'presto', 'trino', 'snowflake',
-  'vertica', 'mongodb', 'mongodbatlas', 'databricks', 'clickhouse',
+  'postgres',
+  'redshift',
+  'mysql',
+  'mariadb',
+  'oracle',
+  'mssql',
+  'bigquery',
+  'athena',
+  'presto',
+  'trino',
+  'snowflake',
+  'vertica',
+  'mongodb',
+  'mongodbatlas',
+  'databricks',
+  'clickhouse',
 ] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
 export const DATABASE_LABELS: Record<DatabaseType, string> = {
-  postgres: 'PostgreSQL', redshift: 'Amazon Redshift', mysql: 'MySQL', mariadb: 'MariaDB', oracle: 'Oracle',
-  mssql: 'Microsoft SQL Server', bigquery: 'Google BigQuery', athena: 'Amazon Athena', presto: 'Presto', trino: 'Trino',
-  snowflake: 'Snowflake', vertica: 'Vertica', mongodb: 'MongoDB (SQL interface)', mongodbatlas: 'MongoDB Atlas (Atlas SQL)',
-  databricks: 'Databricks SQL', clickhouse: 'ClickHouse',
+  postgres: 'PostgreSQL',
+  redshift: 'Amazon Redshift',
+  mysql: 'MySQL',
+  mariadb: 'MariaDB',
+  oracle: 'Oracle',
+  mssql: 'Microsoft SQL Server',
+  bigquery: 'Google BigQuery',
+  athena: 'Amazon Athena',
+  presto: 'Presto',
+  trino: 'Trino',
+  snowflake: 'Snowflake',
+  vertica: 'Vertica',
+  mongodb: 'MongoDB (SQL interface)',
+  mongodbatlas: 'MongoDB Atlas (Atlas SQL)',
+  databricks: 'Databricks SQL',
+  clickhouse: 'ClickHouse',
 };
 
 /** The usual ports, shown as placeholders (the API fills them in when the port is left empty). */
 export const DEFAULT_PORTS: Partial<Record<DatabaseType, number>> = {
-  postgres: 5432, redshift: 5439, mysql: 3306, mariadb: 3306, oracle: 1521, mssql: 1433, presto: 8080, trino: 8080,
-  vertica: 5433, mongodb: 27017, clickhouse: 8123, databricks: 443,
+  postgres: 5432,
+  redshift: 5439,
+  mysql: 3306,
+  mariadb: 3306,
+  oracle: 1521,
+  mssql: 1433,
+  presto: 8080,
+  trino: 8080,
+  vertica: 5433,
+  mongodb: 27017,
+  clickhouse: 8123,
+  databricks: 443,
 };
 
 const NO_HOST = new Set<DatabaseType>(['bigquery', 'athena', 'snowflake']);
@@ -55,9 +91,24 @@ const f = (name: string, label: string, input: DatasourceField['input'], extra: 
 
 const COMMON_ADVANCED: DatasourceField[] = [
   f('default_schema_name', 'Default schema', 'text', { advanced: true, hint: 'Used for table names written without a schema.' }),
-  f('data_time_zone', 'Data time zone', 'text', { advanced: true, nullable: false, placeholder: 'UTC', hint: 'How timestamps without a zone are read (IANA name).' }),
-  f('max_concurrent_executions', 'Concurrent queries', 'number', { advanced: true, nullable: false, placeholder: '20', hint: '1 to 100; more queries wait their turn.' }),
-  f('included_databases', 'Included databases', 'textarea', { advanced: true, kind: 'list', nullable: true, hint: 'One per line; empty shows all in the schema browser.' }),
+  f('data_time_zone', 'Data time zone', 'text', {
+    advanced: true,
+    nullable: false,
+    placeholder: 'UTC',
+    hint: 'How timestamps without a zone are read (IANA name).',
+  }),
+  f('max_concurrent_executions', 'Concurrent queries', 'number', {
+    advanced: true,
+    nullable: false,
+    placeholder: '20',
+    hint: '1 to 100; more queries wait their turn.',
+  }),
+  f('included_databases', 'Included databases', 'textarea', {
+    advanced: true,
+    kind: 'list',
+    nullable: true,
+    hint: 'One per line; empty shows all in the schema browser.',
+  }),
   f('included_schemas', 'Included schemas', 'textarea', { advanced: true, kind: 'list', nullable: true, hint: 'One per line; empty shows all.' }),
   f('update_schema_nightly', 'Reload the schema every night', 'checkbox', { advanced: true }),
   f('update_schema_row_counts', 'Count rows per table when loading the schema', 'checkbox', { advanced: true }),
@@ -68,13 +119,20 @@ const COMMON_ADVANCED: DatasourceField[] = [
 export function datasourceFields(type: DatabaseType, mode: ConnectionMode, databricksAuth: 'pat' | 'oauth_m2m' = 'pat'): DatasourceField[] {
   const out: DatasourceField[] = [];
   if (!NO_HOST.has(type)) {
-    out.push(f('host', type === 'databricks' ? 'Server hostname' : mode === 'agent' ? 'Host (as the agent sees it)' : 'Host', 'text', { placeholder: 'db.example.com' }));
+    out.push(
+      f('host', type === 'databricks' ? 'Server hostname' : mode === 'agent' ? 'Host (as the agent sees it)' : 'Host', 'text', {
+        placeholder: 'db.example.com',
+      }),
+    );
     if (type !== 'mongodbatlas') out.push(f('port', 'Port', 'number', { placeholder: String(DEFAULT_PORTS[type] ?? '') }));
   }
   switch (type) {
     case 'athena':
       out.push(
-        f('athena_s3_output_location', 'S3 output location', 'text', { placeholder: 's3://my-athena-results/cairn/', hint: 'Where Athena writes query results; starts with s3://.' }),
+        f('athena_s3_output_location', 'S3 output location', 'text', {
+          placeholder: 's3://my-athena-results/cairn/',
+          hint: 'Where Athena writes query results; starts with s3://.',
+        }),
         f('athena_region', 'AWS region', 'text', { nullable: false, placeholder: 'us-east-1' }),
         f('athena_workgroup', 'Workgroup', 'text', { nullable: false, placeholder: 'primary' }),
         f('username', 'AWS access key ID', 'text'),
@@ -87,7 +145,11 @@ export function datasourceFields(type: DatabaseType, mode: ConnectionMode, datab
         f('databricks_http_path', 'HTTP path', 'text', { placeholder: '/sql/1.0/warehouses/…' }),
         f('databricks_auth_mode', 'Authentication', 'select', { options: ['pat', 'oauth_m2m'], nullable: false }),
         ...(databricksAuth === 'oauth_m2m'
-          ? [f('username', 'OAuth client ID', 'text'), f('password', 'OAuth secret', 'password'), f('databricks_auth_expires_at', 'Secret expires at', 'datetime')]
+          ? [
+              f('username', 'OAuth client ID', 'text'),
+              f('password', 'OAuth secret', 'password'),
+              f('databricks_auth_expires_at', 'Secret expires at', 'datetime'),
+            ]
           : [f('password', 'Personal access token', 'password')]),
         f('database', 'Catalog', 'text'),
       );
@@ -98,15 +160,24 @@ export function datasourceFields(type: DatabaseType, mode: ConnectionMode, datab
         f('snowflake_region', 'Region (legacy account locators only)', 'text'),
         f('snowflake_warehouse', 'Warehouse', 'text'),
         f('username', 'User name', 'text'),
-        f('password', 'Private key or access token', 'password', { hint: 'The user\'s unencrypted private key (PKCS#8 PEM, key-pair authentication) or a programmatic access token.' }),
+        f('password', 'Private key or access token', 'password', {
+          hint: "The user's unencrypted private key (PKCS#8 PEM, key-pair authentication) or a programmatic access token.",
+        }),
         f('database', 'Database', 'text'),
       );
       break;
     case 'bigquery':
       out.push(
-        f('bigquery_service_key', 'Service account key (JSON)', 'textarea', { kind: 'secret', hint: 'Paste the whole key file; it is stored encrypted and never shown again.' }),
+        f('bigquery_service_key', 'Service account key (JSON)', 'textarea', {
+          kind: 'secret',
+          hint: 'Paste the whole key file; it is stored encrypted and never shown again.',
+        }),
         f('database', 'Billing project', 'text'),
-        f('bigquery_public_project_ids', 'Further projects', 'textarea', { kind: 'list', nullable: true, hint: 'One project id per line, e.g. bigquery-public-data.' }),
+        f('bigquery_public_project_ids', 'Further projects', 'textarea', {
+          kind: 'list',
+          nullable: true,
+          hint: 'One project id per line, e.g. bigquery-public-data.',
+        }),
       );
       break;
     default:
@@ -133,9 +204,20 @@ const BASE: FieldSpec[] = [
 
 export function newDatasourceForm(type: DatabaseType = 'postgres'): FormState {
   return {
-    name: '', database_type: type, connection_mode: 'direct', require_ssl: false, verify_ssl: false, enabled: true,
-    update_schema_nightly: true, update_schema_row_counts: true, databricks_auth_mode: 'pat', data_time_zone: 'UTC',
-    max_concurrent_executions: '20', athena_region: 'us-east-1', athena_workgroup: 'primary', agents: [],
+    name: '',
+    database_type: type,
+    connection_mode: 'direct',
+    require_ssl: false,
+    verify_ssl: false,
+    enabled: true,
+    update_schema_nightly: true,
+    update_schema_row_counts: true,
+    databricks_auth_mode: 'pat',
+    data_time_zone: 'UTC',
+    max_concurrent_executions: '20',
+    athena_region: 'us-east-1',
+    athena_workgroup: 'primary',
+    agents: [],
   };
 }
 
@@ -171,4 +253,3 @@ function normalizeDatetime(attributes: Record<string, unknown>) {
     attributes.databricks_auth_expires_at = `${v.length === 16 ? `${v}:00` : v}Z`;
   }
 }
-

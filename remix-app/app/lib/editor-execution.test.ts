@@ -88,8 +88,16 @@ describe('chart configuration editing', () => {
   });
 
   it('offers a legend position only where the chart places a legend', () => {
-    for (const type of ['pie', 'line', 'bar', 'xy_bubble', 'histogram'] as const) expect(chartControls(type).map((c) => c.key), type).toContain('legend');
-    for (const type of ['map', 'hierarchy', 'gauge', 'word_cloud'] as const) expect(chartControls(type).map((c) => c.key), type).not.toContain('legend');
+    for (const type of ['pie', 'line', 'bar', 'xy_bubble', 'histogram'] as const)
+      expect(
+        chartControls(type).map((c) => c.key),
+        type,
+      ).toContain('legend');
+    for (const type of ['map', 'hierarchy', 'gauge', 'word_cloud'] as const)
+      expect(
+        chartControls(type).map((c) => c.key),
+        type,
+      ).not.toContain('legend');
   });
 
   it('keeps a drill-down when the new type follows one, and drops it otherwise', () => {
@@ -113,14 +121,21 @@ describe('chart configuration editing', () => {
 
   it('offers axis titles where there are axes and the first colour where there are colours', () => {
     for (const type of ['line', 'bar', 'xy_bubble', 'histogram'] as const) {
-      expect(chartControls(type).map((c) => c.key), type).toEqual(expect.arrayContaining(['x_title', 'y_title', 'color_start']));
+      expect(
+        chartControls(type).map((c) => c.key),
+        type,
+      ).toEqual(expect.arrayContaining(['x_title', 'y_title', 'color_start']));
     }
     expect(chartControls('pie').map((c) => c.key)).not.toContain('x_title');
     expect(chartControls('table').map((c) => c.key)).not.toContain('color_start');
   });
 
   it('offers the columns of the right type', () => {
-    const fields = [{ name: 'country', data_type: 'String' }, { name: 'revenue', data_type: 'Float' }, { name: 'day', data_type: 'Date' }];
+    const fields = [
+      { name: 'country', data_type: 'String' },
+      { name: 'revenue', data_type: 'Float' },
+      { name: 'day', data_type: 'Date' },
+    ];
     expect(columnsFor('numeric', fields)).toEqual(['revenue']);
     expect(columnsFor('dimension', fields)).toEqual(['country', 'day']);
     expect(columnsFor('any', fields)).toEqual(['country', 'revenue', 'day']);

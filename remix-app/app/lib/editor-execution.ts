@@ -6,7 +6,15 @@ import type { Cell, DataField } from './types.ts';
 
 /** What the app's execution-data route answers: the first rows of the result. */
 export type RowsAnswer =
-  | { status: 'ok'; fields: DataField[]; rows: Cell[][]; rowCount: number; truncated: boolean; dataTimestamp: string | null; /** Index of the first row of `rows` (pages of PREVIEW_ROWS). */ offset?: number }
+  | {
+      status: 'ok';
+      fields: DataField[];
+      rows: Cell[][];
+      rowCount: number;
+      truncated: boolean;
+      dataTimestamp: string | null /** Index of the first row of `rows` (pages of PREVIEW_ROWS). */;
+      offset?: number;
+    }
   | { status: 'empty' }
   | { status: 'error'; message: string };
 

@@ -6,7 +6,16 @@
 import { dashboardZone } from './dashboard-view.ts';
 import { buildFilterDefs } from './filters-defs.ts';
 import {
-  chosenTz, dashboardDefaultValues, effectiveValues, FILTER_PREFIX, offeredTimeZones, readUrlState, toParameters, TZ_PARAM, type FilterDef, type InputParameters,
+  chosenTz,
+  dashboardDefaultValues,
+  effectiveValues,
+  FILTER_PREFIX,
+  offeredTimeZones,
+  readUrlState,
+  toParameters,
+  TZ_PARAM,
+  type FilterDef,
+  type InputParameters,
 } from './filters.ts';
 import type { DashboardAttributes, SingleDocument } from './types.ts';
 
@@ -26,7 +35,12 @@ export interface EditorFilterState {
   search: string;
 }
 
-export function editorFilterState(doc: SingleDocument<DashboardAttributes>, search: URLSearchParams, organizationZone: string, now = Date.now()): EditorFilterState {
+export function editorFilterState(
+  doc: SingleDocument<DashboardAttributes>,
+  search: URLSearchParams,
+  organizationZone: string,
+  now = Date.now(),
+): EditorFilterState {
   const a = doc.data.attributes;
   const defs = buildFilterDefs(doc);
   const tzConfig = a.time_zone_config ?? { type: 'organization' };

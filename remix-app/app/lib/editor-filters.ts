@@ -4,20 +4,39 @@
  * mapping. Manual dropdown options are written as one `value = label` per line.
  */
 import {
-  AGGREGATIONS, AGGREGATION_CONTROLS, COMPATIBLE_VALUE_TYPES, CONTROL_TYPES, DYNAMIC_CONTROLS, MANUAL_CONTROLS, QUERY_CONTROLS, RANGE_CONTROLS, 
+  AGGREGATIONS,
+  AGGREGATION_CONTROLS,
+  COMPATIBLE_VALUE_TYPES,
+  CONTROL_TYPES,
+  DYNAMIC_CONTROLS,
+  MANUAL_CONTROLS,
+  QUERY_CONTROLS,
+  RANGE_CONTROLS,
 } from '@cairn/core/sql/params';
 import { attributesFor, toMany, toOne, type FieldSpec, type FormState, type ResourceBody } from './editor-forms.ts';
 
-export {  CONTROL_TYPES,  };
+export { CONTROL_TYPES };
 export type { ControlType } from '@cairn/core/sql/params';
 import type { ControlType } from '@cairn/core/sql/params';
 
 export const CONTROL_LABELS: Record<ControlType, string> = {
-  input: 'Text input', input_multi: 'Text input, several values', checkbox: 'Checkbox', checkbox_two_way: 'Yes / No / All',
-  date_time: 'Date and time', date_time_range: 'Date and time range', date: 'Date', date_range: 'Date range', time: 'Time',
-  time_range: 'Time range', date_time_aggregation: 'Aggregation', dropdown: 'Dropdown', dropdown_multi: 'Dropdown, several values',
-  dropdown_dynamic: 'Dynamic dropdown', dropdown_multi_dynamic: 'Dynamic dropdown, several values',
-  dropdown_manual: 'Dropdown with fixed values', dropdown_multi_manual: 'Dropdown with fixed values, several',
+  input: 'Text input',
+  input_multi: 'Text input, several values',
+  checkbox: 'Checkbox',
+  checkbox_two_way: 'Yes / No / All',
+  date_time: 'Date and time',
+  date_time_range: 'Date and time range',
+  date: 'Date',
+  date_range: 'Date range',
+  time: 'Time',
+  time_range: 'Time range',
+  date_time_aggregation: 'Aggregation',
+  dropdown: 'Dropdown',
+  dropdown_multi: 'Dropdown, several values',
+  dropdown_dynamic: 'Dynamic dropdown',
+  dropdown_multi_dynamic: 'Dynamic dropdown, several values',
+  dropdown_manual: 'Dropdown with fixed values',
+  dropdown_multi_manual: 'Dropdown with fixed values, several',
 };
 
 /** Value types each control takes (the API's COMPATIBLE_VALUE_TYPES). */
@@ -85,15 +104,20 @@ export function parseManualOptions(text: string): { values: string[]; value_name
 }
 
 export function formatManualOptions(values: readonly unknown[] | null | undefined, names: readonly unknown[] | null | undefined): string {
-  return (values ?? []).map((v, i) => {
-    const label = typeof names?.[i] === 'string' ? (names[i] as string) : '';
-    return label && label !== String(v) ? `${String(v)} = ${label}` : String(v);
-  }).join('\n');
+  return (values ?? [])
+    .map((v, i) => {
+      const label = typeof names?.[i] === 'string' ? (names[i] as string) : '';
+      return label && label !== String(v) ? `${String(v)} = ${label}` : String(v);
+    })
+    .join('\n');
 }
 
 /** Default values as typed: a range `start~end` is one value; other controls take one value per line. */
 function parseDefaults(text: string, control: ControlType): unknown[] | null {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length === 0) return null;
   if (control === 'checkbox' || control === 'checkbox_two_way') return lines.slice(0, 1).map((l) => l === 'true');
   return lines;
@@ -105,15 +129,33 @@ function formatDefaults(values: readonly unknown[] | null | undefined): string {
 
 export function newFilterForm(): FormState {
   return {
-    display_name: '', variable_name: '', control_type: 'dropdown_multi', value_type: 'TEXT', required: false,
-    dropdown_validate: false, dropdown_default_to_first: false, sql_query: '', data_refresh_rate: '',
-    relative_range_enabled: true, before_range_enabled: true, after_range_enabled: true, from_to_range_enabled: true,
-    allowed_aggregations: null, default_values_text: '', options_text: '', datasource: '', parent_filter: '',
+    display_name: '',
+    variable_name: '',
+    control_type: 'dropdown_multi',
+    value_type: 'TEXT',
+    required: false,
+    dropdown_validate: false,
+    dropdown_default_to_first: false,
+    sql_query: '',
+    data_refresh_rate: '',
+    relative_range_enabled: true,
+    before_range_enabled: true,
+    after_range_enabled: true,
+    from_to_range_enabled: true,
+    allowed_aggregations: null,
+    default_values_text: '',
+    options_text: '',
+    datasource: '',
+    parent_filter: '',
   };
 }
 
 /** The stored filter as the form shows it (manual options come from meta.options for signed-in users). */
-export function filterForm(attributes: Record<string, unknown>, rels: { datasource: string | null; parent: string | null }, options: { values?: unknown[]; value_names?: unknown[] } | null): FormState {
+export function filterForm(
+  attributes: Record<string, unknown>,
+  rels: { datasource: string | null; parent: string | null },
+  options: { values?: unknown[]; value_names?: unknown[] } | null,
+): FormState {
   return {
     ...newFilterForm(),
     display_name: (attributes.display_name as string | null) ?? '',
@@ -138,7 +180,14 @@ export function filterBody(
   form: FormState,
   target:
     | { mode: 'create'; dashboardId: string }
-    | { mode: 'update'; id: string; original: Record<string, unknown>; originalDatasource: string | null; originalParent: string | null; originalOptions: string },
+    | {
+        mode: 'update';
+        id: string;
+        original: Record<string, unknown>;
+        originalDatasource: string | null;
+        originalParent: string | null;
+        originalOptions: string;
+      },
 ): ResourceBody {
   const control = String(form.control_type) as ControlType;
   const s = filterSections(control);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  attributesFor, errorsByField, formFromAttributes, newReportForm, REPORT_FIELDS, REPORT_SWITCHES, reportBody, snippetBody, SNIPPET_FIELDS,
-  toAttribute, unplacedErrors,
+  attributesFor,
+  errorsByField,
+  formFromAttributes,
+  newReportForm,
+  REPORT_FIELDS,
+  REPORT_SWITCHES,
+  reportBody,
+  snippetBody,
+  SNIPPET_FIELDS,
+  toAttribute,
+  unplacedErrors,
 } from './editor-forms';
 
 /** A report as the API answers it: every switch present. */
@@ -36,10 +45,18 @@ describe('report bodies', () => {
     const form = { ...newReportForm(), name: 'Revenue', sql_query: 'select 1', chart_configuration: { type: 'bar', x: 'country' } };
     const body = reportBody(form, { mode: 'create', dashboardId: 'dsh_1', datasourceId: 'dsr_1' });
     expect(body.data.type).toBe('reports');
-    expect(body.data.relationships).toEqual({ dashboard: { data: { type: 'dashboards', id: 'dsh_1' } }, datasource: { data: { type: 'datasources', id: 'dsr_1' } } });
+    expect(body.data.relationships).toEqual({
+      dashboard: { data: { type: 'dashboards', id: 'dsh_1' } },
+      datasource: { data: { type: 'datasources', id: 'dsr_1' } },
+    });
     expect(body.data.attributes).toMatchObject({
-      name: 'Revenue', sql_query: 'select 1', chart_configuration: { type: 'bar', x: 'country' },
-      display_name_as_title: true, unlimited_csv_export_enabled: false, default_page_width: 800, default_page_height: 600,
+      name: 'Revenue',
+      sql_query: 'select 1',
+      chart_configuration: { type: 'bar', x: 'country' },
+      display_name_as_title: true,
+      unlimited_csv_export_enabled: false,
+      default_page_width: 800,
+      default_page_height: 600,
     });
     // Empty optional texts are left to the API's defaults.
     expect(body.data.attributes).not.toHaveProperty('description');
@@ -67,16 +84,21 @@ describe('snippet bodies', () => {
     const original = { name: 'large_order', description: null, text: 'x', params: ['min'] };
     const form = { ...formFromAttributes(SNIPPET_FIELDS, original), name: 'big_order', datasource: '' };
     expect(snippetBody(form, { mode: 'update', id: 'snp_1', original, originalDatasourceId: null }).data).toEqual({
-      type: 'sql_snippets', id: 'snp_1', attributes: { name: 'big_order' },
+      type: 'sql_snippets',
+      id: 'snp_1',
+      attributes: { name: 'big_order' },
     });
     // Clearing the datasource is sent as null.
-    expect(snippetBody(form, { mode: 'update', id: 'snp_1', original, originalDatasourceId: 'dsr_1' }).data.relationships).toEqual({ datasource: { data: null } });
+    expect(snippetBody(form, { mode: 'update', id: 'snp_1', original, originalDatasourceId: 'dsr_1' }).data.relationships).toEqual({
+      datasource: { data: null },
+    });
   });
 });
 
 describe('datasource forms', () => {
   it('shows only the fields of the chosen type and mode', () => {
-    const names = (t: Parameters<typeof datasourceFields>[0], m: Parameters<typeof datasourceFields>[1] = 'direct') => datasourceFields(t, m).map((f) => f.name);
+    const names = (t: Parameters<typeof datasourceFields>[0], m: Parameters<typeof datasourceFields>[1] = 'direct') =>
+      datasourceFields(t, m).map((f) => f.name);
     expect(names('postgres')).toEqual(expect.arrayContaining(['host', 'port', 'database', 'username', 'password', 'require_ssl', 'verify_ssl']));
     expect(names('postgres')).not.toContain('ssh_tunnel_host');
     expect(names('postgres', 'ssh_tunnel')).toEqual(expect.arrayContaining(['ssh_tunnel_host', 'ssh_tunnel_port', 'ssh_tunnel_user']));
@@ -87,21 +109,59 @@ describe('datasource forms', () => {
     expect(names('mongodbatlas')).toContain('host');
     expect(names('mongodbatlas')).not.toContain('port');
     expect(names('snowflake')).toEqual(expect.arrayContaining(['snowflake_identifier', 'snowflake_warehouse']));
-    expect(datasourceFields('databricks', 'direct', 'oauth_m2m').map((f) => f.name)).toEqual(expect.arrayContaining(['databricks_auth_expires_at', 'username']));
+    expect(datasourceFields('databricks', 'direct', 'oauth_m2m').map((f) => f.name)).toEqual(
+      expect.arrayContaining(['databricks_auth_expires_at', 'username']),
+    );
     expect(datasourceFields('databricks', 'direct', 'pat').map((f) => f.name)).not.toContain('username');
   });
 
   it('creates a Postgres datasource without empty fields and without other types’ attributes', () => {
-    const form = { ...newDatasourceForm('postgres'), name: 'Local', host: '127.0.0.1', port: '5432', database: 'shop', username: 'postgres', password: 'pw', athena_region: 'us-east-1' };
+    const form = {
+      ...newDatasourceForm('postgres'),
+      name: 'Local',
+      host: '127.0.0.1',
+      port: '5432',
+      database: 'shop',
+      username: 'postgres',
+      password: 'pw',
+      athena_region: 'us-east-1',
+    };
     const body = datasourceBody(form, { mode: 'create' });
-    expect(body.data.attributes).toMatchObject({ name: 'Local', database_type: 'postgres', connection_mode: 'direct', host: '127.0.0.1', port: 5432, password: 'pw', require_ssl: false, max_concurrent_executions: 20 });
+    expect(body.data.attributes).toMatchObject({
+      name: 'Local',
+      database_type: 'postgres',
+      connection_mode: 'direct',
+      host: '127.0.0.1',
+      port: 5432,
+      password: 'pw',
+      require_ssl: false,
+      max_concurrent_executions: 20,
+    });
     expect(body.data.attributes).not.toHaveProperty('athena_region');
     expect(body.data.attributes).not.toHaveProperty('ssh_tunnel_host');
     expect(body.data.relationships).toBeUndefined();
   });
 
   it('keeps the stored password unless a new one is typed or removal is asked for', () => {
-    const original = { name: 'Local', connection_mode: 'direct', host: 'h', port: 5432, database: 'd', username: 'u', password_set: true, data_time_zone: 'UTC', max_concurrent_executions: 20, require_ssl: false, verify_ssl: false, enabled: true, update_schema_nightly: true, update_schema_row_counts: true, included_databases: null, included_schemas: null, default_schema_name: null };
+    const original = {
+      name: 'Local',
+      connection_mode: 'direct',
+      host: 'h',
+      port: 5432,
+      database: 'd',
+      username: 'u',
+      password_set: true,
+      data_time_zone: 'UTC',
+      max_concurrent_executions: 20,
+      require_ssl: false,
+      verify_ssl: false,
+      enabled: true,
+      update_schema_nightly: true,
+      update_schema_row_counts: true,
+      included_databases: null,
+      included_schemas: null,
+      default_schema_name: null,
+    };
     const form = { ...newDatasourceForm('postgres'), ...original, port: '5433', max_concurrent_executions: '20', password: '' };
     const body = datasourceBody(form, { mode: 'update', id: 'dsr_1', original, originalAgents: [] });
     expect(body.data.attributes).toEqual({ port: 5433 });
@@ -110,7 +170,18 @@ describe('datasource forms', () => {
   });
 
   it('sends agents for agent mode and a UTC expiry for Databricks OAuth', () => {
-    const form = { ...newDatasourceForm('databricks'), name: 'DBX', connection_mode: 'agent', agents: ['agt_1'], databricks_auth_mode: 'oauth_m2m', databricks_auth_expires_at: '2027-01-31T12:00', host: 'h', databricks_http_path: '/sql/1.0/x', password: 's', username: 'c' };
+    const form = {
+      ...newDatasourceForm('databricks'),
+      name: 'DBX',
+      connection_mode: 'agent',
+      agents: ['agt_1'],
+      databricks_auth_mode: 'oauth_m2m',
+      databricks_auth_expires_at: '2027-01-31T12:00',
+      host: 'h',
+      databricks_http_path: '/sql/1.0/x',
+      password: 's',
+      username: 'c',
+    };
     const body = datasourceBody(form, { mode: 'create' });
     expect(body.data.relationships).toEqual({ agents: { data: [{ type: 'datasource_agents', id: 'agt_1' }] } });
     expect(body.data.attributes.databricks_auth_expires_at).toBe('2027-01-31T12:00:00Z');
@@ -126,11 +197,24 @@ describe('filter forms', () => {
   });
 
   it('creates a manual dropdown on the dashboard with its options and defaults', () => {
-    const form = { ...newFilterForm(), variable_name: 'country', display_name: 'Country', control_type: 'dropdown_multi_manual', options_text: 'DE = Germany\nFR = France\nIT', default_values_text: 'DE' };
+    const form = {
+      ...newFilterForm(),
+      variable_name: 'country',
+      display_name: 'Country',
+      control_type: 'dropdown_multi_manual',
+      options_text: 'DE = Germany\nFR = France\nIT',
+      default_values_text: 'DE',
+    };
     const body = filterBody(form, { mode: 'create', dashboardId: 'dsh_1' });
     expect(body.data.attributes).toMatchObject({
-      variable_name: 'country', display_name: 'Country', control_type: 'dropdown_multi_manual', value_type: 'TEXT',
-      values: ['DE', 'FR', 'IT'], value_names: ['Germany', 'France', 'IT'], default_values: ['DE'], dropdown_validate: false,
+      variable_name: 'country',
+      display_name: 'Country',
+      control_type: 'dropdown_multi_manual',
+      value_type: 'TEXT',
+      values: ['DE', 'FR', 'IT'],
+      value_names: ['Germany', 'France', 'IT'],
+      default_values: ['DE'],
+      dropdown_validate: false,
     });
     // Attributes of other controls are not sent.
     expect(body.data.attributes).not.toHaveProperty('relative_range_enabled');
@@ -139,14 +223,36 @@ describe('filter forms', () => {
   });
 
   it('creates a dynamic dropdown with its query, datasource and parent', () => {
-    const form = { ...newFilterForm(), variable_name: 'city', control_type: 'dropdown_dynamic', sql_query: 'select city from c where {country=country}', datasource: 'dsr_1', parent_filter: 'flt_9' };
+    const form = {
+      ...newFilterForm(),
+      variable_name: 'city',
+      control_type: 'dropdown_dynamic',
+      sql_query: 'select city from c where {country=country}',
+      datasource: 'dsr_1',
+      parent_filter: 'flt_9',
+    };
     const body = filterBody(form, { mode: 'create', dashboardId: 'dsh_1' });
     expect(body.data.attributes.sql_query).toBe('select city from c where {country=country}');
-    expect(body.data.relationships).toMatchObject({ datasource: { data: { type: 'datasources', id: 'dsr_1' } }, parent_filter: { data: { type: 'filters', id: 'flt_9' } } });
+    expect(body.data.relationships).toMatchObject({
+      datasource: { data: { type: 'datasources', id: 'dsr_1' } },
+      parent_filter: { data: { type: 'filters', id: 'flt_9' } },
+    });
   });
 
   it('updates a range filter: only changed switches and aggregations', () => {
-    const attributes = { variable_name: 'order_date', control_type: 'date_range', value_type: 'DATE', required: false, relative_range_enabled: true, before_range_enabled: true, after_range_enabled: true, from_to_range_enabled: true, allowed_aggregations: null, default_values: null, display_name: null };
+    const attributes = {
+      variable_name: 'order_date',
+      control_type: 'date_range',
+      value_type: 'DATE',
+      required: false,
+      relative_range_enabled: true,
+      before_range_enabled: true,
+      after_range_enabled: true,
+      from_to_range_enabled: true,
+      allowed_aggregations: null,
+      default_values: null,
+      display_name: null,
+    };
     const form = { ...filterForm(attributes, { datasource: null, parent: null }, null), before_range_enabled: false, allowed_aggregations: ['day', 'month'] };
     const body = filterBody(form, { mode: 'update', id: 'flt_1', original: attributes, originalDatasource: null, originalParent: null, originalOptions: '' });
     expect(body.data).toEqual({ type: 'filters', id: 'flt_1', attributes: { before_range_enabled: false, allowed_aggregations: ['day', 'month'] } });
@@ -168,8 +274,12 @@ describe('API errors → fields', () => {
       { code: 'unknown_attribute', title: 'Unknown', source: { pointer: '/data/attributes/color' } },
     ]);
     expect(byField).toEqual({
-      name: ['name is required.'], values: ['Bad value.'], datasource: ['No such datasource.'], layout: ['Tile 3 overlaps.'],
-      _form: ['Dashboard is locked.'], color: ['Unknown'],
+      name: ['name is required.'],
+      values: ['Bad value.'],
+      datasource: ['No such datasource.'],
+      layout: ['Tile 3 overlaps.'],
+      _form: ['Dashboard is locked.'],
+      color: ['Unknown'],
     });
     expect(unplacedErrors(byField, ['name', 'values', 'datasource', 'layout'])).toEqual(['Dashboard is locked.', 'color: Unknown']);
   });

@@ -57,7 +57,10 @@ export function toAttribute(spec: FieldSpec, raw: FormValue | undefined): unknow
       if (raw === undefined) return undefined;
       const items = Array.isArray(raw)
         ? raw.map((v) => String(v).trim()).filter(Boolean)
-        : String(raw ?? '').split(/[\n,]/).map((v) => v.trim()).filter(Boolean);
+        : String(raw ?? '')
+            .split(/[\n,]/)
+            .map((v) => v.trim())
+            .filter(Boolean);
       return items.length ? items : spec.nullable ? null : [];
     }
     case 'secret':
@@ -195,14 +198,27 @@ export const REPORT_FIELDS: readonly FieldSpec[] = [
 ];
 
 export function newReportForm(): FormState {
-  const form: FormState = { name: '', description: '', sql_query: '', no_data_message: '', attribution: '', data_refresh_rate: '', data_refresh_anchor_time: '', default_page_width: '800', default_page_height: '600', chart_configuration: { type: 'table' } };
+  const form: FormState = {
+    name: '',
+    description: '',
+    sql_query: '',
+    no_data_message: '',
+    attribution: '',
+    data_refresh_rate: '',
+    data_refresh_anchor_time: '',
+    default_page_width: '800',
+    default_page_height: '600',
+    chart_configuration: { type: 'table' },
+  };
   for (const s of REPORT_SWITCHES) form[s.name] = s.default;
   return form;
 }
 
 export function reportBody(
   form: FormState,
-  target: { mode: 'create'; dashboardId: string; datasourceId: string } | { mode: 'update'; id: string; datasourceId: string; original: Record<string, unknown>; originalDatasourceId: string | null },
+  target:
+    | { mode: 'create'; dashboardId: string; datasourceId: string }
+    | { mode: 'update'; id: string; datasourceId: string; original: Record<string, unknown>; originalDatasourceId: string | null },
 ): ResourceBody {
   if (target.mode === 'create') {
     const attributes = attributesFor(REPORT_FIELDS, form, 'create');

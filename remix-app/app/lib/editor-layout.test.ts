@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { gridToTiles, layoutProblems, placeMissing, pushDownOverlaps, sameLayout, tileOfPointer, tilesToGrid, withoutLeadingGap, type Tile } from './editor-layout';
+import {
+  gridToTiles,
+  layoutProblems,
+  placeMissing,
+  pushDownOverlaps,
+  sameLayout,
+  tileOfPointer,
+  tilesToGrid,
+  withoutLeadingGap,
+  type Tile,
+} from './editor-layout';
 
 const tile = (id: string, row: number, column: number, width: number, height: number): Tile => ({ type: 'report', id, row, column, width, height });
 
@@ -70,10 +80,24 @@ describe('layout ↔ grid', () => {
       { i: 'd', x: 6, y: 0, w: 6, h: 2 },
     ];
     const out = pushDownOverlaps(items, 'a');
-    expect(out.map(({ i, y }) => [i, y])).toEqual([['a', 0], ['b', 4], ['c', 7], ['d', 0]]);
+    expect(out.map(({ i, y }) => [i, y])).toEqual([
+      ['a', 0],
+      ['b', 4],
+      ['c', 7],
+      ['d', 0],
+    ]);
     expect(layoutProblems(gridToTiles(out), false)).toEqual([]);
     // The dragged tile wins even when it lies below the one it lands on.
-    const dragged = pushDownOverlaps([{ i: 'x', x: 0, y: 0, w: 6, h: 2 }, { i: 'y', x: 2, y: 1, w: 6, h: 2 }], 'y');
-    expect(dragged).toEqual([{ i: 'x', x: 0, y: 3, w: 6, h: 2 }, { i: 'y', x: 2, y: 1, w: 6, h: 2 }]);
+    const dragged = pushDownOverlaps(
+      [
+        { i: 'x', x: 0, y: 0, w: 6, h: 2 },
+        { i: 'y', x: 2, y: 1, w: 6, h: 2 },
+      ],
+      'y',
+    );
+    expect(dragged).toEqual([
+      { i: 'x', x: 0, y: 3, w: 6, h: 2 },
+      { i: 'y', x: 2, y: 1, w: 6, h: 2 },
+    ]);
   });
 });

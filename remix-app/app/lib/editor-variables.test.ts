@@ -19,7 +19,10 @@ describe('unknownVariables', () => {
 
   it('lists each unknown variable once, in order of use, without a guess when nothing is close', () => {
     const sql = 'select 1 where {[a]=letters} and {[b]=warehouse_zone} and {[c]=letters}';
-    expect(unknownVariables(sql, { filters })).toEqual([{ name: 'letters', closest: null }, { name: 'warehouse_zone', closest: null }]);
+    expect(unknownVariables(sql, { filters })).toEqual([
+      { name: 'letters', closest: null },
+      { name: 'warehouse_zone', closest: null },
+    ]);
   });
 
   it('reads the variables inside snippets', () => {

@@ -28,7 +28,10 @@ describe('schema through the API and the data server', () => {
     const gone = binding(() => envelope(404, 'not_found', 'No datasource with id "dsr_1".'));
     expect(await loadSchema(client(gone), gone, 'dsr_1')).toEqual({ status: 'error', message: 'No datasource with id "dsr_1".' });
     const expired = binding(() => envelope(401, 'data_token_expired', 'The data token has expired.'));
-    expect(await loadSchema(client(binding(() => Response.json(handle))), expired, 'dsr_1')).toEqual({ status: 'error', message: 'The data token has expired.' });
+    expect(await loadSchema(client(binding(() => Response.json(handle))), expired, 'dsr_1')).toEqual({
+      status: 'error',
+      message: 'The data token has expired.',
+    });
     const badKey = binding(() => Response.json({ data_key: '../etc', data_access_token: 't' }));
     expect((await loadSchema(client(badKey), badKey, 'dsr_1')).status).toBe('error');
     expect(callMissing(405, null)).toBe(true);
@@ -37,13 +40,22 @@ describe('schema through the API and the data server', () => {
 });
 
 /** A data server that answers pages as the real one does (offset, limit, row_count), and only pages. */
-const pagingServer = (rows: unknown[][], timestamp: string | null) => binding((req) => {
-  const q = new URL(req.url).searchParams;
-  if (q.get('offset') === null || q.get('limit') === null) return Response.json({ errors: [{ detail: 'the app asked for the whole result' }] }, { status: 400 });
-  const offset = Number(q.get('offset'));
-  const limit = Number(q.get('limit'));
-  return Response.json({ offset, limit, row_count: rows.length, fields: [{ idx: 0, name: 'n', data_type: 'Integer' }], rows: rows.slice(offset, offset + limit), data_timestamp: timestamp });
-});
+const pagingServer = (rows: unknown[][], timestamp: string | null) =>
+  binding((req) => {
+    const q = new URL(req.url).searchParams;
+    if (q.get('offset') === null || q.get('limit') === null)
+      return Response.json({ errors: [{ detail: 'the app asked for the whole result' }] }, { status: 400 });
+    const offset = Number(q.get('offset'));
+    const limit = Number(q.get('limit'));
+    return Response.json({
+      offset,
+      limit,
+      row_count: rows.length,
+      fields: [{ idx: 0, name: 'n', data_type: 'Integer' }],
+      rows: rows.slice(offset, offset + limit),
+      data_timestamp: timestamp,
+    });
+  });
 
 describe('execution rows', () => {
   it('answers empty for 204 and asks the data server for one page only', async () => {
@@ -80,16 +92,25 @@ describe('execution rows past the first page', () => {
 describe('writes', () => {
   it('sends JSON:API bodies and returns every error of a 422 with its pointer', async () => {
     const api = binding(() =>
-      Response.json({ errors: [
-        { status: '422', code: 'missing_attribute', detail: 'name is required.', source: { pointer: '/data/attributes/name' } },
-        { status: '422', code: 'invalid_attribute', detail: 'bad', source: { pointer: '/data/attributes/sql_query' } },
-      ] }, { status: 422 }),
+      Response.json(
+        {
+          errors: [
+            { status: '422', code: 'missing_attribute', detail: 'name is required.', source: { pointer: '/data/attributes/name' } },
+            { status: '422', code: 'invalid_attribute', detail: 'bad', source: { pointer: '/data/attributes/sql_query' } },
+          ],
+        },
+        { status: 422 },
+      ),
     );
     const res = await write(client(api), 'POST', '/reports', { data: { type: 'reports', attributes: {} } });
-    expect(res).toEqual({ ok: false, status: 422, errors: [
-      expect.objectContaining({ code: 'missing_attribute', source: { pointer: '/data/attributes/name' } }),
-      expect.objectContaining({ code: 'invalid_attribute', source: { pointer: '/data/attributes/sql_query' } }),
-    ] });
+    expect(res).toEqual({
+      ok: false,
+      status: 422,
+      errors: [
+        expect.objectContaining({ code: 'missing_attribute', source: { pointer: '/data/attributes/name' } }),
+        expect.objectContaining({ code: 'invalid_attribute', source: { pointer: '/data/attributes/sql_query' } }),
+      ],
+    });
     expect(api.seen[0]!.headers.get('Content-Type')).toBe('application/vnd.api+json');
     const action = binding(() => Response.json({ data: { id: 'dsh_1' } }));
     await write(client(action), 'PUT', '/dashboards/dsh_1/layout', { layout: [] }, false);

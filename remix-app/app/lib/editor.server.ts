@@ -27,18 +27,29 @@ export function can(session: SessionInfo, permission: string): boolean {
  * The signed-in user's session, refused with a clear 403 when their grants lack `permission`. The API
  * refuses the writes anyway; this keeps people who cannot edit out of edit pages.
  */
-export async function requireGrant(api: ApiClient, permission: 'manage_dashboards' | 'manage_datasources' | 'view_datasources', why: string): Promise<SessionInfo> {
+export async function requireGrant(
+  api: ApiClient,
+  permission: 'manage_dashboards' | 'manage_datasources' | 'view_datasources',
+  why: string,
+): Promise<SessionInfo> {
   const session = await loadSession(api);
   if (!can(session, permission)) throw data<ErrorPayload>({ code: 'forbidden', message: why }, { status: 403 });
   return session;
 }
 
-export const EDIT_REFUSED = 'Your role lets you read dashboards, not change them. Ask an analyst or an administrator of your organization to make this change or to give you the analyst role.';
+export const EDIT_REFUSED =
+  'Your role lets you read dashboards, not change them. Ask an analyst or an administrator of your organization to make this change or to give you the analyst role.';
 
 /** What an action answers to its form: the saved resource, or every error the API gave. */
 export type WriteResult<T = unknown> = { ok: true; status: number; body: T } | { ok: false; status: number; errors: ApiErrorItem[] };
 
-export async function write<T = unknown>(api: ApiClient, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: ResourceBody | Record<string, unknown>, jsonapi = true): Promise<WriteResult<T>> {
+export async function write<T = unknown>(
+  api: ApiClient,
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  body?: ResourceBody | Record<string, unknown>,
+  jsonapi = true,
+): Promise<WriteResult<T>> {
   const res = await api.raw(method, path, body === undefined ? {} : { body, jsonapi });
   if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, body: res.body as T };
   return { ok: false, status: res.status, errors: errorItems(res.status, res.body) };
@@ -56,7 +67,12 @@ interface DataHandle {
 }
 
 /** GET on the data server through the DATA binding with a data token from the API. */
-async function fromDataServer(dataServer: ServiceBinding, path: 'data' | 'schema', handle: DataHandle, query = ''): Promise<{ ok: true; body: unknown } | { ok: false; message: string }> {
+async function fromDataServer(
+  dataServer: ServiceBinding,
+  path: 'data' | 'schema',
+  handle: DataHandle,
+  query = '',
+): Promise<{ ok: true; body: unknown } | { ok: false; message: string }> {
   const { data_key: key, data_access_token: token } = handle;
   if (typeof key !== 'string' || typeof token !== 'string' || !DATA_KEY.test(key) || key.includes('..')) {
     return { ok: false, message: 'The API answered without a usable data key.' };
@@ -87,20 +103,19 @@ export function callMissing(status: number, body: unknown): boolean {
   return status === 404 && /^No route for /.test(errorItems(status, body)[0]?.detail ?? '');
 }
 
-
 /** A datasource's schema: `GET /datasources/{id}/schema` on the API, then `GET /schema/{key}` on the data server. */
 export async function loadSchema(api: ApiClient, dataServer: ServiceBinding, datasourceId: string, name?: string | null): Promise<SchemaAnswer> {
   const q = name ? `?name=${encodeURIComponent(name)}` : '';
   const res = await api.raw('GET', `/datasources/${encodeURIComponent(datasourceId)}/schema${q}`);
   if (callMissing(res.status, res.body)) return { status: 'unavailable', message: 'The schema browser is not available on this server yet.' };
-  if (res.status < 200 || res.status >= 300) return { status: 'error', message: errorItems(res.status, res.body)[0]?.detail ?? `The API answered ${res.status}.` };
+  if (res.status < 200 || res.status >= 300)
+    return { status: 'error', message: errorItems(res.status, res.body)[0]?.detail ?? `The API answered ${res.status}.` };
   const fetched = await fromDataServer(dataServer, 'schema', res.body as DataHandle);
   if (!fetched.ok) return { status: 'error', message: fetched.message };
   const schemas = (fetched.body as { schemas?: unknown } | null)?.schemas;
   if (!Array.isArray(schemas)) return { status: 'error', message: 'The data server sent a schema the app cannot read.' };
   return { status: 'ok', schema: { schemas: schemas as SchemaData['schemas'] } };
 }
-
 
 /**
  * A page of a finished execution's rows: PREVIEW_ROWS of them from `offset` (the first page by
@@ -109,7 +124,8 @@ export async function loadSchema(api: ApiClient, dataServer: ServiceBinding, dat
 export async function executionRows(api: ApiClient, dataServer: ServiceBinding, executionId: string, offset = 0): Promise<RowsAnswer> {
   const res = await api.raw('GET', `/executions/${encodeURIComponent(executionId)}/data`);
   if (res.status === 204) return { status: 'empty' };
-  if (res.status < 200 || res.status >= 300) return { status: 'error', message: errorItems(res.status, res.body)[0]?.detail ?? `The API answered ${res.status}.` };
+  if (res.status < 200 || res.status >= 300)
+    return { status: 'error', message: errorItems(res.status, res.body)[0]?.detail ?? `The API answered ${res.status}.` };
   const start = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
   const fetched = await fromDataServer(dataServer, 'data', res.body as DataHandle, `?offset=${start}&limit=${PREVIEW_ROWS}`);
   if (!fetched.ok) return { status: 'error', message: fetched.message };
@@ -129,11 +145,17 @@ export async function executionRows(api: ApiClient, dataServer: ServiceBinding, 
 }
 
 /** Every page of a JSON:API list (page[size]=200), for pickers that need the whole list. */
-export async function listAll<A>(api: ApiClient, path: string, maxPages = 10): Promise<{ id: string; type: string; attributes: A; relationships?: Record<string, { data?: unknown }>; meta?: Record<string, unknown> }[]> {
+export async function listAll<A>(
+  api: ApiClient,
+  path: string,
+  maxPages = 10,
+): Promise<{ id: string; type: string; attributes: A; relationships?: Record<string, { data?: unknown }>; meta?: Record<string, unknown> }[]> {
   const out: { id: string; type: string; attributes: A }[] = [];
   const sep = path.includes('?') ? '&' : '?';
   for (let page = 1; page <= maxPages; page++) {
-    const doc = await api.get<{ data: { id: string; type: string; attributes: A }[]; links?: { next?: string | null } }>(`${path}${sep}page[size]=200&page[number]=${page}`);
+    const doc = await api.get<{ data: { id: string; type: string; attributes: A }[]; links?: { next?: string | null } }>(
+      `${path}${sep}page[size]=200&page[number]=${page}`,
+    );
     out.push(...doc.data);
     if (!doc.links?.next || doc.data.length < 200) break;
   }

@@ -15,11 +15,15 @@ describe('export job state as the UI says it', () => {
     expect(exportMessage({ phase: 'idle' })).toBeNull();
     expect(exportMessage({ phase: 'starting', label: 'PDF' })).toBe('Preparing PDF…');
     expect(exportMessage({ phase: 'waiting', label: 'PNG', jobId: 'j', reused: false })).toBe('Preparing PNG…');
-    expect(exportMessage({ phase: 'waiting', label: 'full CSV', jobId: 'j', reused: true })).toBe('Preparing full CSV… (a file started in the last 10 minutes is reused)');
+    expect(exportMessage({ phase: 'waiting', label: 'full CSV', jobId: 'j', reused: true })).toBe(
+      'Preparing full CSV… (a file started in the last 10 minutes is reused)',
+    );
     expect(exportMessage({ phase: 'done', label: 'PDF', reused: false })).toBe('Downloaded the PDF.');
     expect(exportMessage({ phase: 'done', label: 'full CSV', reused: true })).toBe('Downloaded the full CSV started in the last 10 minutes.');
     expect(exportMessage({ phase: 'empty', label: 'CSV files' })).toMatch(/^Nothing to download/);
-    expect(exportMessage({ phase: 'failed', label: 'PDF', message: 'No renderer is configured.' })).toBe('The PDF could not be made: No renderer is configured.');
+    expect(exportMessage({ phase: 'failed', label: 'PDF', message: 'No renderer is configured.' })).toBe(
+      'The PDF could not be made: No renderer is configured.',
+    );
   });
 
   it('polls while the job is started or running, slower after the first seconds', () => {
@@ -49,7 +53,9 @@ describe('file names and answers of the download routes', () => {
   });
 
   it('takes the message of JSON errors, plain text, or a default', () => {
-    expect(errorText(422, JSON.stringify({ error: { status: 422, code: 'invalid_state', message: 'Unlimited CSV export is switched off.' } }))).toBe('Unlimited CSV export is switched off.');
+    expect(errorText(422, JSON.stringify({ error: { status: 422, code: 'invalid_state', message: 'Unlimited CSV export is switched off.' } }))).toBe(
+      'Unlimited CSV export is switched off.',
+    );
     expect(errorText(403, 'Data downloads are switched off for this report.\n')).toBe('Data downloads are switched off for this report.');
     expect(errorText(403, '')).toBe('You may not download this.');
     expect(errorText(500, '')).toBe('The request failed with status 500.');

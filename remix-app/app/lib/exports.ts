@@ -72,7 +72,13 @@ export function dispositionFileName(header: string | null, fallback: string): st
 
 /** A fallback file name for a dashboard's data: its name (safe characters only) and the format's extension. */
 export function dataFileName(name: string, format: DataFormat): string {
-  const base = name.normalize('NFKD').replace(/[^\w .-]+/g, '').replace(/\s+/g, ' ').trim().slice(0, 100) || 'dashboard';
+  const base =
+    name
+      .normalize('NFKD')
+      .replace(/[^\w .-]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 100) || 'dashboard';
   return `${base}.${format === 'csv_zip' ? 'zip' : 'xlsx'}`;
 }
 
@@ -100,6 +106,9 @@ export function skippedNote(header: string | null): string | null {
     return null;
   }
   if (!Array.isArray(names) || names.length === 0) return null;
-  const list = names.filter((n): n is string => typeof n === 'string').map((n) => `“${n}”`).join(', ');
+  const list = names
+    .filter((n): n is string => typeof n === 'string')
+    .map((n) => `“${n}”`)
+    .join(', ');
   return `Left out (downloads off or no data): ${list}.`;
 }

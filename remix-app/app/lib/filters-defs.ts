@@ -104,7 +104,10 @@ export function buildFilterDefs(doc: SingleDocument<Pick<DashboardAttributes, 'f
   });
 
   const reports = included.filter((r) => r.type === 'reports') as unknown as ResourceObject<ReportAttributes>[];
-  const used = builtInsUsed(reports.map((r) => r.attributes.sql_query ?? ''), new Set(defs.map((d) => d.variable)));
+  const used = builtInsUsed(
+    reports.map((r) => r.attributes.sql_query ?? ''),
+    new Set(defs.map((d) => d.variable)),
+  );
   const aggregationOptions = Array.isArray(config.aggregation_options) ? config.aggregation_options : null;
   const builtins: FilterDef[] = [];
   if (used.timerange) builtins.push(builtIn('timerange', null));

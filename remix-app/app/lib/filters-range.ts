@@ -8,8 +8,12 @@ import { DAY_MS, formatDay, fromWall, toWall } from '@cairn/core/time';
 
 // The resolver itself lives in core (relative.ts): the API resolves the same tokens in schedules and defaults.
 export {
-  RELATIVE_PRESETS,  isRelativeToken, localDay, parseRelative, relativeLabel, resolveRelative,
-     
+  RELATIVE_PRESETS,
+  isRelativeToken,
+  localDay,
+  parseRelative,
+  relativeLabel,
+  resolveRelative,
 } from '@cairn/core/sql/relative';
 
 /** `YYYY-MM-DD` of a day number. */
@@ -45,8 +49,9 @@ export function wallToUnix(value: string, zone: string): number | null {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
   if (!m) return null;
   const day = parseDayString(m[1]!);
-  const h = Number(m[2]), mi = Number(m[3]), s = Number(m[4] ?? 0);
+  const h = Number(m[2]),
+    mi = Number(m[3]),
+    s = Number(m[4] ?? 0);
   if (day === null || h > 23 || mi > 59 || s > 59) return null;
   return Math.floor(fromWall(zone, day * DAY_MS + ((h * 60 + mi) * 60 + s) * 1000) / 1000);
 }
-

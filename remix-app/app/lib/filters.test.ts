@@ -1,20 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkValue, dashboardDefaultValues, daysToInstantRange, dayToUnix, effectiveValues, readUrlState, sideToDay, toParameters,
-  withFilterValues, type FilterDef,
+  checkValue,
+  dashboardDefaultValues,
+  daysToInstantRange,
+  dayToUnix,
+  effectiveValues,
+  readUrlState,
+  sideToDay,
+  toParameters,
+  withFilterValues,
+  type FilterDef,
 } from './filters';
 
 function def(variable: string, controlType: FilterDef['controlType'], extra: Partial<FilterDef> = {}): FilterDef {
   return {
-    id: `flt_${variable}`, variable, label: variable, controlType, valueType: 'TEXT', builtin: false, required: false,
-    defaultValue: '', validate: false, defaultToFirst: false, ranges: { relative: true, before: true, after: true, fromTo: true },
-    allowedAggregations: null, parent: null, manualOptions: null, queryOptions: false, hidden: false, ...extra,
+    id: `flt_${variable}`,
+    variable,
+    label: variable,
+    controlType,
+    valueType: 'TEXT',
+    builtin: false,
+    required: false,
+    defaultValue: '',
+    validate: false,
+    defaultToFirst: false,
+    ranges: { relative: true, before: true, after: true, fromTo: true },
+    allowedAggregations: null,
+    parent: null,
+    manualOptions: null,
+    queryOptions: false,
+    hidden: false,
+    ...extra,
   };
 }
 
 const orderDate = def('order_date', 'date_range', { valueType: 'DATE' });
 const country = def('country', 'dropdown_multi_manual', {
-  manualOptions: [{ value: 'DE', label: 'Germany' }, { value: 'FR', label: 'France' }, { value: 'US', label: 'United States' }],
+  manualOptions: [
+    { value: 'DE', label: 'Germany' },
+    { value: 'FR', label: 'France' },
+    { value: 'US', label: 'United States' },
+  ],
 });
 const timerange = def('timerange', 'date_time_range', { builtin: true, valueType: 'DATE_TIME' });
 const aggregation = def('aggregation', 'date_time_aggregation', { builtin: true, allowedAggregations: ['day', 'week', 'month'] });
@@ -121,7 +147,17 @@ describe('values in force', () => {
 
     const dynamic = def('city', 'dropdown_dynamic', { queryOptions: true, defaultToFirst: true, required: true });
     expect(effectiveValues([dynamic], {}, {}, {}).missing.map((d) => d.variable)).toEqual(['city']);
-    const withOptions = effectiveValues([dynamic], {}, {}, { city: [{ value: 'Berlin', label: 'Berlin' }, { value: 'Paris', label: 'Paris' }] });
+    const withOptions = effectiveValues(
+      [dynamic],
+      {},
+      {},
+      {
+        city: [
+          { value: 'Berlin', label: 'Berlin' },
+          { value: 'Paris', label: 'Paris' },
+        ],
+      },
+    );
     expect(withOptions.values.city).toBe('Berlin');
     expect(withOptions.missing).toEqual([]);
     // An explicit empty choice is respected.
@@ -183,9 +219,7 @@ describe('picked days', () => {
   it('turns days into an instant range ending at 23:59:59 local', () => {
     expect(daysToInstantRange('2025-03-01', '2025-03-31', 'UTC')).toBe(`${Date.UTC(2025, 2, 1) / 1000}~${Date.UTC(2025, 3, 1) / 1000 - 1}`);
     // New York is UTC−4 on 31 March 2025 (daylight saving time) and UTC−5 on 1 March.
-    expect(daysToInstantRange('2025-03-01', '2025-03-31', 'America/New_York')).toBe(
-      `${Date.UTC(2025, 2, 1, 5) / 1000}~${Date.UTC(2025, 3, 1, 4) / 1000 - 1}`,
-    );
+    expect(daysToInstantRange('2025-03-01', '2025-03-31', 'America/New_York')).toBe(`${Date.UTC(2025, 2, 1, 5) / 1000}~${Date.UTC(2025, 3, 1, 4) / 1000 - 1}`);
     expect(daysToInstantRange('', '2025-03-31', 'UTC')).toBe(`~${Date.UTC(2025, 3, 1) / 1000 - 1}`);
   });
 

@@ -13,9 +13,7 @@
  * A missing parameter means "the default"; an empty one (`f.country=`) means "unset" even when there is a default.
  */
 import { AGGREGATIONS, type ControlType } from '@cairn/core/sql/params';
-import {
-  dayEndUnix, dayStartUnix, dayString, isRelativeToken, localDay, parseDayString, resolveRelative, wallToUnix,
-} from './filters-range.ts';
+import { dayEndUnix, dayStartUnix, dayString, isRelativeToken, localDay, parseDayString, resolveRelative, wallToUnix } from './filters-range.ts';
 
 export const FILTER_PREFIX = 'f.';
 export const TZ_PARAM = 'tz';
@@ -67,7 +65,14 @@ export interface InputParameters {
 
 const RANGE_CONTROLS = new Set<ControlType>(['date_range', 'date_time_range', 'time_range']);
 const LIST_CONTROLS = new Set<ControlType>(['input_multi', 'dropdown_multi', 'dropdown_multi_dynamic', 'dropdown_multi_manual']);
-const DROPDOWNS = new Set<ControlType>(['dropdown', 'dropdown_multi', 'dropdown_dynamic', 'dropdown_multi_dynamic', 'dropdown_manual', 'dropdown_multi_manual']);
+const DROPDOWNS = new Set<ControlType>([
+  'dropdown',
+  'dropdown_multi',
+  'dropdown_dynamic',
+  'dropdown_multi_dynamic',
+  'dropdown_manual',
+  'dropdown_multi_manual',
+]);
 
 export const isRangeControl = (c: ControlType) => RANGE_CONTROLS.has(c);
 export const isListControl = (c: ControlType) => LIST_CONTROLS.has(c);
@@ -82,7 +87,10 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Splits a list value; empty entries are dropped. */
 export function splitList(value: string): string[] {
-  return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** How messages name a filter: its label, and the URL variable when that differs. */
@@ -152,7 +160,9 @@ export function checkValue(def: FilterDef, raw: string): { value: string } | { p
     case 'time':
       return TIME.test(value) ? { value } : { problem: `${name} takes a time (HH:MM); "${value}" was ignored.` };
     case 'date_time':
-      return UNIX.test(value) || ISO_DATE_TIME.test(value) ? { value } : { problem: `${name} takes a date and time (YYYY-MM-DDTHH:MM or unix seconds); "${value}" was ignored.` };
+      return UNIX.test(value) || ISO_DATE_TIME.test(value)
+        ? { value }
+        : { problem: `${name} takes a date and time (YYYY-MM-DDTHH:MM or unix seconds); "${value}" was ignored.` };
     case 'date_time_aggregation': {
       const allowed = aggregationChoices(def);
       return allowed.includes(value) ? { value } : { problem: `${name} offers ${allowed.join(', ')}; "${value}" was ignored.` };
@@ -365,12 +375,7 @@ function encodeValue(v: string): string {
  * The search string after changing some filters: a value equal to the filter's default leaves the URL
  * (so links stay short), anything else is written, '' included (unset despite a default).
  */
-export function withFilterValues(
-  search: string,
-  changes: Record<string, string>,
-  defaults: Record<string, string>,
-  tz?: string | null,
-): string {
+export function withFilterValues(search: string, changes: Record<string, string>, defaults: Record<string, string>, tz?: string | null): string {
   const current = new URLSearchParams(search);
   const kept: [string, string][] = [];
   const filterValues = new Map<string, string>();

@@ -10,7 +10,10 @@ describe('readForm', () => {
 
   it('answers 400 with a message for a body that is not a form', async () => {
     const json = new Request('http://app/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"intent":"create"}' });
-    const thrown = await readForm(json).then(() => null, (e: unknown) => e as { init?: { status?: number }; data?: { message?: string } });
+    const thrown = await readForm(json).then(
+      () => null,
+      (e: unknown) => e as { init?: { status?: number }; data?: { message?: string } },
+    );
     expect(thrown?.init?.status).toBe(400);
     expect(thrown?.data?.message).toMatch(/takes a form/);
   });

@@ -5,7 +5,17 @@ describe('framing policy', () => {
   it('lets any site frame a sharing link page, and no site any other page', () => {
     expect(framingPolicy('/s/3Jk9xQ2mPw7rT4vL8nZc')).toBe('any-site');
     expect(framingPolicy('/s/3Jk9xQ2mPw7rT4vL8nZc/')).toBe('any-site');
-    for (const path of ['/', '/app/', '/app/dashboards/dsh_1', '/embedding/overview', '/render/tok', '/s/tok/status', '/s/tok/download/rep_1', '/s/', '/sx/tok'])
+    for (const path of [
+      '/',
+      '/app/',
+      '/app/dashboards/dsh_1',
+      '/embedding/overview',
+      '/render/tok',
+      '/s/tok/status',
+      '/s/tok/download/rep_1',
+      '/s/',
+      '/sx/tok',
+    ])
       expect(framingPolicy(path), path).toBe('none');
   });
 

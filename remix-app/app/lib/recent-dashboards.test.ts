@@ -6,7 +6,10 @@ describe('recent dashboards', () => {
     let list = withVisit([], { id: 'a', name: 'A' }, 1);
     list = withVisit(list, { id: 'b', name: 'B' }, 2);
     list = withVisit(list, { id: 'a', name: 'A renamed' }, 3);
-    expect(list).toEqual([{ id: 'a', name: 'A renamed', at: 3 }, { id: 'b', name: 'B', at: 2 }]);
+    expect(list).toEqual([
+      { id: 'a', name: 'A renamed', at: 3 },
+      { id: 'b', name: 'B', at: 2 },
+    ]);
     for (let i = 0; i < 20; i++) list = withVisit(list, { id: `d${i}`, name: `D${i}` }, 10 + i);
     expect(list).toHaveLength(RECENT_LIMIT);
     expect(list[0]!.id).toBe('d19');
@@ -16,6 +19,8 @@ describe('recent dashboards', () => {
     expect(parseRecent(null)).toEqual([]);
     expect(parseRecent('not json')).toEqual([]);
     expect(parseRecent('{"id":"a"}')).toEqual([]);
-    expect(parseRecent(JSON.stringify([{ id: 'a', name: 'A', at: 1 }, { id: 2, name: 'x', at: 1 }, null, { id: 'b', name: 'B' }]))).toEqual([{ id: 'a', name: 'A', at: 1 }]);
+    expect(parseRecent(JSON.stringify([{ id: 'a', name: 'A', at: 1 }, { id: 2, name: 'x', at: 1 }, null, { id: 'b', name: 'B' }]))).toEqual([
+      { id: 'a', name: 'A', at: 1 },
+    ]);
   });
 });

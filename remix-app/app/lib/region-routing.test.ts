@@ -13,9 +13,13 @@ describe('the API of the organization’s region', () => {
     const eu = binding(() => wrongRegion('us'));
     const us = binding(async (req) => Response.json({ region: 'us', body: req.method === 'POST' ? await req.json() : null }, { status: 201 }));
     const api = regionRouted({ eu, us }, 'eu');
-    const signIn = await api.fetch(new Request('https://cairn-api.internal/auth/sessions', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'a@b.test', password: 'pw' }),
-    }));
+    const signIn = await api.fetch(
+      new Request('https://cairn-api.internal/auth/sessions', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'a@b.test', password: 'pw' }),
+      }),
+    );
     expect(signIn.status).toBe(201);
     expect(await signIn.json()).toEqual({ region: 'us', body: { email: 'a@b.test', password: 'pw' } });
     expect([eu.seen.length, us.seen.length]).toEqual([1, 1]);
@@ -59,9 +63,13 @@ describe('the API of the organization’s region', () => {
     const eu = binding(notFound);
     const us = binding(async (req) => Response.json({ region: 'us', body: await req.json() }));
     const api = regionRouted({ eu, us }, 'eu');
-    const res = await api.fetch(new Request('https://cairn-api.internal/public/links/tok123/status', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ parameters: {} }),
-    }));
+    const res = await api.fetch(
+      new Request('https://cairn-api.internal/public/links/tok123/status', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ parameters: {} }),
+      }),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ region: 'us', body: { parameters: {} } });
     // Unknown everywhere: the 404 stands; other paths are never asked twice.

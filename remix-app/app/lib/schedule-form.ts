@@ -10,8 +10,14 @@ import { scheduleFilterValues, scheduleParameters } from './schedule-filters';
 
 export const ATTACH_AS = ['pdf', 'dark_pdf', 'png', 'dark_png', 'inline_png', 'dark_inline_png', 'csv', 'excel'] as const;
 export const ATTACH_LABELS: Record<(typeof ATTACH_AS)[number], string> = {
-  pdf: 'PDF', dark_pdf: 'PDF (dark)', png: 'PNG image', dark_png: 'PNG image (dark)', inline_png: 'Image in the message',
-  dark_inline_png: 'Image in the message (dark)', csv: 'CSV data', excel: 'Excel workbook',
+  pdf: 'PDF',
+  dark_pdf: 'PDF (dark)',
+  png: 'PNG image',
+  dark_png: 'PNG image (dark)',
+  inline_png: 'Image in the message',
+  dark_inline_png: 'Image in the message (dark)',
+  csv: 'CSV data',
+  excel: 'Excel workbook',
 };
 
 export interface ScheduleAttributes {
@@ -53,16 +59,38 @@ export interface ScheduleForm {
 
 /** A new schedule: every Monday at 08:00 in the organization's time zone, a PDF, by e-mail. */
 export const SCHEDULE_DEFAULTS: ScheduleForm = {
-  name: '', emails: '', cc_emails: '', bcc_emails: '', attach_as: ['pdf'], schedule: 'weekly;0;08:00', time_zone: '',
-  subject_text: '', body_text: '', send_via: 'email', page_width: '', filters: {}, otherParameters: {}, report: '',
+  name: '',
+  emails: '',
+  cc_emails: '',
+  bcc_emails: '',
+  attach_as: ['pdf'],
+  schedule: 'weekly;0;08:00',
+  time_zone: '',
+  subject_text: '',
+  body_text: '',
+  send_via: 'email',
+  page_width: '',
+  filters: {},
+  otherParameters: {},
+  report: '',
 };
 
 export function formFromSchedule(a: ScheduleAttributes, report: string | null, defs: FilterDef[] = []): ScheduleForm {
   const { values, rest } = scheduleFilterValues(defs, a.parameters);
   return {
-    name: a.name, emails: a.emails, cc_emails: a.cc_emails ?? '', bcc_emails: a.bcc_emails ?? '',
-    attach_as: a.attach_as.split(',').map((s) => s.trim()).filter(Boolean), schedule: a.schedule, time_zone: a.time_zone ?? '',
-    subject_text: a.subject_text ?? '', body_text: a.body_text ?? '', send_via: a.send_via || 'email',
+    name: a.name,
+    emails: a.emails,
+    cc_emails: a.cc_emails ?? '',
+    bcc_emails: a.bcc_emails ?? '',
+    attach_as: a.attach_as
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    schedule: a.schedule,
+    time_zone: a.time_zone ?? '',
+    subject_text: a.subject_text ?? '',
+    body_text: a.body_text ?? '',
+    send_via: a.send_via || 'email',
     page_width: a.page_width === null ? '' : String(a.page_width),
     filters: values,
     otherParameters: rest,
@@ -78,7 +106,12 @@ export type ScheduleBody = { data: { type: 'dashboard_schedules'; id?: string; a
  * The JSON:API body, or the fields the browser can already tell are unreadable (a page width that is
  * not a whole number); everything else is the API's to judge. `defs`: the dashboard's filters.
  */
-export function scheduleBody(form: ScheduleForm, dashboardId: string, id?: string, defs: FilterDef[] = []): { ok: true; body: ScheduleBody } | { ok: false; errors: Record<string, string[]> } {
+export function scheduleBody(
+  form: ScheduleForm,
+  dashboardId: string,
+  id?: string,
+  defs: FilterDef[] = [],
+): { ok: true; body: ScheduleBody } | { ok: false; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {};
   const parameters = scheduleParameters(defs, form.filters, form.otherParameters);
   let pageWidth: number | null = null;

@@ -22,8 +22,20 @@ describe('session cookie', () => {
 
   it('only follows same-site app paths after sign-in', () => {
     expect(safeNext('/app/dashboards/dsh_1?f.x=1')).toBe('/app/dashboards/dsh_1?f.x=1');
-    for (const bad of ['https://evil.example/', '//evil.example/app', '/docs', '/app\\..\\x', '/app/login', null, '',
-      '/app/\r\nSet-Cookie: x=1', '/app/\n', '/app\t/x', '/app/\u0000', '/app/\u007f']) {
+    for (const bad of [
+      'https://evil.example/',
+      '//evil.example/app',
+      '/docs',
+      '/app\\..\\x',
+      '/app/login',
+      null,
+      '',
+      '/app/\r\nSet-Cookie: x=1',
+      '/app/\n',
+      '/app\t/x',
+      '/app/\u0000',
+      '/app/\u007f',
+    ]) {
       expect(safeNext(bad)).toBe('/app/');
     }
     expect(loginUrl(new Request('http://x/app/dashboards/d?f.a=1'))).toBe('/app/login?next=%2Fapp%2Fdashboards%2Fd%3Ff.a%3D1');

@@ -31,7 +31,7 @@ async function askApi(request: Request, api: ApiClient, path: string, body: Reco
     return redirect(safeNext(answer.next ?? null), { headers: { 'Set-Cookie': sessionCookie(request, answer.token, answer.expires_at) } });
   }
   const problem = problemFrom(res.status, res.body);
-  const reason = ((res.body as { errors?: { meta?: { reason?: string } }[] } | null)?.errors?.[0]?.meta?.reason) ?? null;
+  const reason = (res.body as { errors?: { meta?: { reason?: string } }[] } | null)?.errors?.[0]?.meta?.reason ?? null;
   return { error: problem.message, reason, status: res.status >= 500 ? 503 : res.status };
 }
 
@@ -60,6 +60,7 @@ export async function samlAcsPost(request: Request, context: AppLoadContext): Pr
   const relayState = form.get('RelayState');
   if (typeof samlResponse !== 'string' || !samlResponse) return { error: 'No SAML response was posted.', reason: 'invalid_saml', status: 400 };
   return askApi(request, anonymousApi(request, context), '/auth/sso/saml/acs', {
-    saml_response: samlResponse, ...(typeof relayState === 'string' && relayState ? { relay_state: relayState.slice(0, 2000) } : {}),
+    saml_response: samlResponse,
+    ...(typeof relayState === 'string' && relayState ? { relay_state: relayState.slice(0, 2000) } : {}),
   });
 }

@@ -12,7 +12,11 @@ export type SaveTarget = { dashboardId: string } | { newDashboard: string };
 
 export type StandaloneSave = { ok: true; dashboardId: string } | { ok: false; status: number; errors: ApiErrorItem[] };
 
-const refuse = (detail: string, pointer: string): StandaloneSave => ({ ok: false, status: 422, errors: [{ status: '422', code: 'invalid_attribute', detail, source: { pointer } }] as ApiErrorItem[] });
+const refuse = (detail: string, pointer: string): StandaloneSave => ({
+  ok: false,
+  status: 422,
+  errors: [{ status: '422', code: 'invalid_attribute', detail, source: { pointer } }] as ApiErrorItem[],
+});
 
 export function readTarget(raw: unknown): SaveTarget | null {
   const t = raw as { dashboardId?: unknown; newDashboard?: unknown } | null;
@@ -29,9 +33,19 @@ export async function saveStandalone(api: ApiClient, body: ResourceBody, target:
     const name = target.newDashboard.trim();
     if (!name) return refuse('Name the new dashboard.', '/data/relationships/dashboard');
     const res = await write<{ data?: { id?: string } }>(api, 'POST', '/dashboards', { data: { type: 'dashboards', attributes: { name } } });
-    if (!res.ok) return { ok: false, status: res.status, errors: res.errors.map((e) => ({ ...e, detail: `The new dashboard: ${e.detail ?? e.code}`, source: { pointer: '/data/relationships/dashboard' } })) };
+    if (!res.ok)
+      return {
+        ok: false,
+        status: res.status,
+        errors: res.errors.map((e) => ({ ...e, detail: `The new dashboard: ${e.detail ?? e.code}`, source: { pointer: '/data/relationships/dashboard' } })),
+      };
     const id = res.body?.data?.id;
-    if (typeof id !== 'string') return { ok: false, status: 502, errors: [{ status: '502', code: 'bad_response', detail: 'The API created the dashboard but did not name it.' }] as ApiErrorItem[] };
+    if (typeof id !== 'string')
+      return {
+        ok: false,
+        status: 502,
+        errors: [{ status: '502', code: 'bad_response', detail: 'The API created the dashboard but did not name it.' }] as ApiErrorItem[],
+      };
     dashboardId = id;
     created = true;
   } else {

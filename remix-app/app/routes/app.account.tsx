@@ -11,7 +11,7 @@ import { PasswordForm } from '../components/account/PasswordForm';
 import { SessionList, type SessionRow } from '../components/account/SessionList';
 import { TwoFactorSection, type TwoFactorStatus } from '../components/account/TwoFactorSection';
 import { ErrorPage } from '../components/ErrorPage';
-import { accountAnswer, fieldProblem, type AccountAnswer, } from '../lib/account';
+import { accountAnswer, fieldProblem, type AccountAnswer } from '../lib/account';
 import { requireApi } from '../lib/api.server';
 import { accountCaller, confirmTwoFactor, startTwoFactor } from '../lib/account-actions.server';
 import '../components/admin/admin.css';
@@ -32,7 +32,9 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [me, sessions, twoFactor] = await Promise.all([
-    api.get<Me>('/auth/me'), api.get<{ data: SessionRow[] }>('/auth/sessions'), api.get<TwoFactorStatus>('/auth/two-factor'),
+    api.get<Me>('/auth/me'),
+    api.get<{ data: SessionRow[] }>('/auth/sessions'),
+    api.get<TwoFactorStatus>('/auth/two-factor'),
   ]);
   return { user: me.user, sessions: sessions.data, twoFactor };
 }
@@ -80,7 +82,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <header className="page-header">
         <div>
           <h1>Personal settings</h1>
-          <p className="page-header__desc muted">Your name, your password, two-factor authentication and where you are signed in. Only you see and change these.</p>
+          <p className="page-header__desc muted">
+            Your name, your password, two-factor authentication and where you are signed in. Only you see and change these.
+          </p>
         </div>
       </header>
 
@@ -97,8 +101,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <section className="section" aria-labelledby="account-two-factor">
         <h2 id="account-two-factor">Two-factor authentication</h2>
         <p className="section__lead">
-          With an authenticator app (such as Google Authenticator, 1Password or Aegis), signing in asks for a 6-digit code from
-          your phone after the password, so a stolen password alone is not enough.
+          With an authenticator app (such as Google Authenticator, 1Password or Aegis), signing in asks for a 6-digit code from your phone after the password,
+          so a stolen password alone is not enough.
         </p>
         <TwoFactorSection status={twoFactor} answer={actionData} busy={twoFactorBusy} />
       </section>
@@ -106,8 +110,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <section className="section" aria-labelledby="account-sessions">
         <h2 id="account-sessions">Sessions</h2>
         <p className="section__lead">
-          Each browser you signed in with has a session; it lasts 14 days unless you sign out. If you see one you do not recognise,
-          sign out the others and change your password.
+          Each browser you signed in with has a session; it lasts 14 days unless you sign out. If you see one you do not recognise, sign out the others and
+          change your password.
         </p>
         <SessionList sessions={sessions} answer={actionData} busy={pending === 'sessions'} />
       </section>

@@ -39,10 +39,7 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
-  const [viewer, agents] = await Promise.all([
-    loadViewer(api),
-    api.get<ListDoc<AgentAttributes>>(listPath('/datasource_agents?include=datasources')),
-  ]);
+  const [viewer, agents] = await Promise.all([loadViewer(api), api.get<ListDoc<AgentAttributes>>(listPath('/datasource_agents?include=datasources'))]);
   const used = new Map<string, number>();
   for (const a of agents.data) used.set(a.id, ((a.relationships?.datasources?.data ?? []) as unknown[]).length);
   return { viewer, agents: agents.data.map((a) => ({ id: a.id, ...a.attributes, datasources: used.get(a.id) ?? 0 })) };
@@ -61,18 +58,36 @@ export async function action({ request, context }: Route.ActionArgs) {
   let out: ActionAnswer<Created>;
   if (intent === 'create') {
     const res = await api.call<{ data: { attributes: AgentAttributes }; meta?: { agent_server?: string } }>('POST', '/datasource_agents', {
-      jsonapi: true, body: jsonapi('datasource_agents', { name: field(form, 'name') }),
+      jsonapi: true,
+      body: jsonapi('datasource_agents', { name: field(form, 'name') }),
     });
-    out = answer(res, intent, undefined, res.ok ? {
-      value: {
-        name: res.body.data.attributes.name,
-        command: startCommand(res.body.meta?.agent_server ?? '<API base URL>', res.body.data.attributes.agent_id, res.body.data.attributes.secret_key ?? ''),
-      },
-    } : undefined);
+    out = answer(
+      res,
+      intent,
+      undefined,
+      res.ok
+        ? {
+            value: {
+              name: res.body.data.attributes.name,
+              command: startCommand(
+                res.body.meta?.agent_server ?? '<API base URL>',
+                res.body.data.attributes.agent_id,
+                res.body.data.attributes.secret_key ?? '',
+              ),
+            },
+          }
+        : undefined,
+    );
   } else if (intent === 'enable' || intent === 'disable') {
-    out = answer(await api.call('PATCH', `/datasource_agents/${encodeURIComponent(id)}`, {
-      jsonapi: true, body: jsonapi('datasource_agents', { enabled: intent === 'enable' }, id),
-    }), intent, id, { message: intent === 'enable' ? 'Agent enabled: it may connect again.' : 'Agent disabled: its connection was closed and it is refused until enabled.' });
+    out = answer(
+      await api.call('PATCH', `/datasource_agents/${encodeURIComponent(id)}`, {
+        jsonapi: true,
+        body: jsonapi('datasource_agents', { enabled: intent === 'enable' }, id),
+      }),
+      intent,
+      id,
+      { message: intent === 'enable' ? 'Agent enabled: it may connect again.' : 'Agent disabled: its connection was closed and it is refused until enabled.' },
+    );
   } else if (intent === 'delete') {
     out = answer(await api.call('DELETE', `/datasource_agents/${encodeURIComponent(id)}`), intent, id);
   } else {
@@ -94,12 +109,16 @@ function CreateAgent() {
       <h3 className="card__title">New agent</h3>
       {created ? (
         <div className="secret-box" role="status" data-testid="new-agent">
-          <strong>Agent “{created.name}” created.</strong> Copy the start command now: it holds the agent’s secret key, which Cairn shows only this once (it keeps only a hash).
+          <strong>Agent “{created.name}” created.</strong> Copy the start command now: it holds the agent’s secret key, which Cairn shows only this once (it
+          keeps only a hash).
           <div className="secret-box__value">
             <code data-testid="new-agent-command">{created.command}</code>
             <CopyButton text={created.command} testId="copy-agent-command" />
           </div>
-          <span className="muted small">Run it in a checkout of Cairn (after <code>npm install</code>; Node.js 20 or newer) on a host inside your network that reaches the database; <code>npm run agent -- --server …</code> does the same. The agent connects out to Cairn; no port is opened.</span>
+          <span className="muted small">
+            Run it in a checkout of Cairn (after <code>npm install</code>; Node.js 20 or newer) on a host inside your network that reaches the database;{' '}
+            <code>npm run agent -- --server …</code> does the same. The agent connects out to Cairn; no port is opened.
+          </span>
         </div>
       ) : null}
       <fetcher.Form method="post" key={formKey} aria-label="Create an agent">
@@ -110,7 +129,9 @@ function CreateAgent() {
           </label>
         </div>
         <div className="form-actions">
-          <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="agent-create">Create agent</button>
+          <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="agent-create">
+            Create agent
+          </button>
         </div>
         {result?.ok === false ? <RowError message={result.error} /> : null}
       </fetcher.Form>
@@ -127,7 +148,9 @@ function AgentRow({ a }: { a: AgentView }) {
     <tr data-testid={`agent-${a.name}`}>
       <td>
         <div className="cell-main">{a.name}</div>
-        <div className="cell-sub"><code>{a.agent_id}</code></div>
+        <div className="cell-sub">
+          <code>{a.agent_id}</code>
+        </div>
       </td>
       <td>
         <Pill tone={!a.enabled ? 'bad' : a.connected ? 'ok' : 'plain'} testId="agent-status">
@@ -136,7 +159,9 @@ function AgentRow({ a }: { a: AgentView }) {
       </td>
       <td className="cell-sub">{a.version ?? '—'}</td>
       <td className="cell-sub">{a.address ?? '—'}</td>
-      <td className="cell-sub" data-testid="agent-active">{a.active_queries}</td>
+      <td className="cell-sub" data-testid="agent-active">
+        {a.active_queries}
+      </td>
       <td className="cell-sub">{a.datasources}</td>
       <td className="cell-sub">{formatDateTime(a.created_at)}</td>
       <td className="cell-actions">
@@ -145,10 +170,20 @@ function AgentRow({ a }: { a: AgentView }) {
           <button type="submit" name="intent" value={a.enabled ? 'disable' : 'enable'} className="button button--small" disabled={busy}>
             {a.enabled ? 'Disable' : 'Enable'}
           </button>
-          <ConfirmButton label="Delete" confirmLabel="Delete agent" question="Its connection is closed and the agent process stops." value="delete" disabled={busy} />
+          <ConfirmButton
+            label="Delete"
+            confirmLabel="Delete agent"
+            question="Its connection is closed and the agent process stops."
+            value="delete"
+            disabled={busy}
+          />
         </fetcher.Form>
         {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
-        {fetcher.data?.ok && fetcher.data.message && !busy ? <p className="row-ok" role="status">{fetcher.data.message}</p> : null}
+        {fetcher.data?.ok && fetcher.data.message && !busy ? (
+          <p className="row-ok" role="status">
+            {fetcher.data.message}
+          </p>
+        ) : null}
       </td>
     </tr>
   );
@@ -165,18 +200,37 @@ export default function Agents({ loaderData }: Route.ComponentProps) {
   }, [revalidate, state]);
   return (
     <main className="page admin-page">
-      <AdminHeader title="Agents" viewer={viewer} lead="An agent runs queries for datasources inside your own network: it connects out to Cairn, so no port needs opening. Datasources choose their agent under Connect through → Cairn agent." />
+      <AdminHeader
+        title="Agents"
+        viewer={viewer}
+        lead="An agent runs queries for datasources inside your own network: it connects out to Cairn, so no port needs opening. Datasources choose their agent under Connect through → Cairn agent."
+      />
       {canManage ? <CreateAgent /> : null}
       <section className="section" aria-labelledby="agents">
         <h2 id="agents">{agents.length === 1 ? '1 agent' : `${agents.length} agents`}</h2>
         <div className="data-table-wrap">
           <table className="data-table" data-testid="agents-table">
             <thead>
-              <tr><th>Name</th><th>State</th><th>Version</th><th>Address</th><th>Active queries</th><th>Datasources</th><th>Created</th><th className="cell-actions">Actions</th></tr>
+              <tr>
+                <th>Name</th>
+                <th>State</th>
+                <th>Version</th>
+                <th>Address</th>
+                <th>Active queries</th>
+                <th>Datasources</th>
+                <th>Created</th>
+                <th className="cell-actions">Actions</th>
+              </tr>
             </thead>
             <tbody>
-              {agents.length ? agents.map((a) => <AgentRow key={a.id} a={a} />) : (
-                <tr><td colSpan={8} className="empty-row">No agents yet.</td></tr>
+              {agents.length ? (
+                agents.map((a) => <AgentRow key={a.id} a={a} />)
+              ) : (
+                <tr>
+                  <td colSpan={8} className="empty-row">
+                    No agents yet.
+                  </td>
+                </tr>
               )}
             </tbody>
           </table>

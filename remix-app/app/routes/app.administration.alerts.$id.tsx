@@ -86,21 +86,37 @@ export default function AlertPage({ loaderData }: Route.ComponentProps) {
       <AdminHeader
         title={a ? a.name : 'New SQL alert'}
         viewer={viewer}
-        lead={a ? 'Change what the alert queries, when it triggers, when it runs and whom it e-mails; run it now to check it.' : 'An alert runs a query on a schedule (or when you run it) and e-mails when its result meets the condition.'}
+        lead={
+          a
+            ? 'Change what the alert queries, when it triggers, when it runs and whom it e-mails; run it now to check it.'
+            : 'An alert runs a query on a schedule (or when you run it) and e-mails when its result meets the condition.'
+        }
       />
-      <p className="small"><Link to="/app/administration/alerts">← All SQL alerts</Link></p>
-      {created ? <div className="alert alert--ok flash" role="status" data-testid="alert-created">Alert created. Run it now to check it.</div> : null}
+      <p className="small">
+        <Link to="/app/administration/alerts">← All SQL alerts</Link>
+      </p>
+      {created ? (
+        <div className="alert alert--ok flash" role="status" data-testid="alert-created">
+          Alert created. Run it now to check it.
+        </div>
+      ) : null}
       {alert && a ? (
         <section className="card" aria-label="State and actions" data-testid="alert-state">
           <div className="alert-actions" style={{ justifyContent: 'space-between' }}>
             <span className="small">
               Last run: {formatDateTime(a.last_query_run)}{' '}
-              <Pill tone={resultTone(a.last_result_status)} testId="alert-last-status">{a.last_result_status?.replace(/_/g, ' ') ?? 'not run yet'}</Pill>
+              <Pill tone={resultTone(a.last_result_status)} testId="alert-last-status">
+                {a.last_result_status?.replace(/_/g, ' ') ?? 'not run yet'}
+              </Pill>
               {a.run_schedule !== 'disabled' ? <span className="muted"> · next run {formatDateTime(a.next_run_at)}</span> : null}
             </span>
             {canSave ? <DeleteAlert /> : null}
           </div>
-          {canRun ? <div style={{ marginTop: 12 }}><RunNow /></div> : null}
+          {canRun ? (
+            <div style={{ marginTop: 12 }}>
+              <RunNow />
+            </div>
+          ) : null}
         </section>
       ) : null}
       <section className="section" aria-labelledby="alert-settings">

@@ -33,11 +33,17 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [viewer, alerts] = await Promise.all([loadViewer(api), api.get<ListDoc<AlertAttributes>>(listPath('/sql_alerts?include=datasource'))]);
-  const datasources = new Map((alerts.included ?? []).filter((r) => r.type === 'datasources').map((r) => [r.id, String((r.attributes as { name?: string }).name ?? r.id)]));
+  const datasources = new Map(
+    (alerts.included ?? []).filter((r) => r.type === 'datasources').map((r) => [r.id, String((r.attributes as { name?: string }).name ?? r.id)]),
+  );
   return {
     viewer,
     total: alerts.meta?.total ?? alerts.data.length,
-    alerts: alerts.data.map((a) => ({ id: a.id, ...a.attributes, datasource: datasources.get(relatedIds(a, 'datasource')[0] ?? '') ?? relatedIds(a, 'datasource')[0] ?? '—' })),
+    alerts: alerts.data.map((a) => ({
+      id: a.id,
+      ...a.attributes,
+      datasource: datasources.get(relatedIds(a, 'datasource')[0] ?? '') ?? relatedIds(a, 'datasource')[0] ?? '—',
+    })),
   };
 }
 
@@ -50,8 +56,12 @@ function schedule(a: AlertAttributes): string {
 }
 
 const CONDITIONS: Record<string, string> = {
-  has_results: 'when the query has results', no_results: 'when it has none', greater_than: 'when greater than', lower_than: 'when lower than',
-  equal: 'when equal to', not_equal: 'when not equal to',
+  has_results: 'when the query has results',
+  no_results: 'when it has none',
+  greater_than: 'when greater than',
+  lower_than: 'when lower than',
+  equal: 'when equal to',
+  not_equal: 'when not equal to',
 };
 
 function tone(status: string | null): PillTone {
@@ -66,8 +76,15 @@ const COLUMNS: AdminColumn<AlertRow>[] = [
     header: 'Name',
     cell: (a) => (
       <>
-        <div className="cell-main"><Link to={`/app/administration/alerts/${encodeURIComponent(a.id)}`} data-testid="alert-link">{a.name}</Link></div>
-        <div className="cell-sub">{CONDITIONS[a.trigger_condition] ?? a.trigger_condition}{a.trigger_value !== null && !['has_results', 'no_results'].includes(a.trigger_condition) ? ` ${a.trigger_value}` : ''}</div>
+        <div className="cell-main">
+          <Link to={`/app/administration/alerts/${encodeURIComponent(a.id)}`} data-testid="alert-link">
+            {a.name}
+          </Link>
+        </div>
+        <div className="cell-sub">
+          {CONDITIONS[a.trigger_condition] ?? a.trigger_condition}
+          {a.trigger_value !== null && !['has_results', 'no_results'].includes(a.trigger_condition) ? ` ${a.trigger_value}` : ''}
+        </div>
       </>
     ),
   },
@@ -100,7 +117,13 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
       columns={COLUMNS}
       rowPrefix="alert"
       empty="No SQL alerts yet."
-      actions={viewer.permissions.includes('manage_alerts') ? <Link to="/app/administration/alerts/new" className="button button--primary" data-testid="alert-new">New alert</Link> : undefined}
+      actions={
+        viewer.permissions.includes('manage_alerts') ? (
+          <Link to="/app/administration/alerts/new" className="button button--primary" data-testid="alert-new">
+            New alert
+          </Link>
+        ) : undefined
+      }
     />
   );
 }

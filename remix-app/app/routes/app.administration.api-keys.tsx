@@ -65,7 +65,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = field(form, 'intent');
   const id = field(form, 'id');
   if (intent === 'update') {
-    const res = await write(api, 'PATCH', `/api_keys/${encodeURIComponent(id)}`, jsonapi('api_keys', { name: field(form, 'name'), permissions: grantsFromForm(form) }, id));
+    const res = await write(
+      api,
+      'PATCH',
+      `/api_keys/${encodeURIComponent(id)}`,
+      jsonapi('api_keys', { name: field(form, 'name'), permissions: grantsFromForm(form) }, id),
+    );
     const out: KeyUpdateAnswer = res.ok ? { ok: true, intent, target: id } : { ok: false, intent, target: id, errors: errorsByField(res.errors) };
     return data(out, { status: out.ok ? 200 : 422 });
   }
@@ -79,12 +84,23 @@ export async function action({ request, context }: Route.ActionArgs) {
         jsonapi: true,
         body: jsonapi('api_keys', { name: field(form, 'name'), permissions: grants }),
       });
-      out = answer(res, intent, undefined, res.ok ? { value: { name: res.body.data.attributes.name, secret: res.body.data.attributes.secret ?? '' } } : undefined);
+      out = answer(
+        res,
+        intent,
+        undefined,
+        res.ok ? { value: { name: res.body.data.attributes.name, secret: res.body.data.attributes.secret ?? '' } } : undefined,
+      );
     }
   } else if (intent === 'enable' || intent === 'disable') {
-    out = answer(await api.call('PATCH', `/api_keys/${encodeURIComponent(id)}`, {
-      jsonapi: true, body: jsonapi('api_keys', { enabled: intent === 'enable' }, id),
-    }), intent, id, { message: intent === 'enable' ? 'Key enabled: programs can use it again.' : 'Key disabled: programs using it are refused until it is enabled.' });
+    out = answer(
+      await api.call('PATCH', `/api_keys/${encodeURIComponent(id)}`, {
+        jsonapi: true,
+        body: jsonapi('api_keys', { enabled: intent === 'enable' }, id),
+      }),
+      intent,
+      id,
+      { message: intent === 'enable' ? 'Key enabled: programs can use it again.' : 'Key disabled: programs using it are refused until it is enabled.' },
+    );
   } else if (intent === 'delete') {
     out = answer(await api.call('DELETE', `/api_keys/${encodeURIComponent(id)}`), intent, id);
   } else {
@@ -112,7 +128,9 @@ function CreateKey({ resources }: { resources: Resources }) {
             <code data-testid="new-key-secret">{created.secret}</code>
             <CopyButton text={created.secret} testId="copy-key" />
           </div>
-          <span className="muted small">Programs send it as <code>Authorization: Api &lt;key&gt;</code>.</span>
+          <span className="muted small">
+            Programs send it as <code>Authorization: Api &lt;key&gt;</code>.
+          </span>
         </div>
       ) : null}
       <fetcher.Form method="post" ref={form} key={formKey} aria-label="Create an API key">
@@ -127,7 +145,9 @@ function CreateKey({ resources }: { resources: Resources }) {
           <PermissionPicker resources={resources} />
         </fieldset>
         <div className="form-actions">
-          <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="key-create">Create key</button>
+          <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="key-create">
+            Create key
+          </button>
         </div>
         {result?.ok === false ? <RowError message={result.error} /> : null}
       </fetcher.Form>
@@ -149,23 +169,43 @@ function KeyRow({ k, names, resources, canEdit }: { k: KeyView; names: Map<strin
   const busy = fetcher.state !== 'idle';
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
-  const stopEditing = useCallback((didSave?: boolean) => { setEditing(false); setSaved(Boolean(didSave)); }, []);
+  const stopEditing = useCallback((didSave?: boolean) => {
+    setEditing(false);
+    setSaved(Boolean(didSave));
+  }, []);
   return (
     <Fragment>
       <tr data-testid={`key-${k.name}`}>
         <td>
           <div className="cell-main">{k.name}</div>
-          <div className="cell-sub"><code>{k.prefix ?? `cairn_${k.key_id}`}_…</code></div>
+          <div className="cell-sub">
+            <code>{k.prefix ?? `cairn_${k.key_id}`}_…</code>
+          </div>
         </td>
         <td className="small">{k.permissions.map((g) => grantSummary(g, names)).join(', ')}</td>
-        <td><Pill tone={k.enabled ? 'ok' : 'bad'} testId="key-status">{k.enabled ? 'enabled' : 'disabled'}</Pill></td>
+        <td>
+          <Pill tone={k.enabled ? 'ok' : 'bad'} testId="key-status">
+            {k.enabled ? 'enabled' : 'disabled'}
+          </Pill>
+        </td>
         <td className="cell-sub">{k.last_used_at ? formatDateTime(k.last_used_at) : 'never'}</td>
         <td className="cell-sub">{formatDateTime(k.created_at)}</td>
         <td className="cell-actions">
           <fetcher.Form method="post" className="row-actions">
             <input type="hidden" name="id" value={k.id} />
             {canEdit ? (
-              <button type="button" className="button button--small" onClick={() => { setSaved(false); setEditing((e) => !e); }} aria-expanded={editing} data-testid="key-edit">Edit</button>
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => {
+                  setSaved(false);
+                  setEditing((e) => !e);
+                }}
+                aria-expanded={editing}
+                data-testid="key-edit"
+              >
+                Edit
+              </button>
             ) : null}
             <button type="submit" name="intent" value={k.enabled ? 'disable' : 'enable'} className="button button--small" disabled={busy}>
               {k.enabled ? 'Disable' : 'Enable'}
@@ -173,8 +213,16 @@ function KeyRow({ k, names, resources, canEdit }: { k: KeyView; names: Map<strin
             <ConfirmButton label="Delete" confirmLabel="Delete key" question="Programs using it stop working at once." value="delete" disabled={busy} />
           </fetcher.Form>
           {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
-          {fetcher.data?.ok && fetcher.data.message && !busy ? <p className="row-ok" role="status" data-testid="key-row-ok">{fetcher.data.message}</p> : null}
-          {saved && !editing ? <p className="row-ok" role="status" data-testid="key-saved">Changes saved.</p> : null}
+          {fetcher.data?.ok && fetcher.data.message && !busy ? (
+            <p className="row-ok" role="status" data-testid="key-row-ok">
+              {fetcher.data.message}
+            </p>
+          ) : null}
+          {saved && !editing ? (
+            <p className="row-ok" role="status" data-testid="key-saved">
+              Changes saved.
+            </p>
+          ) : null}
         </td>
       </tr>
       {editing ? (
@@ -193,18 +241,35 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
   const names = new Map([...resources.dashboards, ...resources.datasources, ...resources.sql_alerts].map((r) => [r.id, r.name]));
   return (
     <main className="page admin-page">
-      <AdminHeader title="API keys" viewer={viewer} lead="Keys let programs use the Cairn API. A key works while it exists and is enabled; give each program its own key with only the permissions it needs." />
+      <AdminHeader
+        title="API keys"
+        viewer={viewer}
+        lead="Keys let programs use the Cairn API. A key works while it exists and is enabled; give each program its own key with only the permissions it needs."
+      />
       <CreateKey resources={resources} />
       <section className="section" aria-labelledby="keys">
         <h2 id="keys">{keys.length === 1 ? '1 key' : `${keys.length} keys`}</h2>
         <div className="data-table-wrap">
           <table className="data-table" data-testid="keys-table">
             <thead>
-              <tr><th>Name</th><th>Permissions</th><th>Status</th><th>Last used</th><th>Created</th><th className="cell-actions">Actions</th></tr>
+              <tr>
+                <th>Name</th>
+                <th>Permissions</th>
+                <th>Status</th>
+                <th>Last used</th>
+                <th>Created</th>
+                <th className="cell-actions">Actions</th>
+              </tr>
             </thead>
             <tbody>
-              {keys.length ? keys.map((k) => <KeyRow key={k.id} k={k} names={names} resources={resources} canEdit={viewer.role === 'admin'} />) : (
-                <tr><td colSpan={6} className="empty-row">No API keys yet.</td></tr>
+              {keys.length ? (
+                keys.map((k) => <KeyRow key={k.id} k={k} names={names} resources={resources} canEdit={viewer.role === 'admin'} />)
+              ) : (
+                <tr>
+                  <td colSpan={6} className="empty-row">
+                    No API keys yet.
+                  </td>
+                </tr>
               )}
             </tbody>
           </table>

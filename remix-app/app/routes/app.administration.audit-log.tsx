@@ -25,11 +25,23 @@ interface Entry {
 
 /** The security events first, then the verbs every write uses. */
 const ACTIONS: [string, string][] = [
-  ['sign_in', 'Signed in'], ['sign_in_failed', 'Failed sign-in'], ['enable_two_factor', '2FA turned on'],
-  ['disable_two_factor', '2FA turned off'], ['reset_two_factor', '2FA reset by an admin'], ['change_password', 'Password changed'],
-  ['reset_password', 'Password reset by link'], ['end_other_sessions', 'Other sessions signed out'],
-  ['update_security_settings', 'Security settings changed'], ['configure_sso', 'Single sign-on configured'], ['remove_sso', 'Single sign-on removed'],
-  ['create', 'Created'], ['update', 'Changed'], ['delete', 'Deleted'], ['invite', 'Invited'], ['deactivate', 'Deactivated'], ['activate', 'Reactivated'],
+  ['sign_in', 'Signed in'],
+  ['sign_in_failed', 'Failed sign-in'],
+  ['enable_two_factor', '2FA turned on'],
+  ['disable_two_factor', '2FA turned off'],
+  ['reset_two_factor', '2FA reset by an admin'],
+  ['change_password', 'Password changed'],
+  ['reset_password', 'Password reset by link'],
+  ['end_other_sessions', 'Other sessions signed out'],
+  ['update_security_settings', 'Security settings changed'],
+  ['configure_sso', 'Single sign-on configured'],
+  ['remove_sso', 'Single sign-on removed'],
+  ['create', 'Created'],
+  ['update', 'Changed'],
+  ['delete', 'Deleted'],
+  ['invite', 'Invited'],
+  ['deactivate', 'Deactivated'],
+  ['activate', 'Reactivated'],
 ];
 const ACTION_LABEL = Object.fromEntries(ACTIONS);
 const FILTERS = ['action', 'actor', 'from', 'to'] as const;
@@ -53,8 +65,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     api.call<{ data: Entry[]; meta: { next_before: string | null } }>('GET', `/auth/audit-log?${query}`),
   ]);
   return {
-    viewer, filters, paged: Boolean(before),
-    people: people.data.map((u) => ({ id: u.id, label: [u.attributes.firstname, u.attributes.lastname].filter(Boolean).join(' ') || u.attributes.email, email: u.attributes.email })),
+    viewer,
+    filters,
+    paged: Boolean(before),
+    people: people.data.map((u) => ({
+      id: u.id,
+      label: [u.attributes.firstname, u.attributes.lastname].filter(Boolean).join(' ') || u.attributes.email,
+      email: u.attributes.email,
+    })),
     entries: log.ok ? log.body.data : [],
     next: log.ok ? log.body.meta.next_before : null,
     error: log.ok ? null : log.problem.message,
@@ -89,14 +107,22 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             <span className="field__label">Action</span>
             <select name="action" defaultValue={filters.action} data-testid="audit-filter-action">
               <option value="">All actions</option>
-              {ACTIONS.map(([a, label]) => <option key={a} value={a}>{label}</option>)}
+              {ACTIONS.map(([a, label]) => (
+                <option key={a} value={a}>
+                  {label}
+                </option>
+              ))}
             </select>
           </label>
           <label className="field">
             <span className="field__label">Person</span>
             <select name="actor" defaultValue={filters.actor} data-testid="audit-filter-actor">
               <option value="">Anyone</option>
-              {people.map((p) => <option key={p.id} value={p.id}>{p.label === p.email ? p.email : `${p.label} (${p.email})`}</option>)}
+              {people.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.label === p.email ? p.email : `${p.label} (${p.email})`}
+                </option>
+              ))}
             </select>
           </label>
           <label className="field">
@@ -109,36 +135,80 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </label>
         </div>
         <div className="form-actions">
-          <button type="submit" className="button button--primary" data-testid="audit-filter-apply">Filter</button>
-          <Link to="/app/administration/audit-log" className="button button--ghost">Clear</Link>
+          <button type="submit" className="button button--primary" data-testid="audit-filter-apply">
+            Filter
+          </button>
+          <Link to="/app/administration/audit-log" className="button button--ghost">
+            Clear
+          </Link>
         </div>
       </Form>
       <RowError message={error} />
       <div className="card">
         <table className="data-table" data-testid="audit-log">
           <thead>
-            <tr><th>When</th><th>Who</th><th>Action</th><th>What</th><th>Details</th></tr>
+            <tr>
+              <th>When</th>
+              <th>Who</th>
+              <th>Action</th>
+              <th>What</th>
+              <th>Details</th>
+            </tr>
           </thead>
           <tbody>
             {entries.length === 0 ? (
-              <tr><td colSpan={5} className="muted" data-testid="audit-empty">No entries match.</td></tr>
-            ) : entries.map((e) => (
-              <tr key={e.id} data-testid="audit-entry" data-action={e.action}>
-                <td className="cell-sub">{formatDateTime(e.created_at)}</td>
-                <td>
-                  <div className="cell-main">{e.actor.name ?? (e.actor.type === 'system' ? 'Cairn' : e.actor.type === 'cli' ? 'Operator CLI' : e.actor.id ?? '—')}</div>
-                  <div className="cell-sub">{e.actor.type === 'api_key' ? 'API key' : e.actor.type === 'user' ? e.actor.email ?? 'user' : e.actor.type}</div>
+              <tr>
+                <td colSpan={5} className="muted" data-testid="audit-empty">
+                  No entries match.
                 </td>
-                <td>{SECURITY.has(e.action) ? <Pill tone={e.action === 'sign_in_failed' || e.action === 'reset_two_factor' ? 'warn' : 'info'}>{ACTION_LABEL[e.action]}</Pill> : ACTION_LABEL[e.action] ?? e.action}</td>
-                <td className="cell-sub">{e.resource_type.replace(/_/g, ' ')}{e.resource_id ? <> <code>{e.resource_id}</code></> : null}</td>
-                <td className="cell-sub" data-testid="audit-details">{detailText(e)}</td>
               </tr>
-            ))}
+            ) : (
+              entries.map((e) => (
+                <tr key={e.id} data-testid="audit-entry" data-action={e.action}>
+                  <td className="cell-sub">{formatDateTime(e.created_at)}</td>
+                  <td>
+                    <div className="cell-main">
+                      {e.actor.name ?? (e.actor.type === 'system' ? 'Cairn' : e.actor.type === 'cli' ? 'Operator CLI' : (e.actor.id ?? '—'))}
+                    </div>
+                    <div className="cell-sub">
+                      {e.actor.type === 'api_key' ? 'API key' : e.actor.type === 'user' ? (e.actor.email ?? 'user') : e.actor.type}
+                    </div>
+                  </td>
+                  <td>
+                    {SECURITY.has(e.action) ? (
+                      <Pill tone={e.action === 'sign_in_failed' || e.action === 'reset_two_factor' ? 'warn' : 'info'}>{ACTION_LABEL[e.action]}</Pill>
+                    ) : (
+                      (ACTION_LABEL[e.action] ?? e.action)
+                    )}
+                  </td>
+                  <td className="cell-sub">
+                    {e.resource_type.replace(/_/g, ' ')}
+                    {e.resource_id ? (
+                      <>
+                        {' '}
+                        <code>{e.resource_id}</code>
+                      </>
+                    ) : null}
+                  </td>
+                  <td className="cell-sub" data-testid="audit-details">
+                    {detailText(e)}
+                  </td>
+                </tr>
+              ))
+            )}
           </tbody>
         </table>
         <div className="form-actions">
-          {paged ? <Link to={`?${keep}`} className="button button--small" data-testid="audit-newest">Newest</Link> : null}
-          {next ? <Link to={`?${new URLSearchParams([...keep, ['before', next]])}`} className="button button--small" data-testid="audit-older">Older entries</Link> : null}
+          {paged ? (
+            <Link to={`?${keep}`} className="button button--small" data-testid="audit-newest">
+              Newest
+            </Link>
+          ) : null}
+          {next ? (
+            <Link to={`?${new URLSearchParams([...keep, ['before', next]])}`} className="button button--small" data-testid="audit-older">
+              Older entries
+            </Link>
+          ) : null}
         </div>
       </div>
     </main>

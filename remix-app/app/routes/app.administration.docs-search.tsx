@@ -40,13 +40,18 @@ export default function DocsSearchInsights({ loaderData }: Route.ComponentProps)
           <p className="eyebrow">Administration</p>
           <h1>Docs search insights</h1>
           <p className="page-header__desc muted">
-            What readers typed into the search of the <Link to="/">documentation</Link>, counted once they stopped typing,
-            and what they opened. Use the queries without results to find what the docs are missing.
+            What readers typed into the search of the <Link to="/">documentation</Link>, counted once they stopped typing, and what they opened. Use the queries
+            without results to find what the docs are missing.
           </p>
         </div>
         <nav aria-label="Period" className="page-header__meta">
           {PERIODS.map((p) => (
-            <Link key={p} to={`?days=${p}`} aria-current={p === days ? 'page' : undefined} className={`button button--small${p === days ? '' : ' button--ghost'}`}>
+            <Link
+              key={p}
+              to={`?days=${p}`}
+              aria-current={p === days ? 'page' : undefined}
+              className={`button button--small${p === days ? '' : ' button--ghost'}`}
+            >
               {p} days
             </Link>
           ))}

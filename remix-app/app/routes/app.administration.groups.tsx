@@ -13,8 +13,18 @@ import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface GroupAttributes { name: string; description: string | null; built_in_behavior: 'all_users' | 'all_analysts' | null }
-interface UserAttributes { firstname: string; lastname: string; email: string; role: string; status: string }
+interface GroupAttributes {
+  name: string;
+  description: string | null;
+  built_in_behavior: 'all_users' | 'all_analysts' | null;
+}
+interface UserAttributes {
+  firstname: string;
+  lastname: string;
+  email: string;
+  role: string;
+  status: string;
+}
 
 export function meta() {
   return [{ title: 'User groups · Cairn' }];
@@ -44,15 +54,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   const description = field(form, 'description');
   let out: ActionAnswer;
   if (intent === 'create') {
-    out = answer(await api.call('POST', '/user_groups', {
-      jsonapi: true,
-      body: jsonapi('user_groups', { name: field(form, 'name'), description: description || null }),
-    }), intent, undefined, { message: `Group “${field(form, 'name')}” created. Add its members below.` });
+    out = answer(
+      await api.call('POST', '/user_groups', {
+        jsonapi: true,
+        body: jsonapi('user_groups', { name: field(form, 'name'), description: description || null }),
+      }),
+      intent,
+      undefined,
+      { message: `Group “${field(form, 'name')}” created. Add its members below.` },
+    );
   } else if (intent === 'save') {
-    out = answer(await api.call('PATCH', `/user_groups/${encodeURIComponent(id)}`, {
-      jsonapi: true,
-      body: jsonapi('user_groups', { name: field(form, 'name'), description: description || null }, id, { users: toMany('users', fields(form, 'member')) }),
-    }), intent, id, { message: 'Saved.' });
+    out = answer(
+      await api.call('PATCH', `/user_groups/${encodeURIComponent(id)}`, {
+        jsonapi: true,
+        body: jsonapi('user_groups', { name: field(form, 'name'), description: description || null }, id, { users: toMany('users', fields(form, 'member')) }),
+      }),
+      intent,
+      id,
+      { message: 'Saved.' },
+    );
   } else if (intent === 'delete') {
     out = answer(await api.call('DELETE', `/user_groups/${encodeURIComponent(id)}`), intent, id);
   } else {
@@ -76,7 +96,9 @@ function GroupCard({ group, users, canManage }: { group: GroupView; users: UserV
       <input type="hidden" name="id" value={group.id} />
       {builtIn || !canManage ? (
         <>
-          <h3 className="card__title">{group.name} {builtIn ? <span className="badge">built-in</span> : null}</h3>
+          <h3 className="card__title">
+            {group.name} {builtIn ? <span className="badge">built-in</span> : null}
+          </h3>
           {group.description ? <p className="muted small">{group.description}</p> : null}
           <p className="small">{builtIn ? RULE[builtIn] : `${group.members.length} member${group.members.length === 1 ? '' : 's'}.`}</p>
         </>
@@ -99,16 +121,33 @@ function GroupCard({ group, users, canManage }: { group: GroupView; users: UserV
                 {users.map((u) => (
                   <label key={u.id} className="check">
                     <input type="checkbox" name="member" value={u.id} defaultChecked={group.members.includes(u.id)} />
-                    <span>{u.label}{u.label !== u.email ? <small>{u.email}</small> : null}</span>
+                    <span>
+                      {u.label}
+                      {u.label !== u.email ? <small>{u.email}</small> : null}
+                    </span>
                   </label>
                 ))}
               </div>
-            ) : <p className="muted small">No users yet.</p>}
+            ) : (
+              <p className="muted small">No users yet.</p>
+            )}
           </fieldset>
           <div className="form-actions">
-            <button type="submit" name="intent" value="save" className="button button--primary button--small" disabled={busy}>Save</button>
-            <ConfirmButton label="Delete" confirmLabel="Delete group" question="Dashboards shared with it are no longer shared with its members." value="delete" disabled={busy} />
-            {result?.ok && result.message ? <span className="row-ok" role="status">{result.message}</span> : null}
+            <button type="submit" name="intent" value="save" className="button button--primary button--small" disabled={busy}>
+              Save
+            </button>
+            <ConfirmButton
+              label="Delete"
+              confirmLabel="Delete group"
+              question="Dashboards shared with it are no longer shared with its members."
+              value="delete"
+              disabled={busy}
+            />
+            {result?.ok && result.message ? (
+              <span className="row-ok" role="status">
+                {result.message}
+              </span>
+            ) : null}
           </div>
         </>
       )}
@@ -137,10 +176,16 @@ function CreateGroup() {
         </label>
       </div>
       <div className="form-actions">
-        <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="group-create">Create group</button>
+        <button type="submit" name="intent" value="create" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="group-create">
+          Create group
+        </button>
       </div>
       {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
-      {fetcher.data?.ok && fetcher.data.message && fetcher.state === 'idle' ? <p className="row-ok" role="status" data-testid="group-created">{fetcher.data.message}</p> : null}
+      {fetcher.data?.ok && fetcher.data.message && fetcher.state === 'idle' ? (
+        <p className="row-ok" role="status" data-testid="group-created">
+          {fetcher.data.message}
+        </p>
+      ) : null}
     </fetcher.Form>
   );
 }
@@ -154,7 +199,9 @@ export default function Groups({ loaderData }: Route.ComponentProps) {
       {canManage ? <CreateGroup /> : null}
       <section className="section" aria-labelledby="groups">
         <h2 id="groups">{groups.length === 1 ? '1 group' : `${groups.length} groups`}</h2>
-        {groups.map((g) => <GroupCard key={g.id} group={g} users={users} canManage={canManage} />)}
+        {groups.map((g) => (
+          <GroupCard key={g.id} group={g} users={users} canManage={canManage} />
+        ))}
       </section>
     </main>
   );

@@ -32,7 +32,6 @@ export function meta() {
   return [{ title: 'Organization · Cairn' }];
 }
 
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [viewer, doc] = await Promise.all([loadViewer(api), api.get<{ data: { id: string; attributes: Organization } }>('/organization')]);
@@ -70,10 +69,24 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
         <h2 id="general">General</h2>
         <div className="card">
           <dl className="facts">
-            <div><dt>Name</dt><dd data-testid="organization-name">{o.name}</dd></div>
-            <div><dt>Organization id</dt><dd><code>{id}</code></dd></div>
-            <div><dt>Region</dt><dd data-testid="organization-region">{o.region.toUpperCase()}</dd></div>
-            <div><dt>Created</dt><dd>{formatDate(o.created_at)}</dd></div>
+            <div>
+              <dt>Name</dt>
+              <dd data-testid="organization-name">{o.name}</dd>
+            </div>
+            <div>
+              <dt>Organization id</dt>
+              <dd>
+                <code>{id}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>Region</dt>
+              <dd data-testid="organization-region">{o.region.toUpperCase()}</dd>
+            </div>
+            <div>
+              <dt>Created</dt>
+              <dd>{formatDate(o.created_at)}</dd>
+            </div>
           </dl>
         </div>
         {canEdit ? (
@@ -87,12 +100,18 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
               <TimeZonePick name="time_zone" label="Time zone" value={zone} onChange={setZone} formField />
             </div>
             <p className="muted small">
-              The time zone is used for scheduled e-mails and SQL alerts, refresh anchor times, and every dashboard whose
-              time zone follows the organization. Changing it changes how dates fall into days and weeks on those dashboards.
+              The time zone is used for scheduled e-mails and SQL alerts, refresh anchor times, and every dashboard whose time zone follows the organization.
+              Changing it changes how dates fall into days and weeks on those dashboards.
             </p>
             <div className="form-actions">
-              <button type="submit" className="button button--primary" disabled={saving}>{saving ? 'Saving…' : 'Save'}</button>
-              {actionData?.ok ? <span className="row-ok" role="status" data-testid="organization-saved">{actionData.message}</span> : null}
+              <button type="submit" className="button button--primary" disabled={saving}>
+                {saving ? 'Saving…' : 'Save'}
+              </button>
+              {actionData?.ok ? (
+                <span className="row-ok" role="status" data-testid="organization-saved">
+                  {actionData.message}
+                </span>
+              ) : null}
             </div>
             <RowError message={actionData && !actionData.ok ? actionData.error : null} />
           </Form>
@@ -102,17 +121,21 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
       <section className="section" aria-labelledby="plan">
         <h2 id="plan">Plan and limits</h2>
         <p className="section__lead">
-          Plan <strong>{o.plan}</strong>. Analysts and admins who are not deactivated take an analyst seat, pending invitations
-          included; viewers do not. The sample datasource does not count as a datasource. There is no limit unless the operator
-          of this server sets one; a change beyond a limit is refused with the error <code>plan_limit</code>.
+          Plan <strong>{o.plan}</strong>. Analysts and admins who are not deactivated take an analyst seat, pending invitations included; viewers do not. The
+          sample datasource does not count as a datasource. There is no limit unless the operator of this server sets one; a change beyond a limit is refused
+          with the error <code>plan_limit</code>.
         </p>
         <div className="card stats">
-          {o.plan_analyst_seats !== null
-            ? <Meter label="Analyst seats" used={o.analyst_seats_used} limit={o.plan_analyst_seats} testId="seats" />
-            : <Usage label="Analysts and admins" used={o.analyst_seats_used} testId="seats" />}
-          {o.plan_datasources !== null
-            ? <Meter label="Datasources" used={o.datasources_used} limit={o.plan_datasources} testId="datasources" />
-            : <Usage label="Datasources" used={o.datasources_used} testId="datasources" />}
+          {o.plan_analyst_seats !== null ? (
+            <Meter label="Analyst seats" used={o.analyst_seats_used} limit={o.plan_analyst_seats} testId="seats" />
+          ) : (
+            <Usage label="Analysts and admins" used={o.analyst_seats_used} testId="seats" />
+          )}
+          {o.plan_datasources !== null ? (
+            <Meter label="Datasources" used={o.datasources_used} limit={o.plan_datasources} testId="datasources" />
+          ) : (
+            <Usage label="Datasources" used={o.datasources_used} testId="datasources" />
+          )}
         </div>
       </section>
 
@@ -128,15 +151,19 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
             <dt>SQL alert results</dt>
             <dd>Kept for 30 days.</dd>
             <dt>Secrets</dt>
-            <dd>User passwords, API key secrets and sharing-link passwords are stored only as hashes; datasource passwords and sharing secrets are stored encrypted.</dd>
+            <dd>
+              User passwords, API key secrets and sharing-link passwords are stored only as hashes; datasource passwords and sharing secrets are stored
+              encrypted.
+            </dd>
             <dt>Sub-processors</dt>
-            <dd>None when you run Cairn yourself: your data stays on the servers and databases you operate. On a hosted installation, the operator names theirs.</dd>
+            <dd>
+              None when you run Cairn yourself: your data stays on the servers and databases you operate. On a hosted installation, the operator names theirs.
+            </dd>
             <dt>Export and deletion</dt>
             <dd>
-              Dashboards can be exported as backups through the API (<code>POST /dashboards/&#123;id&#125;/backup</code>); users are
-              deactivated on the Users page. For a complete export of the organization’s data, or its deletion, ask the operator of
-              your installation: everything the organization holds lives in its own rows of the database and can be exported
-              or removed together.
+              Dashboards can be exported as backups through the API (<code>POST /dashboards/&#123;id&#125;/backup</code>); users are deactivated on the Users
+              page. For a complete export of the organization’s data, or its deletion, ask the operator of your installation: everything the organization holds
+              lives in its own rows of the database and can be exported or removed together.
             </dd>
           </dl>
         </div>

@@ -41,8 +41,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const report = relatedIds(s, 'report')[0];
       const dashboard = relatedIds(s, 'dashboard')[0];
       // The report wins when both are set (spec).
-      const target = report ? `Report: ${names.get(`reports:${report}`) ?? report}` : dashboard ? `Dashboard: ${names.get(`dashboards:${dashboard}`) ?? dashboard}` : '—';
-      const recipients = [s.attributes.emails, s.attributes.cc_emails, s.attributes.bcc_emails].filter(Boolean).join(',').split(',').map((e) => e.trim()).filter(Boolean).length;
+      const target = report
+        ? `Report: ${names.get(`reports:${report}`) ?? report}`
+        : dashboard
+          ? `Dashboard: ${names.get(`dashboards:${dashboard}`) ?? dashboard}`
+          : '—';
+      const recipients = [s.attributes.emails, s.attributes.cc_emails, s.attributes.bcc_emails]
+        .filter(Boolean)
+        .join(',')
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean).length;
       return { id: s.id, ...s.attributes, target, recipients };
     }),
   };
@@ -56,7 +65,9 @@ const COLUMNS: AdminColumn<ScheduleRow>[] = [
     cell: (s) => (
       <>
         <div className="cell-main">{s.name}</div>
-        <div className="cell-sub">{s.recipients === 1 ? '1 recipient' : `${s.recipients} recipients`} · {s.attach_as.split(',').join(', ')}</div>
+        <div className="cell-sub">
+          {s.recipients === 1 ? '1 recipient' : `${s.recipients} recipients`} · {s.attach_as.split(',').join(', ')}
+        </div>
       </>
     ),
   },

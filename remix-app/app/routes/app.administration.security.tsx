@@ -50,18 +50,17 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
       <section className="section" aria-labelledby="two-factor">
         <h2 id="two-factor">Two-factor authentication</h2>
         <p className="section__lead">
-          When required, everyone who signs in with a password must use an authenticator app. Someone without one is taken to
-          its setup right after their password, and can use nothing else in Cairn until it is done; sessions that were already
-          open are held the same way. Sign-ins through single sign-on are left to your identity provider, and API keys are not
-          affected. To turn it on, set up two-factor authentication for your own account first
-          (<Link to="/app/account">Personal settings</Link>).
+          When required, everyone who signs in with a password must use an authenticator app. Someone without one is taken to its setup right after their
+          password, and can use nothing else in Cairn until it is done; sessions that were already open are held the same way. Sign-ins through single sign-on
+          are left to your identity provider, and API keys are not affected. To turn it on, set up two-factor authentication for your own account first (
+          <Link to="/app/account">Personal settings</Link>).
         </p>
         <Form method="post" className="card" aria-label="Two-factor authentication rule">
           <p data-testid="security-status">
             {security.require_two_factor ? <Pill tone="ok">Required</Pill> : <Pill>Not required</Pill>}{' '}
             <span className="muted" data-testid="security-without">
-              {security.users_without_two_factor === 1 ? '1 active user has' : `${security.users_without_two_factor} active users have`} no
-              two-factor authentication yet.
+              {security.users_without_two_factor === 1 ? '1 active user has' : `${security.users_without_two_factor} active users have`} no two-factor
+              authentication yet.
             </span>
           </p>
           <label className="check">
@@ -70,12 +69,18 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
           </label>
           <p className="muted small">
             If someone loses their phone and their recovery codes, reset their two-factor authentication on the{' '}
-            <Link to="/app/administration/users">Users</Link> page: their sessions end and, while this rule is on, they set up a new
-            app at their next sign-in. Every change here and every reset is written to the <Link to="/app/administration/audit-log">audit log</Link>.
+            <Link to="/app/administration/users">Users</Link> page: their sessions end and, while this rule is on, they set up a new app at their next sign-in.
+            Every change here and every reset is written to the <Link to="/app/administration/audit-log">audit log</Link>.
           </p>
           <div className="form-actions">
-            <button type="submit" className="button button--primary" disabled={saving} data-testid="security-save">{saving ? 'Saving…' : 'Save'}</button>
-            {actionData?.ok ? <span className="row-ok" role="status" data-testid="security-saved">{actionData.message}</span> : null}
+            <button type="submit" className="button button--primary" disabled={saving} data-testid="security-save">
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+            {actionData?.ok ? (
+              <span className="row-ok" role="status" data-testid="security-saved">
+                {actionData.message}
+              </span>
+            ) : null}
           </div>
           <RowError message={actionData && !actionData.ok ? actionData.error : null} />
         </Form>

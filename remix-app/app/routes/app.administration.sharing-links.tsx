@@ -39,34 +39,79 @@ export default function SharingLinks({ loaderData }: Route.ComponentProps) {
   const pages = Math.max(1, Math.ceil(total / 200));
   return (
     <main className="page admin-page">
-      <AdminHeader title="Sharing links" viewer={viewer} lead="Every public link of the dashboards you manage. Anyone with an address can open it, within its protections." />
+      <AdminHeader
+        title="Sharing links"
+        viewer={viewer}
+        lead="Every public link of the dashboards you manage. Anyone with an address can open it, within its protections."
+      />
       <div className="data-table-wrap">
         <table className="data-table" data-testid="all-links-table">
-          <thead><tr><th>Link</th><th>Dashboard</th><th>Address</th><th>Options</th><th>Created</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Link</th>
+              <th>Dashboard</th>
+              <th>Address</th>
+              <th>Options</th>
+              <th>Created</th>
+            </tr>
+          </thead>
           <tbody>
-            {links.length ? links.map((l) => {
-              const url = `${origin}/s/${l.token}`;
-              return (
-                <tr key={l.id}>
-                  <td>
-                    <Link className="cell-main" to={`/app/dashboards/${encodeURIComponent(l.dashboardId)}/share/links/${encodeURIComponent(l.id)}`}>{l.name}</Link>
-                    {l.description ? <div className="cell-sub">{l.description}</div> : null}
-                  </td>
-                  <td><Link to={`/app/dashboards/${encodeURIComponent(l.dashboardId)}/share`}>{l.dashboardName}</Link></td>
-                  <td><div className="copy-field"><code>{url}</code><CopyButton text={url} /></div></td>
-                  <td><div className="option-summary">{optionWords(l).map((w) => <Pill key={w}>{w}</Pill>)}</div></td>
-                  <td className="cell-sub">{formatDate(l.created_at)}</td>
-                </tr>
-              );
-            }) : <tr><td colSpan={5} className="empty-row">No sharing links yet. Create one from a dashboard’s Share page.</td></tr>}
+            {links.length ? (
+              links.map((l) => {
+                const url = `${origin}/s/${l.token}`;
+                return (
+                  <tr key={l.id}>
+                    <td>
+                      <Link className="cell-main" to={`/app/dashboards/${encodeURIComponent(l.dashboardId)}/share/links/${encodeURIComponent(l.id)}`}>
+                        {l.name}
+                      </Link>
+                      {l.description ? <div className="cell-sub">{l.description}</div> : null}
+                    </td>
+                    <td>
+                      <Link to={`/app/dashboards/${encodeURIComponent(l.dashboardId)}/share`}>{l.dashboardName}</Link>
+                    </td>
+                    <td>
+                      <div className="copy-field">
+                        <code>{url}</code>
+                        <CopyButton text={url} />
+                      </div>
+                    </td>
+                    <td>
+                      <div className="option-summary">
+                        {optionWords(l).map((w) => (
+                          <Pill key={w}>{w}</Pill>
+                        ))}
+                      </div>
+                    </td>
+                    <td className="cell-sub">{formatDate(l.created_at)}</td>
+                  </tr>
+                );
+              })
+            ) : (
+              <tr>
+                <td colSpan={5} className="empty-row">
+                  No sharing links yet. Create one from a dashboard’s Share page.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
       </div>
       {pages > 1 ? (
         <p className="form-actions">
-          {page > 1 ? <Link className="button button--small" to={`?page=${page - 1}`}>Previous</Link> : null}
-          <span className="muted small">Page {page} of {pages}</span>
-          {page < pages ? <Link className="button button--small" to={`?page=${page + 1}`}>Next</Link> : null}
+          {page > 1 ? (
+            <Link className="button button--small" to={`?page=${page - 1}`}>
+              Previous
+            </Link>
+          ) : null}
+          <span className="muted small">
+            Page {page} of {pages}
+          </span>
+          {page < pages ? (
+            <Link className="button button--small" to={`?page=${page + 1}`}>
+              Next
+            </Link>
+          ) : null}
         </p>
       ) : null}
     </main>

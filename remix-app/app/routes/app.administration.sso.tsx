@@ -34,10 +34,34 @@ interface Connection {
 }
 
 const PRESETS = [
-  { value: 'google', label: 'Google Workspace', protocol: 'oidc', issuer: 'https://accounts.google.com', hint: 'Google Cloud console → APIs & Services → Credentials → OAuth client ID (Web application).' },
-  { value: 'entra', label: 'Microsoft Entra ID', protocol: 'oidc', issuer: 'https://login.microsoftonline.com/<tenant id>/v2.0', hint: 'Entra admin center → App registrations → New registration (Web). SAML: Enterprise applications → New application.' },
-  { value: 'okta', label: 'Okta', protocol: 'oidc', issuer: 'https://<your domain>.okta.com', hint: 'Okta admin console → Applications → Create App Integration (OIDC Web Application, or SAML 2.0).' },
-  { value: 'generic', label: 'Other OpenID Connect or SAML provider', protocol: 'oidc', issuer: '', hint: 'Any provider with OpenID Connect discovery, or SAML 2.0 metadata.' },
+  {
+    value: 'google',
+    label: 'Google Workspace',
+    protocol: 'oidc',
+    issuer: 'https://accounts.google.com',
+    hint: 'Google Cloud console → APIs & Services → Credentials → OAuth client ID (Web application).',
+  },
+  {
+    value: 'entra',
+    label: 'Microsoft Entra ID',
+    protocol: 'oidc',
+    issuer: 'https://login.microsoftonline.com/<tenant id>/v2.0',
+    hint: 'Entra admin center → App registrations → New registration (Web). SAML: Enterprise applications → New application.',
+  },
+  {
+    value: 'okta',
+    label: 'Okta',
+    protocol: 'oidc',
+    issuer: 'https://<your domain>.okta.com',
+    hint: 'Okta admin console → Applications → Create App Integration (OIDC Web Application, or SAML 2.0).',
+  },
+  {
+    value: 'generic',
+    label: 'Other OpenID Connect or SAML provider',
+    protocol: 'oidc',
+    issuer: '',
+    hint: 'Any provider with OpenID Connect discovery, or SAML 2.0 metadata.',
+  },
 ] as const;
 
 export function meta() {
@@ -62,7 +86,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   if (form.get('intent') === 'remove') {
     const res = await api.call('DELETE', '/auth/sso/connection');
-    return data({ ok: res.ok, message: res.ok ? 'Single sign-on was removed; everyone signs in with a password again.' : res.problem.message }, { status: res.ok ? 200 : res.problem.status });
+    return data(
+      { ok: res.ok, message: res.ok ? 'Single sign-on was removed; everyone signs in with a password again.' : res.problem.message },
+      { status: res.ok ? 200 : res.problem.status },
+    );
   }
   const protocol = text(form, 'protocol') === 'saml' ? 'saml' : 'oidc';
   const optional = (name: string) => text(form, name) || undefined;
@@ -70,7 +97,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     protocol,
     preset: text(form, 'preset') || 'generic',
     issuer: optional('issuer'),
-    domains: text(form, 'domains').split(/[\s,]+/).filter(Boolean),
+    domains: text(form, 'domains')
+      .split(/[\s,]+/)
+      .filter(Boolean),
     require_sso: form.get('require_sso') === 'on',
     jit_role: form.get('jit') === 'on' ? text(form, 'jit_role') || 'viewer' : null,
     jit_group_ids: form.getAll('jit_group_ids').map(String),
@@ -79,7 +108,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       : { metadata_url: optional('metadata_url'), sso_url: optional('sso_url'), certificate: optional('certificate') }),
   };
   const res = await api.call('PUT', '/auth/sso/connection', { body });
-  return data({ ok: res.ok, message: res.ok ? 'Saved. Users of these domains can now choose “Continue with single sign-on”.' : res.problem.message }, { status: res.ok ? 200 : res.problem.status >= 500 ? 503 : res.problem.status });
+  return data(
+    { ok: res.ok, message: res.ok ? 'Saved. Users of these domains can now choose “Continue with single sign-on”.' : res.problem.message },
+    { status: res.ok ? 200 : res.problem.status >= 500 ? 503 : res.problem.status },
+  );
 }
 
 export default function SingleSignOn({ loaderData, actionData }: Route.ComponentProps) {
@@ -94,16 +126,33 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
     <main className="page admin-page">
       <AdminHeader title="Single sign-on" viewer={viewer} lead="Let your organization sign in through its identity provider (OpenID Connect or SAML 2.0)." />
       {actionData ? (
-        <div className={`alert ${actionData.ok ? 'alert--success' : 'alert--error'}`} role={actionData.ok ? 'status' : 'alert'} data-testid="sso-admin-message">{actionData.message}</div>
+        <div className={`alert ${actionData.ok ? 'alert--success' : 'alert--error'}`} role={actionData.ok ? 'status' : 'alert'} data-testid="sso-admin-message">
+          {actionData.message}
+        </div>
       ) : null}
 
       <section className="section" aria-labelledby="sso-addresses">
         <h2 id="sso-addresses">Addresses for your identity provider</h2>
         <div className="card">
           <dl className="facts">
-            <div><dt>OIDC redirect URI</dt><dd><code data-testid="sso-redirect-uri">{a.oidc_redirect_uri}</code></dd></div>
-            <div><dt>SAML assertion consumer service (ACS)</dt><dd><code data-testid="sso-acs-url">{a.saml_acs_url}</code></dd></div>
-            <div><dt>SAML entity id and metadata</dt><dd><code data-testid="sso-metadata-url">{a.saml_metadata_url}</code></dd></div>
+            <div>
+              <dt>OIDC redirect URI</dt>
+              <dd>
+                <code data-testid="sso-redirect-uri">{a.oidc_redirect_uri}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>SAML assertion consumer service (ACS)</dt>
+              <dd>
+                <code data-testid="sso-acs-url">{a.saml_acs_url}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>SAML entity id and metadata</dt>
+              <dd>
+                <code data-testid="sso-metadata-url">{a.saml_metadata_url}</code>
+              </dd>
+            </div>
           </dl>
         </div>
       </section>
@@ -114,14 +163,30 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
           <label className="field">
             <span className="field__label">Identity provider</span>
             <select name="preset" value={preset} onChange={(e) => setPreset(e.target.value)} data-testid="sso-preset">
-              {PRESETS.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
+              {PRESETS.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
             </select>
             <span className="field__hint">{chosen.hint}</span>
           </label>
           <fieldset className="field">
             <legend className="field__label">Protocol</legend>
-            <label><input type="radio" name="protocol" value="oidc" checked={protocol === 'oidc'} onChange={() => setProtocol('oidc')} /> OpenID Connect</label>{' '}
-            <label><input type="radio" name="protocol" value="saml" checked={protocol === 'saml'} onChange={() => setProtocol('saml')} data-testid="sso-protocol-saml" /> SAML 2.0</label>
+            <label>
+              <input type="radio" name="protocol" value="oidc" checked={protocol === 'oidc'} onChange={() => setProtocol('oidc')} /> OpenID Connect
+            </label>{' '}
+            <label>
+              <input
+                type="radio"
+                name="protocol"
+                value="saml"
+                checked={protocol === 'saml'}
+                onChange={() => setProtocol('saml')}
+                data-testid="sso-protocol-saml"
+              />{' '}
+              SAML 2.0
+            </label>
           </fieldset>
           {protocol === 'oidc' ? (
             <>
@@ -135,7 +200,13 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
               </label>
               <label className="field">
                 <span className="field__label">Client secret</span>
-                <input name="client_secret" type="password" autoComplete="off" placeholder={c?.client_secret_set ? 'Stored (sealed); type a new one to replace it' : ''} required={!c?.client_secret_set} />
+                <input
+                  name="client_secret"
+                  type="password"
+                  autoComplete="off"
+                  placeholder={c?.client_secret_set ? 'Stored (sealed); type a new one to replace it' : ''}
+                  required={!c?.client_secret_set}
+                />
               </label>
             </>
           ) : (
@@ -165,10 +236,12 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
             <span className="field__hint">Addresses of these domains are offered single sign-on on the sign-in page.</span>
           </label>
           <label className="checkbox">
-            <input type="checkbox" name="require_sso" defaultChecked={c?.require_sso ?? false} data-testid="sso-require" /> Require single sign-on (password sign-in and password reset are refused)
+            <input type="checkbox" name="require_sso" defaultChecked={c?.require_sso ?? false} data-testid="sso-require" /> Require single sign-on (password
+            sign-in and password reset are refused)
           </label>
           <label className="checkbox">
-            <input type="checkbox" name="jit" checked={jit} onChange={(e) => setJit(e.target.checked)} data-testid="sso-jit" /> Create users on their first sign-in (just in time)
+            <input type="checkbox" name="jit" checked={jit} onChange={(e) => setJit(e.target.checked)} data-testid="sso-jit" /> Create users on their first
+            sign-in (just in time)
           </label>
           {jit ? (
             <>
@@ -183,19 +256,25 @@ export default function SingleSignOn({ loaderData, actionData }: Route.Component
                 <fieldset className="field">
                   <legend className="field__label">Groups of new users</legend>
                   {groups.map((g) => (
-                    <label key={g.id} className="checkbox"><input type="checkbox" name="jit_group_ids" value={g.id} defaultChecked={c?.jit_group_ids.includes(g.id)} /> {g.name}</label>
+                    <label key={g.id} className="checkbox">
+                      <input type="checkbox" name="jit_group_ids" value={g.id} defaultChecked={c?.jit_group_ids.includes(g.id)} /> {g.name}
+                    </label>
                   ))}
                 </fieldset>
               ) : null}
             </>
           ) : null}
           <div className="form__actions">
-            <button type="submit" name="intent" value="save" className="button button--primary" disabled={saving} data-testid="sso-save">{saving ? 'Saving…' : 'Save'}</button>
+            <button type="submit" name="intent" value="save" className="button button--primary" disabled={saving} data-testid="sso-save">
+              {saving ? 'Saving…' : 'Save'}
+            </button>
           </div>
         </Form>
         {c ? (
           <Form method="post" className="form__actions">
-            <button type="submit" name="intent" value="remove" className="button button--danger" disabled={saving}>Remove single sign-on</button>
+            <button type="submit" name="intent" value="remove" className="button button--danger" disabled={saving}>
+              Remove single sign-on
+            </button>
           </Form>
         ) : null}
       </section>

@@ -27,7 +27,10 @@ interface UserAttributes {
   /** Given to callers with Manage Users. */
   otp_app_enabled?: boolean;
 }
-interface GroupAttributes { name: string; built_in_behavior: string | null }
+interface GroupAttributes {
+  name: string;
+  built_in_behavior: string | null;
+}
 
 export function meta() {
   return [{ title: 'Users · Cairn' }];
@@ -52,7 +55,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-interface InviteResult { data: { id: string; attributes: { email: string } }; meta?: { mail?: { sent: boolean; reason?: string } } }
+interface InviteResult {
+  data: { id: string; attributes: { email: string } };
+  meta?: { mail?: { sent: boolean; reason?: string } };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
@@ -64,12 +70,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   switch (intent) {
     case 'invite': {
       const res = await api.call<InviteResult>('POST', '/users/invite', {
-        body: { email: field(form, 'email'), role: field(form, 'role') || 'viewer', user_group_ids: fields(form, 'group'), ...(field(form, 'firstname') ? { firstname: field(form, 'firstname') } : {}) },
+        body: {
+          email: field(form, 'email'),
+          role: field(form, 'role') || 'viewer',
+          user_group_ids: fields(form, 'group'),
+          ...(field(form, 'firstname') ? { firstname: field(form, 'firstname') } : {}),
+        },
       });
       const mail = res.ok ? res.body.meta?.mail : undefined;
       out = answer(res, intent, undefined, {
         message: res.ok
-          ? mail?.sent ? `Invitation sent to ${res.body.data.attributes.email}.` : `${res.body.data.attributes.email} is invited, but the e-mail was not sent${mail?.reason ? ` (${mail.reason})` : ''}. Resend it later.`
+          ? mail?.sent
+            ? `Invitation sent to ${res.body.data.attributes.email}.`
+            : `${res.body.data.attributes.email} is invited, but the e-mail was not sent${mail?.reason ? ` (${mail.reason})` : ''}. Resend it later.`
           : undefined,
       });
       break;
@@ -83,7 +96,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       out = answer(await api.call('DELETE', `/users/invite/${encodeURIComponent(id)}`), intent, id, { message: 'Invitation revoked.' });
       break;
     case 'role':
-      out = answer(await api.call('PATCH', path, { jsonapi: true, body: jsonapi('users', { role: field(form, 'role') }, id) }), intent, id, { message: 'Role changed.' });
+      out = answer(await api.call('PATCH', path, { jsonapi: true, body: jsonapi('users', { role: field(form, 'role') }, id) }), intent, id, {
+        message: 'Role changed.',
+      });
       break;
     case 'deactivate':
       out = answer(await api.call('POST', `${path}/deactivate`), intent, id, { message: 'Deactivated: the user is signed out and cannot sign in.' });
@@ -95,7 +110,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
       break;
     case 'activate':
-      out = answer(await api.call('POST', `${path}/activate`, { body: { role: field(form, 'role') || 'viewer' } }), intent, id, { message: `Reactivated as ${field(form, 'role') || 'viewer'}.` });
+      out = answer(await api.call('POST', `${path}/activate`, { body: { role: field(form, 'role') || 'viewer' } }), intent, id, {
+        message: `Reactivated as ${field(form, 'role') || 'viewer'}.`,
+      });
       break;
     default:
       out = { ok: false, intent, error: `Unknown action "${intent}".` };
@@ -107,7 +124,19 @@ type UserView = Route.ComponentProps['loaderData']['users'][number];
 
 const STATUS_TONE = { active: 'ok', invited: 'info', deactivated: 'bad' } as const;
 
-function UserRow({ user, canManage, isSelf, isAdmin, groupNames }: { user: UserView; canManage: boolean; isSelf: boolean; isAdmin: boolean; groupNames: Record<string, string> }) {
+function UserRow({
+  user,
+  canManage,
+  isSelf,
+  isAdmin,
+  groupNames,
+}: {
+  user: UserView;
+  canManage: boolean;
+  isSelf: boolean;
+  isAdmin: boolean;
+  groupNames: Record<string, string>;
+}) {
   const fetcher = useFetcher<ActionAnswer<unknown>>();
   const busy = fetcher.state !== 'idle';
   const result = fetcher.data;
@@ -118,14 +147,34 @@ function UserRow({ user, canManage, isSelf, isAdmin, groupNames }: { user: UserV
         <div className="cell-main">{name || user.email}</div>
         {name ? <div className="cell-sub">{user.email}</div> : null}
       </td>
-      <td><Pill tone={STATUS_TONE[user.status]} testId="user-status">{user.status}</Pill></td>
+      <td>
+        <Pill tone={STATUS_TONE[user.status]} testId="user-status">
+          {user.status}
+        </Pill>
+      </td>
       <td data-testid="user-role">
         {user.role}
-        {user.otp_app_enabled ? <> <span className="pill pill--ok" title="Two-factor authentication is on" data-testid="user-2fa">2FA</span></> : null}
+        {user.otp_app_enabled ? (
+          <>
+            {' '}
+            <span className="pill pill--ok" title="Two-factor authentication is on" data-testid="user-2fa">
+              2FA
+            </span>
+          </>
+        ) : null}
       </td>
-      <td className="cell-sub">{[...new Set(user.groups)].map((g) => groupNames[g]).filter(Boolean).join(', ') || '—'}</td>
       <td className="cell-sub">
-        {user.status === 'invited' ? `Invited ${formatDate(user.invitation_created_at)}` : user.status === 'deactivated' ? `Deactivated ${formatDate(user.deactivated_at)}` : `Since ${formatDate(user.created_at)}`}
+        {[...new Set(user.groups)]
+          .map((g) => groupNames[g])
+          .filter(Boolean)
+          .join(', ') || '—'}
+      </td>
+      <td className="cell-sub">
+        {user.status === 'invited'
+          ? `Invited ${formatDate(user.invitation_created_at)}`
+          : user.status === 'deactivated'
+            ? `Deactivated ${formatDate(user.deactivated_at)}`
+            : `Since ${formatDate(user.created_at)}`}
       </td>
       <td className="cell-actions">
         {canManage ? (
@@ -133,7 +182,9 @@ function UserRow({ user, canManage, isSelf, isAdmin, groupNames }: { user: UserV
             <input type="hidden" name="id" value={user.id} />
             {user.status === 'invited' ? (
               <>
-                <button type="submit" name="intent" value="resend" className="button button--small" disabled={busy}>Resend</button>
+                <button type="submit" name="intent" value="resend" className="button button--small" disabled={busy}>
+                  Resend
+                </button>
                 <ConfirmButton label="Revoke" confirmLabel="Revoke" question="Remove this invitation?" value="revoke" disabled={busy} />
               </>
             ) : null}
@@ -144,27 +195,46 @@ function UserRow({ user, canManage, isSelf, isAdmin, groupNames }: { user: UserV
                   <option value="analyst">analyst</option>
                   <option value="admin">admin</option>
                 </select>
-                <button type="submit" name="intent" value="role" className="button button--small" disabled={busy}>Change role</button>
+                <button type="submit" name="intent" value="role" className="button button--small" disabled={busy}>
+                  Change role
+                </button>
                 <ConfirmButton label="Deactivate" confirmLabel="Deactivate" question="Sign out and block this user?" value="deactivate" disabled={busy} />
                 {user.otp_app_enabled && isAdmin ? (
-                  <ConfirmButton label="Reset 2FA" confirmLabel="Reset" question="Remove their authenticator app and sign them out?" value="reset-two-factor" disabled={busy} />
+                  <ConfirmButton
+                    label="Reset 2FA"
+                    confirmLabel="Reset"
+                    question="Remove their authenticator app and sign them out?"
+                    value="reset-two-factor"
+                    disabled={busy}
+                  />
                 ) : null}
               </>
             ) : null}
             {user.status === 'deactivated' ? (
               <>
-                <select name="role" defaultValue={user.role === 'analyst' ? 'analyst' : 'viewer'} className="select-small" aria-label={`Reactivate ${user.email} as`}>
+                <select
+                  name="role"
+                  defaultValue={user.role === 'analyst' ? 'analyst' : 'viewer'}
+                  className="select-small"
+                  aria-label={`Reactivate ${user.email} as`}
+                >
                   <option value="viewer">as viewer</option>
                   <option value="analyst">as analyst</option>
                 </select>
-                <button type="submit" name="intent" value="activate" className="button button--small" disabled={busy}>Reactivate</button>
+                <button type="submit" name="intent" value="activate" className="button button--small" disabled={busy}>
+                  Reactivate
+                </button>
               </>
             ) : null}
             {isSelf ? <span className="cell-sub">You</span> : null}
           </fetcher.Form>
         ) : null}
         {result?.ok === false ? <RowError message={result.error} /> : null}
-        {result?.ok && result.message && !busy ? <p className="row-ok" role="status" data-testid="user-row-ok">{result.message}</p> : null}
+        {result?.ok && result.message && !busy ? (
+          <p className="row-ok" role="status" data-testid="user-row-ok">
+            {result.message}
+          </p>
+        ) : null}
       </td>
     </tr>
   );
@@ -205,7 +275,9 @@ function InviteForm({ groups }: { groups: { id: string; name: string }[] }) {
           <legend>Groups</legend>
           <div className="check-grid">
             {groups.map((g) => (
-              <label key={g.id} className="check"><input type="checkbox" name="group" value={g.id} /> {g.name}</label>
+              <label key={g.id} className="check">
+                <input type="checkbox" name="group" value={g.id} /> {g.name}
+              </label>
             ))}
           </div>
         </fieldset>
@@ -214,7 +286,11 @@ function InviteForm({ groups }: { groups: { id: string; name: string }[] }) {
         <button type="submit" name="intent" value="invite" className="button button--primary" disabled={busy} data-testid="invite-submit">
           {busy ? 'Inviting…' : 'Send invitation'}
         </button>
-        {result?.ok && result.message ? <span className="row-ok" role="status" data-testid="invite-result">{result.message}</span> : null}
+        {result?.ok && result.message ? (
+          <span className="row-ok" role="status" data-testid="invite-result">
+            {result.message}
+          </span>
+        ) : null}
       </div>
       {result?.ok === false ? <RowError message={result.error} /> : null}
       <p className="muted small">Analysts and admins need a free analyst seat; the invitation link works once and for 14 days.</p>
@@ -228,14 +304,25 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const pages = Math.max(1, Math.ceil(total / 200));
   return (
     <main className="page admin-page">
-      <AdminHeader title="Users" viewer={viewer} lead="People of the organization, their role and their status. Deactivated users cannot sign in and take no seat." />
+      <AdminHeader
+        title="Users"
+        viewer={viewer}
+        lead="People of the organization, their role and their status. Deactivated users cannot sign in and take no seat."
+      />
       {canManage ? <InviteForm groups={groups} /> : null}
       <section className="section" aria-labelledby="people">
         <h2 id="people">{total === 1 ? '1 user' : `${total} users`}</h2>
         <div className="data-table-wrap">
           <table className="data-table" data-testid="users-table">
             <thead>
-              <tr><th>Name</th><th>Status</th><th>Role</th><th>Groups</th><th>Since</th><th className="cell-actions">Actions</th></tr>
+              <tr>
+                <th>Name</th>
+                <th>Status</th>
+                <th>Role</th>
+                <th>Groups</th>
+                <th>Since</th>
+                <th className="cell-actions">Actions</th>
+              </tr>
             </thead>
             <tbody>
               {users.map((u) => (
@@ -246,12 +333,24 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </div>
         {pages > 1 ? (
           <p className="form-actions">
-            {page > 1 ? <Link className="button button--small" to={`?page=${page - 1}`}>Previous</Link> : null}
-            <span className="muted small">Page {page} of {pages}</span>
-            {page < pages ? <Link className="button button--small" to={`?page=${page + 1}`}>Next</Link> : null}
+            {page > 1 ? (
+              <Link className="button button--small" to={`?page=${page - 1}`}>
+                Previous
+              </Link>
+            ) : null}
+            <span className="muted small">
+              Page {page} of {pages}
+            </span>
+            {page < pages ? (
+              <Link className="button button--small" to={`?page=${page + 1}`}>
+                Next
+              </Link>
+            ) : null}
           </p>
         ) : null}
-        <p className="muted small">Group memberships are edited on the <Link to="/app/administration/groups">User groups</Link> page.</p>
+        <p className="muted small">
+          Group memberships are edited on the <Link to="/app/administration/groups">User groups</Link> page.
+        </p>
       </section>
     </main>
   );

@@ -38,9 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       description: String(form.get('description') ?? ''),
       ...(intent === 'create' ? { personal: form.get('personal') === 'on' } : {}),
     };
-    const failed = intent === 'create'
-      ? await send(api, intent, 'POST', '/dashboard_groups', groupBody(fields))
-      : await send(api, intent, 'PATCH', path, groupBody(fields, id));
+    const failed =
+      intent === 'create'
+        ? await send(api, intent, 'POST', '/dashboard_groups', groupBody(fields))
+        : await send(api, intent, 'PATCH', path, groupBody(fields, id));
     return failed ?? ok(intent);
   }
   if (intent === 'delete') return (await send(api, intent, 'DELETE', path)) ?? ok(intent);
@@ -55,12 +56,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The current members come from the API, not the page, so a change made meanwhile is not undone.
     const list = await api.call<ListDocument<{ name: string }>>('GET', '/dashboard_groups?page[size]=200');
     if (!list.ok) return data<GroupActionResult>({ intent, errors: { [FORM]: [list.problem.message] } }, { status: list.problem.status });
-    const groups = (list.body.data ?? []).filter((g) => editable.has(g.id)).map((g) => {
-      const rel = g.relationships?.dashboards?.data;
-      return { id: g.id, dashboardIds: Array.isArray(rel) ? rel.map((r) => r.id) : [] };
-    });
+    const groups = (list.body.data ?? [])
+      .filter((g) => editable.has(g.id))
+      .map((g) => {
+        const rel = g.relationships?.dashboards?.data;
+        return { id: g.id, dashboardIds: Array.isArray(rel) ? rel.map((r) => r.id) : [] };
+      });
     for (const change of membershipChanges(groups, dashboardId, ticked)) {
-      const failed = await send(api, intent, 'PATCH', `/dashboard_groups/${encodeURIComponent(change.id)}`, groupBody({ dashboardIds: change.dashboardIds }, change.id));
+      const failed = await send(
+        api,
+        intent,
+        'PATCH',
+        `/dashboard_groups/${encodeURIComponent(change.id)}`,
+        groupBody({ dashboardIds: change.dashboardIds }, change.id),
+      );
       if (failed) return failed;
     }
     return ok(intent);

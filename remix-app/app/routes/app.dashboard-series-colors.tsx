@@ -14,7 +14,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch {
     return Response.json({ error: { status: 400, code: 'malformed_json', message: 'The body must be JSON.' } }, { status: 400 });
   }
-  const values = (body && typeof body === 'object' ? (body as { values?: unknown }).values : undefined);
+  const values = body && typeof body === 'object' ? (body as { values?: unknown }).values : undefined;
   const api = requireApi(request, context);
   const res = await api.call('POST', `/dashboards/${encodeURIComponent(params.id)}/series_colors`, { body: { values } });
   if (res.ok) return Response.json(res.body, { headers: { 'Cache-Control': 'no-store' } });

@@ -17,13 +17,16 @@ import type { EditData } from './app.dashboard.$id.edit';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const all = await listAll<FilterAttributes>(requireApi(request, context), '/filters');
-  return { organizationFilters: all.map((f) => ({ id: f.id, label: f.attributes.display_name?.trim() || f.attributes.variable_name, variable: f.attributes.variable_name })) };
+  return {
+    organizationFilters: all.map((f) => ({
+      id: f.id,
+      label: f.attributes.display_name?.trim() || f.attributes.variable_name,
+      variable: f.attributes.variable_name,
+    })),
+  };
 }
 
-type Payload =
-  | { intent: 'create' | 'update'; id?: string; body: ResourceBody }
-  | { intent: 'delete'; id: string }
-  | { intent: 'order'; ids: string[] };
+type Payload = { intent: 'create' | 'update'; id?: string; body: ResourceBody } | { intent: 'delete'; id: string } | { intent: 'order'; ids: string[] };
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = requireApi(request, context);
@@ -35,7 +38,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   else if (p.intent === 'update' && p.id) res = await write(api, 'PATCH', `/filters/${encodeURIComponent(p.id)}`, p.body);
   else if (p.intent === 'delete') res = await write(api, 'DELETE', `/filters/${encodeURIComponent(p.id)}`);
   else if (p.intent === 'order') {
-    res = await write(api, 'PATCH', `/dashboards/${dashboard}`, { data: { type: 'dashboards', id: params.id, attributes: {}, relationships: { filters: toMany('filters', p.ids) } } });
+    res = await write(api, 'PATCH', `/dashboards/${dashboard}`, {
+      data: { type: 'dashboards', id: params.id, attributes: {}, relationships: { filters: toMany('filters', p.ids) } },
+    });
   } else return { intent: 'unknown', errors: [{ detail: 'Unknown action.' }] as ApiErrorItem[] };
   return res.ok ? { intent: p.intent, ok: true as const } : { intent: p.intent, errors: res.errors };
 }
@@ -51,7 +56,10 @@ export default function FiltersTab({ loaderData }: Route.ComponentProps) {
   const busy = fetcher.state !== 'idle';
   const last = fetcher.data;
   const formErrors = last && !last.ok && (last.intent === 'create' || last.intent === 'update') ? errorsByField(last.errors) : {};
-  const listErrors = last && !last.ok && (last.intent === 'delete' || last.intent === 'order' || last.intent === 'unknown') ? (last.errors ?? []).map((e) => e.detail ?? e.code ?? 'Refused.') : [];
+  const listErrors =
+    last && !last.ok && (last.intent === 'delete' || last.intent === 'order' || last.intent === 'unknown')
+      ? (last.errors ?? []).map((e) => e.detail ?? e.code ?? 'Refused.')
+      : [];
 
   // A successful create or update closes the form.
   useEffect(() => {
@@ -80,8 +88,12 @@ export default function FiltersTab({ loaderData }: Route.ComponentProps) {
         intent: 'update',
         id: current.id,
         body: filterBody(form, {
-          mode: 'update', id: current.id, original: current.attributes, originalDatasource: relOf(current, 'datasource'),
-          originalParent: relOf(current, 'parent_filter'), originalOptions: formatManualOptions(options?.values, options?.value_names),
+          mode: 'update',
+          id: current.id,
+          original: current.attributes,
+          originalDatasource: relOf(current, 'datasource'),
+          originalParent: relOf(current, 'parent_filter'),
+          originalOptions: formatManualOptions(options?.values, options?.value_names),
         }),
       });
     } else {
@@ -92,21 +104,52 @@ export default function FiltersTab({ loaderData }: Route.ComponentProps) {
   return (
     <section data-testid="filters-tab">
       <div className="edit-toolbar">
-        <p className="muted small">Filters appear in the filter bar in this order. A report uses a filter by its variable: <code>{'{[o.country]=country}'}</code>.</p>
+        <p className="muted small">
+          Filters appear in the filter bar in this order. A report uses a filter by its variable: <code>{'{[o.country]=country}'}</code>.
+        </p>
         <span className="spacer" />
-        <button type="button" className="button button--primary" onClick={() => setEditing({ mode: 'create' })} disabled={editing?.mode === 'create'} data-testid="add-filter">+ Add filter</button>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => setEditing({ mode: 'create' })}
+          disabled={editing?.mode === 'create'}
+          data-testid="add-filter"
+        >
+          + Add filter
+        </button>
       </div>
       <FormErrors messages={listErrors} />
       {editing ? (
         <FilterForm
           key={editing.mode === 'update' ? editing.id : 'new'}
           mode={editing.mode}
-          initial={current ? filterForm(current.attributes, { datasource: relOf(current, 'datasource'), parent: relOf(current, 'parent_filter') }, (current.meta?.options as { values?: unknown[]; value_names?: unknown[] } | undefined) ?? null) : newFilterForm()}
+          initial={
+            current
+              ? filterForm(
+                  current.attributes,
+                  { datasource: relOf(current, 'datasource'), parent: relOf(current, 'parent_filter') },
+                  (current.meta?.options as { values?: unknown[]; value_names?: unknown[] } | undefined) ?? null,
+                )
+              : newFilterForm()
+          }
           datasources={datasources}
           dashboardId={dashboard.id}
-          variables={filters.filter((f) => f.id !== current?.id).map((f) => ({ variable_name: f.attributes.variable_name, display_name: f.attributes.display_name ?? null, control_type: f.attributes.control_type }))}
+          variables={filters
+            .filter((f) => f.id !== current?.id)
+            .map((f) => ({
+              variable_name: f.attributes.variable_name,
+              display_name: f.attributes.display_name ?? null,
+              control_type: f.attributes.control_type,
+            }))}
           parents={filters.filter((f) => f.id !== current?.id).map((f) => ({ id: f.id, label: f.attributes.display_name || f.attributes.variable_name }))}
-          lastQuery={current ? { success: (current.attributes.last_query_success as string | null) ?? null, error: (current.attributes.last_query_error_message as string | null) ?? null } : null}
+          lastQuery={
+            current
+              ? {
+                  success: (current.attributes.last_query_success as string | null) ?? null,
+                  error: (current.attributes.last_query_error_message as string | null) ?? null,
+                }
+              : null
+          }
           errors={formErrors}
           busy={busy}
           onSubmit={submit}
@@ -120,21 +163,45 @@ export default function FiltersTab({ loaderData }: Route.ComponentProps) {
             <div className="resource-row__main">
               <div className="resource-row__title">{f.attributes.display_name || f.attributes.variable_name}</div>
               <div className="resource-row__meta">
-                <code>{f.attributes.variable_name}</code> · {CONTROL_LABELS[f.attributes.control_type as ControlType] ?? f.attributes.control_type} · {f.attributes.value_type}
+                <code>{f.attributes.variable_name}</code> · {CONTROL_LABELS[f.attributes.control_type as ControlType] ?? f.attributes.control_type} ·{' '}
+                {f.attributes.value_type}
                 {f.attributes.required ? ' · required' : ''}
               </div>
-              {f.attributes.last_query_error_message ? <div className="field__error">Options query failed: {String(f.attributes.last_query_error_message)}</div> : null}
+              {f.attributes.last_query_error_message ? (
+                <div className="field__error">Options query failed: {String(f.attributes.last_query_error_message)}</div>
+              ) : null}
             </div>
             <div className="resource-row__actions">
-              <button type="button" className="icon-button" aria-label="Move up" disabled={i === 0 || busy} onClick={() => move(i, -1)}>↑</button>
-              <button type="button" className="icon-button" aria-label="Move down" disabled={i === filters.length - 1 || busy} onClick={() => move(i, 1)}>↓</button>
-              <button type="button" className="button button--small" onClick={() => setEditing({ mode: 'update', id: f.id })} data-testid={`edit-filter-${f.attributes.variable_name}`}>Edit</button>
-              <button type="button" className="button button--ghost button--small" disabled={busy} onClick={() => send({ intent: 'order', ids: ids.filter((x) => x !== f.id) })} title="Remove from this dashboard; the filter stays in the organization">Detach</button>
+              <button type="button" className="icon-button" aria-label="Move up" disabled={i === 0 || busy} onClick={() => move(i, -1)}>
+                ↑
+              </button>
+              <button type="button" className="icon-button" aria-label="Move down" disabled={i === filters.length - 1 || busy} onClick={() => move(i, 1)}>
+                ↓
+              </button>
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => setEditing({ mode: 'update', id: f.id })}
+                data-testid={`edit-filter-${f.attributes.variable_name}`}
+              >
+                Edit
+              </button>
               <button
                 type="button"
                 className="button button--ghost button--small"
                 disabled={busy}
-                onClick={() => window.confirm(`Delete the filter “${f.attributes.variable_name}” from every dashboard?`) && send({ intent: 'delete', id: f.id })}
+                onClick={() => send({ intent: 'order', ids: ids.filter((x) => x !== f.id) })}
+                title="Remove from this dashboard; the filter stays in the organization"
+              >
+                Detach
+              </button>
+              <button
+                type="button"
+                className="button button--ghost button--small"
+                disabled={busy}
+                onClick={() =>
+                  window.confirm(`Delete the filter “${f.attributes.variable_name}” from every dashboard?`) && send({ intent: 'delete', id: f.id })
+                }
                 data-testid={`delete-filter-${f.attributes.variable_name}`}
               >
                 Delete
@@ -149,10 +216,24 @@ export default function FiltersTab({ loaderData }: Route.ComponentProps) {
             <span className="field__label">Add a filter another dashboard uses</span>
             <select value={attach} onChange={(e) => setAttach(e.target.value)} data-testid="attach-filter">
               <option value="">Choose a filter…</option>
-              {attachable.map((f) => <option key={f.id} value={f.id}>{f.label} ({f.variable})</option>)}
+              {attachable.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.label} ({f.variable})
+                </option>
+              ))}
             </select>
           </label>
-          <button type="button" className="button" disabled={!attach || busy} onClick={() => { send({ intent: 'order', ids: [...ids, attach] }); setAttach(''); }}>Attach</button>
+          <button
+            type="button"
+            className="button"
+            disabled={!attach || busy}
+            onClick={() => {
+              send({ intent: 'order', ids: [...ids, attach] });
+              setAttach('');
+            }}
+          >
+            Attach
+          </button>
         </div>
       ) : null}
     </section>

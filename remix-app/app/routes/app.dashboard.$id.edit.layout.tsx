@@ -33,13 +33,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function LayoutTab() {
   const data = useRouteLoaderData('routes/app.dashboard.$id.edit') as EditData;
   const { dashboard, reports, search } = data;
-  const tiles = placeMissing(dashboard.layout, reports.map((r) => r.id));
-  return (
-    <LayoutEditor
-      tiles={tiles}
-      floating={dashboard.floating}
-      reports={reports}
-      search={search}
-    />
+  const tiles = placeMissing(
+    dashboard.layout,
+    reports.map((r) => r.id),
   );
+  return <LayoutEditor tiles={tiles} floating={dashboard.floating} reports={reports} search={search} />;
 }

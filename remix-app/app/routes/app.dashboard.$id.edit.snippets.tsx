@@ -9,7 +9,16 @@ import type { Route } from './+types/app.dashboard.$id.edit.snippets';
 import { FieldErrors, FormErrors, SelectField, TextField } from '../components/editor/Field';
 import { requireApi } from '../lib/api.server';
 import { listAll, write } from '../lib/editor.server';
-import { errorsByField, formFromAttributes, snippetBody, SNIPPET_FIELDS, unplacedErrors, type ApiErrorItem, type FormState, type ResourceBody } from '../lib/editor-forms';
+import {
+  errorsByField,
+  formFromAttributes,
+  snippetBody,
+  SNIPPET_FIELDS,
+  unplacedErrors,
+  type ApiErrorItem,
+  type FormState,
+  type ResourceBody,
+} from '../lib/editor-forms';
 import type { EditData } from './app.dashboard.$id.edit';
 
 interface SnippetAttributes {
@@ -41,7 +50,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   else if (p.intent === 'update' && p.id) res = await write(api, 'PATCH', `/sql_snippets/${encodeURIComponent(p.id)}`, p.body);
   else if (p.intent === 'delete') res = await write(api, 'DELETE', `/sql_snippets/${encodeURIComponent(p.id)}`);
   else return { intent: 'unknown', errors: [{ detail: 'Unknown action.' }] as ApiErrorItem[] };
-  return res.ok ? { intent: p.intent, id: 'id' in p ? p.id : undefined, ok: true as const } : { intent: p.intent, id: 'id' in p ? p.id : undefined, errors: res.errors };
+  return res.ok
+    ? { intent: p.intent, id: 'id' in p ? p.id : undefined, ok: true as const }
+    : { intent: p.intent, id: 'id' in p ? p.id : undefined, errors: res.errors };
 }
 
 type Editing = { mode: 'create' } | { mode: 'update'; id: string } | null;
@@ -57,29 +68,52 @@ export default function SnippetsTab({ loaderData }: Route.ComponentProps) {
     if (fetcher.state === 'idle' && last?.ok && last.intent !== 'delete') setEditing(null);
   }, [fetcher.state, last]);
   const send = (payload: Payload) => fetcher.submit(payload as never, { method: 'post', encType: 'application/json' });
-  const current = editing?.mode === 'update' ? snippets.find((s) => s.id === editing.id) ?? null : null;
+  const current = editing?.mode === 'update' ? (snippets.find((s) => s.id === editing.id) ?? null) : null;
   const formErrors = last && !last.ok && last.intent !== 'delete' ? errorsByField(last.errors) : {};
   const deleteError = last && !last.ok && last.intent === 'delete' ? { id: last.id, messages: (last.errors ?? []).map((e) => e.detail ?? 'Refused.') } : null;
 
   return (
     <section data-testid="snippets-tab">
       <div className="edit-toolbar">
-        <p className="muted small">Snippets belong to the organization: every report, filter and alert can use them as <code>[name]</code>.</p>
+        <p className="muted small">
+          Snippets belong to the organization: every report, filter and alert can use them as <code>[name]</code>.
+        </p>
         <span className="spacer" />
-        <button type="button" className="button button--primary" onClick={() => setEditing({ mode: 'create' })} disabled={editing?.mode === 'create'} data-testid="add-snippet">+ New snippet</button>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => setEditing({ mode: 'create' })}
+          disabled={editing?.mode === 'create'}
+          data-testid="add-snippet"
+        >
+          + New snippet
+        </button>
       </div>
       {editing ? (
         <SnippetForm
           key={current?.id ?? 'new'}
           mode={editing.mode}
-          initial={current ? { ...formFromAttributes(SNIPPET_FIELDS, current.attributes as unknown as Record<string, unknown>), datasource: current.datasource ?? '' } : { name: '', description: '', text: '', params: '', datasource: '' }}
+          initial={
+            current
+              ? { ...formFromAttributes(SNIPPET_FIELDS, current.attributes as unknown as Record<string, unknown>), datasource: current.datasource ?? '' }
+              : { name: '', description: '', text: '', params: '', datasource: '' }
+          }
           datasources={datasources}
           errors={formErrors}
           busy={busy}
           onCancel={() => setEditing(null)}
           onSubmit={(form) =>
             current
-              ? send({ intent: 'update', id: current.id, body: snippetBody(form, { mode: 'update', id: current.id, original: current.attributes as unknown as Record<string, unknown>, originalDatasourceId: current.datasource }) })
+              ? send({
+                  intent: 'update',
+                  id: current.id,
+                  body: snippetBody(form, {
+                    mode: 'update',
+                    id: current.id,
+                    original: current.attributes as unknown as Record<string, unknown>,
+                    originalDatasourceId: current.datasource,
+                  }),
+                })
               : send({ intent: 'create', body: snippetBody(form, { mode: 'create' }) })
           }
         />
@@ -89,13 +123,37 @@ export default function SnippetsTab({ loaderData }: Route.ComponentProps) {
         {snippets.map((s) => (
           <li key={s.id} className="resource-row" data-testid={`snippet-row-${s.attributes.name}`}>
             <div className="resource-row__main">
-              <div className="resource-row__title"><code>[{s.attributes.name}{s.attributes.params.length ? `(${s.attributes.params.join(', ')})` : ''}]</code></div>
+              <div className="resource-row__title">
+                <code>
+                  [{s.attributes.name}
+                  {s.attributes.params.length ? `(${s.attributes.params.join(', ')})` : ''}]
+                </code>
+              </div>
               <div className="resource-row__meta">{s.attributes.description || s.attributes.text.slice(0, 120)}</div>
-              {deleteError?.id === s.id ? <p className="field__error" role="alert" data-testid="snippet-delete-error">{deleteError.messages.join(' ')}</p> : null}
+              {deleteError?.id === s.id ? (
+                <p className="field__error" role="alert" data-testid="snippet-delete-error">
+                  {deleteError.messages.join(' ')}
+                </p>
+              ) : null}
             </div>
             <div className="resource-row__actions">
-              <button type="button" className="button button--small" onClick={() => setEditing({ mode: 'update', id: s.id })} data-testid={`edit-snippet-${s.attributes.name}`}>Edit</button>
-              <button type="button" className="button button--ghost button--small" disabled={busy} onClick={() => window.confirm(`Delete the snippet [${s.attributes.name}]?`) && send({ intent: 'delete', id: s.id })} data-testid={`delete-snippet-${s.attributes.name}`}>Delete</button>
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => setEditing({ mode: 'update', id: s.id })}
+                data-testid={`edit-snippet-${s.attributes.name}`}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="button button--ghost button--small"
+                disabled={busy}
+                onClick={() => window.confirm(`Delete the snippet [${s.attributes.name}]?`) && send({ intent: 'delete', id: s.id })}
+                data-testid={`delete-snippet-${s.attributes.name}`}
+              >
+                Delete
+              </button>
             </div>
           </li>
         ))}
@@ -104,7 +162,15 @@ export default function SnippetsTab({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function SnippetForm({ mode, initial, datasources, errors, busy, onSubmit, onCancel }: {
+function SnippetForm({
+  mode,
+  initial,
+  datasources,
+  errors,
+  busy,
+  onSubmit,
+  onCancel,
+}: {
   mode: 'create' | 'update';
   initial: FormState;
   datasources: { id: string; name: string }[];
@@ -117,20 +183,54 @@ function SnippetForm({ mode, initial, datasources, errors, busy, onSubmit, onCan
   const set = (k: string, v: string) => setForm((f) => ({ ...f, [k]: v }));
   const str = (k: string) => (typeof form[k] === 'string' ? (form[k] as string) : '');
   return (
-    <form className="editor-form" data-testid="snippet-form" onSubmit={(e) => { e.preventDefault(); onSubmit(form); }}>
+    <form
+      className="editor-form"
+      data-testid="snippet-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit(form);
+      }}
+    >
       <h3>{mode === 'create' ? 'New SQL snippet' : `Snippet [${str('name')}]`}</h3>
       <FormErrors messages={unplacedErrors(errors, ['name', 'description', 'text', 'params', 'datasource', 'sql_snippets'])} />
       <div className="field-row">
-        <TextField name="name" label="Name" hint="Letters, digits and underscore; used as [name]." value={str('name')} onChange={(v) => set('name', v)} errors={errors} required />
-        <TextField name="params" label="Parameters" hint="Names, comma-separated; write {{name}} in the text and call [snippet(value, …)]." value={str('params')} onChange={(v) => set('params', v)} errors={errors} />
+        <TextField
+          name="name"
+          label="Name"
+          hint="Letters, digits and underscore; used as [name]."
+          value={str('name')}
+          onChange={(v) => set('name', v)}
+          errors={errors}
+          required
+        />
+        <TextField
+          name="params"
+          label="Parameters"
+          hint="Names, comma-separated; write {{name}} in the text and call [snippet(value, …)]."
+          value={str('params')}
+          onChange={(v) => set('params', v)}
+          errors={errors}
+        />
       </div>
       <TextField name="description" label="Description" value={str('description')} onChange={(v) => set('description', v)} errors={errors} />
       <TextField name="text" label="SQL text" value={str('text')} onChange={(v) => set('text', v)} errors={errors} multiline rows={6} mono required />
       <FieldErrors name="sql_snippets" errors={errors} />
-      <SelectField name="datasource" label="Datasource (optional)" hint="Link it when its SQL only works in that database." value={str('datasource')} onChange={(v) => set('datasource', v)} errors={errors} options={[{ value: '', label: 'Any' }, ...datasources.map((d) => ({ value: d.id, label: d.name }))]} />
+      <SelectField
+        name="datasource"
+        label="Datasource (optional)"
+        hint="Link it when its SQL only works in that database."
+        value={str('datasource')}
+        onChange={(v) => set('datasource', v)}
+        errors={errors}
+        options={[{ value: '', label: 'Any' }, ...datasources.map((d) => ({ value: d.id, label: d.name }))]}
+      />
       <div className="editor-form__actions">
-        <button type="submit" className="button button--primary" disabled={busy} data-testid="snippet-save">{busy ? 'Saving…' : mode === 'create' ? 'Create snippet' : 'Save snippet'}</button>
-        <button type="button" className="button button--ghost" onClick={onCancel}>Cancel</button>
+        <button type="submit" className="button button--primary" disabled={busy} data-testid="snippet-save">
+          {busy ? 'Saving…' : mode === 'create' ? 'Create snippet' : 'Save snippet'}
+        </button>
+        <button type="button" className="button button--ghost" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   );

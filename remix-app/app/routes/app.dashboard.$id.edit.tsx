@@ -26,17 +26,27 @@ const relIds = (r: { relationships?: Record<string, { data?: unknown }> }, name:
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   await requireGrant(api, 'manage_dashboards', EDIT_REFUSED);
-  const doc = await api.get<SingleDocument<DashboardAttributes & { floating_enabled?: boolean }>>(`/dashboards/${encodeURIComponent(params.id)}?include=reports,filters`);
+  const doc = await api.get<SingleDocument<DashboardAttributes & { floating_enabled?: boolean }>>(
+    `/dashboards/${encodeURIComponent(params.id)}?include=reports,filters`,
+  );
   const datasources = await listAll<{ name: string; database_type: string }>(api, '/datasources').catch(() => []);
   const a = doc.data.attributes;
   const included = doc.included ?? [];
-  const reports = included.filter((r) => r.type === 'reports').map((r) => {
-    const ra = r.attributes as unknown as ReportAttributes;
-    return { id: r.id, name: ra.name, chartConfiguration: ra.chart_configuration ?? null };
-  });
+  const reports = included
+    .filter((r) => r.type === 'reports')
+    .map((r) => {
+      const ra = r.attributes as unknown as ReportAttributes;
+      return { id: r.id, name: ra.name, chartConfiguration: ra.chart_configuration ?? null };
+    });
   const filterOrder = relIds(doc.data, 'filters');
-  const filters = included.filter((r) => r.type === 'filters')
-    .map((r) => ({ id: r.id, attributes: r.attributes as unknown as FilterAttributes & Record<string, unknown>, relationships: r.relationships ?? {}, meta: r.meta ?? null }))
+  const filters = included
+    .filter((r) => r.type === 'filters')
+    .map((r) => ({
+      id: r.id,
+      attributes: r.attributes as unknown as FilterAttributes & Record<string, unknown>,
+      relationships: r.relationships ?? {},
+      meta: r.meta ?? null,
+    }))
     .sort((x, y) => filterOrder.indexOf(x.id) - filterOrder.indexOf(y.id));
   const url = new URL(request.url);
   const kept = new URLSearchParams();
@@ -78,7 +88,8 @@ export default function DashboardEdit({ loaderData, actionData }: Route.Componen
   return (
     <main className="page page--editor" data-testid="dashboard-edit">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={back}>{dashboard.name}</Link> <span aria-hidden="true">/</span> <span>Edit</span>
+        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={back}>{dashboard.name}</Link> <span aria-hidden="true">/</span>{' '}
+        <span>Edit</span>
       </nav>
       <header className="page-header">
         <div>
@@ -86,8 +97,14 @@ export default function DashboardEdit({ loaderData, actionData }: Route.Componen
           <h1>{dashboard.name}</h1>
         </div>
         <div className="page-header__meta">
-          {!dashboard.locked ? <Link to={addReport} className="button button--primary" data-testid="add-report">+ Add report</Link> : null}
-          <Link to={back} className="button" data-testid="edit-done">Done</Link>
+          {!dashboard.locked ? (
+            <Link to={addReport} className="button button--primary" data-testid="add-report">
+              + Add report
+            </Link>
+          ) : null}
+          <Link to={back} className="button" data-testid="edit-done">
+            Done
+          </Link>
         </div>
       </header>
       {dashboard.locked ? (
@@ -97,16 +114,28 @@ export default function DashboardEdit({ loaderData, actionData }: Route.Componen
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="unlock" />
-            <button type="submit" className="button button--small" disabled={navigation.state !== 'idle'} data-testid="unlock">Unlock to edit</button>
+            <button type="submit" className="button button--small" disabled={navigation.state !== 'idle'} data-testid="unlock">
+              Unlock to edit
+            </button>
           </Form>
-          {unlockError ? <p className="field__error" role="alert">{unlockError}</p> : null}
+          {unlockError ? (
+            <p className="field__error" role="alert">
+              {unlockError}
+            </p>
+          ) : null}
         </section>
       ) : (
         <>
           <nav className="edit-tabs" aria-label="Edit mode">
-            <NavLink to={`${base}${search}`} end>Layout</NavLink>
-            <NavLink to={`${base}/filters${search}`} data-testid="tab-filters">Filters</NavLink>
-            <NavLink to={`${base}/snippets${search}`} data-testid="tab-snippets">SQL snippets</NavLink>
+            <NavLink to={`${base}${search}`} end>
+              Layout
+            </NavLink>
+            <NavLink to={`${base}/filters${search}`} data-testid="tab-filters">
+              Filters
+            </NavLink>
+            <NavLink to={`${base}/snippets${search}`} data-testid="tab-snippets">
+              SQL snippets
+            </NavLink>
           </nav>
           <Outlet />
         </>

@@ -13,7 +13,16 @@ import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import { write } from '../lib/editor.server';
 import { errorsByField, type ApiErrorItem } from '../lib/editor-forms';
-import { describeSendNow, formFromSchedule, SCHEDULE_DEFAULTS, scheduleBody, type ScheduleAttributes, type ScheduleBody, type ScheduleForm, type SendNowAnswer } from '../lib/schedule-form';
+import {
+  describeSendNow,
+  formFromSchedule,
+  SCHEDULE_DEFAULTS,
+  scheduleBody,
+  type ScheduleAttributes,
+  type ScheduleBody,
+  type ScheduleForm,
+  type SendNowAnswer,
+} from '../lib/schedule-form';
 import { buildFilterDefs } from '../lib/filters-defs';
 import { dashboardDefaultValues } from '../lib/filters';
 import type { DashboardAttributes, SessionInfo, SingleDocument } from '../lib/types';
@@ -35,7 +44,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // The dashboard's filters, so the form offers its own filter bar for the schedule's values.
   const defs = buildFilterDefs(doc);
   const dashboardDefaults = dashboardDefaultValues(defs, doc.data.attributes.default_parameters);
-  const reports = (doc.included ?? []).filter((r) => r.type === 'reports').map((r) => ({ id: r.id, name: String((r.attributes as { name?: string }).name ?? r.id) }));
+  const reports = (doc.included ?? [])
+    .filter((r) => r.type === 'reports')
+    .map((r) => ({ id: r.id, name: String((r.attributes as { name?: string }).name ?? r.id) }));
   return {
     dashboard: { id: doc.data.id, name: doc.data.attributes.name },
     reports,
@@ -49,13 +60,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     listError: schedules.ok ? null : schedules.problem.message,
     schedules: schedules.ok
       ? schedules.body.data
-        .filter((s) => relatedIds(s, 'dashboard')[0] === doc.data.id)
-        .map((s) => ({ id: s.id, attributes: s.attributes, report: relatedIds(s, 'report')[0] ?? null }))
+          .filter((s) => relatedIds(s, 'dashboard')[0] === doc.data.id)
+          .map((s) => ({ id: s.id, attributes: s.attributes, report: relatedIds(s, 'report')[0] ?? null }))
       : [],
   };
 }
 
-type Payload = { intent: 'create' | 'send_test'; body: ScheduleBody } | { intent: 'update'; id: string; body: ScheduleBody } | { intent: 'delete' | 'send_now'; id: string };
+type Payload =
+  | { intent: 'create' | 'send_test'; body: ScheduleBody }
+  | { intent: 'update'; id: string; body: ScheduleBody }
+  | { intent: 'delete' | 'send_now'; id: string };
 export type ScheduleActionAnswer = { intent: string; id?: string; ok?: boolean; message?: string; errors?: ApiErrorItem[] };
 
 export async function action({ request, context }: Route.ActionArgs): Promise<ScheduleActionAnswer> {
@@ -114,9 +128,12 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
   const testing = tester.state !== 'idle';
   const tested = tester.data && !testing ? tester.data : null;
   const send = (payload: Payload) => fetcher.submit(payload as never, { method: 'post', encType: 'application/json' });
-  const current = editing?.mode === 'update' ? schedules.find((s) => s.id === editing.id) ?? null : null;
-  const formErrors = Object.keys(localErrors).length ? localErrors
-    : last && !last.ok && (last.intent === 'create' || last.intent === 'update') ? errorsByField(last.errors) : {};
+  const current = editing?.mode === 'update' ? (schedules.find((s) => s.id === editing.id) ?? null) : null;
+  const formErrors = Object.keys(localErrors).length
+    ? localErrors
+    : last && !last.ok && (last.intent === 'create' || last.intent === 'update')
+      ? errorsByField(last.errors)
+      : {};
   const submit = (form: ScheduleForm) => {
     const built = scheduleBody(form, dashboard.id, current?.id, filters.defs);
     if (!built.ok) return setLocalErrors(built.errors);
@@ -124,12 +141,13 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
     send(current ? { intent: 'update', id: current.id, body: built.body } : { intent: 'create', body: built.body });
   };
   const base = `/app/dashboards/${encodeURIComponent(dashboard.id)}`;
-  const reportName = (id: string | null) => (id ? reports.find((r) => r.id === id)?.name ?? id : null);
+  const reportName = (id: string | null) => (id ? (reports.find((r) => r.id === id)?.name ?? id) : null);
 
   return (
     <main className="page admin-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={base}>{dashboard.name}</Link> <span aria-hidden="true">/</span> <span>Scheduled e-mails</span>
+        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={base}>{dashboard.name}</Link> <span aria-hidden="true">/</span>{' '}
+        <span>Scheduled e-mails</span>
       </nav>
       <header className="page-header">
         <div>
@@ -137,17 +155,35 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
           <h1>Scheduled e-mails of “{dashboard.name}”</h1>
         </div>
         {canManage ? (
-          <button type="button" className="button button--primary" onClick={() => { setLocalErrors({}); setFlash(null); setEditing({ mode: 'create' }); }} disabled={editing?.mode === 'create'} data-testid="new-schedule">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              setLocalErrors({});
+              setFlash(null);
+              setEditing({ mode: 'create' });
+            }}
+            disabled={editing?.mode === 'create'}
+            data-testid="new-schedule"
+          >
             New scheduled e-mail
           </button>
         ) : null}
       </header>
       <p className="section__lead">
-        The dashboard, or one of its reports, sent by e-mail at set times to people who need no Cairn account. Times are read in
-        the organization’s time zone unless a schedule sets its own. “Send now” sends at once and leaves the next regular time as it is.
+        The dashboard, or one of its reports, sent by e-mail at set times to people who need no Cairn account. Times are read in the organization’s time zone
+        unless a schedule sets its own. “Send now” sends at once and leaves the next regular time as it is.
       </p>
-      {listError ? <p className="alert alert--error" role="alert">{listError}</p> : null}
-      {flash && !editing ? <div className="alert alert--ok flash" role="status" data-testid="schedule-saved">{flash}</div> : null}
+      {listError ? (
+        <p className="alert alert--error" role="alert">
+          {listError}
+        </p>
+      ) : null}
+      {flash && !editing ? (
+        <div className="alert alert--ok flash" role="status" data-testid="schedule-saved">
+          {flash}
+        </div>
+      ) : null}
       {editing ? (
         <ScheduleFormView
           key={current?.id ?? 'new'}
@@ -157,13 +193,26 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
           filters={filters}
           errors={formErrors}
           busy={busy}
-          onCancel={() => { setLocalErrors({}); setEditing(null); }}
+          onCancel={() => {
+            setLocalErrors({});
+            setEditing(null);
+          }}
           onSubmit={submit}
           onSendTest={sendTest}
           testing={testing}
-          testResult={tested ? (tested.ok
-            ? <p className="row-ok" role="status" data-testid="send-test-result">{tested.message}</p>
-            : <p className="row-error" role="alert" data-testid="send-test-result">{(tested.errors ?? []).map((e) => e.detail || e.title || 'Refused.').join(' ')}</p>) : null}
+          testResult={
+            tested ? (
+              tested.ok ? (
+                <p className="row-ok" role="status" data-testid="send-test-result">
+                  {tested.message}
+                </p>
+              ) : (
+                <p className="row-error" role="alert" data-testid="send-test-result">
+                  {(tested.errors ?? []).map((e) => e.detail || e.title || 'Refused.').join(' ')}
+                </p>
+              )
+            ) : null
+          }
         />
       ) : null}
       <ul className="resource-list" data-testid="schedule-list">
@@ -173,11 +222,17 @@ export default function DashboardSchedules({ loaderData }: Route.ComponentProps)
             key={s.id}
             schedule={{ id: s.id, ...s.attributes, reportName: reportName(s.report) } satisfies ScheduleView}
             canManage={canManage}
-            onEdit={() => { setLocalErrors({}); setFlash(null); setEditing({ mode: 'update', id: s.id }); }}
+            onEdit={() => {
+              setLocalErrors({});
+              setFlash(null);
+              setEditing({ mode: 'update', id: s.id });
+            }}
           />
         ))}
       </ul>
-      <p className="muted small">Every schedule of the organization is listed under <Link to="/app/administration/schedules">Administration → Schedules</Link>.</p>
+      <p className="muted small">
+        Every schedule of the organization is listed under <Link to="/app/administration/schedules">Administration → Schedules</Link>.
+      </p>
     </main>
   );
 }

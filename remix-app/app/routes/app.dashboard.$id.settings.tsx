@@ -56,7 +56,8 @@ export default function DashboardSettingsPage({ loaderData }: Route.ComponentPro
   return (
     <main className="page page--narrow" data-testid="dashboard-settings-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={back}>{a.name}</Link> <span aria-hidden="true">/</span> <span>Settings</span>
+        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={back}>{a.name}</Link> <span aria-hidden="true">/</span>{' '}
+        <span>Settings</span>
       </nav>
       <header className="page-header">
         <div>

@@ -13,7 +13,10 @@ import { clientAddress } from '../lib/client-address.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface SecretAnswer { sharing_secret: string | null; sharing_secret_required: boolean }
+interface SecretAnswer {
+  sharing_secret: string | null;
+  sharing_secret_required: boolean;
+}
 
 export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d?.link ? `${d.link.name} · Sharing link · Cairn` : 'New sharing link · Cairn' }];
@@ -28,9 +31,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     return { origin, clientIp, dashboard: { id: dash.data.id, name: dash.data.attributes.name }, link: null, secret: null };
   }
   const [doc, secret] = await Promise.all([
-    api.get<{ data: { id: string; attributes: LinkAttributes; relationships?: { dashboard?: { data?: { id: string } } } }; included?: { id: string; type: string; attributes: { name?: string } }[] }>(
-      `/dashboard_sharing_links/${encodeURIComponent(params.linkId)}?include=dashboard`,
-    ),
+    api.get<{
+      data: { id: string; attributes: LinkAttributes; relationships?: { dashboard?: { data?: { id: string } } } };
+      included?: { id: string; type: string; attributes: { name?: string } }[];
+    }>(`/dashboard_sharing_links/${encodeURIComponent(params.linkId)}?include=dashboard`),
     api.call<SecretAnswer>('GET', `/dashboard_sharing_links/${encodeURIComponent(params.linkId)}/sharing_secret`),
   ]);
   const dashboardId = doc.data.relationships?.dashboard?.data?.id ?? params.id;
@@ -53,7 +57,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const base = `/app/dashboards/${encodeURIComponent(params.id)}/share`;
   if (intent === 'roll-secret') {
     const res = await api.call<SecretAnswer>('POST', `/dashboard_sharing_links/${encodeURIComponent(params.linkId)}/sharing_secret`);
-    return data(answer(res, intent, params.linkId, { message: 'A new sharing secret is in force; URLs signed with the old one no longer open.' }), { status: res.ok ? 200 : 422 });
+    return data(answer(res, intent, params.linkId, { message: 'A new sharing secret is in force; URLs signed with the old one no longer open.' }), {
+      status: res.ok ? 200 : 422,
+    });
   }
   const attributes = attributesFromForm(form);
   if (params.linkId === 'new') {
@@ -65,7 +71,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return data<ActionAnswer>({ ok: false, intent: 'save', error: res.problem.message }, { status: res.problem.status >= 500 ? 503 : res.problem.status });
   }
   const res = await api.call('PATCH', `/dashboard_sharing_links/${encodeURIComponent(params.linkId)}`, {
-    jsonapi: true, body: jsonapi('dashboard_sharing_links', attributes, params.linkId),
+    jsonapi: true,
+    body: jsonapi('dashboard_sharing_links', attributes, params.linkId),
   });
   return data(answer(res, 'save', params.linkId, { message: 'Saved.' }), { status: res.ok ? 200 : res.problem.status >= 500 ? 503 : res.problem.status });
 }
@@ -80,7 +87,9 @@ function SecretPanel({ secret, required }: { secret: string | null; required: bo
   const fetcher = useFetcher<ActionAnswer>();
   return (
     <section className="card" aria-labelledby="secret" style={{ marginTop: 16 }}>
-      <h3 className="card__title" id="secret">Sharing secret</h3>
+      <h3 className="card__title" id="secret">
+        Sharing secret
+      </h3>
       <p className="muted small">
         {required
           ? 'This link opens only with an address your server signed with this secret: HMAC-SHA256 over the path and the sorted query, with an expiry (see the embedding docs). Keep the secret on your server.'
@@ -91,12 +100,18 @@ function SecretPanel({ secret, required }: { secret: string | null; required: bo
           <code data-testid="sharing-secret">{secret}</code>
           <CopyButton text={secret} testId="copy-secret" />
         </div>
-      ) : <p className="small">No secret generated yet.</p>}
+      ) : (
+        <p className="small">No secret generated yet.</p>
+      )}
       <fetcher.Form method="post" className="form-actions">
         <button type="submit" name="intent" value="roll-secret" className="button button--small" disabled={fetcher.state !== 'idle'} data-testid="roll-secret">
           {secret ? 'Roll the secret' : 'Generate a secret'}
         </button>
-        {fetcher.data?.ok ? <span className="row-ok" role="status">{fetcher.data.message}</span> : null}
+        {fetcher.data?.ok ? (
+          <span className="row-ok" role="status">
+            {fetcher.data.message}
+          </span>
+        ) : null}
       </fetcher.Form>
       {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
     </section>
@@ -114,7 +129,8 @@ export default function LinkEditor({ loaderData, actionData }: Route.ComponentPr
   return (
     <main className="page page--narrow">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={base}>{dashboard.name}</Link> <span aria-hidden="true">/</span> <Link to={`${base}/share`}>Share</Link> <span aria-hidden="true">/</span> <span>{link ? link.name : 'New link'}</span>
+        <Link to={base}>{dashboard.name}</Link> <span aria-hidden="true">/</span> <Link to={`${base}/share`}>Share</Link> <span aria-hidden="true">/</span>{' '}
+        <span>{link ? link.name : 'New link'}</span>
       </nav>
       <header className="page-header">
         <div>
@@ -122,7 +138,11 @@ export default function LinkEditor({ loaderData, actionData }: Route.ComponentPr
           <h1>{link ? link.name : 'New sharing link'}</h1>
         </div>
       </header>
-      {created ? <p className="alert alert--ok flash" role="status">The link was created. Copy its address below.</p> : null}
+      {created ? (
+        <p className="alert alert--ok flash" role="status">
+          The link was created. Copy its address below.
+        </p>
+      ) : null}
       {url ? (
         <div className="card" style={{ marginBottom: 16 }}>
           <span className="field__label">Public address</span>
@@ -130,7 +150,9 @@ export default function LinkEditor({ loaderData, actionData }: Route.ComponentPr
             <code data-testid="public-url">{url}</code>
             <CopyButton text={url} testId="copy-public-url" />
             <CopyButton text={iframeCode(url, dashboard.name)} label="Copy iframe code" testId="copy-iframe" />
-            <a className="button button--small" href={url} target="_blank" rel="noreferrer">Open</a>
+            <a className="button button--small" href={url} target="_blank" rel="noreferrer">
+              Open
+            </a>
           </div>
         </div>
       ) : null}
@@ -140,8 +162,14 @@ export default function LinkEditor({ loaderData, actionData }: Route.ComponentPr
           <button type="submit" name="intent" value="save" className="button button--primary" disabled={saving} data-testid="link-save">
             {saving ? 'Saving…' : link ? 'Save' : 'Create link'}
           </button>
-          <Link to={`${base}/share`} className="button button--ghost">Back to sharing</Link>
-          {actionData?.ok && actionData.intent === 'save' ? <span className="row-ok" role="status" data-testid="link-saved">{actionData.message}</span> : null}
+          <Link to={`${base}/share`} className="button button--ghost">
+            Back to sharing
+          </Link>
+          {actionData?.ok && actionData.intent === 'save' ? (
+            <span className="row-ok" role="status" data-testid="link-saved">
+              {actionData.message}
+            </span>
+          ) : null}
         </div>
         {actionData && !actionData.ok ? <RowError message={actionData.error} /> : null}
       </Form>

@@ -16,7 +16,11 @@ import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface DashboardAttributes { name: string; share_mode: ShareMode; is_locked: boolean }
+interface DashboardAttributes {
+  name: string;
+  share_mode: ShareMode;
+  is_locked: boolean;
+}
 
 export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d ? `Share ${d.dashboard.name} · Cairn` : 'Share · Cairn' }];
@@ -48,7 +52,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === 'share') {
     const mode = field(form, 'share_mode');
     const res = await api.call('POST', `/dashboards/${encodeURIComponent(params.id)}/share`, {
-      body: { share_mode: mode, ...(mode === 'custom' ? { user_group_ids: fields(form, 'group') } : {}), notify_new_users: form.get('notify_new_users') === 'on' },
+      body: {
+        share_mode: mode,
+        ...(mode === 'custom' ? { user_group_ids: fields(form, 'group') } : {}),
+        notify_new_users: form.get('notify_new_users') === 'on',
+      },
     });
     out = answer(res, intent, params.id, { message: shareSavedMessage(res.ok ? shareNoticeOf(res.body) : null) });
   } else if (intent === 'delete-link') {
@@ -77,13 +85,29 @@ function LinkRow({ link, origin, dashboardId }: { link: LinkView; origin: string
           <CopyButton text={url} testId="copy-link" />
         </div>
       </td>
-      <td><div className="option-summary">{optionWords(link).map((w) => <Pill key={w} tone={w === 'password' || w === 'IP allow-list' || w === 'signed' ? 'info' : 'plain'}>{w}</Pill>)}</div></td>
+      <td>
+        <div className="option-summary">
+          {optionWords(link).map((w) => (
+            <Pill key={w} tone={w === 'password' || w === 'IP allow-list' || w === 'signed' ? 'info' : 'plain'}>
+              {w}
+            </Pill>
+          ))}
+        </div>
+      </td>
       <td className="cell-sub">{formatDate(link.created_at)}</td>
       <td className="cell-actions">
         <fetcher.Form method="post" className="row-actions">
           <input type="hidden" name="id" value={link.id} />
-          <Link className="button button--small" to={`/app/dashboards/${encodeURIComponent(dashboardId)}/share/links/${encodeURIComponent(link.id)}`}>Edit</Link>
-          <ConfirmButton label="Delete" confirmLabel="Delete link" question="Its address stops working at once." value="delete-link" disabled={fetcher.state !== 'idle'} />
+          <Link className="button button--small" to={`/app/dashboards/${encodeURIComponent(dashboardId)}/share/links/${encodeURIComponent(link.id)}`}>
+            Edit
+          </Link>
+          <ConfirmButton
+            label="Delete"
+            confirmLabel="Delete link"
+            question="Its address stops working at once."
+            value="delete-link"
+            disabled={fetcher.state !== 'idle'}
+          />
         </fetcher.Form>
         {fetcher.data?.ok === false ? <RowError message={fetcher.data.error} /> : null}
       </td>
@@ -97,7 +121,8 @@ export default function Share({ loaderData }: Route.ComponentProps) {
   return (
     <main className="page admin-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={base}>{dashboard.name}</Link> <span aria-hidden="true">/</span> <span>Share</span>
+        <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <Link to={base}>{dashboard.name}</Link> <span aria-hidden="true">/</span>{' '}
+        <span>Share</span>
       </nav>
       <header className="page-header">
         <div>
@@ -111,21 +136,37 @@ export default function Share({ loaderData }: Route.ComponentProps) {
       <section className="section" aria-labelledby="links">
         <h2 id="links">Sharing links</h2>
         <p className="section__lead">
-          A sharing link opens the dashboard for anyone who has its address, without an account: for wall screens, partners
-          and embedding. Each link has its own options; delete a link to revoke it.
+          A sharing link opens the dashboard for anyone who has its address, without an account: for wall screens, partners and embedding. Each link has its own
+          options; delete a link to revoke it.
         </p>
         <div className="data-table-wrap">
           <table className="data-table" data-testid="links-table">
-            <thead><tr><th>Name</th><th>Address</th><th>Options</th><th>Created</th><th className="cell-actions">Actions</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Address</th>
+                <th>Options</th>
+                <th>Created</th>
+                <th className="cell-actions">Actions</th>
+              </tr>
+            </thead>
             <tbody>
-              {links.length ? links.map((l) => <LinkRow key={l.id} link={l} origin={origin} dashboardId={dashboard.id} />) : (
-                <tr><td colSpan={5} className="empty-row">No sharing links yet.</td></tr>
+              {links.length ? (
+                links.map((l) => <LinkRow key={l.id} link={l} origin={origin} dashboardId={dashboard.id} />)
+              ) : (
+                <tr>
+                  <td colSpan={5} className="empty-row">
+                    No sharing links yet.
+                  </td>
+                </tr>
               )}
             </tbody>
           </table>
         </div>
         <p className="form-actions">
-          <Link className="button button--primary" to={`${base}/share/links/new`} data-testid="new-link">New sharing link</Link>
+          <Link className="button button--primary" to={`${base}/share/links/new`} data-testid="new-link">
+            New sharing link
+          </Link>
         </p>
       </section>
 
@@ -133,7 +174,9 @@ export default function Share({ loaderData }: Route.ComponentProps) {
         <h2 id="schedules">Scheduled e-mails</h2>
         <p className="section__lead">Send the dashboard, or one of its reports, by e-mail at set times, or at once with “Send now”.</p>
         <p className="form-actions">
-          <Link className="button" to={`${base}/schedules`} data-testid="open-schedules">Scheduled e-mails</Link>
+          <Link className="button" to={`${base}/schedules`} data-testid="open-schedules">
+            Scheduled e-mails
+          </Link>
         </p>
       </section>
     </main>

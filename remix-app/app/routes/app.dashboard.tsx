@@ -24,7 +24,16 @@ import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
 import { buildTiles, dashboardZone, editorHref, unusedFilters } from '../lib/dashboard-view';
-import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters, withFilterValues, type FilterDef } from '../lib/filters';
+import {
+  chosenTz,
+  dashboardDefaultValues,
+  effectiveValues,
+  offeredTimeZones,
+  readUrlState,
+  toParameters,
+  withFilterValues,
+  type FilterDef,
+} from '../lib/filters';
 import { buildFilterDefs } from '../lib/filters-defs';
 import { defaultParametersFor, withoutFilterValues } from '../lib/dashboard-defaults';
 import { duplicatedId, reportSqlById } from '../lib/tile-tools';
@@ -79,8 +88,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // The first status call starts now and streams to the page, so the browser can fetch results at once.
   const needsStatus = tiles.length > 0 && (first.eff.missing.length === 0 || defs.some((d) => d.queryOptions));
   const status: Promise<DashboardStatus | StatusError> | null = needsStatus
-    ? api.call<DashboardStatus>('POST', `/dashboards/${encodeURIComponent(params.id)}/status`, { body: { parameters: first.parameters, refresh_data: false } })
-      .then((r) => (r.ok ? r.body : { error: r.problem }))
+    ? api
+        .call<DashboardStatus>('POST', `/dashboards/${encodeURIComponent(params.id)}/status`, { body: { parameters: first.parameters, refresh_data: false } })
+        .then((r) => (r.ok ? r.body : { error: r.problem }))
     : null;
   return {
     dashboard: {
@@ -133,7 +143,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     } catch {
       return fail('The page sent filter values the app cannot read.', 400);
     }
-    const r = await api.call('PATCH', `/dashboards/${id}`, { jsonapi: true, body: { data: { type: 'dashboards', id: params.id, attributes: { default_parameters: parameters } } } });
+    const r = await api.call('PATCH', `/dashboards/${id}`, {
+      jsonapi: true,
+      body: { data: { type: 'dashboards', id: params.id, attributes: { default_parameters: parameters } } },
+    });
     return r.ok ? { ok: true, defaultsSaved: true } : fail(r.problem.message, r.problem.status);
   }
   if (intent === 'delete') {
@@ -162,24 +175,49 @@ function DashboardMenu({ id, locked, canManage, search }: { id: string; locked: 
         ⋯ <span className="visually-hidden">Dashboard menu</span>
       </button>
       {open ? (
-        <Form method="post" className="menu__panel" role="menu" onSubmit={(e) => {
-          const intent = ((e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
-          if (intent === 'delete' && !window.confirm('Delete this dashboard and all its reports? This cannot be undone.')) e.preventDefault();
-          setOpen(false);
-        }}>
+        <Form
+          method="post"
+          className="menu__panel"
+          role="menu"
+          onSubmit={(e) => {
+            const intent = ((e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
+            if (intent === 'delete' && !window.confirm('Delete this dashboard and all its reports? This cannot be undone.')) e.preventDefault();
+            setOpen(false);
+          }}
+        >
           {!locked ? (
             <>
-              <Link to={editorHref(null, id, search)} role="menuitem" data-testid="dashboard-add-report">Add report</Link>
-              <Link to={`${base}/edit`} role="menuitem" data-testid="dashboard-edit">Edit layout</Link>
-              <Link to={`${base}/edit/filters`} role="menuitem">Filters</Link>
+              <Link to={editorHref(null, id, search)} role="menuitem" data-testid="dashboard-add-report">
+                Add report
+              </Link>
+              <Link to={`${base}/edit`} role="menuitem" data-testid="dashboard-edit">
+                Edit layout
+              </Link>
+              <Link to={`${base}/edit/filters`} role="menuitem">
+                Filters
+              </Link>
             </>
           ) : null}
-          <Link to={`${base}/settings`} role="menuitem" data-testid="dashboard-settings">Settings</Link>
-          <Link to={`${base}/share`} role="menuitem">Share…</Link>
-          <button type="submit" form="dashboard-backup-form" role="menuitem" onClick={() => setTimeout(() => setOpen(false), 0)} data-testid="dashboard-backup">Download backup</button>
-          <button type="submit" name="intent" value={locked ? 'unlock' : 'lock'} role="menuitem" data-testid={locked ? 'dashboard-unlock' : 'dashboard-lock'}>{locked ? 'Unlock' : 'Lock'}</button>
-          <button type="submit" name="intent" value="duplicate" role="menuitem" data-testid="dashboard-duplicate">Duplicate</button>
-          {!locked ? <button type="submit" name="intent" value="delete" role="menuitem" className="menu__danger" data-testid="dashboard-delete">Delete…</button> : null}
+          <Link to={`${base}/settings`} role="menuitem" data-testid="dashboard-settings">
+            Settings
+          </Link>
+          <Link to={`${base}/share`} role="menuitem">
+            Share…
+          </Link>
+          <button type="submit" form="dashboard-backup-form" role="menuitem" onClick={() => setTimeout(() => setOpen(false), 0)} data-testid="dashboard-backup">
+            Download backup
+          </button>
+          <button type="submit" name="intent" value={locked ? 'unlock' : 'lock'} role="menuitem" data-testid={locked ? 'dashboard-unlock' : 'dashboard-lock'}>
+            {locked ? 'Unlock' : 'Lock'}
+          </button>
+          <button type="submit" name="intent" value="duplicate" role="menuitem" data-testid="dashboard-duplicate">
+            Duplicate
+          </button>
+          {!locked ? (
+            <button type="submit" name="intent" value="delete" role="menuitem" className="menu__danger" data-testid="dashboard-delete">
+              Delete…
+            </button>
+          ) : null}
         </Form>
       ) : null}
     </div>
@@ -234,13 +272,18 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ parameters: parametersRef.current }),
-    }).catch(() => null).finally(() => setRefreshNonce((n) => n + 1));
+    })
+      .catch(() => null)
+      .finally(() => setRefreshNonce((n) => n + 1));
   }, []);
-  const downloads = useMemo<TileDownloads>(() => ({
-    base: (id) => `/app/reports/${encodeURIComponent(id)}/download`,
-    parameters: state.parameters,
-    exports: true,
-  }), [state.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const downloads = useMemo<TileDownloads>(
+    () => ({
+      base: (id) => `/app/reports/${encodeURIComponent(id)}/download`,
+      parameters: state.parameters,
+      exports: true,
+    }),
+    [state.key],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   const editable = canManage && !dashboard.locked;
   // The maximized tile is in the address (?tile=<report id>): a link opens it so, Back closes it.
   const { maximizedId, onMaximize } = useMaximizedTile('search');
@@ -267,7 +310,12 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
   const error = actionData && 'error' in actionData ? String(actionData.error) : null;
 
   return (
-    <main className="page page--dashboard" style={{ maxWidth: dashboard.pageWidth + 48 }} data-testid="dashboard-page" data-color-scheme={dashboard.colorScheme}>
+    <main
+      className="page page--dashboard"
+      style={{ maxWidth: dashboard.pageWidth + 48 }}
+      data-testid="dashboard-page"
+      data-color-scheme={dashboard.colorScheme}
+    >
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span> <span>{dashboard.name}</span>
       </nav>
@@ -277,10 +325,26 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           {dashboard.description ? <p className="muted page-header__desc">{dashboard.description}</p> : null}
         </div>
         <div className="page-header__meta">
-          {dashboard.locked ? <span className="badge badge--lock" data-testid="locked-badge" title="Locked: settings, layout and reports cannot be changed until an analyst unlocks it">🔒 Locked</span> : null}
-          {setup.timeZoneConfig?.type === 'fixed' ? <span className="muted" title="Dates and times of this dashboard are in this time zone" data-testid="dashboard-zone">🌐 {state.zone}</span> : null}
+          {dashboard.locked ? (
+            <span
+              className="badge badge--lock"
+              data-testid="locked-badge"
+              title="Locked: settings, layout and reports cannot be changed until an analyst unlocks it"
+            >
+              🔒 Locked
+            </span>
+          ) : null}
+          {setup.timeZoneConfig?.type === 'fixed' ? (
+            <span className="muted" title="Dates and times of this dashboard are in this time zone" data-testid="dashboard-zone">
+              🌐 {state.zone}
+            </span>
+          ) : null}
           <span className="muted">{tiles.length === 1 ? '1 report' : `${tiles.length} reports`}</span>
-          {poll.error ? <span className="badge badge--error" role="alert">{poll.error}</span> : null}
+          {poll.error ? (
+            <span className="badge badge--error" role="alert">
+              {poll.error}
+            </span>
+          ) : null}
           <button
             type="button"
             className="button button--small"
@@ -292,13 +356,25 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
             data-testid="dashboard-refresh"
             title="Run every report again now"
           >
-            <span className={poll.running ? 'spin' : undefined} aria-hidden="true">↻</span> Refresh
+            <span className={poll.running ? 'spin' : undefined} aria-hidden="true">
+              ↻
+            </span>{' '}
+            Refresh
           </button>
-          <DashboardDownloads dashboardId={dashboard.id} dashboardName={dashboard.name} parameters={state.parameters} dataAllowed={tiles.some((t) => t.exports.data)} />
+          <DashboardDownloads
+            dashboardId={dashboard.id}
+            dashboardName={dashboard.name}
+            parameters={state.parameters}
+            dataAllowed={tiles.some((t) => t.exports.data)}
+          />
           <DashboardMenu id={dashboard.id} locked={dashboard.locked} canManage={canManage} search={location.search} />
         </div>
       </header>
-      {error ? <p className="alert alert--error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="alert alert--error" role="alert">
+          {error}
+        </p>
+      ) : null}
       <FilterBar
         defs={setup.defs}
         values={state.eff.values}
@@ -310,38 +386,57 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         problems={problems}
         onCommit={commit}
         onReset={reset}
-        actions={editable ? <SaveDefaultsButton parameters={defaultParametersFor(setup.defs, state.eff.values, { now, zone: state.zone, tz: state.url.tz })} onSaved={dropUrlValues} /> : null}
+        actions={
+          editable ? (
+            <SaveDefaultsButton
+              parameters={defaultParametersFor(setup.defs, state.eff.values, { now, zone: state.zone, tz: state.url.tz })}
+              onSaved={dropUrlValues}
+            />
+          ) : null
+        }
       />
       {tiles.length === 0 ? (
         <section className="empty-state" data-testid="dashboard-empty">
-          <div className="empty-state__art" aria-hidden="true">▦</div>
+          <div className="empty-state__art" aria-hidden="true">
+            ▦
+          </div>
           <h2>This dashboard has no reports yet</h2>
-          <p>{editable ? 'Write a report in the report editor; it appears here.' : canManage ? 'Unlock the dashboard to add reports.' : 'Reports that analysts add appear here.'}</p>
-          {editable ? <Link to={editorHref(null, dashboard.id, location.search)} className="button button--primary" data-testid="dashboard-empty-add-report">Add a report</Link> : null}
+          <p>
+            {editable
+              ? 'Write a report in the report editor; it appears here.'
+              : canManage
+                ? 'Unlock the dashboard to add reports.'
+                : 'Reports that analysts add appear here.'}
+          </p>
+          {editable ? (
+            <Link to={editorHref(null, dashboard.id, location.search)} className="button button--primary" data-testid="dashboard-empty-add-report">
+              Add a report
+            </Link>
+          ) : null}
         </section>
       ) : (
         <DashboardColors.Provider value={colorMap}>
-        <div className="dashboard-grid" data-testid="dashboard-grid">
-          {tiles.map((t) => (
-            <Tile
-              key={t.reportId}
-              dashboardId={dashboard.id}
-              tile={t}
-              palette={palette}
-              waitingFor={waitingFor}
-              zone={state.zone}
-              editHref={editable ? editorHref(t.reportId, dashboard.id, location.search) : null}
-              downloads={downloads}
-              onRefresh={refreshReport}
-              drill
-              unused={unusedFilters(t, setup.defs, state.eff.values).join(', ')}
-              sql={sql[t.reportId] ?? null}
-              canDuplicate={editable}
-              maximized={maximizedId === t.reportId}
-              onMaximize={onMaximize}
-            />
-          ))}
-        </div>
+          <div className="dashboard-grid" data-testid="dashboard-grid">
+            {tiles.map((t) => (
+              <Tile
+                key={t.reportId}
+                dashboardId={dashboard.id}
+                tile={t}
+                palette={palette}
+                waitingFor={waitingFor}
+                zone={state.zone}
+                editHref={editable ? editorHref(t.reportId, dashboard.id, location.search) : null}
+                downloads={downloads}
+                onRefresh={refreshReport}
+                drill
+                unused={unusedFilters(t, setup.defs, state.eff.values).join(', ')}
+                sql={sql[t.reportId] ?? null}
+                canDuplicate={editable}
+                maximized={maximizedId === t.reportId}
+                onMaximize={onMaximize}
+              />
+            ))}
+          </div>
         </DashboardColors.Provider>
       )}
     </main>

@@ -10,9 +10,7 @@ import { FormErrors } from '../components/editor/Field';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
 import { callMissing, can, errorItems, listAll, requireGrant, write } from '../lib/editor.server';
-import {
-  DATABASE_LABELS, datasourceBody, datasourceFields, newDatasourceForm, type ConnectionMode, type DatabaseType,
-} from '../lib/editor-datasources';
+import { DATABASE_LABELS, datasourceBody, datasourceFields, newDatasourceForm, type ConnectionMode, type DatabaseType } from '../lib/editor-datasources';
 import { errorsByField, formFromAttributes, type ApiErrorItem, type FormState, type ResourceBody } from '../lib/editor-forms';
 import type { SingleDocument } from '../lib/types';
 import '../components/editor/editor.css';
@@ -34,7 +32,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const agents = canManage ? await listAll<{ name: string; connected: boolean }>(api, '/datasource_agents').catch(() => []) : [];
   // The organization's SSH public key for ssh_tunnel (D51); GET /organization needs Manage Users (admins).
   const sshPublicKey = canManage
-    ? await api.get<SingleDocument<{ ssh_public_key?: string }>>('/organization').then((o) => o.data.attributes.ssh_public_key ?? null).catch(() => null)
+    ? await api
+        .get<SingleDocument<{ ssh_public_key?: string }>>('/organization')
+        .then((o) => o.data.attributes.ssh_public_key ?? null)
+        .catch(() => null)
     : null;
   const d = doc?.data ?? null;
   return {
@@ -55,7 +56,9 @@ const NO_ANSWER = 'No answer within 10 seconds: check the host and the port, and
 /** Races a call with the test's wait; a call still open then is answered with the plain message. */
 async function withinTestWait<T>(work: Promise<T>): Promise<T | 'timeout'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), TEST_WAIT_MS); });
+  const late = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), TEST_WAIT_MS);
+  });
   try {
     return await Promise.race([work, late]);
   } finally {
@@ -82,11 +85,21 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
     const sent = p.body ?? { data: { type: 'datasources', ...(id ? { id: params.id } : {}), attributes: {} } };
     const res = await withinTestWait(api.raw('POST', '/datasources/test_connection', { body: sent, jsonapi: true }));
     if (res === 'timeout') return { intent: 'test', status: 'error', message: NO_ANSWER };
-    if (callMissing(res.status, res.body)) return { intent: 'test', status: 'unavailable', message: 'Testing the connection is not available on this server yet.' };
-    if (res.status >= 500) return { intent: 'test', status: 'error', message: 'The test could not be finished: the Cairn API did not answer. Try again in a moment.' };
+    if (callMissing(res.status, res.body))
+      return { intent: 'test', status: 'unavailable', message: 'Testing the connection is not available on this server yet.' };
+    if (res.status >= 500)
+      return { intent: 'test', status: 'error', message: 'The test could not be finished: the Cairn API did not answer. Try again in a moment.' };
     if (res.status < 200 || res.status >= 300) {
       const items = errorItems(res.status, res.body);
-      return { intent: 'test', status: 'error', message: items.map((e) => e.detail).filter(Boolean).join(' ') || `The API answered ${res.status}.` };
+      return {
+        intent: 'test',
+        status: 'error',
+        message:
+          items
+            .map((e) => e.detail)
+            .filter(Boolean)
+            .join(' ') || `The API answered ${res.status}.`,
+      };
     }
     const body = res.body as { status?: string; error_message?: string | null };
     return { intent: 'test', status: body.status === 'ok' ? 'ok' : 'error', message: body.error_message ?? null };
@@ -102,7 +115,11 @@ export async function action({ request, context, params }: Route.ActionArgs): Pr
 function initialForm(d: { attributes: Attributes; agents: string[] } | null): FormState {
   if (!d) return newDatasourceForm('postgres');
   const a = d.attributes;
-  const specs = [{ name: 'name', kind: 'text' as const }, { name: 'connection_mode', kind: 'text' as const }, ...datasourceFields(a.database_type, a.connection_mode, a.databricks_auth_mode === 'oauth_m2m' ? 'oauth_m2m' : 'pat')];
+  const specs = [
+    { name: 'name', kind: 'text' as const },
+    { name: 'connection_mode', kind: 'text' as const },
+    ...datasourceFields(a.database_type, a.connection_mode, a.databricks_auth_mode === 'oauth_m2m' ? 'oauth_m2m' : 'pat'),
+  ];
   const form: FormState = { ...newDatasourceForm(a.database_type), ...formFromAttributes(specs, a), database_type: a.database_type, agents: d.agents };
   if (typeof a.databricks_auth_expires_at === 'string') form.databricks_auth_expires_at = a.databricks_auth_expires_at.slice(0, 16);
   return form;
@@ -122,9 +139,10 @@ export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
 
   // A new test hides the previous result until it answers.
   const testing = test.state !== 'idle';
-  const bodyOf = (form: FormState) => datasource
-    ? datasourceBody(form, { mode: 'update', id: datasource.id, original, originalAgents: datasource.agents })
-    : datasourceBody(form, { mode: 'create' });
+  const bodyOf = (form: FormState) =>
+    datasource
+      ? datasourceBody(form, { mode: 'update', id: datasource.id, original, originalAgents: datasource.agents })
+      : datasourceBody(form, { mode: 'create' });
   const runTest = (form: FormState) => {
     test.submit({ intent: 'test', body: bodyOf(form) } as never, { method: 'post', encType: 'application/json' });
   };
@@ -141,13 +159,21 @@ export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
       </nav>
       <header className="page-header">
         <div>
-          <p className="eyebrow">{a ? DATABASE_LABELS[a.database_type] ?? a.database_type : 'Datasource'}</p>
+          <p className="eyebrow">{a ? (DATABASE_LABELS[a.database_type] ?? a.database_type) : 'Datasource'}</p>
           <h1>{a ? a.name : 'New datasource'}</h1>
         </div>
       </header>
-      {created ? <p className="notice" role="status">Datasource created. Test the connection to check the settings.</p> : null}
+      {created ? (
+        <p className="notice" role="status">
+          Datasource created. Test the connection to check the settings.
+        </p>
+      ) : null}
       {sample ? <p className="notice">This is the built-in Sample data datasource: it cannot be changed or deleted.</p> : null}
-      {save.data?.intent === 'save' && 'ok' in save.data ? <p className="badge badge--ok" role="status" data-testid="datasource-saved">Saved</p> : null}
+      {save.data?.intent === 'save' && 'ok' in save.data ? (
+        <p className="badge badge--ok" role="status" data-testid="datasource-saved">
+          Saved
+        </p>
+      ) : null}
       <DatasourceForm
         key={datasource ? `${datasource.id}:${String(datasource.attributes.updated_at ?? '')}` : 'new'}
         mode={datasource ? 'update' : 'create'}
@@ -161,17 +187,38 @@ export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
         onSubmit={submit}
         onTest={canManage ? runTest : undefined}
         testing={testing}
-        testResult={testResult && !testing ? (
-          <div className={`test-result test-result--${testResult.status === 'ok' ? 'ok' : 'error'}`} role={testResult.status === 'ok' ? 'status' : 'alert'} data-testid="test-result" data-status={testResult.status}>
-            <strong>{testResult.status === 'ok' ? 'Connected: Cairn can reach this database.' : testResult.status === 'unavailable' ? 'Not available' : 'The connection failed.'}</strong>
-            {testResult.message ? <pre data-testid="test-error">{testResult.message}</pre> : null}
-          </div>
-        ) : testing ? <p className="muted small" role="status" data-testid="test-running">Testing the connection (at most 10 seconds)…</p> : null}
+        testResult={
+          testResult && !testing ? (
+            <div
+              className={`test-result test-result--${testResult.status === 'ok' ? 'ok' : 'error'}`}
+              role={testResult.status === 'ok' ? 'status' : 'alert'}
+              data-testid="test-result"
+              data-status={testResult.status}
+            >
+              <strong>
+                {testResult.status === 'ok'
+                  ? 'Connected: Cairn can reach this database.'
+                  : testResult.status === 'unavailable'
+                    ? 'Not available'
+                    : 'The connection failed.'}
+              </strong>
+              {testResult.message ? <pre data-testid="test-error">{testResult.message}</pre> : null}
+            </div>
+          ) : testing ? (
+            <p className="muted small" role="status" data-testid="test-running">
+              Testing the connection (at most 10 seconds)…
+            </p>
+          ) : null
+        }
       />
       {datasource ? (
         <>
           {!canManage ? <p className="muted small">Administrators can test the connection.</p> : null}
-          <SchemaBrowser datasourceId={datasource.id} defaultSchema={typeof a?.default_schema_name === 'string' ? a.default_schema_name : null} canRefresh={canManage} />
+          <SchemaBrowser
+            datasourceId={datasource.id}
+            defaultSchema={typeof a?.default_schema_name === 'string' ? a.default_schema_name : null}
+            canRefresh={canManage}
+          />
           {canManage && !sample ? (
             <section className="editor-form" aria-label="Delete">
               <h3 style={{ margin: 0 }}>Delete this datasource</h3>
@@ -182,7 +229,10 @@ export default function DatasourcePage({ loaderData }: Route.ComponentProps) {
                   type="button"
                   className="button button--danger"
                   disabled={remove.state !== 'idle'}
-                  onClick={() => window.confirm(`Delete the datasource “${a?.name}”?`) && remove.submit({ intent: 'delete' } as never, { method: 'post', encType: 'application/json' })}
+                  onClick={() =>
+                    window.confirm(`Delete the datasource “${a?.name}”?`) &&
+                    remove.submit({ intent: 'delete' } as never, { method: 'post', encType: 'application/json' })
+                  }
                   data-testid="delete-datasource"
                 >
                   Delete datasource

@@ -45,7 +45,11 @@ export default function Datasources({ loaderData }: Route.ComponentProps) {
           <h1>Datasources</h1>
         </div>
         <div className="page-header__meta">
-          {canManage ? <Link to="/app/datasources/new" className="button button--primary" data-testid="add-datasource">+ Add datasource</Link> : null}
+          {canManage ? (
+            <Link to="/app/datasources/new" className="button button--primary" data-testid="add-datasource">
+              + Add datasource
+            </Link>
+          ) : null}
         </div>
       </header>
       {!canManage ? <p className="muted">Administrators add and change datasources; you can browse their schemas.</p> : null}
@@ -55,8 +59,16 @@ export default function Datasources({ loaderData }: Route.ComponentProps) {
             <div className="resource-row__main">
               <div className="resource-row__title">
                 <Link to={`/app/datasources/${encodeURIComponent(d.id)}`}>{d.name}</Link>
-                {d.is_sample ? <span className="badge" style={{ marginLeft: 8 }}>Sample data</span> : null}
-                {!d.enabled ? <span className="badge badge--error" style={{ marginLeft: 8 }}>Disabled</span> : null}
+                {d.is_sample ? (
+                  <span className="badge" style={{ marginLeft: 8 }}>
+                    Sample data
+                  </span>
+                ) : null}
+                {!d.enabled ? (
+                  <span className="badge badge--error" style={{ marginLeft: 8 }}>
+                    Disabled
+                  </span>
+                ) : null}
               </div>
               <div className="resource-row__meta">
                 {DATABASE_LABELS[d.database_type] ?? d.database_type}
@@ -67,7 +79,9 @@ export default function Datasources({ loaderData }: Route.ComponentProps) {
               </div>
             </div>
             <div className="resource-row__actions">
-              <Link to={`/app/datasources/${encodeURIComponent(d.id)}`} className="button button--small">{canManage && !d.is_sample ? 'Edit' : 'Open'}</Link>
+              <Link to={`/app/datasources/${encodeURIComponent(d.id)}`} className="button button--small">
+                {canManage && !d.is_sample ? 'Edit' : 'Open'}
+              </Link>
             </div>
           </li>
         ))}

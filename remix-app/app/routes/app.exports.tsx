@@ -26,14 +26,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const { kind, id, format } = body ?? {};
   if ((kind !== 'dashboard' && kind !== 'report') || typeof id !== 'string' || !id) return fail(400, 'bad_request', 'Name a dashboard or report.');
-  if (format !== 'pdf' && format !== 'png' && !(format === 'csv' && kind === 'report')) return fail(400, 'bad_request', 'Choose PDF, PNG or (for a report) CSV.');
+  if (format !== 'pdf' && format !== 'png' && !(format === 'csv' && kind === 'report'))
+    return fail(400, 'bad_request', 'Choose PDF, PNG or (for a report) CSV.');
   const parameters = body.parameters && typeof body.parameters === 'object' ? body.parameters : undefined;
   const api = requireApi(request, context);
   const res = await api.call<{ job_id: string; job_status: string; reused: boolean }>('POST', `/${kind}s/${encodeURIComponent(id)}/export_${format}`, {
     body: { ...(parameters ? { parameters } : {}), ...(format === 'csv' && body.unlimited === true ? { unlimited: true } : {}) },
   });
   if (!res.ok) return Response.json({ error: res.problem }, { status: res.problem.status >= 500 ? 503 : res.problem.status });
-  return Response.json({ job_id: res.body.job_id, job_status: res.body.job_status, reused: res.body.reused === true }, { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(
+    { job_id: res.body.job_id, job_status: res.body.job_status, reused: res.body.reused === true },
+    { headers: { 'Cache-Control': 'no-store' } },
+  );
 }
 
 export function loader() {

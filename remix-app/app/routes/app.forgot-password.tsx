@@ -42,19 +42,33 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       <h1>Forgot your password?</h1>
       {actionData?.ok ? (
         <>
-          <div className="alert alert--success" role="status" data-testid="forgot-sent">{actionData.message}</div>
+          <div className="alert alert--success" role="status" data-testid="forgot-sent">
+            {actionData.message}
+          </div>
           <p className="muted">No e-mail? Check the address and your spam folder, or ask an admin of your organization.</p>
         </>
       ) : (
         <>
           <p className="muted">Type the e-mail address you sign in with. We send a link to choose a new password.</p>
           <Form method="post" className="form">
-            {errors ? unplacedErrors(errors, ['email']).map((m) => (
-              <div key={m} className="alert alert--error" role="alert" data-testid="forgot-error">{m}</div>
-            )) : null}
+            {errors
+              ? unplacedErrors(errors, ['email']).map((m) => (
+                  <div key={m} className="alert alert--error" role="alert" data-testid="forgot-error">
+                    {m}
+                  </div>
+                ))
+              : null}
             <label className="field">
               <span className="field__label">E-mail</span>
-              <input name="email" type="email" autoComplete="username" required defaultValue={actionData?.email ?? ''} autoFocus aria-invalid={Boolean(errors?.email) || undefined} />
+              <input
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                defaultValue={actionData?.email ?? ''}
+                autoFocus
+                aria-invalid={Boolean(errors?.email) || undefined}
+              />
               <FieldErrors name="email" errors={errors} />
             </label>
             <button type="submit" className="button button--primary button--block" disabled={busy}>

@@ -25,7 +25,12 @@ import { readForm } from '../lib/forms.server';
 import { readRecent, type RecentDashboard } from '../lib/recent-dashboards';
 
 /** A report whose name or description matches the search, with the dashboard it is on. */
-interface ReportMatch { id: string; name: string; dashboardId: string; dashboardName: string }
+interface ReportMatch {
+  id: string;
+  name: string;
+  dashboardId: string;
+  dashboardName: string;
+}
 const REPORT_MATCHES = 20;
 const REPORT_PAGES = 5;
 
@@ -96,15 +101,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const visible = new Set(dashboards.map((d) => d.id));
   const groupList: Group[] = groups.ok
     ? (groups.body.data ?? []).map((g) => {
-      const rel = g.relationships?.dashboards?.data;
-      return {
-        id: g.id,
-        name: g.attributes.name,
-        description: g.attributes.description ?? null,
-        personal: g.attributes.personal === true,
-        dashboardIds: (Array.isArray(rel) ? rel.map((r) => r.id) : []).filter((id) => visible.has(id)),
-      };
-    })
+        const rel = g.relationships?.dashboards?.data;
+        return {
+          id: g.id,
+          name: g.attributes.name,
+          description: g.attributes.description ?? null,
+          personal: g.attributes.personal === true,
+          dashboardIds: (Array.isArray(rel) ? rel.map((r) => r.id) : []).filter((id) => visible.has(id)),
+        };
+      })
     : [];
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 200);
   const reports = q ? await findReports(api, q, new Map(dashboards.map((d) => [d.id, d.name]))) : [];
@@ -134,7 +139,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(created ? `/app/dashboards/${encodeURIComponent(created)}` : '/app/');
     }
     if (r.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
-    return data({ restoreErrors: errorItems(r.status, r.body).map((e) => e.detail || e.title || e.code || 'Refused.') }, { status: r.status >= 500 ? 503 : r.status });
+    return data(
+      { restoreErrors: errorItems(r.status, r.body).map((e) => e.detail || e.title || e.code || 'Refused.') },
+      { status: r.status >= 500 ? 503 : r.status },
+    );
   }
   if (intent === 'duplicate') {
     const r = await api.call<{ data: { id: string; attributes: { name: string } } }>('POST', `/dashboards/${id}/duplicate`);
@@ -158,7 +166,12 @@ function DashboardCard({ d, canManage, groups }: { d: Card; canManage: boolean; 
   return (
     <li className="dashboard-tile">
       <Link to={`/app/dashboards/${encodeURIComponent(d.id)}`} className="dashboard-card" data-testid="dashboard-card">
-        <div className="dashboard-card__thumb" aria-hidden="true"><span /><span /><span /><span /></div>
+        <div className="dashboard-card__thumb" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+          <span />
+        </div>
         <div className="dashboard-card__body">
           <h3 className="dashboard-card__title">{d.name}</h3>
           {d.description ? <p className="dashboard-card__desc">{d.description}</p> : null}
@@ -170,13 +183,23 @@ function DashboardCard({ d, canManage, groups }: { d: Card; canManage: boolean; 
         </div>
       </Link>
       {canManage ? (
-        <Form method="post" className="dashboard-tile__actions" onSubmit={(e) => {
-          const intent = ((e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
-          if (intent === 'delete' && !window.confirm(`Delete “${d.name}” and all its reports? This cannot be undone.`)) e.preventDefault();
-        }}>
+        <Form
+          method="post"
+          className="dashboard-tile__actions"
+          onSubmit={(e) => {
+            const intent = ((e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
+            if (intent === 'delete' && !window.confirm(`Delete “${d.name}” and all its reports? This cannot be undone.`)) e.preventDefault();
+          }}
+        >
           <input type="hidden" name="id" value={d.id} />
-          <button type="submit" name="intent" value="duplicate" data-testid="dashboard-card-duplicate" aria-label={`Duplicate ${d.name}`}>Duplicate</button>
-          {!d.locked ? <button type="submit" name="intent" value="delete" className="is-danger" data-testid="dashboard-card-delete" aria-label={`Delete ${d.name}`}>Delete</button> : null}
+          <button type="submit" name="intent" value="duplicate" data-testid="dashboard-card-duplicate" aria-label={`Duplicate ${d.name}`}>
+            Duplicate
+          </button>
+          {!d.locked ? (
+            <button type="submit" name="intent" value="delete" className="is-danger" data-testid="dashboard-card-delete" aria-label={`Delete ${d.name}`}>
+              Delete
+            </button>
+          ) : null}
         </Form>
       ) : null}
       <DashboardGroupsButton dashboard={d} groups={groups} canManage={canManage} />
@@ -192,10 +215,16 @@ function RecentDashboards({ userKey, byId }: { userKey: string; byId: Map<string
   if (!shown.length) return null;
   return (
     <section className="recent-dashboards" aria-labelledby="recent-title" data-testid="recent-dashboards">
-      <h2 className="dashboard-group__title" id="recent-title">Recently opened</h2>
+      <h2 className="dashboard-group__title" id="recent-title">
+        Recently opened
+      </h2>
       <ul className="recent-dashboards__list">
         {shown.map((r) => (
-          <li key={r.id}><Link to={`/app/dashboards/${encodeURIComponent(r.id)}`} data-testid="recent-dashboard">{byId.get(r.id)!.name}</Link></li>
+          <li key={r.id}>
+            <Link to={`/app/dashboards/${encodeURIComponent(r.id)}`} data-testid="recent-dashboard">
+              {byId.get(r.id)!.name}
+            </Link>
+          </li>
         ))}
       </ul>
     </section>
@@ -205,17 +234,23 @@ function RecentDashboards({ userKey, byId }: { userKey: string; byId: Map<string
 function ReportMatches({ reports, query, pending }: { reports: ReportMatch[]; query: string; pending: boolean }) {
   return (
     <section className="report-matches" aria-labelledby="report-matches-title" data-testid="report-matches" aria-busy={pending}>
-      <h2 className="dashboard-group__title" id="report-matches-title">Reports <span className="dashboard-group__count">{reports.length}</span></h2>
+      <h2 className="dashboard-group__title" id="report-matches-title">
+        Reports <span className="dashboard-group__count">{reports.length}</span>
+      </h2>
       {reports.length ? (
         <ul className="report-matches__list">
           {reports.map((r) => (
             <li key={r.id}>
-              <Link to={`/app/dashboards/${encodeURIComponent(r.dashboardId)}?tile=${encodeURIComponent(r.id)}`} data-testid="report-match">{r.name}</Link>
+              <Link to={`/app/dashboards/${encodeURIComponent(r.dashboardId)}?tile=${encodeURIComponent(r.id)}`} data-testid="report-match">
+                {r.name}
+              </Link>
               {r.dashboardName ? <span className="muted"> on {r.dashboardName}</span> : null}
             </li>
           ))}
         </ul>
-      ) : <p className="muted">{pending ? 'Searching the reports…' : `No report matches “${query}”.`}</p>}
+      ) : (
+        <p className="muted">{pending ? 'Searching the reports…' : `No report matches “${query}”.`}</p>
+      )}
     </section>
   );
 }
@@ -240,13 +275,26 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
   const byId = useMemo(() => new Map(dashboards.map((d) => [d.id, d])), [dashboards]);
   const grouped = new Set(groups.flatMap((g) => g.dashboardIds));
   const sections = [
-    ...groups.map((g) => ({ id: g.id, name: g.name, description: g.description, group: g as Group | undefined, items: g.dashboardIds.map((id) => byId.get(id)!).filter(matches) })),
-    { id: 'other', name: groups.length ? 'Other dashboards' : 'All dashboards', description: null, group: undefined, items: dashboards.filter((d) => !grouped.has(d.id)).filter(matches) },
+    ...groups.map((g) => ({
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      group: g as Group | undefined,
+      items: g.dashboardIds.map((id) => byId.get(id)!).filter(matches),
+    })),
+    {
+      id: 'other',
+      name: groups.length ? 'Other dashboards' : 'All dashboards',
+      description: null,
+      group: undefined,
+      items: dashboards.filter((d) => !grouped.has(d.id)).filter(matches),
+    },
   ].filter((s) => s.items.length > 0 || (!q && s.id !== 'other'));
   const found = new Set(sections.flatMap((s) => s.items.map((d) => d.id))).size;
   const reportsPending = Boolean(q) && reportQuery.toLowerCase() !== q;
   const restoreErrors = actionData && 'restoreErrors' in actionData ? actionData.restoreErrors : [];
-  const message = actionData && 'error' in actionData ? { error: String(actionData.error) } : actionData && 'done' in actionData ? { done: String(actionData.done) } : null;
+  const message =
+    actionData && 'error' in actionData ? { error: String(actionData.error) } : actionData && 'done' in actionData ? { done: String(actionData.done) } : null;
   return (
     <main className="page">
       <header className="page-header">
@@ -271,48 +319,74 @@ export default function DashboardList({ loaderData, actionData }: Route.Componen
             <Form method="post" onSubmit={() => setCreating(false)}>
               <input type="hidden" name="intent" value="create" />
               <input name="name" placeholder="Dashboard name" aria-label="Dashboard name" required maxLength={200} autoFocus data-testid="new-dashboard-name" />
-              <button type="submit" className="button button--primary button--small" disabled={navigation.state !== 'idle'} data-testid="new-dashboard-create">Create</button>
-              <button type="button" className="button button--ghost button--small" onClick={() => setCreating(false)}>Cancel</button>
+              <button type="submit" className="button button--primary button--small" disabled={navigation.state !== 'idle'} data-testid="new-dashboard-create">
+                Create
+              </button>
+              <button type="button" className="button button--ghost button--small" onClick={() => setCreating(false)}>
+                Cancel
+              </button>
             </Form>
           ) : (
-            <button type="button" className="button button--primary button--small" onClick={() => setCreating(true)} data-testid="new-dashboard">+ New dashboard</button>
+            <button type="button" className="button button--primary button--small" onClick={() => setCreating(true)} data-testid="new-dashboard">
+              + New dashboard
+            </button>
           )
         ) : null}
         {layout?.user ? <NewGroupButton canManage={canManage} /> : null}
         {canManage ? <RestoreBackup errors={restoreErrors} /> : null}
       </div>
       <RestoreErrors errors={restoreErrors} />
-      {message ? <p className={`alert ${'error' in message ? 'alert--error' : 'alert--ok'}`} role="status">{'error' in message ? message.error : message.done}</p> : null}
+      {message ? (
+        <p className={`alert ${'error' in message ? 'alert--error' : 'alert--ok'}`} role="status">
+          {'error' in message ? message.error : message.done}
+        </p>
+      ) : null}
       {dashboards.length === 0 ? (
         <section className="empty-state" data-testid="dashboards-empty">
-          <div className="empty-state__art" aria-hidden="true">▦</div>
+          <div className="empty-state__art" aria-hidden="true">
+            ▦
+          </div>
           <h2>No dashboards yet</h2>
-          <p>{canManage ? 'Create one with “New dashboard”, or through the API.' : 'Dashboards shared with you appear here. Ask an analyst to share theirs.'}</p>
-          <Link to="/api/v2024-06-01" className="button">Read the API docs</Link>
+          <p>
+            {canManage ? 'Create one with “New dashboard”, or through the API.' : 'Dashboards shared with you appear here. Ask an analyst to share theirs.'}
+          </p>
+          <Link to="/api/v2024-06-01" className="button">
+            Read the API docs
+          </Link>
         </section>
       ) : (
         <>
-        {q ? null : <RecentDashboards userKey={layout?.user?.email ?? ''} byId={byId} />}
-        {q ? <ReportMatches reports={reports} query={query.trim()} pending={reportsPending} /> : null}
-        {q && found === 0 ? (
-          <p className="muted" data-testid="dashboards-no-match">No dashboard matches “{query.trim()}”.</p>
-        ) : (
-        <div data-testid="dashboard-list">
-          {sections.map((s) => (
-            <section key={s.id} className="dashboard-group" aria-labelledby={`group-${s.id}`} data-testid="dashboard-group">
-              {s.group ? (
-                <GroupHeader group={s.group} count={s.items.length} order={groups.map((g) => g.id)} canManage={canManage} />
-              ) : <h2 className="dashboard-group__title" id={`group-${s.id}`}>{s.name} <span className="dashboard-group__count">{s.items.length}</span></h2>}
-              {s.description ? <p className="dashboard-group__desc">{s.description}</p> : null}
-              {s.items.length ? (
-                <ul className="dashboard-list">
-                  {s.items.map((d) => <DashboardCard key={d.id} d={d} canManage={canManage} groups={groups} />)}
-                </ul>
-              ) : <p className="muted">No dashboards in this group that you may open.</p>}
-            </section>
-          ))}
-        </div>
-        )}
+          {q ? null : <RecentDashboards userKey={layout?.user?.email ?? ''} byId={byId} />}
+          {q ? <ReportMatches reports={reports} query={query.trim()} pending={reportsPending} /> : null}
+          {q && found === 0 ? (
+            <p className="muted" data-testid="dashboards-no-match">
+              No dashboard matches “{query.trim()}”.
+            </p>
+          ) : (
+            <div data-testid="dashboard-list">
+              {sections.map((s) => (
+                <section key={s.id} className="dashboard-group" aria-labelledby={`group-${s.id}`} data-testid="dashboard-group">
+                  {s.group ? (
+                    <GroupHeader group={s.group} count={s.items.length} order={groups.map((g) => g.id)} canManage={canManage} />
+                  ) : (
+                    <h2 className="dashboard-group__title" id={`group-${s.id}`}>
+                      {s.name} <span className="dashboard-group__count">{s.items.length}</span>
+                    </h2>
+                  )}
+                  {s.description ? <p className="dashboard-group__desc">{s.description}</p> : null}
+                  {s.items.length ? (
+                    <ul className="dashboard-list">
+                      {s.items.map((d) => (
+                        <DashboardCard key={d.id} d={d} canManage={canManage} groups={groups} />
+                      ))}
+                    </ul>
+                  ) : (
+                    <p className="muted">No dashboards in this group that you may open.</p>
+                  )}
+                </section>
+              ))}
+            </div>
+          )}
         </>
       )}
     </main>

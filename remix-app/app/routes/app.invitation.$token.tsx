@@ -67,20 +67,25 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
       {!inv ? (
         <>
           <h1>This invitation cannot be used</h1>
-          <div className="alert alert--error" role="alert" data-testid="invitation-problem">{loaderData.problem}</div>
+          <div className="alert alert--error" role="alert" data-testid="invitation-problem">
+            {loaderData.problem}
+          </div>
           <p className="muted">If you already accepted it, sign in with your e-mail address and password.</p>
-          <Link to="/app/login" className="button button--primary button--block">Go to sign-in</Link>
+          <Link to="/app/login" className="button button--primary button--block">
+            Go to sign-in
+          </Link>
         </>
       ) : (
         <>
           <h1>Join {inv.organization.name}</h1>
           <p className="muted">
-            {inv.invited_by ? `${inv.invited_by} invited you` : 'You are invited'} as {ROLE_TEXT[inv.role]}. Choose your name and
-            a password to finish.
+            {inv.invited_by ? `${inv.invited_by} invited you` : 'You are invited'} as {ROLE_TEXT[inv.role]}. Choose your name and a password to finish.
           </p>
           <Form method="post" className="form">
             {actionData?.error ? (
-              <div className="alert alert--error" role="alert" data-testid="invitation-error">{actionData.error}</div>
+              <div className="alert alert--error" role="alert" data-testid="invitation-error">
+                {actionData.error}
+              </div>
             ) : null}
             <label className="field">
               <span className="field__label">E-mail</span>
@@ -103,7 +108,15 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
             </label>
             <label className="field">
               <span className="field__label">Password again</span>
-              <input name="password_again" type="password" required minLength={inv.min_password_length} maxLength={1024} autoComplete="new-password" aria-invalid={actionData?.field === 'password_again' || undefined} />
+              <input
+                name="password_again"
+                type="password"
+                required
+                minLength={inv.min_password_length}
+                maxLength={1024}
+                autoComplete="new-password"
+                aria-invalid={actionData?.field === 'password_again' || undefined}
+              />
             </label>
             <button type="submit" className="button button--primary button--block" disabled={busy}>
               {busy ? 'Activating…' : 'Activate my account'}

@@ -39,28 +39,49 @@ function AppHeader({ user, organization }: { user?: Route.ComponentProps['loader
         </span>
       ) : null}
       <div className="topbar__menu" ref={ref}>
-      <button type="button" className="button button--ghost topbar__menu-button" aria-expanded={open} aria-controls="app-nav" onClick={() => setOpen((o) => !o)} data-testid="topbar-menu-button">
-        ☰<span className="visually-hidden"> Menu</span>
-      </button>
-      <nav aria-label="App" id="app-nav" className={`topbar__nav${open ? ' is-open' : ''}`} data-testid="topbar-nav">
-        <NavLink to="/app/" end className="topbar__link">Dashboards</NavLink>
-        {user?.role === 'admin' || user?.role === 'analyst' ? <NavLink to="/app/datasources" className="topbar__link">Datasources</NavLink> : null}
-        {user?.role === 'admin' ? (
-          <NavLink to="/app/administration/organization" className="topbar__link">Organization</NavLink>
-        ) : null}
-        <NavLink to="/" className="topbar__link">Docs</NavLink>
-      </nav>
+        <button
+          type="button"
+          className="button button--ghost topbar__menu-button"
+          aria-expanded={open}
+          aria-controls="app-nav"
+          onClick={() => setOpen((o) => !o)}
+          data-testid="topbar-menu-button"
+        >
+          ☰<span className="visually-hidden"> Menu</span>
+        </button>
+        <nav aria-label="App" id="app-nav" className={`topbar__nav${open ? ' is-open' : ''}`} data-testid="topbar-nav">
+          <NavLink to="/app/" end className="topbar__link">
+            Dashboards
+          </NavLink>
+          {user?.role === 'admin' || user?.role === 'analyst' ? (
+            <NavLink to="/app/datasources" className="topbar__link">
+              Datasources
+            </NavLink>
+          ) : null}
+          {user?.role === 'admin' ? (
+            <NavLink to="/app/administration/organization" className="topbar__link">
+              Organization
+            </NavLink>
+          ) : null}
+          <NavLink to="/" className="topbar__link">
+            Docs
+          </NavLink>
+        </nav>
       </div>
       <div className="topbar__right">
         <ThemeToggle />
         {user ? (
           <>
             <Link to="/app/account" className="user-chip" title={`${user.email} · Personal settings`} data-testid="user-chip">
-              <span className="user-chip__avatar" aria-hidden="true">{user.name.slice(0, 1).toUpperCase()}</span>
+              <span className="user-chip__avatar" aria-hidden="true">
+                {user.name.slice(0, 1).toUpperCase()}
+              </span>
               <span className="user-chip__name">{user.name}</span>
             </Link>
             <Form method="post" action="/app/logout">
-              <button type="submit" className="button button--ghost button--small">Sign out</button>
+              <button type="submit" className="button button--ghost button--small">
+                Sign out
+              </button>
             </Form>
           </>
         ) : null}

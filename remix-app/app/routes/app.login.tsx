@@ -22,8 +22,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const regions = context.cloudflare?.env?.API_US ? ['eu', 'us'] : ['eu'];
   return {
-    next: safeNext(url.searchParams.get('next')), reset: url.searchParams.get('reset') === '1',
-    regions, region: readRegionChoice(request) ?? 'eu',
+    next: safeNext(url.searchParams.get('next')),
+    reset: url.searchParams.get('reset') === '1',
+    regions,
+    region: readRegionChoice(request) ?? 'eu',
   };
 }
 
@@ -72,7 +74,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const started = await api.call<{ redirect_url?: string }>('POST', '/auth/sso/start', { body: { email, next } });
     if (started.ok && typeof started.body?.redirect_url === 'string') return redirect(started.body.redirect_url);
     const message = started.ok ? 'The API did not return where to sign in.' : started.problem.message.replace(/^email: /, '');
-    return data<LoginAnswer>({ error: message.charAt(0).toUpperCase() + message.slice(1), email }, { status: started.ok ? 503 : started.problem.status >= 500 ? 503 : started.problem.status });
+    return data<LoginAnswer>(
+      { error: message.charAt(0).toUpperCase() + message.slice(1), email },
+      { status: started.ok ? 503 : started.problem.status >= 500 ? 503 : started.problem.status },
+    );
   }
   if (form.get('intent') === 'code') {
     const challenge = String(form.get('challenge') ?? '');
@@ -139,7 +144,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
               <label className="field">
                 <span className="field__label">Your organization's region</span>
                 <select name="region" defaultValue={loaderData.region} data-testid="login-region">
-                  {loaderData.regions.map((r) => <option key={r} value={r}>{REGION_LABELS[r] ?? r}</option>)}
+                  {loaderData.regions.map((r) => (
+                    <option key={r} value={r}>
+                      {REGION_LABELS[r] ?? r}
+                    </option>
+                  ))}
                 </select>
               </label>
             ) : null}
@@ -151,7 +160,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
               Continue with single sign-on
             </button>
             <p className="small">
-              <Link to="/app/forgot-password" data-testid="forgot-link">Forgot password?</Link>
+              <Link to="/app/forgot-password" data-testid="forgot-link">
+                Forgot password?
+              </Link>
             </p>
           </Form>
         </>

@@ -94,10 +94,19 @@ async function standaloneLoader(api: ReturnType<typeof requireApi>, session: Awa
     filters: [] as { variable_name: string; display_name: string | null; control_type: string; value_type: string }[],
     filterState: null,
     datasources: datasources.map((d) => ({
-      id: d.id, name: d.attributes.name, database_type: d.attributes.database_type, is_sample: Boolean(d.attributes.is_sample),
-      enabled: d.attributes.enabled !== false, default_schema_name: d.attributes.default_schema_name ?? null,
+      id: d.id,
+      name: d.attributes.name,
+      database_type: d.attributes.database_type,
+      is_sample: Boolean(d.attributes.is_sample),
+      enabled: d.attributes.enabled !== false,
+      default_schema_name: d.attributes.default_schema_name ?? null,
     })),
-    snippets: snippets.map((s) => ({ name: s.attributes.name, params: s.attributes.params ?? [], description: s.attributes.description ?? null, text: s.attributes.text ?? null })),
+    snippets: snippets.map((s) => ({
+      name: s.attributes.name,
+      params: s.attributes.params ?? [],
+      description: s.attributes.description ?? null,
+      text: s.attributes.text ?? null,
+    })),
     drillTargets: targets,
     parameters: {},
     canRefreshSchema: can(session, 'manage_datasources'),
@@ -129,7 +138,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const filters = (doc.included ?? []).filter((r) => r.type === 'filters').map((r) => r.attributes as unknown as FilterAttributes);
   const { parameters, search, ...filterState } = editorFilterState(doc, url.searchParams, session.organization.time_zone ?? 'UTC');
   const sample = datasources.find((d) => d.attributes.is_sample) ?? datasources[0];
-  const pickedDatasource = report ? relId(report, 'datasource') : url.searchParams.get('datasource') ?? sample?.id ?? null;
+  const pickedDatasource = report ? relId(report, 'datasource') : (url.searchParams.get('datasource') ?? sample?.id ?? null);
   const original = report ? (report.attributes as unknown as Record<string, unknown>) : {};
   return {
     mode: report ? ('update' as const) : ('create' as const),
@@ -148,13 +157,27 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       backTo: `/app/dashboards/${encodeURIComponent(doc.data.id)}${search}`,
       zone: filterState.zone,
     },
-    filters: filters.map((f) => ({ variable_name: f.variable_name, display_name: f.display_name ?? null, control_type: f.control_type, value_type: f.value_type })),
+    filters: filters.map((f) => ({
+      variable_name: f.variable_name,
+      display_name: f.display_name ?? null,
+      control_type: f.control_type,
+      value_type: f.value_type,
+    })),
     filterState,
     datasources: datasources.map((d) => ({
-      id: d.id, name: d.attributes.name, database_type: d.attributes.database_type, is_sample: Boolean(d.attributes.is_sample),
-      enabled: d.attributes.enabled !== false, default_schema_name: d.attributes.default_schema_name ?? null,
+      id: d.id,
+      name: d.attributes.name,
+      database_type: d.attributes.database_type,
+      is_sample: Boolean(d.attributes.is_sample),
+      enabled: d.attributes.enabled !== false,
+      default_schema_name: d.attributes.default_schema_name ?? null,
     })),
-    snippets: snippets.map((s) => ({ name: s.attributes.name, params: s.attributes.params ?? [], description: s.attributes.description ?? null, text: s.attributes.text ?? null })),
+    snippets: snippets.map((s) => ({
+      name: s.attributes.name,
+      params: s.attributes.params ?? [],
+      description: s.attributes.description ?? null,
+      text: s.attributes.text ?? null,
+    })),
     drillTargets: drillTargets(dashboards, allFilters),
     parameters,
     canRefreshSchema: can(session, 'manage_datasources'),
@@ -181,9 +204,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (saved.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
     return { errors: saved.errors };
   }
-  const res = params.id
-    ? await write(api, 'PATCH', `/reports/${encodeURIComponent(params.id)}`, body)
-    : await write(api, 'POST', '/reports', body);
+  const res = params.id ? await write(api, 'PATCH', `/reports/${encodeURIComponent(params.id)}`, body) : await write(api, 'POST', '/reports', body);
   if (!res.ok) {
     if (res.status === 401) throw api.toResponse({ status: 401, code: 'unauthorized', message: '' });
     return { errors: res.errors.length ? res.errors : errorItems(res.status, null) };
@@ -197,24 +218,24 @@ export default function ReportEditorPage({ loaderData }: Route.ComponentProps) {
   const colorMap = useDashboardColors(d.dashboard.id, d.dashboard.seriesColors, d.dashboard.palette.length, false);
   return (
     <DashboardColors.Provider value={colorMap}>
-    <ReportEditor
-      key={d.reportId ?? 'new'}
-      mode={d.mode}
-      reportId={d.reportId}
-      original={d.original}
-      originalDatasourceId={d.originalDatasourceId}
-      initialForm={d.initialForm}
-      initialDatasourceId={d.initialDatasourceId}
-      dashboard={d.dashboard}
-      filters={d.filters}
-      datasources={d.datasources}
-      snippets={d.snippets}
-      drillTargets={d.drillTargets}
-      parameters={d.parameters}
-      canRefreshSchema={d.canRefreshSchema}
-      standalone={d.standalone}
-      filterBar={d.filterState ? <EditorFilters state={d.filterState} dashboardId={d.dashboard.id} parameters={d.parameters} /> : null}
-    />
+      <ReportEditor
+        key={d.reportId ?? 'new'}
+        mode={d.mode}
+        reportId={d.reportId}
+        original={d.original}
+        originalDatasourceId={d.originalDatasourceId}
+        initialForm={d.initialForm}
+        initialDatasourceId={d.initialDatasourceId}
+        dashboard={d.dashboard}
+        filters={d.filters}
+        datasources={d.datasources}
+        snippets={d.snippets}
+        drillTargets={d.drillTargets}
+        parameters={d.parameters}
+        canRefreshSchema={d.canRefreshSchema}
+        standalone={d.standalone}
+        filterBar={d.filterState ? <EditorFilters state={d.filterState} dashboardId={d.dashboard.id} parameters={d.parameters} /> : null}
+      />
     </DashboardColors.Provider>
   );
 }

@@ -11,7 +11,10 @@ import { executionRows } from '../lib/editor.server';
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const raw = new URL(request.url).searchParams.get('offset');
   if (raw !== null && !/^\d{1,9}$/.test(raw)) {
-    return Response.json({ errors: [{ status: '400', code: 'invalid_query_parameter', detail: 'offset is a row number: 0 or more.', source: { parameter: 'offset' } }] }, { status: 400 });
+    return Response.json(
+      { errors: [{ status: '400', code: 'invalid_query_parameter', detail: 'offset is a row number: 0 or more.', source: { parameter: 'offset' } }] },
+      { status: 400 },
+    );
   }
   const answer = await executionRows(requireApi(request, context), getEnv(context).DATA, params.id, raw === null ? 0 : Number(raw));
   return Response.json(answer, { headers: { 'Cache-Control': 'private, no-store' } });

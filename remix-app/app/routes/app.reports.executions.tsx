@@ -15,7 +15,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json({ errors: [{ code: 'malformed_json', detail: 'The body must be JSON.' }] }, { status: 400 });
   }
   if (typeof body.datasource_id !== 'string' || !body.datasource_id) {
-    return Response.json({ errors: [{ code: 'missing_attribute', detail: 'Pick a datasource to run the query on.', source: { pointer: '/datasource_id' } }] }, { status: 422 });
+    return Response.json(
+      { errors: [{ code: 'missing_attribute', detail: 'Pick a datasource to run the query on.', source: { pointer: '/datasource_id' } }] },
+      { status: 422 },
+    );
   }
   // With the dashboard, the API reads the filter values with that dashboard's filters (as its reports run).
   const dashboardId = typeof body.dashboard_id === 'string' && body.dashboard_id ? body.dashboard_id : undefined;

@@ -16,7 +16,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch {
     return problem(400, 'malformed_json', 'The body must be JSON.');
   }
-  if (typeof body?.dashboard_id !== 'string' || !body.dashboard_id) return problem(422, 'missing_attribute', 'Name the dashboard whose filter values the options are for (dashboard_id).');
+  if (typeof body?.dashboard_id !== 'string' || !body.dashboard_id)
+    return problem(422, 'missing_attribute', 'Name the dashboard whose filter values the options are for (dashboard_id).');
   const answer = await filterOptions(requireApi(request, context), params.id, body.dashboard_id, body.parameters);
   if (answer.status === 'ok') return Response.json({ options: answer.options }, { headers: { 'Cache-Control': 'private, no-store' } });
   const status = answer.httpStatus >= 500 ? 503 : answer.httpStatus;

@@ -50,26 +50,53 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       {!reset ? (
         <>
           <h1>This link cannot be used</h1>
-          <div className="alert alert--error" role="alert" data-testid="reset-problem">{loaderData.problem}</div>
-          <Link to="/app/forgot-password" className="button button--primary button--block">Ask for a new link</Link>
+          <div className="alert alert--error" role="alert" data-testid="reset-problem">
+            {loaderData.problem}
+          </div>
+          <Link to="/app/forgot-password" className="button button--primary button--block">
+            Ask for a new link
+          </Link>
         </>
       ) : (
         <>
           <h1>Choose a new password</h1>
-          <p className="muted">For <strong data-testid="reset-email">{reset.email}</strong>. You will be signed out everywhere and sign in again with the new password.</p>
+          <p className="muted">
+            For <strong data-testid="reset-email">{reset.email}</strong>. You will be signed out everywhere and sign in again with the new password.
+          </p>
           <Form method="post" className="form">
-            {errors ? unplacedErrors(errors, ['password', 'password_again']).map((m) => (
-              <div key={m} className="alert alert--error" role="alert" data-testid="reset-error">{m}</div>
-            )) : null}
+            {errors
+              ? unplacedErrors(errors, ['password', 'password_again']).map((m) => (
+                  <div key={m} className="alert alert--error" role="alert" data-testid="reset-error">
+                    {m}
+                  </div>
+                ))
+              : null}
             <label className="field">
               <span className="field__label">New password</span>
-              <input name="password" type="password" required minLength={reset.min_password_length} maxLength={1024} autoComplete="new-password" autoFocus aria-invalid={Boolean(errors?.password) || undefined} />
+              <input
+                name="password"
+                type="password"
+                required
+                minLength={reset.min_password_length}
+                maxLength={1024}
+                autoComplete="new-password"
+                autoFocus
+                aria-invalid={Boolean(errors?.password) || undefined}
+              />
               <span className="field__hint">At least {reset.min_password_length} characters.</span>
               <FieldErrors name="password" errors={errors} />
             </label>
             <label className="field">
               <span className="field__label">New password again</span>
-              <input name="password_again" type="password" required minLength={reset.min_password_length} maxLength={1024} autoComplete="new-password" aria-invalid={Boolean(errors?.password_again) || undefined} />
+              <input
+                name="password_again"
+                type="password"
+                required
+                minLength={reset.min_password_length}
+                maxLength={1024}
+                autoComplete="new-password"
+                aria-invalid={Boolean(errors?.password_again) || undefined}
+              />
               <FieldErrors name="password_again" errors={errors} />
             </label>
             <button type="submit" className="button button--primary button--block" disabled={busy}>

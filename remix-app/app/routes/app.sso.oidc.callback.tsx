@@ -19,7 +19,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const code = url.searchParams.get('code') ?? '';
   const state = url.searchParams.get('state') ?? '';
-  if (!code || !state) return data<SsoFailure>({ error: 'This address is where your identity provider sends you after signing in; start from the sign-in page.', reason: 'no_code' }, { status: 400 });
+  if (!code || !state)
+    return data<SsoFailure>(
+      { error: 'This address is where your identity provider sends you after signing in; start from the sign-in page.', reason: 'no_code' },
+      { status: 400 },
+    );
   return completeSso(request, anonymousApi(request, context), '/auth/sso/oidc/callback', { code, state });
 }
 

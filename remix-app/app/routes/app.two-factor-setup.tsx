@@ -36,9 +36,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const text = (name: string) => String(form.get(name) ?? '');
   const call = accountCaller(api);
-  const out = text('intent') === 'two-factor-start'
-    ? await startTwoFactor(call, 'Scan the code with your app.')
-    : await confirmTwoFactor(call, { code: text('code'), secret: text('secret'), otpauth_uri: text('otpauth_uri') });
+  const out =
+    text('intent') === 'two-factor-start'
+      ? await startTwoFactor(call, 'Scan the code with your app.')
+      : await confirmTwoFactor(call, { code: text('code'), secret: text('secret'), otpauth_uri: text('otpauth_uri') });
   return data(out, { status: out.ok ? 200 : 422 });
 }
 
@@ -47,19 +48,30 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const errors = actionData && !actionData.ok ? actionData.errors : undefined;
   return (
-    <AuthCard foot={<Form method="post" action="/app/logout"><button type="submit" className="button button--ghost button--small">Sign out</button></Form>}>
+    <AuthCard
+      foot={
+        <Form method="post" action="/app/logout">
+          <button type="submit" className="button button--ghost button--small">
+            Sign out
+          </button>
+        </Form>
+      }
+    >
       <h1>Set up two-factor authentication</h1>
       {actionData?.recovery_codes ? (
         <div data-testid="two-factor-setup-done">
           <RecoveryCodes codes={actionData.recovery_codes} />
-          <p><Link to="/app/" className="button button--primary" data-testid="two-factor-setup-continue">Continue to Cairn</Link></p>
+          <p>
+            <Link to="/app/" className="button button--primary" data-testid="two-factor-setup-continue">
+              Continue to Cairn
+            </Link>
+          </p>
         </div>
       ) : (
         <>
           <p className="muted" data-testid="two-factor-setup-lead">
-            <strong>{loaderData.organization}</strong> requires two-factor authentication for everyone. Before you continue as{' '}
-            {loaderData.email}, set up an authenticator app (such as Google Authenticator, 1Password or Aegis): from now on,
-            signing in asks for its 6-digit code after your password.
+            <strong>{loaderData.organization}</strong> requires two-factor authentication for everyone. Before you continue as {loaderData.email}, set up an
+            authenticator app (such as Google Authenticator, 1Password or Aegis): from now on, signing in asks for its 6-digit code after your password.
           </p>
           {actionData?.enrolment ? (
             <>

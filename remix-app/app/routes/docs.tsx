@@ -110,8 +110,7 @@ function NotFound({ status, message }: { status: number; message?: string }) {
           <>
             <p>We could not find what you were looking for.</p>
             <p>
-              The address may be mistyped, or the page moved. Start again from the <Link to="/">documentation home</Link> or
-              use the sidebar.
+              The address may be mistyped, or the page moved. Start again from the <Link to="/">documentation home</Link> or use the sidebar.
             </p>
           </>
         )}

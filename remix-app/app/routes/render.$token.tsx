@@ -116,10 +116,12 @@ function useRenderPoll(token: string, dashboardId: string, reports: { id: string
       const check = () => {
         if (stopped) return;
         const frames = [...document.querySelectorAll('.dashboard-grid .tile [data-testid^="chart-"]')];
-        const settled = frames.length >= reports.length && frames.every((f) => {
-          const state = f.getAttribute('data-state');
-          return state === 'empty' || state === 'error' || state === 'waiting' || (state === 'ready' && f.getAttribute('data-drawn') === 'true');
-        });
+        const settled =
+          frames.length >= reports.length &&
+          frames.every((f) => {
+            const state = f.getAttribute('data-state');
+            return state === 'empty' || state === 'error' || state === 'waiting' || (state === 'ready' && f.getAttribute('data-drawn') === 'true');
+          });
         if (settled || Date.now() - begin > SETTLE_LIMIT_MS + 10_000) {
           // Two frames more, so the last drawing is painted before the browser takes the picture.
           requestAnimationFrame(() => requestAnimationFrame(() => markState('ready')));
@@ -132,7 +134,9 @@ function useRenderPoll(token: string, dashboardId: string, reports: { id: string
 
     if (!reports.length) markState('ready');
     else void poll();
-    return () => { stopped = true; };
+    return () => {
+      stopped = true;
+    };
   }, [store, token, dashboardId, reports]);
 }
 
@@ -160,9 +164,12 @@ function RenderView({ view, token }: { view: View; token: string }) {
   const zone = dashboardZone(view.dashboard.time_zone_config, view.dashboard.organization_time_zone, view.parameters?.tz ?? null);
   const single = view.render.report_id !== null;
   return (
-    <main className={`page page--dashboard public-link render-view${single ? ' render-view--report' : ''}`}
+    <main
+      className={`page page--dashboard public-link render-view${single ? ' render-view--report' : ''}`}
       style={{ maxWidth: view.render.page_width, width: '100%', margin: 0, boxSizing: 'border-box' }}
-      data-testid="render-view" data-color-mode={mode}>
+      data-testid="render-view"
+      data-color-mode={mode}
+    >
       {single ? null : (
         <header className="page-header page-header--dashboard">
           <div>
@@ -172,11 +179,15 @@ function RenderView({ view, token }: { view: View; token: string }) {
         </header>
       )}
       {tiles.length === 0 ? (
-        <section className="empty-state"><h2>This dashboard has no reports yet</h2></section>
+        <section className="empty-state">
+          <h2>This dashboard has no reports yet</h2>
+        </section>
       ) : (
         <DashboardColors.Provider value={colorMap}>
           <div className="dashboard-grid" data-testid="dashboard-grid">
-            {tiles.map((t) => <Tile key={t.reportId} dashboardId={view.dashboard.id} tile={t} palette={palette} waitingFor={null} zone={zone} downloads={null} />)}
+            {tiles.map((t) => (
+              <Tile key={t.reportId} dashboardId={view.dashboard.id} tile={t} palette={palette} waitingFor={null} zone={zone} downloads={null} />
+            ))}
           </div>
         </DashboardColors.Provider>
       )}

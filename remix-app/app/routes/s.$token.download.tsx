@@ -18,7 +18,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     return downloadProblem(400, 'parameters must be JSON.');
   }
   const res = await publicCall<{ data_key: string; data_access_token: string }>(
-    request, context, params.token, publicLinkApiPath(params.token, `/reports/${encodeURIComponent(params.reportId)}/data`),
+    request,
+    context,
+    params.token,
+    publicLinkApiPath(params.token, `/reports/${encodeURIComponent(params.reportId)}/data`),
     { query: url.searchParams.get('query') ?? '', data_format: format, ...(parameters && typeof parameters === 'object' ? { parameters } : {}) },
   );
   if (!res.ok) return downloadProblem(res.problem.status >= 500 ? 503 : res.problem.status, res.problem.message);

@@ -32,7 +32,9 @@ import '../components/sharing/public-link.css';
 import { readForm } from '../lib/forms.server';
 import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
 
-type View = PublicLinkView & { dashboard: PublicLinkView['dashboard'] & { default_parameters?: DashboardAttributes['default_parameters']; organization_time_zone?: string } };
+type View = PublicLinkView & {
+  dashboard: PublicLinkView['dashboard'] & { default_parameters?: DashboardAttributes['default_parameters']; organization_time_zone?: string };
+};
 
 export function meta({ data: d }: Route.MetaArgs) {
   const title = d && d.state === 'open' ? `${d.view.dashboard.name} · ${d.view.link.name}` : 'Shared dashboard';
@@ -55,10 +57,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // streams to the page, so the browser fetches results as soon as it hydrates (no status round trip first).
     const view = res.body;
     const bar = view.link.toolbar_enabled && view.link.filter_bar_enabled;
-    const status: Promise<DashboardStatus | StatusError> | null = !bar && view.reports.length
-      ? publicCall<DashboardStatus>(request, context, params.token, publicLinkApiPath(params.token, '/status'), { query })
-        .then((r) => (r.ok ? r.body : { error: r.problem }))
-      : null;
+    const status: Promise<DashboardStatus | StatusError> | null =
+      !bar && view.reports.length
+        ? publicCall<DashboardStatus>(request, context, params.token, publicLinkApiPath(params.token, '/status'), { query }).then((r) =>
+            r.ok ? r.body : { error: r.problem },
+          )
+        : null;
     return { state: 'open' as const, view, query, token: params.token, initial: status ? { key: 'null', status } : null };
   }
   if (res.problem.code === 'password_required') return { state: 'password' as const, token: params.token };
@@ -71,7 +75,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const password = String(form.get('password') ?? '');
   if (!password) return data({ error: 'Enter the password of this link.' }, { status: 422 });
   const res = await publicCall<{ grant: string; expires_at: string }>(request, context, params.token, publicLinkApiPath(params.token, '/password'), {
-    password, query: url.search.replace(/^\?/, ''),
+    password,
+    query: url.search.replace(/^\?/, ''),
   });
   if (!res.ok) return data({ error: res.problem.message }, { status: res.problem.status >= 500 ? 503 : res.problem.status });
   return redirect(`${url.pathname}${url.search}`, { headers: { 'Set-Cookie': await grantCookie(request, params.token, res.body.grant, res.body.expires_at) } });
@@ -83,16 +88,24 @@ function PasswordPage({ error }: { error: string | null }) {
   return (
     <main className="auth-page">
       <div className="auth-card">
-        <span className="brand brand--large"><Logo size={30} /> <span>Cairn</span></span>
+        <span className="brand brand--large">
+          <Logo size={30} /> <span>Cairn</span>
+        </span>
         <h1>This dashboard is protected</h1>
         <p className="muted">Enter the password you were given with the link.</p>
         <Form method="post" className="form">
-          {error ? <div className="alert alert--error" role="alert" data-testid="link-password-error">{error}</div> : null}
+          {error ? (
+            <div className="alert alert--error" role="alert" data-testid="link-password-error">
+              {error}
+            </div>
+          ) : null}
           <label className="field">
             <span className="field__label">Password</span>
             <input name="password" type="password" required autoFocus autoComplete="current-password" data-testid="link-password-input" />
           </label>
-          <button type="submit" className="button button--primary button--block" disabled={busy}>{busy ? 'Checking…' : 'Open dashboard'}</button>
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            {busy ? 'Checking…' : 'Open dashboard'}
+          </button>
         </Form>
       </div>
     </main>
@@ -113,9 +126,7 @@ function useColorMode(mode: 'light' | 'dark') {
 
 function Downloads({ view, token, query, parameters, order }: { view: View; token: string; query: string; parameters: unknown; order: string[] }) {
   const position = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
-  const reports = view.link.data_download_enabled
-    ? view.reports.filter((r) => r.download_enabled).sort((a, b) => position(a.id) - position(b.id))
-    : [];
+  const reports = view.link.data_download_enabled ? view.reports.filter((r) => r.download_enabled).sort((a, b) => position(a.id) - position(b.id)) : [];
   if (!reports.length) return null;
   const base = (id: string) => `/s/${encodeURIComponent(token)}/download/${encodeURIComponent(id)}`;
   const keep = new URLSearchParams({ query }).toString();
@@ -126,8 +137,12 @@ function Downloads({ view, token, query, parameters, order }: { view: View; toke
         {reports.map((r) => (
           <li key={r.id}>
             <span>{r.name}</span>
-            <a href={downloadHref(base(r.id), 'csv', r.name, parameters, keep)} download>CSV</a>
-            <a href={downloadHref(base(r.id), 'xlsx', r.name, parameters, keep)} download>Excel</a>
+            <a href={downloadHref(base(r.id), 'csv', r.name, parameters, keep)} download>
+              CSV
+            </a>
+            <a href={downloadHref(base(r.id), 'xlsx', r.name, parameters, keep)} download>
+              Excel
+            </a>
           </li>
         ))}
       </ul>
@@ -167,7 +182,9 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: View; toke
     const current = new URLSearchParams(location.hash.replace(/^#/, ''));
     if (reset) for (const k of [...current.keys()]) if (k.startsWith('f.') || k === 'tz') current.delete(k);
     const baseline = Object.fromEntries(defs.map((d) => [d.variable, initial.values[d.variable] ?? defaults[d.variable] ?? d.defaultValue ?? '']));
-    const next = reset ? `?${current.toString()}` : withFilterValues(`?${current.toString()}`, changes, baseline, nextTz === undefined ? undefined : nextTz === initial.tz ? null : nextTz);
+    const next = reset
+      ? `?${current.toString()}`
+      : withFilterValues(`?${current.toString()}`, changes, baseline, nextTz === undefined ? undefined : nextTz === initial.tz ? null : nextTz);
     const hash = next.replace(/^\?/, '');
     navigate({ pathname: location.pathname, search: location.search, hash: hash ? `#${hash}` : '' }, { replace: true, preventScrollReset: true });
   };
@@ -200,11 +217,17 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: View; toke
     initial: withBar ? null : firstStatus,
   });
   // Each tile's menu downloads through the link (the API checks the link's and the report's switches again).
-  const downloads = useMemo<TileDownloads | null>(() => (link.data_download_enabled ? {
-    base: (id) => `/s/${encodeURIComponent(token)}/download/${encodeURIComponent(id)}`,
-    parameters,
-    keep: new URLSearchParams({ query }).toString(),
-  } : null), [link.data_download_enabled, token, query, parametersKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const downloads = useMemo<TileDownloads | null>(
+    () =>
+      link.data_download_enabled
+        ? {
+            base: (id) => `/s/${encodeURIComponent(token)}/download/${encodeURIComponent(id)}`,
+            parameters,
+            keep: new URLSearchParams({ query }).toString(),
+          }
+        : null,
+    [link.data_download_enabled, token, query, parametersKey],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   // Inside an iframe: events to the embedding page, and filters from it when the link allows parameters.
   const setFromParent = useCallback((next: Record<string, string>, nextTz: string | null | undefined) => {
     setValues((v) => ({ ...v, ...next }));
@@ -213,7 +236,14 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: View; toke
   }, []);
   const contentRef = useRef<HTMLElement>(null);
   useEmbedEvents({
-    dashboardId: dashboard.id, reportIds: reports.map((r) => r.id), values: eff.values, tz, defs, zones, fixed, contentRef,
+    dashboardId: dashboard.id,
+    reportIds: reports.map((r) => r.id),
+    values: eff.values,
+    tz,
+    defs,
+    zones,
+    fixed,
+    contentRef,
     onSetFilters: withBar && link.parameters_enabled ? setFromParent : null,
   });
   useEffect(() => {
@@ -227,7 +257,13 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: View; toke
   const problems = [...view.problems, ...(withBar ? [...initial.problems, ...eff.notes] : [])];
 
   return (
-    <main ref={contentRef} className="page page--dashboard public-link" style={{ maxWidth: width + 48 }} data-testid="public-dashboard" data-color-mode={link.color_mode}>
+    <main
+      ref={contentRef}
+      className="page page--dashboard public-link"
+      style={{ maxWidth: width + 48 }}
+      data-testid="public-dashboard"
+      data-color-mode={link.color_mode}
+    >
       {link.toolbar_enabled ? (
         <header className="page-header page-header--dashboard public-toolbar" data-testid="public-toolbar">
           <div>
@@ -235,11 +271,27 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: View; toke
             {dashboard.description ? <p className="muted page-header__desc">{dashboard.description}</p> : null}
           </div>
           <div className="page-header__meta">
-            {poll.error ? <span className="badge badge--error" role="alert">{poll.error}</span> : null}
+            {poll.error ? (
+              <span className="badge badge--error" role="alert">
+                {poll.error}
+              </span>
+            ) : null}
             {link.refresh_enabled ? (
-              <button type="button" className="button button--small" data-testid="public-refresh" disabled={poll.refreshing}
-                onClick={() => { refresh(); setNow(Date.now()); setRefreshNonce((n) => n + 1); }}>
-                <span className={poll.running ? 'spin' : undefined} aria-hidden="true">↻</span> Refresh
+              <button
+                type="button"
+                className="button button--small"
+                data-testid="public-refresh"
+                disabled={poll.refreshing}
+                onClick={() => {
+                  refresh();
+                  setNow(Date.now());
+                  setRefreshNonce((n) => n + 1);
+                }}
+              >
+                <span className={poll.running ? 'spin' : undefined} aria-hidden="true">
+                  ↻
+                </span>{' '}
+                Refresh
               </button>
             ) : null}
             <Downloads view={view} token={token} query={query} parameters={parameters} order={tiles.map((t) => t.reportId)} />
@@ -262,20 +314,45 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: View; toke
             setNow(Date.now());
             writeHash(changes, nextTz);
           }}
-          onReset={() => { setValues({}); setTz(null); setNow(Date.now()); writeHash({}, undefined, true); }}
+          onReset={() => {
+            setValues({});
+            setTz(null);
+            setNow(Date.now());
+            writeHash({}, undefined, true);
+          }}
         />
-      ) : problems.length ? <p className="alert alert--error" role="status">{problems.join(' ')}</p> : null}
+      ) : problems.length ? (
+        <p className="alert alert--error" role="status">
+          {problems.join(' ')}
+        </p>
+      ) : null}
       {tiles.length === 0 ? (
-        <section className="empty-state"><h2>This dashboard has no reports yet</h2></section>
+        <section className="empty-state">
+          <h2>This dashboard has no reports yet</h2>
+        </section>
       ) : (
         <DashboardColors.Provider value={colorMap}>
           <div className="dashboard-grid" data-testid="dashboard-grid">
-            {tiles.map((t) => <Tile key={t.reportId} dashboardId={dashboard.id} tile={t} palette={palette} waitingFor={waitingFor} zone={zone} downloads={downloads} maximized={maximizedId === t.reportId} onMaximize={onMaximize} />)}
+            {tiles.map((t) => (
+              <Tile
+                key={t.reportId}
+                dashboardId={dashboard.id}
+                tile={t}
+                palette={palette}
+                waitingFor={waitingFor}
+                zone={zone}
+                downloads={downloads}
+                maximized={maximizedId === t.reportId}
+                onMaximize={onMaximize}
+              />
+            ))}
           </div>
         </DashboardColors.Provider>
       )}
       <footer className="public-footer">
-        <a href="/" target="_blank" rel="noreferrer"><Logo size={14} /> Made with Cairn</a>
+        <a href="/" target="_blank" rel="noreferrer">
+          <Logo size={14} /> Made with Cairn
+        </a>
       </footer>
     </main>
   );
@@ -292,11 +369,20 @@ export default function PublicLink({ loaderData, actionData }: Route.ComponentPr
 
 /** Refusals with a fixed explanation; without `text`, the API's detail (which names what to fix) is shown. */
 const REFUSALS: Record<string, { title: string; text?: string }> = {
-  ip_not_allowed: { title: 'Not available from your network', text: 'This link can be opened only from certain network addresses. Ask the person who shared it.' },
+  ip_not_allowed: {
+    title: 'Not available from your network',
+    text: 'This link can be opened only from certain network addresses. Ask the person who shared it.',
+  },
   signature_missing: { title: 'Open this dashboard from its application', text: 'This link works only inside the application that embeds it.' },
-  signature_invalid: { title: 'This address is not valid', text: 'The signed address was changed or belongs to another link. Reload the page that embeds the dashboard.' },
+  signature_invalid: {
+    title: 'This address is not valid',
+    text: 'The signed address was changed or belongs to another link. Reload the page that embeds the dashboard.',
+  },
   signature_expired: { title: 'This address has expired', text: 'Reload the page that embeds the dashboard to get a fresh one.' },
-  signature_expiry_too_far: { title: 'This address is not valid', text: 'The signed address expires more than a year from now. The application that embeds the dashboard must sign it with an earlier expiry.' },
+  signature_expiry_too_far: {
+    title: 'This address is not valid',
+    text: 'The signed address expires more than a year from now. The application that embeds the dashboard must sign it with an earlier expiry.',
+  },
   signed_parameters_invalid: { title: 'The filter values of this address cannot be applied' },
 };
 
@@ -304,10 +390,20 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const payload = isRouteErrorResponse(error) ? (error.data as { code?: string; message?: string } | null) : null;
   const known = payload?.code ? REFUSALS[payload.code] : undefined;
-  const title = known?.title ?? (status === 404 ? 'This link does not exist' : status === 429 ? 'Too many requests' : status >= 500 ? 'Temporarily unavailable' : 'This link cannot be opened');
-  const text = known?.text ?? (status === 404
-    ? 'The link may have been deleted, or the address is incomplete. Ask the person who shared it for a new one.'
-    : payload?.message ?? 'Please try again later.');
+  const title =
+    known?.title ??
+    (status === 404
+      ? 'This link does not exist'
+      : status === 429
+        ? 'Too many requests'
+        : status >= 500
+          ? 'Temporarily unavailable'
+          : 'This link cannot be opened');
+  const text =
+    known?.text ??
+    (status === 404
+      ? 'The link may have been deleted, or the address is incomplete. Ask the person who shared it for a new one.'
+      : (payload?.message ?? 'Please try again later.'));
   return (
     <main className="error-page" data-status={status} data-reason={payload?.code ?? ''}>
       <p className="error-page__status">{status}</p>

@@ -10,11 +10,7 @@ import type { Principal } from './principal.ts';
  * columns hold ids it names, for every kind it names that `columns` has (restrictions of several kinds in
  * one grant must all hold); a grant that names none of these kinds reaches no row.
  */
-export function grantScope(
-  p: Principal,
-  permission: Permission,
-  columns: Partial<Record<RestrictableResourceType, AnyPgColumn>>,
-): SQL {
+export function grantScope(p: Principal, permission: Permission, columns: Partial<Record<RestrictableResourceType, AnyPgColumn>>): SQL {
   const accepted = acceptedFor(permission);
   const reach: SQL[] = [];
   for (const g of p.grants) {
@@ -53,11 +49,7 @@ export function visibleDashboards(p: Principal): SQL {
                         where ${userGroupMembers.user_group_id} = ${userGroups.id}
                           and ${userGroupMembers.user_id} = ${p.userId})))`,
   );
-  const shared = [
-    eq(dashboards.user_id, p.userId),
-    eq(dashboards.share_mode, 'all_users'),
-    and(eq(dashboards.share_mode, 'custom'), inGroup),
-  ];
+  const shared = [eq(dashboards.user_id, p.userId), eq(dashboards.share_mode, 'all_users'), and(eq(dashboards.share_mode, 'custom'), inGroup)];
   if (p.role === 'analyst') shared.push(eq(dashboards.share_mode, 'all_analysts'));
   return and(org, or(...shared))!;
 }

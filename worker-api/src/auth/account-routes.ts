@@ -40,29 +40,42 @@ async function me(c: Context<AppEnv>, userId: string) {
 
 accountRoutes.get('/auth/me', authenticate, async (c) => c.json(await me(c, sessionUser(c).userId)));
 
-const nameBody = z.object({
-  firstname: z.string().trim().min(1, 'is required.').max(100).optional(),
-  lastname: z.string().trim().max(100).optional(),
-}).strict();
+const nameBody = z
+  .object({
+    firstname: z.string().trim().min(1, 'is required.').max(100).optional(),
+    lastname: z.string().trim().max(100).optional(),
+  })
+  .strict();
 
 accountRoutes.patch('/auth/me', authenticate, async (c) => {
   const { userId } = sessionUser(c);
   const body = await readBody(c, nameBody, 'action');
   const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   if (Object.keys(changes).length) {
-    await c.var.db.update(users).set({ ...changes, updated_at: new Date() }).where(eq(users.id, userId));
+    await c.var.db
+      .update(users)
+      .set({ ...changes, updated_at: new Date() })
+      .where(eq(users.id, userId));
     await c.var.db.insert(auditLog).values({
-      organization_id: c.var.principal.organizationId, actor_type: 'user', actor_id: userId, action: 'update',
-      resource_type: 'users', resource_id: userId, request_id: c.var.requestId, details: { attributes: Object.keys(changes) },
+      organization_id: c.var.principal.organizationId,
+      actor_type: 'user',
+      actor_id: userId,
+      action: 'update',
+      resource_type: 'users',
+      resource_id: userId,
+      request_id: c.var.requestId,
+      details: { attributes: Object.keys(changes) },
     });
   }
   return c.json(await me(c, userId));
 });
 
-const passwordBody = z.object({
-  current_password: z.string().min(1, 'is required.').max(1024),
-  new_password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters long.`).max(1024),
-}).strict();
+const passwordBody = z
+  .object({
+    current_password: z.string().min(1, 'is required.').max(1024),
+    new_password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters long.`).max(1024),
+  })
+  .strict();
 
 accountRoutes.post('/auth/password', authenticate, async (c) => {
   const { userId, sessionId } = sessionUser(c);
@@ -81,19 +94,31 @@ accountRoutes.post('/auth/password', authenticate, async (c) => {
   const ok = u?.password_hash ? await verifyPassword(body.current_password, u.password_hash) : false;
   if (!ok) throw new ApiError('invalid_attribute', 'current_password: is not your current password.', { source: { pointer: '/current_password' } });
   await limiter.giveBack(1 / 30, 10);
-  await c.var.db.update(users).set({ password_hash: await hashPassword(body.new_password), updated_at: new Date() }).where(eq(users.id, userId));
+  await c.var.db
+    .update(users)
+    .set({ password_hash: await hashPassword(body.new_password), updated_at: new Date() })
+    .where(eq(users.id, userId));
   await c.var.db.delete(sessions).where(and(eq(sessions.user_id, userId), ne(sessions.id, sessionId)));
   await c.var.db.insert(auditLog).values({
-    organization_id: c.var.principal.organizationId, actor_type: 'user', actor_id: userId, action: 'change_password',
-    resource_type: 'users', resource_id: userId, request_id: c.var.requestId, details: { attributes: ['password'] },
+    organization_id: c.var.principal.organizationId,
+    actor_type: 'user',
+    actor_id: userId,
+    action: 'change_password',
+    resource_type: 'users',
+    resource_id: userId,
+    request_id: c.var.requestId,
+    details: { attributes: ['password'] },
   });
   return c.body(null, 204);
 });
 
 accountRoutes.get('/auth/sessions', authenticate, async (c) => {
   const { userId, sessionId } = sessionUser(c);
-  const rows = await c.var.db.select().from(sessions)
-    .where(and(eq(sessions.user_id, userId), gt(sessions.expires_at, new Date()))).orderBy(desc(sessions.created_at));
+  const rows = await c.var.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.user_id, userId), gt(sessions.expires_at, new Date())))
+    .orderBy(desc(sessions.created_at));
   return c.json({
     data: rows.map((s) => ({
       // A short part of the stored hash: enough to tell sessions apart, of no use to sign in with.
@@ -109,11 +134,20 @@ accountRoutes.get('/auth/sessions', authenticate, async (c) => {
 
 accountRoutes.delete('/auth/sessions/others', authenticate, async (c) => {
   const { userId, sessionId } = sessionUser(c);
-  const ended = await c.var.db.delete(sessions).where(and(eq(sessions.user_id, userId), ne(sessions.id, sessionId))).returning({ id: sessions.id });
+  const ended = await c.var.db
+    .delete(sessions)
+    .where(and(eq(sessions.user_id, userId), ne(sessions.id, sessionId)))
+    .returning({ id: sessions.id });
   if (ended.length) {
     await c.var.db.insert(auditLog).values({
-      organization_id: c.var.principal.organizationId, actor_type: 'user', actor_id: userId, action: 'end_other_sessions',
-      resource_type: 'sessions', resource_id: null, request_id: c.var.requestId, details: { count: ended.length },
+      organization_id: c.var.principal.organizationId,
+      actor_type: 'user',
+      actor_id: userId,
+      action: 'end_other_sessions',
+      resource_type: 'sessions',
+      resource_id: null,
+      request_id: c.var.requestId,
+      details: { count: ended.length },
     });
   }
   return c.json({ ended: ended.length });

@@ -74,10 +74,11 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
   // The secret this isolate verified a moment ago, compared in constant time: no digest per request.
   if (cached && timingSafeEqual(parsed.secret, cached.secret)) {
     const now = Date.now();
-    const fresh = cached.expires > now
+    const fresh =
+      cached.expires > now ||
       // Expired, and another request is looking the key up again: that one answer is enough (the others
       // would all ask the database at once). Bounded: at most one more TTL.
-      || (now - cached.refreshingSince < 1000 && now < cached.expires + settingsOf(c.env).authCacheMs);
+      (now - cached.refreshingSince < 1000 && now < cached.expires + settingsOf(c.env).authCacheMs);
     if (fresh) return noteKeyUse(c, inRegion(c, cached.region, cached.principal));
     cached.refreshingSince = now;
   }
@@ -86,8 +87,13 @@ async function fromApiKey(c: Parameters<MiddlewareHandler<AppEnv>>[0], credentia
   let row: typeof apiKeys.$inferSelect | undefined;
   let region = '';
   try {
-    const [found] = await c.get('db').select({ key: apiKeys, region: organizations.region }).from(apiKeys)
-      .innerJoin(organizations, eq(organizations.id, apiKeys.organization_id)).where(eq(apiKeys.key_id, parsed.keyId)).limit(1);
+    const [found] = await c
+      .get('db')
+      .select({ key: apiKeys, region: organizations.region })
+      .from(apiKeys)
+      .innerJoin(organizations, eq(organizations.id, apiKeys.organization_id))
+      .where(eq(apiKeys.key_id, parsed.keyId))
+      .limit(1);
     row = found?.key;
     region = found?.region ?? '';
   } finally {
@@ -131,10 +137,15 @@ function noteKeyUse(c: Parameters<MiddlewareHandler<AppEnv>>[0], principal: Prin
   }
   lastUseNoted.set(id, now);
   if (lastUseNoted.size > 10_000) lastUseNoted.delete(lastUseNoted.keys().next().value!);
-  const write = c.get('db').update(apiKeys)
+  const write = c
+    .get('db')
+    .update(apiKeys)
     .set({ last_used_at: new Date(now), updated_at: sql`${apiKeys.updated_at}` })
     .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.last_used_at), lt(apiKeys.last_used_at, new Date(now - LAST_USED_EVERY_MS)))))
-    .then(() => undefined, (err: unknown) => console.error(`last_used_at of API key ${id} not written`, err));
+    .then(
+      () => undefined,
+      (err: unknown) => console.error(`last_used_at of API key ${id} not written`, err),
+    );
   c.executionCtx.waitUntil(write);
   return principal;
 }
@@ -151,15 +162,17 @@ function inRegion(c: Parameters<MiddlewareHandler<AppEnv>>[0], region: string, p
 }
 
 async function fromSession(c: Parameters<MiddlewareHandler<AppEnv>>[0], token: string): Promise<Principal> {
-  const invalid = () => new ApiError('unauthorized', 'The session has expired; sign in again.', {
-    source: { header: 'Authorization' },
-  });
+  const invalid = () =>
+    new ApiError('unauthorized', 'The session has expired; sign in again.', {
+      source: { header: 'Authorization' },
+    });
   if (!/^(?:(?:eu|us)_)?[0-9A-Za-z]{20,100}$/.test(token)) throw invalid();
   // A session of the other region lives in that region's database (D53).
   const home = tokenRegion(token);
   if (home && home !== c.env.REGION) throw wrongRegion(c.env, home, c.env.REGION, 'api');
   const id = await sha256Hex(token);
-  const [row] = await c.get('db')
+  const [row] = await c
+    .get('db')
     .select({ session: sessions, user: users, region: organizations.region, settings: organizations.settings })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
@@ -188,8 +201,14 @@ async function fromSession(c: Parameters<MiddlewareHandler<AppEnv>>[0], token: s
 function noteSessionSeen(c: Parameters<MiddlewareHandler<AppEnv>>[0], session: typeof sessions.$inferSelect): void {
   const now = Date.now();
   if (session.last_seen_at && now - session.last_seen_at.getTime() < LAST_USED_EVERY_MS) return;
-  const write = c.get('db').update(sessions).set({ last_seen_at: new Date(now) })
+  const write = c
+    .get('db')
+    .update(sessions)
+    .set({ last_seen_at: new Date(now) })
     .where(and(eq(sessions.id, session.id), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, new Date(now - LAST_USED_EVERY_MS)))))
-    .then(() => undefined, (err: unknown) => console.error('last_seen_at of a session not written', err));
+    .then(
+      () => undefined,
+      (err: unknown) => console.error('last_seen_at of a session not written', err),
+    );
   c.executionCtx.waitUntil(write);
 }

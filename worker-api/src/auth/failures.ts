@@ -25,7 +25,10 @@ export function clientAddress(header: string | null | undefined): string | null 
   if (!a) return null;
   if (a.kind() === 'ipv4') return a.toString();
   // The first four 16-bit groups: the /64.
-  return `${(a as ipaddr.IPv6).parts.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${(a as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 export interface Budget {
@@ -77,7 +80,12 @@ function tooMany(what: string, retryAfter: number): ApiError {
 export class FailureThrottle {
   private blocked = new Map<string, number>();
 
-  constructor(private readonly prefix: string, private readonly rate: number, private readonly burst: number, private readonly what: string) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly rate: number,
+    private readonly burst: number,
+    private readonly what: string,
+  ) {}
 
   /** Throws 429 when this isolate knows the address is out of budget. */
   check(address: string | null, now = Date.now()): void {

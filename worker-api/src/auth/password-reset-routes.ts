@@ -7,9 +7,7 @@ import { errorResponse } from '../lib/errors.ts';
 import { createMailer, mailUnavailable } from '../mail/mailer.ts';
 import { requireSsoRefusal } from './sso/sign-in.ts';
 import { passwordResetLink, passwordResetMessage } from '../mail/password-reset.ts';
-import {
-  completeReset, describeReset, findReset, issueResetToken, MIN_PASSWORD_LENGTH, RESET_MINUTES, resettableUser,
-} from './password-reset.ts';
+import { completeReset, describeReset, findReset, issueResetToken, MIN_PASSWORD_LENGTH, RESET_MINUTES, resettableUser } from './password-reset.ts';
 import { rateLimiterStub } from '../durable/stubs.ts';
 
 /**
@@ -31,9 +29,11 @@ export const RESET_REQUESTED =
   'If an active Cairn account uses this address, an e-mail with a link to choose a new password is on its way. The link works once, for 60 minutes.';
 
 const requestBody = z.object({ email: z.string().trim().email().max(320) }).strict();
-const completeBody = z.object({
-  password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters long.`).max(1024),
-}).strict();
+const completeBody = z
+  .object({
+    password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters long.`).max(1024),
+  })
+  .strict();
 
 passwordResetRoutes.post('/auth/password-resets', async (c) => {
   const body = await readBody(c, requestBody, 'action');
@@ -57,12 +57,20 @@ passwordResetRoutes.post('/auth/password-resets', async (c) => {
     if (!link) console.warn('password reset e-mail not sent: APP_URL is not set, so there is no link to send');
     else if (!mailUnavailable(c.env)) {
       const message = passwordResetMessage({
-        to: found.user.email, firstname: found.user.firstname || undefined, organization: found.organization, link, minutes: RESET_MINUTES,
+        to: found.user.email,
+        firstname: found.user.firstname || undefined,
+        organization: found.organization,
+        link,
+        minutes: RESET_MINUTES,
       });
       // Sent after the answer, so its time does not tell whether the address has an account.
-      c.executionCtx.waitUntil(createMailer(c.env).sendMail(message).then((r) => {
-        if (!r.sent) console.warn(`password reset e-mail not sent: ${r.reason}`);
-      }));
+      c.executionCtx.waitUntil(
+        createMailer(c.env)
+          .sendMail(message)
+          .then((r) => {
+            if (!r.sent) console.warn(`password reset e-mail not sent: ${r.reason}`);
+          }),
+      );
     }
   }
   return c.json({ message: RESET_REQUESTED }, 202);

@@ -30,7 +30,9 @@ function splitResetToken(token: string): { id: string; secret: string } | null {
 
 /** The active user (signed in with a password before) of an e-mail address, with the organization name. */
 export async function resettableUser(db: Db, email: string) {
-  const [row] = await db.select({ user: users, organization: organizations.name }).from(users)
+  const [row] = await db
+    .select({ user: users, organization: organizations.name })
+    .from(users)
     .innerJoin(organizations, eq(organizations.id, users.organization_id))
     .where(and(eq(sql`lower(${users.email})`, email.toLowerCase()), isNull(users.deactivated_at), isNotNull(users.password_hash)))
     .limit(1);
@@ -43,7 +45,10 @@ export async function issueResetToken(db: Db, user: { id: string; organization_i
   const secret = randomString(SECRET_LENGTH);
   await db.delete(passwordResets).where(eq(passwordResets.user_id, user.id));
   await db.insert(passwordResets).values({
-    id, organization_id: user.organization_id, user_id: user.id, token_hash: await sha256Hex(secret),
+    id,
+    organization_id: user.organization_id,
+    user_id: user.id,
+    token_hash: await sha256Hex(secret),
     expires_at: new Date(now + RESET_MINUTES * 60_000),
   });
   // The link names the region whose database holds it, so the other region's server sends it on (D53).
@@ -52,11 +57,13 @@ export async function issueResetToken(db: Db, user: { id: string; organization_i
 
 const invalidLink = () =>
   new ApiError('not_found', 'This password reset link is not valid: it was mistyped, or a newer link replaced it. Ask for a new one on the sign-in page.', {
-    source: { parameter: 'token' }, meta: { reason: 'reset_invalid' },
+    source: { parameter: 'token' },
+    meta: { reason: 'reset_invalid' },
   });
 const usedLink = () =>
   new ApiError('invalid_state', 'This password reset link was already used. Ask for a new one on the sign-in page if you need to.', {
-    source: { parameter: 'token' }, meta: { reason: 'reset_used' },
+    source: { parameter: 'token' },
+    meta: { reason: 'reset_used' },
   });
 
 /** The pending reset of `token`, or 404 (unknown, forged) / 422 (used, expired). */
@@ -65,10 +72,13 @@ export async function findReset(db: Db, token: string, env: Pick<Env, 'REGION'>,
   if (!parts) throw invalidLink();
   const home = tokenRegion(token);
   if (home && home !== env.REGION) throw wrongRegion(env, home, env.REGION, 'api');
-  const [row] = await db.select({ reset: passwordResets, user: users, region: organizations.region }).from(passwordResets)
+  const [row] = await db
+    .select({ reset: passwordResets, user: users, region: organizations.region })
+    .from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.user_id))
     .innerJoin(organizations, eq(organizations.id, users.organization_id))
-    .where(eq(passwordResets.id, parts.id)).limit(1);
+    .where(eq(passwordResets.id, parts.id))
+    .limit(1);
   const hash = await sha256Hex(parts.secret);
   const matches = timingSafeEqual(hash, row?.reset.token_hash ?? DUMMY_HASH);
   if (!row || !matches || row.user.deactivated_at) throw invalidLink();
@@ -77,7 +87,8 @@ export async function findReset(db: Db, token: string, env: Pick<Env, 'REGION'>,
   if (row.reset.used_at) throw usedLink();
   if (row.reset.expires_at.getTime() <= now) {
     throw new ApiError('invalid_state', `This password reset link expired ${RESET_MINUTES} minutes after it was sent. Ask for a new one on the sign-in page.`, {
-      source: { parameter: 'token' }, meta: { reason: 'reset_expired' },
+      source: { parameter: 'token' },
+      meta: { reason: 'reset_expired' },
     });
   }
   return row;
@@ -96,14 +107,26 @@ export async function describeReset(db: Db, token: string, env: Pick<Env, 'REGIO
 export async function completeReset(db: Db, token: string, password: string, meta: { requestId: string; env: Pick<Env, 'REGION'> }) {
   const { reset, user } = await findReset(db, token, meta.env);
   const now = new Date();
-  const [claimed] = await db.update(passwordResets).set({ used_at: now })
-    .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.used_at))).returning({ id: passwordResets.id });
+  const [claimed] = await db
+    .update(passwordResets)
+    .set({ used_at: now })
+    .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.used_at)))
+    .returning({ id: passwordResets.id });
   if (!claimed) throw usedLink();
-  await db.update(users).set({ password_hash: await hashPassword(password), updated_at: now }).where(eq(users.id, user.id));
+  await db
+    .update(users)
+    .set({ password_hash: await hashPassword(password), updated_at: now })
+    .where(eq(users.id, user.id));
   await db.delete(sessions).where(eq(sessions.user_id, user.id));
   await db.delete(passwordResets).where(and(eq(passwordResets.user_id, user.id), ne(passwordResets.id, reset.id)));
   await db.insert(auditLog).values({
-    organization_id: user.organization_id, actor_type: 'user', actor_id: user.id, action: 'reset_password',
-    resource_type: 'users', resource_id: user.id, request_id: meta.requestId, details: { attributes: ['password'] },
+    organization_id: user.organization_id,
+    actor_type: 'user',
+    actor_id: user.id,
+    action: 'reset_password',
+    resource_type: 'users',
+    resource_id: user.id,
+    request_id: meta.requestId,
+    details: { attributes: ['password'] },
   });
 }

@@ -53,7 +53,11 @@ export function canAny(p: Principal, permissions: readonly Permission[]): boolea
   return holdsAny(p.grants, permissions);
 }
 
-const label = (p: Permission) => p.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+const label = (p: Permission) =>
+  p
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
 
 /**
  * API keys are managed by the organization's admins, signed in to the app (spec: "any admin can
@@ -61,8 +65,9 @@ const label = (p: Permission) => p.split('_').map((w) => w[0]!.toUpperCase() + w
  */
 export function requireAdminUser(p: Principal): void {
   if (p.kind !== 'user' || p.role !== 'admin') {
-    throw new ApiError('forbidden', p.kind === 'api_key'
-      ? 'API keys cannot manage API keys; an admin does this in the app (Administration → API keys).'
-      : 'Only admins can manage API keys.');
+    throw new ApiError(
+      'forbidden',
+      p.kind === 'api_key' ? 'API keys cannot manage API keys; an admin does this in the app (Administration → API keys).' : 'Only admins can manage API keys.',
+    );
   }
 }

@@ -49,7 +49,13 @@ async function renew(env: Env, bucket: string, lease: Lease | undefined, rate: n
   const leftover = lease && lease.expires > 0 ? lease.tokens : 0;
   const d = await stub.lease(rate, burst, want, leftover);
   const next: Lease = {
-    tokens: d.granted, expires: Date.now() + LEASE_MS, used: 0, limit: d.limit, remaining: d.remaining, reset: d.reset, pending: false,
+    tokens: d.granted,
+    expires: Date.now() + LEASE_MS,
+    used: 0,
+    limit: d.limit,
+    remaining: d.remaining,
+    reset: d.reset,
+    pending: false,
   };
   leases.set(bucket, next);
   if (leases.size > 10_000) leases.delete(leases.keys().next().value!);
@@ -66,7 +72,12 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   let retryAfter = 0;
   // Concurrent requests of one caller wait for the same renewal instead of each asking the object
   // (lib/wait-for.ts: they look again, they do not await the renewing request's promise).
-  if (lease?.pending) lease = (await waitFor(() => { const l = leases.get(bucket); return l && !l.pending ? l : undefined; })) ?? lease;
+  if (lease?.pending)
+    lease =
+      (await waitFor(() => {
+        const l = leases.get(bucket);
+        return l && !l.pending ? l : undefined;
+      })) ?? lease;
   if (!lease || lease.pending || lease.tokens < 1 || lease.expires < Date.now()) {
     // The first request of a caller leaves a placeholder, so the others arriving with it wait too.
     const old: Lease = lease ?? { tokens: 0, expires: 0, used: 0, limit: 0, remaining: 0, reset: 0, pending: false };
@@ -86,11 +97,10 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     'ratelimit-policy': `${burst};w=${Math.ceil(burst / rate)}`,
   };
   if (lease.tokens < 1) {
-    return errorResponse(
-      c,
-      new ApiError('rate_limited', `Too many requests; retry in ${retryAfter || 1} s with exponential backoff.`),
-      { ...headers, 'retry-after': String(retryAfter || 1) },
-    );
+    return errorResponse(c, new ApiError('rate_limited', `Too many requests; retry in ${retryAfter || 1} s with exponential backoff.`), {
+      ...headers,
+      'retry-after': String(retryAfter || 1),
+    });
   }
   lease.tokens -= 1;
   lease.used += 1;

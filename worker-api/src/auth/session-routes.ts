@@ -1,4 +1,4 @@
-import { Hono, } from 'hono';
+import { Hono } from 'hono';
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ApiError, permissionsForRole, regionToken, sha256Hex, tokenRegion, verifyPassword, wrongRegion } from '@cairn/core';
@@ -9,7 +9,7 @@ import { authenticate } from './authenticate.ts';
 import { clientAddress, spendAttempt, type Budget } from './failures.ts';
 import { auditFailedSignIn } from './org-security.ts';
 import { enrolmentRequiredFor } from './two-factor-rule.ts';
-import { publicUser, signedIn, } from './session-start.ts';
+import { publicUser, signedIn } from './session-start.ts';
 import { requireSsoRefusal } from './sso/sign-in.ts';
 import { CHALLENGE_MINUTES, codeGate, useRecoveryCode, useTotpCode, wrongCode } from './two-factor.ts';
 
@@ -50,10 +50,13 @@ sessionRoutes.post('/auth/sessions', async (c) => {
   const budgets: Budget[] = [{ bucket: `signin:${email}`, ...SIGN_IN_PER_EMAIL }];
   if (address) budgets.push({ bucket: `signin:${email}:${address}`, ...SIGN_IN_PER_ADDRESS });
   const spent = await spendAttempt(c.env.RATE_LIMITER, budgets, 'sign-in attempts');
-  const [user] = await c.var.db.select().from(users)
+  const [user] = await c.var.db
+    .select()
+    .from(users)
     // E-mails keep the case they were given; they are unique (and looked up) case-insensitively.
     // Only accounts with a password: a pending invitation of the same address (in another organization) is not one.
-    .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at), isNotNull(users.password_hash))).limit(1);
+    .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), isNull(users.deactivated_at), isNotNull(users.password_hash)))
+    .limit(1);
   const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
   if (user && !ok) auditFailedSignIn(c, user, 'password');
   if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail or password is not correct.', { meta: { reason: 'invalid_credentials' } });
@@ -70,21 +73,27 @@ sessionRoutes.post('/auth/sessions', async (c) => {
     const challenge = regionToken(c.env.REGION);
     const expires = new Date(Date.now() + CHALLENGE_MINUTES * 60_000);
     await c.var.db.delete(signInChallenges).where(and(eq(signInChallenges.user_id, user.id), lt(signInChallenges.expires_at, new Date())));
-    await c.var.db.insert(signInChallenges).values({ id: await sha256Hex(challenge), organization_id: user.organization_id, user_id: user.id, expires_at: expires });
+    await c.var.db
+      .insert(signInChallenges)
+      .values({ id: await sha256Hex(challenge), organization_id: user.organization_id, user_id: user.id, expires_at: expires });
     return c.json({ two_factor_required: true, challenge, expires_at: expires.toISOString() });
   }
   return signedIn(c, user);
 });
 
-const secondStep = z.object({
-  challenge: z.string().min(1, 'is required.').max(200),
-  code: z.string().trim().max(20).optional(),
-  recovery_code: z.string().trim().max(40).optional(),
-}).strict();
+const secondStep = z
+  .object({
+    challenge: z.string().min(1, 'is required.').max(200),
+    code: z.string().trim().max(20).optional(),
+    recovery_code: z.string().trim().max(40).optional(),
+  })
+  .strict();
 
-const challengeGone = () => new ApiError('unauthorized', 'This sign-in has expired or was used; sign in with your password again.', {
-  source: { pointer: '/challenge' }, meta: { reason: 'challenge_expired' },
-});
+const challengeGone = () =>
+  new ApiError('unauthorized', 'This sign-in has expired or was used; sign in with your password again.', {
+    source: { pointer: '/challenge' },
+    meta: { reason: 'challenge_expired' },
+  });
 
 sessionRoutes.post('/auth/sessions/two-factor', async (c) => {
   const body = await readBody(c, secondStep, 'action');
@@ -95,10 +104,13 @@ sessionRoutes.post('/auth/sessions/two-factor', async (c) => {
   const home = tokenRegion(body.challenge);
   if (home && home !== c.env.REGION) throw wrongRegion(c.env, home, c.env.REGION, 'api');
   const id = await sha256Hex(body.challenge);
-  const [row] = await c.var.db.select({ user: users, region: organizations.region }).from(signInChallenges)
+  const [row] = await c.var.db
+    .select({ user: users, region: organizations.region })
+    .from(signInChallenges)
     .innerJoin(users, eq(users.id, signInChallenges.user_id))
     .innerJoin(organizations, eq(organizations.id, users.organization_id))
-    .where(and(eq(signInChallenges.id, id), gt(signInChallenges.expires_at, new Date()), isNull(users.deactivated_at))).limit(1);
+    .where(and(eq(signInChallenges.id, id), gt(signInChallenges.expires_at, new Date()), isNull(users.deactivated_at)))
+    .limit(1);
   if (!row) throw challengeGone();
   if (row.region !== c.env.REGION) throw wrongRegion(c.env, row.region, c.env.REGION, 'api');
   const user = row.user;
@@ -118,8 +130,11 @@ sessionRoutes.post('/auth/sessions/two-factor', async (c) => {
 sessionRoutes.get('/auth/session', authenticate, async (c) => {
   const p = c.var.principal;
   if (p.kind !== 'user') throw new ApiError('forbidden', 'Only a signed-in user has a session.');
-  const [row] = await c.var.db.select({ user: users, org: organizations }).from(users)
-    .innerJoin(organizations, eq(organizations.id, users.organization_id)).where(eq(users.id, p.userId));
+  const [row] = await c.var.db
+    .select({ user: users, org: organizations })
+    .from(users)
+    .innerJoin(organizations, eq(organizations.id, users.organization_id))
+    .where(eq(users.id, p.userId));
   return c.json({
     user: publicUser(row!.user),
     organization: { id: row!.org.id, name: row!.org.name, region: row!.org.region, time_zone: row!.org.time_zone },
@@ -135,4 +150,3 @@ sessionRoutes.delete('/auth/session', authenticate, async (c) => {
   await c.var.db.delete(sessions).where(eq(sessions.id, p.sessionId));
   return c.body(null, 204);
 });
-

@@ -37,10 +37,17 @@ async function loadUser(c: Context<AppEnv>, userId: string) {
   return u!;
 }
 
-const audit = (c: Context<AppEnv>, userId: string, action: string) => c.var.db.insert(auditLog).values({
-  organization_id: c.var.principal.organizationId, actor_type: 'user', actor_id: userId, action,
-  resource_type: 'users', resource_id: userId, request_id: c.var.requestId, details: { attributes: ['otp_app_enabled'] },
-});
+const audit = (c: Context<AppEnv>, userId: string, action: string) =>
+  c.var.db.insert(auditLog).values({
+    organization_id: c.var.principal.organizationId,
+    actor_type: 'user',
+    actor_id: userId,
+    action,
+    resource_type: 'users',
+    resource_id: userId,
+    request_id: c.var.requestId,
+    details: { attributes: ['otp_app_enabled'] },
+  });
 
 twoFactorRoutes.get('/auth/two-factor', authenticate, async (c) => {
   const u = await loadUser(c, sessionUserId(c));
@@ -55,9 +62,15 @@ twoFactorRoutes.post('/auth/two-factor', authenticate, async (c) => {
   const u = await loadUser(c, sessionUserId(c));
   if (u.otp_app_enabled) throw new ApiError('conflict', 'Two-factor authentication is on already; turn it off first to set up another app.');
   const secret = newTotpSecret();
-  await c.var.db.update(users).set({
-    otp_secret_encrypted: await sealTotpSecret(secret, u.id, c.env.SECRET_KEY), otp_last_step: null, otp_recovery_hashes: [], updated_at: new Date(),
-  }).where(eq(users.id, u.id));
+  await c.var.db
+    .update(users)
+    .set({
+      otp_secret_encrypted: await sealTotpSecret(secret, u.id, c.env.SECRET_KEY),
+      otp_last_step: null,
+      otp_recovery_hashes: [],
+      updated_at: new Date(),
+    })
+    .where(eq(users.id, u.id));
   return c.json({ secret, otpauth_uri: otpauthUri({ secret, account: u.email, issuer: 'Cairn' }) }, 201);
 });
 
@@ -78,11 +91,13 @@ twoFactorRoutes.post('/auth/two-factor/confirm', authenticate, async (c) => {
   return c.json({ enabled: true, recovery_codes: codes });
 });
 
-const disableBody = z.object({
-  current_password: z.string().min(1, 'is required.').max(1024),
-  code: z.string().trim().max(20).optional(),
-  recovery_code: z.string().trim().max(40).optional(),
-}).strict();
+const disableBody = z
+  .object({
+    current_password: z.string().min(1, 'is required.').max(1024),
+    code: z.string().trim().max(20).optional(),
+    recovery_code: z.string().trim().max(40).optional(),
+  })
+  .strict();
 
 twoFactorRoutes.post('/auth/two-factor/disable', authenticate, async (c) => {
   const userId = sessionUserId(c);
@@ -98,9 +113,16 @@ twoFactorRoutes.post('/auth/two-factor/disable', authenticate, async (c) => {
   if (!ok) throw new ApiError('invalid_attribute', 'current_password: is not your current password.', { source: { pointer: '/current_password' } });
   const used = body.code ? await useTotpCode(c.var.db, c.env.SECRET_KEY, u, body.code) : await useRecoveryCode(c.var.db, userId, body.recovery_code!);
   if (!used) throw wrongCode(body.code ? 'code' : 'recovery_code');
-  await c.var.db.update(users).set({
-    otp_app_enabled: false, otp_secret_encrypted: null, otp_last_step: null, otp_recovery_hashes: [], updated_at: new Date(),
-  }).where(eq(users.id, userId));
+  await c.var.db
+    .update(users)
+    .set({
+      otp_app_enabled: false,
+      otp_secret_encrypted: null,
+      otp_last_step: null,
+      otp_recovery_hashes: [],
+      updated_at: new Date(),
+    })
+    .where(eq(users.id, userId));
   await c.var.db.delete(signInChallenges).where(eq(signInChallenges.user_id, userId));
   await audit(c, userId, 'disable_two_factor');
   return c.body(null, 204);

@@ -21,7 +21,11 @@ export function mustEnrol(settings: Settings, user: Pick<typeof users.$inferSele
 
 /** What a session that must enrol may still call: its own session, signing out, and the enrolment. */
 const ENROLMENT_ROUTES = new Set([
-  'GET /auth/session', 'DELETE /auth/session', 'GET /auth/two-factor', 'POST /auth/two-factor', 'POST /auth/two-factor/confirm',
+  'GET /auth/session',
+  'DELETE /auth/session',
+  'GET /auth/two-factor',
+  'POST /auth/two-factor',
+  'POST /auth/two-factor/confirm',
 ]);
 
 /** Called by authenticate for a session that must enrol: anything but the enrolment calls is a 403. */
@@ -33,9 +37,13 @@ export function refuseUntilEnrolled(method: string, path: string): void {
 }
 
 /** For `GET /auth/session`: the same rule, read for the caller's session. */
-export async function enrolmentRequiredFor(db: PooledDb, org: typeof organizations.$inferSelect, user: typeof users.$inferSelect, sessionId: string): Promise<boolean> {
+export async function enrolmentRequiredFor(
+  db: PooledDb,
+  org: typeof organizations.$inferSelect,
+  user: typeof users.$inferSelect,
+  sessionId: string,
+): Promise<boolean> {
   if (!requiresTwoFactor(org.settings) || user.otp_app_enabled) return false;
   const [s] = await db.select({ sign_in_method: sessions.sign_in_method }).from(sessions).where(eq(sessions.id, sessionId)).limit(1);
   return s ? mustEnrol(org.settings, user, s) : false;
 }
-

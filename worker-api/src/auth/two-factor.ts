@@ -81,7 +81,9 @@ export async function useTotpCode(db: PooledDb, secretKey: string, user: UserRow
   const secret = await openTotpSecret(user.otp_secret_encrypted, user.id, secretKey);
   const step = await verifyTotp(secret, code, { lastUsedStep: user.otp_last_step });
   if (step === null) return false;
-  const won = await db.update(users).set({ otp_last_step: step })
+  const won = await db
+    .update(users)
+    .set({ otp_last_step: step })
     .where(and(eq(users.id, user.id), or(isNull(users.otp_last_step), lt(users.otp_last_step, step))))
     .returning({ id: users.id });
   return won.length === 1;
@@ -90,7 +92,9 @@ export async function useTotpCode(db: PooledDb, secretKey: string, user: UserRow
 /** Uses up a recovery code: removed from the stored hashes in one statement, so it works once. */
 export async function useRecoveryCode(db: PooledDb, userId: string, code: string): Promise<boolean> {
   const hash = await recoveryHash(code);
-  const won = await db.update(users).set({ otp_recovery_hashes: sql`${users.otp_recovery_hashes} - ${hash}::text` })
+  const won = await db
+    .update(users)
+    .set({ otp_recovery_hashes: sql`${users.otp_recovery_hashes} - ${hash}::text` })
     .where(and(eq(users.id, userId), sql`${users.otp_recovery_hashes} @> jsonb_build_array(${hash}::text)`))
     .returning({ id: users.id });
   return won.length === 1;
@@ -111,6 +115,10 @@ export async function codeGate(c: Context<AppEnv>, userId: string): Promise<Resp
 }
 
 export const wrongCode = (field: 'code' | 'recovery_code') =>
-  new ApiError('invalid_attribute', field === 'code'
-    ? 'code: is not the current code of your authenticator app (or was used already).'
-    : 'recovery_code: is not one of your unused recovery codes.', { source: { pointer: `/${field}` } });
+  new ApiError(
+    'invalid_attribute',
+    field === 'code'
+      ? 'code: is not the current code of your authenticator app (or was used already).'
+      : 'recovery_code: is not one of your unused recovery codes.',
+    { source: { pointer: `/${field}` } },
+  );

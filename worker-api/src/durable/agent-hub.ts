@@ -1,8 +1,13 @@
 import { DurableObject } from 'cloudflare:workers';
 import postgres from 'postgres';
 import {
-  AGENT_CLOSE_REFUSED, AGENT_CLOSE_REPLACED, AGENT_STALE_MS,
-  type AgentDatasource, type FailureKind, type FromAgent, type ToAgent,
+  AGENT_CLOSE_REFUSED,
+  AGENT_CLOSE_REPLACED,
+  AGENT_STALE_MS,
+  type AgentDatasource,
+  type FailureKind,
+  type FromAgent,
+  type ToAgent,
 } from '@cairn/core/agent-protocol';
 import type { Env } from '../env.ts';
 
@@ -70,14 +75,19 @@ export class AgentHub extends DurableObject<Env> {
 
   private db(): postgres.Sql {
     return (this.sql ??= postgres(this.env.HYPERDRIVE.connectionString, {
-      max: 1, fetch_types: false, idle_timeout: 30, onnotice: () => {}, connection: { application_name: 'cairn-agent-hub' },
+      max: 1,
+      fetch_types: false,
+      idle_timeout: 30,
+      onnotice: () => {},
+      connection: { application_name: 'cairn-agent-hub' },
     }));
   }
 
   private async record(row: string, set: { connected?: boolean; version?: string | null; address?: string | null; active_queries?: number }) {
     const sql = this.db();
-    await sql`update datasource_agents set ${sql(set as Record<string, unknown>)} where id = ${row}`
-      .catch((err) => console.error(`agent-hub: recording the state of ${row} failed`, err));
+    await sql`update datasource_agents set ${sql(set as Record<string, unknown>)} where id = ${row}`.catch((err) =>
+      console.error(`agent-hub: recording the state of ${row} failed`, err),
+    );
   }
 
   private socket(): WebSocket | null {
@@ -101,8 +111,11 @@ export class AgentHub extends DurableObject<Env> {
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
     const attachment: Attachment = {
-      row, name: request.headers.get('x-cairn-agent-name') ?? 'agent', address: request.headers.get('x-cairn-agent-address'),
-      version: null, connectedAt: Date.now(),
+      row,
+      name: request.headers.get('x-cairn-agent-name') ?? 'agent',
+      address: request.headers.get('x-cairn-agent-address'),
+      version: null,
+      connectedAt: Date.now(),
     };
     server.serializeAttachment(attachment);
     this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -245,7 +258,14 @@ export class AgentHub extends DurableObject<Env> {
   async next(id: string): Promise<QueryFrame[]> {
     const q = this.queries.get(id);
     if (!q) {
-      return [{ t: 'error', id, kind: 'connection_error', message: 'The agent\'s connection was reset while the query ran (the server holding it restarted); the query was lost.' }];
+      return [
+        {
+          t: 'error',
+          id,
+          kind: 'connection_error',
+          message: "The agent's connection was reset while the query ran (the server holding it restarted); the query was lost.",
+        },
+      ];
     }
     if (!q.frames.length) {
       await new Promise<void>((resolve) => {
@@ -284,7 +304,14 @@ export class AgentHub extends DurableObject<Env> {
         this.calls.delete(id);
         resolve({ ok: false, kind: 'connection_error', message: `The agent ${label} did not answer within ${CALL_WAIT_MS / 1000} s.` });
       }, CALL_WAIT_MS);
-      this.calls.set(id, { ws, parts: [], resolve: (v) => { clearTimeout(timer); resolve(v); } });
+      this.calls.set(id, {
+        ws,
+        parts: [],
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+      });
       this.send(ws, kind === 'test' ? { t: 'test', id, ds } : { t: 'schema', id, ds, opts });
     });
   }

@@ -1,8 +1,15 @@
 import { DurableObject } from 'cloudflare:workers';
 import postgres from 'postgres';
 import {
-  QUERY_CONTROLS, dialectOf, newId, resolveDashboardTimeZone,
-  type FilterDefinition, type InputParameters, type SnippetDefinition, type SqlContext, type TimeZoneConfig,
+  QUERY_CONTROLS,
+  dialectOf,
+  newId,
+  resolveDashboardTimeZone,
+  type FilterDefinition,
+  type InputParameters,
+  type SnippetDefinition,
+  type SqlContext,
+  type TimeZoneConfig,
 } from '@cairn/core';
 import type { Env } from '../env.ts';
 import { isStale } from '../engine/staleness.ts';
@@ -125,7 +132,11 @@ export class DashboardStatus extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = postgres(env.HYPERDRIVE.connectionString, {
-      max: 3, fetch_types: false, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'cairn-status' },
+      max: 3,
+      fetch_types: false,
+      idle_timeout: 60,
+      onnotice: () => {},
+      connection: { application_name: 'cairn-status' },
     });
   }
 
@@ -143,10 +154,19 @@ export class DashboardStatus extends DurableObject<Env> {
     if (this.snapshot && Date.now() - this.snapshot.at < SNAPSHOT_MS && !req.refresh && !force) return this.snapshot;
     this.loading ??= (async () => {
       try {
-        const rows = await this.sql<{
-          kind: 'report' | 'filter'; id: string; datasource_id: string; database_type: string; sql_query: string;
-          refresh: number; anchor: string | null; max_concurrent: number; data_time_zone: string;
-        }[]>`
+        const rows = await this.sql<
+          {
+            kind: 'report' | 'filter';
+            id: string;
+            datasource_id: string;
+            database_type: string;
+            sql_query: string;
+            refresh: number;
+            anchor: string | null;
+            max_concurrent: number;
+            data_time_zone: string;
+          }[]
+        >`
           select 'report' as kind, r.id, r.datasource_id, ds.database_type, r.sql_query,
                  coalesce(r.data_refresh_rate, d.data_refresh_rate) as refresh,
                  coalesce(r.data_refresh_anchor_time, d.data_refresh_anchor_time) as anchor, ds.max_concurrent_executions as max_concurrent,
@@ -165,7 +185,9 @@ export class DashboardStatus extends DurableObject<Env> {
           select f.variable_name, f.control_type, f.value_type, f.allowed_aggregations, f.default_values
             from dashboard_filters df join filters f on f.id = df.filter_id
            where df.dashboard_id = ${req.dashboardId} and df.organization_id = ${req.organizationId}`;
-        const [dash] = await this.sql<{ name: string; time_zone_config: TimeZoneConfig; filters_configuration: { aggregation_options?: string[] }; org_tz: string }[]>`
+        const [dash] = await this.sql<
+          { name: string; time_zone_config: TimeZoneConfig; filters_configuration: { aggregation_options?: string[] }; org_tz: string }[]
+        >`
           select d.name, d.time_zone_config, d.filters_configuration, o.time_zone as org_tz
             from dashboards d join organizations o on o.id = d.organization_id
            where d.id = ${req.dashboardId} and d.organization_id = ${req.organizationId}`;
@@ -180,8 +202,14 @@ export class DashboardStatus extends DurableObject<Env> {
           organizationTimeZone: dash?.org_tz ?? 'UTC',
           aggregationOptions: dash?.filters_configuration?.aggregation_options ?? null,
           sources: rows.map((r) => ({
-            id: r.id, kind: r.kind, datasourceId: r.datasource_id, sql: r.sql_query, refreshMinutes: Number(r.refresh ?? 1440), anchor: r.anchor,
-            dialect: dialectOf(r.database_type) ?? 'postgres', dataTimeZone: r.data_time_zone ?? 'UTC',
+            id: r.id,
+            kind: r.kind,
+            datasourceId: r.datasource_id,
+            sql: r.sql_query,
+            refreshMinutes: Number(r.refresh ?? 1440),
+            anchor: r.anchor,
+            dialect: dialectOf(r.database_type) ?? 'postgres',
+            dataTimeZone: r.data_time_zone ?? 'UTC',
             maxConcurrent: Number(r.max_concurrent ?? 20),
           })),
         };
@@ -210,7 +238,12 @@ export class DashboardStatus extends DurableObject<Env> {
     const { slot, error } = await this.slotFor(source, snap, req, opts.refresh ?? false);
     if (slot?.inFlight && opts.waitMs) {
       let timer: ReturnType<typeof setTimeout> | null = null;
-      await Promise.race([slot.inFlight, new Promise<void>((r) => { timer = setTimeout(r, Math.min(opts.waitMs!, MAX_WAIT_MS)); })]);
+      await Promise.race([
+        slot.inFlight,
+        new Promise<void>((r) => {
+          timer = setTimeout(r, Math.min(opts.waitMs!, MAX_WAIT_MS));
+        }),
+      ]);
       if (timer) clearTimeout(timer);
     }
     return {
@@ -240,14 +273,23 @@ export class DashboardStatus extends DurableObject<Env> {
     let value: Compiled | { error: NonNullable<StatusEntry['error']> };
     try {
       value = await compileIdentified(source.datasourceId, {
-        sql: source.sql, dialect: source.dialect, filters: snap.filters, parameters: req.parameters,
-        dataTimeZone: source.dataTimeZone, aggregationOptions: snap.aggregationOptions, snippets: snap.snippets,
-        timeZone: resolveDashboardTimeZone({ config: snap.timeZoneConfig, requested: req.parameters.tz ?? null, organizationTimeZone: snap.organizationTimeZone }),
+        sql: source.sql,
+        dialect: source.dialect,
+        filters: snap.filters,
+        parameters: req.parameters,
+        dataTimeZone: source.dataTimeZone,
+        aggregationOptions: snap.aggregationOptions,
+        snippets: snap.snippets,
+        timeZone: resolveDashboardTimeZone({
+          config: snap.timeZoneConfig,
+          requested: req.parameters.tz ?? null,
+          organizationTimeZone: snap.organizationTimeZone,
+        }),
         context: { ...req.context, dashboardName: snap.dashboardName, dashboardId: req.dashboardId },
       });
     } catch (err) {
       const e = err as { code?: string; message: string };
-      value = { error: { code: e.code === 'invalid_attribute' ? 'invalid_sql' : e.code ?? 'invalid_sql', message: e.message } };
+      value = { error: { code: e.code === 'invalid_attribute' ? 'invalid_sql' : (e.code ?? 'invalid_sql'), message: e.message } };
     }
     if (this.compiledCache.size >= DashboardStatus.MAX_SLOTS) this.compiledCache.clear();
     this.compiledCache.set(key, { at: snap.at, value });
@@ -284,7 +326,13 @@ export class DashboardStatus extends DurableObject<Env> {
   private async adoptStored(slot: Slot, organizationId: string) {
     const found = await latestResult(this.query, organizationId, slot.paramsHash);
     if (found) {
-      Object.assign(slot, { executionId: found.executionId, executionStatus: 'success', dataKey: found.dataKey, rowCount: found.rowCount, dataTimestamp: found.dataTimestamp });
+      Object.assign(slot, {
+        executionId: found.executionId,
+        executionStatus: 'success',
+        dataKey: found.dataKey,
+        rowCount: found.rowCount,
+        dataTimestamp: found.dataTimestamp,
+      });
     }
   }
 
@@ -295,16 +343,28 @@ export class DashboardStatus extends DurableObject<Env> {
     slot.error = null;
     // The row first: callers of slotFor wait for it before they see the id (slot.recorded).
     const insert = recordExecution(this.query, {
-      id, organizationId: req.organizationId, datasourceId: source.datasourceId, type: source.kind === 'report' ? 'sql_query' : 'sql_filter',
+      id,
+      organizationId: req.organizationId,
+      datasourceId: source.datasourceId,
+      type: source.kind === 'report' ? 'sql_query' : 'sql_filter',
       source: source.kind === 'report' ? { report_id: source.id } : { filter_id: source.id },
-      sql: source.sql, parameters: req.parameters, paramsHash: slot.paramsHash, createdBy: req.actor,
+      sql: source.sql,
+      parameters: req.parameters,
+      paramsHash: slot.paramsHash,
+      createdBy: req.actor,
     }).then(() => undefined);
-    const recorded: Promise<void> = insert.catch(() => {}).finally(() => {
-      if (slot.recorded === recorded) slot.recorded = null;
-    });
+    const recorded: Promise<void> = insert
+      .catch(() => {})
+      .finally(() => {
+        if (slot.recorded === recorded) slot.recorded = null;
+      });
     slot.recorded = recorded;
     const run = async () => {
-      const job = queryJob({ executionId: id, organizationId: req.organizationId, datasourceId: source.datasourceId, maxConcurrent: source.maxConcurrent }, compiled, slot.paramsHash);
+      const job = queryJob(
+        { executionId: id, organizationId: req.organizationId, datasourceId: source.datasourceId, maxConcurrent: source.maxConcurrent },
+        compiled,
+        slot.paramsHash,
+      );
       await insert;
       // Ends early with internal_error if the run's lease runs out (its runtime died: engine/lease.ts).
       const out = await dispatch({ env: this.env }, job, this.query);

@@ -52,7 +52,11 @@ export class DatasourceGate extends DurableObject<Env> {
 
   private pool(_kind: 'writes'): postgres.Sql {
     return (this.writes ??= postgres(this.env.HYPERDRIVE.connectionString, {
-      max: 4, fetch_types: false, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'cairn-gate' },
+      max: 4,
+      fetch_types: false,
+      idle_timeout: 60,
+      onnotice: () => {},
+      connection: { application_name: 'cairn-gate' },
     }));
   }
 
@@ -68,7 +72,13 @@ export class DatasourceGate extends DurableObject<Env> {
         this.queue.push({ executionId: job.executionId, start: () => resolve(true), abandon: () => resolve(false) });
       });
       if (!started) {
-        const out: ExecutionOutcome = { executionId: job.executionId, status: 'cancelled', dataKey: null, rowCount: 0, errorMessage: 'Cancelled while waiting.' };
+        const out: ExecutionOutcome = {
+          executionId: job.executionId,
+          status: 'cancelled',
+          dataKey: null,
+          rowCount: 0,
+          errorMessage: 'Cancelled while waiting.',
+        };
         await this.followUp(job, out);
         return out;
       }
@@ -96,8 +106,9 @@ export class DatasourceGate extends DurableObject<Env> {
   /** Alert evaluation and e-mail after the slot is free; its failure never changes the execution's outcome. */
   private async followUp(job: ExecutionJob, outcome: ExecutionOutcome) {
     if (!job.followUp) return;
-    await afterJob({ env: this.env, sql: this.pool('writes') }, job, outcome)
-      .catch((err) => console.error(`gate: follow-up of execution ${job.executionId} failed`, err));
+    await afterJob({ env: this.env, sql: this.pool('writes') }, job, outcome).catch((err) =>
+      console.error(`gate: follow-up of execution ${job.executionId} failed`, err),
+    );
   }
 
   /**
@@ -120,7 +131,10 @@ export class DatasourceGate extends DurableObject<Env> {
     if (slot.handle && slot.ds) {
       const policy = targetPolicy(this.env, (text) => this.pool('writes').unsafe(text));
       const connector = await connectorFor(slot.ds, {
-        secretKey: this.env.SECRET_KEY, sampleDb: this.env.SAMPLE_DB, policy, agentHub: this.env.AGENT_HUB,
+        secretKey: this.env.SECRET_KEY,
+        sampleDb: this.env.SAMPLE_DB,
+        policy,
+        agentHub: this.env.AGENT_HUB,
         sshKey: sshKeyFromSql(this.pool('writes'), this.env.SECRET_KEY),
       });
       await connector.cancel(slot.handle).catch((err) => console.error(`gate: cancelling ${executionId} failed`, err));
@@ -142,8 +156,9 @@ export class DatasourceGate extends DurableObject<Env> {
         return;
       }
       const sql = this.pool('writes');
-      renewLeases((text, params) => sql.unsafe(text, params as never[]), ids, leaseMsOf(this.env))
-        .catch((err) => console.error('gate: renewing leases failed', err));
+      renewLeases((text, params) => sql.unsafe(text, params as never[]), ids, leaseMsOf(this.env)).catch((err) =>
+        console.error('gate: renewing leases failed', err),
+      );
     }, renewEveryMs(this.env));
   }
 

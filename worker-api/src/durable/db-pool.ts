@@ -54,10 +54,12 @@ export class DbPool extends DurableObject<Env> {
       return s.running;
     }
     // The read under way may have started before this call: wait for the one after it.
-    s.next ??= s.running.catch(() => {}).then(() => {
-      s.next = null;
-      return this.orgVersion(organizationId);
-    });
+    s.next ??= s.running
+      .catch(() => {})
+      .then(() => {
+        s.next = null;
+        return this.orgVersion(organizationId);
+      });
     return s.next;
   }
 

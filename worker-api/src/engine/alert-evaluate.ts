@@ -5,7 +5,10 @@ export type EmailCondition = 'triggered' | 'changed' | 'all';
 export type AlertResultStatus = 'ok' | 'alert_triggered' | 'alert_error' | 'query_error' | 'internal_error' | 'internal_timeout' | 'cancelled';
 
 const WORDS: Record<Exclude<TriggerCondition, 'has_results' | 'no_results'>, string> = {
-  greater_than: 'greater than', lower_than: 'lower than', equal: 'equal to', not_equal: 'not equal to',
+  greater_than: 'greater than',
+  lower_than: 'lower than',
+  equal: 'equal to',
+  not_equal: 'not equal to',
 };
 
 /**
@@ -15,7 +18,9 @@ const WORDS: Record<Exclude<TriggerCondition, 'has_results' | 'no_results'>, str
  * alert_error, with a message saying what came back.
  */
 export function evaluateTrigger(
-  condition: TriggerCondition, triggerValue: number | null, result: { rowCount: number; firstRow: unknown[] | null },
+  condition: TriggerCondition,
+  triggerValue: number | null,
+  result: { rowCount: number; firstRow: unknown[] | null },
 ): { status: 'ok' | 'alert_triggered' | 'alert_error'; message: string | null } {
   if (condition === 'has_results') return { status: result.rowCount > 0 ? 'alert_triggered' : 'ok', message: null };
   if (condition === 'no_results') return { status: result.rowCount === 0 ? 'alert_triggered' : 'ok', message: null };
@@ -32,22 +37,30 @@ export function evaluateTrigger(
   if (!Number.isFinite(value)) {
     return error(`The query returned ${JSON.stringify(cell)}, which is not a number to compare with ${triggerValue}.`);
   }
-  const hit = condition === 'greater_than' ? value > triggerValue
-    : condition === 'lower_than' ? value < triggerValue
-      : condition === 'equal' ? value === triggerValue
-        : value !== triggerValue;
+  const hit =
+    condition === 'greater_than'
+      ? value > triggerValue
+      : condition === 'lower_than'
+        ? value < triggerValue
+        : condition === 'equal'
+          ? value === triggerValue
+          : value !== triggerValue;
   return { status: hit ? 'alert_triggered' : 'ok', message: hit ? `The value ${value} is ${WORDS[condition]} ${triggerValue}.` : null };
 }
 
 /** The alert result status of an execution that did not succeed. */
 export function resultStatusOf(status: Exclude<FinalStatus, 'success'>): AlertResultStatus {
   switch (status) {
-    case 'query_error': return 'query_error';
+    case 'query_error':
+      return 'query_error';
     // A statement timeout is the run taking too long, like the overall guard.
     case 'timed_out':
-    case 'internal_timeout': return 'internal_timeout';
-    case 'cancelled': return 'cancelled';
-    default: return 'internal_error';
+    case 'internal_timeout':
+      return 'internal_timeout';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'internal_error';
   }
 }
 
@@ -59,7 +72,11 @@ const isErrorStatus = (s: AlertResultStatus) => s === 'alert_error' || s === 'qu
  * previous run counts as ok, so the first trigger is news); all: every evaluated run — and
  * `error_emails` for runs that could not be evaluated. Cancelled runs send nothing.
  */
-export function mailDue(status: AlertResultStatus, condition: EmailCondition, previousEvaluated: 'ok' | 'alert_triggered' | null): 'recipients' | 'errors' | null {
+export function mailDue(
+  status: AlertResultStatus,
+  condition: EmailCondition,
+  previousEvaluated: 'ok' | 'alert_triggered' | null,
+): 'recipients' | 'errors' | null {
   if (status === 'cancelled') return null;
   if (isErrorStatus(status)) return 'errors';
   if (condition === 'all') return 'recipients';

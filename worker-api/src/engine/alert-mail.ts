@@ -11,7 +11,15 @@ export const MAX_ATTACHMENT_RESULT_BYTES = 10 * 1024 * 1024;
 const PREVIEW_ROWS = 10;
 
 export interface AlertMailContent {
-  alert: { id: string; name: string; description: string | null; emails: string | null; cc_emails: string | null; bcc_emails: string | null; error_emails: string | null };
+  alert: {
+    id: string;
+    name: string;
+    description: string | null;
+    emails: string | null;
+    cc_emails: string | null;
+    bcc_emails: string | null;
+    error_emails: string | null;
+  };
   status: AlertResultStatus;
   /** The trigger's explanation, or the error. */
   detail: string | null;
@@ -35,7 +43,11 @@ const HEADLINE: Record<AlertResultStatus, string> = {
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const cellText = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-const list = (s: string | null) => (s ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+const list = (s: string | null) =>
+  (s ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 
 /**
  * The e-mail about one alert run: to emails/cc/bcc (`kind` recipients) or to error_emails (`kind`
@@ -65,11 +77,14 @@ export function alertMessage(c: AlertMailContent, kind: 'recipients' | 'errors')
   if (c.attachmentNote) lines.push('', c.attachmentNote);
   if (link) lines.push('', `Open the alert: ${link}`);
   const table = shown.length
-    ? `<table style="border-collapse: collapse;"><tr>${names.map((n) => `<th style="border: 1px solid #ccc; padding: 2px 6px;">${escapeHtml(n)}</th>`).join('')}</tr>${
-      shown.map((r) => `<tr>${r.map((v) => `<td style="border: 1px solid #ccc; padding: 2px 6px;">${escapeHtml(cellText(v))}</td>`).join('')}</tr>`).join('')
-    }</table>`
+    ? `<table style="border-collapse: collapse;"><tr>${names.map((n) => `<th style="border: 1px solid #ccc; padding: 2px 6px;">${escapeHtml(n)}</th>`).join('')}</tr>${shown
+        .map((r) => `<tr>${r.map((v) => `<td style="border: 1px solid #ccc; padding: 2px 6px;">${escapeHtml(cellText(v))}</td>`).join('')}</tr>`)
+        .join('')}</table>`
     : '';
-  const paragraphs = lines.join('\n').split('\n\n').map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`);
+  const paragraphs = lines
+    .join('\n')
+    .split('\n\n')
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`);
   const html = `<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #1f2933;">${
     shown.length ? paragraphs.filter((p) => !p.includes('\t')).join('') + table : paragraphs.join('')
   }</body></html>`;
@@ -88,15 +103,28 @@ export async function firstRows(sql: postgres.Sql, executionId: string, bucket: 
   return JSON.parse(`[${new TextDecoder().decode(row.data)}]`) as unknown[][];
 }
 
-const safeName = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 100) || 'alert';
+const safeName = (name: string) =>
+  name
+    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+    .trim()
+    .slice(0, 100) || 'alert';
 
 /** The result as the attachment attach_as asks for (csv or excel). */
 export async function resultAttachment(
-  sql: postgres.Sql, executionId: string, fields: ResultField[], attachAs: 'csv' | 'excel', name: string, bucket: ResultBucket,
+  sql: postgres.Sql,
+  executionId: string,
+  fields: ResultField[],
+  attachAs: 'csv' | 'excel',
+  name: string,
+  bucket: ResultBucket,
 ): Promise<Attachment> {
   const base = safeName(name);
   if (attachAs === 'csv') {
-    return { filename: `${base}.csv`, content: await collect(csvStream(fields, resultChunks(sql, executionId, bucket))), contentType: 'text/csv; charset=utf-8' };
+    return {
+      filename: `${base}.csv`,
+      content: await collect(csvStream(fields, resultChunks(sql, executionId, bucket))),
+      contentType: 'text/csv; charset=utf-8',
+    };
   }
   const sheets = [{ name: base, fields, chunks: resultChunks(sql, executionId, bucket) }];
   return { filename: `${base}.xlsx`, content: await collect(xlsxStream(sheets)) };

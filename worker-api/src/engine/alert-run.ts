@@ -28,14 +28,20 @@ const UNFINISHED = ['starting', 'running', 'waiting', 'scheduled'];
 export async function prepareAlertRun(sql: postgres.Sql, env: Env, alert: AlertRow, actor: string | null): Promise<ExecutionJob> {
   const org = alert.organization_id;
   const [ds] = await sql<DatasourceRow[]>`select * from datasources where id = ${alert.datasource_id} and organization_id = ${org}`;
-  if (!ds) throw new ApiError('invalid_state', 'The alert\'s datasource no longer exists.');
+  if (!ds) throw new ApiError('invalid_state', "The alert's datasource no longer exists.");
   // Fails with a 422 naming what is missing (no driver for the type, a disabled datasource, an SSH tunnel…).
   await connectorFor(ds, { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) });
   const snippets = await sql<SnippetDefinition[]>`select name, text, params from sql_snippets where organization_id = ${org}`;
   const [o] = await sql<{ tz: string }[]>`select time_zone as tz from organizations where id = ${org}`;
   const { compiled, paramsHash } = await compileIdentified(ds.id, {
-    sql: alert.sql_query, dialect: dialectOf(ds.database_type) ?? 'postgres', filters: [], parameters: {},
-    dataTimeZone: ds.data_time_zone, timeZone: o?.tz ?? 'UTC', snippets: [...snippets], context: {},
+    sql: alert.sql_query,
+    dialect: dialectOf(ds.database_type) ?? 'postgres',
+    filters: [],
+    parameters: {},
+    dataTimeZone: ds.data_time_zone,
+    timeZone: o?.tz ?? 'UTC',
+    snippets: [...snippets],
+    context: {},
   });
   const id = newId('execution');
   const claimed = await sql`
@@ -45,12 +51,22 @@ export async function prepareAlertRun(sql: postgres.Sql, env: Env, alert: AlertR
          select 1 from executions e where e.id = sql_alerts.running_execution_id and e.execution_status in ${sql(UNFINISHED)}))
     returning id`;
   if (!claimed.length) {
-    throw new ApiError('invalid_state', `The alert is already running (execution ${alert.running_execution_id ?? 'unknown'}); wait for it to finish or cancel it.`);
+    throw new ApiError(
+      'invalid_state',
+      `The alert is already running (execution ${alert.running_execution_id ?? 'unknown'}); wait for it to finish or cancel it.`,
+    );
   }
   try {
     await recordExecution((text, params) => sql.unsafe(text, params as never[]), {
-      id, organizationId: org, datasourceId: ds.id, type: 'sql_alert', source: { sql_alert_id: alert.id },
-      sql: alert.sql_query, parameters: {}, paramsHash, createdBy: actor,
+      id,
+      organizationId: org,
+      datasourceId: ds.id,
+      type: 'sql_alert',
+      source: { sql_alert_id: alert.id },
+      sql: alert.sql_query,
+      parameters: {},
+      paramsHash,
+      createdBy: actor,
     });
   } catch (err) {
     await sql`update sql_alerts set running_execution_id = null where id = ${alert.id} and running_execution_id = ${id}`;
@@ -74,20 +90,42 @@ async function evaluate(sql: postgres.Sql, env: Env, alert: AlertRow, outcome: E
   if (outcome.status !== 'success') {
     return { status: resultStatusOf(outcome.status), detail: outcome.errorMessage, fields: [], preview: [], sizeInBytes: 0 };
   }
-  const [r] = await sql<{ fields: ResultField[]; size: number }[]>`select fields, size_in_bytes::float8 as size from results where execution_id = ${outcome.executionId}`;
+  const [r] = await sql<
+    { fields: ResultField[]; size: number }[]
+  >`select fields, size_in_bytes::float8 as size from results where execution_id = ${outcome.executionId}`;
   const preview = outcome.rowCount > 0 ? await firstRows(sql, outcome.executionId, env.RESULTS) : [];
-  const verdict = evaluateTrigger(alert.trigger_condition as TriggerCondition, alert.trigger_value, { rowCount: outcome.rowCount, firstRow: preview[0] ?? null });
+  const verdict = evaluateTrigger(alert.trigger_condition as TriggerCondition, alert.trigger_value, {
+    rowCount: outcome.rowCount,
+    firstRow: preview[0] ?? null,
+  });
   return { status: verdict.status, detail: verdict.message, fields: r?.fields ?? [], preview, sizeInBytes: r?.size ?? 0 };
 }
 
 /** The message of a due e-mail, with the result attached when attach_as asks for it and the result is not too large. */
-async function buildMail(sql: postgres.Sql, env: Env, alert: AlertRow, ev: Evaluated, rowCount: number, outcome: ExecutionOutcome, due: 'recipients' | 'errors'): Promise<MailMessage | null> {
+async function buildMail(
+  sql: postgres.Sql,
+  env: Env,
+  alert: AlertRow,
+  ev: Evaluated,
+  rowCount: number,
+  outcome: ExecutionOutcome,
+  due: 'recipients' | 'errors',
+): Promise<MailMessage | null> {
   const attach = due === 'recipients' && alert.attach_as && rowCount > 0 && ev.fields.length > 0;
   const tooLarge = attach && ev.sizeInBytes > MAX_ATTACHMENT_RESULT_BYTES;
-  const message = alertMessage({
-    alert, status: ev.status, detail: ev.detail, rowCount, fields: ev.fields, preview: ev.preview, appUrl: env.APP_URL,
-    attachmentNote: tooLarge ? `The result (${Math.round(ev.sizeInBytes / 1048576)} MB) is too large to attach.` : null,
-  }, due);
+  const message = alertMessage(
+    {
+      alert,
+      status: ev.status,
+      detail: ev.detail,
+      rowCount,
+      fields: ev.fields,
+      preview: ev.preview,
+      appUrl: env.APP_URL,
+      attachmentNote: tooLarge ? `The result (${Math.round(ev.sizeInBytes / 1048576)} MB) is too large to attach.` : null,
+    },
+    due,
+  );
   if (message && attach && !tooLarge) {
     message.attachments = [await resultAttachment(sql, outcome.executionId, ev.fields, alert.attach_as!, alert.name, env.RESULTS)];
   }
@@ -146,8 +184,16 @@ export async function recordFailedStart(deps: { env: Env; sql: postgres.Sql }, a
   const e = err as { code?: string; message?: string };
   const status = e.code === 'query_error' || e.code === 'invalid_attribute' ? 'query_error' : 'internal_error';
   const job: ExecutionJob = {
-    executionId: '', organizationId: alert.organization_id, datasourceId: alert.datasource_id, text: '', values: [], paramsHash: '',
-    maxConcurrent: 1, sessionTimeZone: 'UTC', resultTimeZone: 'UTC', followUp: { kind: 'sql_alert', alertId: alert.id, sqlText: alert.sql_query },
+    executionId: '',
+    organizationId: alert.organization_id,
+    datasourceId: alert.datasource_id,
+    text: '',
+    values: [],
+    paramsHash: '',
+    maxConcurrent: 1,
+    sessionTimeZone: 'UTC',
+    resultTimeZone: 'UTC',
+    followUp: { kind: 'sql_alert', alertId: alert.id, sqlText: alert.sql_query },
   };
   await finishAlertRun(deps, job, { executionId: '', status, dataKey: null, rowCount: 0, errorMessage: e.message ?? String(err), durationMs: 0 });
 }

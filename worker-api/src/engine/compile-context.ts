@@ -16,13 +16,18 @@ export interface CompileExtras {
 /** The caller as the built-in snippets see them: a signed-in user's e-mail, names and role; NULL for API keys. */
 export async function principalContext(ctx: ServiceContext): Promise<Pick<SqlContext, 'userEmail' | 'userFirstname' | 'userLastname' | 'userRole'>> {
   if (ctx.principal.kind !== 'user') return {};
-  const [u] = await ctx.db.select({ email: users.email, firstname: users.firstname, lastname: users.lastname, role: users.role })
-    .from(users).where(eq(users.id, ctx.principal.userId)).limit(1);
+  const [u] = await ctx.db
+    .select({ email: users.email, firstname: users.firstname, lastname: users.lastname, role: users.role })
+    .from(users)
+    .where(eq(users.id, ctx.principal.userId))
+    .limit(1);
   return u ? { userEmail: u.email, userFirstname: u.firstname, userLastname: u.lastname, userRole: u.role } : {};
 }
 
 async function organizationSnippets(ctx: ServiceContext): Promise<SnippetDefinition[]> {
-  const rows = await ctx.db.select({ name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
+  const rows = await ctx.db
+    .select({ name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params })
+    .from(sqlSnippets)
     .where(eq(sqlSnippets.organization_id, ctx.principal.organizationId));
   return rows;
 }
@@ -35,7 +40,11 @@ export async function compileExtras(ctx: ServiceContext, dashboard: DashboardRow
   const [snippets, who, [org]] = await Promise.all([
     organizationSnippets(ctx),
     principalContext(ctx),
-    ctx.db.select({ tz: organizations.time_zone }).from(organizations).where(and(eq(organizations.id, ctx.principal.organizationId))).limit(1),
+    ctx.db
+      .select({ tz: organizations.time_zone })
+      .from(organizations)
+      .where(and(eq(organizations.id, ctx.principal.organizationId)))
+      .limit(1),
   ]);
   const timeZone = resolveDashboardTimeZone({
     config: dashboard?.time_zone_config ?? { type: 'input' },

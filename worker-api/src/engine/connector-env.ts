@@ -9,7 +9,10 @@ import { sshKeyFromDb } from './ssh-key.ts';
 /** The connector environment of a request: its secret key, the sample database, waitUntil. */
 export function connectorEnv(ctx: ServiceContext): ConnectorEnv {
   return {
-    secretKey: ctx.env.SECRET_KEY, sampleDb: ctx.env.SAMPLE_DB, closer: (close) => ctx.waitUntil(close()), policy: targetPolicy(ctx.env),
+    secretKey: ctx.env.SECRET_KEY,
+    sampleDb: ctx.env.SAMPLE_DB,
+    closer: (close) => ctx.waitUntil(close()),
+    policy: targetPolicy(ctx.env),
     agentHub: ctx.env.AGENT_HUB,
     sshKey: sshKeyFromDb(ctx.db, ctx.env.SECRET_KEY),
   };
@@ -18,7 +21,9 @@ export function connectorEnv(ctx: ServiceContext): ConnectorEnv {
 /** The enabled agents among `ids` in the caller's organization, by name (what an agent datasource runs through). */
 export async function agentRefs(ctx: ServiceContext, ids: string[]): Promise<AgentRef[]> {
   if (!ids.length) return [];
-  return ctx.db.select({ id: datasourceAgents.id, name: datasourceAgents.name }).from(datasourceAgents)
+  return ctx.db
+    .select({ id: datasourceAgents.id, name: datasourceAgents.name })
+    .from(datasourceAgents)
     .where(and(inArray(datasourceAgents.id, ids), eq(datasourceAgents.organization_id, ctx.principal.organizationId), eq(datasourceAgents.enabled, true)))
     .orderBy(asc(datasourceAgents.name), asc(datasourceAgents.id));
 }

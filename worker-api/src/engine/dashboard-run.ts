@@ -51,7 +51,9 @@ export async function statusRequest(ctx: ServiceContext, dashboardId: string, pa
 
 /** The dashboard's filters in their order on it (the rules of resources/filters/rules.ts read them). */
 export async function dashboardFilterRows(ctx: ServiceContext, dashboardId: string): Promise<FilterRow[]> {
-  const rows = await ctx.db.select({ f: filters }).from(dashboardFilters)
+  const rows = await ctx.db
+    .select({ f: filters })
+    .from(dashboardFilters)
     .innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
     .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
     .orderBy(asc(dashboardFilters.position), asc(filters.id));
@@ -121,5 +123,6 @@ async function callerContext(ctx: ServiceContext) {
 /** A data access token for a data key of the caller's organization (one signature per key and minute). */
 export function dataTokenFor(ctx: ServiceContext, dataKey: string): Promise<string> {
   return remembered(tokens, `${ctx.env.REGION}:${ctx.principal.organizationId}:${dataKey}`, TOKEN_REUSE_MS, () =>
-    signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: dataKey, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET));
+    signDataToken({ kind: 'data', org: ctx.principal.organizationId, key: dataKey, region: ctx.env.REGION }, ctx.env.DATA_TOKEN_SECRET),
+  );
 }

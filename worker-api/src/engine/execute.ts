@@ -1,8 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import {
-  dialectOf, ApiError,
-  type FilterDefinition, type InputParameters,
-} from '@cairn/core';
+import { dialectOf, ApiError, type FilterDefinition, type InputParameters } from '@cairn/core';
 import { datasources, type dashboards } from '@cairn/db';
 import type { ServiceContext } from '../lib/context.ts';
 import type { ExecutionJob, ExecutionOutcome } from './job.ts';
@@ -15,10 +12,7 @@ import { compileIdentified } from './identity.ts';
 import { latestResult, queryJob, recordExecution, type ExecutionType } from './execution-row.ts';
 import { datasourceGateStub } from '../durable/stubs.ts';
 
-;
-
 type DatasourceRow = typeof datasources.$inferSelect;
-;
 
 export interface ExecutionInput {
   datasourceId: string;
@@ -36,8 +30,11 @@ export interface ExecutionInput {
 }
 
 export async function loadDatasource(ctx: ServiceContext, id: string): Promise<DatasourceRow> {
-  const [ds] = await ctx.db.select().from(datasources)
-    .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId))).limit(1);
+  const [ds] = await ctx.db
+    .select()
+    .from(datasources)
+    .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!ds) throw new ApiError('invalid_relationship', 'The datasource no longer exists.');
   return ds;
 }
@@ -45,9 +42,15 @@ export async function loadDatasource(ctx: ServiceContext, id: string): Promise<D
 /** Compiles the SQL for the datasource's dialect and hashes what identifies its result. */
 export async function compileFor(ds: DatasourceRow, input: ExecutionInput) {
   return compileIdentified(ds.id, {
-    sql: input.sql, dialect: dialectOf(ds.database_type) ?? 'postgres', filters: input.filters, parameters: input.parameters,
-    dataTimeZone: ds.data_time_zone, timeZone: input.extras?.timeZone ?? null, aggregationOptions: input.extras?.aggregationOptions ?? null,
-    snippets: input.extras?.snippets ?? [], context: input.extras?.context ?? null,
+    sql: input.sql,
+    dialect: dialectOf(ds.database_type) ?? 'postgres',
+    filters: input.filters,
+    parameters: input.parameters,
+    dataTimeZone: ds.data_time_zone,
+    timeZone: input.extras?.timeZone ?? null,
+    aggregationOptions: input.extras?.aggregationOptions ?? null,
+    snippets: input.extras?.snippets ?? [],
+    context: input.extras?.context ?? null,
   });
 }
 
@@ -70,19 +73,32 @@ type Compiled = { text: string; values: unknown[]; sessionTimeZone: string; time
 
 /** Records a new execution (status starting) and returns the job for the datasource's gate. */
 export async function createExecution(
-  ctx: ServiceContext, ds: DatasourceRow, input: ExecutionInput, compiled: Compiled, paramsHash: string,
+  ctx: ServiceContext,
+  ds: DatasourceRow,
+  input: ExecutionInput,
+  compiled: Compiled,
+  paramsHash: string,
 ): Promise<ExecutionJob> {
   await assertRunnable(ctx, ds);
   const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;
   const id = await recordExecution(poolStatement(ctx.env), {
-    organizationId: ctx.principal.organizationId, datasourceId: ds.id, type: input.executionType, source: input.source,
-    sql: input.sql, parameters: input.parameters, paramsHash, createdBy: actor,
+    organizationId: ctx.principal.organizationId,
+    datasourceId: ds.id,
+    type: input.executionType,
+    source: input.source,
+    sql: input.sql,
+    parameters: input.parameters,
+    paramsHash,
+    createdBy: actor,
   });
-  return queryJob({ executionId: id, organizationId: ctx.principal.organizationId, datasourceId: ds.id, maxConcurrent: ds.max_concurrent_executions }, compiled, paramsHash);
+  return queryJob(
+    { executionId: id, organizationId: ctx.principal.organizationId, datasourceId: ds.id, maxConcurrent: ds.max_concurrent_executions },
+    compiled,
+    paramsHash,
+  );
 }
 
-export const gateOf = (ctx: Pick<ServiceContext, 'env'>, datasourceId: string) =>
-  datasourceGateStub(ctx.env, datasourceId);
+export const gateOf = (ctx: Pick<ServiceContext, 'env'>, datasourceId: string) => datasourceGateStub(ctx.env, datasourceId);
 
 /**
  * Hands the job to its datasource's gate; the promise settles when the execution ends, or when its
@@ -110,21 +126,23 @@ export interface QueryOutcome {
  */
 export async function executeQuery(ctx: ServiceContext, input: ExecutionInput & { freshMinutes: number }): Promise<QueryOutcome> {
   const ds = await loadDatasource(ctx, input.datasourceId);
-  const extras = input.extras ?? await compileExtras(ctx, input.dashboard ?? null, input.parameters);
+  const extras = input.extras ?? (await compileExtras(ctx, input.dashboard ?? null, input.parameters));
   const { compiled, paramsHash } = await compileFor(ds, { ...input, extras });
   const fresh = await findFresh(ctx, paramsHash, input.freshMinutes);
   if (fresh) return { executionId: fresh.id, dataKey: fresh.key, rowCount: fresh.rows, reused: true, timeZone: fresh.timeZone };
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);
   const out = await dispatch(ctx, job);
   if (out.status !== 'success' || !out.dataKey) {
-    const detail = out.status === 'timed_out'
-      ? `The query ran longer than the statement timeout: ${out.errorMessage ?? ''}`.trim()
-      : out.errorMessage ?? 'The query failed.';
+    const detail =
+      out.status === 'timed_out'
+        ? `The query ran longer than the statement timeout: ${out.errorMessage ?? ''}`.trim()
+        : (out.errorMessage ?? 'The query failed.');
     if (out.status === 'internal_error' || out.status === 'internal_timeout') {
       throw new ApiError('invalid_state', `The query could not run: ${detail}`, { meta: { execution_id: out.executionId, execution_status: out.status } });
     }
     throw new ApiError('query_error', detail, {
-      source: { pointer: '/data/attributes/sql_query' }, meta: { execution_id: out.executionId, execution_status: out.status },
+      source: { pointer: '/data/attributes/sql_query' },
+      meta: { execution_id: out.executionId, execution_status: out.status },
     });
   }
   return { executionId: out.executionId, dataKey: out.dataKey, rowCount: out.rowCount, reused: false, timeZone: compiled.timeZone };

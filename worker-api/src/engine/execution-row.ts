@@ -41,9 +41,19 @@ const INSERT = `insert into executions (id, organization_id, datasource_id, exec
 export async function recordExecution(run: Statement, e: NewExecution): Promise<string> {
   const id = e.id ?? newId('execution');
   await run(INSERT, [
-    id, e.organizationId, e.datasourceId, e.type, e.status ?? 'starting',
-    e.source?.report_id ?? null, e.source?.filter_id ?? null, e.source?.sql_alert_id ?? null,
-    e.sql, JSON.stringify(e.parameters ?? {}), e.paramsHash, e.createdBy, EXECUTION_TTL_MS / 1000,
+    id,
+    e.organizationId,
+    e.datasourceId,
+    e.type,
+    e.status ?? 'starting',
+    e.source?.report_id ?? null,
+    e.source?.filter_id ?? null,
+    e.source?.sql_alert_id ?? null,
+    e.sql,
+    JSON.stringify(e.parameters ?? {}),
+    e.paramsHash,
+    e.createdBy,
+    EXECUTION_TTL_MS / 1000,
   ]);
   return id;
 }
@@ -73,26 +83,38 @@ export interface StoredResult {
  * the status object adopts it and judges its staleness itself (anchors included).
  */
 export async function latestResult(run: Statement, organizationId: string, paramsHash: string): Promise<StoredResult | null> {
-  const rows = (await run(`select e.id, r.data_key, r.row_count::float8 as row_count, r.time_zone,
+  const rows = (await run(
+    `select e.id, r.data_key, r.row_count::float8 as row_count, r.time_zone,
         (extract(epoch from r.data_timestamp) * 1000)::float8 as data_ms, (extract(epoch from e.completed_at) * 1000)::float8 as completed_ms
       from executions e join results r on r.execution_id = e.id
      where e.organization_id = $1 and e.params_hash = $2 and e.execution_status = 'success' and r.expires_at > now()
-     order by e.completed_at desc limit 1`, [organizationId, paramsHash])) as Record<string, unknown>[];
+     order by e.completed_at desc limit 1`,
+    [organizationId, paramsHash],
+  )) as Record<string, unknown>[];
   const row = rows[0];
   if (!row) return null;
   return {
-    executionId: String(row.id), dataKey: String(row.data_key), rowCount: Number(row.row_count), timeZone: String(row.time_zone),
-    dataTimestamp: Number(row.data_ms), completedAt: Number(row.completed_ms),
+    executionId: String(row.id),
+    dataKey: String(row.data_key),
+    rowCount: Number(row.row_count),
+    timeZone: String(row.time_zone),
+    dataTimestamp: Number(row.data_ms),
+    completedAt: Number(row.completed_ms),
   };
 }
 
 /** The gate's job for execution `executionId` of a compiled query (the one shape every run path hands over). */
 export function queryJob(
-  at: { executionId: string; organizationId: string; datasourceId: string; maxConcurrent: number }, compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string }, paramsHash: string,
+  at: { executionId: string; organizationId: string; datasourceId: string; maxConcurrent: number },
+  compiled: { text: string; values: unknown[]; sessionTimeZone: string; timeZone: string },
+  paramsHash: string,
 ): ExecutionJob {
   return {
-    ...at, text: compiled.text, values: compiled.values, paramsHash,
-    sessionTimeZone: compiled.sessionTimeZone, resultTimeZone: compiled.timeZone,
+    ...at,
+    text: compiled.text,
+    values: compiled.values,
+    paramsHash,
+    sessionTimeZone: compiled.sessionTimeZone,
+    resultTimeZone: compiled.timeZone,
   };
 }
-

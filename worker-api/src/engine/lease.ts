@@ -14,8 +14,7 @@ import { settingsOf } from '../config.ts';
 
 const UNFINISHED = ['starting', 'running', 'waiting', 'scheduled'] as const;
 
-export const LOST_MESSAGE =
-  'The execution was lost: the server running it stopped answering before it finished (its lease ran out). Run it again.';
+export const LOST_MESSAGE = 'The execution was lost: the server running it stopped answering before it finished (its lease ran out). Run it again.';
 
 /** The lease length (EXECUTION_LEASE_MS, at least 1 s; tests shorten it). */
 export function leaseMsOf(env: Pick<Env, 'EXECUTION_LEASE_MS'>): number {
@@ -65,7 +64,10 @@ export async function writeOffExpired(query: LeaseQuery, ids: string[] | null, m
  * written off at once. So a data call never waits on a run that nobody runs any more.
  */
 export async function awaitWithLease(
-  env: Pick<Env, 'EXECUTION_LEASE_MS'>, query: LeaseQuery, executionId: string, work: Promise<ExecutionOutcome>,
+  env: Pick<Env, 'EXECUTION_LEASE_MS'>,
+  query: LeaseQuery,
+  executionId: string,
+  work: Promise<ExecutionOutcome>,
 ): Promise<ExecutionOutcome> {
   const lost = (message: string): ExecutionOutcome => ({ executionId, status: 'internal_error', dataKey: null, rowCount: 0, errorMessage: message });
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -101,7 +103,9 @@ export async function awaitWithLease(
  * now and read again (through `reread`), so the reader reports internal_error instead of a run nobody runs.
  */
 export async function settleLease<T extends { id: string; execution_status: string; lease_expires_at: Date | null }>(
-  query: LeaseQuery, row: T, reread: () => Promise<T | undefined>,
+  query: LeaseQuery,
+  row: T,
+  reread: () => Promise<T | undefined>,
 ): Promise<T> {
   if (!leaseExpired(row)) return row;
   const gone = await writeOffExpired(query, [row.id]);

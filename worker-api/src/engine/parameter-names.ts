@@ -63,9 +63,13 @@ function parameterProblems(parameters: InputParameters | null | undefined, known
       parseRange(timerange, 'instant', { filter: 'timerange', pointer: `${pointer}/timerange` }, { zone: 'UTC', dataZone: 'UTC' });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      problems.push(new ApiError('invalid_attribute',
-        `timerange ${JSON.stringify(timerange)} is not a range: write start~end in unix seconds (or dates), either side may be empty, such as "1717200000~1719792000".`,
-        { source: { pointer: `${pointer}/timerange` } }));
+      problems.push(
+        new ApiError(
+          'invalid_attribute',
+          `timerange ${JSON.stringify(timerange)} is not a range: write start~end in unix seconds (or dates), either side may be empty, such as "1717200000~1719792000".`,
+          { source: { pointer: `${pointer}/timerange` } },
+        ),
+      );
     }
   }
   const list = Array.isArray(parameters.filters) ? parameters.filters : [];
@@ -73,16 +77,22 @@ function parameterProblems(parameters: InputParameters | null | undefined, known
     const name = entry?.variable_name;
     if (typeof name !== 'string' || known.has(name)) return;
     const hint = closestName(name, known);
-    problems.push(new ApiError('invalid_attribute',
-      `No filter of this dashboard (and no variable of its SQL) is named "${name}"${hint ? `; did you mean "${hint}"?` : '.'} A value for an unknown name would filter nothing, so it is refused.`,
-      { source: { pointer: `${pointer}/filters/${i}/variable_name` }, meta: { variable_name: name, ...(hint ? { did_you_mean: hint } : {}) } }));
+    problems.push(
+      new ApiError(
+        'invalid_attribute',
+        `No filter of this dashboard (and no variable of its SQL) is named "${name}"${hint ? `; did you mean "${hint}"?` : '.'} A value for an unknown name would filter nothing, so it is refused.`,
+        { source: { pointer: `${pointer}/filters/${i}/variable_name` }, meta: { variable_name: name, ...(hint ? { did_you_mean: hint } : {}) } },
+      ),
+    );
   });
   return problems;
 }
 
 /** The variable names of the dashboard's filters. */
 async function dashboardFilterNames(ctx: ServiceContext, dashboardId: string): Promise<string[]> {
-  const rows = await ctx.db.select({ name: filters.variable_name }).from(dashboardFilters)
+  const rows = await ctx.db
+    .select({ name: filters.variable_name })
+    .from(dashboardFilters)
     .innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
     .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));
   return rows.map((r) => r.name);
@@ -119,7 +129,9 @@ export async function checkParameterNamesProblems(ctx: ServiceContext, check: Na
   // Some name is no filter: it may still be a variable of the SQL the call runs (an ad hoc filter).
   const sqls = [...(check.sql ?? [])];
   if (check.allReports && check.dashboardId) {
-    const rows = await ctx.db.select({ sql: reports.sql_query }).from(reports)
+    const rows = await ctx.db
+      .select({ sql: reports.sql_query })
+      .from(reports)
       .where(and(eq(reports.dashboard_id, check.dashboardId), eq(reports.organization_id, ctx.principal.organizationId)));
     sqls.push(...rows.map((r) => r.sql));
   }

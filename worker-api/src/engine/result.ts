@@ -54,7 +54,10 @@ export class ResultWriter {
   /** Chunks handed to the sink and not yet written, oldest first. */
   private inFlight: Promise<unknown>[] = [];
 
-  constructor(readonly columns: EncodedColumn[], private readonly chunkBytes = CHUNK_BYTES) {
+  constructor(
+    readonly columns: EncodedColumn[],
+    private readonly chunkBytes = CHUNK_BYTES,
+  ) {
     this.w = new JsonWriter(chunkBytes + 64 * 1024);
     this.kinds = columns.map((c) => c.kind);
     this.elementKinds = columns.map((c) => c.elementKind ?? Kind.Text);
@@ -93,7 +96,7 @@ export class ResultWriter {
     w.byte(0x5b);
     for (let i = 0; i < n; i++) {
       if (i > 0) w.byte(0x2c);
-      const len = ((buf[p]! << 24) | (buf[p + 1]! << 16) | (buf[p + 2]! << 8) | buf[p + 3]!);
+      const len = (buf[p]! << 24) | (buf[p + 1]! << 16) | (buf[p + 2]! << 8) | buf[p + 3]!;
       p += 4;
       if (len < 0) {
         w.nul();

@@ -2,8 +2,15 @@ import type postgres from 'postgres';
 import { ApiError, humanName, makeDataKey, sha256Hex, type ResultField } from '@cairn/core';
 import type { Env } from '../env.ts';
 import {
-  ConnectorError, closeInBackground, connectorFor,
-  type AgentRef, type CancelHandle, type Connector, type DatasourceRow, type SchemaData, type SchemaOptions,
+  ConnectorError,
+  closeInBackground,
+  connectorFor,
+  type AgentRef,
+  type CancelHandle,
+  type Connector,
+  type DatasourceRow,
+  type SchemaData,
+  type SchemaOptions,
 } from './connectors/index.ts';
 import { CHUNK_BYTES, type ResultChunk, type RowSink } from './result.ts';
 import type { ExecutionJob, ExecutionOutcome, FinalStatus } from './job.ts';
@@ -116,14 +123,18 @@ export async function runJob(deps: RunDeps, job: ExecutionJob, hooks: RunHooks):
 
   try {
     const agents = ds.connection_mode === 'agent' ? await agentRefsOf(sql, ds) : undefined;
-    const connector = await connectorFor({ ...ds, agents }, {
-      secretKey: deps.env.SECRET_KEY, sampleDb: deps.env.SAMPLE_DB, closer: closeInBackground, policy: targetPolicy(deps.env, (text) => deps.sql.unsafe(text)),
-      agentHub: deps.env.AGENT_HUB,
-      sshKey: sshKeyFromSql(deps.sql, deps.env.SECRET_KEY),
-    });
-    const work = job.kind === 'schema'
-      ? readSchema(deps, job, ds, connector)
-      : runQuery(deps, job, ds, connector, { timeoutMs, signal: stop.signal, hooks });
+    const connector = await connectorFor(
+      { ...ds, agents },
+      {
+        secretKey: deps.env.SECRET_KEY,
+        sampleDb: deps.env.SAMPLE_DB,
+        closer: closeInBackground,
+        policy: targetPolicy(deps.env, (text) => deps.sql.unsafe(text)),
+        agentHub: deps.env.AGENT_HUB,
+        sshKey: sshKeyFromSql(deps.sql, deps.env.SECRET_KEY),
+      },
+    );
+    const work = job.kind === 'schema' ? readSchema(deps, job, ds, connector) : runQuery(deps, job, ds, connector, { timeoutMs, signal: stop.signal, hooks });
     // If the hard stop wins, the work may still end later: storeResult then finds the execution ended and stores nothing.
     work.catch(() => {});
     const stored = await Promise.race([work, hardStop]);
@@ -150,7 +161,10 @@ function agentRefsOf(sql: postgres.Sql, ds: Pick<DatasourceRow, 'id' | 'organiza
  * and its chunk index. A run that fails or is stopped aborts the upload.
  */
 async function runQuery(
-  deps: RunDeps, job: ExecutionJob, ds: DatasourceRow, connector: Connector,
+  deps: RunDeps,
+  job: ExecutionJob,
+  ds: DatasourceRow,
+  connector: Connector,
   opts: { timeoutMs: number; signal: AbortSignal; hooks: RunHooks },
 ): Promise<ExecutionOutcome> {
   const { bucket } = deps;
@@ -197,7 +211,13 @@ async function readSchema(deps: RunDeps, job: ExecutionJob, ds: DatasourceRow, c
 
 /** The result row and the final status, together (the chunks are already written). */
 async function storeResult(
-  deps: RunDeps, job: ExecutionJob, fields: ResultField[], rowCount: number, sizeInBytes: number, now = new Date(), object: StoredObject | null = null,
+  deps: RunDeps,
+  job: ExecutionJob,
+  fields: ResultField[],
+  rowCount: number,
+  sizeInBytes: number,
+  now = new Date(),
+  object: StoredObject | null = null,
 ): Promise<ExecutionOutcome> {
   const id = job.executionId;
   const expires = new Date(now.getTime() + EXECUTION_TTL_MS);

@@ -57,7 +57,11 @@ export async function refreshSchemasNightly(sql: postgres.Sql, env: Env, now: Da
     return out;
   });
   for (const { ds, id } of claimed) {
-    work(gateOf({ env }, ds.id).run(schemaJobOf(ds, id)).catch((err) => console.error(`cron: schema refresh of ${ds.id} failed`, err)));
+    work(
+      gateOf({ env }, ds.id)
+        .run(schemaJobOf(ds, id))
+        .catch((err) => console.error(`cron: schema refresh of ${ds.id} failed`, err)),
+    );
   }
   return claimed.map((c) => c.ds.id);
 }

@@ -34,7 +34,12 @@ export async function createSchemaJob(ctx: ServiceContext, ds: DatasourceRow): P
 /** The executions row of a schema read of the datasource (`note`: how it came about, in the recorded text). */
 export function schemaExecution(ds: DatasourceRow, note: string, createdBy: string | null): NewExecution {
   return {
-    organizationId: ds.organization_id, datasourceId: ds.id, type: 'almanach_query', parameters: {}, paramsHash: schemaHash(ds), createdBy,
+    organizationId: ds.organization_id,
+    datasourceId: ds.id,
+    type: 'almanach_query',
+    parameters: {},
+    paramsHash: schemaHash(ds),
+    createdBy,
     sql: `-- schema of datasource "${ds.name.replace(/[\r\n]+/g, ' ')}"${note ? ` (${note})` : ''}`,
   };
 }
@@ -42,8 +47,16 @@ export function schemaExecution(ds: DatasourceRow, note: string, createdBy: stri
 /** The gate's job for a schema read recorded as execution `id` (row counts per update_schema_row_counts). */
 export function schemaJobOf(ds: DatasourceRow, id: string): ExecutionJob {
   return {
-    executionId: id, organizationId: ds.organization_id, datasourceId: ds.id, kind: 'schema', text: '', values: [],
-    paramsHash: schemaHash(ds), maxConcurrent: ds.max_concurrent_executions, sessionTimeZone: ds.data_time_zone, resultTimeZone: 'UTC',
+    executionId: id,
+    organizationId: ds.organization_id,
+    datasourceId: ds.id,
+    kind: 'schema',
+    text: '',
+    values: [],
+    paramsHash: schemaHash(ds),
+    maxConcurrent: ds.max_concurrent_executions,
+    sessionTimeZone: ds.data_time_zone,
+    resultTimeZone: 'UTC',
     schema: schemaOptionsOf(ds),
   };
 }
@@ -51,16 +64,21 @@ export function schemaJobOf(ds: DatasourceRow, id: string): ExecutionJob {
 /** The data key of a stored copy of the datasource's current cached schema, if one lives long enough. */
 export async function storedSchemaKey(ctx: ServiceContext, ds: DatasourceRow): Promise<string | null> {
   if (!ds.schema_updated_at) return null;
-  const [row] = await ctx.db.select({ key: results.data_key }).from(results)
+  const [row] = await ctx.db
+    .select({ key: results.data_key })
+    .from(results)
     .innerJoin(executions, eq(executions.id, results.execution_id))
-    .where(and(
-      eq(results.organization_id, ds.organization_id),
-      eq(executions.params_hash, schemaHash(ds)),
-      eq(executions.execution_status, 'success'),
-      gte(results.data_timestamp, ds.schema_updated_at),
-      gt(results.expires_at, new Date(Date.now() + MIN_REMAINING_MS)),
-    ))
-    .orderBy(desc(results.data_timestamp)).limit(1);
+    .where(
+      and(
+        eq(results.organization_id, ds.organization_id),
+        eq(executions.params_hash, schemaHash(ds)),
+        eq(executions.execution_status, 'success'),
+        gte(results.data_timestamp, ds.schema_updated_at),
+        gt(results.expires_at, new Date(Date.now() + MIN_REMAINING_MS)),
+      ),
+    )
+    .orderBy(desc(results.data_timestamp))
+    .limit(1);
   return row?.key ?? null;
 }
 
@@ -77,13 +95,23 @@ export async function storeCachedSchema(ctx: ServiceContext, ds: DatasourceRow):
   }
   await ctx.direct().db.transaction(async (tx) => {
     await recordExecution(drizzleStatement(tx), { ...schemaExecution(ds, 'cached', null), id, status: 'success' });
-    await tx.update(executions).set({ result_columns: 1, result_rows: 1, result_size: bytes.length, started_at: now, completed_at: now, expires_at: expires })
+    await tx
+      .update(executions)
+      .set({ result_columns: 1, result_rows: 1, result_size: bytes.length, started_at: now, completed_at: now, expires_at: expires })
       .where(eq(executions.id, id));
     for (const p of pieces) await tx.insert(resultChunks).values(p);
     await tx.insert(results).values({
-      execution_id: id, organization_id: ds.organization_id, data_key: dataKey, row_count: 1, size_in_bytes: bytes.length, time_zone: 'UTC',
-      fields: [{ idx: 0, name: 'schema', data_type: 'JSON', unique_count: 1, human_name: humanName('schema'), min_value: null, max_value: null, group_by: false }],
-      data_timestamp: ds.schema_updated_at ?? now, expires_at: expires,
+      execution_id: id,
+      organization_id: ds.organization_id,
+      data_key: dataKey,
+      row_count: 1,
+      size_in_bytes: bytes.length,
+      time_zone: 'UTC',
+      fields: [
+        { idx: 0, name: 'schema', data_type: 'JSON', unique_count: 1, human_name: humanName('schema'), min_value: null, max_value: null, group_by: false },
+      ],
+      data_timestamp: ds.schema_updated_at ?? now,
+      expires_at: expires,
     });
   });
   return dataKey;

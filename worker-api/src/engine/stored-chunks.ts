@@ -14,7 +14,8 @@ export interface StoredChunk {
  */
 export function chunkReader(sql: postgres.Sql, bucket: ResultBucket, executionId: string): (seq: number) => Promise<StoredChunk | null> {
   let object: Promise<StoredObject | null> | null = null;
-  const objectOf = () => (object ??= sql<{ stored_object: StoredObject | null }[]>`
+  const objectOf = () =>
+    (object ??= sql<{ stored_object: StoredObject | null }[]>`
     select stored_object from results where execution_id = ${executionId}`.then(([r]) => r?.stored_object ?? null));
   return async (seq) => {
     const obj = await objectOf();

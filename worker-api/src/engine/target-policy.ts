@@ -16,10 +16,11 @@ export function targetPolicy(env: Env, query: OwnQuery = poolQuery(env)): Target
   return {
     blockPrivate: settingsOf(env).blockPrivateNetworks,
     ownClient: env.HYPERDRIVE?.host && port ? { host: env.HYPERDRIVE.host, port } : null,
-    ownIdentity: () => (own ??= serverIdentity(query).catch((err) => {
-      own = null;
-      throw err;
-    })),
+    ownIdentity: () =>
+      (own ??= serverIdentity(query).catch((err) => {
+        own = null;
+        throw err;
+      })),
   };
 }
 

@@ -57,8 +57,11 @@ async function runJob(env: Env, msg: JobMessage): Promise<void> {
         return;
       case 'schedule': {
         const db = pooledDb(env);
-        const [s] = await db.select().from(dashboardSchedules)
-          .where(and(eq(dashboardSchedules.id, msg.scheduleId), eq(dashboardSchedules.organization_id, msg.organizationId))).limit(1);
+        const [s] = await db
+          .select()
+          .from(dashboardSchedules)
+          .where(and(eq(dashboardSchedules.id, msg.scheduleId), eq(dashboardSchedules.organization_id, msg.organizationId)))
+          .limit(1);
         if (!s || s.schedule === 'disabled' || !s.dashboard_id) return; // deleted or switched off since it was due
         const d = await deliverSchedule(env, s, pending.add, new Date(msg.dueAt), { sendKey: scheduleSendKey(s.id, msg.dueAt) });
         if (!d.sent && d.retryable) throw new RetryableJobError(d.error_message ?? 'The e-mail was not sent.');
@@ -93,8 +96,11 @@ async function runJob(env: Env, msg: JobMessage): Promise<void> {
         return;
       case 'prewarm': {
         const db = pooledDb(env);
-        const [d] = await db.select({ id: dashboards.id, default_parameters: dashboards.default_parameters }).from(dashboards)
-          .where(and(eq(dashboards.id, msg.dashboardId), eq(dashboards.organization_id, msg.organizationId))).limit(1);
+        const [d] = await db
+          .select({ id: dashboards.id, default_parameters: dashboards.default_parameters })
+          .from(dashboards)
+          .where(and(eq(dashboards.id, msg.dashboardId), eq(dashboards.organization_id, msg.organizationId)))
+          .limit(1);
         if (!d) return;
         const parameters = mergeParameters(d.default_parameters, undefined);
         const stub = await statusObject(env, d.id, parameters);
@@ -114,20 +120,29 @@ async function giveUp(env: Env, msg: JobMessage): Promise<void> {
   const db = pooledDb(env);
   switch (msg.kind) {
     case 'export':
-      await db.update(exportJobs).set({ job_status: 'error', error_message: DEAD_EXPORT, updated_at: new Date() })
+      await db
+        .update(exportJobs)
+        .set({ job_status: 'error', error_message: DEAD_EXPORT, updated_at: new Date() })
         .where(and(eq(exportJobs.id, msg.spec.id), eq(exportJobs.organization_id, msg.organizationId)));
       return;
     case 'schedule': {
-      const [s] = await db.select({ last: dashboardSchedules.last_error_message }).from(dashboardSchedules)
-        .where(and(eq(dashboardSchedules.id, msg.scheduleId), eq(dashboardSchedules.organization_id, msg.organizationId))).limit(1);
+      const [s] = await db
+        .select({ last: dashboardSchedules.last_error_message })
+        .from(dashboardSchedules)
+        .where(and(eq(dashboardSchedules.id, msg.scheduleId), eq(dashboardSchedules.organization_id, msg.organizationId)))
+        .limit(1);
       if (!s) return;
       const why = `The e-mail due at ${msg.dueAt} was not sent: every attempt failed, and it will not be tried again.${s.last ? ` Last error: ${s.last}` : ''}`;
-      await db.update(dashboardSchedules).set({ last_error_message: why.slice(0, 2000) })
+      await db
+        .update(dashboardSchedules)
+        .set({ last_error_message: why.slice(0, 2000) })
         .where(and(eq(dashboardSchedules.id, msg.scheduleId), eq(dashboardSchedules.organization_id, msg.organizationId)));
       return;
     }
     case 'alert':
-      await db.update(sqlAlerts).set({ last_result_status: 'internal_error' })
+      await db
+        .update(sqlAlerts)
+        .set({ last_result_status: 'internal_error' })
         .where(and(eq(sqlAlerts.id, msg.alertId), eq(sqlAlerts.organization_id, msg.organizationId)));
       return;
     case 'filter_refresh':
@@ -142,14 +157,16 @@ async function giveUp(env: Env, msg: JobMessage): Promise<void> {
 /** The queue() handler: job messages, and the dead-letter queue's (names ending in -dlq). */
 export async function queue(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext): Promise<void> {
   const dead = batch.queue.endsWith('-dlq');
-  await Promise.all(batch.messages.map(async (m) => {
-    try {
-      if (dead) await giveUp(env, m.body);
-      else await runJob(env, m.body);
-      m.ack();
-    } catch (err) {
-      console.error(`job: ${m.body?.kind} message ${m.id} (attempt ${m.attempts}) failed`, err);
-      m.retry({ delaySeconds: retryDelay(env, m.attempts) });
-    }
-  }));
+  await Promise.all(
+    batch.messages.map(async (m) => {
+      try {
+        if (dead) await giveUp(env, m.body);
+        else await runJob(env, m.body);
+        m.ack();
+      } catch (err) {
+        console.error(`job: ${m.body?.kind} message ${m.id} (attempt ${m.attempts}) failed`, err);
+        m.retry({ delaySeconds: retryDelay(env, m.attempts) });
+      }
+    }),
+  );
 }

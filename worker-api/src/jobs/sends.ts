@@ -15,7 +15,10 @@ export async function claimSend(db: PooledDb, organizationId: string, key: strin
   if (made.length) return { ok: true };
   const [row] = await db.select({ state: jobSends.send_state }).from(jobSends).where(eq(jobSends.key, key)).limit(1);
   // Deleted in between (released by a failed send): claim again once.
-  if (!row) return (await db.insert(jobSends).values({ key, organization_id: organizationId }).onConflictDoNothing().returning({ key: jobSends.key })).length ? { ok: true } : { ok: false, state: 'sending' };
+  if (!row)
+    return (await db.insert(jobSends).values({ key, organization_id: organizationId }).onConflictDoNothing().returning({ key: jobSends.key })).length
+      ? { ok: true }
+      : { ok: false, state: 'sending' };
   return { ok: false, state: row.state };
 }
 

@@ -4,8 +4,21 @@ import type { ServiceContext } from './context.ts';
 
 /** What an audit row names, by its JSON:API type (plural, as the API answers it). */
 export type AuditResourceType =
-  | 'api_keys' | 'dashboard_groups' | 'dashboard_schedules' | 'dashboard_sharing_links' | 'dashboards' | 'datasource_agents'
-  | 'datasources' | 'export_jobs' | 'filters' | 'organizations' | 'reports' | 'sql_alerts' | 'sql_snippets' | 'user_groups' | 'users';
+  | 'api_keys'
+  | 'dashboard_groups'
+  | 'dashboard_schedules'
+  | 'dashboard_sharing_links'
+  | 'dashboards'
+  | 'datasource_agents'
+  | 'datasources'
+  | 'export_jobs'
+  | 'filters'
+  | 'organizations'
+  | 'reports'
+  | 'sql_alerts'
+  | 'sql_snippets'
+  | 'user_groups'
+  | 'users';
 
 /**
  * Records one write: organization, the key or user who made it, the action (`create`, `update`,

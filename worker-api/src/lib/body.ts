@@ -8,11 +8,7 @@ import { fromZod } from './errors.ts';
  * `application/json`, create/update calls `application/vnd.api+json`. An empty body is `{}`.
  * Wrong media type → 415; unparsable JSON → 400; schema violations → 422 with pointers.
  */
-export async function readBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-  kind: 'action' | 'jsonapi',
-): Promise<z.infer<S>> {
+export async function readBody<S extends z.ZodType>(c: Context, schema: S, kind: 'action' | 'jsonapi'): Promise<z.infer<S>> {
   const text = await c.req.text();
   let parsed: unknown = {};
   if (text.trim() !== '') {

@@ -36,11 +36,16 @@ export function usesDbPool(env: Pick<Env, 'DB_ACCESS'>): boolean {
  */
 function hyperdriveSender(env: Env): { send: Send } {
   let client: postgres.Sql | null = null;
-  const open = () => (client ??= statementClient(env.HYPERDRIVE.connectionString, {
-    // A few statements of one request may run at once (Promise.all); Hyperdrive pools behind them.
-    max: 5, fetch_types: false, prepare: true, idle_timeout: 2, onnotice: () => {},
-    connection: { application_name: 'cairn-api' },
-  }));
+  const open = () =>
+    (client ??= statementClient(env.HYPERDRIVE.connectionString, {
+      // A few statements of one request may run at once (Promise.all); Hyperdrive pools behind them.
+      max: 5,
+      fetch_types: false,
+      prepare: true,
+      idle_timeout: 2,
+      onnotice: () => {},
+      connection: { application_name: 'cairn-api' },
+    }));
   return {
     send: async (text, params, method) => {
       const q = open().unsafe(text, params as postgres.ParameterOrJSON<never>[]);
@@ -106,11 +111,14 @@ export function pooledDb(env: Env): PooledDb {
 const requestSender = new AsyncLocalStorage<Send>();
 let shared: PooledDb | null = null;
 function requestDb(): PooledDb {
-  return (shared ??= drizzle((text, params, method) => {
-    const send = requestSender.getStore();
-    if (!send) return Promise.reject(new Error('A database statement ran outside a request (use pooledDb(env)).'));
-    return send(text, params, method);
-  }, { schema }));
+  return (shared ??= drizzle(
+    (text, params, method) => {
+      const send = requestSender.getStore();
+      if (!send) return Promise.reject(new Error('A database statement ran outside a request (use pooledDb(env)).'));
+      return send(text, params, method);
+    },
+    { schema },
+  ));
 }
 
 export const withDb: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -51,7 +51,11 @@ export function onError(err: Error, c: Context<AppEnv>) {
       return errorResponse(c, new ApiError('malformed_json', 'The body is not valid JSON.'));
     }
     const byStatus: Record<number, ErrorCode> = {
-      400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 415: 'unsupported_media_type',
+      400: 'bad_request',
+      401: 'unauthorized',
+      404: 'not_found',
+      405: 'method_not_allowed',
+      415: 'unsupported_media_type',
     };
     const code = byStatus[err.status] ?? 'internal_error';
     const detail = err.status === 415 ? 'Send the body as application/json.' : err.message || 'Request failed.';
@@ -64,8 +68,5 @@ export function onError(err: Error, c: Context<AppEnv>) {
     });
   }
   console.error(`[${c.get('requestId')}] unhandled error`, err);
-  return errorResponse(
-    c,
-    new ApiError('internal_error', 'An unexpected error occurred. Retry later; quote the request id if it persists.'),
-  );
+  return errorResponse(c, new ApiError('internal_error', 'An unexpected error occurred. Retry later; quote the request id if it persists.'));
 }

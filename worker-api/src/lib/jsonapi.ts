@@ -37,7 +37,10 @@ export function parseInclude(c: Context, allowed: readonly string[]): Set<string
   const raw = c.req.query('include');
   const out = new Set<string>();
   if (!raw) return out;
-  for (const name of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const name of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (!allowed.includes(name)) {
       throw new ApiError('invalid_include', `"${name}" cannot be included here; allowed: ${allowed.join(', ')}.`, {
         source: { parameter: 'include' },

@@ -3,7 +3,11 @@ import { ERROR_CODES, ID_PREFIXES, type IdKind } from '@cairn/core';
 
 /** Shared OpenAPI pieces: every route documents its errors and JSON:API bodies the same way. */
 export const idParam = z.object({
-  id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' }, example: 'dsh_4f0aB2cD9eFgH1iJkL3m' }),
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'dsh_4f0aB2cD9eFgH1iJkL3m' }),
 });
 
 const pageQuery = z.object({
@@ -21,16 +25,22 @@ export const listQuery = (sortable: readonly string[], order: string, includes?:
       description: 'Only resources whose name holds this text (case-insensitive substring), 1–255 characters.',
       example: 'sales',
     }),
-    sort: z.string().optional().openapi({
-      description: `Comma-separated sort fields, each ascending or with \`-\` in front for descending: ${sortable.join(', ')}. Without it: ${order}.`,
-      example: `-${sortable.includes('updated_at') ? 'updated_at' : sortable[0]}`,
-    }),
+    sort: z
+      .string()
+      .optional()
+      .openapi({
+        description: `Comma-separated sort fields, each ascending or with \`-\` in front for descending: ${sortable.join(', ')}. Without it: ${order}.`,
+        example: `-${sortable.includes('updated_at') ? 'updated_at' : sortable[0]}`,
+      }),
     ...(includes ? includeQuery(includes).shape : {}),
   });
 
 export const includeQuery = (allowed: readonly string[]) =>
   z.object({
-    include: z.string().optional().openapi({ description: `Comma-separated: ${allowed.join(', ')}.` }),
+    include: z
+      .string()
+      .optional()
+      .openapi({ description: `Comma-separated: ${allowed.join(', ')}.` }),
   });
 
 const resourceObject = z.object({
@@ -63,23 +73,21 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'No such resource in this organization',
   409: 'Conflict with the current state',
   415: 'Unsupported media type',
-  422: 'Invalid input, plan limit, or the resource\'s current state',
+  422: "Invalid input, plan limit, or the resource's current state",
   429: 'Rate limit exceeded; see Retry-After',
 };
 
 /** What the statuses mean on the calls that take no API key (sharing links, print views). */
 const PUBLIC_ERROR_TEXT: Record<number, string> = {
   ...ERROR_TEXT,
-  401: 'The link\'s password grant, or the print view\'s token, is missing, wrong or expired',
+  401: "The link's password grant, or the print view's token, is missing, wrong or expired",
   403: 'The link does not allow this call (its address list, signature or a switch), or it is in the other region (wrong_region)',
   404: 'No such link, print view or report, or it has expired',
   429: 'Too many attempts from your address; see Retry-After',
 };
 
 function errorAnswers(texts: Record<number, string>, statuses: number[]) {
-  return Object.fromEntries(
-    statuses.map((s) => [s, { description: texts[s] ?? 'Error', content: { 'application/vnd.api+json': { schema: errorDocument } } }]),
-  );
+  return Object.fromEntries(statuses.map((s) => [s, { description: texts[s] ?? 'Error', content: { 'application/vnd.api+json': { schema: errorDocument } } }]));
 }
 
 export function errorResponses(...statuses: number[]) {
@@ -107,9 +115,7 @@ export function resourceObjectSchema(name: string, type: string, attributes: z.Z
       type: z.literal(type),
       id: z.string(),
       attributes,
-      ...(relationships.length
-        ? { relationships: z.object(Object.fromEntries(relationships.map((r) => [r, relationshipDoc.optional()]))) }
-        : {}),
+      ...(relationships.length ? { relationships: z.object(Object.fromEntries(relationships.map((r) => [r, relationshipDoc.optional()]))) } : {}),
       links: z.object({ self: z.string() }),
     })
     .openapi(name);

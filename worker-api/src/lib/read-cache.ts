@@ -218,7 +218,15 @@ const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
     await next();
     if (c.res.status === 200) {
       const body = new Uint8Array(await c.res.clone().arrayBuffer());
-      remember(key, { version, body, contentType: c.res.headers.get('content-type') ?? 'application/json', etag: '', builtAt: now, writes, refreshingSince: 0 });
+      remember(key, {
+        version,
+        body,
+        contentType: c.res.headers.get('content-type') ?? 'application/json',
+        etag: '',
+        builtAt: now,
+        writes,
+        refreshingSince: 0,
+      });
     } else if (hit) hit.refreshingSince = 0;
   } finally {
     // After remember(): a waiter that sees the build over finds its answer.
@@ -278,7 +286,12 @@ export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Without a version (the database could not say), or with READ_CACHE=off, every request builds.
  */
 export async function sharedAnswer(
-  env: Env, organizationId: string, version: string | null, key: string, reuseMs: number | null, build: () => Promise<unknown>,
+  env: Env,
+  organizationId: string,
+  version: string | null,
+  key: string,
+  reuseMs: number | null,
+  build: () => Promise<unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const encode = async () => new TextEncoder().encode(JSON.stringify(await build())) as Uint8Array<ArrayBuffer>;
   if (version === null || settingsOf(env).readCacheOff || (reuseMs !== null && !(reuseMs > 0))) return encode();

@@ -48,9 +48,12 @@ function requireJsonApiMediaType(c: Context) {
   if ((type ?? '').toLowerCase() !== JSONAPI_MEDIA_TYPE || extra.length) {
     // JSON:API 1.0 asks servers to refuse its media type with any parameter but ext and profile (charset
     // included): say so, and what to send instead.
-    const why = (type ?? '').toLowerCase() === JSONAPI_MEDIA_TYPE
-      ? `, without media type parameters: JSON:API refuses ${extra.map((p) => `"${p}"`).join(', ')} (its bodies are always UTF-8), so send the bare "${JSONAPI_MEDIA_TYPE}"`
-      : raw ? `, not ${raw}` : '';
+    const why =
+      (type ?? '').toLowerCase() === JSONAPI_MEDIA_TYPE
+        ? `, without media type parameters: JSON:API refuses ${extra.map((p) => `"${p}"`).join(', ')} (its bodies are always UTF-8), so send the bare "${JSONAPI_MEDIA_TYPE}"`
+        : raw
+          ? `, not ${raw}`
+          : '';
     throw new ApiError('unsupported_media_type', `Send the body as ${JSONAPI_MEDIA_TYPE}${why}.`, {
       source: { header: 'Content-Type' },
     });
@@ -131,9 +134,7 @@ export async function readResourceBody<A extends z.ZodRawShape>(
   }
   const parsed = spec.attributes.partial().safeParse(accepted);
   if (!parsed.success) problems.push(fromZod(parsed.error, '/data/attributes'));
-  const attributes = parsed.success
-    ? Object.fromEntries(Object.entries(parsed.data).filter(([k]) => k in accepted))
-    : {};
+  const attributes = parsed.success ? Object.fromEntries(Object.entries(parsed.data).filter(([k]) => k in accepted)) : {};
 
   // Relationships.
   const relationships: Record<string, string | string[] | null> = {};
@@ -158,10 +159,16 @@ export async function readResourceBody<A extends z.ZodRawShape>(
         problems.push(new ApiError('invalid_relationship', `${name} must be {"data": …}.`, { source: { pointer } }));
       } else if (rs.many) {
         const arr = z.array(linkage).max(1000).safeParse(v);
-        if (!arr.success) problems.push(new ApiError('invalid_relationship', `${name}.data must be a list of {type, id}.`, { source: { pointer: `${pointer}/data` } }));
+        if (!arr.success)
+          problems.push(new ApiError('invalid_relationship', `${name}.data must be a list of {type, id}.`, { source: { pointer: `${pointer}/data` } }));
         else {
           const bad = arr.data.findIndex((x) => x.type !== rs.type);
-          if (bad >= 0) problems.push(new ApiError('invalid_relationship', `${name} holds ${rs.type}, not ${arr.data[bad]!.type}.`, { source: { pointer: `${pointer}/data/${bad}/type` } }));
+          if (bad >= 0)
+            problems.push(
+              new ApiError('invalid_relationship', `${name} holds ${rs.type}, not ${arr.data[bad]!.type}.`, {
+                source: { pointer: `${pointer}/data/${bad}/type` },
+              }),
+            );
           else relationships[name] = [...new Set(arr.data.map((x) => x.id))];
         }
       } else if (v === null) {
@@ -169,8 +176,14 @@ export async function readResourceBody<A extends z.ZodRawShape>(
         else relationships[name] = null;
       } else {
         const one = linkage.safeParse(v);
-        if (!one.success) problems.push(new ApiError('invalid_relationship', `${name}.data must be {type, id} or null.`, { source: { pointer: `${pointer}/data` } }));
-        else if (one.data.type !== rs.type) problems.push(new ApiError('invalid_relationship', `${name} must be a ${rs.type} resource, not ${one.data.type}.`, { source: { pointer: `${pointer}/data/type` } }));
+        if (!one.success)
+          problems.push(new ApiError('invalid_relationship', `${name}.data must be {type, id} or null.`, { source: { pointer: `${pointer}/data` } }));
+        else if (one.data.type !== rs.type)
+          problems.push(
+            new ApiError('invalid_relationship', `${name} must be a ${rs.type} resource, not ${one.data.type}.`, {
+              source: { pointer: `${pointer}/data/type` },
+            }),
+          );
         else relationships[name] = one.data.id;
       }
     }
@@ -192,7 +205,7 @@ export async function readResourceBody<A extends z.ZodRawShape>(
 
 /** The OpenAPI request body of a create or update, generated from the same spec. */
 export function resourceRequestSchema<A extends z.ZodRawShape>(spec: ResourceBodySpec<A>, mode: 'create' | 'update') {
-  const required = new Set(mode === 'create' ? spec.required ?? [] : []);
+  const required = new Set(mode === 'create' ? (spec.required ?? []) : []);
   const shape: Record<string, z.ZodType> = {};
   for (const [k, s] of Object.entries(spec.attributes.shape)) {
     if (mode === 'update' && spec.createOnly?.includes(k as never)) continue;

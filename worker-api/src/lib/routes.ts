@@ -37,7 +37,8 @@ function refuseUnknownQueryParameters(c: Context, known: readonly string[]) {
   const unknown = names.filter((n) => !known.includes(n));
   if (!unknown.length) return;
   const takes = known.length ? `this call takes ${known.join(', ')}` : 'this call takes no query parameters';
-  const [first, ...more] = unknown.map((n) =>
-    new ApiError('invalid_query_parameter', `Unknown query parameter "${n}"; ${takes}.`, { source: { parameter: n } }));
+  const [first, ...more] = unknown.map(
+    (n) => new ApiError('invalid_query_parameter', `Unknown query parameter "${n}"; ${takes}.`, { source: { parameter: n } }),
+  );
   throw new ApiError(first!.code, first!.message, { source: first!.source, more });
 }

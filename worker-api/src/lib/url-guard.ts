@@ -17,9 +17,12 @@ export const refuseNulInUrl: MiddlewareHandler<AppEnv> = async (c, next) => {
     for (const [name, value] of url.searchParams) {
       if (name.includes('\u0000') || value.includes('\u0000')) {
         const shown = name.replace(/\u0000/g, '%00');
-        return errorResponse(c, new ApiError('invalid_query_parameter', `The query parameter "${shown}" may not contain the NUL character (%00).`, {
-          source: { parameter: shown },
-        }));
+        return errorResponse(
+          c,
+          new ApiError('invalid_query_parameter', `The query parameter "${shown}" may not contain the NUL character (%00).`, {
+            source: { parameter: shown },
+          }),
+        );
       }
     }
   }

@@ -21,8 +21,7 @@ export interface SharedContent {
 
 const THUMBNAIL_CID = 'dashboard-thumbnail@cairn';
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** The message (plain text and HTML saying the same). */
 export function dashboardSharedMessage(c: SharedContent): MailMessage {
@@ -36,10 +35,12 @@ export function dashboardSharedMessage(c: SharedContent): MailMessage {
 <html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1f2933;">
 <p>${h(greeting)}</p>
 <p>${h(lead)}</p>
-${c.link
+${
+  c.link
     ? `<p><a href="${h(c.link)}" style="display: inline-block; padding: .6em 1.2em; background: #2f6f9f; color: #fff; text-decoration: none; border-radius: 4px;">Open the dashboard</a></p>
 <p style="font-size: .9em;">${h(act)}<br><a href="${h(c.link)}">${h(c.link)}</a></p>`
-    : `<p>${h(act)}</p>`}
+    : `<p>${h(act)}</p>`
+}
 ${c.thumbnail ? `<p><img src="cid:${THUMBNAIL_CID}" alt="${h(c.dashboard)}" width="480" style="max-width: 100%; border: 1px solid #d8dee4; border-radius: 4px;"></p>\n` : ''}</body></html>
 `;
   const subject = `${c.sharer ?? 'Someone'} shared "${c.dashboard}" with you`;

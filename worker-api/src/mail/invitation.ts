@@ -19,8 +19,7 @@ export interface InvitationContent {
   link: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const ROLE_WORDS: Record<InvitationContent['role'], string> = {
   viewer: 'a viewer (you can see the dashboards shared with you)',
@@ -34,7 +33,8 @@ export function invitationMessage(c: InvitationContent): MailMessage {
   const greeting = c.firstname ? `Hello ${c.firstname},` : 'Hello,';
   const lead = `${who} invited you to join ${c.organization} on Cairn as ${ROLE_WORDS[c.role]}.`;
   const act = 'Accept the invitation and choose your password:';
-  const ignore = 'If you did not expect this invitation, ignore this message: nothing happens until the link is used. The link works once; a new invitation replaces it.';
+  const ignore =
+    'If you did not expect this invitation, ignore this message: nothing happens until the link is used. The link works once; a new invitation replaces it.';
   const text = `${greeting}\n\n${lead}\n\n${act}\n${c.link}\n\n${ignore}\n`;
   const h = escapeHtml;
   const html = `<!doctype html>
@@ -59,8 +59,11 @@ export function invitationLink(appUrl: string | undefined, token: string): strin
 /** The signed-in caller as a name ("Ada Lovelace", else the address); null for API keys. */
 export async function inviterName(ctx: ServiceContext): Promise<string | null> {
   if (ctx.principal.kind !== 'user') return null;
-  const [u] = await ctx.db.select({ firstname: users.firstname, lastname: users.lastname, email: users.email }).from(users)
-    .where(and(eq(users.id, ctx.principal.userId), eq(users.organization_id, ctx.principal.organizationId))).limit(1);
+  const [u] = await ctx.db
+    .select({ firstname: users.firstname, lastname: users.lastname, email: users.email })
+    .from(users)
+    .where(and(eq(users.id, ctx.principal.userId), eq(users.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!u) return null;
   return `${u.firstname} ${u.lastname}`.trim() || u.email;
 }
@@ -75,8 +78,7 @@ export async function sendInvitationMail(
   if (unavailable) return unavailable;
   const link = invitationLink(ctx.env.APP_URL, token);
   if (!link) return { sent: false, reason: 'APP_URL is not set, so there is no link to send' };
-  const [org] = await ctx.db.select({ name: organizations.name }).from(organizations)
-    .where(eq(organizations.id, ctx.principal.organizationId)).limit(1);
+  const [org] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, ctx.principal.organizationId)).limit(1);
   const message = invitationMessage({
     to: invitee.email,
     firstname: invitee.firstname || undefined,

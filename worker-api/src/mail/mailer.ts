@@ -43,7 +43,8 @@ export function mailConfig(env: MailEnv): { config: MailConfig } | { reason: str
   const port = env.SMTP_PORT?.trim() ? Number(env.SMTP_PORT) : secure === 'tls' ? 465 : secure === 'starttls' ? 587 : 25;
   if (!Number.isInteger(port) || port < 1 || port > 65535) return { reason: `SMTP_PORT must be a port number (it is ${JSON.stringify(env.SMTP_PORT)})` };
   const timeoutMs = env.SMTP_TIMEOUT_MS?.trim() ? Number(env.SMTP_TIMEOUT_MS) : 15_000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return { reason: `SMTP_TIMEOUT_MS must be a positive number (it is ${JSON.stringify(env.SMTP_TIMEOUT_MS)})` };
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    return { reason: `SMTP_TIMEOUT_MS must be a positive number (it is ${JSON.stringify(env.SMTP_TIMEOUT_MS)})` };
   let from: Mailbox;
   try {
     from = senderOf(env.MAIL_FROM);

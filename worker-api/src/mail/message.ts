@@ -50,9 +50,19 @@ interface Part {
 }
 
 const MIME_TYPES: Record<string, string> = {
-  csv: 'text/csv', txt: 'text/plain', html: 'text/html', json: 'application/json', pdf: 'application/pdf',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xls: 'application/vnd.ms-excel', zip: 'application/zip',
+  csv: 'text/csv',
+  txt: 'text/plain',
+  html: 'text/html',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  xls: 'application/vnd.ms-excel',
+  zip: 'application/zip',
 };
 
 function randomHex(bytes: number): string {

@@ -14,8 +14,7 @@ export interface PasswordResetContent {
   minutes: number;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** The reset message (plain text and HTML saying the same). */
 export function passwordResetMessage(c: PasswordResetContent): MailMessage {

@@ -222,7 +222,10 @@ export async function deliver(stream: SmtpStream, opts: DialogueOptions, envelop
     }
     if (!accepted.length) {
       await conv.command('RSET', [250]).catch(() => undefined);
-      throw new SmtpError(`the server refused every recipient: ${rejected.map((r) => `<${r.address}> ${r.reason}`).join('; ')}`, Number(rejected[0]?.reason.slice(0, 3)));
+      throw new SmtpError(
+        `the server refused every recipient: ${rejected.map((r) => `<${r.address}> ${r.reason}`).join('; ')}`,
+        Number(rejected[0]?.reason.slice(0, 3)),
+      );
     }
     await conv.command('DATA', [354]);
     await conv.write(data);

@@ -24,7 +24,14 @@ const sig = (rawType: string, args: unknown[] = []) => ({ rawType, arguments: ar
 const COLUMNS = [
   { name: 'id', type: 'integer', typeSignature: sig('integer') },
   { name: 'big', type: 'bigint', typeSignature: sig('bigint') },
-  { name: 'price', type: 'decimal(12,2)', typeSignature: sig('decimal', [{ kind: 'LONG', value: 12 }, { kind: 'LONG', value: 2 }]) },
+  {
+    name: 'price',
+    type: 'decimal(12,2)',
+    typeSignature: sig('decimal', [
+      { kind: 'LONG', value: 12 },
+      { kind: 'LONG', value: 2 },
+    ]),
+  },
   { name: 'ratio', type: 'double', typeSignature: sig('double') },
   { name: 'name', type: 'varchar(20)', typeSignature: sig('varchar', [{ kind: 'LONG', value: 20 }]) },
   { name: 'ok', type: 'boolean', typeSignature: sig('boolean') },
@@ -40,9 +47,21 @@ const COLUMNS = [
 ];
 
 const stats = (state: string) => ({
-  state, queued: state === 'QUEUED', scheduled: state !== 'QUEUED', nodes: 1, totalSplits: 4, queuedSplits: 0,
-  runningSplits: 0, completedSplits: 4, cpuTimeMillis: 12, wallTimeMillis: 20, queuedTimeMillis: 1, elapsedTimeMillis: 30,
-  processedRows: 3, processedBytes: 300, peakMemoryBytes: 1024,
+  state,
+  queued: state === 'QUEUED',
+  scheduled: state !== 'QUEUED',
+  nodes: 1,
+  totalSplits: 4,
+  queuedSplits: 0,
+  runningSplits: 0,
+  completedSplits: 4,
+  cpuTimeMillis: 12,
+  wallTimeMillis: 20,
+  queuedTimeMillis: 1,
+  elapsedTimeMillis: 30,
+  processedRows: 3,
+  processedBytes: 300,
+  peakMemoryBytes: 1024,
 });
 
 const page = (o: Record<string, unknown>) => JSON.stringify({ id: ID, infoUri: `${HOST}/ui/query.html?${ID}`, ...o });
@@ -52,20 +71,31 @@ export function selectExchanges(prefix = '/v1/statement'): Exchange[] {
   return [
     { method: 'POST', path: prefix, status: 200, body: page({ nextUri: `${HOST}/v1/statement/queued/${ID}/y0d7a1/1`, stats: stats('QUEUED') }) },
     { method: 'GET', path: `/v1/statement/queued/${ID}/y0d7a1/1`, status: 503, body: '' },
-    { method: 'GET', path: `/v1/statement/queued/${ID}/y0d7a1/1`, status: 200, body: page({ nextUri: `${HOST}/v1/statement/executing/${ID}/y0d7a1/0`, stats: stats('RUNNING') }) },
     {
-      method: 'GET', path: `/v1/statement/executing/${ID}/y0d7a1/0`, status: 200,
+      method: 'GET',
+      path: `/v1/statement/queued/${ID}/y0d7a1/1`,
+      status: 200,
+      body: page({ nextUri: `${HOST}/v1/statement/executing/${ID}/y0d7a1/0`, stats: stats('RUNNING') }),
+    },
+    {
+      method: 'GET',
+      path: `/v1/statement/executing/${ID}/y0d7a1/0`,
+      status: 200,
       // Written by hand as the server writes it: the bigint's digits beyond 2^53 must survive.
-      body: `{"id":"${ID}","infoUri":"${HOST}/ui/query.html?${ID}","partialCancelUri":"${HOST}/v1/stage/${ID}.0","nextUri":"${HOST}/v1/statement/executing/${ID}/y0d7a1/1",` +
+      body:
+        `{"id":"${ID}","infoUri":"${HOST}/ui/query.html?${ID}","partialCancelUri":"${HOST}/v1/stage/${ID}.0","nextUri":"${HOST}/v1/statement/executing/${ID}/y0d7a1/1",` +
         `"columns":${JSON.stringify(COLUMNS)},` +
         `"data":[[1,9007199254740993,"12345.67",0.5,"caf\\u00e9 \\"q\\"",true,"2024-02-29","2024-03-05 06:07:08.500","2024-03-05 06:07:08.000 UTC","10:11:12.000","AAH/","{\\"a\\":[1,2]}",["x","y"],[7,"z"],"61f0c404-5cb3-11e7-907b-a6006ad3dba0"],` +
         `[2,-5,"-0.50","NaN","",false,"1970-01-01","2024-01-01 00:00:00.000","2024-07-01 12:00:00.000 Europe/Berlin","00:00:00.000","","null",[],[null,null],null]],` +
         `"stats":${JSON.stringify(stats('RUNNING'))}}`,
     },
     {
-      method: 'GET', path: `/v1/statement/executing/${ID}/y0d7a1/1`, status: 200,
+      method: 'GET',
+      path: `/v1/statement/executing/${ID}/y0d7a1/1`,
+      status: 200,
       body: page({
-        nextUri: `${HOST}/v1/statement/executing/${ID}/y0d7a1/2`, columns: COLUMNS,
+        nextUri: `${HOST}/v1/statement/executing/${ID}/y0d7a1/2`,
+        columns: COLUMNS,
         data: [[3, null, null, null, null, null, null, null, '2024-01-01 10:00:00.000 +05:30', null, null, null, null, null, null]],
         stats: stats('RUNNING'),
       }),
@@ -83,14 +113,20 @@ export function errorExchanges(error: Record<string, unknown>): Exchange[] {
 }
 
 export const SYNTAX_ERROR = {
-  message: "line 1:1: mismatched input 'SELEC'. Expecting: 'ALTER', 'ANALYZE', 'CALL', 'COMMENT', 'COMMIT', 'CREATE', 'DEALLOCATE', 'DELETE', 'DENY', 'DESC', 'DESCRIBE', 'DROP', 'EXECUTE', 'EXPLAIN', 'GRANT', 'INSERT', 'MERGE', 'PREPARE', 'REFRESH', 'RESET', 'REVOKE', 'ROLLBACK', 'SELECT', 'SET', 'SHOW', 'START', 'TRUNCATE', 'UPDATE', 'USE', 'WITH', <query>",
-  errorCode: 1, errorName: 'SYNTAX_ERROR', errorType: 'USER_ERROR',
+  message:
+    "line 1:1: mismatched input 'SELEC'. Expecting: 'ALTER', 'ANALYZE', 'CALL', 'COMMENT', 'COMMIT', 'CREATE', 'DEALLOCATE', 'DELETE', 'DENY', 'DESC', 'DESCRIBE', 'DROP', 'EXECUTE', 'EXPLAIN', 'GRANT', 'INSERT', 'MERGE', 'PREPARE', 'REFRESH', 'RESET', 'REVOKE', 'ROLLBACK', 'SELECT', 'SET', 'SHOW', 'START', 'TRUNCATE', 'UPDATE', 'USE', 'WITH', <query>",
+  errorCode: 1,
+  errorName: 'SYNTAX_ERROR',
+  errorType: 'USER_ERROR',
   errorLocation: { lineNumber: 1, columnNumber: 1 },
   failureInfo: { type: 'io.trino.sql.parser.ParsingException', message: "line 1:1: mismatched input 'SELEC'", suppressed: [], stack: [] },
 };
 
 export const TIME_LIMIT_ERROR = {
-  message: 'Query exceeded the maximum execution time limit of 2.00s', errorCode: 131075, errorName: 'EXCEEDED_TIME_LIMIT', errorType: 'INSUFFICIENT_RESOURCES',
+  message: 'Query exceeded the maximum execution time limit of 2.00s',
+  errorCode: 131075,
+  errorName: 'EXCEEDED_TIME_LIMIT',
+  errorType: 'INSUFFICIENT_RESOURCES',
 };
 
 export const CATALOG_ERROR = { message: "line 1:15: Catalog 'nope' does not exist", errorCode: 44, errorName: 'CATALOG_NOT_FOUND', errorType: 'USER_ERROR' };
@@ -100,7 +136,12 @@ export function versionExchanges(version = '438'): Exchange[] {
   const cols = [{ name: '_col0', type: 'varchar', typeSignature: sig('varchar', [{ kind: 'LONG', value: 2147483647 }]) }];
   return [
     { method: 'POST', path: '/v1/statement', status: 200, body: page({ nextUri: `${HOST}/v1/statement/queued/${ID}/v1/1`, stats: stats('QUEUED') }) },
-    { method: 'GET', path: `/v1/statement/queued/${ID}/v1/1`, status: 200, body: page({ nextUri: `${HOST}/v1/statement/executing/${ID}/v1/0`, columns: cols, data: [[version]], stats: stats('RUNNING') }) },
+    {
+      method: 'GET',
+      path: `/v1/statement/queued/${ID}/v1/1`,
+      status: 200,
+      body: page({ nextUri: `${HOST}/v1/statement/executing/${ID}/v1/0`, columns: cols, data: [[version]], stats: stats('RUNNING') }),
+    },
     { method: 'GET', path: `/v1/statement/executing/${ID}/v1/0`, status: 200, body: page({ columns: cols, stats: stats('FINISHED') }) },
   ];
 }
@@ -111,11 +152,18 @@ export function schemaExchanges(): Exchange[] {
   return [
     { method: 'POST', path: '/v1/statement', status: 200, body: page({ nextUri: `${HOST}/v1/statement/queued/${ID}/s1/1`, stats: stats('QUEUED') }) },
     {
-      method: 'GET', path: `/v1/statement/queued/${ID}/s1/1`, status: 200, body: page({
-        columns: cols, stats: stats('FINISHED'),
+      method: 'GET',
+      path: `/v1/statement/queued/${ID}/s1/1`,
+      status: 200,
+      body: page({
+        columns: cols,
+        stats: stats('FINISHED'),
         data: [
-          ['sales', 'orders', 'id', 'bigint'], ['sales', 'orders', 'placed_at', 'timestamp(3) with time zone'],
-          ['sales', 'orders', 'total', 'decimal(10,2)'], ['sales', 'customers', 'email', 'varchar'], ['web', 'hits', 'tags', 'array(varchar)'],
+          ['sales', 'orders', 'id', 'bigint'],
+          ['sales', 'orders', 'placed_at', 'timestamp(3) with time zone'],
+          ['sales', 'orders', 'total', 'decimal(10,2)'],
+          ['sales', 'customers', 'email', 'varchar'],
+          ['web', 'hits', 'tags', 'array(varchar)'],
         ],
       }),
     },
@@ -125,4 +173,7 @@ export function schemaExchanges(): Exchange[] {
 /** The id of the recorded query and the nextUri to cancel it with (a running query's page). */
 export const RUNNING_ID = ID;
 export const RUNNING_PAGE = (n: number) => page({ nextUri: `${HOST}/v1/statement/executing/${ID}/c1/${n + 1}`, stats: stats('RUNNING') });
-export const CANCELLED_PAGE = page({ stats: stats('FAILED'), error: { message: 'Query was canceled', errorCode: 3, errorName: 'USER_CANCELED', errorType: 'USER_ERROR' } });
+export const CANCELLED_PAGE = page({
+  stats: stats('FAILED'),
+  error: { message: 'Query was canceled', errorCode: 3, errorName: 'USER_CANCELED', errorType: 'USER_ERROR' },
+});

@@ -8,7 +8,10 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
   await addRestrictionSiblings(org.organization.id, [id]);
   return [
     {
-      method: 'POST', path: `/dashboards/${id}/data`, body: { data_format: 'csv_zip' }, permissions: ['view_dashboards'],
+      method: 'POST',
+      path: `/dashboards/${id}/data`,
+      body: { data_format: 'csv_zip' },
+      permissions: ['view_dashboards'],
       restrictedTo: { type: 'dashboards', id },
     },
   ];

@@ -7,7 +7,14 @@ export const securityCases: SecurityCaseFactory = async ({ key }) => {
   const body = { data: { type: 'dashboard_groups', id, attributes: { name: 'Renamed' } } };
   return [
     { method: 'GET', path: '/dashboard_groups', permissions: ['view_dashboards'], ownsResource: false },
-    { method: 'POST', path: '/dashboard_groups', jsonapi: true, body: { data: { type: 'dashboard_groups', attributes: { name: 'x' } } }, permissions: ['manage_dashboards'], ownsResource: false },
+    {
+      method: 'POST',
+      path: '/dashboard_groups',
+      jsonapi: true,
+      body: { data: { type: 'dashboard_groups', attributes: { name: 'x' } } },
+      permissions: ['manage_dashboards'],
+      ownsResource: false,
+    },
     { method: 'GET', path: `/dashboard_groups/${id}`, permissions: ['view_dashboards'] },
     { method: 'PATCH', path: `/dashboard_groups/${id}`, jsonapi: true, body, permissions: ['manage_dashboards'] },
     { method: 'POST', path: '/dashboard_groups/sort', body: { dashboard_group_ids: [id] }, permissions: ['manage_dashboards'], ownsResource: false },

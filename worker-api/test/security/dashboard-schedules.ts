@@ -12,9 +12,23 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
   const on = await restrictionSibling(org.organization.id, dash);
   return [
     { method: 'GET', path: '/dashboard_schedules', permissions: ['view_schedules'], ownsResource: false },
-    { method: 'POST', path: '/dashboard_schedules', jsonapi: true, body: { data: { type: 'dashboard_schedules', attributes, relationships } }, permissions: ['manage_schedules'], ownsResource: false },
+    {
+      method: 'POST',
+      path: '/dashboard_schedules',
+      jsonapi: true,
+      body: { data: { type: 'dashboard_schedules', attributes, relationships } },
+      permissions: ['manage_schedules'],
+      ownsResource: false,
+    },
     { method: 'GET', path: `/dashboard_schedules/${id}`, permissions: ['view_schedules'], ...on },
-    { method: 'PATCH', path: `/dashboard_schedules/${id}`, jsonapi: true, body: { data: { type: 'dashboard_schedules', id, attributes: { subject_text: 'Changed' } } }, permissions: ['manage_schedules'], ...on },
+    {
+      method: 'PATCH',
+      path: `/dashboard_schedules/${id}`,
+      jsonapi: true,
+      body: { data: { type: 'dashboard_schedules', id, attributes: { subject_text: 'Changed' } } },
+      permissions: ['manage_schedules'],
+      ...on,
+    },
     { method: 'POST', path: `/dashboard_schedules/${id}/send_now`, permissions: ['manage_schedules'], ...on },
     { method: 'DELETE', path: `/dashboard_schedules/${doomed}`, permissions: ['manage_schedules'], ...on },
   ];

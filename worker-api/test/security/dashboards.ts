@@ -7,13 +7,14 @@ import { call, db, jsonApi } from '../fixtures.ts';
  * siblings exist so that such keys can be made (they are never the resource a case calls).
  */
 export async function addRestrictionSiblings(organizationId: string, ids: string[]) {
-  await db().insert(dashboards).values(ids.map((id) => ({ id: `${id}_other`, organization_id: organizationId, name: `Sibling of ${id}` })))
+  await db()
+    .insert(dashboards)
+    .values(ids.map((id) => ({ id: `${id}_other`, organization_id: organizationId, name: `Sibling of ${id}` })))
     .onConflictDoNothing();
 }
 
 export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
-  const make = async (name: string) =>
-    (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name } }, key)).json.data.id as string;
+  const make = async (name: string) => (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name } }, key)).json.data.id as string;
   const [id, lockable, doomed] = await Promise.all([make('Security dashboard'), make('Security lock'), make('Security delete')]);
   await addRestrictionSiblings(org.organization.id, [id, lockable, doomed]);
   const backup = (await call(`/dashboards/${org.sampleDashboard.id}/backup`, { key, method: 'POST' })).json;
@@ -22,12 +23,32 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
   const creating = { restrictedTo: { type: 'dashboards' as const, id }, ownsResource: false };
   return [
     { method: 'GET', path: '/dashboards', permissions: ['view_dashboards'], ownsResource: false },
-    { method: 'POST', path: '/dashboards', jsonapi: true, body: { data: { type: 'dashboards', attributes: { name: 'x' } } }, permissions: ['manage_dashboards'], ...creating },
+    {
+      method: 'POST',
+      path: '/dashboards',
+      jsonapi: true,
+      body: { data: { type: 'dashboards', attributes: { name: 'x' } } },
+      permissions: ['manage_dashboards'],
+      ...creating,
+    },
     { method: 'POST', path: '/dashboards/restore', body: backup, permissions: ['manage_dashboards'], ...creating },
     { method: 'GET', path: `/dashboards/${id}`, permissions: ['view_dashboards'], ...on(id) },
-    { method: 'PATCH', path: `/dashboards/${id}`, jsonapi: true, body: { data: { type: 'dashboards', id, attributes: { description: 'changed' } } }, permissions: ['manage_dashboards'], ...on(id) },
+    {
+      method: 'PATCH',
+      path: `/dashboards/${id}`,
+      jsonapi: true,
+      body: { data: { type: 'dashboards', id, attributes: { description: 'changed' } } },
+      permissions: ['manage_dashboards'],
+      ...on(id),
+    },
     { method: 'PUT', path: `/dashboards/${id}/layout`, body: { layout: [] }, permissions: ['manage_dashboards'], ...on(id) },
-    { method: 'POST', path: `/dashboards/${id}/share`, body: { share_mode: 'custom', user_group_ids: ['all_analysts'] }, permissions: ['manage_dashboards'], ...on(id) },
+    {
+      method: 'POST',
+      path: `/dashboards/${id}/share`,
+      body: { share_mode: 'custom', user_group_ids: ['all_analysts'] },
+      permissions: ['manage_dashboards'],
+      ...on(id),
+    },
     { method: 'POST', path: `/dashboards/${id}/duplicate`, permissions: ['manage_dashboards'], ...on(id) },
     { method: 'POST', path: `/dashboards/${id}/backup`, permissions: ['manage_dashboards'], ...on(id) },
     { method: 'POST', path: `/dashboards/${lockable}/lock`, permissions: ['manage_dashboards'], ...on(lockable) },

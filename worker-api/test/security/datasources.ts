@@ -12,9 +12,23 @@ export const securityCases: SecurityCaseFactory = async ({ key }) => {
   const restrictedTo = { type: 'datasources' as const, id };
   return [
     { method: 'GET', path: '/datasources', permissions: ['view_datasources'], ownsResource: false },
-    { method: 'POST', path: '/datasources', jsonapi: true, body: { data: postgres('Created by the suite') }, permissions: ['manage_datasources'], ownsResource: false },
+    {
+      method: 'POST',
+      path: '/datasources',
+      jsonapi: true,
+      body: { data: postgres('Created by the suite') },
+      permissions: ['manage_datasources'],
+      ownsResource: false,
+    },
     { method: 'GET', path: `/datasources/${id}`, permissions: ['view_datasources'], restrictedTo },
-    { method: 'PATCH', path: `/datasources/${id}`, jsonapi: true, body: { data: { type: 'datasources', id, attributes: { name: 'Renamed' } } }, permissions: ['manage_datasources'], restrictedTo },
+    {
+      method: 'PATCH',
+      path: `/datasources/${id}`,
+      jsonapi: true,
+      body: { data: { type: 'datasources', id, attributes: { name: 'Renamed' } } },
+      permissions: ['manage_datasources'],
+      restrictedTo,
+    },
     { method: 'DELETE', path: `/datasources/${id}`, permissions: ['manage_datasources'], restrictedTo },
   ];
 };

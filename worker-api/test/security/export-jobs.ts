@@ -9,10 +9,12 @@ export const securityCases: SecurityCaseFactory = async ({ org }) => {
   const [id, doomed] = [newId('export_job'), newId('export_job')];
   const dashboard = org.sampleDashboard.id;
   const report = org.sampleDashboard.reports[0]!.id;
-  await db().insert(exportJobs).values([
-    { id, organization_id: org.organization.id, kind: 'dashboard_pdf', dashboard_id: dashboard, job_status: 'success', file_key: 'eu/x.pdf' },
-    { id: doomed, organization_id: org.organization.id, kind: 'report_csv', report_id: org.sampleDashboard.reports[0]!.id, created_by: 'key_nobody' },
-  ]);
+  await db()
+    .insert(exportJobs)
+    .values([
+      { id, organization_id: org.organization.id, kind: 'dashboard_pdf', dashboard_id: dashboard, job_status: 'success', file_key: 'eu/x.pdf' },
+      { id: doomed, organization_id: org.organization.id, kind: 'report_csv', report_id: org.sampleDashboard.reports[0]!.id, created_by: 'key_nobody' },
+    ]);
   await addRestrictionSiblings(org.organization.id, [dashboard]);
   const restrictedTo = { type: 'dashboards' as const, id: dashboard };
   return [

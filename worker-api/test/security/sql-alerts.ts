@@ -17,7 +17,14 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
     { method: 'POST', path: '/sql_alerts', jsonapi: true, body: { data: alert('Created by the suite') }, permissions: ['manage_alerts'], ownsResource: false },
     { method: 'GET', path: `/sql_alerts/${id}`, permissions: ['view_alerts'], restrictedTo },
     { method: 'GET', path: `/sql_alerts/${id}/results`, permissions: ['view_alerts'], restrictedTo },
-    { method: 'PATCH', path: `/sql_alerts/${id}`, jsonapi: true, body: { data: { type: 'sql_alerts', id, attributes: { description: 'x' } } }, permissions: [...write], restrictedTo },
+    {
+      method: 'PATCH',
+      path: `/sql_alerts/${id}`,
+      jsonapi: true,
+      body: { data: { type: 'sql_alerts', id, attributes: { description: 'x' } } },
+      permissions: [...write],
+      restrictedTo,
+    },
     { method: 'DELETE', path: `/sql_alerts/${id}`, permissions: [...write], restrictedTo },
   ];
 };

@@ -10,16 +10,35 @@ export const securityCases: SecurityCaseFactory = async ({ key }) => {
   return [
     { method: 'GET', path: '/users', permissions: ['view_users'], ownsResource: false },
     { method: 'GET', path: `/users/${u}`, permissions: ['view_users'] },
-    { method: 'PATCH', path: `/users/${u}`, jsonapi: true, body: { data: { type: 'users', id: u, attributes: { role: 'viewer' } } }, permissions: ['manage_users'] },
+    {
+      method: 'PATCH',
+      path: `/users/${u}`,
+      jsonapi: true,
+      body: { data: { type: 'users', id: u, attributes: { role: 'viewer' } } },
+      permissions: ['manage_users'],
+    },
     { method: 'POST', path: `/users/${u}/deactivate`, permissions: ['manage_users'] },
     { method: 'POST', path: `/users/${u}/activate`, body: { role: 'viewer' }, permissions: ['manage_users'] },
     { method: 'POST', path: '/users/invite', body: { email: `sec-c-${stamp}@example.test` }, permissions: ['manage_users'], ownsResource: false },
     { method: 'POST', path: `/users/invite/${pending}`, permissions: ['manage_users'] },
     { method: 'DELETE', path: `/users/invite/${pending}`, permissions: ['manage_users'] },
     { method: 'GET', path: '/user_groups', permissions: ['view_users'], ownsResource: false },
-    { method: 'POST', path: '/user_groups', jsonapi: true, body: { data: { type: 'user_groups', attributes: { name: `Sec2 ${stamp}` } } }, permissions: ['manage_users'], ownsResource: false },
+    {
+      method: 'POST',
+      path: '/user_groups',
+      jsonapi: true,
+      body: { data: { type: 'user_groups', attributes: { name: `Sec2 ${stamp}` } } },
+      permissions: ['manage_users'],
+      ownsResource: false,
+    },
     { method: 'GET', path: `/user_groups/${group}`, permissions: ['view_users'] },
-    { method: 'PATCH', path: `/user_groups/${group}`, jsonapi: true, body: { data: { type: 'user_groups', id: group, attributes: { description: 'x' } } }, permissions: ['manage_users'] },
+    {
+      method: 'PATCH',
+      path: `/user_groups/${group}`,
+      jsonapi: true,
+      body: { data: { type: 'user_groups', id: group, attributes: { description: 'x' } } },
+      permissions: ['manage_users'],
+    },
     { method: 'DELETE', path: `/user_groups/${group}`, permissions: ['manage_users'] },
   ];
 };

@@ -30,7 +30,10 @@ export function exportRoutes(app: Hono<AppEnv>) {
   app.get('/exports/:jobId', async (c) => {
     const jobId = c.req.param('jobId');
     if (!JOB_ID.test(jobId)) throw new ApiError('bad_request', 'That is not an export job id.', { source: { parameter: 'jobId' } });
-    const claims = await verifyDataToken(tokenOf(c.req.header('authorization'), c.req.query('token')), c.env.DATA_TOKEN_SECRET, { region: c.env.REGION, kind: 'data' });
+    const claims = await verifyDataToken(tokenOf(c.req.header('authorization'), c.req.query('token')), c.env.DATA_TOKEN_SECRET, {
+      region: c.env.REGION,
+      kind: 'data',
+    });
     if (claims.key !== `export/${jobId}`) {
       throw new ApiError('invalid_data_token', 'This token was issued for another file.', { source: { parameter: 'token' } });
     }

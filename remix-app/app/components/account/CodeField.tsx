@@ -6,7 +6,12 @@
 import { useState } from 'react';
 import { FieldErrors } from '../editor/Field';
 
-export function CodeField({ errors, testId, allowRecovery = true, autoFocus = false }: {
+export function CodeField({
+  errors,
+  testId,
+  allowRecovery = true,
+  autoFocus = false,
+}: {
   errors: Record<string, string[]> | undefined;
   testId: string;
   allowRecovery?: boolean;
@@ -19,10 +24,16 @@ export function CodeField({ errors, testId, allowRecovery = true, autoFocus = fa
       <label className={`field${errors?.[name] ? ' is-invalid' : ''}`}>
         <span className="field__label">{recovery ? 'Recovery code' : 'Code from your authenticator app'}</span>
         <input
-          key={name} name={name} required autoFocus={autoFocus}
-          autoComplete={recovery ? 'off' : 'one-time-code'} inputMode={recovery ? 'text' : 'numeric'}
-          maxLength={recovery ? 40 : 7} placeholder={recovery ? 'xxxxx-xxxxx' : '123456'}
-          data-testid={`${testId}-${recovery ? 'recovery-code' : 'code'}`} aria-invalid={Boolean(errors?.[name]) || undefined}
+          key={name}
+          name={name}
+          required
+          autoFocus={autoFocus}
+          autoComplete={recovery ? 'off' : 'one-time-code'}
+          inputMode={recovery ? 'text' : 'numeric'}
+          maxLength={recovery ? 40 : 7}
+          placeholder={recovery ? 'xxxxx-xxxxx' : '123456'}
+          data-testid={`${testId}-${recovery ? 'recovery-code' : 'code'}`}
+          aria-invalid={Boolean(errors?.[name]) || undefined}
         />
         <FieldErrors name={name} errors={errors} />
       </label>

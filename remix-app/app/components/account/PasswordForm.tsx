@@ -19,9 +19,14 @@ export function PasswordForm({ answer, busy, minLength }: { answer: AccountAnswe
     <label className={`field${errors?.[name] ? ' is-invalid' : ''}`}>
       <span className="field__label">{label}</span>
       <input
-        name={name} type="password" required maxLength={1024} autoComplete={autoComplete}
+        name={name}
+        type="password"
+        required
+        maxLength={1024}
+        autoComplete={autoComplete}
         minLength={name === 'current_password' ? undefined : minLength}
-        data-testid={`account-${name.replace(/_/g, '-')}`} aria-invalid={Boolean(errors?.[name]) || undefined}
+        data-testid={`account-${name.replace(/_/g, '-')}`}
+        aria-invalid={Boolean(errors?.[name]) || undefined}
       />
       {hint ? <span className="field__hint">{hint}</span> : null}
       <FieldErrors name={name} errors={errors} />
@@ -37,7 +42,9 @@ export function PasswordForm({ answer, busy, minLength }: { answer: AccountAnswe
       </div>
       <p className="muted small">Changing your password signs you out everywhere else; this browser stays signed in.</p>
       <div className="form-actions">
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Changing…' : 'Change password'}</button>
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Changing…' : 'Change password'}
+        </button>
         <FormMessages answer={mine} fields={FIELDS} testId="account-password" />
       </div>
     </Form>

@@ -10,8 +10,15 @@ export function QrCode({ text, label, size = 200, testId }: { text: string; labe
   const n = modules.length + QUIET * 2;
   return (
     <svg
-      className="qr-code" role="img" aria-label={label} width={size} height={size} viewBox={`${-QUIET} ${-QUIET} ${n} ${n}`}
-      shapeRendering="crispEdges" data-testid={testId} data-modules={modules.length}
+      className="qr-code"
+      role="img"
+      aria-label={label}
+      width={size}
+      height={size}
+      viewBox={`${-QUIET} ${-QUIET} ${n} ${n}`}
+      shapeRendering="crispEdges"
+      data-testid={testId}
+      data-modules={modules.length}
     >
       <rect x={-QUIET} y={-QUIET} width={n} height={n} fill="#fff" />
       <path d={qrPath(modules)} fill="#000" />

@@ -21,7 +21,12 @@ export function SessionList({ sessions, answer, busy }: { sessions: SessionRow[]
     <div className="card">
       <table className="data-table" data-testid="account-sessions">
         <thead>
-          <tr><th>Browser</th><th>Signed in</th><th>Last seen</th><th>Ends</th></tr>
+          <tr>
+            <th>Browser</th>
+            <th>Signed in</th>
+            <th>Last seen</th>
+            <th>Ends</th>
+          </tr>
         </thead>
         <tbody>
           {sessions.map((s) => (

@@ -6,7 +6,12 @@ import { Form, Link } from 'react-router';
 import { unplacedErrors } from '../../lib/editor-forms';
 import { CodeField } from './CodeField';
 
-export function SignInCodeStep({ challenge, next, errors, busy }: {
+export function SignInCodeStep({
+  challenge,
+  next,
+  errors,
+  busy,
+}: {
   challenge: string;
   next: string;
   errors: Record<string, string[]> | undefined;
@@ -20,12 +25,18 @@ export function SignInCodeStep({ challenge, next, errors, busy }: {
       <input type="hidden" name="challenge" value={challenge} />
       <input type="hidden" name="next" value={next} />
       <p className="muted">Open your authenticator app and enter the code it shows for Cairn.</p>
-      {rest.length ? <div className="alert alert--error" role="alert" data-testid="login-error">{rest.join(' ')}</div> : null}
+      {rest.length ? (
+        <div className="alert alert--error" role="alert" data-testid="login-error">
+          {rest.join(' ')}
+        </div>
+      ) : null}
       <CodeField errors={errors} testId="login" autoFocus />
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {busy ? 'Checking…' : 'Verify'}
       </button>
-      <p className="small"><Link to="/app/login">Start over</Link></p>
+      <p className="small">
+        <Link to="/app/login">Start over</Link>
+      </p>
     </Form>
   );
 }

@@ -10,13 +10,23 @@ export function TwoFactorDisable({ errors, busy }: { errors: Record<string, stri
       <div className="form-grid">
         <label className={`field${errors?.current_password ? ' is-invalid' : ''}`}>
           <span className="field__label">Current password</span>
-          <input name="current_password" type="password" required maxLength={1024} autoComplete="current-password" data-testid="two-factor-disable-password" aria-invalid={Boolean(errors?.current_password) || undefined} />
+          <input
+            name="current_password"
+            type="password"
+            required
+            maxLength={1024}
+            autoComplete="current-password"
+            data-testid="two-factor-disable-password"
+            aria-invalid={Boolean(errors?.current_password) || undefined}
+          />
           <FieldErrors name="current_password" errors={errors} />
         </label>
         <CodeField errors={errors} testId="two-factor-disable" />
       </div>
       <div className="form-actions">
-        <button type="submit" className="button button--danger" disabled={busy} data-testid="two-factor-disable">{busy ? 'Turning off…' : 'Turn off two-factor authentication'}</button>
+        <button type="submit" className="button button--danger" disabled={busy} data-testid="two-factor-disable">
+          {busy ? 'Turning off…' : 'Turn off two-factor authentication'}
+        </button>
       </div>
     </Form>
   );

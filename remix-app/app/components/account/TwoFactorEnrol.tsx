@@ -28,15 +28,23 @@ export function TwoFactorEnrol({ enrolment, errors, busy }: { enrolment: TwoFact
             <CopyButton text={enrolment.secret} label="Copy key" testId="two-factor-copy-secret" />
           </div>
           <span className="muted small">
-            Or open the <a href={enrolment.otpauth_uri} data-testid="two-factor-uri-link">setup link</a> on a device with the app:{' '}
-            <code className="two-factor-uri" data-testid="two-factor-uri">{enrolment.otpauth_uri}</code>
+            Or open the{' '}
+            <a href={enrolment.otpauth_uri} data-testid="two-factor-uri-link">
+              setup link
+            </a>{' '}
+            on a device with the app:{' '}
+            <code className="two-factor-uri" data-testid="two-factor-uri">
+              {enrolment.otpauth_uri}
+            </code>
           </span>
         </li>
         <li>Enter the 6-digit code the app shows to finish.</li>
       </ol>
       <CodeField errors={errors} testId="two-factor-confirm" allowRecovery={false} autoFocus />
       <div className="form-actions">
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Checking…' : 'Turn on'}</button>
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Checking…' : 'Turn on'}
+        </button>
       </div>
     </Form>
   );

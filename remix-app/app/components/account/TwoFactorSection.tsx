@@ -34,10 +34,19 @@ export function TwoFactorSection({ status, answer, busy }: { status: TwoFactorSt
         <input type="hidden" name="intent" value="two-factor-start" />
         <p data-testid="two-factor-status">
           <span className="pill">Off</span> Signing in needs your password only.
-          {mine?.ok ? <> <span className="row-ok" role="status" data-testid="two-factor-saved">{mine.message}</span></> : null}
+          {mine?.ok ? (
+            <>
+              {' '}
+              <span className="row-ok" role="status" data-testid="two-factor-saved">
+                {mine.message}
+              </span>
+            </>
+          ) : null}
         </p>
         <div className="form-actions">
-          <button type="submit" className="button button--primary" disabled={busy} data-testid="two-factor-start">{busy ? 'Starting…' : 'Set up an authenticator app'}</button>
+          <button type="submit" className="button button--primary" disabled={busy} data-testid="two-factor-start">
+            {busy ? 'Starting…' : 'Set up an authenticator app'}
+          </button>
           <FormMessages answer={mine?.ok ? undefined : mine} fields={FIELDS} testId="two-factor" />
         </div>
       </Form>

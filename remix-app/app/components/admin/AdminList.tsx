@@ -32,24 +32,56 @@ function countLabel(total: number, [one, many]: [string, string]): string {
   return total === 1 ? `1 ${one}` : `${total} ${many}`;
 }
 
-export function AdminList<T extends { id: string; name: string }>({ title, lead, viewer, id, noun, total, rows, columns, rowPrefix, empty, actions }: AdminListProps<T>) {
+export function AdminList<T extends { id: string; name: string }>({
+  title,
+  lead,
+  viewer,
+  id,
+  noun,
+  total,
+  rows,
+  columns,
+  rowPrefix,
+  empty,
+  actions,
+}: AdminListProps<T>) {
   return (
     <main className="page admin-page">
       <AdminHeader title={title} viewer={viewer} lead={lead} />
       <section className="section" aria-labelledby={id}>
         <h2 id={id}>{countLabel(total, noun)}</h2>
-        {actions ? <div className="form-actions" style={{ margin: '0 0 12px' }}>{actions}</div> : null}
+        {actions ? (
+          <div className="form-actions" style={{ margin: '0 0 12px' }}>
+            {actions}
+          </div>
+        ) : null}
         <div className="data-table-wrap">
           <table className="data-table" data-testid={`${id}-table`}>
             <thead>
-              <tr>{columns.map((c) => <th key={c.header}>{c.header}</th>)}</tr>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c.header}>{c.header}</th>
+                ))}
+              </tr>
             </thead>
             <tbody>
-              {rows.length ? rows.map((r) => (
-                <tr key={r.id} data-testid={`${rowPrefix}-${r.name}`}>
-                  {columns.map((c) => <td key={c.header} className={c.className}>{c.cell(r)}</td>)}
+              {rows.length ? (
+                rows.map((r) => (
+                  <tr key={r.id} data-testid={`${rowPrefix}-${r.name}`}>
+                    {columns.map((c) => (
+                      <td key={c.header} className={c.className}>
+                        {c.cell(r)}
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              ) : (
+                <tr>
+                  <td colSpan={columns.length} className="empty-row">
+                    {empty}
+                  </td>
                 </tr>
-              )) : <tr><td colSpan={columns.length} className="empty-row">{empty}</td></tr>}
+              )}
             </tbody>
           </table>
         </div>

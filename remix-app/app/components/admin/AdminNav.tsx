@@ -27,7 +27,9 @@ function AdminNav({ viewer }: { viewer: NavViewer }) {
   return (
     <nav className="admin-nav" aria-label="Administration">
       {TABS.filter((t) => t.show(viewer)).map((t) => (
-        <NavLink key={t.to} to={t.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>{t.label}</NavLink>
+        <NavLink key={t.to} to={t.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+          {t.label}
+        </NavLink>
       ))}
     </nav>
   );

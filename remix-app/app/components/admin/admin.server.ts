@@ -36,7 +36,9 @@ export const field = (form: FormData, name: string): string => String(form.get(n
 export const fields = (form: FormData, name: string): string[] => form.getAll(name).map(String).filter(Boolean);
 export const checked = (form: FormData, name: string): boolean => form.get(name) === 'on' || form.get(name) === 'true';
 
-export type ActionAnswer<T = undefined> = { ok: true; intent: string; target?: string; message?: string; value?: T } | { ok: false; intent: string; target?: string; error: string };
+export type ActionAnswer<T = undefined> =
+  | { ok: true; intent: string; target?: string; message?: string; value?: T }
+  | { ok: false; intent: string; target?: string; error: string };
 
 /** An API call's outcome as the page shows it next to the thing acted on. */
 export function answer<T>(res: ApiResult<unknown>, intent: string, target?: string, ok?: { message?: string; value?: T }): ActionAnswer<T> {

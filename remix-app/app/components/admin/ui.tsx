@@ -17,16 +17,31 @@ export function formatDate(iso: string | null | undefined): string {
 export type PillTone = 'ok' | 'warn' | 'bad' | 'info' | 'plain';
 
 export function Pill({ tone = 'plain', children, testId }: { tone?: PillTone; children: ReactNode; testId?: string }) {
-  return <span className={`pill${tone === 'plain' ? '' : ` pill--${tone}`}`} data-testid={testId}>{children}</span>;
+  return (
+    <span className={`pill${tone === 'plain' ? '' : ` pill--${tone}`}`} data-testid={testId}>
+      {children}
+    </span>
+  );
 }
 
 export function RowError({ message }: { message: string | null | undefined }) {
   if (!message) return null;
-  return <p className="row-error" role="alert">{message}</p>;
+  return (
+    <p className="row-error" role="alert">
+      {message}
+    </p>
+  );
 }
 
 /** A button that asks once more before it submits (for deletes and other changes that cannot be undone). */
-export function ConfirmButton({ label, confirmLabel, question, name = 'intent', value, disabled }: {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  question,
+  name = 'intent',
+  value,
+  disabled,
+}: {
   label: string;
   confirmLabel: string;
   question: string;
@@ -48,7 +63,9 @@ export function ConfirmButton({ label, confirmLabel, question, name = 'intent', 
       <button type="submit" name={name} value={value} className="button button--small button--danger-solid" autoFocus>
         {confirmLabel}
       </button>
-      <button type="button" className="button button--small button--ghost" onClick={() => setAsking(false)}>Cancel</button>
+      <button type="button" className="button button--small button--ghost" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
     </span>
   );
 }
@@ -81,7 +98,9 @@ export function Meter({ label, used, limit, testId }: { label: string; used: num
     <div className="meter" data-testid={testId}>
       <div className="meter__label">
         <span>{label}</span>
-        <strong>{used} of {limit}</strong>
+        <strong>
+          {used} of {limit}
+        </strong>
       </div>
       <div className="meter__bar" role="meter" aria-valuemin={0} aria-valuemax={limit} aria-valuenow={used} aria-label={label}>
         <div className={`meter__fill${used >= limit ? ' is-full' : ''}`} style={{ width: `${Math.round(share * 100)}%` }} />

@@ -112,7 +112,9 @@ export function ChartSkeleton({ type }: { type: ChartType }) {
         <span className="skeleton__ring" />
       ) : (
         <div className="skeleton__bars">
-          {[46, 70, 38, 88, 62, 76, 52, 94].map((h, i) => <span key={i} style={{ height: `${h}%` }} />)}
+          {[46, 70, 38, 88, 62, 76, 52, 94].map((h, i) => (
+            <span key={i} style={{ height: `${h}%` }} />
+          ))}
         </div>
       )}
     </div>
@@ -122,9 +124,13 @@ export function ChartSkeleton({ type }: { type: ChartType }) {
 export function TileMessage({ kind, title, text, testId }: { kind: 'empty' | 'error' | 'waiting'; title?: string; text: string; testId: string }) {
   return (
     <div className={`tile-message tile-message--${kind}`} role={kind === 'error' ? 'alert' : undefined}>
-      <span className="tile-message__icon" aria-hidden="true">{kind === 'error' ? '!' : kind === 'waiting' ? '⧗' : '∅'}</span>
+      <span className="tile-message__icon" aria-hidden="true">
+        {kind === 'error' ? '!' : kind === 'waiting' ? '⧗' : '∅'}
+      </span>
       {title ? <p className="tile-message__title">{title}</p> : null}
-      <p className="tile-message__text" data-testid={testId}>{text}</p>
+      <p className="tile-message__text" data-testid={testId}>
+        {text}
+      </p>
     </div>
   );
 }
@@ -200,13 +206,35 @@ export function ChartBody({ reportId, config, configProblem, data, palette, titl
   const dashboardColors = useContext(DashboardColors);
   const colorMap = dashboardColors ?? colorMapFor(palette);
   const colors = (names: readonly string[]) => seriesColors(colorMap, turned, names);
-  const props = { config: shown as never, roles, data, palette: turned, colors, mode, title, zone: knownZone(data.time_zone || zone), onDrill: resolved.ok ? onDrill : undefined };
+  const props = {
+    config: shown as never,
+    roles,
+    data,
+    palette: turned,
+    colors,
+    mode,
+    title,
+    zone: knownZone(data.time_zone || zone),
+    onDrill: resolved.ok ? onDrill : undefined,
+  };
   const View = shown.type === 'number' ? null : VIEWS[shown.type];
   return (
     <ChartFrame reportId={reportId} type={config.type} state="ready">
-      {note ? <p className="chart__note" data-testid="chart-note">{note}</p> : null}
-      {cut ? <p className="chart__note" data-testid="rows-cut-note">{cut}</p> : null}
-      <div className={`chart__canvas chart__canvas--${shown.type}${props.onDrill ? ' chart__canvas--drill' : ''}`} ref={ref} data-drill={props.onDrill ? config.drilldown!.dashboard_id : undefined}>
+      {note ? (
+        <p className="chart__note" data-testid="chart-note">
+          {note}
+        </p>
+      ) : null}
+      {cut ? (
+        <p className="chart__note" data-testid="rows-cut-note">
+          {cut}
+        </p>
+      ) : null}
+      <div
+        className={`chart__canvas chart__canvas--${shown.type}${props.onDrill ? ' chart__canvas--drill' : ''}`}
+        ref={ref}
+        data-drill={props.onDrill ? config.drilldown!.dashboard_id : undefined}
+      >
         {View ? (
           <Suspense fallback={<ChartSkeleton type={shown.type} />}>
             <View {...props} />

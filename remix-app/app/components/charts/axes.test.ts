@@ -14,8 +14,12 @@ const fields: DataField[] = [
 
 describe('a second y-axis for measures on another scale', () => {
   it('is part of the line chart configuration: columns and a title, wrong types dropped', () => {
-    expect(parseChartConfig({ type: 'line', y: ['revenue'], y_right: ['conversion_rate'], y_right_title: 'Rate' }).config)
-      .toMatchObject({ type: 'line', y: ['revenue'], y_right: ['conversion_rate'], y_right_title: 'Rate' });
+    expect(parseChartConfig({ type: 'line', y: ['revenue'], y_right: ['conversion_rate'], y_right_title: 'Rate' }).config).toMatchObject({
+      type: 'line',
+      y: ['revenue'],
+      y_right: ['conversion_rate'],
+      y_right_title: 'Rate',
+    });
     expect(parseChartConfig({ type: 'line', y_right: 'conversion_rate' }).config).toMatchObject({ y_right: ['conversion_rate'] });
     const bad = parseChartConfig({ type: 'line', y_right: 42, y_right_title: { x: 1 } }).config;
     expect(bad).not.toHaveProperty('y_right');

@@ -8,7 +8,19 @@
 import { parseDrilldown, type Drilldown } from './drilldown';
 
 export const CHART_TYPES = [
-  'table', 'pivot', 'multi_pivot', 'number', 'pie', 'line', 'bar', 'map', 'gauge', 'xy_bubble', 'word_cloud', 'histogram', 'hierarchy',
+  'table',
+  'pivot',
+  'multi_pivot',
+  'number',
+  'pie',
+  'line',
+  'bar',
+  'map',
+  'gauge',
+  'xy_bubble',
+  'word_cloud',
+  'histogram',
+  'hierarchy',
 ] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
 
@@ -193,13 +205,35 @@ export interface HierarchyConfig extends Base {
 }
 
 export type ChartConfig =
-  | TableConfig | PivotConfig | MultiPivotConfig | NumberConfig | PieConfig | LineConfig | BarConfig | MapConfig
-  | GaugeConfig | XyBubbleConfig | WordCloudConfig | HistogramConfig | HierarchyConfig;
+  | TableConfig
+  | PivotConfig
+  | MultiPivotConfig
+  | NumberConfig
+  | PieConfig
+  | LineConfig
+  | BarConfig
+  | MapConfig
+  | GaugeConfig
+  | XyBubbleConfig
+  | WordCloudConfig
+  | HistogramConfig
+  | HierarchyConfig;
 
 const ALIASES: Record<string, ChartType> = {
-  pivot_table: 'pivot', cohort: 'pivot', cohort_table: 'pivot', multi_pivot_table: 'multi_pivot',
-  xy: 'xy_bubble', bubble: 'xy_bubble', scatter: 'xy_bubble', wordcloud: 'word_cloud',
-  treemap: 'hierarchy', sunburst: 'hierarchy', column: 'bar', kpi: 'number', area: 'line', donut: 'pie',
+  pivot_table: 'pivot',
+  cohort: 'pivot',
+  cohort_table: 'pivot',
+  multi_pivot_table: 'multi_pivot',
+  xy: 'xy_bubble',
+  bubble: 'xy_bubble',
+  scatter: 'xy_bubble',
+  wordcloud: 'word_cloud',
+  treemap: 'hierarchy',
+  sunburst: 'hierarchy',
+  column: 'bar',
+  kpi: 'number',
+  area: 'line',
+  donut: 'pie',
 };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
@@ -251,80 +285,191 @@ export function parseChartConfig(raw: unknown): { config: ChartConfig; problem?:
     switch (type) {
       case 'table':
         return {
-          type, ...base, columns: strList(c.columns), hidden: strList(c.hidden),
+          type,
+          ...base,
+          columns: strList(c.columns),
+          hidden: strList(c.hidden),
           labels: c.labels && typeof c.labels === 'object' ? (c.labels as Record<string, string>) : undefined,
-          sort: c.sort && typeof c.sort === 'object' && str((c.sort as { column?: unknown }).column)
-            ? { column: (c.sort as { column: string }).column, desc: bool((c.sort as { desc?: unknown }).desc) }
-            : undefined,
-          size: oneOf(c.size, ['S', 'M', 'L', 'XL'] as const), wrap: bool(c.wrap), freeze_first: bool(c.freeze_first), totals: strList(c.totals),
+          sort:
+            c.sort && typeof c.sort === 'object' && str((c.sort as { column?: unknown }).column)
+              ? { column: (c.sort as { column: string }).column, desc: bool((c.sort as { desc?: unknown }).desc) }
+              : undefined,
+          size: oneOf(c.size, ['S', 'M', 'L', 'XL'] as const),
+          wrap: bool(c.wrap),
+          freeze_first: bool(c.freeze_first),
+          totals: strList(c.totals),
         };
       case 'pivot':
         return {
-          type, ...base, rows: str(c.rows), columns: str(c.columns), value: str(c.value), row_totals: bool(c.row_totals),
-          column_totals: bool(c.column_totals), percentage: oneOf(c.percentage, ['row', 'column', 'total', 'first'] as const) ?? null,
-          color_values: bool(c.color_values), sort_rows: oneOf(c.sort_rows, ['label', 'result'] as const),
-          sort_columns: oneOf(c.sort_columns, ['label', 'result'] as const), empty: typeof c.empty === 'string' ? c.empty : undefined,
+          type,
+          ...base,
+          rows: str(c.rows),
+          columns: str(c.columns),
+          value: str(c.value),
+          row_totals: bool(c.row_totals),
+          column_totals: bool(c.column_totals),
+          percentage: oneOf(c.percentage, ['row', 'column', 'total', 'first'] as const) ?? null,
+          color_values: bool(c.color_values),
+          sort_rows: oneOf(c.sort_rows, ['label', 'result'] as const),
+          sort_columns: oneOf(c.sort_columns, ['label', 'result'] as const),
+          empty: typeof c.empty === 'string' ? c.empty : undefined,
         };
       case 'multi_pivot':
         return {
-          type, ...base, rows: strList(c.rows), columns: strList(c.columns),
+          type,
+          ...base,
+          rows: strList(c.rows),
+          columns: strList(c.columns),
           values: Array.isArray(c.values)
             ? c.values
-              .map((v) => (typeof v === 'string' ? { column: v } : v && typeof v === 'object' ? { column: str((v as { column?: unknown }).column) ?? '', aggregation: oneOf((v as { aggregation?: unknown }).aggregation, ['sum', 'avg', 'median', 'min', 'max', 'count', 'count_distinct', 'concat'] as const) } : null))
-              .filter((v): v is { column: string; aggregation: Aggregation | undefined } => Boolean(v && v.column))
+                .map((v) =>
+                  typeof v === 'string'
+                    ? { column: v }
+                    : v && typeof v === 'object'
+                      ? {
+                          column: str((v as { column?: unknown }).column) ?? '',
+                          aggregation: oneOf((v as { aggregation?: unknown }).aggregation, [
+                            'sum',
+                            'avg',
+                            'median',
+                            'min',
+                            'max',
+                            'count',
+                            'count_distinct',
+                            'concat',
+                          ] as const),
+                        }
+                      : null,
+                )
+                .filter((v): v is { column: string; aggregation: Aggregation | undefined } => Boolean(v && v.column))
             : undefined,
-          subtotals: bool(c.subtotals), grand_totals: bool(c.grand_totals),
+          subtotals: bool(c.subtotals),
+          grand_totals: bool(c.grand_totals),
         };
       case 'number':
         return {
-          type, ...base, value: str(c.value), compare: str(c.compare), change_as: oneOf(c.change_as, ['percent', 'absolute'] as const),
-          down_is_good: bool(c.down_is_good), prefix: typeof c.prefix === 'string' ? c.prefix : undefined,
-          suffix: typeof c.suffix === 'string' ? c.suffix : undefined, label: str(c.label),
+          type,
+          ...base,
+          value: str(c.value),
+          compare: str(c.compare),
+          change_as: oneOf(c.change_as, ['percent', 'absolute'] as const),
+          down_is_good: bool(c.down_is_good),
+          prefix: typeof c.prefix === 'string' ? c.prefix : undefined,
+          suffix: typeof c.suffix === 'string' ? c.suffix : undefined,
+          label: str(c.label),
         };
       case 'pie':
         return {
-          type, ...base, label: str(c.label), value: str(c.value), donut: bool(c.donut) ?? (given === 'donut' ? true : undefined),
-          slice_labels: oneOf(c.slice_labels, ['none', 'name', 'value', 'percent'] as const), max_slices: num(c.max_slices),
+          type,
+          ...base,
+          label: str(c.label),
+          value: str(c.value),
+          donut: bool(c.donut) ?? (given === 'donut' ? true : undefined),
+          slice_labels: oneOf(c.slice_labels, ['none', 'name', 'value', 'percent'] as const),
+          max_slices: num(c.max_slices),
         };
       case 'line':
         return {
-          type, ...base, ...axes, x: str(c.x), y: strList(c.y), y_right: strList(c.y_right), y_right_title: str(c.y_right_title),
-          series: str(c.series), smooth: bool(c.smooth), points: bool(c.points),
-          area: bool(c.area) ?? (given === 'area' ? true : undefined), stacked: bool(c.stacked), zero: bool(c.zero),
-          reference_line: num(c.reference_line), missing: oneOf(c.missing, ['gap', 'connect', 'zero'] as const),
+          type,
+          ...base,
+          ...axes,
+          x: str(c.x),
+          y: strList(c.y),
+          y_right: strList(c.y_right),
+          y_right_title: str(c.y_right_title),
+          series: str(c.series),
+          smooth: bool(c.smooth),
+          points: bool(c.points),
+          area: bool(c.area) ?? (given === 'area' ? true : undefined),
+          stacked: bool(c.stacked),
+          zero: bool(c.zero),
+          reference_line: num(c.reference_line),
+          missing: oneOf(c.missing, ['gap', 'connect', 'zero'] as const),
         };
       case 'bar':
         return {
-          type, ...base, ...axes, x: str(c.x), y: strList(c.y), series: str(c.series), layout: oneOf(c.layout, ['vertical', 'horizontal'] as const),
-          grouping: oneOf(c.grouping, ['grouped', 'stacked', 'percent'] as const), labels: bool(c.labels),
+          type,
+          ...base,
+          ...axes,
+          x: str(c.x),
+          y: strList(c.y),
+          series: str(c.series),
+          layout: oneOf(c.layout, ['vertical', 'horizontal'] as const),
+          grouping: oneOf(c.grouping, ['grouped', 'stacked', 'percent'] as const),
+          labels: bool(c.labels),
         };
       case 'map':
         return {
-          type, ...base, kind: oneOf(c.kind, ['region', 'point'] as const), region_set: oneOf(c.region_set, ['world', 'us_states'] as const),
-          region: str(c.region), value: str(c.value), latitude: str(c.latitude), longitude: str(c.longitude), size: str(c.size), label: str(c.label),
+          type,
+          ...base,
+          kind: oneOf(c.kind, ['region', 'point'] as const),
+          region_set: oneOf(c.region_set, ['world', 'us_states'] as const),
+          region: str(c.region),
+          value: str(c.value),
+          latitude: str(c.latitude),
+          longitude: str(c.longitude),
+          size: str(c.size),
+          label: str(c.label),
         };
       case 'gauge':
         return {
-          type, ...base, value: str(c.value), min: colOrNum(c.min), max: colOrNum(c.max), target: colOrNum(c.target),
-          bands: Array.isArray(c.bands) ? c.bands.filter((b) => b && typeof b === 'object' && num((b as { to?: unknown }).to) !== undefined) as GaugeConfig['bands'] : undefined,
+          type,
+          ...base,
+          value: str(c.value),
+          min: colOrNum(c.min),
+          max: colOrNum(c.max),
+          target: colOrNum(c.target),
+          bands: Array.isArray(c.bands)
+            ? (c.bands.filter((b) => b && typeof b === 'object' && num((b as { to?: unknown }).to) !== undefined) as GaugeConfig['bands'])
+            : undefined,
           down_is_good: bool(c.down_is_good),
         };
       case 'xy_bubble':
-        return { type, ...base, ...axes, label: str(c.label), x: str(c.x), y: str(c.y), size: str(c.size), series: str(c.series), trend_line: bool(c.trend_line), log_x: bool(c.log_x) };
+        return {
+          type,
+          ...base,
+          ...axes,
+          label: str(c.label),
+          x: str(c.x),
+          y: str(c.y),
+          size: str(c.size),
+          series: str(c.series),
+          trend_line: bool(c.trend_line),
+          log_x: bool(c.log_x),
+        };
       case 'word_cloud':
         return {
-          type, ...base, word: str(c.word), weight: str(c.weight), max_words: num(c.max_words), min_font: num(c.min_font), max_font: num(c.max_font),
-          scale: oneOf(c.scale, ['linear', 'sqrt'] as const), rotation: oneOf(c.rotation, ['none', 'hv', 'mixed'] as const),
+          type,
+          ...base,
+          word: str(c.word),
+          weight: str(c.weight),
+          max_words: num(c.max_words),
+          min_font: num(c.min_font),
+          max_font: num(c.max_font),
+          scale: oneOf(c.scale, ['linear', 'sqrt'] as const),
+          rotation: oneOf(c.rotation, ['none', 'hv', 'mixed'] as const),
         };
       case 'histogram':
         return {
-          type, ...base, ...axes, value: str(c.value), series: str(c.series), bins: num(c.bins), bin_width: num(c.bin_width), min: num(c.min), max: num(c.max),
+          type,
+          ...base,
+          ...axes,
+          value: str(c.value),
+          series: str(c.series),
+          bins: num(c.bins),
+          bin_width: num(c.bin_width),
+          min: num(c.min),
+          max: num(c.max),
           show: oneOf(c.show, ['count', 'percent', 'cumulative'] as const),
         };
       case 'hierarchy':
         return {
-          type, ...base, layout: oneOf(c.layout, ['treemap', 'sunburst', 'circles', 'partition'] as const) ?? (given === 'sunburst' ? 'sunburst' : undefined),
-          levels: strList(c.levels), value: str(c.value), color_by: oneOf(c.color_by, ['group', 'depth'] as const),
+          type,
+          ...base,
+          layout: oneOf(c.layout, ['treemap', 'sunburst', 'circles', 'partition'] as const) ?? (given === 'sunburst' ? 'sunburst' : undefined),
+          levels: strList(c.levels),
+          value: str(c.value),
+          color_by: oneOf(c.color_by, ['group', 'depth'] as const),
         };
     }
   };

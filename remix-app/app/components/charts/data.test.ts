@@ -13,8 +13,12 @@ describe('chart configuration', () => {
   it('reads every type, fills nothing in, and falls back to a table for unknown types', () => {
     expect(parseChartConfig({}).config).toEqual({ type: 'table' });
     expect(parseChartConfig(null).config).toEqual({ type: 'table' });
-    expect(parseChartConfig({ type: 'bar', x: 'country', y: 'revenue', layout: 'horizontal', bogus: 1 }).config)
-      .toEqual({ type: 'bar', x: 'country', y: ['revenue'], layout: 'horizontal' });
+    expect(parseChartConfig({ type: 'bar', x: 'country', y: 'revenue', layout: 'horizontal', bogus: 1 }).config).toEqual({
+      type: 'bar',
+      x: 'country',
+      y: ['revenue'],
+      layout: 'horizontal',
+    });
     expect(parseChartConfig({ type: 'sunburst' }).config).toEqual({ type: 'hierarchy', layout: 'sunburst' });
     expect(parseChartConfig({ type: 'gauge', value: 'rate', min: 0, max: 'maximum' }).config).toEqual({ type: 'gauge', value: 'rate', min: 0, max: 'maximum' });
     const unknown = parseChartConfig({ type: 'radar' });
@@ -28,17 +32,26 @@ describe('column roles', () => {
 
   it('picks defaults by position and data type', () => {
     expect(resolveRoles({ type: 'pie' }, fields)).toEqual({ ok: true, roles: { label: 0, value: 2 } });
-    expect(resolveRoles({ type: 'bar' }, [f('country', 'String', 0), f('a', 'Integer', 1), f('b', 'Float', 2)]))
-      .toEqual({ ok: true, roles: { x: 0, y: [1, 2], series: undefined } });
+    expect(resolveRoles({ type: 'bar' }, [f('country', 'String', 0), f('a', 'Integer', 1), f('b', 'Float', 2)])).toEqual({
+      ok: true,
+      roles: { x: 0, y: [1, 2], series: undefined },
+    });
     // One value and a second dimension: long data, the dimension names the series.
-    expect(resolveRoles({ type: 'line' }, [f('month', 'Date', 0), f('country', 'String', 1), f('revenue', 'Float', 2)]))
-      .toEqual({ ok: true, roles: { x: 0, y: [2], series: 1 } });
+    expect(resolveRoles({ type: 'line' }, [f('month', 'Date', 0), f('country', 'String', 1), f('revenue', 'Float', 2)])).toEqual({
+      ok: true,
+      roles: { x: 0, y: [2], series: 1 },
+    });
     expect(resolveRoles({ type: 'number' }, fields)).toMatchObject({ ok: true, roles: { value: 2 } });
     expect(resolveRoles({ type: 'pivot' }, fields)).toEqual({ ok: true, roles: { rows: 0, columns: 1, value: 2 } });
     expect(resolveRoles({ type: 'hierarchy' }, fields)).toEqual({ ok: true, roles: { levels: [0, 1], value: 2 } });
-    expect(resolveRoles({ type: 'map' }, [f('latitude', 'Float', 0), f('lng', 'Float', 1), f('customers', 'BigInt', 2)]))
-      .toMatchObject({ ok: true, roles: { lat: 0, lng: 1, size: 2, point: 1 } });
-    expect(resolveRoles({ type: 'map' }, [f('country', 'String', 0), f('revenue', 'Float', 1)])).toMatchObject({ ok: true, roles: { region: 0, value: 1, point: 0 } });
+    expect(resolveRoles({ type: 'map' }, [f('latitude', 'Float', 0), f('lng', 'Float', 1), f('customers', 'BigInt', 2)])).toMatchObject({
+      ok: true,
+      roles: { lat: 0, lng: 1, size: 2, point: 1 },
+    });
+    expect(resolveRoles({ type: 'map' }, [f('country', 'String', 0), f('revenue', 'Float', 1)])).toMatchObject({
+      ok: true,
+      roles: { region: 0, value: 1, point: 0 },
+    });
   });
 
   it('uses the configured columns and names the missing ones', () => {
@@ -53,26 +66,55 @@ describe('column roles', () => {
 
 describe('series', () => {
   it('turns long data into one series per value, aligned on x', () => {
-    const rows = [['2025-01', 'DE', 3], ['2025-01', 'FR', 1], ['2025-02', 'DE', 4], ['2025-03', 'FR', 2]];
+    const rows = [
+      ['2025-01', 'DE', 3],
+      ['2025-01', 'FR', 1],
+      ['2025-02', 'DE', 4],
+      ['2025-03', 'FR', 2],
+    ];
     const s = toSeries(rows, 0, [2], 1, String);
     expect(s.xs).toEqual(['2025-01', '2025-02', '2025-03']);
-    expect(s.series).toEqual([{ name: 'DE', values: [3, 4, null] }, { name: 'FR', values: [1, null, 2] }]);
+    expect(s.series).toEqual([
+      { name: 'DE', values: [3, 4, null] },
+      { name: 'FR', values: [1, null, 2] },
+    ]);
   });
 
   it('keeps wide data as it is', () => {
-    const s = toSeries([['a', 1, '2.5'], ['b', null, 3]], 0, [1, 2], undefined, (i) => `c${i}`);
-    expect(s.series).toEqual([{ name: 'c1', values: [1, null] }, { name: 'c2', values: [2.5, 3] }]);
+    const s = toSeries(
+      [
+        ['a', 1, '2.5'],
+        ['b', null, 3],
+      ],
+      0,
+      [1, 2],
+      undefined,
+      (i) => `c${i}`,
+    );
+    expect(s.series).toEqual([
+      { name: 'c1', values: [1, null] },
+      { name: 'c2', values: [2.5, 3] },
+    ]);
   });
 });
 
 describe('pivot', () => {
-  const rows = [['B', 'x', 1], ['A', 'y', 2], ['A', 'x', 3], ['A', 'x', 4], ['B', 'z', null]];
+  const rows = [
+    ['B', 'x', 1],
+    ['A', 'y', 2],
+    ['A', 'x', 3],
+    ['A', 'x', 4],
+    ['B', 'z', null],
+  ];
 
   it('adds up repeated pairs, sorts labels and leaves empty pairs null', () => {
     const p = pivot(rows, 0, 1, 2);
     expect(p.rowKeys).toEqual(['A', 'B']);
     expect(p.colKeys).toEqual(['x', 'y', 'z']);
-    expect(p.cells).toEqual([[7, 2, null], [1, null, null]]);
+    expect(p.cells).toEqual([
+      [7, 2, null],
+      [1, null, null],
+    ]);
     expect(p.rowTotals).toEqual([9, 1]);
     expect(p.colTotals).toEqual([8, 2, 0]);
     expect(p.total).toBe(10);
@@ -80,7 +122,17 @@ describe('pivot', () => {
   });
 
   it('shows cohort percentages of the first cell and shares of totals', () => {
-    const cohort = pivot([['2025-01', 0, 50], ['2025-01', 1, 20], ['2025-02', 0, 40], ['2025-02', 2, 10]], 0, 1, 2);
+    const cohort = pivot(
+      [
+        ['2025-01', 0, 50],
+        ['2025-01', 1, 20],
+        ['2025-02', 0, 40],
+        ['2025-02', 2, 10],
+      ],
+      0,
+      1,
+      2,
+    );
     expect(cohort.colKeys).toEqual([0, 1, 2]);
     expect(pivotPercent(cohort, 0, 1, 'first')).toBe(40);
     expect(pivotPercent(cohort, 1, 2, 'first')).toBe(25);
@@ -96,17 +148,38 @@ describe('pivot', () => {
       ['Books', 'Bible', 'Q1', 20, 3],
       ['Audio', 'Radio', 'Q2', 5, 4],
     ];
-    const mp = multiPivot(data, [0, 1], [2], [{ index: 3, aggregation: 'sum' }, { index: 4, aggregation: 'avg' }]);
+    const mp = multiPivot(
+      data,
+      [0, 1],
+      [2],
+      [
+        { index: 3, aggregation: 'sum' },
+        { index: 4, aggregation: 'avg' },
+      ],
+    );
     expect(mp.colPaths).toEqual([['Q1'], ['Q2']]);
     expect(mp.rows.map((r) => [r.path.join('/'), r.depth, r.group])).toEqual([
-      ['Audio', 0, true], ['Audio/Radio', 1, false], ['Books', 0, true], ['Books/Atlas', 1, false], ['Books/Bible', 1, false],
+      ['Audio', 0, true],
+      ['Audio/Radio', 1, false],
+      ['Books', 0, true],
+      ['Books/Atlas', 1, false],
+      ['Books/Bible', 1, false],
     ]);
     // Books: Q1 sum 30, avg of (1, 3) = 2; Q2 sum 30, avg 2.
     expect(mp.rows[2]!.cells).toEqual([30, 2, 30, 2]);
     expect(mp.total).toEqual([30, 2, 35, 3]);
     const collapsed = multiPivot(data, [0, 1], [2], [{ index: 3, aggregation: 'sum' }], new Set(['Books']));
     expect(collapsed.rows.map((r) => r.path.join('/'))).toEqual(['Audio', 'Audio/Radio', 'Books']);
-    const median = multiPivot([['a', 1], ['a', 9], ['a', 4]], [0], [], [{ index: 1, aggregation: 'median' }]);
+    const median = multiPivot(
+      [
+        ['a', 1],
+        ['a', 9],
+        ['a', 4],
+      ],
+      [0],
+      [],
+      [{ index: 1, aggregation: 'median' }],
+    );
     expect(median.rows[0]!.cells).toEqual([4]);
   });
 });
@@ -124,12 +197,29 @@ describe('histogram', () => {
   });
 
   it('honours a bin width, limits and series, and skips NULLs', () => {
-    const rows = [[5, 'm'], [30, 'd'], [30, 'm'], [999, 'd'], [null, 'm'], ['x', 'd']];
+    const rows = [
+      [5, 'm'],
+      [30, 'd'],
+      [30, 'm'],
+      [999, 'd'],
+      [null, 'm'],
+      ['x', 'd'],
+    ];
     const h = histogram(rows, 0, 1, { binWidth: 25, min: 0, max: 100 });
     expect(h.series).toEqual(['m', 'd']);
     expect(h.skipped).toBe(2);
-    expect(h.bins.map((b) => [b.start, b.end])).toEqual([[0, 25], [25, 50], [50, 75], [75, 100]]);
-    expect(h.bins.map((b) => b.counts)).toEqual([[1, 0], [1, 1], [0, 0], [0, 1]]);
+    expect(h.bins.map((b) => [b.start, b.end])).toEqual([
+      [0, 25],
+      [25, 50],
+      [50, 75],
+      [75, 100],
+    ]);
+    expect(h.bins.map((b) => b.counts)).toEqual([
+      [1, 0],
+      [1, 1],
+      [0, 0],
+      [0, 1],
+    ]);
     expect(h.bins.at(-1)!.openEnd).toBe(true);
     expect(h.bins[0]!.openStart).toBeUndefined();
   });
@@ -145,12 +235,27 @@ describe('histogram', () => {
 describe('histogram percentages', () => {
   it('shows each series as shares of its own values, so a small series compares with a large one', () => {
     // 'm' has 4 values, 't' has 1; both put half or all of theirs in the first bin.
-    const rows = [[1, 'm'], [2, 'm'], [12, 'm'], [14, 'm'], [3, 't']];
+    const rows = [
+      [1, 'm'],
+      [2, 'm'],
+      [12, 'm'],
+      [14, 'm'],
+      [3, 't'],
+    ];
     const h = histogram(rows, 0, 1, { binWidth: 10, min: 0, max: 20 });
     expect(h.totals).toEqual([4, 1]);
-    expect(binValues(h, 'count')).toEqual([[2, 1], [2, 0]]);
-    expect(binValues(h, 'percent')).toEqual([[50, 100], [50, 0]]);
-    expect(binValues(h, 'cumulative')).toEqual([[50, 100], [100, 100]]);
+    expect(binValues(h, 'count')).toEqual([
+      [2, 1],
+      [2, 0],
+    ]);
+    expect(binValues(h, 'percent')).toEqual([
+      [50, 100],
+      [50, 0],
+    ]);
+    expect(binValues(h, 'cumulative')).toEqual([
+      [50, 100],
+      [100, 100],
+    ]);
     // Without a series column the one series is all values.
     expect(binValues(histogram([[1], [2], [15]], 0, undefined, { binWidth: 10, min: 0, max: 20 }), 'percent').map((b) => Math.round(b[0]!))).toEqual([67, 33]);
   });
@@ -158,9 +263,26 @@ describe('histogram percentages', () => {
 
 describe('hierarchy', () => {
   it('builds paths, sums leaves and ends a path at NULL', () => {
-    const tree = toTree([['Books', 'Atlas', 3], ['Books', 'Atlas', 2], ['Books', null, 4], ['Audio', 'Radio', 0], ['Audio', 'Tape', 1]], [0, 1], 2);
+    const tree = toTree(
+      [
+        ['Books', 'Atlas', 3],
+        ['Books', 'Atlas', 2],
+        ['Books', null, 4],
+        ['Audio', 'Radio', 0],
+        ['Audio', 'Tape', 1],
+      ],
+      [0, 1],
+      2,
+    );
     expect(tree.children).toEqual([
-      { id: 'root/Books', name: 'Books', children: [{ id: 'root/Books/Atlas', name: 'Atlas', value: 5 }, { id: 'root/Books/·', name: 'Books', value: 4 }] },
+      {
+        id: 'root/Books',
+        name: 'Books',
+        children: [
+          { id: 'root/Books/Atlas', name: 'Atlas', value: 5 },
+          { id: 'root/Books/·', name: 'Books', value: 4 },
+        ],
+      },
       { id: 'root/Audio', name: 'Audio', children: [{ id: 'root/Audio/Tape', name: 'Tape', value: 1 }] },
     ]);
   });
@@ -168,17 +290,30 @@ describe('hierarchy', () => {
 
 describe('chart options shared by every type', () => {
   it('reads axis titles and the first colour, and rotates the scheme from it', () => {
-    expect(parseChartConfig({ type: 'bar', x_title: 'Month', y_title: ' ', color_start: 2.4 }).config).toEqual({ type: 'bar', x_title: 'Month', color_start: 2 });
+    expect(parseChartConfig({ type: 'bar', x_title: 'Month', y_title: ' ', color_start: 2.4 }).config).toEqual({
+      type: 'bar',
+      x_title: 'Month',
+      color_start: 2,
+    });
     expect(parseChartConfig({ type: 'pie', x_title: 'ignored', color_start: -3 }).config).toEqual({ type: 'pie', color_start: 0 });
     expect(rotatePalette(['a', 'b', 'c'], 1)).toEqual(['b', 'c', 'a']);
     expect(rotatePalette(['a', 'b', 'c'], 4)).toEqual(['b', 'c', 'a']);
     expect(rotatePalette(['a', 'b', 'c'], undefined)).toEqual(['a', 'b', 'c']);
-    const t = withAxisTitles({ top: 10, right: 10, bottom: 40, left: 56 }, [{ anchor: 'bottom', direction: 'row', translateY: 56, itemWidth: 100, itemHeight: 16, symbolSize: 10, itemsSpacing: 4 }], 'Month', 'Revenue');
+    const t = withAxisTitles(
+      { top: 10, right: 10, bottom: 40, left: 56 },
+      [{ anchor: 'bottom', direction: 'row', translateY: 56, itemWidth: 100, itemHeight: 16, symbolSize: 10, itemsSpacing: 4 }],
+      'Month',
+      'Revenue',
+    );
     expect(t.margin).toEqual({ top: 10, right: 10, bottom: 60, left: 76 });
     expect(t.left).toEqual({ legend: 'Revenue', legendPosition: 'middle', legendOffset: -60 });
     expect(t.bottom.legend).toBe('Month');
     expect(t.legends[0]!.translateY).toBe(76);
-    expect(withAxisTitles({ top: 1, right: 1, bottom: 40, left: 50 }, [], undefined, undefined)).toMatchObject({ margin: { bottom: 40, left: 50 }, bottom: {}, left: {} });
+    expect(withAxisTitles({ top: 1, right: 1, bottom: 40, left: 50 }, [], undefined, undefined)).toMatchObject({
+      margin: { bottom: 40, left: 50 },
+      bottom: {},
+      left: {},
+    });
   });
 });
 

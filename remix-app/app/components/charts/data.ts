@@ -73,7 +73,8 @@ export interface Pivot {
 
 /** Numbers (and dates) by value, everything else as text with numeric collation. */
 export function compareCells(a: Cell | undefined, b: Cell | undefined): number {
-  const na = toNumber(a), nb = toNumber(b);
+  const na = toNumber(a),
+    nb = toNumber(b);
   if (na !== null && nb !== null) return na - nb;
   return keyOf(a).localeCompare(keyOf(b), undefined, { numeric: true });
 }
@@ -98,7 +99,8 @@ export function pivot(rows: Cell[][], r: number, c: number, v: number, sortRows:
   for (const row of rows) {
     const n = toNumber(row[v]);
     if (n === null) continue;
-    const a = ri.get(keyOf(row[r]))!, b = ci.get(keyOf(row[c]))!;
+    const a = ri.get(keyOf(row[r]))!,
+      b = ci.get(keyOf(row[c]))!;
     cells[a]![b] = (cells[a]![b] ?? 0) + n;
   }
   const rowTotals = cells.map((line) => line.reduce<number>((s, x) => s + (x ?? 0), 0));
@@ -110,7 +112,8 @@ export function pivot(rows: Cell[][], r: number, c: number, v: number, sortRows:
 export function pivotPercent(p: Pivot, ri: number, ci: number, mode: 'row' | 'column' | 'total' | 'first'): number | null {
   const v = p.cells[ri]![ci];
   if (v === null || v === undefined) return null;
-  const base = mode === 'row' ? p.rowTotals[ri]! : mode === 'column' ? p.colTotals[ci]! : mode === 'total' ? p.total : p.cells[ri]!.find((x) => x !== null) ?? null;
+  const base =
+    mode === 'row' ? p.rowTotals[ri]! : mode === 'column' ? p.colTotals[ci]! : mode === 'total' ? p.total : (p.cells[ri]!.find((x) => x !== null) ?? null);
   return base ? (v / base) * 100 : null;
 }
 
@@ -123,10 +126,14 @@ function aggregate(values: Cell[], how: Aggregation): number | string | null {
   const nums = values.map(toNumber).filter((n): n is number => n !== null);
   if (nums.length === 0) return null;
   switch (how) {
-    case 'sum': return nums.reduce((s, x) => s + x, 0);
-    case 'avg': return nums.reduce((s, x) => s + x, 0) / nums.length;
-    case 'min': return Math.min(...nums);
-    case 'max': return Math.max(...nums);
+    case 'sum':
+      return nums.reduce((s, x) => s + x, 0);
+    case 'avg':
+      return nums.reduce((s, x) => s + x, 0) / nums.length;
+    case 'min':
+      return Math.min(...nums);
+    case 'max':
+      return Math.max(...nums);
     case 'median': {
       const s = [...nums].sort((a, b) => a - b);
       const m = s.length >> 1;
@@ -280,7 +287,8 @@ export function histogram(
   const totals = names.map(() => 0);
   for (const p of points) totals[p.s]!++;
   if (points.length === 0) return { bins: [], series: names, skipped, total: 0, totals };
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (const p of points) {
     if (p.v < lo) lo = p.v;
     if (p.v > hi) hi = p.v;
@@ -313,10 +321,12 @@ export function histogram(
  */
 export function binValues(h: Histogram, show: 'count' | 'percent' | 'cumulative' = 'count'): number[][] {
   const running = h.series.map(() => 0);
-  return h.bins.map((b) => b.counts.map((count, si) => {
-    running[si]! += count;
-    return show === 'count' ? count : ((show === 'cumulative' ? running[si]! : count) / (h.totals[si] || 1)) * 100;
-  }));
+  return h.bins.map((b) =>
+    b.counts.map((count, si) => {
+      running[si]! += count;
+      return show === 'count' ? count : ((show === 'cumulative' ? running[si]! : count) / (h.totals[si] || 1)) * 100;
+    }),
+  );
 }
 
 // ---------------------------------------------------------------- hierarchy

@@ -13,7 +13,10 @@ const fields: DataField[] = [
 describe('drill-down configuration', () => {
   it('reads the target, the mapping and the switches (carry filters on, same tab by default)', () => {
     expect(parseDrilldown({ dashboard_id: 'dsh_1', mapping: [{ column: 'country_code', variable: 'country' }] })).toEqual({
-      dashboard_id: 'dsh_1', mapping: [{ column: 'country_code', variable: 'country' }], keep_filters: true, new_tab: false,
+      dashboard_id: 'dsh_1',
+      mapping: [{ column: 'country_code', variable: 'country' }],
+      keep_filters: true,
+      new_tab: false,
     });
     expect(parseDrilldown({ dashboard_id: 'dsh_1', keep_filters: false, new_tab: true })).toMatchObject({ mapping: [], keep_filters: false, new_tab: true });
     // Unusable parts are dropped, an unusable target means no drill-down.
@@ -25,7 +28,13 @@ describe('drill-down configuration', () => {
 });
 
 describe('drill-down address', () => {
-  const dd = parseDrilldown({ dashboard_id: 'dsh_9', mapping: [{ column: 'country_code', variable: 'country' }, { column: 'month', variable: 'order_day' }] })!;
+  const dd = parseDrilldown({
+    dashboard_id: 'dsh_9',
+    mapping: [
+      { column: 'country_code', variable: 'country' },
+      { column: 'month', variable: 'order_day' },
+    ],
+  })!;
   const row = ['Germany', 'DE', '2026-03-01', 1234.5];
 
   it('sets the mapped filters from the clicked row and keeps the viewer’s other filters and zone', () => {
@@ -49,7 +58,12 @@ describe('drill-down address', () => {
   });
 
   it('finds the row behind a bar, by category and series', () => {
-    const rows = [['DE', 'paid', 3], ['DE', 'open', 1], ['FR', 'paid', 2], [null, 'paid', 5]];
+    const rows = [
+      ['DE', 'paid', 3],
+      ['DE', 'open', 1],
+      ['FR', 'paid', 2],
+      [null, 'paid', 5],
+    ];
     expect(rowFor(rows, 0, 'DE')).toBe(rows[0]);
     expect(rowFor(rows, 0, 'DE', 1, 'open')).toBe(rows[1]);
     expect(rowFor(rows, 0, null, 1, 'paid')).toBe(rows[3]);

@@ -34,9 +34,15 @@ export function parseDrilldown(raw: unknown): Drilldown | null {
   const r = raw as Record<string, unknown>;
   if (typeof r.dashboard_id !== 'string' || !ID.test(r.dashboard_id)) return null;
   const mapping = (Array.isArray(r.mapping) ? r.mapping : [])
-    .filter((m): m is DrilldownMapping =>
-      !!m && typeof m === 'object' && typeof (m as DrilldownMapping).column === 'string' && typeof (m as DrilldownMapping).variable === 'string'
-      && (m as DrilldownMapping).column !== '' && VARIABLE.test((m as DrilldownMapping).variable))
+    .filter(
+      (m): m is DrilldownMapping =>
+        !!m &&
+        typeof m === 'object' &&
+        typeof (m as DrilldownMapping).column === 'string' &&
+        typeof (m as DrilldownMapping).variable === 'string' &&
+        (m as DrilldownMapping).column !== '' &&
+        VARIABLE.test((m as DrilldownMapping).variable),
+    )
     .map((m) => ({ column: m.column, variable: m.variable }));
   return { dashboard_id: r.dashboard_id, mapping, keep_filters: r.keep_filters !== false, new_tab: r.new_tab === true };
 }

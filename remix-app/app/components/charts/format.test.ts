@@ -27,7 +27,10 @@ describe('date-times in the dashboard time zone', () => {
     expect(displayZone(['2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'], 'America/New_York')).toBe('UTC');
     expect(displayZone(['2026-01-01T00:00:00Z', '2026-01-01T13:30:00Z'], 'America/New_York')).toBe('America/New_York');
     expect(displayZone([null, '2026-01-01T13:30:00Z'], 'Europe/Berlin')).toBe('Europe/Berlin');
-    const rows = [[1, '2026-01-01T13:30:00Z'], [2, '2026-01-02T00:00:00Z']];
+    const rows = [
+      [1, '2026-01-01T13:30:00Z'],
+      [2, '2026-01-02T00:00:00Z'],
+    ];
     expect(columnZone(rows, 1, { idx: 1, name: 'at', data_type: 'DateTime' }, 'Europe/Berlin')).toBe('Europe/Berlin');
     expect(columnZone(rows, 1, { idx: 1, name: 'at', data_type: 'String' }, 'Europe/Berlin')).toBe('UTC');
   });
@@ -49,8 +52,8 @@ describe('date-times in the dashboard time zone', () => {
   });
 });
 
-describe('dates plotted as numbers (an XY chart\'s x axis)', () => {
-  it('labels milliseconds as the column\'s dates, instants in the dashboard zone', () => {
+describe("dates plotted as numbers (an XY chart's x axis)", () => {
+  it("labels milliseconds as the column's dates, instants in the dashboard zone", () => {
     const days = msDateLabeler(['2026-03-01', '2026-03-15'], 'Europe/Berlin');
     expect(days(Date.parse('2026-03-15'))).toBe('Mar 15, 2026');
     const instants = msDateLabeler(['2026-03-01T09:30:00Z', '2026-03-02T17:00:00Z'], 'Europe/Berlin');

@@ -7,7 +7,8 @@ const plain = new Map<number, Intl.NumberFormat>();
 const compact = new Map<number, Intl.NumberFormat>();
 function nf(cache: Map<number, Intl.NumberFormat>, decimals: number, opts: Intl.NumberFormatOptions) {
   let f = cache.get(decimals);
-  if (!f) cache.set(decimals, (f = new Intl.NumberFormat('en', { ...opts, maximumFractionDigits: decimals, minimumFractionDigits: opts.notation ? 0 : undefined })));
+  if (!f)
+    cache.set(decimals, (f = new Intl.NumberFormat('en', { ...opts, maximumFractionDigits: decimals, minimumFractionDigits: opts.notation ? 0 : undefined })));
   return f;
 }
 
@@ -20,11 +21,12 @@ export function formatNumber(n: number, format: NumberFormat = {}): string {
     suffix = `%${suffix}`;
   }
   const decimals = format.decimals ?? 2;
-  const body = format.compact && Math.abs(v) >= 1000
-    ? nf(compact, Math.min(decimals, 1), { notation: 'compact' }).format(v)
-    : format.decimals !== undefined
-      ? new Intl.NumberFormat('en', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(v)
-      : nf(plain, decimals, {}).format(v);
+  const body =
+    format.compact && Math.abs(v) >= 1000
+      ? nf(compact, Math.min(decimals, 1), { notation: 'compact' }).format(v)
+      : format.decimals !== undefined
+        ? new Intl.NumberFormat('en', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(v)
+        : nf(plain, decimals, {}).format(v);
   return `${format.prefix ?? ''}${body}${suffix}`;
 }
 
@@ -94,7 +96,15 @@ export function formatInstant(iso: string | null | undefined, zone: string | nul
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return null;
   const z = knownZone(zone);
-  const text = new Intl.DateTimeFormat('en', { timeZone: z, month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  const text = new Intl.DateTimeFormat('en', {
+    timeZone: z,
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(d);
   return `${text} (${z})`;
 }
 
@@ -167,7 +177,13 @@ export function isNumericField(field: DataField): boolean {
 /** "revenue_eur" → "Revenue Eur" unless the result names it (human_name). */
 export function columnLabel(field: DataField | undefined): string {
   if (!field) return '';
-  return field.human_name || field.name.replace(/[_\s]+/g, ' ').trim().replace(/\b\w/g, (c) => c.toUpperCase());
+  return (
+    field.human_name ||
+    field.name
+      .replace(/[_\s]+/g, ' ')
+      .trim()
+      .replace(/\b\w/g, (c) => c.toUpperCase())
+  );
 }
 
 export function truncate(s: string, n: number): string {

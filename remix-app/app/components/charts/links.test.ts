@@ -9,9 +9,23 @@ describe('cellHref', () => {
   });
 
   it('leaves every other value plain', () => {
-    for (const v of ['javascript:alert(1)', 'JavaScript://example.com/%0Aalert(1)', 'data:text/html,<b>x</b>', 'mailto:a@example.com',
-      'ftp://example.com', '//example.com', '/relative/path', 'example.com', 'see https://example.com', 'https://exa mple.com',
-      'http://', '', null, 42, true]) {
+    for (const v of [
+      'javascript:alert(1)',
+      'JavaScript://example.com/%0Aalert(1)',
+      'data:text/html,<b>x</b>',
+      'mailto:a@example.com',
+      'ftp://example.com',
+      '//example.com',
+      '/relative/path',
+      'example.com',
+      'see https://example.com',
+      'https://exa mple.com',
+      'http://',
+      '',
+      null,
+      42,
+      true,
+    ]) {
       expect(cellHref(v)).toBeNull();
     }
   });

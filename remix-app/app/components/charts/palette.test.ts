@@ -36,7 +36,7 @@ describe('series colours pinned by value', () => {
     expect(scheme).toContain(seriesColors(map, scheme, ['Country 8']).get('Country 8'));
   });
 
-  it('a chart\'s color_start turns the scheme for that chart but keeps values apart', () => {
+  it("a chart's color_start turns the scheme for that chart but keeps values apart", () => {
     const map = new ColorMap(8);
     const plain = seriesColors(map, scheme, ['A', 'B']);
     const turned = seriesColors(map, rotatePalette(scheme, 2), ['A', 'B']);
@@ -46,7 +46,7 @@ describe('series colours pinned by value', () => {
   });
 });
 
-describe('a dashboard\'s stored colour map (series_colors)', () => {
+describe("a dashboard's stored colour map (series_colors)", () => {
   it('keeps the stored colours and gives new values the next ordinals, as the API does, reporting them once', () => {
     const seen: string[] = [];
     const map = new ColorMap(8).seed({ France: 0, Germany: 1, Spain: 9 });

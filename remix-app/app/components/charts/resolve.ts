@@ -56,7 +56,9 @@ class Picker {
 }
 
 const miss = (p: Picker): Resolved | null =>
-  p.missing.length ? { ok: false, note: `The chart uses ${p.missing.map((m) => `“${m}”`).join(', ')}, which the result does not have; showing the data as a table.` } : null;
+  p.missing.length
+    ? { ok: false, note: `The chart uses ${p.missing.map((m) => `“${m}”`).join(', ')}, which the result does not have; showing the data as a table.` }
+    : null;
 const need = (what: string): Resolved => ({ ok: false, note: `This chart needs ${what}; showing the data as a table.` });
 const num = (v: string | number | undefined, p: Picker): number | undefined => (typeof v === 'string' ? p.named(v) : undefined);
 
@@ -87,13 +89,17 @@ export function resolveRoles(config: ChartConfig, fields: DataField[]): Resolved
       const x = p.named(config.x) ?? p.first(dim) ?? (config.type === 'line' ? p.first(numeric) : undefined);
       let series = p.named(config.series);
       // A line chart's second axis: its columns are the chart's values too, drawn against the right axis.
-      const right = config.type === 'line' ? config.y_right?.map((n) => p.named(n)).filter((i): i is number => i !== undefined) ?? [] : [];
+      const right = config.type === 'line' ? (config.y_right?.map((n) => p.named(n)).filter((i): i is number => i !== undefined) ?? []) : [];
       let y = config.y?.map((n) => p.named(n)).filter((i): i is number => i !== undefined);
       if (!y?.length) y = p.all(numeric, [x, series, ...right]);
       y = y.filter((i) => !right.includes(i));
       if (right.length) {
-        if (series !== undefined) return miss(p) ?? { ok: false, note: 'A second y-axis needs one column per line (wide data), not a series column; the data is shown as a table.' };
-        return miss(p) ?? (x === undefined || y.length === 0 ? need('an x column and a numeric value for the left axis') : { ok: true, roles: { x, y, yRight: right } });
+        if (series !== undefined)
+          return miss(p) ?? { ok: false, note: 'A second y-axis needs one column per line (wide data), not a series column; the data is shown as a table.' };
+        return (
+          miss(p) ??
+          (x === undefined || y.length === 0 ? need('an x column and a numeric value for the left axis') : { ok: true, roles: { x, y, yRight: right } })
+        );
       }
       // Long data: a second dimension column names the series (when y was not chosen explicitly).
       if (series === undefined && !config.y?.length && y.length === 1) series = p.first(dim, [x]);
@@ -129,8 +135,12 @@ export function resolveRoles(config: ChartConfig, fields: DataField[]): Resolved
       const rows = p.named(config.rows) ?? dims[0];
       const columns = p.named(config.columns) ?? dims.find((i) => i !== rows);
       const value = p.named(config.value) ?? p.first(numeric, [rows, columns]);
-      return miss(p) ?? (rows === undefined || columns === undefined || value === undefined
-        ? need('a row column, a column column and a numeric value') : { ok: true, roles: { rows, columns, value } });
+      return (
+        miss(p) ??
+        (rows === undefined || columns === undefined || value === undefined
+          ? need('a row column, a column column and a numeric value')
+          : { ok: true, roles: { rows, columns, value } })
+      );
     }
     case 'multi_pivot': {
       const valueCols = config.values?.map((v) => p.named(v.column)).filter((i): i is number => i !== undefined);
@@ -147,11 +157,17 @@ export function resolveRoles(config: ChartConfig, fields: DataField[]): Resolved
       if (point) {
         const size = p.named(config.size) ?? p.first(numeric, [lat, lng]);
         const label = p.named(config.label) ?? p.first((f) => kindOf(f) === 'dimension');
-        return miss(p) ?? (lat === undefined || lng === undefined ? need('latitude and longitude columns') : { ok: true, roles: { lat, lng, size, label, point: 1 } });
+        return (
+          miss(p) ??
+          (lat === undefined || lng === undefined ? need('latitude and longitude columns') : { ok: true, roles: { lat, lng, size, label, point: 1 } })
+        );
       }
       const region = p.named(config.region) ?? p.first((f) => kindOf(f) === 'dimension');
       const value = p.named(config.value) ?? p.first(numeric, [region]);
-      return miss(p) ?? (region === undefined || value === undefined ? need('a region column and a numeric value') : { ok: true, roles: { region, value, point: 0 } });
+      return (
+        miss(p) ??
+        (region === undefined || value === undefined ? need('a region column and a numeric value') : { ok: true, roles: { region, value, point: 0 } })
+      );
     }
   }
 }

@@ -51,7 +51,11 @@ export interface LegendSpec {
 }
 
 /** Legend placement for nivo from the chart's `legend` option. */
-export function legendFor(position: 'top' | 'right' | 'bottom' | 'none' | undefined, count: number, fallback: 'top' | 'right' | 'bottom' | 'none' = 'top'): { legends: LegendSpec[]; margin: Partial<Margin> } {
+export function legendFor(
+  position: 'top' | 'right' | 'bottom' | 'none' | undefined,
+  count: number,
+  fallback: 'top' | 'right' | 'bottom' | 'none' = 'top',
+): { legends: LegendSpec[]; margin: Partial<Margin> } {
   const pos = position ?? (count > 1 ? fallback : 'none');
   if (pos === 'none' || count === 0) return { legends: [], margin: {} };
   const common = { itemHeight: 16, symbolSize: 10, itemsSpacing: 4 };
@@ -73,10 +77,13 @@ type LegendItem = { id: string; label: string; color: string };
 export function pieLegend(position: 'top' | 'right' | 'bottom' | 'none' | undefined, width: number, items: LegendItem[]) {
   const none = { legends: [], margin: { top: 16, right: 16, bottom: 16, left: 16 } };
   if (position === 'none' || items.length === 0) return none;
-  const pos = (position ?? 'right') === 'right' && width <= 420 ? 'bottom' : position ?? 'right';
+  const pos = (position ?? 'right') === 'right' && width <= 420 ? 'bottom' : (position ?? 'right');
   const common = { itemHeight: 20, itemsSpacing: 2, symbolSize: 10, symbolShape: 'circle' as const, data: items };
   if (pos === 'right') {
-    return { legends: [{ anchor: 'right' as const, direction: 'column' as const, translateX: 140, itemWidth: 130, ...common }], margin: { top: 16, right: 150, bottom: 16, left: 16 } };
+    return {
+      legends: [{ anchor: 'right' as const, direction: 'column' as const, translateX: 140, itemWidth: 130, ...common }],
+      margin: { top: 16, right: 150, bottom: 16, left: 16 },
+    };
   }
   // A row holds as many items as fit; the margin leaves room for the rows the items need.
   const perRow = Math.max(1, Math.floor((width - 32) / 120));

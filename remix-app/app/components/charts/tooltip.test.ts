@@ -18,7 +18,7 @@ describe('chart tooltips name their columns', () => {
     expect(rows.map((r) => `${r.name}: ${r.value}`)).toEqual(['Day: 2026-03-01', 'Orders: 12']);
   });
 
-  it('a hierarchy node names each level\'s column, then the measure', () => {
+  it("a hierarchy node names each level's column, then the measure", () => {
     const rows = pathTooltipRows(['Category', 'Product'], ['Books', 'Atlas'], { column: 'Revenue', value: '99' });
     expect(rows.map((r) => `${r.name}: ${r.value}`)).toEqual(['Category: Books', 'Product: Atlas', 'Revenue: 99']);
   });

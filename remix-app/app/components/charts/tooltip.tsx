@@ -37,7 +37,9 @@ export function ChartTooltip({ rows, title }: { rows: TooltipRow[]; title?: stri
       {title ? <strong>{title}</strong> : null}
       {rows.map((r, i) => (
         <div key={i} className="chart-tooltip__row">
-          {r.color ? <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, background: r.color, marginRight: 6 }} /> : null}
+          {r.color ? (
+            <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, background: r.color, marginRight: 6 }} />
+          ) : null}
           <span className="chart-tooltip__name">{r.name}:</span> <strong>{r.value}</strong>
         </div>
       ))}

@@ -9,7 +9,12 @@ import { ColorMap } from './palette';
 
 const BATCH_MS = 400;
 
-export function useDashboardColors(dashboardId: string, stored: Readonly<Record<string, number>> | null | undefined, paletteSize: number, save: boolean): ColorMap {
+export function useDashboardColors(
+  dashboardId: string,
+  stored: Readonly<Record<string, number>> | null | undefined,
+  paletteSize: number,
+  save: boolean,
+): ColorMap {
   const map = useMemo(() => new ColorMap(paletteSize).seed(stored ?? {}), [dashboardId, paletteSize]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (!save) return;
@@ -22,7 +27,9 @@ export function useDashboardColors(dashboardId: string, stored: Readonly<Record<
       if (queue.length) timer = setTimeout(flush, BATCH_MS);
       if (!values.length) return;
       void fetch(`/app/dashboards/${encodeURIComponent(dashboardId)}/series-colors`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ values }),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ values }),
       }).catch(() => {});
     };
     map.onNew = (name) => {

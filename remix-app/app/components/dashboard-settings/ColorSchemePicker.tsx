@@ -19,9 +19,14 @@ export function ColorSchemePicker({ name, value, onChange, errors, disabled }: P
         {COLOR_SCHEMES.map((s, i) => (
           <label key={s} className={`scheme-pick__item${value === s ? ' is-active' : ''}`}>
             <input type="radio" name={name} value={s} checked={value === s} disabled={disabled} onChange={() => onChange(s)} data-testid={`scheme-${s}`} />
-            <span className="scheme-pick__name">Scheme {i + 1}{s === 'scheme_6' ? ' (default)' : ''}</span>
+            <span className="scheme-pick__name">
+              Scheme {i + 1}
+              {s === 'scheme_6' ? ' (default)' : ''}
+            </span>
             <span className="scheme-pick__swatches" aria-hidden="true">
-              {paletteFor(s).map((c) => <span key={c} style={{ background: c }} />)}
+              {paletteFor(s).map((c) => (
+                <span key={c} style={{ background: c }} />
+              ))}
             </span>
           </label>
         ))}

@@ -17,8 +17,16 @@ const TZ_TYPES = [
 ] as const;
 
 const AGG_LABELS: Record<string, string> = {
-  second: 'Second', minute: 'Minute', hour: 'Hour', day: 'Day', week: 'Week (Monday)', week_sunday: 'Week (Sunday)',
-  month: 'Month', quarter: 'Quarter', year: 'Year', all_time: 'All time',
+  second: 'Second',
+  minute: 'Minute',
+  hour: 'Hour',
+  day: 'Day',
+  week: 'Week (Monday)',
+  week_sunday: 'Week (Sunday)',
+  month: 'Month',
+  quarter: 'Quarter',
+  year: 'Year',
+  all_time: 'All time',
 };
 
 interface Props {
@@ -34,7 +42,10 @@ interface Props {
 export function DashboardSettingsForm({ initial, organizationZone, errors, busy, readOnly, cancelHref, onSubmit }: Props) {
   const [form, setForm] = useState(initial);
   const zones = useMemo(() => allTimeZones(), []);
-  const set = <K extends keyof SettingsForm>(key: K) => (value: SettingsForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set =
+    <K extends keyof SettingsForm>(key: K) =>
+    (value: SettingsForm[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
   const unplaced = errors._form ?? [];
   return (
     <form
@@ -69,7 +80,10 @@ export function DashboardSettingsForm({ initial, organizationZone, errors, busy,
               label={form.tzType === 'fixed' ? 'Time zone' : 'Default time zone (until a viewer chooses)'}
               value={form.fixedZone}
               onChange={set('fixedZone')}
-              options={[{ value: '', label: form.tzType === 'fixed' ? 'Choose a time zone' : `None (${organizationZone})` }, ...zones.map((z) => ({ value: z, label: z }))]}
+              options={[
+                { value: '', label: form.tzType === 'fixed' ? 'Choose a time zone' : `None (${organizationZone})` },
+                ...zones.map((z) => ({ value: z, label: z })),
+              ]}
               errors={errors}
             />
           ) : null}
@@ -89,23 +103,65 @@ export function DashboardSettingsForm({ initial, organizationZone, errors, busy,
         <section className="settings-section" aria-label="Data refresh">
           <h2>Data refresh</h2>
           <div className="field-row">
-            <TextField name="refreshRate" label="Results stay fresh for (minutes)" type="number" value={form.refreshRate} onChange={set('refreshRate')} errors={errors} hint="1440 minutes is one day." />
-            <TextField name="anchorTime" label="Refresh anchored at (HH:MM)" value={form.anchorTime} onChange={set('anchorTime')} errors={errors} placeholder="e.g. 06:00" hint="Optional: results expire at this time of day." />
+            <TextField
+              name="refreshRate"
+              label="Results stay fresh for (minutes)"
+              type="number"
+              value={form.refreshRate}
+              onChange={set('refreshRate')}
+              errors={errors}
+              hint="1440 minutes is one day."
+            />
+            <TextField
+              name="anchorTime"
+              label="Refresh anchored at (HH:MM)"
+              value={form.anchorTime}
+              onChange={set('anchorTime')}
+              errors={errors}
+              placeholder="e.g. 06:00"
+              hint="Optional: results expire at this time of day."
+            />
           </div>
-          <CheckField name="automaticUpdate" label="Update open dashboards automatically when results are refreshed" checked={form.automaticUpdate} onChange={set('automaticUpdate')} errors={errors} />
-          <CheckField name="prewarm" label="Prewarm: run the reports ahead of time so the dashboard opens with fresh results" checked={form.prewarm} onChange={set('prewarm')} errors={errors} />
+          <CheckField
+            name="automaticUpdate"
+            label="Update open dashboards automatically when results are refreshed"
+            checked={form.automaticUpdate}
+            onChange={set('automaticUpdate')}
+            errors={errors}
+          />
+          <CheckField
+            name="prewarm"
+            label="Prewarm: run the reports ahead of time so the dashboard opens with fresh results"
+            checked={form.prewarm}
+            onChange={set('prewarm')}
+            errors={errors}
+          />
           <CheckField name="thumbnail" label="Keep a thumbnail image of the dashboard" checked={form.thumbnail} onChange={set('thumbnail')} errors={errors} />
         </section>
 
         <section className="settings-section" aria-label="Display">
           <h2>Display</h2>
-          <TextField name="pageWidth" label="Page width (pixels)" type="number" value={form.pageWidth} onChange={set('pageWidth')} errors={errors} hint="320 to 7680; 1600 by default." />
+          <TextField
+            name="pageWidth"
+            label="Page width (pixels)"
+            type="number"
+            value={form.pageWidth}
+            onChange={set('pageWidth')}
+            errors={errors}
+            hint="320 to 7680; 1600 by default."
+          />
           <ColorSchemePicker name="colorScheme" value={form.colorScheme} onChange={set('colorScheme')} errors={errors} disabled={readOnly} />
         </section>
 
         <section className="settings-section" aria-label="Filters">
           <h2>Filters</h2>
-          <CheckField name="applyImmediately" label="Apply filter changes immediately (otherwise viewers press Apply)" checked={form.applyImmediately} onChange={set('applyImmediately')} errors={errors} />
+          <CheckField
+            name="applyImmediately"
+            label="Apply filter changes immediately (otherwise viewers press Apply)"
+            checked={form.applyImmediately}
+            onChange={set('applyImmediately')}
+            errors={errors}
+          />
           <div className="field" data-testid="field-aggregationOptions">
             <span className="field__label">Aggregations the built-in aggregation filter offers</span>
             <div className="aggregation-pick">
@@ -114,7 +170,13 @@ export function DashboardSettingsForm({ initial, organizationZone, errors, busy,
                   <input
                     type="checkbox"
                     checked={form.aggregationOptions.includes(a)}
-                    onChange={(e) => set('aggregationOptions')(e.currentTarget.checked ? SETTINGS_AGGREGATIONS.filter((x) => x === a || form.aggregationOptions.includes(x)) : form.aggregationOptions.filter((x) => x !== a))}
+                    onChange={(e) =>
+                      set('aggregationOptions')(
+                        e.currentTarget.checked
+                          ? SETTINGS_AGGREGATIONS.filter((x) => x === a || form.aggregationOptions.includes(x))
+                          : form.aggregationOptions.filter((x) => x !== a),
+                      )
+                    }
                   />
                   <span>{AGG_LABELS[a] ?? a}</span>
                 </label>
@@ -127,8 +189,12 @@ export function DashboardSettingsForm({ initial, organizationZone, errors, busy,
       </fieldset>
       {!readOnly ? (
         <div className="edit-toolbar">
-          <button type="submit" className="button button--primary" disabled={busy} data-testid="settings-save">{busy ? 'Saving…' : 'Save settings'}</button>
-          <Link to={cancelHref} className="button button--ghost">Cancel</Link>
+          <button type="submit" className="button button--primary" disabled={busy} data-testid="settings-save">
+            {busy ? 'Saving…' : 'Save settings'}
+          </button>
+          <Link to={cancelHref} className="button button--ghost">
+            Cancel
+          </Link>
         </div>
       ) : null}
     </form>

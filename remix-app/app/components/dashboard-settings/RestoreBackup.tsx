@@ -11,7 +11,11 @@ export function RestoreBackup({ errors }: { errors: string[] }) {
   const [open, setOpen] = useState(errors.length > 0);
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'restore';
   if (!open) {
-    return <button type="button" className="button button--small" onClick={() => setOpen(true)} data-testid="restore-open">Restore from backup</button>;
+    return (
+      <button type="button" className="button button--small" onClick={() => setOpen(true)} data-testid="restore-open">
+        Restore from backup
+      </button>
+    );
   }
   return (
     <Form method="post" encType="multipart/form-data" className="restore-backup" data-testid="restore-form">
@@ -20,8 +24,12 @@ export function RestoreBackup({ errors }: { errors: string[] }) {
         <span className="visually-hidden">Backup file</span>
         <input type="file" name="backup" accept=".json,application/json" required aria-label="Backup file (.json)" data-testid="restore-file" />
       </label>
-      <button type="submit" className="button button--primary button--small" disabled={busy} data-testid="restore-submit">{busy ? 'Restoring…' : 'Restore'}</button>
-      <button type="button" className="button button--ghost button--small" onClick={() => setOpen(false)}>Cancel</button>
+      <button type="submit" className="button button--primary button--small" disabled={busy} data-testid="restore-submit">
+        {busy ? 'Restoring…' : 'Restore'}
+      </button>
+      <button type="button" className="button button--ghost button--small" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
     </Form>
   );
 }
@@ -31,8 +39,18 @@ export function RestoreErrors({ errors }: { errors: string[] }) {
   if (!errors.length) return null;
   return (
     <div className="alert alert--error" role="alert" data-testid="restore-errors">
-      <p><strong>The backup could not be restored.</strong></p>
-      {errors.length === 1 ? <p>{errors[0]}</p> : <ul>{errors.map((m, i) => <li key={i}>{m}</li>)}</ul>}
+      <p>
+        <strong>The backup could not be restored.</strong>
+      </p>
+      {errors.length === 1 ? (
+        <p>{errors[0]}</p>
+      ) : (
+        <ul>
+          {errors.map((m, i) => (
+            <li key={i}>{m}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -29,15 +29,28 @@ export function SaveDefaultsButton({ parameters, onSaved }: Props) {
         disabled={fetcher.state !== 'idle'}
         title="Open this dashboard with the filter values now in effect"
         onClick={() => {
-          if (!window.confirm('Save the filter values now in effect as this dashboard’s defaults? Everyone who opens it without filter values in the address will see them.')) return;
+          if (
+            !window.confirm(
+              'Save the filter values now in effect as this dashboard’s defaults? Everyone who opens it without filter values in the address will see them.',
+            )
+          )
+            return;
           fetcher.submit({ intent: 'save-defaults', parameters: JSON.stringify(parameters) }, { method: 'post' });
         }}
         data-testid="filter-save-defaults"
       >
         {fetcher.state !== 'idle' ? 'Saving…' : 'Save as default'}
       </button>
-      {fetcher.state === 'idle' && fetcher.data?.defaultsSaved ? <span className="badge badge--ok" role="status" data-testid="defaults-saved">Defaults saved</span> : null}
-      {error ? <span className="badge badge--error" role="alert" data-testid="defaults-error">{error}</span> : null}
+      {fetcher.state === 'idle' && fetcher.data?.defaultsSaved ? (
+        <span className="badge badge--ok" role="status" data-testid="defaults-saved">
+          Defaults saved
+        </span>
+      ) : null}
+      {error ? (
+        <span className="badge badge--error" role="alert" data-testid="defaults-error">
+          {error}
+        </span>
+      ) : null}
     </>
   );
 }

@@ -22,13 +22,19 @@ export function TimeZoneMultiPick({ name, label, hint, zones, value, onChange, e
   const invalid = Boolean(errors?.[name]?.length);
   return (
     <div className={`field zone-pick${invalid ? ' is-invalid' : ''}`} data-testid={`field-${name}`}>
-      <span className="field__label" id={`${name}-label`}>{label}</span>
+      <span className="field__label" id={`${name}-label`}>
+        {label}
+      </span>
       <ul className="zone-pick__chips" aria-labelledby={`${name}-label`}>
         {value.length === 0 ? <li className="muted small">None chosen: viewers may pick any time zone.</li> : null}
         {value.map((z) => (
           <li key={z} className="zone-pick__chip" data-testid="zone-chip">
             {z}
-            {!disabled ? <button type="button" aria-label={`Remove ${z}`} onClick={() => toggle(z)}>×</button> : null}
+            {!disabled ? (
+              <button type="button" aria-label={`Remove ${z}`} onClick={() => toggle(z)}>
+                ×
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -53,7 +59,9 @@ export function TimeZoneMultiPick({ name, label, hint, zones, value, onChange, e
                 </li>
               ))}
             </ul>
-          ) : query.trim() ? <p className="muted small">No time zone matches “{query.trim()}”.</p> : null}
+          ) : query.trim() ? (
+            <p className="muted small">No time zone matches “{query.trim()}”.</p>
+          ) : null}
         </>
       ) : null}
       {hint ? <span className="field__hint">{hint}</span> : null}

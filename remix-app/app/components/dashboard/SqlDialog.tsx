@@ -7,7 +7,13 @@ import { createPortal } from 'react-dom';
 import { sqlForDisplay } from '../../lib/tile-tools';
 import { CopyButton } from '../admin/ui';
 
-export function SqlDialog({ reportId, name, sql, onClose, returnFocus }: {
+export function SqlDialog({
+  reportId,
+  name,
+  sql,
+  onClose,
+  returnFocus,
+}: {
   reportId: string;
   name: string;
   sql: string;
@@ -51,16 +57,33 @@ export function SqlDialog({ reportId, name, sql, onClose, returnFocus }: {
       <div className="tile-backdrop" onClick={onClose} aria-hidden="true" />
       <div className="sql-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog} data-testid="sql-dialog">
         <header className="sql-dialog__header">
-          <h2 id={titleId} className="sql-dialog__title">SQL of {name}</h2>
-          <button type="button" className="tile__tool sql-dialog__close" onClick={onClose} aria-label="Close" title="Close (Esc)" data-testid="sql-dialog-close">✕</button>
+          <h2 id={titleId} className="sql-dialog__title">
+            SQL of {name}
+          </h2>
+          <button
+            type="button"
+            className="tile__tool sql-dialog__close"
+            onClick={onClose}
+            aria-label="Close"
+            title="Close (Esc)"
+            data-testid="sql-dialog-close"
+          >
+            ✕
+          </button>
         </header>
         {text ? (
-          <pre className="sql-dialog__code" tabIndex={0} aria-label={`SQL of ${name}`} data-testid="sql-dialog-code"><code>{text}</code></pre>
-        ) : <p className="muted">This report has no SQL.</p>}
+          <pre className="sql-dialog__code" tabIndex={0} aria-label={`SQL of ${name}`} data-testid="sql-dialog-code">
+            <code>{text}</code>
+          </pre>
+        ) : (
+          <p className="muted">This report has no SQL.</p>
+        )}
         <div className="sql-dialog__actions">
           <span className="muted">Read-only: change the SQL in the report editor.</span>
           <CopyButton text={text} label="Copy SQL" testId="sql-dialog-copy" />
-          <button type="button" className="button button--small button--primary" onClick={onClose} data-autofocus>Close</button>
+          <button type="button" className="button button--small button--primary" onClick={onClose} data-autofocus>
+            Close
+          </button>
         </div>
       </div>
     </>,

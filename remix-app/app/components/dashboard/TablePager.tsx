@@ -36,7 +36,11 @@ export function useTablePage(state: TileState, enabled: boolean) {
       const body = (await res.json().catch(() => null)) as (ResultData & { errors?: { code?: string; detail?: string }[] }) | null;
       if (!res.ok || !body || !Array.isArray(body.rows)) {
         const expired = body?.errors?.[0]?.code === 'data_token_expired';
-        throw new Error(expired ? 'This page could not be loaded: the access to the result expired. Refresh the dashboard.' : body?.errors?.[0]?.detail || `The data server answered ${res.status}.`);
+        throw new Error(
+          expired
+            ? 'This page could not be loaded: the access to the result expired. Refresh the dashboard.'
+            : body?.errors?.[0]?.detail || `The data server answered ${res.status}.`,
+        );
       }
       setPage({ key, offset, data: body, loading: false, error: null });
     } catch (err) {
@@ -53,16 +57,32 @@ export function TablePager({ pager }: { pager: ReturnType<typeof useTablePage> }
   const from = shown ? offset + 1 : Math.min(offset, total);
   return (
     <nav className="tile__pager" aria-label="Table pages" data-testid="table-pager" aria-busy={loading}>
-      <button type="button" className="tile__pager-button" onClick={() => void go(Math.max(0, offset - TABLE_PAGE_ROWS))} disabled={loading || offset === 0} data-testid="table-previous">
+      <button
+        type="button"
+        className="tile__pager-button"
+        onClick={() => void go(Math.max(0, offset - TABLE_PAGE_ROWS))}
+        disabled={loading || offset === 0}
+        data-testid="table-previous"
+      >
         ‹ Previous
       </button>
       <span className="tile__pager-range" data-testid="table-range" aria-live="polite">
         Rows {fmt(from)}–{fmt(offset + shown)} of {fmt(total)}
       </span>
-      <button type="button" className="tile__pager-button" onClick={() => void go(offset + TABLE_PAGE_ROWS)} disabled={loading || offset + shown >= total} data-testid="table-next">
+      <button
+        type="button"
+        className="tile__pager-button"
+        onClick={() => void go(offset + TABLE_PAGE_ROWS)}
+        disabled={loading || offset + shown >= total}
+        data-testid="table-next"
+      >
         Next ›
       </button>
-      {error ? <span className="tile__pager-error" role="alert">{error}</span> : null}
+      {error ? (
+        <span className="tile__pager-error" role="alert">
+          {error}
+        </span>
+      ) : null}
     </nav>
   );
 }

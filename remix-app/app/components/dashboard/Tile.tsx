@@ -38,10 +38,20 @@ function Age({ timestamp, current, running, zone }: { timestamp: string | null; 
   if (!age && !running) return null;
   const when = formatInstant(timestamp, zone);
   return (
-    <span className={`tile__age${current ? '' : ' is-stale'}`} data-testid="tile-age" title={when ? `Data from ${when}` : undefined} data-time={when ?? undefined}>
+    <span
+      className={`tile__age${current ? '' : ' is-stale'}`}
+      data-testid="tile-age"
+      title={when ? `Data from ${when}` : undefined}
+      data-time={when ?? undefined}
+    >
       {running ? <span className="spinner" aria-label="Updating" /> : null}
       {age ? `updated ${age}` : null}
-      {!current && timestamp ? <span className="tile__stale" data-testid="tile-stale"> · outdated</span> : null}
+      {!current && timestamp ? (
+        <span className="tile__stale" data-testid="tile-stale">
+          {' '}
+          · outdated
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -101,10 +111,30 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
         ⤓<span className="visually-hidden"> Download {tile.name}</span>
       </button>
       {open ? (
-        <div className="menu__panel" role="menu" onClick={(e) => { if ((e.target as HTMLElement).closest('a,button')) setOpen(false); }}>
-          <DownloadMenu base={downloads.base(tile.reportId)} reportName={tile.name} parameters={downloads.parameters} keep={downloads.keep} allowed={tile.actions.download} layout="menu" />
+        <div
+          className="menu__panel"
+          role="menu"
+          onClick={(e) => {
+            if ((e.target as HTMLElement).closest('a,button')) setOpen(false);
+          }}
+        >
+          <DownloadMenu
+            base={downloads.base(tile.reportId)}
+            reportName={tile.name}
+            parameters={downloads.parameters}
+            keep={downloads.keep}
+            allowed={tile.actions.download}
+            layout="menu"
+          />
           {jobs ? (
-            <ReportExports reportId={tile.reportId} parameters={downloads.parameters} images={images} unlimitedCsv={unlimitedCsv} disabled={exp.busy} run={(req) => void exp.start(req)} />
+            <ReportExports
+              reportId={tile.reportId}
+              parameters={downloads.parameters}
+              images={images}
+              unlimitedCsv={unlimitedCsv}
+              disabled={exp.busy}
+              run={(req) => void exp.start(req)}
+            />
           ) : null}
         </div>
       ) : null}
@@ -117,7 +147,22 @@ function TileMenu({ tile, downloads }: { tile: TileView; downloads: TileDownload
   );
 }
 
-export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor, zone, editHref = null, downloads = null, onRefresh = null, drill = false, unused = '', sql = null, canDuplicate = false, maximized: shownMaximized, onMaximize = null }: TileProps) {
+export const Tile = memo(function Tile({
+  dashboardId,
+  tile,
+  palette,
+  waitingFor,
+  zone,
+  editHref = null,
+  downloads = null,
+  onRefresh = null,
+  drill = false,
+  unused = '',
+  sql = null,
+  canDuplicate = false,
+  maximized: shownMaximized,
+  onMaximize = null,
+}: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
   // A table tile holds one page of its result; the pager fetches the others.
@@ -166,7 +211,18 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       </ChartFrame>
     );
   } else if (state.result && drawn) {
-    body = <ChartBody reportId={tile.reportId} config={config} configProblem={problem} data={pager.paged && pager.data ? pager.data : state.result} palette={palette} title={tile.name} zone={zone} drill={drill} />;
+    body = (
+      <ChartBody
+        reportId={tile.reportId}
+        config={config}
+        configProblem={problem}
+        data={pager.paged && pager.data ? pager.data : state.result}
+        palette={palette}
+        title={tile.name}
+        zone={zone}
+        drill={drill}
+      />
+    );
   } else {
     body = (
       <ChartFrame reportId={tile.reportId} type={config.type} state="loading">
@@ -188,37 +244,89 @@ export const Tile = memo(function Tile({ dashboardId, tile, palette, waitingFor,
       aria-modal={maximized || undefined}
     >
       <header className={`tile__header${tile.showTitle || maximized ? '' : ' tile__header--bare'}`}>
-        <h2 className={`tile__title${tile.showTitle || maximized ? '' : ' visually-hidden'}`} id={`title-${tile.reportId}`} title={tile.description ?? undefined}>{tile.name}</h2>
+        <h2
+          className={`tile__title${tile.showTitle || maximized ? '' : ' visually-hidden'}`}
+          id={`title-${tile.reportId}`}
+          title={tile.description ?? undefined}
+        >
+          {tile.name}
+        </h2>
         <span className={`tile__tools${tools.open ? ' is-open' : ''}`} ref={toolsRef}>
-          <button type="button" className="tile__tool tile__tools-toggle" aria-haspopup="true" aria-expanded={tools.open} onClick={tools.toggle} title="Tools" data-testid="tile-tools-toggle">
+          <button
+            type="button"
+            className="tile__tool tile__tools-toggle"
+            aria-haspopup="true"
+            aria-expanded={tools.open}
+            onClick={tools.toggle}
+            title="Tools"
+            data-testid="tile-tools-toggle"
+          >
             ⋮<span className="visually-hidden"> Tools for {tile.name}</span>
           </button>
           <span className="tile__tools-panel">
-          <Age timestamp={state.dataTimestamp} current={state.current} running={state.running && !waitingFor} zone={zone} />
-          {canRefresh ? (
-            <button type="button" className="tile__tool" onClick={() => onRefresh!(tile.reportId)} disabled={state.running} title="Run this report again now" data-testid="tile-refresh">
-              ↻<span className="visually-hidden"> Refresh {tile.name}</span>
-            </button>
-          ) : null}
-          {maximize ? (
-            <button type="button" className="tile__tool" onClick={maximize} title={maximized ? 'Restore size (Esc)' : 'Maximize'} aria-pressed={maximized} data-testid="tile-maximize">
-              {maximized ? '⤡' : '⤢'}<span className="visually-hidden"> {maximized ? 'Restore' : 'Maximize'} {tile.name}</span>
-            </button>
-          ) : null}
-          <TileMenu tile={tile} downloads={downloads} />
-          <TileMore dashboardId={dashboardId} reportId={tile.reportId} name={tile.name} sql={sql} canDuplicate={canDuplicate} />
-          {editHref ? (
-            <Link to={editHref} className="tile__tool tile__edit" aria-label={`Edit ${tile.name}`} title="Edit the report (with the dashboard's filter values)" data-testid="tile-edit">✎</Link>
-          ) : null}
+            <Age timestamp={state.dataTimestamp} current={state.current} running={state.running && !waitingFor} zone={zone} />
+            {canRefresh ? (
+              <button
+                type="button"
+                className="tile__tool"
+                onClick={() => onRefresh!(tile.reportId)}
+                disabled={state.running}
+                title="Run this report again now"
+                data-testid="tile-refresh"
+              >
+                ↻<span className="visually-hidden"> Refresh {tile.name}</span>
+              </button>
+            ) : null}
+            {maximize ? (
+              <button
+                type="button"
+                className="tile__tool"
+                onClick={maximize}
+                title={maximized ? 'Restore size (Esc)' : 'Maximize'}
+                aria-pressed={maximized}
+                data-testid="tile-maximize"
+              >
+                {maximized ? '⤡' : '⤢'}
+                <span className="visually-hidden">
+                  {' '}
+                  {maximized ? 'Restore' : 'Maximize'} {tile.name}
+                </span>
+              </button>
+            ) : null}
+            <TileMenu tile={tile} downloads={downloads} />
+            <TileMore dashboardId={dashboardId} reportId={tile.reportId} name={tile.name} sql={sql} canDuplicate={canDuplicate} />
+            {editHref ? (
+              <Link
+                to={editHref}
+                className="tile__tool tile__edit"
+                aria-label={`Edit ${tile.name}`}
+                title="Edit the report (with the dashboard's filter values)"
+                data-testid="tile-edit"
+              >
+                ✎
+              </Link>
+            ) : null}
           </span>
         </span>
       </header>
       {tile.description && tile.showTitle ? <p className="tile__desc">{tile.description}</p> : null}
       <div className="tile__body">{body}</div>
       {pager.paged && state.result && !waitingFor ? <TablePager pager={pager} /> : null}
-      {unused ? <p className="tile__unused" role="note" data-testid="tile-unused-filters">Not filtered by {unused}: this report does not use {unused.includes(',') ? 'these filters' : 'this filter'}.</p> : null}
-      {tile.attribution ? <p className="tile__attribution" data-testid="tile-attribution">{tile.attribution}</p> : null}
-      {state.phase === 'error' && state.result ? <p className="tile__warning" role="alert">{state.message}</p> : null}
+      {unused ? (
+        <p className="tile__unused" role="note" data-testid="tile-unused-filters">
+          Not filtered by {unused}: this report does not use {unused.includes(',') ? 'these filters' : 'this filter'}.
+        </p>
+      ) : null}
+      {tile.attribution ? (
+        <p className="tile__attribution" data-testid="tile-attribution">
+          {tile.attribution}
+        </p>
+      ) : null}
+      {state.phase === 'error' && state.result ? (
+        <p className="tile__warning" role="alert">
+          {state.message}
+        </p>
+      ) : null}
     </section>
   );
   if (!maximized) return section;

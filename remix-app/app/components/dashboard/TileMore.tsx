@@ -10,7 +10,13 @@ import { SqlDialog } from './SqlDialog';
 import { useMenu } from './useMenu';
 import './tile-tools.css';
 
-export function TileMore({ dashboardId, reportId, name, sql, canDuplicate }: {
+export function TileMore({
+  dashboardId,
+  reportId,
+  name,
+  sql,
+  canDuplicate,
+}: {
   dashboardId: string;
   reportId: string;
   name: string;
@@ -43,16 +49,34 @@ export function TileMore({ dashboardId, reportId, name, sql, canDuplicate }: {
       {open ? (
         <div className="menu__panel" role="menu">
           {sql !== null ? (
-            <button type="button" role="menuitem" onClick={() => { setOpen(false); setShowSql(true); }} data-testid="tile-show-sql">Show SQL</button>
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setOpen(false);
+                setShowSql(true);
+              }}
+              data-testid="tile-show-sql"
+            >
+              Show SQL
+            </button>
           ) : null}
           {canDuplicate ? (
-            <button type="button" role="menuitem" onClick={duplicate} disabled={busy} data-testid="tile-duplicate">Duplicate</button>
+            <button type="button" role="menuitem" onClick={duplicate} disabled={busy} data-testid="tile-duplicate">
+              Duplicate
+            </button>
           ) : null}
         </div>
       ) : null}
-      {busy ? <span className="tile__more-status muted" role="status">Duplicating…</span> : null}
+      {busy ? (
+        <span className="tile__more-status muted" role="status">
+          Duplicating…
+        </span>
+      ) : null}
       {answer && !answer.ok ? (
-        <span className="tile__more-status tile__more-error" role="alert" data-testid="tile-duplicate-error">{answer.error}</span>
+        <span className="tile__more-status tile__more-error" role="alert" data-testid="tile-duplicate-error">
+          {answer.error}
+        </span>
       ) : null}
       {showSql && sql !== null ? <SqlDialog reportId={reportId} name={name} sql={sql} onClose={() => setShowSql(false)} returnFocus={button} /> : null}
     </div>

@@ -8,8 +8,17 @@
 import { useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
 import {
-  INITIAL_TILE, isTransientStatusError, nextTile, optionsFrom, STATUS_RETRYING, statusRetryDelay, tileAfterStatusFailure,
-  type DashboardStatus, type ResultData, type StatusError, type TileState,
+  INITIAL_TILE,
+  isTransientStatusError,
+  nextTile,
+  optionsFrom,
+  STATUS_RETRYING,
+  statusRetryDelay,
+  tileAfterStatusFailure,
+  type DashboardStatus,
+  type ResultData,
+  type StatusError,
+  type TileState,
 } from '../../lib/dashboard-status';
 import { filterOptionsAtom, pollAtom, tileAtom } from '../../state/dashboard';
 import { dataPageUrl } from '../../lib/tile-rows';
@@ -68,7 +77,10 @@ async function postStatus(url: string, body: Record<string, unknown>, signal: Ab
 
 /** A tile's result from the app's data proxy: the first `limit` rows (lib/tile-rows.ts), or the whole result without one. */
 export async function fetchResult(key: string, token: string, signal?: AbortSignal, limit?: number): Promise<ResultData> {
-  const res = await fetch(limit === undefined ? `/app/data/${key}` : dataPageUrl(key, 0, limit), { headers: { Authorization: `Data ${token}`, Accept: 'application/json' }, signal });
+  const res = await fetch(limit === undefined ? `/app/data/${key}` : dataPageUrl(key, 0, limit), {
+    headers: { Authorization: `Data ${token}`, Accept: 'application/json' },
+    signal,
+  });
   const body = (await res.json().catch(() => null)) as (ResultData & { errors?: { detail?: string }[] }) | null;
   if (!res.ok || !body || !Array.isArray(body.fields) || !Array.isArray(body.rows)) {
     throw new Error(body?.errors?.[0]?.detail || `The data server answered ${res.status}.`);
@@ -103,7 +115,11 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
 
     // New parameters: tiles keep their old data (shown dimmed) until the new data arrives.
     for (const r of reports) {
-      setTile(r.id, (t) => (reportsEnabled ? { ...t, running: true, phase: t.result || t.phase === 'empty' ? t.phase : 'loading' } : { ...INITIAL_TILE, phase: 'waiting', running: false }));
+      setTile(r.id, (t) =>
+        reportsEnabled
+          ? { ...t, running: true, phase: t.result || t.phase === 'empty' ? t.phase : 'loading' }
+          : { ...INITIAL_TILE, phase: 'waiting', running: false },
+      );
     }
 
     // Results are fetched in layout order, a few at a time, and each is applied in a task of its own:
@@ -156,7 +172,9 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
           store.set(tile(e.report_id), next);
           if (fetch) {
             loadResult(
-              e.report_id, fetch.key, fetch.token,
+              e.report_id,
+              fetch.key,
+              fetch.token,
               (data) => setTile(e.report_id, (t) => ({ ...t, phase: 'ready', result: data, dataKey: fetch.key, dataToken: fetch.token, message: null })),
               (message) => setTile(e.report_id, (t) => ({ ...t, phase: t.result ? t.phase : 'error', message })),
             );
@@ -166,12 +184,19 @@ export function useDashboardPoll(input: PollInput): { refresh: () => void } {
       for (const e of answer.filters) {
         const variable = filterVariables[e.filter_id];
         if (!variable || e.result_status !== 'success' || !e.data_key || !e.data_access_token) continue;
-        loadResult(e.filter_id, e.data_key, e.data_access_token, (data) => {
-          const options = store.get(filterOptionsAtom(dashboardId));
-          store.set(filterOptionsAtom(dashboardId), { ...options, [variable]: optionsFrom(data) });
-        }, () => {});
+        loadResult(
+          e.filter_id,
+          e.data_key,
+          e.data_access_token,
+          (data) => {
+            const options = store.get(filterOptionsAtom(dashboardId));
+            store.set(filterOptionsAtom(dashboardId), { ...options, [variable]: optionsFrom(data) });
+          },
+          () => {},
+        );
       }
-      const running = answer.reports.some((r) => r.running || r.result_status === 'running') || answer.filters.some((f) => f.running || f.result_status === 'running');
+      const running =
+        answer.reports.some((r) => r.running || r.result_status === 'running') || answer.filters.some((f) => f.running || f.result_status === 'running');
       store.set(poll, { updatedAt: Date.now(), running, error: null, refreshing: false });
       const delay = Number(answer.status_check_delay);
       const wait = Math.min(MAX_DELAY_S, Math.max(MIN_DELAY_S, Number.isFinite(delay) ? delay : 60));

@@ -17,22 +17,26 @@ export function useMaximizedTile(where: 'search' | 'hash'): { maximizedId: strin
   const latest = useRef(location);
   latest.current = location;
   const pushedFor = useRef<string | null>(null);
-  const onMaximize = useCallback((reportId: string, on: boolean) => {
-    const l = latest.current;
-    const params = read(l);
-    if (!on && params.get(TILE_PARAM) === reportId && pushedFor.current === reportId) {
-      pushedFor.current = null;
-      navigate(-1);
-      return;
-    }
-    if (on) params.set(TILE_PARAM, reportId);
-    else params.delete(TILE_PARAM);
-    pushedFor.current = on ? reportId : null;
-    const qs = params.toString();
-    const to = where === 'search'
-      ? { pathname: l.pathname, search: qs ? `?${qs}` : '', hash: l.hash }
-      : { pathname: l.pathname, search: l.search, hash: qs ? `#${qs}` : '' };
-    navigate(to, { preventScrollReset: true, replace: !on });
-  }, [navigate, where]); // eslint-disable-line react-hooks/exhaustive-deps
+  const onMaximize = useCallback(
+    (reportId: string, on: boolean) => {
+      const l = latest.current;
+      const params = read(l);
+      if (!on && params.get(TILE_PARAM) === reportId && pushedFor.current === reportId) {
+        pushedFor.current = null;
+        navigate(-1);
+        return;
+      }
+      if (on) params.set(TILE_PARAM, reportId);
+      else params.delete(TILE_PARAM);
+      pushedFor.current = on ? reportId : null;
+      const qs = params.toString();
+      const to =
+        where === 'search'
+          ? { pathname: l.pathname, search: qs ? `?${qs}` : '', hash: l.hash }
+          : { pathname: l.pathname, search: l.search, hash: qs ? `#${qs}` : '' };
+      navigate(to, { preventScrollReset: true, replace: !on });
+    },
+    [navigate, where],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   return { maximizedId, onMaximize };
 }

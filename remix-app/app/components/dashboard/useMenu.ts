@@ -8,15 +8,21 @@ import { useCallback, useEffect, useId, useState, type RefObject } from 'react';
 import { useDismiss } from '../../lib/use-dismiss';
 
 const OPENED = 'cairn:menu-opened';
-interface Opened { id: string; node: HTMLElement | null }
+interface Opened {
+  id: string;
+  node: HTMLElement | null;
+}
 
 export function useMenu(ref: RefObject<HTMLElement | null>): { open: boolean; setOpen: (open: boolean) => void; toggle: () => void } {
   const id = useId();
   const [open, setOpenState] = useState(false);
-  const setOpen = useCallback((next: boolean) => {
-    setOpenState(next);
-    if (next) document.dispatchEvent(new CustomEvent<Opened>(OPENED, { detail: { id, node: ref.current } }));
-  }, [id, ref]);
+  const setOpen = useCallback(
+    (next: boolean) => {
+      setOpenState(next);
+      if (next) document.dispatchEvent(new CustomEvent<Opened>(OPENED, { detail: { id, node: ref.current } }));
+    },
+    [id, ref],
+  );
   const toggle = useCallback(() => setOpen(!open), [setOpen, open]);
   useDismiss(open, ref, () => setOpenState(false));
   useEffect(() => {

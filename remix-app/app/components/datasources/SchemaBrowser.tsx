@@ -59,12 +59,13 @@ export function SchemaBrowser({ datasourceId, defaultSchema, onInsert, onLoaded,
       .filter((s) => s.tables.length > 0);
   }, [answer, query]);
 
-  const toggle = (key: string) => setOpen((prev) => {
-    const next = new Set(prev);
-    if (next.has(key)) next.delete(key);
-    else next.add(key);
-    return next;
-  });
+  const toggle = (key: string) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
   const single = answer?.status === 'ok' && answer.schema.schemas.length === 1;
   const expanded = (key: string) => open.has(key) !== (single && !key.includes('.')) || (query.trim() !== '' && !key.includes('.'));
 
@@ -74,7 +75,12 @@ export function SchemaBrowser({ datasourceId, defaultSchema, onInsert, onLoaded,
         <h3>Schema</h3>
         {canRefresh ? (
           <refresher.Form method="post" action={url}>
-            <button type="submit" className="button button--ghost button--small" disabled={refresher.state !== 'idle'} title="Reload the schema from the database">
+            <button
+              type="submit"
+              className="button button--ghost button--small"
+              disabled={refresher.state !== 'idle'}
+              title="Reload the schema from the database"
+            >
               {refresher.state !== 'idle' ? 'Reloading…' : 'Reload'}
             </button>
           </refresher.Form>
@@ -82,14 +88,27 @@ export function SchemaBrowser({ datasourceId, defaultSchema, onInsert, onLoaded,
       </header>
       {refresher.data?.message ? <p className={refresher.data.ok ? 'muted small' : 'field__error'}>{refresher.data.message}</p> : null}
       {answer?.status === 'ok' ? (
-        <input className="schema-browser__search" type="search" placeholder="Find a table or column" value={query} onChange={(e) => setQuery(e.target.value)} aria-label="Find a table or column" />
+        <input
+          className="schema-browser__search"
+          type="search"
+          placeholder="Find a table or column"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          aria-label="Find a table or column"
+        />
       ) : null}
-      {!answer || fetcher.state === 'loading' && !answer ? (
-        <p className="muted small" role="status">Loading the schema…</p>
+      {!answer || (fetcher.state === 'loading' && !answer) ? (
+        <p className="muted small" role="status">
+          Loading the schema…
+        </p>
       ) : answer.status === 'unavailable' ? (
-        <p className="notice small" data-testid="schema-unavailable">{answer.message}</p>
+        <p className="notice small" data-testid="schema-unavailable">
+          {answer.message}
+        </p>
       ) : answer.status === 'error' ? (
-        <p className="field__error" role="alert" data-testid="schema-error">{answer.message}</p>
+        <p className="field__error" role="alert" data-testid="schema-error">
+          {answer.message}
+        </p>
       ) : schemas.length === 0 ? (
         <p className="muted small">{query ? 'Nothing matches.' : 'This datasource shows no tables.'}</p>
       ) : (
@@ -97,7 +116,9 @@ export function SchemaBrowser({ datasourceId, defaultSchema, onInsert, onLoaded,
           {schemas.map((s) => (
             <li key={s.name} role="treeitem" aria-expanded={expanded(s.name)}>
               <button type="button" className="schema-tree__node schema-tree__node--schema" onClick={() => toggle(s.name)}>
-                <span className="schema-tree__caret" aria-hidden="true">{expanded(s.name) ? '▾' : '▸'}</span>
+                <span className="schema-tree__caret" aria-hidden="true">
+                  {expanded(s.name) ? '▾' : '▸'}
+                </span>
                 {s.name} <span className="muted">{s.tables.length}</span>
               </button>
               {expanded(s.name) ? (
@@ -106,12 +127,24 @@ export function SchemaBrowser({ datasourceId, defaultSchema, onInsert, onLoaded,
                     const key = `${s.name}.${tbl.name}`;
                     const name = s.name === defaultSchema ? quoteIfNeeded(tbl.name) : `${quoteIfNeeded(s.name)}.${quoteIfNeeded(tbl.name)}`;
                     return (
-                      <li key={key} role="treeitem" aria-expanded={open.has(key) || (query !== '' && tbl.columns.some((c) => c.name.toLowerCase().includes(query.toLowerCase())))}>
+                      <li
+                        key={key}
+                        role="treeitem"
+                        aria-expanded={open.has(key) || (query !== '' && tbl.columns.some((c) => c.name.toLowerCase().includes(query.toLowerCase())))}
+                      >
                         <div className="schema-tree__row">
                           <button type="button" className="schema-tree__node" onClick={() => toggle(key)} aria-label={`Columns of ${tbl.name}`}>
-                            <span className="schema-tree__caret" aria-hidden="true">{open.has(key) ? '▾' : '▸'}</span>
+                            <span className="schema-tree__caret" aria-hidden="true">
+                              {open.has(key) ? '▾' : '▸'}
+                            </span>
                           </button>
-                          <button type="button" className="schema-tree__name" data-testid={`schema-table-${tbl.name}`} onClick={() => (onInsert ? onInsert(name) : toggle(key))} title={onInsert ? `Insert ${name}` : undefined}>
+                          <button
+                            type="button"
+                            className="schema-tree__name"
+                            data-testid={`schema-table-${tbl.name}`}
+                            onClick={() => (onInsert ? onInsert(name) : toggle(key))}
+                            title={onInsert ? `Insert ${name}` : undefined}
+                          >
                             {tbl.name}
                           </button>
                           {typeof tbl.row_count === 'number' ? <span className="muted small">{tbl.row_count.toLocaleString('en')} rows</span> : null}
@@ -120,7 +153,12 @@ export function SchemaBrowser({ datasourceId, defaultSchema, onInsert, onLoaded,
                           <ul role="group" className="schema-tree__columns">
                             {tbl.columns.map((c) => (
                               <li key={c.name} role="treeitem">
-                                <button type="button" className="schema-tree__name schema-tree__name--column" onClick={() => onInsert?.(quoteIfNeeded(c.name))} title={c.db_type ?? undefined}>
+                                <button
+                                  type="button"
+                                  className="schema-tree__name schema-tree__name--column"
+                                  onClick={() => onInsert?.(quoteIfNeeded(c.name))}
+                                  title={c.db_type ?? undefined}
+                                >
                                   {c.name}
                                 </button>
                                 <span className="schema-tree__type">{c.data_type ?? c.db_type}</span>

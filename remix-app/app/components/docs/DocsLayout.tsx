@@ -42,7 +42,11 @@ function sameStrings(a: Record<string, string>, b: Record<string, string>): bool
 export function DocsLayout({ sidebar, drafts, children }: { sidebar: SidebarGroupData[]; drafts: string[]; children: ReactNode }) {
   const prefs = usePreferredVersions();
   const items = useMemo(
-    () => resolveNavbarItems(siteConfig.navbar.items, navbarContext(sidebar, drafts, siteConfig.docs.plugins, (id) => prefs[id] ?? null)),
+    () =>
+      resolveNavbarItems(
+        siteConfig.navbar.items,
+        navbarContext(sidebar, drafts, siteConfig.docs.plugins, (id) => prefs[id] ?? null),
+      ),
     [sidebar, drafts, prefs],
   );
   const mobile = useMobileSidebar();

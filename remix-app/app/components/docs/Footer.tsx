@@ -3,7 +3,12 @@ import { Logo } from '../Logo';
 import { siteConfig, type FooterLink } from './config';
 
 function FooterItem({ link }: { link: FooterLink }) {
-  if (link.to) return <Link to={link.to} className="footer__link">{link.label}</Link>;
+  if (link.to)
+    return (
+      <Link to={link.to} className="footer__link">
+        {link.label}
+      </Link>
+    );
   const external = /^[a-z][a-z\d+.-]*:|^\/\//i.test(link.href ?? '');
   return (
     <a href={link.href} className="footer__link" {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>

@@ -17,7 +17,10 @@ export function Breadcrumbs({ route }: { route: string }) {
         <li>
           <Link to="/" aria-label="Documentation home" className="breadcrumbs__link">
             <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
-              <path d="M10 19v-5h4v5c0 .55.45 1 1 1h3c.55 0 1-.45 1-1v-7h1.7c.46 0 .68-.57.33-.87L12.67 3.6a1 1 0 0 0-1.34 0l-8.36 7.53c-.34.3-.13.87.33.87H5v7c0 .55.45 1 1 1h3c.55 0 1-.45 1-1z" fill="currentColor" />
+              <path
+                d="M10 19v-5h4v5c0 .55.45 1 1 1h3c.55 0 1-.45 1-1v-7h1.7c.46 0 .68-.57.33-.87L12.67 3.6a1 1 0 0 0-1.34 0l-8.36 7.53c-.34.3-.13.87.33.87H5v7c0 .55.45 1 1 1h3c.55 0 1-.45 1-1z"
+                fill="currentColor"
+              />
             </svg>
           </Link>
         </li>
@@ -46,7 +49,9 @@ export function Pagination({ route }: { route: string }) {
           <span className="pagination-nav__sublabel">Previous</span>
           <span className="pagination-nav__label">« {prev.title}</span>
         </Link>
-      ) : <span />}
+      ) : (
+        <span />
+      )}
       {next ? (
         <Link to={next.route} prefetch="intent" className="pagination-nav__link pagination-nav__link--next">
           <span className="pagination-nav__sublabel">Next</span>

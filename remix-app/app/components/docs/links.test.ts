@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { docsNavigationTarget, type ClickInfo } from './links';
 
 const click = (href: string | null, extra: Partial<ClickInfo> = {}): ClickInfo => ({
-  href, target: null, download: false, button: 0, modifier: false, defaultPrevented: false, ...extra,
+  href,
+  target: null,
+  download: false,
+  button: 0,
+  modifier: false,
+  defaultPrevented: false,
+  ...extra,
 });
 const here = 'http://docs.test/filters/overview?x=1#top';
 

@@ -39,27 +39,49 @@ export function DrilldownEditor({ value, targets, fields, onChange }: Props) {
           <span className="field__label">Open dashboard</span>
           <select
             value={value?.dashboard_id ?? ''}
-            onChange={(e) => onChange(e.target.value ? { dashboard_id: e.target.value, mapping: [], keep_filters: value?.keep_filters, new_tab: value?.new_tab } : undefined)}
+            onChange={(e) =>
+              onChange(e.target.value ? { dashboard_id: e.target.value, mapping: [], keep_filters: value?.keep_filters, new_tab: value?.new_tab } : undefined)
+            }
             data-testid="drilldown-dashboard"
           >
             <option value="">No drill-down</option>
-            {targets.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            {targets.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
           </select>
         </label>
-        {value?.dashboard_id && !target ? <p className="field__error" role="alert">The dashboard this report drilled into no longer exists or is not visible to you.</p> : null}
+        {value?.dashboard_id && !target ? (
+          <p className="field__error" role="alert">
+            The dashboard this report drilled into no longer exists or is not visible to you.
+          </p>
+        ) : null}
         {target ? (
           target.variables.length === 0 ? (
             <p className="muted small">“{target.name}” has no filters: the drill-down opens it as it is.</p>
           ) : (
             target.variables.map((variable) => (
               <label key={variable} className="field">
-                <span className="field__label">Filter <code>{variable}</code> from</span>
-                <select value={mapping.find((m) => m.variable === variable)?.column ?? ''} onChange={(e) => setMapping(variable, e.target.value)} data-testid={`drilldown-map-${variable}`}>
+                <span className="field__label">
+                  Filter <code>{variable}</code> from
+                </span>
+                <select
+                  value={mapping.find((m) => m.variable === variable)?.column ?? ''}
+                  onChange={(e) => setMapping(variable, e.target.value)}
+                  data-testid={`drilldown-map-${variable}`}
+                >
                   <option value="">(not set by the click)</option>
-                  {fields.map((f) => <option key={f.name} value={f.name}>{f.name}</option>)}
-                  {mapping.some((m) => m.variable === variable && !fields.some((f) => f.name === m.column))
-                    ? <option value={mapping.find((m) => m.variable === variable)!.column}>{mapping.find((m) => m.variable === variable)!.column} (not in the last result)</option>
-                    : null}
+                  {fields.map((f) => (
+                    <option key={f.name} value={f.name}>
+                      {f.name}
+                    </option>
+                  ))}
+                  {mapping.some((m) => m.variable === variable && !fields.some((f) => f.name === m.column)) ? (
+                    <option value={mapping.find((m) => m.variable === variable)!.column}>
+                      {mapping.find((m) => m.variable === variable)!.column} (not in the last result)
+                    </option>
+                  ) : null}
                 </select>
               </label>
             ))
@@ -68,11 +90,21 @@ export function DrilldownEditor({ value, targets, fields, onChange }: Props) {
         {target ? (
           <>
             <label className="check">
-              <input type="checkbox" checked={value?.keep_filters !== false} onChange={(e) => set({ keep_filters: e.target.checked ? undefined : false })} data-testid="drilldown-keep" />
+              <input
+                type="checkbox"
+                checked={value?.keep_filters !== false}
+                onChange={(e) => set({ keep_filters: e.target.checked ? undefined : false })}
+                data-testid="drilldown-keep"
+              />
               <span>Carry the current filter values over</span>
             </label>
             <label className="check">
-              <input type="checkbox" checked={value?.new_tab === true} onChange={(e) => set({ new_tab: e.target.checked ? true : undefined })} data-testid="drilldown-new-tab" />
+              <input
+                type="checkbox"
+                checked={value?.new_tab === true}
+                onChange={(e) => set({ new_tab: e.target.checked ? true : undefined })}
+                data-testid="drilldown-new-tab"
+              />
               <span>Open in a new tab</span>
             </label>
           </>

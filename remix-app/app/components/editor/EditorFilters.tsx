@@ -10,13 +10,24 @@ import { FILTER_PREFIX, TZ_PARAM, withFilterValues, type InputParameters } from 
 import type { EditorFilterState } from '../../lib/editor-filter-state';
 import { useFilterOptions } from './useFilterOptions';
 
-export function EditorFilters({ state, dashboardId, parameters }: { state: Omit<EditorFilterState, 'parameters' | 'search'>; dashboardId: string; parameters: InputParameters }) {
+export function EditorFilters({
+  state,
+  dashboardId,
+  parameters,
+}: {
+  state: Omit<EditorFilterState, 'parameters' | 'search'>;
+  dashboardId: string;
+  parameters: InputParameters;
+}) {
   const location = useLocation();
   const navigate = useNavigate();
   const { options, problems } = useFilterOptions(dashboardId, state.defs, parameters);
   if (state.defs.length === 0) return null;
   const commit = (changes: Record<string, string>, tz?: string | null) => {
-    navigate({ pathname: location.pathname, search: withFilterValues(location.search, changes, state.defaults, tz) }, { preventScrollReset: true, replace: true });
+    navigate(
+      { pathname: location.pathname, search: withFilterValues(location.search, changes, state.defaults, tz) },
+      { preventScrollReset: true, replace: true },
+    );
   };
   const reset = () => {
     const kept = new URLSearchParams(location.search);

@@ -20,17 +20,53 @@ interface Base {
   testId?: string;
 }
 
-export function TextField(props: Base & { value: string; onChange(v: string): void; type?: string; placeholder?: string; multiline?: boolean; rows?: number; required?: boolean; mono?: boolean; autoComplete?: string }) {
+export function TextField(
+  props: Base & {
+    value: string;
+    onChange(v: string): void;
+    type?: string;
+    placeholder?: string;
+    multiline?: boolean;
+    rows?: number;
+    required?: boolean;
+    mono?: boolean;
+    autoComplete?: string;
+  },
+) {
   const { name, label, hint, errors, value, onChange, type = 'text', placeholder, multiline, rows = 3, required, mono, autoComplete } = props;
   const id = `f-${name}`;
   const invalid = Boolean(errors?.[name]?.length);
   return (
     <label className={`field${invalid ? ' is-invalid' : ''}`} htmlFor={id}>
-      <span className="field__label">{label}{required ? <span aria-hidden="true"> *</span> : null}</span>
+      <span className="field__label">
+        {label}
+        {required ? <span aria-hidden="true"> *</span> : null}
+      </span>
       {multiline ? (
-        <textarea id={id} name={name} rows={rows} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} aria-invalid={invalid} className={mono ? 'mono' : undefined} data-testid={props.testId ?? `field-${name}`} />
+        <textarea
+          id={id}
+          name={name}
+          rows={rows}
+          value={value}
+          placeholder={placeholder}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={invalid}
+          className={mono ? 'mono' : undefined}
+          data-testid={props.testId ?? `field-${name}`}
+        />
       ) : (
-        <input id={id} name={name} type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} aria-invalid={invalid} required={required} autoComplete={autoComplete} data-testid={props.testId ?? `field-${name}`} />
+        <input
+          id={id}
+          name={name}
+          type={type}
+          value={value}
+          placeholder={placeholder}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={invalid}
+          required={required}
+          autoComplete={autoComplete}
+          data-testid={props.testId ?? `field-${name}`}
+        />
       )}
       {hint ? <span className="field__hint">{hint}</span> : null}
       <FieldErrors name={name} errors={errors} />
@@ -42,7 +78,14 @@ export function CheckField({ name, label, hint, errors, checked, onChange, testI
   return (
     <div className="check-field">
       <label className="check" htmlFor={`f-${name}`}>
-        <input id={`f-${name}`} name={name} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} data-testid={testId ?? `field-${name}`} />
+        <input
+          id={`f-${name}`}
+          name={name}
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          data-testid={testId ?? `field-${name}`}
+        />
         <span>{label}</span>
       </label>
       {hint ? <span className="field__hint">{hint}</span> : null}
@@ -51,14 +94,36 @@ export function CheckField({ name, label, hint, errors, checked, onChange, testI
   );
 }
 
-export function SelectField({ name, label, hint, errors, value, onChange, options, testId, disabled }: Base & { value: string; onChange(v: string): void; options: readonly { value: string; label: string }[]; disabled?: boolean }) {
+export function SelectField({
+  name,
+  label,
+  hint,
+  errors,
+  value,
+  onChange,
+  options,
+  testId,
+  disabled,
+}: Base & { value: string; onChange(v: string): void; options: readonly { value: string; label: string }[]; disabled?: boolean }) {
   const id = `f-${name}`;
   const invalid = Boolean(errors?.[name]?.length);
   return (
     <label className={`field${invalid ? ' is-invalid' : ''}`} htmlFor={id}>
       <span className="field__label">{label}</span>
-      <select id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={invalid} disabled={disabled} data-testid={testId ?? `field-${name}`}>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      <select
+        id={id}
+        name={name}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={invalid}
+        disabled={disabled}
+        data-testid={testId ?? `field-${name}`}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
       {hint ? <span className="field__hint">{hint}</span> : null}
       <FieldErrors name={name} errors={errors} />
@@ -71,7 +136,15 @@ export function FormErrors({ messages }: { messages: string[] }) {
   if (!messages.length) return null;
   return (
     <div className="alert alert--error" role="alert" data-testid="form-errors">
-      {messages.length === 1 ? <p>{messages[0]}</p> : <ul>{messages.map((m, i) => <li key={i}>{m}</li>)}</ul>}
+      {messages.length === 1 ? (
+        <p>{messages[0]}</p>
+      ) : (
+        <ul>
+          {messages.map((m, i) => (
+            <li key={i}>{m}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -38,14 +38,25 @@ export function FilterSqlBox({ value, onChange, datasource, dashboardId, variabl
   };
   const rows = run.state.phase === 'done' && run.state.rows.status === 'ok' ? run.state.rows : null;
   const options = rows ? optionsFrom({ fields: rows.fields, rows: rows.rows }) : null;
-  const errorLine = run.state.phase === 'failed' ? errorPosition(run.state.message, run.state.sql)?.line ?? null : null;
+  const errorLine = run.state.phase === 'failed' ? (errorPosition(run.state.message, run.state.sql)?.line ?? null) : null;
   return (
     <div className="filter-sql" data-testid="filter-sql">
       <span className="field__label">SQL</span>
       <div className="sql-box sql-box--small">
         {mounted ? (
           <Suspense fallback={<textarea className="sql-fallback" readOnly value={value} aria-label="SQL (loading the editor)" />}>
-            <SqlEditor value={value} onChange={onChange} dialect={dialectFor(datasource?.database_type)} namespace={{}} variables={vars} snippets={[]} onRun={start} errorLine={errorLine} label="Options SQL" handle={editor} />
+            <SqlEditor
+              value={value}
+              onChange={onChange}
+              dialect={dialectFor(datasource?.database_type)}
+              namespace={{}}
+              variables={vars}
+              snippets={[]}
+              onRun={start}
+              errorLine={errorLine}
+              label="Options SQL"
+              handle={editor}
+            />
           </Suspense>
         ) : (
           <textarea className="sql-fallback" readOnly value={value} aria-label="SQL (loading the editor)" />
@@ -53,10 +64,21 @@ export function FilterSqlBox({ value, onChange, datasource, dashboardId, variabl
       </div>
       <p className="field__hint">The first column gives the values, the second (optional) their labels.</p>
       <div className="filter-sql__bar">
-        <button type="button" className="button button--small" onClick={start} disabled={!datasource || running || !value.trim()} data-testid="filter-sql-run" title="Ctrl+Enter / ⌘+Enter">▶ Run</button>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={start}
+          disabled={!datasource || running || !value.trim()}
+          data-testid="filter-sql-run"
+          title="Ctrl+Enter / ⌘+Enter"
+        >
+          ▶ Run
+        </button>
         {!datasource ? <span className="muted small">Pick the datasource to run the query on.</span> : null}
       </div>
-      {run.state.phase !== 'idle' ? <RunStatus state={run.state} elapsed={run.elapsed} onCancel={() => void run.cancel()} onGoTo={(l, c) => editor.current?.goTo(l, c)} /> : null}
+      {run.state.phase !== 'idle' ? (
+        <RunStatus state={run.state} elapsed={run.elapsed} onCancel={() => void run.cancel()} onGoTo={(l, c) => editor.current?.goTo(l, c)} />
+      ) : null}
       {options ? (
         <div className="filter-sql__preview" data-testid="filter-sql-preview">
           <p className="muted small">
@@ -66,12 +88,22 @@ export function FilterSqlBox({ value, onChange, datasource, dashboardId, variabl
           </p>
           <ul className="filter-sql__options">
             {options.slice(0, SHOWN).map((o) => (
-              <li key={o.value} data-testid="filter-sql-option">{o.label === o.value ? o.value : <>{o.label} <code className="muted">{o.value}</code></>}</li>
+              <li key={o.value} data-testid="filter-sql-option">
+                {o.label === o.value ? (
+                  o.value
+                ) : (
+                  <>
+                    {o.label} <code className="muted">{o.value}</code>
+                  </>
+                )}
+              </li>
             ))}
           </ul>
         </div>
       ) : run.state.phase === 'done' && run.state.rows.status === 'empty' ? (
-        <p className="muted small" data-testid="filter-sql-preview">The query returned no rows: the dropdown would have no options.</p>
+        <p className="muted small" data-testid="filter-sql-preview">
+          The query returned no rows: the dropdown would have no options.
+        </p>
       ) : null}
     </div>
   );

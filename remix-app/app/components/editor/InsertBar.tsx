@@ -23,13 +23,33 @@ export function InsertBar({ variables, snippets, selectedText, onInsert }: Props
       <ul className="insert-bar__list" data-testid="insert-variables">
         {variables.map((v) => (
           <li key={v.name}>
-            <button type="button" className="insert-chip" title={v.detail} onClick={() => onInsert(variableSnippet(v, column()))} data-testid={`insert-variable-${v.name}`}>
+            <button
+              type="button"
+              className="insert-chip"
+              title={v.detail}
+              onClick={() => onInsert(variableSnippet(v, column()))}
+              data-testid={`insert-variable-${v.name}`}
+            >
               <code>{v.aggregation ? `:${v.name}` : `=${v.name}`}</code>
             </button>
             {v.range ? (
               <>
-                <button type="button" className="insert-chip insert-chip--small" title="Start of the range as a value" onClick={() => onInsert(`{${v.name}.start}`)}>.start</button>
-                <button type="button" className="insert-chip insert-chip--small" title="End of the range as a value" onClick={() => onInsert(`{${v.name}.end}`)}>.end</button>
+                <button
+                  type="button"
+                  className="insert-chip insert-chip--small"
+                  title="Start of the range as a value"
+                  onClick={() => onInsert(`{${v.name}.start}`)}
+                >
+                  .start
+                </button>
+                <button
+                  type="button"
+                  className="insert-chip insert-chip--small"
+                  title="End of the range as a value"
+                  onClick={() => onInsert(`{${v.name}.end}`)}
+                >
+                  .end
+                </button>
               </>
             ) : null}
           </li>
@@ -40,8 +60,17 @@ export function InsertBar({ variables, snippets, selectedText, onInsert }: Props
       <ul className="insert-bar__list" data-testid="insert-snippets">
         {snippets.map((s) => (
           <li key={s.name}>
-            <button type="button" className="insert-chip" title={s.description ?? undefined} onClick={() => onInsert(snippetCall(s))} data-testid={`insert-snippet-${s.name}`}>
-              <code>[{s.name}{s.params.length ? `(${s.params.join(', ')})` : ''}]</code>
+            <button
+              type="button"
+              className="insert-chip"
+              title={s.description ?? undefined}
+              onClick={() => onInsert(snippetCall(s))}
+              data-testid={`insert-snippet-${s.name}`}
+            >
+              <code>
+                [{s.name}
+                {s.params.length ? `(${s.params.join(', ')})` : ''}]
+              </code>
             </button>
           </li>
         ))}
@@ -53,7 +82,9 @@ export function InsertBar({ variables, snippets, selectedText, onInsert }: Props
         <ul className="insert-bar__list">
           {builtInSnippets().map((s) => (
             <li key={s.name}>
-              <button type="button" className="insert-chip" onClick={() => onInsert(`[${s.name}]`)}><code>[{s.name}]</code></button>
+              <button type="button" className="insert-chip" onClick={() => onInsert(`[${s.name}]`)}>
+                <code>[{s.name}]</code>
+              </button>
             </li>
           ))}
         </ul>

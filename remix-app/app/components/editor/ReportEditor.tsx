@@ -58,7 +58,27 @@ export interface ReportEditorProps {
 }
 
 type Tab = 'data' | 'chart' | 'settings';
-const PLACED = ['dashboard', 'name', 'sql_query', 'datasource', 'chart_configuration', 'description', 'no_data_message', 'attribution', 'data_refresh_rate', 'data_refresh_anchor_time', 'default_page_width', 'default_page_height', 'display_name_as_title', 'download_actions_enabled', 'data_download_enabled', 'maximize_action_enabled', 'refresh_enabled', 'unused_filters_warning_enabled', 'unlimited_csv_export_enabled'];
+const PLACED = [
+  'dashboard',
+  'name',
+  'sql_query',
+  'datasource',
+  'chart_configuration',
+  'description',
+  'no_data_message',
+  'attribution',
+  'data_refresh_rate',
+  'data_refresh_anchor_time',
+  'default_page_width',
+  'default_page_height',
+  'display_name_as_title',
+  'download_actions_enabled',
+  'data_download_enabled',
+  'maximize_action_enabled',
+  'refresh_enabled',
+  'unused_filters_warning_enabled',
+  'unlimited_csv_export_enabled',
+];
 
 function useMounted() {
   const [mounted, setMounted] = useState(false);
@@ -89,7 +109,10 @@ export function ReportEditor(props: ReportEditorProps) {
   };
 
   const variables = useMemo(() => editorVariables(props.filters), [props.filters]);
-  const namespace = useMemo(() => schemaNamespace(schema, datasource?.default_schema_name ?? (datasource?.is_sample ? 'sample_shop' : null)), [schema, datasource]);
+  const namespace = useMemo(
+    () => schemaNamespace(schema, datasource?.default_schema_name ?? (datasource?.is_sample ? 'sample_shop' : null)),
+    [schema, datasource],
+  );
   const dialect = dialectFor(datasource?.database_type);
   const standalone = props.standalone ?? null;
   const targetDashboard = standalone?.dashboards.find((d) => d.id === target) ?? null;
@@ -145,9 +168,10 @@ export function ReportEditor(props: ReportEditorProps) {
       save.submit({ body, target: chosen } as never, { method: 'post', encType: 'application/json' });
       return;
     }
-    const body = props.mode === 'create'
-      ? reportBody(form, { mode: 'create', dashboardId: dashboard.id, datasourceId })
-      : reportBody(form, { mode: 'update', id: props.reportId!, datasourceId, originalDatasourceId: props.originalDatasourceId, original: props.original });
+    const body =
+      props.mode === 'create'
+        ? reportBody(form, { mode: 'create', dashboardId: dashboard.id, datasourceId })
+        : reportBody(form, { mode: 'update', id: props.reportId!, datasourceId, originalDatasourceId: props.originalDatasourceId, original: props.original });
     setDirty(false);
     save.submit({ body, backTo: dashboard.backTo } as never, { method: 'post', encType: 'application/json' });
   };
@@ -156,7 +180,7 @@ export function ReportEditor(props: ReportEditorProps) {
   // The whole result of this run downloads from its execution, whether the SQL is saved or not.
   const downloadName = String(form.name ?? '').trim() || 'Query results';
   const chart = parseChartConfig(form.chart_configuration);
-  const errorLine = run.state.phase === 'failed' ? errorPosition(run.state.message, run.state.sql)?.line ?? null : null;
+  const errorLine = run.state.phase === 'failed' ? (errorPosition(run.state.message, run.state.sql)?.line ?? null) : null;
   const selectedText = () => {
     const r = editor.current?.selection();
     return r ? sql.slice(r.from, r.to) : '';
@@ -166,7 +190,11 @@ export function ReportEditor(props: ReportEditorProps) {
     <main className="page page--editor report-editor" data-testid="report-editor">
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to="/app/">Dashboards</Link> <span aria-hidden="true">/</span>{' '}
-        {standalone ? null : <><Link to={dashboard.backTo}>{dashboard.name}</Link> <span aria-hidden="true">/</span>{' '}</>}
+        {standalone ? null : (
+          <>
+            <Link to={dashboard.backTo}>{dashboard.name}</Link> <span aria-hidden="true">/</span>{' '}
+          </>
+        )}
         <span>{standalone ? 'New report (SQL editor)' : props.mode === 'create' ? 'New report' : 'Edit report'}</span>
       </nav>
       {dashboard.locked ? (
@@ -177,30 +205,63 @@ export function ReportEditor(props: ReportEditorProps) {
       <header className="editor-bar">
         <label className="editor-bar__name">
           <span className="visually-hidden">Report name</span>
-          <input value={String(form.name ?? '')} onChange={(e) => set('name', e.target.value)} placeholder="Report name" aria-invalid={Boolean(errors.name)} data-testid="report-name" />
+          <input
+            value={String(form.name ?? '')}
+            onChange={(e) => set('name', e.target.value)}
+            placeholder="Report name"
+            aria-invalid={Boolean(errors.name)}
+            data-testid="report-name"
+          />
           <FieldErrors name="name" errors={errors} />
         </label>
         <label className="editor-bar__datasource">
           <span className="field__label">Datasource</span>
-          <select value={datasourceId} onChange={(e) => { setDatasourceId(e.target.value); setSchema(null); setDirty(true); }} data-testid="report-datasource" aria-invalid={Boolean(errors.datasource)}>
+          <select
+            value={datasourceId}
+            onChange={(e) => {
+              setDatasourceId(e.target.value);
+              setSchema(null);
+              setDirty(true);
+            }}
+            data-testid="report-datasource"
+            aria-invalid={Boolean(errors.datasource)}
+          >
             {datasourceId === '' ? <option value="">Pick a datasource</option> : null}
             {datasources.map((d) => (
-              <option key={d.id} value={d.id} disabled={!d.enabled}>{d.name}{d.enabled ? '' : ' (disabled)'}</option>
+              <option key={d.id} value={d.id} disabled={!d.enabled}>
+                {d.name}
+                {d.enabled ? '' : ' (disabled)'}
+              </option>
             ))}
           </select>
           <FieldErrors name="datasource" errors={errors} />
         </label>
         <div className="editor-bar__actions">
-          <button type="button" className="button" onClick={runQuery} disabled={!datasourceId || running || !sql.trim()} data-testid="run-query" title="Ctrl+Enter / ⌘+Enter">
+          <button
+            type="button"
+            className="button"
+            onClick={runQuery}
+            disabled={!datasourceId || running || !sql.trim()}
+            data-testid="run-query"
+            title="Ctrl+Enter / ⌘+Enter"
+          >
             ▶ Run
           </button>
           {standalone ? (
             <SaveTarget dashboards={standalone.dashboards} target={target} setTarget={setTarget} newName={newName} setNewName={setNewName} errors={errors} />
           ) : null}
-          <button type="button" className="button button--primary" onClick={onSave} disabled={saving || dashboard.locked || (standalone !== null && (!target || (target === NEW_DASHBOARD && !newName.trim())))} data-testid="save-report">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={onSave}
+            disabled={saving || dashboard.locked || (standalone !== null && (!target || (target === NEW_DASHBOARD && !newName.trim())))}
+            data-testid="save-report"
+          >
             {saving ? 'Saving…' : 'Save'}
           </button>
-          <Link to={dashboard.backTo} className="button button--ghost" data-testid="cancel-editor">Cancel</Link>
+          <Link to={dashboard.backTo} className="button button--ghost" data-testid="cancel-editor">
+            Cancel
+          </Link>
         </div>
       </header>
       <FormErrors messages={formMessages} />
@@ -241,33 +302,70 @@ export function ReportEditor(props: ReportEditorProps) {
             )}
           </div>
           <FieldErrors name="sql_query" errors={errors} />
-          <UnknownVariablesNotice unknown={unknown} filters={checkedFilters.map((f) => f.variable_name)} dashboardName={standalone ? (targetDashboard?.name ?? (target === NEW_DASHBOARD ? newName.trim() : null)) : dashboard.name} />
+          <UnknownVariablesNotice
+            unknown={unknown}
+            filters={checkedFilters.map((f) => f.variable_name)}
+            dashboardName={standalone ? (targetDashboard?.name ?? (target === NEW_DASHBOARD ? newName.trim() : null)) : dashboard.name}
+          />
           <RunStatus state={run.state} elapsed={run.elapsed} onCancel={() => void run.cancel()} onGoTo={(l, c) => editor.current?.goTo(l, c)} />
           <div className="tabs" role="tablist" aria-label="Result, chart and settings">
             {(['data', 'chart', 'settings'] as const).map((t) => (
-              <button key={t} type="button" role="tab" aria-selected={tab === t} className={`tabs__tab${tab === t ? ' is-active' : ''}`} onClick={() => setTab(t)} data-testid={`tab-${t}`}>
+              <button
+                key={t}
+                type="button"
+                role="tab"
+                aria-selected={tab === t}
+                className={`tabs__tab${tab === t ? ' is-active' : ''}`}
+                onClick={() => setTab(t)}
+                data-testid={`tab-${t}`}
+              >
                 {t === 'data' ? 'Data' : t === 'chart' ? 'Chart' : 'Settings'}
-                {(t === 'chart' && errors.chart_configuration) || (t === 'settings' && Object.keys(errors).some((k) => !['name', 'sql_query', 'datasource', 'chart_configuration', '_form'].includes(k))) ? <span className="tabs__dot" aria-label="has errors" /> : null}
+                {(t === 'chart' && errors.chart_configuration) ||
+                (t === 'settings' && Object.keys(errors).some((k) => !['name', 'sql_query', 'datasource', 'chart_configuration', '_form'].includes(k))) ? (
+                  <span className="tabs__dot" aria-label="has errors" />
+                ) : null}
               </button>
             ))}
           </div>
           <div className="tab-panel" role="tabpanel">
             {tab === 'data' ? (
               result && run.state.phase === 'done' ? (
-                <ResultPages executionId={run.state.execution.execution_id} first={result} palette={dashboard.palette} zone={dashboard.zone} downloadName={downloadName} />
+                <ResultPages
+                  executionId={run.state.execution.execution_id}
+                  first={result}
+                  palette={dashboard.palette}
+                  zone={dashboard.zone}
+                  downloadName={downloadName}
+                />
               ) : (
-                <p className="muted empty-result">{run.state.phase === 'done' && run.state.rows.status === 'empty' ? 'The query returned no rows.' : 'The rows of the last run appear here.'}</p>
+                <p className="muted empty-result">
+                  {run.state.phase === 'done' && run.state.rows.status === 'empty' ? 'The query returned no rows.' : 'The rows of the last run appear here.'}
+                </p>
               )
             ) : tab === 'chart' ? (
               <div className="chart-tab">
                 <div className="chart-preview" data-testid="chart-preview">
                   {result ? (
-                    <ChartBody reportId="preview-chart" config={chart.config} configProblem={chart.problem} data={{ fields: result.fields, rows: result.rows }} palette={dashboard.palette} title={String(form.name || 'Preview')} zone={dashboard.zone} />
+                    <ChartBody
+                      reportId="preview-chart"
+                      config={chart.config}
+                      configProblem={chart.problem}
+                      data={{ fields: result.fields, rows: result.rows }}
+                      palette={dashboard.palette}
+                      title={String(form.name || 'Preview')}
+                      zone={dashboard.zone}
+                    />
                   ) : (
                     <p className="muted empty-result">Run the query to preview the chart.</p>
                   )}
                 </div>
-                <ChartConfigEditor config={(form.chart_configuration as Record<string, unknown>) ?? { type: 'table' }} fields={result?.fields ?? []} palette={dashboard.palette} drillTargets={props.drillTargets} onChange={(c) => set('chart_configuration', c)} />
+                <ChartConfigEditor
+                  config={(form.chart_configuration as Record<string, unknown>) ?? { type: 'table' }}
+                  fields={result?.fields ?? []}
+                  palette={dashboard.palette}
+                  drillTargets={props.drillTargets}
+                  onChange={(c) => set('chart_configuration', c)}
+                />
                 <FieldErrors name="chart_configuration" errors={errors} />
               </div>
             ) : (

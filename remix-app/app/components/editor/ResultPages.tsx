@@ -60,20 +60,55 @@ export function ResultPages({ executionId, first, palette, zone, downloadName }:
         <span data-testid="result-page-label">{pageLabel(offset, page.rows.length, total)}</span>
         {total > PAGE_ROWS ? (
           <>
-            <button type="button" className="button button--small button--ghost" disabled={loading || offset === 0} onClick={() => void go(Math.max(0, offset - PAGE_ROWS))} data-testid="result-prev">← Previous</button>
-            <button type="button" className="button button--small button--ghost" disabled={loading || offset + PAGE_ROWS >= total} onClick={() => void go(offset + PAGE_ROWS)} data-testid="result-next">Next →</button>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              disabled={loading || offset === 0}
+              onClick={() => void go(Math.max(0, offset - PAGE_ROWS))}
+              data-testid="result-prev"
+            >
+              ← Previous
+            </button>
+            <button
+              type="button"
+              className="button button--small button--ghost"
+              disabled={loading || offset + PAGE_ROWS >= total}
+              onClick={() => void go(offset + PAGE_ROWS)}
+              data-testid="result-next"
+            >
+              Next →
+            </button>
           </>
         ) : null}
-        {loading ? <span className="muted small" role="status">Fetching rows…</span> : null}
+        {loading ? (
+          <span className="muted small" role="status">
+            Fetching rows…
+          </span>
+        ) : null}
         <span className="result-pages__download">
           <span className="muted small">Download the whole result:</span>{' '}
-          <a className="button button--small" href={downloadHref(executionId, 'csv', downloadName)} download data-testid="result-download-csv">CSV</a>{' '}
-          <a className="button button--small" href={downloadHref(executionId, 'xlsx', downloadName)} download data-testid="result-download-xlsx">XLSX</a>
+          <a className="button button--small" href={downloadHref(executionId, 'csv', downloadName)} download data-testid="result-download-csv">
+            CSV
+          </a>{' '}
+          <a className="button button--small" href={downloadHref(executionId, 'xlsx', downloadName)} download data-testid="result-download-xlsx">
+            XLSX
+          </a>
         </span>
       </div>
-      {error ? <p className="field__error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
       <div className="result-table" data-testid="result-table" data-offset={offset}>
-        <ChartBody reportId="preview-data" config={{ type: 'table' }} data={{ fields: page.fields, rows: page.rows, data_timestamp: page.dataTimestamp }} palette={palette} title="Result" zone={zone} />
+        <ChartBody
+          reportId="preview-data"
+          config={{ type: 'table' }}
+          data={{ fields: page.fields, rows: page.rows, data_timestamp: page.dataTimestamp }}
+          palette={palette}
+          title="Result"
+          zone={zone}
+        />
       </div>
     </div>
   );

@@ -24,7 +24,10 @@ export function SaveTarget({ dashboards, target, setTarget, newName, setNewName,
           <option value="">Pick a dashboard</option>
           <option value={NEW_DASHBOARD}>New dashboard…</option>
           {dashboards.map((d) => (
-            <option key={d.id} value={d.id} disabled={d.locked}>{d.name}{d.locked ? ' (locked)' : ''}</option>
+            <option key={d.id} value={d.id} disabled={d.locked}>
+              {d.name}
+              {d.locked ? ' (locked)' : ''}
+            </option>
           ))}
         </select>
       </label>

@@ -4,16 +4,45 @@
  * (ReportEditor imports it with React.lazy), so no other page carries CodeMirror.
  */
 import { useEffect, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
-import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  closeCompletion,
+  completionKeymap,
+  type CompletionContext,
+  type CompletionResult,
+  type CompletionSource,
+} from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import {
-  keywordCompletionSource, MariaSQL, MSSQL, MySQL, PLSQL, PostgreSQL, schemaCompletionSource, sql, StandardSQL, type SQLDialect, type SQLNamespace,
+  keywordCompletionSource,
+  MariaSQL,
+  MSSQL,
+  MySQL,
+  PLSQL,
+  PostgreSQL,
+  schemaCompletionSource,
+  sql,
+  StandardSQL,
+  type SQLDialect,
+  type SQLNamespace,
 } from '@codemirror/lang-sql';
 import { Compartment, EditorSelection, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import {
-  Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, MatchDecorator, placeholder, ViewPlugin,
-  type DecorationSet, type ViewUpdate,
+  Decoration,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+  MatchDecorator,
+  placeholder,
+  ViewPlugin,
+  type DecorationSet,
+  type ViewUpdate,
 } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 import { completeAt, type SnippetInfo, type SqlDialectName, type SqlNamespace, type VariableInfo } from '../../lib/editor-completion';
@@ -120,32 +149,38 @@ export default function SqlEditor(props: SqlEditorProps) {
   const completion = useRef(new Compartment());
   const marks = useRef(new Compartment());
 
-  useImperativeHandle(props.handle, () => ({
-    insert(text: string) {
-      const v = view.current;
-      if (!v) return;
-      v.dispatch(v.state.changeByRange((range) => ({
-        changes: { from: range.from, to: range.to, insert: text },
-        range: EditorSelection.cursor(range.from + text.length),
-      })));
-      v.focus();
-    },
-    selection() {
-      const r = view.current?.state.selection.main;
-      return r && !r.empty ? { from: r.from, to: r.to } : null;
-    },
-    focus() {
-      view.current?.focus();
-    },
-    goTo(lineNo: number, column: number) {
-      const v = view.current;
-      if (!v) return;
-      const line = v.state.doc.line(Math.max(1, Math.min(v.state.doc.lines, lineNo)));
-      const pos = Math.min(line.to, line.from + Math.max(0, column - 1));
-      v.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
-      v.focus();
-    },
-  }), []);
+  useImperativeHandle(
+    props.handle,
+    () => ({
+      insert(text: string) {
+        const v = view.current;
+        if (!v) return;
+        v.dispatch(
+          v.state.changeByRange((range) => ({
+            changes: { from: range.from, to: range.to, insert: text },
+            range: EditorSelection.cursor(range.from + text.length),
+          })),
+        );
+        v.focus();
+      },
+      selection() {
+        const r = view.current?.state.selection.main;
+        return r && !r.empty ? { from: r.from, to: r.to } : null;
+      },
+      focus() {
+        view.current?.focus();
+      },
+      goTo(lineNo: number, column: number) {
+        const v = view.current;
+        if (!v) return;
+        const line = v.state.doc.line(Math.max(1, Math.min(v.state.doc.lines, lineNo)));
+        const pos = Math.min(line.to, line.from + Math.max(0, column - 1));
+        v.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+        v.focus();
+      },
+    }),
+    [],
+  );
 
   useEffect(() => {
     const p = latest.current;
@@ -165,7 +200,11 @@ export default function SqlEditor(props: SqlEditorProps) {
         placeholder('SELECT …   (Ctrl+Enter runs the query)'),
         keymap.of([
           { key: 'Mod-Enter', preventDefault: true, run: (v) => (closeCompletion(v), latest.current.onRun(), true) },
-          ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab,
+          ...closeBracketsKeymap,
+          ...defaultKeymap,
+          ...historyKeymap,
+          ...completionKeymap,
+          indentWithTab,
         ]),
         language.current.of(sql({ dialect })),
         completion.current.of(autocompletion({ override: [completionSource(dialect, p.namespace, p.variables, p.snippets)], icons: false })),
@@ -194,7 +233,9 @@ export default function SqlEditor(props: SqlEditorProps) {
     v.dispatch({
       effects: [
         language.current.reconfigure(sql({ dialect })),
-        completion.current.reconfigure(autocompletion({ override: [completionSource(dialect, props.namespace, props.variables, props.snippets)], icons: false })),
+        completion.current.reconfigure(
+          autocompletion({ override: [completionSource(dialect, props.namespace, props.variables, props.snippets)], icons: false }),
+        ),
         marks.current.reconfigure(cairnSyntax(new Set(props.snippets.map((s) => s.name)))),
       ],
     });

@@ -23,17 +23,25 @@ export function UnknownVariablesNotice({ unknown, filters, dashboardName }: Prop
   return (
     <div className="notice notice--warning unknown-variables" role="status" data-testid="unknown-variables">
       <p>
-        <strong>{list}</strong> {one ? 'is not a filter' : 'are not filters'} of {dashboardName === null ? 'a dashboard yet (pick the one to save onto)' : dashboardName === NEW ? 'the new dashboard' : `“${dashboardName}”`}. Until {one ? 'it has' : 'they have'} a value,{' '}
-        {one ? 'its condition lets' : 'their conditions let'} every row through; saving creates {one ? 'it' : 'them'} as {one ? 'a text filter' : 'text filters'} on the dashboard.
+        <strong>{list}</strong> {one ? 'is not a filter' : 'are not filters'} of{' '}
+        {dashboardName === null ? 'a dashboard yet (pick the one to save onto)' : dashboardName === NEW ? 'the new dashboard' : `“${dashboardName}”`}. Until{' '}
+        {one ? 'it has' : 'they have'} a value, {one ? 'its condition lets' : 'their conditions let'} every row through; saving creates {one ? 'it' : 'them'} as{' '}
+        {one ? 'a text filter' : 'text filters'} on the dashboard.
       </p>
       <ul>
-        {unknown.filter((u) => u.closest).map((u) => (
-          <li key={u.name} data-testid={`unknown-variable-${u.name}`}>
-            Did you mean <code>{`{${u.closest}}`}</code> instead of <code>{`{${u.name}}`}</code>?
-          </li>
-        ))}
+        {unknown
+          .filter((u) => u.closest)
+          .map((u) => (
+            <li key={u.name} data-testid={`unknown-variable-${u.name}`}>
+              Did you mean <code>{`{${u.closest}}`}</code> instead of <code>{`{${u.name}}`}</code>?
+            </li>
+          ))}
       </ul>
-      {dashboardName === null ? null : filters.length > 0 ? <p className="muted small">The dashboard’s filters: {filters.map((f) => `{${f}}`).join(', ')}.</p> : <p className="muted small">The dashboard has no filters yet.</p>}
+      {dashboardName === null ? null : filters.length > 0 ? (
+        <p className="muted small">The dashboard’s filters: {filters.map((f) => `{${f}}`).join(', ')}.</p>
+      ) : (
+        <p className="muted small">The dashboard has no filters yet.</p>
+      )}
     </div>
   );
 }

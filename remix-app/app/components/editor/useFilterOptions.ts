@@ -49,7 +49,10 @@ export function useFilterOptions(dashboardId: string, defs: FilterDef[], paramet
         return;
       }
       setOptions((o) => ({ ...o, [def.variable]: [] }));
-      setProblems((p) => ({ ...p, [def.variable]: `The options of “${def.label}” could not be loaded: ${error?.detail ?? `the app answered ${res.status}.`}` }));
+      setProblems((p) => ({
+        ...p,
+        [def.variable]: `The options of “${def.label}” could not be loaded: ${error?.detail ?? `the app answered ${res.status}.`}`,
+      }));
     };
     for (const def of queried) void load(def, 0);
     return () => controller.abort();

@@ -55,9 +55,12 @@ export function useQueryRun() {
     return () => clearInterval(timer);
   }, [active]);
 
-  useEffect(() => () => {
-    run.current++;
-  }, []);
+  useEffect(
+    () => () => {
+      run.current++;
+    },
+    [],
+  );
 
   const start = useCallback(async (datasourceId: string, sql: string, parameters: InputParameters, dashboardId?: string) => {
     const id = ++run.current;

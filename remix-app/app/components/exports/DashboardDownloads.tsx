@@ -35,17 +35,34 @@ export function DashboardDownloads({ dashboardId, dashboardName, parameters, dat
     <>
       <ExportStatus state={exp.state} note={exp.note} onDismiss={exp.dismiss} testId="dashboard-export-status" />
       <div className="menu" ref={ref}>
-        <button type="button" className="button button--small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} disabled={exp.busy} data-testid="dashboard-downloads" title="Download the dashboard or its data">
+        <button
+          type="button"
+          className="button button--small"
+          aria-haspopup="menu"
+          aria-expanded={open}
+          onClick={() => setOpen((o) => !o)}
+          disabled={exp.busy}
+          data-testid="dashboard-downloads"
+          title="Download the dashboard or its data"
+        >
           ⤓ Download
         </button>
         {open ? (
           <div className="menu__panel export-menu" role="menu" aria-label="Download">
-            <button type="button" role="menuitem" onClick={image('pdf')} data-testid="dashboard-download-pdf">PDF</button>
-            <button type="button" role="menuitem" onClick={image('png')} data-testid="dashboard-download-png">PNG image</button>
+            <button type="button" role="menuitem" onClick={image('pdf')} data-testid="dashboard-download-pdf">
+              PDF
+            </button>
+            <button type="button" role="menuitem" onClick={image('png')} data-testid="dashboard-download-png">
+              PNG image
+            </button>
             {dataAllowed ? (
               <>
-                <button type="button" role="menuitem" onClick={data('csv_zip')} data-testid="dashboard-download-csv-zip">All reports: CSV (zip)</button>
-                <button type="button" role="menuitem" onClick={data('xlsx')} data-testid="dashboard-download-xlsx">All reports: Excel</button>
+                <button type="button" role="menuitem" onClick={data('csv_zip')} data-testid="dashboard-download-csv-zip">
+                  All reports: CSV (zip)
+                </button>
+                <button type="button" role="menuitem" onClick={data('xlsx')} data-testid="dashboard-download-xlsx">
+                  All reports: Excel
+                </button>
               </>
             ) : null}
           </div>

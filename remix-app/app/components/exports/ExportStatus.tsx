@@ -13,7 +13,9 @@ export function ExportStatus({ state, note, onDismiss, testId }: { state: Export
       {message}
       {note ? <span className="export-status__note"> {note}</span> : null}
       {!busy ? (
-        <button type="button" className="export-status__close" onClick={onDismiss} aria-label="Dismiss">×</button>
+        <button type="button" className="export-status__close" onClick={onDismiss} aria-label="Dismiss">
+          ×
+        </button>
       ) : null}
     </span>
   );

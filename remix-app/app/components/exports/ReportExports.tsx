@@ -16,17 +16,31 @@ export interface ReportExportsProps {
 }
 
 export function ReportExports({ reportId, parameters, images, unlimitedCsv, disabled, run }: ReportExportsProps) {
-  const go = (format: 'png' | 'pdf' | 'csv', unlimited = false) => () => run({ kind: 'report', id: reportId, format, parameters, ...(unlimited ? { unlimited } : {}) });
+  const go =
+    (format: 'png' | 'pdf' | 'csv', unlimited = false) =>
+    () =>
+      run({ kind: 'report', id: reportId, format, parameters, ...(unlimited ? { unlimited } : {}) });
   return (
     <>
       {images ? (
         <>
-          <button type="button" role="menuitem" onClick={go('png')} disabled={disabled} data-testid="download-png">Download PNG</button>
-          <button type="button" role="menuitem" onClick={go('pdf')} disabled={disabled} data-testid="download-pdf">Download PDF</button>
+          <button type="button" role="menuitem" onClick={go('png')} disabled={disabled} data-testid="download-png">
+            Download PNG
+          </button>
+          <button type="button" role="menuitem" onClick={go('pdf')} disabled={disabled} data-testid="download-pdf">
+            Download PDF
+          </button>
         </>
       ) : null}
       {unlimitedCsv ? (
-        <button type="button" role="menuitem" onClick={go('csv', true)} disabled={disabled} data-testid="download-full-csv" title="Every row, not only the first 100,000. One new file per 10 minutes for the same filters; a repeat gets the recent file.">
+        <button
+          type="button"
+          role="menuitem"
+          onClick={go('csv', true)}
+          disabled={disabled}
+          data-testid="download-full-csv"
+          title="Every row, not only the first 100,000. One new file per 10 minutes for the same filters; a repeat gets the recent file."
+        >
           Full CSV (all rows)
         </button>
       ) : null}

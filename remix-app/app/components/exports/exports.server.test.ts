@@ -12,10 +12,12 @@ describe('export files from the data server', () => {
 
   it('streams a job file through the DATA binding with its name, and words its errors', async () => {
     const seen: string[] = [];
-    const ok = { fetch: async (input: Request | string) => {
-      seen.push(String(input));
-      return new Response('%PDF-1.7', { headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="Sales.pdf"' } });
-    } };
+    const ok = {
+      fetch: async (input: Request | string) => {
+        seen.push(String(input));
+        return new Response('%PDF-1.7', { headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="Sales.pdf"' } });
+      },
+    };
     const res = await streamJobFile(ok, 'http://127.0.0.1:1/exports/exp_9?token=t');
     expect(seen).toEqual(['https://cairn-data.internal/exports/exp_9?token=t']);
     expect(res.status).toBe(200);
@@ -31,15 +33,21 @@ describe('export files from the data server', () => {
 
   it('posts the process token and names the reports left out', async () => {
     let body = '';
-    const data = { fetch: async (_input: Request | string, init?: RequestInit) => {
-      body = String(init?.body);
-      return new Response('PK', { headers: { 'Content-Type': 'application/zip' } });
-    } };
+    const data = {
+      fetch: async (_input: Request | string, init?: RequestInit) => {
+        body = String(init?.body);
+        return new Response('PK', { headers: { 'Content-Type': 'application/zip' } });
+      },
+    };
     const res = await streamProcess(data, 'tok', ['Orders']);
     expect(JSON.parse(body)).toEqual({ data_access_token: 'tok' });
     expect(res.headers.get('Content-Type')).toBe('application/zip');
     expect(JSON.parse(decodeURIComponent(res.headers.get('X-Cairn-Skipped')!))).toEqual(['Orders']);
-    const down = { fetch: async () => { throw new Error('down'); } };
+    const down = {
+      fetch: async () => {
+        throw new Error('down');
+      },
+    };
     expect((await streamProcess(down, 'tok', [])).status).toBe(503);
   });
 });

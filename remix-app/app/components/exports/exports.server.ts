@@ -46,10 +46,12 @@ export async function streamJobFile(data: ServiceBinding, fileUrl: unknown): Pro
 /** Streams the dashboard download a data process token names; `skipped` goes along as a header. */
 export async function streamProcess(data: ServiceBinding, token: unknown, skipped: string[]): Promise<Response> {
   if (typeof token !== 'string' || !token) return downloadProblem(502, 'The API answered without a data process token.');
-  const res = await data.fetch(`${DATA_ORIGIN}/process`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ data_access_token: token }),
-  }).catch(() => null);
+  const res = await data
+    .fetch(`${DATA_ORIGIN}/process`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ data_access_token: token }),
+    })
+    .catch(() => null);
   return passOn(res, skipped.length ? { 'X-Cairn-Skipped': encodeURIComponent(JSON.stringify(skipped)) } : {});
 }

@@ -5,8 +5,18 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
-  dataFileName, dispositionFileName, errorText, EXPORT_TIMEOUT_MS, formatLabel, isPending, nextPollDelay, skippedNote,
-  type DataFormat, type ExportFormat, type ExportState, type JobStatus,
+  dataFileName,
+  dispositionFileName,
+  errorText,
+  EXPORT_TIMEOUT_MS,
+  formatLabel,
+  isPending,
+  nextPollDelay,
+  skippedNote,
+  type DataFormat,
+  type ExportFormat,
+  type ExportState,
+  type JobStatus,
 } from '../../lib/exports';
 
 export interface JobRequest {
@@ -34,9 +44,12 @@ export function useExport() {
   const [state, setState] = useState<ExportState>({ phase: 'idle' });
   const [note, setNote] = useState<string | null>(null);
   const run = useRef(0);
-  useEffect(() => () => {
-    run.current++;
-  }, []);
+  useEffect(
+    () => () => {
+      run.current++;
+    },
+    [],
+  );
   const busy = state.phase === 'starting' || state.phase === 'waiting';
 
   const start = useCallback(async (req: JobRequest) => {

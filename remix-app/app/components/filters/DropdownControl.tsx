@@ -17,11 +17,14 @@ export function DropdownControl({ def, value, options, onChange }: Props) {
   const selected = multi ? splitList(value) : value ? [value] : [];
   const [query, setQuery] = useState('');
   const labelOf = useMemo(() => new Map((options ?? []).map((o) => [o.value, o.label])), [options]);
-  const summary = selected.length === 0
-    ? <span className="muted">All</span>
-    : selected.length <= 2
-      ? selected.map((v) => labelOf.get(v) ?? v).join(', ')
-      : `${selected.length} selected`;
+  const summary =
+    selected.length === 0 ? (
+      <span className="muted">All</span>
+    ) : selected.length <= 2 ? (
+      selected.map((v) => labelOf.get(v) ?? v).join(', ')
+    ) : (
+      `${selected.length} selected`
+    );
   const q = query.trim().toLowerCase();
   const filtered = (options ?? []).filter((o) => !q || o.label.toLowerCase().includes(q) || o.value.toLowerCase().includes(q));
   const custom = q && !def.validate && !(options ?? []).some((o) => o.value.toLowerCase() === q) ? query.trim() : null;
@@ -76,18 +79,33 @@ export function DropdownControl({ def, value, options, onChange }: Props) {
             })}
             {custom ? (
               <li>
-                <button type="button" className="dropdown-panel__custom" onClick={() => { toggle(custom); setQuery(''); }}>Use “{custom}”</button>
+                <button
+                  type="button"
+                  className="dropdown-panel__custom"
+                  onClick={() => {
+                    toggle(custom);
+                    setQuery('');
+                  }}
+                >
+                  Use “{custom}”
+                </button>
               </li>
             ) : null}
           </ul>
           {filtered.length > MAX_SHOWN ? <p className="dropdown-panel__hint">{filtered.length - MAX_SHOWN} more — refine the search.</p> : null}
           {options && filtered.length === 0 && !custom ? <p className="dropdown-panel__hint">No options match.</p> : null}
           <div className="dropdown-panel__actions">
-            <button type="button" className="button button--ghost button--small" onClick={() => onChange('')} disabled={selected.length === 0}>Clear</button>
+            <button type="button" className="button button--ghost button--small" onClick={() => onChange('')} disabled={selected.length === 0}>
+              Clear
+            </button>
             {multi && options?.length ? (
-              <button type="button" className="button button--ghost button--small" onClick={() => onChange(filtered.map((o) => o.value).join(','))}>Select {q ? 'matches' : 'all'}</button>
+              <button type="button" className="button button--ghost button--small" onClick={() => onChange(filtered.map((o) => o.value).join(','))}>
+                Select {q ? 'matches' : 'all'}
+              </button>
             ) : null}
-            <button type="button" className="button button--small" onClick={close}>Done</button>
+            <button type="button" className="button button--small" onClick={close}>
+              Done
+            </button>
           </div>
         </div>
       )}

@@ -28,8 +28,16 @@ export interface FilterBarProps {
 }
 
 const AGG_LABELS: Record<string, string> = {
-  second: 'Second', minute: 'Minute', hour: 'Hour', day: 'Day', week: 'Week (Monday)', week_sunday: 'Week (Sunday)',
-  month: 'Month', quarter: 'Quarter', year: 'Year', all_time: 'All time',
+  second: 'Second',
+  minute: 'Minute',
+  hour: 'Hour',
+  day: 'Day',
+  week: 'Week (Monday)',
+  week_sunday: 'Week (Sunday)',
+  month: 'Month',
+  quarter: 'Quarter',
+  year: 'Year',
+  all_time: 'All time',
 };
 
 function TextControl({ def, value, onChange }: { def: FilterDef; value: string; onChange: (v: string) => void }) {
@@ -37,12 +45,25 @@ function TextControl({ def, value, onChange }: { def: FilterDef; value: string; 
   useEffect(() => setText(value), [value]);
   const multi = def.controlType === 'input_multi';
   const commit = () => {
-    const v = multi ? text.split(',').map((s) => s.trim()).filter(Boolean).join(',') : text.trim();
+    const v = multi
+      ? text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .join(',')
+      : text.trim();
     if (v !== value) onChange(v);
   };
   return (
     <label className="filter">
-      <span className="filter__label">{def.label}{def.required ? <span className="filter__required" aria-label="required">*</span> : null}</span>
+      <span className="filter__label">
+        {def.label}
+        {def.required ? (
+          <span className="filter__required" aria-label="required">
+            *
+          </span>
+        ) : null}
+      </span>
       <input
         className={`filter__input${def.required && !value ? ' is-invalid' : ''}`}
         type="text"
@@ -91,16 +112,37 @@ function FixedControl({ def, value, options, zone }: { def: FilterDef; value: st
       <span className="filter__label">{def.label}</span>
       <span className="filter__fixed" title="Set by the address of this page; it cannot be changed here">
         <span className="filter__fixed-value">{text || '—'}</span>
-        <span className="badge badge--lock"><LockIcon /> Fixed</span>
+        <span className="badge badge--lock">
+          <LockIcon /> Fixed
+        </span>
       </span>
     </div>
   );
 }
 
-function Control({ def, value, options, zone, onChange }: { def: FilterDef; value: string; options: FilterOption[] | undefined; zone: string; onChange: (v: string) => void }) {
+function Control({
+  def,
+  value,
+  options,
+  zone,
+  onChange,
+}: {
+  def: FilterDef;
+  value: string;
+  options: FilterOption[] | undefined;
+  zone: string;
+  onChange: (v: string) => void;
+}) {
   const c = def.controlType;
   const label = (
-    <span className="filter__label">{def.label}{def.required ? <span className="filter__required" aria-label="required">*</span> : null}</span>
+    <span className="filter__label">
+      {def.label}
+      {def.required ? (
+        <span className="filter__required" aria-label="required">
+          *
+        </span>
+      ) : null}
+    </span>
   );
   if (isRangeControl(c)) return <RangeControl def={def} value={value} zone={zone} onChange={onChange} />;
   if (isDropdown(c)) return <DropdownControl def={def} value={value} options={def.manualOptions ?? options} onChange={onChange} />;
@@ -108,7 +150,12 @@ function Control({ def, value, options, zone, onChange }: { def: FilterDef; valu
     case 'checkbox':
       return (
         <label className="filter filter--check">
-          <input type="checkbox" checked={value === 'true'} onChange={(e) => onChange(e.currentTarget.checked ? 'true' : '')} data-testid={`filter-${def.variable}`} />
+          <input
+            type="checkbox"
+            checked={value === 'true'}
+            onChange={(e) => onChange(e.currentTarget.checked ? 'true' : '')}
+            data-testid={`filter-${def.variable}`}
+          />
           <span>{def.label}</span>
         </label>
       );
@@ -117,8 +164,20 @@ function Control({ def, value, options, zone, onChange }: { def: FilterDef; valu
         <div className="filter" role="radiogroup" aria-label={def.label}>
           {label}
           <div className="segmented" data-testid={`filter-${def.variable}`}>
-            {[['true', 'Yes'], ['false', 'No'], ['', 'All']].map(([v, text]) => (
-              <button key={text} type="button" role="radio" aria-checked={value === v} className={value === v ? 'is-on' : undefined} onClick={() => onChange(v!)} data-testid={`filter-${def.variable}-${text!.toLowerCase()}`}>
+            {[
+              ['true', 'Yes'],
+              ['false', 'No'],
+              ['', 'All'],
+            ].map(([v, text]) => (
+              <button
+                key={text}
+                type="button"
+                role="radio"
+                aria-checked={value === v}
+                className={value === v ? 'is-on' : undefined}
+                onClick={() => onChange(v!)}
+                data-testid={`filter-${def.variable}-${text!.toLowerCase()}`}
+              >
                 {text}
               </button>
             ))}
@@ -134,7 +193,15 @@ function Control({ def, value, options, zone, onChange }: { def: FilterDef; valu
           <input
             className={`filter__input${def.required && !value ? ' is-invalid' : ''}`}
             type={c === 'date' ? 'date' : c === 'time' ? 'time' : 'datetime-local'}
-            value={c === 'date_time' && /^\d+$/.test(value) ? wallInput(Number(value), zone) : c === 'date_time' ? value.slice(0, 16) : c === 'time' ? value.slice(0, 5) : value}
+            value={
+              c === 'date_time' && /^\d+$/.test(value)
+                ? wallInput(Number(value), zone)
+                : c === 'date_time'
+                  ? value.slice(0, 16)
+                  : c === 'time'
+                    ? value.slice(0, 5)
+                    : value
+            }
             onChange={(e) => onChange(e.currentTarget.value)}
             data-testid={`filter-${def.variable}`}
           />
@@ -147,7 +214,11 @@ function Control({ def, value, options, zone, onChange }: { def: FilterDef; valu
           <select className="filter__input" value={value} onChange={(e) => onChange(e.currentTarget.value)} data-testid={`filter-${def.variable}`}>
             {!def.builtin && !def.defaultValue ? <option value="">Default</option> : null}
             {def.builtin ? <option value="">Day (default)</option> : null}
-            {aggregationChoices(def).map((a) => <option key={a} value={a}>{AGG_LABELS[a] ?? a}</option>)}
+            {aggregationChoices(def).map((a) => (
+              <option key={a} value={a}>
+                {AGG_LABELS[a] ?? a}
+              </option>
+            ))}
           </select>
         </label>
       );
@@ -171,10 +242,13 @@ export function FilterBar(props: FilterBarProps) {
   return (
     <section className="filter-bar" aria-label="Dashboard filters" data-testid="filter-bar">
       <div className="filter-bar__fields">
-        {visible.map((d) => (d.fixed
-          ? <FixedControl key={d.id} def={d} value={values[d.variable] ?? ''} options={options[d.variable]} zone={zone} />
-          : <Control key={d.id} def={d} value={shown(d.variable)} options={options[d.variable]} zone={zone} onChange={(v) => change(d.variable, v)} />
-        ))}
+        {visible.map((d) =>
+          d.fixed ? (
+            <FixedControl key={d.id} def={d} value={values[d.variable] ?? ''} options={options[d.variable]} zone={zone} />
+          ) : (
+            <Control key={d.id} def={d} value={shown(d.variable)} options={options[d.variable]} zone={zone} onChange={(v) => change(d.variable, v)} />
+          ),
+        )}
         {timeZones ? (
           <label className="filter">
             <span className="filter__label">Time zone</span>
@@ -185,14 +259,27 @@ export function FilterBar(props: FilterBarProps) {
               data-testid="filter-tz"
             >
               <option value="">{zone} (default)</option>
-              {timeZones.map((z) => <option key={z} value={z}>{z}</option>)}
+              {timeZones.map((z) => (
+                <option key={z} value={z}>
+                  {z}
+                </option>
+              ))}
             </select>
           </label>
         ) : null}
       </div>
       <div className="filter-bar__actions">
         {actions}
-        <button type="button" className="button button--ghost button--small" onClick={() => { setDraft({}); setDraftTz(undefined); onReset(); }} data-testid="filter-reset">
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={() => {
+            setDraft({});
+            setDraftTz(undefined);
+            onReset();
+          }}
+          data-testid="filter-reset"
+        >
           Reset
         </button>
         {!applyImmediately ? (
@@ -213,7 +300,9 @@ export function FilterBar(props: FilterBarProps) {
       </div>
       {problems.length > 0 ? (
         <ul className="filter-bar__problems" role="alert">
-          {problems.map((p) => <li key={p}>{p}</li>)}
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
         </ul>
       ) : null}
     </section>

@@ -19,7 +19,9 @@ export function Popover({ label, summary, testId, active, invalid, wide, childre
   useDismiss(open, ref, () => setOpen(false));
   return (
     <div className="filter-pop" ref={ref}>
-      <span className="filter__label" id={`${id}-label`}>{label}</span>
+      <span className="filter__label" id={`${id}-label`}>
+        {label}
+      </span>
       <button
         type="button"
         className={`filter-pop__trigger${active ? ' is-active' : ''}${invalid ? ' is-invalid' : ''}`}
@@ -29,8 +31,12 @@ export function Popover({ label, summary, testId, active, invalid, wide, childre
         onClick={() => setOpen((o) => !o)}
         data-testid={testId}
       >
-        <span className="filter-pop__value" id={`${id}-value`}>{summary}</span>
-        <span className="filter-pop__caret" aria-hidden="true">▾</span>
+        <span className="filter-pop__value" id={`${id}-value`}>
+          {summary}
+        </span>
+        <span className="filter-pop__caret" aria-hidden="true">
+          ▾
+        </span>
       </button>
       {open ? (
         <div className={`filter-pop__panel${wide ? ' filter-pop__panel--wide' : ''}`} role="dialog" aria-label={label}>

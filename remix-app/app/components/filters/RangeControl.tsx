@@ -102,7 +102,15 @@ export function RangeControl({ def, value, zone, onChange }: Props) {
           {modes.length > 1 ? (
             <div className="segmented" role="tablist">
               {modes.map((m) => (
-                <button key={m} type="button" role="tab" aria-selected={mode === m} className={mode === m ? 'is-on' : undefined} onClick={() => setMode(m)} data-testid={`filter-${def.variable}-mode-${m}`}>
+                <button
+                  key={m}
+                  type="button"
+                  role="tab"
+                  aria-selected={mode === m}
+                  className={mode === m ? 'is-on' : undefined}
+                  onClick={() => setMode(m)}
+                  data-testid={`filter-${def.variable}-mode-${m}`}
+                >
                   {LABELS[m]}
                 </button>
               ))}
@@ -140,13 +148,29 @@ export function RangeControl({ def, value, zone, onChange }: Props) {
                   <input type={inputType} value={to} onChange={(e) => setTo(e.currentTarget.value)} data-testid={`filter-${def.variable}-end`} />
                 </label>
               ) : null}
-              {problem ? <p className="range-panel__problem" role="alert">{problem}</p> : null}
+              {problem ? (
+                <p className="range-panel__problem" role="alert">
+                  {problem}
+                </p>
+              ) : null}
             </div>
           )}
           <div className="dropdown-panel__actions">
-            <button type="button" className="button button--ghost button--small" onClick={() => { onChange(''); close(); }} disabled={!current}>Clear</button>
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              onClick={() => {
+                onChange('');
+                close();
+              }}
+              disabled={!current}
+            >
+              Clear
+            </button>
             {mode !== 'relative' ? (
-              <button type="button" className="button button--primary button--small" onClick={() => apply(close)} data-testid={`filter-${def.variable}-set`}>Set range</button>
+              <button type="button" className="button button--primary button--small" onClick={() => apply(close)} data-testid={`filter-${def.variable}-set`}>
+                Set range
+              </button>
             ) : null}
           </div>
         </div>

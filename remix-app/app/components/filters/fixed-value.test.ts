@@ -4,15 +4,35 @@ import { fixedValueText } from './FilterBar';
 
 function def(controlType: FilterDef['controlType'], extra: Partial<FilterDef> = {}): FilterDef {
   return {
-    id: 'f', variable: 'v', label: 'V', controlType, valueType: 'TEXT', builtin: false, required: false, defaultValue: '',
-    validate: false, defaultToFirst: false, ranges: { relative: true, before: true, after: true, fromTo: true },
-    allowedAggregations: null, parent: null, manualOptions: null, queryOptions: false, hidden: false, fixed: true, ...extra,
+    id: 'f',
+    variable: 'v',
+    label: 'V',
+    controlType,
+    valueType: 'TEXT',
+    builtin: false,
+    required: false,
+    defaultValue: '',
+    validate: false,
+    defaultToFirst: false,
+    ranges: { relative: true, before: true, after: true, fromTo: true },
+    allowedAggregations: null,
+    parent: null,
+    manualOptions: null,
+    queryOptions: false,
+    hidden: false,
+    fixed: true,
+    ...extra,
   };
 }
 
 describe('a fixed filter value in words', () => {
   it('names options by their labels, and values without a label as they are', () => {
-    const manual = def('dropdown_multi_manual', { manualOptions: [{ value: 'DE', label: 'Germany' }, { value: 'FR', label: 'France' }] });
+    const manual = def('dropdown_multi_manual', {
+      manualOptions: [
+        { value: 'DE', label: 'Germany' },
+        { value: 'FR', label: 'France' },
+      ],
+    });
     expect(fixedValueText(manual, 'DE,FR', undefined, 'UTC')).toBe('Germany, France');
     expect(fixedValueText(def('dropdown_dynamic'), 'c_42', [{ value: 'c_42', label: 'Acme' }], 'UTC')).toBe('Acme');
     expect(fixedValueText(def('input'), 'a,b', undefined, 'UTC')).toBe('a,b');

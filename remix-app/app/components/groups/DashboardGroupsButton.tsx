@@ -50,14 +50,19 @@ function GroupsDialog({ dashboard, groups, onClose }: { dashboard: { id: string;
             <label key={g.id} className="group-form__check">
               <input type="hidden" name="editable" value={g.id} />
               <input type="checkbox" name="groups" value={g.id} defaultChecked={g.dashboardIds.includes(dashboard.id)} data-testid="dashboard-group-check" />
-              {g.name}{g.personal ? <span className="badge">Personal</span> : null}
+              {g.name}
+              {g.personal ? <span className="badge">Personal</span> : null}
             </label>
           ))}
         </fieldset>
         {result && 'errors' in result ? <FormErrors errors={result.errors} shown={[]} /> : null}
         <div className="form-actions">
-          <button type="submit" className="button button--primary button--small" disabled={fetcher.state !== 'idle'} data-testid="dashboard-groups-save">Save</button>
-          <button type="button" className="button button--ghost button--small" onClick={onClose}>Cancel</button>
+          <button type="submit" className="button button--primary button--small" disabled={fetcher.state !== 'idle'} data-testid="dashboard-groups-save">
+            Save
+          </button>
+          <button type="button" className="button button--ghost button--small" onClick={onClose}>
+            Cancel
+          </button>
         </div>
       </fetcher.Form>
     </div>

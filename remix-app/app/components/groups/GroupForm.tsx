@@ -30,7 +30,15 @@ export function GroupForm({ group, kinds = ['shared'], onDone }: Props) {
       {group ? <input type="hidden" name="id" value={group.id} /> : null}
       <label className="field" htmlFor={`${prefix}-name`}>
         <span className="field__label">Group name</span>
-        <input id={`${prefix}-name`} name="name" defaultValue={group?.name ?? ''} maxLength={200} autoFocus data-testid="group-name" aria-invalid={errors.name ? true : undefined} />
+        <input
+          id={`${prefix}-name`}
+          name="name"
+          defaultValue={group?.name ?? ''}
+          maxLength={200}
+          autoFocus
+          data-testid="group-name"
+          aria-invalid={errors.name ? true : undefined}
+        />
         <FieldErrors messages={errors.name} testId="group-name-error" />
       </label>
       <label className="field" htmlFor={`${prefix}-description`}>
@@ -57,7 +65,9 @@ export function GroupForm({ group, kinds = ['shared'], onDone }: Props) {
         <button type="submit" className="button button--primary button--small" disabled={fetcher.state !== 'idle'} data-testid="group-save">
           {group ? 'Save' : 'Create group'}
         </button>
-        <button type="button" className="button button--ghost button--small" onClick={onDone}>Cancel</button>
+        <button type="button" className="button button--ghost button--small" onClick={onDone}>
+          Cancel
+        </button>
       </div>
     </fetcher.Form>
   );

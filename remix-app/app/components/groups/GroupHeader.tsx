@@ -44,18 +44,36 @@ export function GroupHeader({ group, count, order, canManage }: Props) {
       <div className="dashboard-group__head">
         <h2 className="dashboard-group__title" id={`group-${group.id}`}>
           {group.name} <span className="dashboard-group__count">{count}</span>
-          {group.personal ? <span className="badge" data-testid="group-personal-badge">Personal</span> : null}
+          {group.personal ? (
+            <span className="badge" data-testid="group-personal-badge">
+              Personal
+            </span>
+          ) : null}
         </h2>
         {editable && !editing ? (
           <div className="dashboard-group__actions">
             {canManage ? (
               <>
-                <button type="button" onClick={() => move(-1)} disabled={busy || at <= 0} aria-label={`Move ${group.name} up`} data-testid="group-move-up">↑</button>
-                <button type="button" onClick={() => move(1)} disabled={busy || at < 0 || at >= order.length - 1} aria-label={`Move ${group.name} down`} data-testid="group-move-down">↓</button>
+                <button type="button" onClick={() => move(-1)} disabled={busy || at <= 0} aria-label={`Move ${group.name} up`} data-testid="group-move-up">
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  onClick={() => move(1)}
+                  disabled={busy || at < 0 || at >= order.length - 1}
+                  aria-label={`Move ${group.name} down`}
+                  data-testid="group-move-down"
+                >
+                  ↓
+                </button>
               </>
             ) : null}
-            <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${group.name}`} data-testid="group-edit">Edit</button>
-            <button type="button" className="is-danger" onClick={remove} disabled={busy} aria-label={`Delete ${group.name}`} data-testid="group-delete">Delete</button>
+            <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${group.name}`} data-testid="group-edit">
+              Edit
+            </button>
+            <button type="button" className="is-danger" onClick={remove} disabled={busy} aria-label={`Delete ${group.name}`} data-testid="group-delete">
+              Delete
+            </button>
           </div>
         ) : null}
       </div>

@@ -9,8 +9,14 @@ export function NewGroupButton({ canManage }: { canManage: boolean }) {
   const close = useCallback(() => setOpen(false), []);
   return (
     <div className="new-group">
-      <button type="button" className="button button--small" onClick={() => setOpen(true)} disabled={open} data-testid="new-group">+ New group</button>
-      {open ? <div className="group-popover"><GroupForm kinds={creatableKinds(canManage)} onDone={close} /></div> : null}
+      <button type="button" className="button button--small" onClick={() => setOpen(true)} disabled={open} data-testid="new-group">
+        + New group
+      </button>
+      {open ? (
+        <div className="group-popover">
+          <GroupForm kinds={creatableKinds(canManage)} onDone={close} />
+        </div>
+      ) : null}
     </div>
   );
 }

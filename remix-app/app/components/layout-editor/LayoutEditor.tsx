@@ -85,9 +85,25 @@ export function LayoutEditor({ tiles, floating: savedFloating, reports, search }
           <span>Floating: tiles move up into empty rows</span>
         </label>
         <span className="spacer" />
-        {save.data?.ok && !changed ? <span className="badge badge--ok" role="status" data-testid="layout-saved">Layout saved</span> : null}
-        {changed ? <span className="muted small" data-testid="layout-unsaved">Unsaved changes</span> : null}
-        <button type="button" className="button button--ghost" disabled={!changed || save.state !== 'idle'} onClick={() => { setItems(tilesToGrid(tiles)); setFloating(savedFloating); }}>
+        {save.data?.ok && !changed ? (
+          <span className="badge badge--ok" role="status" data-testid="layout-saved">
+            Layout saved
+          </span>
+        ) : null}
+        {changed ? (
+          <span className="muted small" data-testid="layout-unsaved">
+            Unsaved changes
+          </span>
+        ) : null}
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={!changed || save.state !== 'idle'}
+          onClick={() => {
+            setItems(tilesToGrid(tiles));
+            setFloating(savedFloating);
+          }}
+        >
           Undo changes
         </button>
         <button type="button" className="button button--primary" disabled={!changed || save.state !== 'idle'} onClick={onSave} data-testid="layout-save">
@@ -111,8 +127,12 @@ export function LayoutEditor({ tiles, floating: savedFloating, reports, search }
             dragConfig={{ enabled: true, handle: '.layout-tile__bar', cancel: '.layout-tile__actions' }}
             resizeConfig={{ enabled: true, handles: ['se'] }}
             compactor={compactor}
-            onDragStart={(_l, _old, item) => { active.current = item ? { id: item.i, before: items } : null; }}
-            onResizeStart={(_l, _old, item) => { active.current = item ? { id: item.i, before: items } : null; }}
+            onDragStart={(_l, _old, item) => {
+              active.current = item ? { id: item.i, before: items } : null;
+            }}
+            onResizeStart={(_l, _old, item) => {
+              active.current = item ? { id: item.i, before: items } : null;
+            }}
             onDragStop={(next, _old, item) => settle(next, item)}
             onResizeStop={(next, _old, item) => settle(next, item)}
             onLayoutChange={(next: Layout) => {
@@ -125,23 +145,55 @@ export function LayoutEditor({ tiles, floating: savedFloating, reports, search }
               const type = parseChartConfig(report?.chartConfiguration).config.type;
               const errors = byTile.get(it.i);
               return (
-                <div key={it.i} className={`layout-tile${errors ? ' has-error' : ''}`} data-testid={`layout-tile-${it.i}`} data-x={it.x} data-y={it.y} data-w={it.w} data-h={it.h}>
+                <div
+                  key={it.i}
+                  className={`layout-tile${errors ? ' has-error' : ''}`}
+                  data-testid={`layout-tile-${it.i}`}
+                  data-x={it.x}
+                  data-y={it.y}
+                  data-w={it.w}
+                  data-h={it.h}
+                >
                   <div className="layout-tile__bar" title="Drag to move">
                     <span aria-hidden="true">⠿</span>
                     <span className="layout-tile__title">{report?.name ?? it.i}</span>
                     <span className="layout-tile__actions">
-                      <Link to={`/app/reports/${encodeURIComponent(it.i)}${search}`} className="button button--ghost button--small" data-testid={`edit-report-${it.i}`}>Edit</Link>
-                      <remove.Form method="post" onSubmit={(e) => { if (!window.confirm(`Remove the report “${report?.name ?? it.i}” from the dashboard? It is deleted.`)) e.preventDefault(); }}>
+                      <Link
+                        to={`/app/reports/${encodeURIComponent(it.i)}${search}`}
+                        className="button button--ghost button--small"
+                        data-testid={`edit-report-${it.i}`}
+                      >
+                        Edit
+                      </Link>
+                      <remove.Form
+                        method="post"
+                        onSubmit={(e) => {
+                          if (!window.confirm(`Remove the report “${report?.name ?? it.i}” from the dashboard? It is deleted.`)) e.preventDefault();
+                        }}
+                      >
                         <input type="hidden" name="intent" value="remove" />
                         <input type="hidden" name="report" value={it.i} />
-                        <button type="submit" className="button button--ghost button--small" data-testid={`remove-report-${it.i}`} aria-label={`Remove ${report?.name ?? it.i}`}>✕</button>
+                        <button
+                          type="submit"
+                          className="button button--ghost button--small"
+                          data-testid={`remove-report-${it.i}`}
+                          aria-label={`Remove ${report?.name ?? it.i}`}
+                        >
+                          ✕
+                        </button>
                       </remove.Form>
                     </span>
                   </div>
                   <div className="layout-tile__body">
                     <span>{CHART_LABELS[type]}</span>
-                    <span>column {it.x + 1}, row {it.y + 1} · {it.w} × {it.h}</span>
-                    {errors ? <span className="field__error" role="alert">{errors.join(' ')}</span> : null}
+                    <span>
+                      column {it.x + 1}, row {it.y + 1} · {it.w} × {it.h}
+                    </span>
+                    {errors ? (
+                      <span className="field__error" role="alert">
+                        {errors.join(' ')}
+                      </span>
+                    ) : null}
                   </div>
                 </div>
               );

@@ -7,7 +7,11 @@ import { API_ORIGIN, callApi, type ApiResult } from '../../lib/api.server';
 import { getEnv } from '../../lib/env.server';
 
 export function renderApiCall<T>(context: AppLoadContext, token: string, rest = ''): Promise<ApiResult<T>> {
-  return callApi<T>(getEnv(context), new Request(`${API_ORIGIN}/public/render/${encodeURIComponent(token)}${rest}`, {
-    method: 'POST', headers: { Accept: 'application/json' },
-  }));
+  return callApi<T>(
+    getEnv(context),
+    new Request(`${API_ORIGIN}/public/render/${encodeURIComponent(token)}${rest}`, {
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+    }),
+  );
 }

@@ -44,14 +44,21 @@ export function ScheduleFilters({ setup, values, zone, errors, onChange }: Props
   const own = Object.keys(values).length;
   return (
     // Enter in a filter control (a dropdown's search, a date) sets that control; it must not submit the schedule form.
-    <fieldset className="schedule-filters" data-testid="schedule-filters"
-      onKeyDown={(e) => { if (e.key === 'Enter' && e.target instanceof HTMLInputElement) e.preventDefault(); }}>
+    <fieldset
+      className="schedule-filters"
+      data-testid="schedule-filters"
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && e.target instanceof HTMLInputElement) e.preventDefault();
+      }}
+    >
       <legend>Filter values</legend>
       {visible ? (
         <>
           <p className="muted small">
-            The e-mail shows the dashboard with these values. A relative range such as “Last 7 days” is worked out at each send,
-            in the schedule’s time zone. {own ? `${own === 1 ? 'One value differs' : `${own} values differ`} from the dashboard’s defaults; Reset goes back to them.` : 'These are the dashboard’s defaults.'}
+            The e-mail shows the dashboard with these values. A relative range such as “Last 7 days” is worked out at each send, in the schedule’s time zone.{' '}
+            {own
+              ? `${own === 1 ? 'One value differs' : `${own} values differ`} from the dashboard’s defaults; Reset goes back to them.`
+              : 'These are the dashboard’s defaults.'}
           </p>
           <FilterBar
             defs={setup.defs}

@@ -26,8 +26,13 @@ export function SchedulePicker({ value, onChange, errors }: { value: string; onC
       <div className="field" data-testid="field-schedule">
         <span className="field__label">When</span>
         <input value={value} onChange={(e) => onChange(e.target.value)} className="mono" aria-label="Schedule" data-testid="schedule-raw" />
-        <span className="field__hint">This schedule is written in a form the pickers cannot show; edit it here or
-          <button type="button" className="link-button" onClick={() => update({ frequency: 'weekly', weekdays: [0], monthdays: [1], times: ['08:00'] })}>start over with the pickers</button>.</span>
+        <span className="field__hint">
+          This schedule is written in a form the pickers cannot show; edit it here or
+          <button type="button" className="link-button" onClick={() => update({ frequency: 'weekly', weekdays: [0], monthdays: [1], times: ['08:00'] })}>
+            start over with the pickers
+          </button>
+          .
+        </span>
         <FieldErrors name="schedule" errors={errors} />
       </div>
     );
@@ -42,14 +47,23 @@ export function SchedulePicker({ value, onChange, errors }: { value: string; onC
       <label className="field">
         <span className="field__label">Frequency</span>
         <select value={picks.frequency} onChange={(e) => update({ ...picks, frequency: e.target.value as Frequency })} data-testid="schedule-frequency">
-          {FREQUENCIES.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+          {FREQUENCIES.map((f) => (
+            <option key={f.value} value={f.value}>
+              {f.label}
+            </option>
+          ))}
         </select>
       </label>
       {picks.frequency === 'weekly' ? (
         <div className="schedule-pick__days" role="group" aria-label="Days of the week">
           {WEEKDAY_LABELS.map((d, i) => (
             <label key={d} className="check">
-              <input type="checkbox" checked={picks.weekdays.includes(i)} onChange={(e) => toggleDay('weekdays', i, e.target.checked)} data-testid={`schedule-weekday-${i}`} />
+              <input
+                type="checkbox"
+                checked={picks.weekdays.includes(i)}
+                onChange={(e) => toggleDay('weekdays', i, e.target.checked)}
+                data-testid={`schedule-weekday-${i}`}
+              />
               <span>{d}</span>
             </label>
           ))}
@@ -59,7 +73,12 @@ export function SchedulePicker({ value, onChange, errors }: { value: string; onC
         <div className="schedule-pick__days schedule-pick__days--month" role="group" aria-label="Days of the month">
           {Array.from({ length: 31 }, (_, i) => i + 1).map((d) => (
             <label key={d} className="check">
-              <input type="checkbox" checked={picks.monthdays.includes(d)} onChange={(e) => toggleDay('monthdays', d, e.target.checked)} data-testid={`schedule-monthday-${d}`} />
+              <input
+                type="checkbox"
+                checked={picks.monthdays.includes(d)}
+                onChange={(e) => toggleDay('monthdays', d, e.target.checked)}
+                data-testid={`schedule-monthday-${d}`}
+              />
               <span>{d}</span>
             </label>
           ))}
@@ -70,19 +89,46 @@ export function SchedulePicker({ value, onChange, errors }: { value: string; onC
         <div className="schedule-pick__times" role="group" aria-label="Times">
           {picks.times.map((t, i) => (
             <span key={i} className="schedule-pick__time">
-              <input type="time" value={t} onChange={(e) => setTime(i, e.target.value)} aria-label={`Time ${i + 1}`} data-testid={`schedule-time-${i}`} required />
+              <input
+                type="time"
+                value={t}
+                onChange={(e) => setTime(i, e.target.value)}
+                aria-label={`Time ${i + 1}`}
+                data-testid={`schedule-time-${i}`}
+                required
+              />
               {picks.times.length > 1 ? (
-                <button type="button" className="button button--small button--ghost" aria-label={`Remove time ${i + 1}`} onClick={() => update({ ...picks, times: picks.times.filter((_, j) => j !== i) })}>×</button>
+                <button
+                  type="button"
+                  className="button button--small button--ghost"
+                  aria-label={`Remove time ${i + 1}`}
+                  onClick={() => update({ ...picks, times: picks.times.filter((_, j) => j !== i) })}
+                >
+                  ×
+                </button>
               ) : null}
             </span>
           ))}
           {picks.times.length < 24 ? (
-            <button type="button" className="button button--small" onClick={() => update({ ...picks, times: [...picks.times, '12:00'] })} data-testid="schedule-add-time">Add a time</button>
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => update({ ...picks, times: [...picks.times, '12:00'] })}
+              data-testid="schedule-add-time"
+            >
+              Add a time
+            </button>
           ) : null}
         </div>
       ) : null}
-      {problem ? <span className="field__error" role="alert">{problem}</span> : null}
-      <span className="field__hint">Stored as <code data-testid="schedule-string">{scheduleOf(picks)}</code>, in the time zone below.</span>
+      {problem ? (
+        <span className="field__error" role="alert">
+          {problem}
+        </span>
+      ) : null}
+      <span className="field__hint">
+        Stored as <code data-testid="schedule-string">{scheduleOf(picks)}</code>, in the time zone below.
+      </span>
       <FieldErrors name="schedule" errors={errors} />
     </fieldset>
   );

@@ -14,7 +14,11 @@ export function describeSchedule(s: string): string {
   const [kind, a, b] = s.split(';').map((x) => x.trim());
   if (kind === 'disabled') return 'disabled';
   if (kind === 'daily' && a) return `daily at ${a.split(',').join(', ')}`;
-  if (kind === 'weekly' && a && b) return `weekly on ${a.split(',').map((d) => DAYS[Number(d)] ?? d).join(', ')} at ${b.split(',').join(', ')}`;
+  if (kind === 'weekly' && a && b)
+    return `weekly on ${a
+      .split(',')
+      .map((d) => DAYS[Number(d)] ?? d)
+      .join(', ')} at ${b.split(',').join(', ')}`;
   if (kind === 'monthly' && a && b) return `monthly on day ${a.split(',').join(', ')} at ${b.split(',').join(', ')}`;
   return s;
 }
@@ -29,28 +33,51 @@ export function ScheduleRow({ schedule: s, canManage, onEdit }: { schedule: Sche
   return (
     <li className="resource-row" data-testid={`schedule-${s.name}`}>
       <div className="resource-row__main">
-        <div className="resource-row__title">{s.name} {s.schedule === 'disabled' ? <Pill>disabled</Pill> : null}</div>
+        <div className="resource-row__title">
+          {s.name} {s.schedule === 'disabled' ? <Pill>disabled</Pill> : null}
+        </div>
         <div className="resource-row__meta">
-          {s.reportName ? `Report “${s.reportName}”` : 'Whole dashboard'} · {describeSchedule(s.schedule)}{s.time_zone ? ` (${s.time_zone})` : ''} · to {s.emails} · {s.attach_as.split(',').join(', ')}
+          {s.reportName ? `Report “${s.reportName}”` : 'Whole dashboard'} · {describeSchedule(s.schedule)}
+          {s.time_zone ? ` (${s.time_zone})` : ''} · to {s.emails} · {s.attach_as.split(',').join(', ')}
         </div>
         <div className="resource-row__meta">
           Next: {s.next_send_at ? formatDateTime(s.next_send_at) : '—'} · Last sent: {s.last_sent_at ? formatDateTime(s.last_sent_at) : 'never'}
         </div>
-        {last?.ok && last.intent === 'send_now' ? <p className="row-ok" role="status" data-testid="send-now-result">{last.message}</p> : null}
+        {last?.ok && last.intent === 'send_now' ? (
+          <p className="row-ok" role="status" data-testid="send-now-result">
+            {last.message}
+          </p>
+        ) : null}
         {last && !last.ok ? <RowError message={(last.errors ?? []).map((e) => e.detail || e.title || 'Refused.').join(' ')} /> : null}
       </div>
       {canManage ? (
         <div className="resource-row__actions">
-          <button type="button" className="button button--small" onClick={onEdit} data-testid="edit-schedule">Edit</button>
-          <button type="button" className="button button--small" disabled={busy} onClick={() => send('send_now')} data-testid="send-now">{sending ? 'Sending…' : 'Send now'}</button>
+          <button type="button" className="button button--small" onClick={onEdit} data-testid="edit-schedule">
+            Edit
+          </button>
+          <button type="button" className="button button--small" disabled={busy} onClick={() => send('send_now')} data-testid="send-now">
+            {sending ? 'Sending…' : 'Send now'}
+          </button>
           {confirming ? (
             <span className="confirm" role="group" aria-label="Delete this schedule?">
               <span>No more e-mails?</span>
-              <button type="button" className="button button--small button--danger-solid" disabled={busy} onClick={() => send('delete')} data-testid="confirm-delete-schedule">Delete schedule</button>
-              <button type="button" className="button button--small button--ghost" onClick={() => setConfirming(false)}>Keep</button>
+              <button
+                type="button"
+                className="button button--small button--danger-solid"
+                disabled={busy}
+                onClick={() => send('delete')}
+                data-testid="confirm-delete-schedule"
+              >
+                Delete schedule
+              </button>
+              <button type="button" className="button button--small button--ghost" onClick={() => setConfirming(false)}>
+                Keep
+              </button>
             </span>
           ) : (
-            <button type="button" className="button button--small button--danger" onClick={() => setConfirming(true)} data-testid="delete-schedule">Delete</button>
+            <button type="button" className="button button--small button--danger" onClick={() => setConfirming(true)} data-testid="delete-schedule">
+              Delete
+            </button>
           )}
         </div>
       ) : null}

@@ -32,12 +32,16 @@ export function TimeZonePick({ name, label, value, onChange, emptyLabel, hint, e
   };
   return (
     <div className={`field zone-pick${invalid ? ' is-invalid' : ''}`} data-testid={`field-${name}`}>
-      <span className="field__label" id={`${name}-label`}>{label}</span>
+      <span className="field__label" id={`${name}-label`}>
+        {label}
+      </span>
       {formField ? <input type="hidden" name={name} value={value} /> : null}
       <span className="zone-pick__current" aria-labelledby={`${name}-label`}>
         <strong data-testid={`${name}-value`}>{value || emptyLabel || 'None chosen'}</strong>
         {value && emptyLabel ? (
-          <button type="button" className="link-button small" onClick={() => choose('')} data-testid={`${name}-clear`}>use {emptyLabel.toLowerCase()}</button>
+          <button type="button" className="link-button small" onClick={() => choose('')} data-testid={`${name}-clear`}>
+            use {emptyLabel.toLowerCase()}
+          </button>
         ) : null}
       </span>
       <input
@@ -58,11 +62,15 @@ export function TimeZonePick({ name, label, value, onChange, emptyLabel, hint, e
         <ul className="zone-pick__matches" role="listbox" aria-label="Matching time zones">
           {matches.map((z) => (
             <li key={z} role="option" aria-selected={z === value}>
-              <button type="button" className="link-button" onClick={() => choose(z)} data-testid={`zone-choice-${z}`}>{z}</button>
+              <button type="button" className="link-button" onClick={() => choose(z)} data-testid={`zone-choice-${z}`}>
+                {z}
+              </button>
             </li>
           ))}
         </ul>
-      ) : query.trim() ? <p className="muted small">No time zone matches “{query.trim()}”.</p> : null}
+      ) : query.trim() ? (
+        <p className="muted small">No time zone matches “{query.trim()}”.</p>
+      ) : null}
       {hint ? <span className="field__hint">{hint}</span> : null}
       <FieldErrors name={name} errors={errors} />
     </div>

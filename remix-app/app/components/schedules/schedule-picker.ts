@@ -55,9 +55,13 @@ export function scheduleOf(p: SchedulePicks): string {
   const times = [...new Set(p.times.filter((t) => /^\d{1,2}:\d{2}$/.test(t)))].map(toMinutes).sort((a, b) => a - b);
   const sorted = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
   switch (p.frequency) {
-    case 'disabled': return 'disabled';
-    case 'daily': return formatSchedule({ kind: 'daily', times });
-    case 'weekly': return formatSchedule({ kind: 'weekly', days: sorted(p.weekdays), times });
-    case 'monthly': return formatSchedule({ kind: 'monthly', days: sorted(p.monthdays), times });
+    case 'disabled':
+      return 'disabled';
+    case 'daily':
+      return formatSchedule({ kind: 'daily', times });
+    case 'weekly':
+      return formatSchedule({ kind: 'weekly', days: sorted(p.weekdays), times });
+    case 'monthly':
+      return formatSchedule({ kind: 'monthly', days: sorted(p.monthdays), times });
   }
 }

@@ -29,15 +29,23 @@ export function DownloadMenu({ base, reportName, parameters, keep, allowed, layo
   if (layout === 'menu') {
     return (
       <>
-        <a role="menuitem" href={downloadHref(base, 'csv', reportName, parameters, keep)} download data-testid="download-csv">Download CSV</a>
-        <a role="menuitem" href={downloadHref(base, 'xlsx', reportName, parameters, keep)} download data-testid="download-xlsx">Download Excel</a>
+        <a role="menuitem" href={downloadHref(base, 'csv', reportName, parameters, keep)} download data-testid="download-csv">
+          Download CSV
+        </a>
+        <a role="menuitem" href={downloadHref(base, 'xlsx', reportName, parameters, keep)} download data-testid="download-xlsx">
+          Download Excel
+        </a>
       </>
     );
   }
   return (
     <span className="download-menu" role="group" aria-label={`Download ${reportName}`}>
-      <a className="button button--small button--ghost" href={downloadHref(base, 'csv', reportName, parameters, keep)} download data-testid="download-csv">CSV</a>
-      <a className="button button--small button--ghost" href={downloadHref(base, 'xlsx', reportName, parameters, keep)} download data-testid="download-xlsx">Excel</a>
+      <a className="button button--small button--ghost" href={downloadHref(base, 'csv', reportName, parameters, keep)} download data-testid="download-csv">
+        CSV
+      </a>
+      <a className="button button--small button--ghost" href={downloadHref(base, 'xlsx', reportName, parameters, keep)} download data-testid="download-xlsx">
+        Excel
+      </a>
     </span>
   );
 }

@@ -36,13 +36,37 @@ export const LINK_DEFAULTS: Omit<LinkAttributes, 'token' | 'name'> = {
   ip_whitelist: null,
 };
 
-function Switch({ name, label, hint, checked, onChange, disabled, testId }: {
-  name: string; label: string; hint: string; checked: boolean; onChange?: (v: boolean) => void; disabled?: boolean; testId?: string;
+function Switch({
+  name,
+  label,
+  hint,
+  checked,
+  onChange,
+  disabled,
+  testId,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange?: (v: boolean) => void;
+  disabled?: boolean;
+  testId?: string;
 }) {
   return (
     <label className={`check${disabled ? ' is-disabled' : ''}`}>
-      <input type="checkbox" name={name} checked={checked && !disabled} disabled={disabled} onChange={(e) => onChange?.(e.target.checked)} data-testid={testId ?? `opt-${name}`} />
-      <span>{label}<small>{hint}</small></span>
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked && !disabled}
+        disabled={disabled}
+        onChange={(e) => onChange?.(e.target.checked)}
+        data-testid={testId ?? `opt-${name}`}
+      />
+      <span>
+        {label}
+        <small>{hint}</small>
+      </span>
     </label>
   );
 }
@@ -76,15 +100,43 @@ export function LinkOptions({ link, clientIp }: { link: Omit<LinkAttributes, 'to
       <fieldset className="fieldset" style={{ marginTop: 16 }}>
         <legend>What viewers may do</legend>
         <div className="check-grid">
-          <Switch name="toolbar_enabled" label="Toolbar" hint="The bar above the dashboard with its name and the allowed actions." checked={v.toolbar} onChange={set('toolbar')} />
-          <Switch name="parameters_enabled" label="Parameters" hint="Filter values from the link’s URL (f.<variable>=…) are applied." checked={v.parameters} onChange={set('parameters')} />
           <Switch
-            name="filter_bar_enabled" label="Filter bar" checked={v.filterBar} onChange={set('filterBar')} disabled={!filterBarPossible}
+            name="toolbar_enabled"
+            label="Toolbar"
+            hint="The bar above the dashboard with its name and the allowed actions."
+            checked={v.toolbar}
+            onChange={set('toolbar')}
+          />
+          <Switch
+            name="parameters_enabled"
+            label="Parameters"
+            hint="Filter values from the link’s URL (f.<variable>=…) are applied."
+            checked={v.parameters}
+            onChange={set('parameters')}
+          />
+          <Switch
+            name="filter_bar_enabled"
+            label="Filter bar"
+            checked={v.filterBar}
+            onChange={set('filterBar')}
+            disabled={!filterBarPossible}
             hint={filterBarPossible ? 'Viewers change filters themselves.' : 'Needs the toolbar and parameters.'}
           />
           <Switch name="refresh_enabled" label="Refresh" hint="Viewers may re-run the reports now." checked={v.refresh} onChange={set('refresh')} />
-          <Switch name="data_download_enabled" label="Data downloads" hint="CSV and Excel downloads, where the report allows them too." checked={v.download} onChange={set('download')} />
-          <Switch name="unlimited_csv_export_enabled" label="Unlimited CSV exports" hint="Complete CSV exports, where the report allows them." checked={v.unlimited} onChange={set('unlimited')} />
+          <Switch
+            name="data_download_enabled"
+            label="Data downloads"
+            hint="CSV and Excel downloads, where the report allows them too."
+            checked={v.download}
+            onChange={set('download')}
+          />
+          <Switch
+            name="unlimited_csv_export_enabled"
+            label="Unlimited CSV exports"
+            hint="Complete CSV exports, where the report allows them."
+            checked={v.unlimited}
+            onChange={set('unlimited')}
+          />
         </div>
       </fieldset>
 
@@ -106,10 +158,25 @@ export function LinkOptions({ link, clientIp }: { link: Omit<LinkAttributes, 'to
         <div className="choice-list">
           <span className="field__label">Password</span>
           {link.sharing_password_set ? (
-            <label className="check"><input type="radio" name="password_mode" value="keep" checked={password === 'keep'} onChange={() => setPassword('keep')} /> Keep the current password</label>
+            <label className="check">
+              <input type="radio" name="password_mode" value="keep" checked={password === 'keep'} onChange={() => setPassword('keep')} /> Keep the current
+              password
+            </label>
           ) : null}
-          <label className="check"><input type="radio" name="password_mode" value="none" checked={password === 'none'} onChange={() => setPassword('none')} /> No password</label>
-          <label className="check"><input type="radio" name="password_mode" value="set" checked={password === 'set'} onChange={() => setPassword('set')} data-testid="link-password-set" /> {link.sharing_password_set ? 'Set a new password' : 'Ask for a password'}</label>
+          <label className="check">
+            <input type="radio" name="password_mode" value="none" checked={password === 'none'} onChange={() => setPassword('none')} /> No password
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="password_mode"
+              value="set"
+              checked={password === 'set'}
+              onChange={() => setPassword('set')}
+              data-testid="link-password-set"
+            />{' '}
+            {link.sharing_password_set ? 'Set a new password' : 'Ask for a password'}
+          </label>
           {password === 'set' ? (
             <label className="field" style={{ maxWidth: 360 }}>
               <span className="field__label">New password</span>
@@ -120,14 +187,27 @@ export function LinkOptions({ link, clientIp }: { link: Omit<LinkAttributes, 'to
         </div>
         <label className="field">
           <span className="field__label">IP allow-list</span>
-          <textarea name="ip_whitelist" defaultValue={link.ip_whitelist ?? ''} placeholder="203.0.113.7, 198.51.100.0/24, 2001:db8::/32" data-testid="link-ip-whitelist" />
+          <textarea
+            name="ip_whitelist"
+            defaultValue={link.ip_whitelist ?? ''}
+            placeholder="203.0.113.7, 198.51.100.0/24, 2001:db8::/32"
+            data-testid="link-ip-whitelist"
+          />
           <span className="field__hint" style={{ maxWidth: 'none' }}>
             Comma-separated IPv4/IPv6 addresses and CIDR ranges. Empty: any address.
-            {clientIp ? <> Your address as Cairn sees it: <code>{clientIp}</code>.</> : null}
+            {clientIp ? (
+              <>
+                {' '}
+                Your address as Cairn sees it: <code>{clientIp}</code>.
+              </>
+            ) : null}
           </span>
         </label>
         <Switch
-          name="sharing_secret_required" label="Sharing secret required" checked={v.secret} onChange={set('secret')}
+          name="sharing_secret_required"
+          label="Sharing secret required"
+          checked={v.secret}
+          onChange={set('secret')}
           hint="For embedding: the link opens only with an address signed by your server with the link’s sharing secret."
         />
       </fieldset>

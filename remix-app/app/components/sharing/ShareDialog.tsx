@@ -19,12 +19,7 @@ export interface ShareState {
   groupIds: string[];
 }
 
-export function ShareDialog({ action, state, groups, locked }: {
-  action: string;
-  state: ShareState;
-  groups: { id: string; name: string }[];
-  locked: boolean;
-}) {
+export function ShareDialog({ action, state, groups, locked }: { action: string; state: ShareState; groups: { id: string; name: string }[]; locked: boolean }) {
   const fetcher = useFetcher<{ ok: boolean; error?: string; message?: string }>();
   const [mode, setMode] = useState<ShareMode>(state.mode);
   const busy = fetcher.state !== 'idle';
@@ -36,8 +31,18 @@ export function ShareDialog({ action, state, groups, locked }: {
       <div className="choice-list" role="radiogroup" aria-label="Share mode">
         {MODES.map((m) => (
           <label key={m.value} className="check">
-            <input type="radio" name="share_mode" value={m.value} checked={mode === m.value} onChange={() => setMode(m.value)} data-testid={`share-${m.value}`} />
-            <span>{m.label}<small>{m.hint}</small></span>
+            <input
+              type="radio"
+              name="share_mode"
+              value={m.value}
+              checked={mode === m.value}
+              onChange={() => setMode(m.value)}
+              data-testid={`share-${m.value}`}
+            />
+            <span>
+              {m.label}
+              <small>{m.hint}</small>
+            </span>
           </label>
         ))}
       </div>
@@ -52,18 +57,36 @@ export function ShareDialog({ action, state, groups, locked }: {
                 </label>
               ))}
             </div>
-          ) : <p className="muted small">There are no groups you can see.</p>}
+          ) : (
+            <p className="muted small">There are no groups you can see.</p>
+          )}
         </fieldset>
       ) : null}
       <label className="check" style={{ marginTop: 12 }}>
         <input type="checkbox" name="notify_new_users" />
-        <span>Notify the people who newly get access<small>Each person who can open the dashboard after this change but could not before gets an e-mail with a link to it, if this installation has a mail server configured; the message after saving says how many e-mails were sent and why any were not. The sharing is saved either way.</small></span>
+        <span>
+          Notify the people who newly get access
+          <small>
+            Each person who can open the dashboard after this change but could not before gets an e-mail with a link to it, if this installation has a mail
+            server configured; the message after saving says how many e-mails were sent and why any were not. The sharing is saved either way.
+          </small>
+        </span>
       </label>
       <div className="form-actions">
-        <button type="submit" className="button button--primary" disabled={busy || locked} data-testid="share-save">{busy ? 'Saving…' : 'Save sharing'}</button>
-        {fetcher.data?.ok && fetcher.data.message ? <span className="row-ok" role="status" data-testid="share-saved">{fetcher.data.message}</span> : null}
+        <button type="submit" className="button button--primary" disabled={busy || locked} data-testid="share-save">
+          {busy ? 'Saving…' : 'Save sharing'}
+        </button>
+        {fetcher.data?.ok && fetcher.data.message ? (
+          <span className="row-ok" role="status" data-testid="share-saved">
+            {fetcher.data.message}
+          </span>
+        ) : null}
       </div>
-      {fetcher.data && !fetcher.data.ok ? <p className="row-error" role="alert">{fetcher.data.error}</p> : null}
+      {fetcher.data && !fetcher.data.ok ? (
+        <p className="row-error" role="alert">
+          {fetcher.data.error}
+        </p>
+      ) : null}
     </fetcher.Form>
   );
 }

@@ -21,7 +21,13 @@ export function parseFormat(value: string | null): DownloadFormat | null {
 
 /** A file name from a report name: letters, digits, spaces, dots, dashes and underscores; never empty. */
 export function fileName(name: string | null | undefined, format: DownloadFormat): string {
-  const base = (name ?? '').normalize('NFKD').replace(/[^\w .-]+/g, '').replace(/\s+/g, ' ').trim().slice(0, 100) || 'report';
+  const base =
+    (name ?? '')
+      .normalize('NFKD')
+      .replace(/[^\w .-]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 100) || 'report';
   return `${base}.${format}`;
 }
 
@@ -34,7 +40,12 @@ export function downloadProblem(status: number, message: string): Response {
 }
 
 /** Fetches the file behind a data handle and streams it on; the data server's errors become a short text answer. */
-export async function streamFile(data: ServiceBinding, handle: { data_key?: unknown; data_access_token?: unknown }, format: DownloadFormat, name: string): Promise<Response> {
+export async function streamFile(
+  data: ServiceBinding,
+  handle: { data_key?: unknown; data_access_token?: unknown },
+  format: DownloadFormat,
+  name: string,
+): Promise<Response> {
   const key = handle.data_key;
   const token = handle.data_access_token;
   if (typeof key !== 'string' || typeof token !== 'string' || !DATA_KEY.test(key) || key.includes('..')) {

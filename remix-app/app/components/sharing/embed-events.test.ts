@@ -4,9 +4,23 @@ import { contentHeight, embedMessage, isEmbedded, newReportErrors, postToParent,
 
 function def(variable: string, controlType: FilterDef['controlType'], extra: Partial<FilterDef> = {}): FilterDef {
   return {
-    id: variable, variable, label: variable, controlType, valueType: 'TEXT', builtin: false, required: false,
-    defaultValue: '', validate: false, defaultToFirst: false, ranges: { relative: true, before: true, after: true, fromTo: true },
-    allowedAggregations: null, parent: null, manualOptions: null, queryOptions: false, hidden: false, ...extra,
+    id: variable,
+    variable,
+    label: variable,
+    controlType,
+    valueType: 'TEXT',
+    builtin: false,
+    required: false,
+    defaultValue: '',
+    validate: false,
+    defaultToFirst: false,
+    ranges: { relative: true, before: true, after: true, fromTo: true },
+    allowedAggregations: null,
+    parent: null,
+    manualOptions: null,
+    queryOptions: false,
+    hidden: false,
+    ...extra,
   };
 }
 const defs = [def('order_date', 'date_range', { valueType: 'DATE' }), def('city', 'input')];
@@ -14,7 +28,12 @@ const defs = [def('order_date', 'date_range', { valueType: 'DATE' }), def('city'
 describe('embed messages', () => {
   it('wraps every event in the versioned envelope', () => {
     expect(embedMessage('d1', { type: 'cairn:filters-changed', filters: { city: 'Oslo' }, tz: null })).toEqual({
-      source: 'cairn', version: 1, dashboard_id: 'd1', type: 'cairn:filters-changed', filters: { city: 'Oslo' }, tz: null,
+      source: 'cairn',
+      version: 1,
+      dashboard_id: 'd1',
+      type: 'cairn:filters-changed',
+      filters: { city: 'Oslo' },
+      tz: null,
     });
   });
 
@@ -22,7 +41,10 @@ describe('embed messages', () => {
     const postMessage = vi.fn();
     const framed = { parent: { postMessage } } as unknown as Window;
     postToParent(framed, 'd1', { type: 'cairn:report-error', report_id: 'r1', message: 'boom' });
-    expect(postMessage).toHaveBeenCalledWith({ source: 'cairn', version: 1, dashboard_id: 'd1', type: 'cairn:report-error', report_id: 'r1', message: 'boom' }, '*');
+    expect(postMessage).toHaveBeenCalledWith(
+      { source: 'cairn', version: 1, dashboard_id: 'd1', type: 'cairn:report-error', report_id: 'r1', message: 'boom' },
+      '*',
+    );
     const top = { postMessage } as unknown as Window & { parent: unknown };
     top.parent = top;
     postMessage.mockClear();
@@ -34,12 +56,23 @@ describe('embed messages', () => {
 
 describe('settledSummary', () => {
   it('is null while a tile loads or runs', () => {
-    expect(settledSummary([{ phase: 'ready', running: false }, { phase: 'loading', running: true }])).toBeNull();
+    expect(
+      settledSummary([
+        { phase: 'ready', running: false },
+        { phase: 'loading', running: true },
+      ]),
+    ).toBeNull();
     expect(settledSummary([{ phase: 'ready', running: true }])).toBeNull();
   });
   it('counts settled tiles by outcome', () => {
-    expect(settledSummary([{ phase: 'ready', running: false }, { phase: 'error', running: false }, { phase: 'empty', running: false }, { phase: 'waiting', running: true }]))
-      .toEqual({ total: 4, ready: 1, empty: 1, error: 1, waiting: 1 });
+    expect(
+      settledSummary([
+        { phase: 'ready', running: false },
+        { phase: 'error', running: false },
+        { phase: 'empty', running: false },
+        { phase: 'waiting', running: true },
+      ]),
+    ).toEqual({ total: 4, ready: 1, empty: 1, error: 1, waiting: 1 });
     expect(settledSummary([])).toEqual({ total: 0, ready: 0, empty: 0, error: 0, waiting: 0 });
   });
 });
@@ -47,7 +80,10 @@ describe('settledSummary', () => {
 describe('newReportErrors', () => {
   it('tells each error once, again when its message changes or after a recovery', () => {
     const told = new Map<string, string>();
-    const t = (phase: string, message: string | null) => [{ reportId: 'r1', phase, message }, { reportId: 'r2', phase: 'ready', message: null }];
+    const t = (phase: string, message: string | null) => [
+      { reportId: 'r1', phase, message },
+      { reportId: 'r2', phase: 'ready', message: null },
+    ];
     expect(newReportErrors(t('error', 'bad'), told)).toEqual([{ report_id: 'r1', message: 'bad' }]);
     expect(newReportErrors(t('error', 'bad'), told)).toEqual([]);
     expect(newReportErrors(t('error', 'worse'), told)).toEqual([{ report_id: 'r1', message: 'worse' }]);
@@ -77,10 +113,16 @@ describe('readSetFilters', () => {
     expect(readSetFilters('cairn:set-filters', defs, null)).toBeNull();
   });
   it('accepts values written as in the URL', () => {
-    expect(readSetFilters({ type: 'cairn:set-filters', filters: { city: 'Oslo', order_date: '2024-01-01~2024-01-31' } }, defs, null))
-      .toEqual({ ok: true, values: { city: 'Oslo', order_date: '2024-01-01~2024-01-31' }, tz: undefined });
-    expect(readSetFilters({ type: 'cairn:set-filters', filters: { city: '' }, tz: 'Europe/Oslo' }, defs, ['UTC', 'Europe/Oslo']))
-      .toEqual({ ok: true, values: { city: '' }, tz: 'Europe/Oslo' });
+    expect(readSetFilters({ type: 'cairn:set-filters', filters: { city: 'Oslo', order_date: '2024-01-01~2024-01-31' } }, defs, null)).toEqual({
+      ok: true,
+      values: { city: 'Oslo', order_date: '2024-01-01~2024-01-31' },
+      tz: undefined,
+    });
+    expect(readSetFilters({ type: 'cairn:set-filters', filters: { city: '' }, tz: 'Europe/Oslo' }, defs, ['UTC', 'Europe/Oslo'])).toEqual({
+      ok: true,
+      values: { city: '' },
+      tz: 'Europe/Oslo',
+    });
   });
   it('refuses what the URL would refuse', () => {
     const bad = readSetFilters({ type: 'cairn:set-filters', filters: { nope: 'x', order_date: 'yesterday-ish', city: ['a'] }, tz: 'Mars/Base' }, defs, ['UTC']);
@@ -90,12 +132,17 @@ describe('readSetFilters', () => {
   });
   it('refuses a variable the signed address fixed, even with its own value, and changes nothing', () => {
     const fixed = new Set(['city']);
-    expect(readSetFilters({ type: 'cairn:set-filters', filters: { city: 'Oslo' } }, defs, null, fixed))
-      .toEqual({ ok: false, problems: ['"city" is fixed by the signed address and cannot be changed.'] });
+    expect(readSetFilters({ type: 'cairn:set-filters', filters: { city: 'Oslo' } }, defs, null, fixed)).toEqual({
+      ok: false,
+      problems: ['"city" is fixed by the signed address and cannot be changed.'],
+    });
     const both = readSetFilters({ type: 'cairn:set-filters', filters: { order_date: 'last_7_days', city: '' } }, defs, null, fixed);
     expect(both).toEqual({ ok: false, problems: ['"city" is fixed by the signed address and cannot be changed.'] });
-    expect(readSetFilters({ type: 'cairn:set-filters', filters: { order_date: 'last_7_days' } }, defs, null, fixed))
-      .toEqual({ ok: true, values: { order_date: 'last_7_days' }, tz: undefined });
+    expect(readSetFilters({ type: 'cairn:set-filters', filters: { order_date: 'last_7_days' } }, defs, null, fixed)).toEqual({
+      ok: true,
+      values: { order_date: 'last_7_days' },
+      tz: undefined,
+    });
   });
 });
 

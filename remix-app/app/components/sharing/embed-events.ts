@@ -59,7 +59,10 @@ const RECOVERED = new Set(['ready', 'empty']);
  * that runs again (a poll, a refresh, new filter values) passes through loading on its way back to the
  * same error: that is not news. Only a report that showed data again has its error forgotten.
  */
-export function newReportErrors(tiles: readonly { reportId: string; phase: string; message: string | null }[], told: Map<string, string>): { report_id: string; message: string }[] {
+export function newReportErrors(
+  tiles: readonly { reportId: string; phase: string; message: string | null }[],
+  told: Map<string, string>,
+): { report_id: string; message: string }[] {
   const out: { report_id: string; message: string }[] = [];
   for (const t of tiles) {
     if (t.phase !== 'error') {
@@ -95,7 +98,8 @@ export function isSetFilters(data: unknown): boolean {
 export function readSetFilters(data: unknown, defs: FilterDef[], zones: string[] | null, fixed: ReadonlySet<string> = new Set()): SetFilters | null {
   if (!isSetFilters(data)) return null;
   const { filters, tz } = data as { filters?: unknown; tz?: unknown };
-  if (filters !== undefined && (!filters || typeof filters !== 'object' || Array.isArray(filters))) return { ok: false, problems: ['filters must be an object of variable → value.'] };
+  if (filters !== undefined && (!filters || typeof filters !== 'object' || Array.isArray(filters)))
+    return { ok: false, problems: ['filters must be an object of variable → value.'] };
   const search = new URLSearchParams();
   const problems: string[] = [];
   for (const [variable, value] of Object.entries((filters ?? {}) as Record<string, unknown>)) {
@@ -112,7 +116,8 @@ export function readSetFilters(data: unknown, defs: FilterDef[], zones: string[]
 }
 
 /** Problems of a `cairn:set-filters` message that a link does not take at all. */
-export const SET_FILTERS_OFF = 'This link does not let the embedding page change filters (it needs parameters_enabled, toolbar_enabled and filter_bar_enabled).';
+export const SET_FILTERS_OFF =
+  'This link does not let the embedding page change filters (it needs parameters_enabled, toolbar_enabled and filter_bar_enabled).';
 
 /** The height the parent needs to show the page without a scroll bar: the content's bottom edge, in whole pixels. */
 export function contentHeight(content: { getBoundingClientRect(): { bottom: number } }, scrollY: number, marginBottom: number): number {

@@ -17,7 +17,6 @@ async function grantCookieName(token: string): Promise<string> {
   return `cairn_link_${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-
 function readCookie(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get('Cookie') ?? '').split(';')) {
     const eq = part.indexOf('=');

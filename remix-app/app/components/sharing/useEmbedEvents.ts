@@ -9,7 +9,17 @@ import { atom, useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { FilterDef } from '../../lib/filters';
 import { tileAtom } from '../../state/dashboard';
-import { contentHeight, isEmbedded, isSetFilters, newReportErrors, postToParent, publicFilters, readSetFilters, SET_FILTERS_OFF, settledSummary } from './embed-events';
+import {
+  contentHeight,
+  isEmbedded,
+  isSetFilters,
+  newReportErrors,
+  postToParent,
+  publicFilters,
+  readSetFilters,
+  SET_FILTERS_OFF,
+  settledSummary,
+} from './embed-events';
 
 interface Options {
   dashboardId: string;

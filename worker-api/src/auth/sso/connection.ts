@@ -35,29 +35,36 @@ export function requireAppUrl(appUrl: string | undefined): string {
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-export const connectionBody = z.object({
-  protocol: z.enum(['oidc', 'saml']),
-  preset: z.enum(PRESETS).default('generic'),
-  /** SAML: the IdP entity id, taken from the metadata when omitted there. */
-  issuer: z.string().trim().max(500).optional(),
-  client_id: z.string().trim().max(500).nullish(),
-  /** Omitted or null on an update keeps the stored secret. */
-  client_secret: z.string().max(2000).nullish(),
-  metadata_url: z.string().trim().url().max(1000).nullish(),
-  sso_url: z.string().trim().url().max(1000).nullish(),
-  certificate: z.string().trim().max(20_000).nullish(),
-  domains: z.array(z.string().trim().toLowerCase().regex(DOMAIN, 'must be an e-mail domain such as example.com.')).min(1, 'name at least one e-mail domain.').max(50),
-  require_sso: z.boolean().default(false),
-  jit_role: z.enum(ROLES).nullish(),
-  jit_group_ids: z.array(z.string().max(100)).max(50).default([]),
-}).strict();
+export const connectionBody = z
+  .object({
+    protocol: z.enum(['oidc', 'saml']),
+    preset: z.enum(PRESETS).default('generic'),
+    /** SAML: the IdP entity id, taken from the metadata when omitted there. */
+    issuer: z.string().trim().max(500).optional(),
+    client_id: z.string().trim().max(500).nullish(),
+    /** Omitted or null on an update keeps the stored secret. */
+    client_secret: z.string().max(2000).nullish(),
+    metadata_url: z.string().trim().url().max(1000).nullish(),
+    sso_url: z.string().trim().url().max(1000).nullish(),
+    certificate: z.string().trim().max(20_000).nullish(),
+    domains: z
+      .array(z.string().trim().toLowerCase().regex(DOMAIN, 'must be an e-mail domain such as example.com.'))
+      .min(1, 'name at least one e-mail domain.')
+      .max(50),
+    require_sso: z.boolean().default(false),
+    jit_role: z.enum(ROLES).nullish(),
+    jit_group_ids: z.array(z.string().max(100)).max(50).default([]),
+  })
+  .strict();
 export type ConnectionInput = z.infer<typeof connectionBody>;
 
 /** A PEM certificate or its bare base64 body → the PEM form xml-crypto takes. */
 function normalizeCertificate(text: string): string {
   const body = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]+=*$/.test(body) || body.length < 100) {
-    throw new ApiError('invalid_attribute', 'certificate: must be the identity provider\'s X.509 signing certificate (PEM or base64).', { source: { pointer: '/certificate' } });
+    throw new ApiError('invalid_attribute', "certificate: must be the identity provider's X.509 signing certificate (PEM or base64).", {
+      source: { pointer: '/certificate' },
+    });
   }
   return `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
 }
@@ -71,7 +78,11 @@ export async function loadConnection(db: PooledDb, organizationId: string): Prom
 export async function connectionForEmail(db: PooledDb, email: string): Promise<SsoConnection | null> {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
   if (!domain) return null;
-  const [row] = await db.select().from(ssoConnections).where(sql`${ssoConnections.domains} @> ${JSON.stringify([domain])}::jsonb`).limit(1);
+  const [row] = await db
+    .select()
+    .from(ssoConnections)
+    .where(sql`${ssoConnections.domains} @> ${JSON.stringify([domain])}::jsonb`)
+    .limit(1);
   return row ?? null;
 }
 
@@ -114,7 +125,7 @@ export async function saveConnection(db: PooledDb, organizationId: string, input
   const fail = (field: string, detail: string) => new ApiError('invalid_attribute', `${field}: ${detail}`, { source: { pointer: `/${field}` } });
   if (!input.issuer) throw fail('issuer', 'is required.');
   if (input.protocol === 'oidc') {
-    if (!/^https?:\/\//.test(input.issuer)) throw fail('issuer', 'must be the provider\'s issuer URL (https://…).');
+    if (!/^https?:\/\//.test(input.issuer)) throw fail('issuer', "must be the provider's issuer URL (https://…).");
     if (!input.client_id) throw fail('client_id', 'is required for OpenID Connect.');
     if (!input.client_secret && !existing?.client_secret_sealed) throw fail('client_secret', 'is required for OpenID Connect.');
   } else {
@@ -123,29 +134,46 @@ export async function saveConnection(db: PooledDb, organizationId: string, input
   }
   if (input.jit_role === 'admin') throw fail('jit_role', 'new users are created as viewer or analyst; make admins by hand.');
   const domains = [...new Set(input.domains)];
-  const [claimed] = await db.select({ org: ssoConnections.organization_id, domains: ssoConnections.domains }).from(ssoConnections)
-    .where(and(ne(ssoConnections.organization_id, organizationId), sql`${ssoConnections.domains} ?| array[${sql.join(domains.map((d) => sql`${d}`), sql`, `)}]::text[]`)).limit(1);
+  const [claimed] = await db
+    .select({ org: ssoConnections.organization_id, domains: ssoConnections.domains })
+    .from(ssoConnections)
+    .where(
+      and(
+        ne(ssoConnections.organization_id, organizationId),
+        sql`${ssoConnections.domains} ?| array[${sql.join(
+          domains.map((d) => sql`${d}`),
+          sql`, `,
+        )}]::text[]`,
+      ),
+    )
+    .limit(1);
   if (claimed) {
     const taken = domains.filter((d) => claimed.domains.includes(d));
-    throw new ApiError('conflict', `domains: ${taken.join(', ')} ${taken.length === 1 ? 'is' : 'are'} covered by another organization's single sign-on.`, { source: { pointer: '/domains' } });
+    throw new ApiError('conflict', `domains: ${taken.join(', ')} ${taken.length === 1 ? 'is' : 'are'} covered by another organization's single sign-on.`, {
+      source: { pointer: '/domains' },
+    });
   }
   const groupIds = [...new Set(input.jit_group_ids)];
   if (groupIds.length) {
-    const found = await db.select({ id: userGroups.id }).from(userGroups)
+    const found = await db
+      .select({ id: userGroups.id })
+      .from(userGroups)
       .where(and(eq(userGroups.organization_id, organizationId), inArray(userGroups.id, groupIds), sql`${userGroups.built_in_behavior} is null`));
     const missing = groupIds.filter((g) => !found.some((f) => f.id === g));
-    if (missing.length) throw new ApiError('invalid_attribute', `jit_group_ids: no group ${missing.join(', ')} in this organization (built-in groups fill themselves).`, { source: { pointer: '/jit_group_ids' } });
+    if (missing.length)
+      throw new ApiError('invalid_attribute', `jit_group_ids: no group ${missing.join(', ')} in this organization (built-in groups fill themselves).`, {
+        source: { pointer: '/jit_group_ids' },
+      });
   }
   const values = {
     protocol: input.protocol,
     preset: input.preset,
     issuer: input.issuer,
-    client_id: input.protocol === 'oidc' ? input.client_id ?? null : null,
-    client_secret_sealed: input.protocol === 'oidc'
-      ? (input.client_secret ? await encryptSecret(input.client_secret, secretKey) : existing?.client_secret_sealed ?? null)
-      : null,
+    client_id: input.protocol === 'oidc' ? (input.client_id ?? null) : null,
+    client_secret_sealed:
+      input.protocol === 'oidc' ? (input.client_secret ? await encryptSecret(input.client_secret, secretKey) : (existing?.client_secret_sealed ?? null)) : null,
     metadata_url: input.metadata_url ?? null,
-    sso_url: input.protocol === 'saml' ? input.sso_url ?? null : null,
+    sso_url: input.protocol === 'saml' ? (input.sso_url ?? null) : null,
     certificate: input.protocol === 'saml' && input.certificate ? normalizeCertificate(input.certificate) : null,
     domains,
     require_sso: input.require_sso,
@@ -153,7 +181,10 @@ export async function saveConnection(db: PooledDb, organizationId: string, input
     jit_group_ids: groupIds,
     updated_at: new Date(),
   };
-  const [row] = await db.insert(ssoConnections).values({ organization_id: organizationId, ...values })
-    .onConflictDoUpdate({ target: ssoConnections.organization_id, set: values }).returning();
+  const [row] = await db
+    .insert(ssoConnections)
+    .values({ organization_id: organizationId, ...values })
+    .onConflictDoUpdate({ target: ssoConnections.organization_id, set: values })
+    .returning();
   return row!;
 }

@@ -34,13 +34,16 @@ const POST_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 /** Clock skew allowed on NotBefore / NotOnOrAfter. */
 const SKEW_MS = 90_000;
 
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (ch) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[ch]};`);
+const escapeXml = (s: string) =>
+  s.replace(/[<>&"']/g, (ch) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[ch]};`);
 
 function parse(xml: string): XmlDocument {
   // No DTDs at all: nothing legitimate in SAML needs one (entity expansion attacks).
   if (/<!DOCTYPE/i.test(xml)) throw ssoRefused('The SAML message was refused: it holds a document type declaration.', 'invalid_saml');
   const errors: string[] = [];
-  const doc = new (libs().DOMParser)({ errorHandler: { error: (m: string) => errors.push(m), fatalError: (m: string) => errors.push(m), warning: () => {} } }).parseFromString(xml, 'text/xml');
+  const doc = new (libs().DOMParser)({
+    errorHandler: { error: (m: string) => errors.push(m), fatalError: (m: string) => errors.push(m), warning: () => {} },
+  }).parseFromString(xml, 'text/xml');
   if (errors.length || !doc?.documentElement) throw ssoRefused('The SAML message is not well-formed XML.', 'invalid_saml');
   return doc;
 }
@@ -61,10 +64,11 @@ async function deflateBase64(text: string): Promise<string> {
 /** An SP-initiated sign-in: the AuthnRequest sent by the HTTP-Redirect binding, and its id. */
 export async function authnRequestUrl(ssoUrl: string, entityId: string, acsUrl: string, relayState: string) {
   const requestId = `_${randomString(40)}`;
-  const xml = `<samlp:AuthnRequest xmlns:samlp="${NS.protocol}" xmlns:saml="${NS.assertion}" ID="${requestId}" Version="2.0" `
-    + `IssueInstant="${new Date().toISOString()}" Destination="${escapeXml(ssoUrl)}" AssertionConsumerServiceURL="${escapeXml(acsUrl)}" `
-    + `ProtocolBinding="${POST_BINDING}"><saml:Issuer>${escapeXml(entityId)}</saml:Issuer>`
-    + `<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress" AllowCreate="true"/></samlp:AuthnRequest>`;
+  const xml =
+    `<samlp:AuthnRequest xmlns:samlp="${NS.protocol}" xmlns:saml="${NS.assertion}" ID="${requestId}" Version="2.0" ` +
+    `IssueInstant="${new Date().toISOString()}" Destination="${escapeXml(ssoUrl)}" AssertionConsumerServiceURL="${escapeXml(acsUrl)}" ` +
+    `ProtocolBinding="${POST_BINDING}"><saml:Issuer>${escapeXml(entityId)}</saml:Issuer>` +
+    `<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress" AllowCreate="true"/></samlp:AuthnRequest>`;
   const url = new URL(ssoUrl);
   url.searchParams.set('SAMLRequest', await deflateBase64(xml));
   url.searchParams.set('RelayState', relayState);
@@ -73,16 +77,19 @@ export async function authnRequestUrl(ssoUrl: string, entityId: string, acsUrl: 
 
 /** The service provider's metadata: entity id, assertion consumer service, signed assertions wanted. */
 export function spMetadata(entityId: string, acsUrl: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<md:EntityDescriptor xmlns:md="${NS.metadata}" entityID="${escapeXml(entityId)}">`
-    + `<md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" protocolSupportEnumeration="${NS.protocol}">`
-    + '<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>'
-    + `<md:AssertionConsumerService Binding="${POST_BINDING}" Location="${escapeXml(acsUrl)}" index="0" isDefault="true"/>`
-    + '</md:SPSSODescriptor></md:EntityDescriptor>\n';
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<md:EntityDescriptor xmlns:md="${NS.metadata}" entityID="${escapeXml(entityId)}">` +
+    `<md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" protocolSupportEnumeration="${NS.protocol}">` +
+    '<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>' +
+    `<md:AssertionConsumerService Binding="${POST_BINDING}" Location="${escapeXml(acsUrl)}" index="0" isDefault="true"/>` +
+    '</md:SPSSODescriptor></md:EntityDescriptor>\n'
+  );
 }
 
 /** An IdP's metadata → its entity id, HTTP-Redirect sign-in address and signing certificate. */
 export function readIdpMetadata(xml: string): { entityId: string; ssoUrl: string; certificate: string } {
-  const bad = (what: string) => new ApiError('invalid_attribute', `metadata_url: the identity provider's metadata ${what}.`, { source: { pointer: '/metadata_url' } });
+  const bad = (what: string) =>
+    new ApiError('invalid_attribute', `metadata_url: the identity provider's metadata ${what}.`, { source: { pointer: '/metadata_url' } });
   let doc: XmlDocument;
   try {
     doc = parse(xml);
@@ -116,7 +123,9 @@ export function claimedOrganization(xml: string): string | null {
     try {
       const org = new URL(aud.textContent?.trim() ?? '').searchParams.get('org');
       if (org) return org;
-    } catch { /* not a URL: another SP's audience */ }
+    } catch {
+      /* not a URL: another SP's audience */
+    }
   }
   return null;
 }
@@ -132,7 +141,13 @@ export interface SamlIdentity {
   inResponseTo: string | null;
 }
 
-const EMAIL_ATTRIBUTES = ['email', 'mail', 'emailaddress', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'emailaddress',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+];
 
 /**
  * Verifies a SAML Response for one connection: a signature by the configured certificate over the
@@ -145,8 +160,10 @@ export function verifyResponse(xml: string, expect: { issuer: string; certificat
   const response = doc.documentElement;
   if (response.namespaceURI !== NS.protocol || response.localName !== 'Response') throw ssoRefused('The SAML message is not a Response.', 'invalid_saml');
   const status = first(response, NS.protocol, 'StatusCode')?.getAttribute('Value');
-  if (status !== 'urn:oasis:names:tc:SAML:2.0:status:Success') throw ssoRefused(`The identity provider did not sign the user in (status ${status ?? 'missing'}).`, 'saml_status');
-  if (first(response, NS.assertion, 'EncryptedAssertion')) throw ssoRefused('Encrypted assertions are not supported; turn assertion encryption off at the identity provider.', 'invalid_saml');
+  if (status !== 'urn:oasis:names:tc:SAML:2.0:status:Success')
+    throw ssoRefused(`The identity provider did not sign the user in (status ${status ?? 'missing'}).`, 'saml_status');
+  if (first(response, NS.assertion, 'EncryptedAssertion'))
+    throw ssoRefused('Encrypted assertions are not supported; turn assertion encryption off at the identity provider.', 'invalid_saml');
 
   // The assertion as the signature covers it.
   const signatures = children(doc, NS.dsig, 'Signature');
@@ -161,7 +178,7 @@ export function verifyResponse(xml: string, expect: { issuer: string; certificat
     } catch {
       ok = false;
     }
-    if (!ok) throw ssoRefused('The SAML response\'s signature does not verify against the identity provider\'s certificate.', 'bad_signature');
+    if (!ok) throw ssoRefused("The SAML response's signature does not verify against the identity provider's certificate.", 'bad_signature');
     for (const signed of sig.getSignedReferences()) {
       const el = parse(signed).documentElement;
       if (el.namespaceURI === NS.assertion && el.localName === 'Assertion') assertion = el;
@@ -186,18 +203,22 @@ export function verifyResponse(xml: string, expect: { issuer: string; certificat
   };
   const notBefore = time(conditions, 'NotBefore');
   const notOnOrAfter = time(conditions, 'NotOnOrAfter');
-  if (notBefore !== null && (Number.isNaN(notBefore) || now + SKEW_MS < notBefore)) throw ssoRefused('The SAML assertion is not valid yet (NotBefore).', 'expired');
-  if (notOnOrAfter === null || Number.isNaN(notOnOrAfter) || now - SKEW_MS >= notOnOrAfter) throw ssoRefused('The SAML assertion has expired (NotOnOrAfter).', 'expired');
+  if (notBefore !== null && (Number.isNaN(notBefore) || now + SKEW_MS < notBefore))
+    throw ssoRefused('The SAML assertion is not valid yet (NotBefore).', 'expired');
+  if (notOnOrAfter === null || Number.isNaN(notOnOrAfter) || now - SKEW_MS >= notOnOrAfter)
+    throw ssoRefused('The SAML assertion has expired (NotOnOrAfter).', 'expired');
   const audiences = conditions ? children(conditions, NS.assertion, 'Audience').map((a) => a.textContent?.trim()) : [];
   if (!audiences.includes(expect.entityId)) throw ssoRefused('The SAML assertion was issued for another service provider (Audience).', 'wrong_audience');
 
   const subject = directChild(assertion, NS.assertion, 'Subject');
-  const bearer = subject && children(subject, NS.assertion, 'SubjectConfirmation').find((s) => s.getAttribute('Method') === 'urn:oasis:names:tc:SAML:2.0:cm:bearer');
+  const bearer =
+    subject && children(subject, NS.assertion, 'SubjectConfirmation').find((s) => s.getAttribute('Method') === 'urn:oasis:names:tc:SAML:2.0:cm:bearer');
   const data = bearer && directChild(bearer, NS.assertion, 'SubjectConfirmationData');
   if (!data) throw ssoRefused('The SAML assertion has no bearer subject confirmation.', 'invalid_saml');
   if (data.getAttribute('Recipient') !== expect.acsUrl) throw ssoRefused('The SAML assertion was issued for another address (Recipient).', 'wrong_recipient');
   const confirmUntil = time(data, 'NotOnOrAfter');
-  if (confirmUntil === null || Number.isNaN(confirmUntil) || now - SKEW_MS >= confirmUntil) throw ssoRefused('The SAML assertion has expired (SubjectConfirmationData NotOnOrAfter).', 'expired');
+  if (confirmUntil === null || Number.isNaN(confirmUntil) || now - SKEW_MS >= confirmUntil)
+    throw ssoRefused('The SAML assertion has expired (SubjectConfirmationData NotOnOrAfter).', 'expired');
 
   const assertionId = assertion.getAttribute('ID');
   if (!assertionId) throw ssoRefused('The SAML assertion has no ID.', 'invalid_saml');
@@ -208,7 +229,7 @@ export function verifyResponse(xml: string, expect: { issuer: string; certificat
     if (value) attrs.set((a.getAttribute('Name') ?? '').toLowerCase(), value);
   }
   const email = EMAIL_ATTRIBUTES.map((n) => attrs.get(n)).find(Boolean) ?? (nameId?.includes('@') ? nameId : undefined);
-  if (!email) throw ssoRefused('The SAML assertion does not say the user\'s e-mail address (NameID or an email attribute).', 'no_email');
+  if (!email) throw ssoRefused("The SAML assertion does not say the user's e-mail address (NameID or an email attribute).", 'no_email');
   return {
     email,
     firstname: attrs.get('firstname') ?? attrs.get('givenname') ?? attrs.get('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname'),

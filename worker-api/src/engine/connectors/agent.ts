@@ -5,7 +5,14 @@ import { MAX_BACKLOG, ResultWriter, type ResultSummary, type RowSink } from '../
 import type { EncodedColumn, Kind } from '../types.ts';
 import {
   DEFAULT_TIMEOUT_MS,
-  type CancelHandle, type ConnectionTestResult, type Connector, type Query, type RunOptions, type SchemaData, type SchemaOptions, type SchemaTable,
+  type CancelHandle,
+  type ConnectionTestResult,
+  type Connector,
+  type Query,
+  type RunOptions,
+  type SchemaData,
+  type SchemaOptions,
+  type SchemaTable,
 } from './connector.ts';
 import { ConnectorError, cancelled, timedOut } from './errors.ts';
 import { mysqlColumn, mysqlTypeNameToDataType } from './mysql-types.ts';
@@ -76,7 +83,12 @@ export class AgentConnector implements Connector {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { agent, hub } = await this.pick();
     const started = await hub.start({
-      ds: this.ds, text: query.text, values: query.values, timeoutMs, timeZone: opts.timeZone ?? 'UTC', label: this.label(agent),
+      ds: this.ds,
+      text: query.text,
+      values: query.values,
+      timeoutMs,
+      timeZone: opts.timeZone ?? 'UTC',
+      label: this.label(agent),
     });
     if (!started.ok) throw new ConnectorError(started.kind, started.message);
     const id = started.id;

@@ -2,9 +2,7 @@ import { AwsClient } from 'aws4fetch';
 import type { DataType } from '@cairn/core';
 import type { ResultSummary, RowSink } from '../result.ts';
 import { Kind, type EncodedColumn } from '../types.ts';
-import type {
-  CancelHandle, ConnectionSettings, ConnectionTestResult, Connector, Query, RunOptions, SchemaData, SchemaOptions,
-} from './connector.ts';
+import type { CancelHandle, ConnectionSettings, ConnectionTestResult, Connector, Query, RunOptions, SchemaData, SchemaOptions } from './connector.ts';
 import { ConnectorError, cancelled } from './errors.ts';
 import { connectionTestFailure, unreachable, type Fetcher } from './http-common.ts';
 import { jsonOf, pollDelay, refuseBoundValues, runStatement, sleep, type StatementContext } from './statement-run.ts';
@@ -26,9 +24,15 @@ function athenaColumn(name: string, type: string): EncodedColumn {
 
 /** A Glue/Hive column type (`array<string>`, `struct<a:int>`, `decimal(10,2)`) in Trino's words → data type. */
 function athenaTypeToDataType(type: string): DataType {
-  const trino = type.toLowerCase()
-    .replace(/\bstring\b/g, 'varchar').replace(/\bint\b/g, 'integer').replace(/\bfloat\b/g, 'real')
-    .replace(/\bbinary\b/g, 'varbinary').replace(/\bstruct\b/g, 'row').replace(/</g, '(').replace(/>/g, ')');
+  const trino = type
+    .toLowerCase()
+    .replace(/\bstring\b/g, 'varchar')
+    .replace(/\bint\b/g, 'integer')
+    .replace(/\bfloat\b/g, 'real')
+    .replace(/\bbinary\b/g, 'varbinary')
+    .replace(/\bstruct\b/g, 'row')
+    .replace(/</g, '(')
+    .replace(/>/g, ')');
   return trinoTypeToDataType(trino);
 }
 
@@ -72,7 +76,8 @@ export class AthenaConnector implements Connector {
   /** One call of the API (X-Amz-Target AmazonAthena.<action>), signed. */
   private async call(action: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<any> {
     const signed = await this.aws.sign(`https://${this.label}/`, {
-      method: 'POST', body: JSON.stringify(body),
+      method: 'POST',
+      body: JSON.stringify(body),
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AmazonAthena.${action}` },
     });
     let res: Response;
@@ -86,19 +91,29 @@ export class AthenaConnector implements Connector {
     const type = String(json?.__type ?? '').replace(/^.*#/, '');
     const message = json?.Message ?? json?.message ?? text.slice(0, 300);
     if (res.status === 403 || SETUP_ERRORS.test(type)) {
-      throw new ConnectorError('connection_error', `Could not connect to ${this.label}: AWS refused the request (${type || `HTTP ${res.status}`}: ${message}).`, { code: type });
+      throw new ConnectorError(
+        'connection_error',
+        `Could not connect to ${this.label}: AWS refused the request (${type || `HTTP ${res.status}`}: ${message}).`,
+        { code: type },
+      );
     }
     if (res.status === 400 && type === 'InvalidRequestException') {
       throw new ConnectorError('query_error', message, { code: json?.AthenaErrorCode ?? type });
     }
-    throw new ConnectorError('connection_error', `Could not connect to ${this.label}: HTTP ${res.status}${message ? ` (${type ? `${type}: ` : ''}${message})` : ''}.`, { code: type });
+    throw new ConnectorError(
+      'connection_error',
+      `Could not connect to ${this.label}: HTTP ${res.status}${message ? ` (${type ? `${type}: ` : ''}${message})` : ''}.`,
+      { code: type },
+    );
   }
 
   private execute = async (sql: string, ctx: StatementContext): Promise<void> => {
     await this.preflight?.();
     const c = this.s.cloud ?? {};
     const start: Record<string, unknown> = {
-      QueryString: sql, ClientRequestToken: crypto.randomUUID(), WorkGroup: c.athenaWorkgroup ?? 'primary',
+      QueryString: sql,
+      ClientRequestToken: crypto.randomUUID(),
+      WorkGroup: c.athenaWorkgroup ?? 'primary',
       ResultConfiguration: { OutputLocation: c.athenaOutputLocation },
       QueryExecutionContext: { Catalog: CATALOG, ...(this.s.database ? { Database: this.s.database } : {}) },
     };

@@ -2,14 +2,10 @@ import { SignJWT, importPKCS8 } from 'jose';
 import type { DataType } from '@cairn/core';
 import type { ResultSummary, RowSink } from '../result.ts';
 import { Kind, type EncodedColumn } from '../types.ts';
-import type {
-  CancelHandle, ConnectionSettings, ConnectionTestResult, Connector, Query, RunOptions, SchemaData, SchemaOptions,
-} from './connector.ts';
+import type { CancelHandle, ConnectionSettings, ConnectionTestResult, Connector, Query, RunOptions, SchemaData, SchemaOptions } from './connector.ts';
 import { ConnectorError, cancelled } from './errors.ts';
 import { connectionTestFailure, unreachable, type Fetcher } from './http-common.ts';
-import {
-  base64Bytes, jsonOf, pollDelay, refuseBoundValues, runStatement, schemaFromRows, sleep, smallRows, type StatementContext,
-} from './statement-run.ts';
+import { base64Bytes, jsonOf, pollDelay, refuseBoundValues, runStatement, schemaFromRows, sleep, smallRows, type StatementContext } from './statement-run.ts';
 
 const API = 'https://bigquery.googleapis.com/bigquery/v2';
 const SCOPE = 'https://www.googleapis.com/auth/bigquery';
@@ -18,8 +14,18 @@ const PAGE_ROWS = 10_000;
 /** How long one jobs.query / getQueryResults call waits for the job before answering jobComplete false. */
 const WAIT_MS = 10_000;
 
-interface Field { name: string; type: string; mode?: string; fields?: Field[] }
-interface ServiceKey { project_id: string; client_email: string; private_key: string; token_uri?: string }
+interface Field {
+  name: string;
+  type: string;
+  mode?: string;
+  fields?: Field[];
+}
+interface ServiceKey {
+  project_id: string;
+  client_email: string;
+  private_key: string;
+  token_uri?: string;
+}
 
 function classify(f: Field): [DataType, Kind] {
   const t = f.type.toUpperCase();
@@ -28,18 +34,38 @@ function classify(f: Field): [DataType, Kind] {
     return [`Array<${inner.startsWith('Array') || inner === 'Record' ? 'Other' : inner}>` as DataType, Kind.Json];
   }
   switch (t) {
-    case 'INTEGER': case 'INT64': return ['BigInt', Kind.BigInt];
-    case 'FLOAT': case 'FLOAT64': return ['Float', Kind.Float];
-    case 'NUMERIC': case 'BIGNUMERIC': case 'DECIMAL': case 'BIGDECIMAL': return ['Float', Kind.Decimal];
-    case 'BOOLEAN': case 'BOOL': return ['Boolean', Kind.Bool];
-    case 'STRING': return ['String', Kind.Text];
-    case 'BYTES': return ['Binary', Kind.Binary];
-    case 'DATE': return ['Date', Kind.Date];
-    case 'DATETIME': case 'TIMESTAMP': return ['DateTime', Kind.DateTime];
-    case 'TIME': return ['Time', Kind.Time];
-    case 'JSON': return ['JSON', Kind.Json];
-    case 'RECORD': case 'STRUCT': return ['Record', Kind.Json];
-    default: return ['Other', Kind.Other];
+    case 'INTEGER':
+    case 'INT64':
+      return ['BigInt', Kind.BigInt];
+    case 'FLOAT':
+    case 'FLOAT64':
+      return ['Float', Kind.Float];
+    case 'NUMERIC':
+    case 'BIGNUMERIC':
+    case 'DECIMAL':
+    case 'BIGDECIMAL':
+      return ['Float', Kind.Decimal];
+    case 'BOOLEAN':
+    case 'BOOL':
+      return ['Boolean', Kind.Bool];
+    case 'STRING':
+      return ['String', Kind.Text];
+    case 'BYTES':
+      return ['Binary', Kind.Binary];
+    case 'DATE':
+      return ['Date', Kind.Date];
+    case 'DATETIME':
+    case 'TIMESTAMP':
+      return ['DateTime', Kind.DateTime];
+    case 'TIME':
+      return ['Time', Kind.Time];
+    case 'JSON':
+      return ['JSON', Kind.Json];
+    case 'RECORD':
+    case 'STRUCT':
+      return ['Record', Kind.Json];
+    default:
+      return ['Other', Kind.Other];
   }
 }
 
@@ -67,11 +93,19 @@ function cellValue(v: unknown, f: Field): unknown {
   }
   const s = String(v);
   switch (t) {
-    case 'BOOLEAN': case 'BOOL': return s === 'true';
-    case 'FLOAT': case 'FLOAT64': return Number(s);
-    case 'INTEGER': case 'INT64': return Number.isSafeInteger(Number(s)) ? Number(s) : s;
-    case 'JSON': return s;
-    case 'BYTES': return base64Bytes(s);
+    case 'BOOLEAN':
+    case 'BOOL':
+      return s === 'true';
+    case 'FLOAT':
+    case 'FLOAT64':
+      return Number(s);
+    case 'INTEGER':
+    case 'INT64':
+      return Number.isSafeInteger(Number(s)) ? Number(s) : s;
+    case 'JSON':
+      return s;
+    case 'BYTES':
+      return base64Bytes(s);
     case 'TIMESTAMP': {
       // useInt64Timestamp: microseconds since the epoch.
       const us = BigInt(s);
@@ -80,7 +114,8 @@ function cellValue(v: unknown, f: Field): unknown {
       const iso = new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
       return rest ? `${iso}${String(rest).padStart(3, '0')}` : iso;
     }
-    default: return s;
+    default:
+      return s;
   }
 }
 
@@ -141,7 +176,10 @@ export class BigqueryConnector implements Connector {
       const pk = await importPKCS8(key.private_key, 'RS256');
       assertion = await new SignJWT({ scope: SCOPE })
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-        .setIssuer(key.client_email).setAudience(tokenUri).setIssuedAt().setExpirationTime('1h')
+        .setIssuer(key.client_email)
+        .setAudience(tokenUri)
+        .setIssuedAt()
+        .setExpirationTime('1h')
         .sign(pk);
     } catch (err) {
       throw new ConnectorError('connection_error', `Could not connect to BigQuery: the service key's private_key cannot sign (${(err as Error).message}).`);
@@ -149,7 +187,9 @@ export class BigqueryConnector implements Connector {
     let res: Response;
     try {
       res = await this.fetcher(tokenUri, {
-        method: 'POST', signal, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        signal,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
       });
     } catch (err) {
@@ -158,7 +198,10 @@ export class BigqueryConnector implements Connector {
     const { json, text } = await jsonOf(res);
     if (res.status !== 200 || !json?.access_token) {
       const why = json?.error_description ?? json?.error ?? text.slice(0, 300);
-      throw new ConnectorError('connection_error', `Could not connect to BigQuery: Google refused the service account ${key.client_email} (HTTP ${res.status}: ${why}).`);
+      throw new ConnectorError(
+        'connection_error',
+        `Could not connect to BigQuery: Google refused the service account ${key.client_email} (HTTP ${res.status}: ${why}).`,
+      );
     }
     this.token = { value: json.access_token, until: Date.now() + Math.max(60, Number(json.expires_in ?? 3600) - 300) * 1000 };
     return this.token.value;
@@ -169,7 +212,9 @@ export class BigqueryConnector implements Connector {
     let res: Response;
     try {
       res = await this.fetcher(url, {
-        method, signal, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        signal,
+        body: body === undefined ? undefined : JSON.stringify(body),
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
       });
     } catch (err) {
@@ -187,13 +232,14 @@ export class BigqueryConnector implements Connector {
     const message = e?.message ?? (text.slice(0, 300) || `HTTP ${status}`);
     const reason = e?.errors?.[0]?.reason;
     if (reason === 'stopped' || /cancel/i.test(reason ?? '')) return cancelled();
-    if (reason === 'timeout' || /exceeded the maximum execution time|Job execution timed out|timed out/i.test(message) && reason !== 'invalidQuery') {
+    if (reason === 'timeout' || (/exceeded the maximum execution time|Job execution timed out|timed out/i.test(message) && reason !== 'invalidQuery')) {
       return new ConnectorError('timed_out', message, { reason });
     }
-    if (status === 401 || status === 403 && reason !== 'accessDenied' || reason === 'billingNotEnabled' || reason === 'projectNotFound') {
+    if (status === 401 || (status === 403 && reason !== 'accessDenied') || reason === 'billingNotEnabled' || reason === 'projectNotFound') {
       return new ConnectorError('connection_error', `Could not connect to BigQuery (project ${this.project}): ${message}`, { reason });
     }
-    if (status >= 500 || status === 429) return new ConnectorError('connection_error', `Could not connect to ${this.label}: HTTP ${status} (${message}).`, { reason });
+    if (status >= 500 || status === 429)
+      return new ConnectorError('connection_error', `Could not connect to ${this.label}: HTTP ${status} (${message}).`, { reason });
     return new ConnectorError('query_error', message, { reason });
   }
 
@@ -201,9 +247,15 @@ export class BigqueryConnector implements Connector {
     await this.preflight?.();
     const project = this.project;
     const body: Record<string, unknown> = {
-      query: sql, useLegacySql: false, timeoutMs: WAIT_MS, maxResults: PAGE_ROWS, jobTimeoutMs: String(ctx.timeoutMs),
-      requestId: crypto.randomUUID(), formatOptions: { useInt64Timestamp: true },
-      connectionProperties: [{ key: 'time_zone', value: ctx.timeZone }], labels: { source: 'cairn' },
+      query: sql,
+      useLegacySql: false,
+      timeoutMs: WAIT_MS,
+      maxResults: PAGE_ROWS,
+      jobTimeoutMs: String(ctx.timeoutMs),
+      requestId: crypto.randomUUID(),
+      formatOptions: { useInt64Timestamp: true },
+      connectionProperties: [{ key: 'time_zone', value: ctx.timeZone }],
+      labels: { source: 'cairn' },
     };
     if (this.s.defaultSchema) body.defaultDataset = { projectId: project, datasetId: this.s.defaultSchema };
     let page = await this.request('POST', `${API}/projects/${encodeURIComponent(project)}/queries`, body, ctx.signal);
@@ -274,15 +326,18 @@ export class BigqueryConnector implements Connector {
     let total = 0;
     for (const dataset of await this.datasets(opts)) {
       const path = `\`${this.project}.${dataset.replace(/`/g, '')}\``;
-      const rows = await smallRows(this.label, this.execute,
-        `SELECT table_schema, table_name, column_name, data_type FROM ${path}.INFORMATION_SCHEMA.COLUMNS ORDER BY table_name, ordinal_position`);
+      const rows = await smallRows(
+        this.label,
+        this.execute,
+        `SELECT table_schema, table_name, column_name, data_type FROM ${path}.INFORMATION_SCHEMA.COLUMNS ORDER BY table_name, ordinal_position`,
+      );
       const [found] = schemaFromRows(rows, bigqueryTypeToDataType);
       const entry = found ?? { name: dataset, tables: [] };
       if (opts.rowCounts) {
         // __TABLES__ holds each table's stored row count (exact for native tables).
-        for (const [table, count] of await smallRows(this.label, this.execute, `SELECT table_id, row_count FROM ${path}.__TABLES__`) as string[][]) {
+        for (const [table, count] of (await smallRows(this.label, this.execute, `SELECT table_id, row_count FROM ${path}.__TABLES__`)) as string[][]) {
           const t = entry.tables.find((x) => x.name === table);
-          if (t) total += (t.row_count = Number(count));
+          if (t) total += t.row_count = Number(count);
         }
       }
       schemas.push(entry);

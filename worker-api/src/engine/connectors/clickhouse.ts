@@ -1,8 +1,15 @@
 import { MAX_BACKLOG, ResultWriter, type ResultSummary, type RowSink } from '../result.ts';
 import {
   DEFAULT_TIMEOUT_MS,
-  type CancelHandle, type ConnectionSettings, type ConnectionTestResult, type Connector, type Query, type RunOptions,
-  type SchemaData, type SchemaOptions, type SchemaTable,
+  type CancelHandle,
+  type ConnectionSettings,
+  type ConnectionTestResult,
+  type Connector,
+  type Query,
+  type RunOptions,
+  type SchemaData,
+  type SchemaOptions,
+  type SchemaTable,
 } from './connector.ts';
 import { ConnectorError, FIRST_ANSWER_MS, answerWithin, cancelled } from './errors.ts';
 import { clickhouseColumn, clickhouseTypeToDataType } from './clickhouse-types.ts';
@@ -14,8 +21,10 @@ import { RunGuard, callSink } from './run-guard.ts';
 const TIMEOUT_EXCEEDED = 159;
 const QUERY_WAS_CANCELLED = 394;
 /** Login and database errors: the connection's settings, not the query. */
-const CONNECT_CODES = new Set([81 /* UNKNOWN_DATABASE */, 192 /* UNKNOWN_USER */, 193 /* WRONG_PASSWORD */, 194 /* REQUIRED_PASSWORD */,
-  195 /* IP_ADDRESS_NOT_ALLOWED */, 516 /* AUTHENTICATION_FAILED */]);
+const CONNECT_CODES = new Set([
+  81 /* UNKNOWN_DATABASE */, 192 /* UNKNOWN_USER */, 193 /* WRONG_PASSWORD */, 194 /* REQUIRED_PASSWORD */, 195 /* IP_ADDRESS_NOT_ALLOWED */,
+  516 /* AUTHENTICATION_FAILED */,
+]);
 const SYSTEM_DATABASES = ['system', 'INFORMATION_SCHEMA', 'information_schema'];
 const QUERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -90,7 +99,10 @@ export class ClickhouseConnector implements Connector {
   }
 
   private notClickhouse(what: string): ConnectorError {
-    return new ConnectorError('connection_error', `Could not connect to ${this.label}: ${what}, not as ClickHouse's HTTP interface does. Is this the HTTP port (8123, or 8443 with SSL)?`);
+    return new ConnectorError(
+      'connection_error',
+      `Could not connect to ${this.label}: ${what}, not as ClickHouse's HTTP interface does. Is this the HTTP port (8123, or 8443 with SSL)?`,
+    );
   }
 
   /** An error answer: the server's own message, as a query or a connection error. */
@@ -147,12 +159,16 @@ export class ClickhouseConnector implements Connector {
       guard.handle = handle;
       await opts.onCancelHandle?.(handle);
       guard.throwIfStopped();
-      const res = await this.post(query.text, {
-        query_id: handle.query_id,
-        default_format: 'TabSeparatedWithNamesAndTypes',
-        max_execution_time: String(Math.max(1, Math.ceil(timeoutMs / 1000))),
-        readonly: '2',
-      }, controller.signal);
+      const res = await this.post(
+        query.text,
+        {
+          query_id: handle.query_id,
+          default_format: 'TabSeparatedWithNamesAndTypes',
+          max_execution_time: String(Math.max(1, Math.ceil(timeoutMs / 1000))),
+          readonly: '2',
+        },
+        controller.signal,
+      );
       if (!res.body) throw new ConnectorError('connection_error', `ClickHouse at ${this.label} answered without a body.`);
       reader = new LineReader(res.body.getReader());
       const summary = await stream(reader, sink, guard, (parsed) => this.errorOf(parsed));
@@ -183,9 +199,7 @@ export class ClickhouseConnector implements Connector {
 
   async schema(opts: SchemaOptions = {}): Promise<SchemaData> {
     const wanted = opts.name ? [opts.name] : opts.included_databases?.length ? opts.included_databases : null;
-    const where = wanted
-      ? `database IN (${wanted.map(literal).join(', ')})`
-      : `database NOT IN (${SYSTEM_DATABASES.map(literal).join(', ')})`;
+    const where = wanted ? `database IN (${wanted.map(literal).join(', ')})` : `database NOT IN (${SYSTEM_DATABASES.map(literal).join(', ')})`;
     let columns: string[][];
     let counts: string[][] = [];
     try {
@@ -214,10 +228,12 @@ export class ClickhouseConnector implements Connector {
       t.columns.push({ name: name!, db_type: type!, data_type: clickhouseTypeToDataType(type!) });
     }
     const data: SchemaData = {
-      schemas: [...schemas.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, tables]) => ({
-        name,
-        tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
-      })),
+      schemas: [...schemas.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, tables]) => ({
+          name,
+          tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+        })),
     };
     if (opts.rowCounts) {
       const all = data.schemas.flatMap((s) => s.tables);
@@ -236,7 +252,18 @@ function hasClickhouseHeader(res: Response): boolean {
 }
 
 const BACKSLASH = 0x5c;
-const ESCAPES: Record<number, number> = { 0x62: 0x08, 0x66: 0x0c, 0x72: 0x0d, 0x6e: 0x0a, 0x74: 0x09, 0x30: 0x00, 0x27: 0x27, 0x5c: 0x5c, 0x61: 0x07, 0x76: 0x0b };
+const ESCAPES: Record<number, number> = {
+  0x62: 0x08,
+  0x66: 0x0c,
+  0x72: 0x0d,
+  0x6e: 0x0a,
+  0x74: 0x09,
+  0x30: 0x00,
+  0x27: 0x27,
+  0x5c: 0x5c,
+  0x61: 0x07,
+  0x76: 0x0b,
+};
 
 /** A TabSeparated cell's bytes with its escapes undone; null for `\N` (NULL). */
 export function unescapeCell(cell: Uint8Array): Uint8Array | null {
@@ -259,7 +286,10 @@ const decoder = new TextDecoder();
 
 /** Reads TabSeparatedWithNamesAndTypes from `reader` into the sink. */
 async function stream(
-  reader: LineReader, sink: RowSink, guard: RunGuard, errorOf: (e: { code: number; message: string }) => ConnectorError,
+  reader: LineReader,
+  sink: RowSink,
+  guard: RunGuard,
+  errorOf: (e: { code: number; message: string }) => ConnectorError,
 ): Promise<ResultSummary> {
   // A line is a view of the reader's buffer, valid until the next read: decode each before reading on.
   const cellsOf = (line: Uint8Array) => split(line).map((c) => decoder.decode(unescapeCell(c) ?? new Uint8Array()));
@@ -295,7 +325,7 @@ async function stream(
     }
     for (let i = 0; i < parts.length; i++) {
       let cell = unescapeCell(parts[i]!);
-      if (cell && (kinds[i] === Kind.Float) && cell.length <= 4 && NON_FINITE.test(decoder.decode(cell))) cell = null;
+      if (cell && kinds[i] === Kind.Float && cell.length <= 4 && NON_FINITE.test(decoder.decode(cell))) cell = null;
       if (cell && fixed[i]) {
         let end = cell.length;
         while (end > 0 && cell[end - 1] === 0) end--;

@@ -333,7 +333,14 @@ function writePgArray(src: Uint8Array, w: JsonWriter, elementKind: Kind): void {
       } else {
         const startEl = i;
         while (i < end && src[i] !== 0x2c && src[i] !== 0x7d) element[n++] = src[i++]!;
-        if (n === 4 && i - startEl === 4 && (element[0]! | 0x20) === 0x6e && (element[1]! | 0x20) === 0x75 && (element[2]! | 0x20) === 0x6c && (element[3]! | 0x20) === 0x6c) {
+        if (
+          n === 4 &&
+          i - startEl === 4 &&
+          (element[0]! | 0x20) === 0x6e &&
+          (element[1]! | 0x20) === 0x75 &&
+          (element[2]! | 0x20) === 0x6c &&
+          (element[3]! | 0x20) === 0x6c
+        ) {
           w.nul();
           continue;
         }

@@ -13,7 +13,11 @@ import type { ExecutionStatus } from '@cairn/db';
 export type FailureKind = 'query_error' | 'timed_out' | 'cancelled' | 'connection_error' | 'refused';
 
 export class ConnectorError extends ApiError {
-  constructor(readonly kind: FailureKind, detail: string, meta?: Record<string, unknown>) {
+  constructor(
+    readonly kind: FailureKind,
+    detail: string,
+    meta?: Record<string, unknown>,
+  ) {
     super(kind === 'connection_error' || kind === 'refused' ? 'invalid_state' : 'query_error', detail, {
       ...(kind === 'query_error' ? { source: { pointer: '/data/attributes/sql_query' } } : {}),
       meta: { failure: kind, ...meta },
@@ -55,7 +59,13 @@ export async function answerWithin<T>(work: Promise<T>, ms: number, label: strin
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       giveUp();
-      reject(new ConnectorError('connection_error', `Could not connect to ${label}: no answer within ${formatSeconds(ms)}. Is this the database's port, and does it speak the database's protocol?`, { code: 'NO_ANSWER' }));
+      reject(
+        new ConnectorError(
+          'connection_error',
+          `Could not connect to ${label}: no answer within ${formatSeconds(ms)}. Is this the database's port, and does it speak the database's protocol?`,
+          { code: 'NO_ANSWER' },
+        ),
+      );
     }, ms);
   });
   work.catch(() => {});
@@ -77,7 +87,8 @@ function formatSeconds(ms: number): string {
  * that the analyst never configured.
  */
 const RUNTIME_CONNECT_FAILURE = /proxy request failed[^.]*|cannot connect to the specified address/i;
-export const NOTHING_ANSWERS = 'nothing accepts connections at this address and port (check the host, the port and that the database server is running and reachable from Cairn)';
+export const NOTHING_ANSWERS =
+  'nothing accepts connections at this address and port (check the host, the port and that the database server is running and reachable from Cairn)';
 
 /** The message of anything thrown, without a trailing period doubling up. */
 export function messageOf(err: unknown): string {

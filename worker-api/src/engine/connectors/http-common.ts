@@ -25,9 +25,7 @@ export function baseUrl(host: string, port: number, ssl: boolean): string {
 /** A fetch that failed before any answer: the network's words, named after the server. */
 export function unreachable(label: string, err: unknown): ConnectorError {
   const message = messageOf(err);
-  const plain = /network connection lost|fetch failed|ECONNREFUSED|connect/i.test(message) && !/TLS|SSL|certificate/i.test(message)
-    ? NOTHING_ANSWERS
-    : message;
+  const plain = /network connection lost|fetch failed|ECONNREFUSED|connect/i.test(message) && !/TLS|SSL|certificate/i.test(message) ? NOTHING_ANSWERS : message;
   return new ConnectorError('connection_error', `Could not connect to ${label}: ${plain}`);
 }
 
@@ -47,9 +45,8 @@ export function runFailure(err: unknown, guard: RunGuard, timeoutMs: number, lab
 /** test_connection's answer for a failed probe: a refusal is thrown on, anything else is the server's own words. */
 export function connectionTestFailure(err: unknown, label: string): { status: 'error'; error_message: string; server_version: null } {
   if (err instanceof ConnectorError && err.kind === 'refused') throw err;
-  const message = err instanceof ConnectorError && err.kind === 'connection_error'
-    ? err.message
-    : `Could not connect to ${label}: ${(err as Error)?.message ?? String(err)}`;
+  const message =
+    err instanceof ConnectorError && err.kind === 'connection_error' ? err.message : `Could not connect to ${label}: ${(err as Error)?.message ?? String(err)}`;
   return { status: 'error', error_message: message, server_version: null };
 }
 

@@ -1,7 +1,7 @@
 import { ApiError, RUNNABLE_DATABASE_TYPES, TUNNEL_DATABASE_TYPES, connectionModeRuns, decryptSecret } from '@cairn/core';
 import { AGENT_DATABASE_TYPES } from '@cairn/core/agent-protocol';
 import type { datasources } from '@cairn/db';
-import type { ConnectionSettings, Connector, } from './connector.ts';
+import type { ConnectionSettings, Connector } from './connector.ts';
 import { ClickhouseConnector } from './clickhouse.ts';
 import { MysqlConnector } from './mysql.ts';
 import { PostgresConnector } from './postgres.ts';
@@ -17,32 +17,56 @@ import { ConnectorError } from './errors.ts';
 import { remoteSource, sampleSource, type Closer, type PgFamily, type SampleDatabase } from './postgres-source.ts';
 
 export * from './connector.ts';
-export { ConnectorError, executionStatusOf,  } from './errors.ts';
+export { ConnectorError, executionStatusOf } from './errors.ts';
 export { PostgresConnector } from './postgres.ts';
 export { MysqlConnector } from './mysql.ts';
 export { ClickhouseConnector } from './clickhouse.ts';
 export { TrinoConnector } from './trino.ts';
-export type {   AgentRef } from './agent.ts';
+export type { AgentRef } from './agent.ts';
 export { SnowflakeConnector } from './snowflake.ts';
 export { BigqueryConnector } from './bigquery.ts';
 export { DatabricksConnector } from './databricks.ts';
 export { AthenaConnector } from './athena.ts';
-export { closeInBackground, remoteSource,     } from './postgres-source.ts';
+export { closeInBackground, remoteSource } from './postgres-source.ts';
 
 export type DatasourceRow = typeof datasources.$inferSelect;
 
 /** The datasource fields a connector is built from. */
 export type DatasourceConfig = Pick<
   DatasourceRow,
-  | 'name' | 'database_type' | 'connection_mode' | 'is_sample' | 'enabled' | 'host' | 'port' | 'username'
-  | 'password_encrypted' | 'database' | 'require_ssl' | 'verify_ssl' | 'default_schema_name'
-> & Partial<Pick<
-  DatasourceRow,
-  | 'organization_id' | 'ssh_tunnel_host' | 'ssh_tunnel_port' | 'ssh_tunnel_user'
-  | 'snowflake_identifier' | 'snowflake_region' | 'snowflake_warehouse' | 'bigquery_service_key_encrypted'
-  | 'databricks_http_path' | 'databricks_auth_mode' | 'databricks_auth_expires_at'
-  | 'athena_region' | 'athena_workgroup' | 'athena_s3_output_location'
->>;
+  | 'name'
+  | 'database_type'
+  | 'connection_mode'
+  | 'is_sample'
+  | 'enabled'
+  | 'host'
+  | 'port'
+  | 'username'
+  | 'password_encrypted'
+  | 'database'
+  | 'require_ssl'
+  | 'verify_ssl'
+  | 'default_schema_name'
+> &
+  Partial<
+    Pick<
+      DatasourceRow,
+      | 'organization_id'
+      | 'ssh_tunnel_host'
+      | 'ssh_tunnel_port'
+      | 'ssh_tunnel_user'
+      | 'snowflake_identifier'
+      | 'snowflake_region'
+      | 'snowflake_warehouse'
+      | 'bigquery_service_key_encrypted'
+      | 'databricks_http_path'
+      | 'databricks_auth_mode'
+      | 'databricks_auth_expires_at'
+      | 'athena_region'
+      | 'athena_workgroup'
+      | 'athena_s3_output_location'
+    >
+  >;
 
 export interface ConnectorEnv {
   /** Unseals datasource passwords (env.SECRET_KEY). */
@@ -71,7 +95,16 @@ const MONGODB_WAY_ROUND =
   'put an SQL layer in front of it and add that as the datasource instead — the MongoDB BI Connector (BI Connector for Atlas, or mongosqld ' +
   'for a self-managed server) speaks the MySQL protocol: add a "mysql" datasource with its host and port; or query it through Trino\'s ' +
   'MongoDB connector as a "trino" datasource.';
-const DEFAULT_PORTS: Record<string, number> = { postgres: 5432, redshift: 5439, cratedb: 5432, mysql: 3306, mariadb: 3306, trino: 8080, presto: 8080, databricks: 443 };
+const DEFAULT_PORTS: Record<string, number> = {
+  postgres: 5432,
+  redshift: 5439,
+  cratedb: 5432,
+  mysql: 3306,
+  mariadb: 3306,
+  trino: 8080,
+  presto: 8080,
+  databricks: 443,
+};
 
 /** The port when the datasource names none (ClickHouse: 8443 over HTTPS, else 8123). */
 function defaultPort(ds: DatasourceConfig): number {
@@ -102,14 +135,14 @@ export async function connectorFor(ds: DatasourceConfig & { agents?: AgentRef[] 
   const isCloud = CLOUD_TYPES.has(ds.database_type);
   if (ds.database_type === 'mongodb' || ds.database_type === 'mongodbatlas') {
     throw new ApiError('invalid_state', `Datasources of type "${ds.database_type}" cannot run queries: ${MONGODB_WAY_ROUND}`, {
-      source: { pointer: '/data/attributes/database_type' }, meta: { way_round: 'mongodb_bi_connector' },
+      source: { pointer: '/data/attributes/database_type' },
+      meta: { way_round: 'mongodb_bi_connector' },
     });
   }
   if (!family && !isMysql && !isHttp && !isCloud) {
     throw new ApiError(
       'invalid_state',
-      `Datasources of type "${ds.database_type}" cannot run queries yet: there is no driver for it. ` +
-        `Types that run directly: ${DIRECT_TYPES.join(', ')}.`,
+      `Datasources of type "${ds.database_type}" cannot run queries yet: there is no driver for it. ` + `Types that run directly: ${DIRECT_TYPES.join(', ')}.`,
       { source: { pointer: '/data/attributes/database_type' } },
     );
   }
@@ -118,24 +151,36 @@ export async function connectorFor(ds: DatasourceConfig & { agents?: AgentRef[] 
       'invalid_state',
       ds.connection_mode === 'ssh_tunnel'
         ? `Datasource "${ds.name}" is a ${ds.database_type} datasource behind an SSH tunnel, which cannot run queries yet: ` +
-          `SSH tunnels run ${TUNNEL_DATABASE_TYPES.join(', ')} datasources only.`
+            `SSH tunnels run ${TUNNEL_DATABASE_TYPES.join(', ')} datasources only.`
         : `Datasource "${ds.name}" has connection mode "${ds.connection_mode}", which cannot run queries.`,
       { source: { pointer: '/data/attributes/connection_mode' } },
     );
   }
   const cloud = {
-    snowflakeIdentifier: ds.snowflake_identifier ?? null, snowflakeRegion: ds.snowflake_region ?? null, snowflakeWarehouse: ds.snowflake_warehouse ?? null,
+    snowflakeIdentifier: ds.snowflake_identifier ?? null,
+    snowflakeRegion: ds.snowflake_region ?? null,
+    snowflakeWarehouse: ds.snowflake_warehouse ?? null,
     bigqueryServiceKey: ds.bigquery_service_key_encrypted ? await decryptSecret(ds.bigquery_service_key_encrypted, env.secretKey) : null,
-    databricksHttpPath: ds.databricks_http_path ?? null, databricksAuthMode: ds.databricks_auth_mode ?? null, databricksAuthExpiresAt: ds.databricks_auth_expires_at ?? null,
-    athenaRegion: ds.athena_region ?? null, athenaWorkgroup: ds.athena_workgroup ?? null, athenaOutputLocation: ds.athena_s3_output_location ?? null,
+    databricksHttpPath: ds.databricks_http_path ?? null,
+    databricksAuthMode: ds.databricks_auth_mode ?? null,
+    databricksAuthExpiresAt: ds.databricks_auth_expires_at ?? null,
+    athenaRegion: ds.athena_region ?? null,
+    athenaWorkgroup: ds.athena_workgroup ?? null,
+    athenaOutputLocation: ds.athena_s3_output_location ?? null,
   };
   if (isCloud) {
     // The address is the vendor's (the account's name under snowflakecomputing.com, Google's and AWS's
     // endpoints): public by construction, so the private-network rule has nothing to check.
     const settings: ConnectionSettings = {
-      host: '', port: 443, user: ds.username ?? '', requireSsl: true, verifySsl: true, database: ds.database ?? undefined,
+      host: '',
+      port: 443,
+      user: ds.username ?? '',
+      requireSsl: true,
+      verifySsl: true,
+      database: ds.database ?? undefined,
       password: ds.password_encrypted ? await decryptSecret(ds.password_encrypted, env.secretKey) : undefined,
-      defaultSchema: ds.default_schema_name, cloud,
+      defaultSchema: ds.default_schema_name,
+      cloud,
     };
     if (ds.database_type === 'snowflake') return new SnowflakeConnector(settings);
     if (ds.database_type === 'bigquery') return new BigqueryConnector(settings);
@@ -219,8 +264,9 @@ async function tunnelFor(ds: DatasourceConfig, env: ConnectorEnv): Promise<() =>
     port: ds.ssh_tunnel_port ?? 22,
     user: ds.ssh_tunnel_user,
     privateKey: async () => {
-      if (!env.sshKey) throw new ConnectorError('connection_error', 'SSH tunnels cannot be opened from this part of Cairn (no access to the organization\'s SSH key).');
-      if (!ds.organization_id) throw new ConnectorError('connection_error', 'SSH tunnels need the datasource\'s organization (its SSH key).');
+      if (!env.sshKey)
+        throw new ConnectorError('connection_error', "SSH tunnels cannot be opened from this part of Cairn (no access to the organization's SSH key).");
+      if (!ds.organization_id) throw new ConnectorError('connection_error', "SSH tunnels need the datasource's organization (its SSH key).");
       return env.sshKey(ds.organization_id);
     },
   };
@@ -228,10 +274,12 @@ async function tunnelFor(ds: DatasourceConfig, env: ConnectorEnv): Promise<() =>
   return async () => {
     // TLS is not negotiated inside the channel (postgres.js's TLS needs a real socket): D51.
     if (ds.require_ssl) {
-      throw new ConnectorError('connection_error', `Datasource "${ds.name}" requires SSL, which is not available through an SSH tunnel ` +
-        '(the tunnel encrypts the connection up to the SSH server): turn require_ssl off, or connect directly.');
+      throw new ConnectorError(
+        'connection_error',
+        `Datasource "${ds.name}" requires SSL, which is not available through an SSH tunnel ` +
+          '(the tunnel encrypts the connection up to the SSH server): turn require_ssl off, or connect directly.',
+      );
     }
     return openTunnel(settings, dest);
   };
 }
-

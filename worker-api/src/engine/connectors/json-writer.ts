@@ -141,13 +141,27 @@ const HEX = '0123456789abcdef';
 function writeEscape(buf: Uint8Array, len: number, c: number): number {
   buf[len++] = 0x5c;
   switch (c) {
-    case 0x22: buf[len++] = 0x22; return len;
-    case 0x5c: buf[len++] = 0x5c; return len;
-    case 0x0a: buf[len++] = 0x6e; return len; // \n
-    case 0x0d: buf[len++] = 0x72; return len; // \r
-    case 0x09: buf[len++] = 0x74; return len; // \t
-    case 0x08: buf[len++] = 0x62; return len; // \b
-    case 0x0c: buf[len++] = 0x66; return len; // \f
+    case 0x22:
+      buf[len++] = 0x22;
+      return len;
+    case 0x5c:
+      buf[len++] = 0x5c;
+      return len;
+    case 0x0a:
+      buf[len++] = 0x6e;
+      return len; // \n
+    case 0x0d:
+      buf[len++] = 0x72;
+      return len; // \r
+    case 0x09:
+      buf[len++] = 0x74;
+      return len; // \t
+    case 0x08:
+      buf[len++] = 0x62;
+      return len; // \b
+    case 0x0c:
+      buf[len++] = 0x66;
+      return len; // \f
     default:
       buf[len++] = 0x75; // \u00XX
       buf[len++] = 0x30;

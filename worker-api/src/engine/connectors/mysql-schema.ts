@@ -22,9 +22,7 @@ function wantedDatabases(own: string | undefined, opts: SchemaOptions): string[]
 export async function mysqlSchema(query: Query, own: string | undefined, opts: SchemaOptions): Promise<SchemaData> {
   const wanted = wantedDatabases(own, opts);
   if (wanted && wanted.length === 0) return { schemas: [] };
-  const filter = wanted
-    ? `c.TABLE_SCHEMA in (${wanted.map(() => '?').join(', ')})`
-    : `c.TABLE_SCHEMA not in (${SYSTEM.map(() => '?').join(', ')})`;
+  const filter = wanted ? `c.TABLE_SCHEMA in (${wanted.map(() => '?').join(', ')})` : `c.TABLE_SCHEMA not in (${SYSTEM.map(() => '?').join(', ')})`;
   const rows = await query(
     `select c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.DATA_TYPE, t.TABLE_ROWS, t.ENGINE, t.TABLE_TYPE
        from information_schema.COLUMNS c

@@ -3,9 +3,16 @@ import net from 'node:net';
 import { formatOffset, zoneOffset } from '@cairn/core';
 import { MAX_BACKLOG, ResultWriter, type ResultSummary, type RowSink } from '../result.ts';
 import {
-  CONNECT_TIMEOUT_S, DEFAULT_TIMEOUT_MS,
-  type CancelHandle, type ConnectionSettings, type ConnectionTestResult, type Connector, type Query, type RunOptions,
-  type SchemaData, type SchemaOptions,
+  CONNECT_TIMEOUT_S,
+  DEFAULT_TIMEOUT_MS,
+  type CancelHandle,
+  type ConnectionSettings,
+  type ConnectionTestResult,
+  type Connector,
+  type Query,
+  type RunOptions,
+  type SchemaData,
+  type SchemaOptions,
 } from './connector.ts';
 import { ConnectorError, FIRST_ANSWER_MS, answerWithin, cancelled, messageOf, timedOut } from './errors.ts';
 import { mysqlColumn, type MysqlField } from './mysql-types.ts';
@@ -19,7 +26,8 @@ import { RunGuard, callSink } from './run-guard.ts';
  * either way.
  */
 let mysqlLoaded: Promise<typeof mysqlModule> | undefined;
-const loadMysql = () => (mysqlLoaded ??= import('mysql2').then((m) => (m as unknown as { default?: typeof mysqlModule }).default ?? (m as unknown as typeof mysqlModule)));
+const loadMysql = () =>
+  (mysqlLoaded ??= import('mysql2').then((m) => (m as unknown as { default?: typeof mysqlModule }).default ?? (m as unknown as typeof mysqlModule)));
 
 type Callback = (err: (Error & Record<string, unknown>) | null, rows?: unknown) => void;
 
@@ -132,9 +140,12 @@ export class MysqlConnector implements Connector {
       connected = true;
       const mariadb = /mariadb/i.test(conn._handshakePacket?.serverVersion ?? '');
       await text(conn, 'SET SESSION TRANSACTION READ ONLY');
-      await text(conn, mariadb
-        ? `SET SESSION max_statement_time = ${Math.max(0.001, timeoutMs / 1000)}`
-        : `SET SESSION max_execution_time = ${Math.max(1, Math.floor(timeoutMs))}`);
+      await text(
+        conn,
+        mariadb
+          ? `SET SESSION max_statement_time = ${Math.max(0.001, timeoutMs / 1000)}`
+          : `SET SESSION max_execution_time = ${Math.max(1, Math.floor(timeoutMs))}`,
+      );
       await setTimeZone(conn, opts.timeZone ?? 'UTC');
       const handle: CancelHandle = { family: 'mysql', thread_id: conn.threadId! };
       guard.handle = handle;
@@ -266,8 +277,7 @@ function text(conn: Conn, sql: string): Promise<unknown> {
 
 /** A statement with bound values (server-side prepared). */
 function prepared(conn: Conn, sql: string, values: unknown[]): Promise<unknown[][]> {
-  return new Promise((resolve, reject) =>
-    conn.execute({ sql, values, rowsAsArray: true }, (err, rows) => (err ? reject(err) : resolve(rows as unknown[][]))));
+  return new Promise((resolve, reject) => conn.execute({ sql, values, rowsAsArray: true }, (err, rows) => (err ? reject(err) : resolve(rows as unknown[][]))));
 }
 
 /** Executes the query and streams its first result set into the sink. */
@@ -289,10 +299,12 @@ function stream(conn: Conn, query: Query, sink: RowSink, guard: RunGuard): Promi
         paused = true;
         conn.pause();
       }
-      sinkWork = sinkWork.then(() => callSink(guard, fn)).then(() => {
-        paused = false;
-        conn.resume();
-      });
+      sinkWork = sinkWork
+        .then(() => callSink(guard, fn))
+        .then(() => {
+          paused = false;
+          conn.resume();
+        });
       sinkWork.catch(fail);
     };
     const cmd = conn.execute({ sql: query.text, values: query.values, rowsAsArray: true });

@@ -29,11 +29,12 @@ function wantedFor(source: PgSource, opts: SchemaOptions): string[] | null {
 
 export async function pgSchema(sql: postgres.Sql, source: PgSource, opts: SchemaOptions): Promise<SchemaData> {
   const wanted = wantedFor(source, opts);
-  const rows = source.family === 'postgres'
-    ? await sql.begin('read only', async (tx) => {
-      return tx.unsafe<ColumnRow[]>(PG_SCHEMA_COLUMNS, [wanted ? textArray(wanted) : null]);
-    })
-    : (await sql.unsafe<ColumnRow[]>(INFO_SCHEMA_COLUMNS)).filter((r) => !wanted || wanted.includes(r.schema_name));
+  const rows =
+    source.family === 'postgres'
+      ? await sql.begin('read only', async (tx) => {
+          return tx.unsafe<ColumnRow[]>(PG_SCHEMA_COLUMNS, [wanted ? textArray(wanted) : null]);
+        })
+      : (await sql.unsafe<ColumnRow[]>(INFO_SCHEMA_COLUMNS)).filter((r) => !wanted || wanted.includes(r.schema_name));
 
   const schemas = new Map<string, Map<string, SchemaTable>>();
   const estimates = new Map<SchemaTable, { estimate: number | null; bytes: number | null; schema: string }>();

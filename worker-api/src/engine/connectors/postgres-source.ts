@@ -55,9 +55,7 @@ function nodeSsl(s: ConnectionSettings): ReturnType<typeof sslOption> | { server
   return { servername: s.host, rejectUnauthorized: mode === 'verify-full' };
 }
 
-export function remoteSource(
-  family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground, preflight?: PgSource['preflight'],
-): PgSource {
+export function remoteSource(family: PgFamily, s: ConnectionSettings, close: Closer = closeInBackground, preflight?: PgSource['preflight']): PgSource {
   return {
     family,
     label: s.via ? `${s.host}:${s.port} through ${s.via}` : `${s.host}:${s.port}`,
@@ -108,15 +106,19 @@ export interface SampleDatabase {
  * Cairn's metadata database. The run's read-only transaction and statement timeout stay as a second wall.
  */
 export function sampleSource(db: SampleDatabase, close: Closer = closeInBackground): PgSource {
-  const source = remoteSource('postgres', {
-    host: db.host,
-    port: Number(db.port),
-    user: db.user,
-    password: db.password,
-    database: db.database,
-    requireSsl: false,
-    verifySsl: false,
-    defaultSchema: 'sample_shop',
-  }, close);
+  const source = remoteSource(
+    'postgres',
+    {
+      host: db.host,
+      port: Number(db.port),
+      user: db.user,
+      password: db.password,
+      database: db.database,
+      requireSsl: false,
+      verifySsl: false,
+      defaultSchema: 'sample_shop',
+    },
+    close,
+  );
   return { ...source, label: 'the sample database', sample: true };
 }

@@ -2,8 +2,15 @@ import type postgres from 'postgres';
 import { ResultWriter, type ResultSummary, type RowSink } from '../result.ts';
 import { CHUNK_BYTES, MAX_BACKLOG } from '../result.ts';
 import {
-  DEFAULT_TIMEOUT_MS, FIRST_BATCH_ROWS,
-  type CancelHandle, type ConnectionTestResult, type Connector, type Query, type RunOptions, type SchemaData, type SchemaOptions,
+  DEFAULT_TIMEOUT_MS,
+  FIRST_BATCH_ROWS,
+  type CancelHandle,
+  type ConnectionTestResult,
+  type Connector,
+  type Query,
+  type RunOptions,
+  type SchemaData,
+  type SchemaOptions,
 } from './connector.ts';
 import { ConnectorError, FIRST_ANSWER_MS, answerWithin, cancelled, messageOf, timedOut } from './errors.ts';
 import { pgColumn } from './postgres-types.ts';
@@ -62,9 +69,7 @@ export class PostgresConnector implements Connector {
         return readCursor(tx, query, sink, guard);
       };
       await this.preflight(session);
-      const summary = family.transaction
-        ? ((await session.sql.begin('read only', body)) as ResultSummary)
-        : await body(session.sql);
+      const summary = family.transaction ? ((await session.sql.begin('read only', body)) as ResultSummary) : await body(session.sql);
       guard.throwIfStopped();
       return summary;
     } catch (err) {
@@ -128,11 +133,11 @@ export class PostgresConnector implements Connector {
       const rows = this.source.sample
         ? await session.sql.unsafe<{ ok: boolean }[]>(`select ${SAMPLE_CANCEL_FUNCTION}($1, $2) as ok`, [handle.pid, handle.application_name])
         : handle.application_name
-        ? await session.sql.unsafe<{ ok: boolean }[]>(
-          'select pg_cancel_backend(pid) as ok from pg_stat_activity where pid = $1 and application_name = $2',
-          [handle.pid, handle.application_name],
-        )
-        : await session.sql.unsafe<{ ok: boolean }[]>('select pg_cancel_backend($1) as ok', [handle.pid]);
+          ? await session.sql.unsafe<{ ok: boolean }[]>('select pg_cancel_backend(pid) as ok from pg_stat_activity where pid = $1 and application_name = $2', [
+              handle.pid,
+              handle.application_name,
+            ])
+          : await session.sql.unsafe<{ ok: boolean }[]>('select pg_cancel_backend($1) as ok', [handle.pid]);
       return rows.some((r) => r.ok === true);
     } finally {
       session.release();
@@ -260,9 +265,7 @@ interface PgQueryInternals {
  * the next batch is read; the next batch waits only when the sink lags by more than MAX_BACKLOG
  * chunks, so memory stays at about one batch of JSON plus that backlog.
  */
-async function readCursor(
-  tx: Tx, query: Query, sink: RowSink, guard: RunGuard,
-): Promise<ResultSummary> {
+async function readCursor(tx: Tx, query: Query, sink: RowSink, guard: RunGuard): Promise<ResultSummary> {
   const pending = tx.unsafe(query.text, bindable(query.values), { prepare: false }).raw();
   const q = pending as unknown as PgQueryInternals;
   let writer: ResultWriter | null = null;

@@ -2,20 +2,21 @@ import { SignJWT } from 'jose';
 import type { DataType } from '@cairn/core';
 import type { ResultSummary, RowSink } from '../result.ts';
 import { Kind, type EncodedColumn } from '../types.ts';
-import type {
-  CancelHandle, ConnectionSettings, ConnectionTestResult, Connector, Query, RunOptions, SchemaData, SchemaOptions,
-} from './connector.ts';
+import type { CancelHandle, ConnectionSettings, ConnectionTestResult, Connector, Query, RunOptions, SchemaData, SchemaOptions } from './connector.ts';
 import { ConnectorError, cancelled } from './errors.ts';
 import { connectionTestFailure, unreachable, type Fetcher } from './http-common.ts';
-import {
-  jsonOf, pollDelay, refuseBoundValues, runStatement, schemaFromRows, sleep, smallRows, type StatementContext,
-} from './statement-run.ts';
+import { jsonOf, pollDelay, refuseBoundValues, runStatement, schemaFromRows, sleep, smallRows, type StatementContext } from './statement-run.ts';
 
 /** Snowflake's codes for a statement stopped by its timeout, and for a cancelled one. */
 const TIMEOUT_CODES = new Set(['000630']);
 const CANCEL_CODES = new Set(['000604']);
 
-interface RowType { name: string; type: string; scale?: number | null; precision?: number | null }
+interface RowType {
+  name: string;
+  type: string;
+  scale?: number | null;
+  precision?: number | null;
+}
 
 /** A Snowflake SQL API type (`fixed`, `text`, `timestamp_tz`, …) → data type and value kind. */
 function snowflakeColumn(c: RowType): EncodedColumn {
@@ -23,10 +24,19 @@ function snowflakeColumn(c: RowType): EncodedColumn {
   const fixedInt = t === 'fixed' && !c.scale;
   const map: Record<string, [DataType, Kind]> = {
     fixed: fixedInt ? ['BigInt', Kind.BigInt] : ['Float', Kind.Decimal],
-    real: ['Float', Kind.Float], float: ['Float', Kind.Float],
-    text: ['String', Kind.Text], boolean: ['Boolean', Kind.Bool], date: ['Date', Kind.Date], time: ['Time', Kind.Time],
-    timestamp_ltz: ['DateTime', Kind.DateTime], timestamp_ntz: ['DateTime', Kind.DateTime], timestamp_tz: ['DateTime', Kind.DateTime],
-    binary: ['Binary', Kind.Binary], variant: ['JSON', Kind.Json], object: ['Record', Kind.Json], array: ['Array<Other>', Kind.Json],
+    real: ['Float', Kind.Float],
+    float: ['Float', Kind.Float],
+    text: ['String', Kind.Text],
+    boolean: ['Boolean', Kind.Bool],
+    date: ['Date', Kind.Date],
+    time: ['Time', Kind.Time],
+    timestamp_ltz: ['DateTime', Kind.DateTime],
+    timestamp_ntz: ['DateTime', Kind.DateTime],
+    timestamp_tz: ['DateTime', Kind.DateTime],
+    binary: ['Binary', Kind.Binary],
+    variant: ['JSON', Kind.Json],
+    object: ['Record', Kind.Json],
+    array: ['Array<Other>', Kind.Json],
   };
   const [data_type, kind] = map[t] ?? ['Other', Kind.Other];
   const db_type = t === 'fixed' ? `NUMBER(${c.precision ?? 38},${c.scale ?? 0})` : t.toUpperCase();
@@ -70,10 +80,15 @@ function snowflakeValue(v: unknown, c: EncodedColumn): unknown {
   if (v === null || v === undefined) return null;
   const s = String(v);
   switch (c.db_type) {
-    case 'BOOLEAN': return s === 'true' || s === '1';
-    case 'DATE': return epochText(String(Number(s) * 86_400)).slice(0, 10);
-    case 'TIME': return epochText(s).slice(11);
-    case 'TIMESTAMP_NTZ': case 'TIMESTAMP_LTZ': return epochText(s);
+    case 'BOOLEAN':
+      return s === 'true' || s === '1';
+    case 'DATE':
+      return epochText(String(Number(s) * 86_400)).slice(0, 10);
+    case 'TIME':
+      return epochText(s).slice(11);
+    case 'TIMESTAMP_NTZ':
+    case 'TIMESTAMP_LTZ':
+      return epochText(s);
     case 'TIMESTAMP_TZ': {
       const [secs, off] = s.split(' ');
       const minutes = Number(off ?? 1440) - 1440;
@@ -85,8 +100,11 @@ function snowflakeValue(v: unknown, c: EncodedColumn): unknown {
       for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(i * 2, i * 2 + 2), 16);
       return out;
     }
-    case 'REAL': case 'FLOAT': return Number(s);
-    default: return s;
+    case 'REAL':
+    case 'FLOAT':
+      return Number(s);
+    default:
+      return s;
   }
 }
 
@@ -133,23 +151,30 @@ export class SnowflakeConnector implements Connector {
   /** The Authorization header: a key-pair JWT (renewed before its hour runs out) or the access token. */
   private async auth(): Promise<{ authorization: string; type: string }> {
     const secret = this.s.password ?? '';
-    if (!secret) throw new ConnectorError('connection_error', `Could not connect to ${this.label}: the datasource has no private key or access token (password).`);
+    if (!secret)
+      throw new ConnectorError('connection_error', `Could not connect to ${this.label}: the datasource has no private key or access token (password).`);
     if (!secret.includes('PRIVATE KEY-----')) return { authorization: `Bearer ${secret}`, type: 'PROGRAMMATIC_ACCESS_TOKEN' };
     if (this.token && this.token.until > Date.now()) return { authorization: `Bearer ${this.token.value}`, type: this.token.type };
     if (secret.includes('ENCRYPTED PRIVATE KEY')) {
-      throw new ConnectorError('connection_error', `Could not connect to ${this.label}: the private key is encrypted; paste it unencrypted (openssl pkcs8 -topk8 -nocrypt).`);
+      throw new ConnectorError(
+        'connection_error',
+        `Could not connect to ${this.label}: the private key is encrypted; paste it unencrypted (openssl pkcs8 -topk8 -nocrypt).`,
+      );
     }
     let key: CryptoKey;
     let fingerprint: string;
     try {
       key = await crypto.subtle.importKey('pkcs8', pemBody(secret), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, true, ['sign']);
-      const jwk = await crypto.subtle.exportKey('jwk', key) as JsonWebKey;
+      const jwk = (await crypto.subtle.exportKey('jwk', key)) as JsonWebKey;
       const pub = await crypto.subtle.importKey('jwk', { kty: 'RSA', n: jwk.n, e: jwk.e }, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, true, ['verify']);
-      const spki = new Uint8Array(await crypto.subtle.exportKey('spki', pub) as ArrayBuffer);
+      const spki = new Uint8Array((await crypto.subtle.exportKey('spki', pub)) as ArrayBuffer);
       const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', spki));
       fingerprint = btoa(String.fromCharCode(...digest));
     } catch (err) {
-      throw new ConnectorError('connection_error', `Could not connect to ${this.label}: the private key is not an RSA key in PKCS#8 PEM form (${(err as Error).message}).`);
+      throw new ConnectorError(
+        'connection_error',
+        `Could not connect to ${this.label}: the private key is not an RSA key in PKCS#8 PEM form (${(err as Error).message}).`,
+      );
     }
     const account = (this.s.cloud?.snowflakeIdentifier ?? '').split('.')[0]!.toUpperCase();
     const user = this.s.user.toUpperCase();
@@ -169,10 +194,15 @@ export class SnowflakeConnector implements Connector {
     let res: Response;
     try {
       res = await this.fetcher(`${this.base}${path}`, {
-        method, signal, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        signal,
+        body: body === undefined ? undefined : JSON.stringify(body),
         headers: {
-          authorization, 'x-snowflake-authorization-token-type': type, accept: 'application/json',
-          'content-type': 'application/json', 'user-agent': 'cairn/1.0',
+          authorization,
+          'x-snowflake-authorization-token-type': type,
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'user-agent': 'cairn/1.0',
         },
       });
     } catch (err) {
@@ -180,10 +210,17 @@ export class SnowflakeConnector implements Connector {
     }
     const { text, json } = await jsonOf(res);
     if (res.status === 401 || res.status === 403) {
-      throw new ConnectorError('connection_error', `Could not connect to ${this.label}: Snowflake refused the login (HTTP ${res.status}: ${json?.message ?? text.slice(0, 300)}).`, { code: json?.code });
+      throw new ConnectorError(
+        'connection_error',
+        `Could not connect to ${this.label}: Snowflake refused the login (HTTP ${res.status}: ${json?.message ?? text.slice(0, 300)}).`,
+        { code: json?.code },
+      );
     }
     if (res.status === 429 || res.status >= 500) {
-      throw new ConnectorError('connection_error', `Could not connect to ${this.label}: Snowflake answered HTTP ${res.status}${json?.message ? ` (${json.message})` : ''}.`);
+      throw new ConnectorError(
+        'connection_error',
+        `Could not connect to ${this.label}: Snowflake answered HTTP ${res.status}${json?.message ? ` (${json.message})` : ''}.`,
+      );
     }
     if (json === null || typeof json !== 'object') {
       throw new ConnectorError('connection_error', `Could not connect to ${this.label}: the answer (HTTP ${res.status}) is not Snowflake's SQL API.`);
@@ -204,7 +241,8 @@ export class SnowflakeConnector implements Connector {
     await this.preflight?.();
     const c = this.s.cloud ?? {};
     const body: Record<string, unknown> = {
-      statement: sql, timeout: Math.max(1, Math.ceil(ctx.timeoutMs / 1000)),
+      statement: sql,
+      timeout: Math.max(1, Math.ceil(ctx.timeoutMs / 1000)),
       parameters: { TIMEZONE: ctx.timeZone, QUERY_TAG: 'cairn' },
     };
     if (this.s.database) body.database = this.s.database;
@@ -257,19 +295,28 @@ export class SnowflakeConnector implements Connector {
 
   async schema(opts: SchemaOptions = {}): Promise<SchemaData> {
     if (!this.s.database) {
-      throw new ConnectorError('connection_error', 'Snowflake datasources name their database in "database"; this one has none, so there is no schema to read.');
+      throw new ConnectorError(
+        'connection_error',
+        'Snowflake datasources name their database in "database"; this one has none, so there is no schema to read.',
+      );
     }
     const db = `"${this.s.database.replace(/"/g, '""')}"`;
     const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
     const wanted = opts.name ? [opts.name] : opts.included_schemas?.length ? opts.included_schemas : null;
     const where = wanted ? `table_schema IN (${wanted.map(lit).join(', ')})` : "table_schema <> 'INFORMATION_SCHEMA'";
-    const rows = await smallRows(this.label, this.execute,
-      `SELECT table_schema, table_name, column_name, data_type FROM ${db}.information_schema.columns WHERE ${where} ORDER BY table_schema, table_name, ordinal_position`);
+    const rows = await smallRows(
+      this.label,
+      this.execute,
+      `SELECT table_schema, table_name, column_name, data_type FROM ${db}.information_schema.columns WHERE ${where} ORDER BY table_schema, table_name, ordinal_position`,
+    );
     const schemas = schemaFromRows(rows, snowflakeTypeToDataType);
     if (!opts.rowCounts) return { schemas };
     // Snowflake keeps each table's row count in its metadata (exact for tables; views have none).
-    const counts = await smallRows(this.label, this.execute,
-      `SELECT table_schema, table_name, row_count FROM ${db}.information_schema.tables WHERE ${where} AND row_count IS NOT NULL`);
+    const counts = await smallRows(
+      this.label,
+      this.execute,
+      `SELECT table_schema, table_name, row_count FROM ${db}.information_schema.tables WHERE ${where} AND row_count IS NOT NULL`,
+    );
     let total = 0;
     for (const [schema, table, count] of counts as string[][]) {
       const t = schemas.find((s) => s.name === schema)?.tables.find((x) => x.name === table);

@@ -50,8 +50,10 @@ export async function openTunnel(t: TunnelSettings, dest: { host: string; port: 
       sock.destroy();
       reject(err instanceof ConnectorError ? err : tunnelError(label, t, dest, err));
     };
-    const timer = setTimeout(() => fail(new ConnectorError('connection_error',
-      `Could not open the SSH tunnel: ${label} did not complete the login within ${timeoutMs / 1000} s.`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new ConnectorError('connection_error', `Could not open the SSH tunnel: ${label} did not complete the login within ${timeoutMs / 1000} s.`)),
+      timeoutMs,
+    );
     sock.on('error', fail);
     client.on('error', fail);
     client.on('close', () => fail(new ConnectorError('connection_error', `Could not open the SSH tunnel: ${label} closed the connection.`)));
@@ -64,10 +66,12 @@ export async function openTunnel(t: TunnelSettings, dest: { host: string; port: 
         }
         settled = true;
         clearTimeout(timer);
-        resolve(asSocket(channel, () => {
-          client.end();
-          sock.destroy();
-        }));
+        resolve(
+          asSocket(channel, () => {
+            client.end();
+            sock.destroy();
+          }),
+        );
       });
     });
     // The SSH server's host key is not pinned (D51): the key exchange still encrypts, and the login
@@ -103,13 +107,17 @@ function tunnelError(label: string, t: TunnelSettings, dest: { host: string; por
   const e = err as { level?: string; code?: string; reason?: number; message?: string };
   const msg = messageOf(err);
   if (e.level === 'client-authentication') {
-    return new ConnectorError('connection_error',
+    return new ConnectorError(
+      'connection_error',
       `Could not open the SSH tunnel: ${label} refused the login as "${t.user}" with this organization's SSH key. ` +
-      'Add the organization\'s public key (GET /organization ssh_public_key) to that user\'s ~/.ssh/authorized_keys.');
+        "Add the organization's public key (GET /organization ssh_public_key) to that user's ~/.ssh/authorized_keys.",
+    );
   }
   if (typeof e.reason === 'number' || /channel open/i.test(msg)) {
-    return new ConnectorError('connection_error',
-      `The SSH tunnel through ${label} is open, but ${dest.host}:${dest.port} could not be reached from there: ${msg}`);
+    return new ConnectorError(
+      'connection_error',
+      `The SSH tunnel through ${label} is open, but ${dest.host}:${dest.port} could not be reached from there: ${msg}`,
+    );
   }
   if (e.level === 'client-timeout') {
     return new ConnectorError('connection_error', `Could not open the SSH tunnel: ${label} did not answer in time.`);

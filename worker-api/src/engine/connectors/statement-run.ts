@@ -38,8 +38,12 @@ export function refuseBoundValues(name: string, query: Query): void {
 }
 
 export async function runStatement(
-  label: string, query: Query, sink: RowSink, opts: RunOptions,
-  cancel: (h: CancelHandle) => Promise<boolean>, execute: Execute,
+  label: string,
+  query: Query,
+  sink: RowSink,
+  opts: RunOptions,
+  cancel: (h: CancelHandle) => Promise<boolean>,
+  execute: Execute,
 ): Promise<ResultSummary> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
@@ -47,7 +51,9 @@ export async function runStatement(
   let writer: ResultWriter | null = null;
   try {
     await execute(query.text, {
-      timeoutMs, timeZone: opts.timeZone ?? 'UTC', signal: controller.signal,
+      timeoutMs,
+      timeZone: opts.timeZone ?? 'UTC',
+      signal: controller.signal,
       stopped: () => guard.timedOut || guard.cancelled,
       handle: async (h) => {
         guard.handle = h;
@@ -83,8 +89,13 @@ export async function smallRows(label: string, execute: Execute, sql: string): P
   const controller = new AbortController();
   const out: unknown[][] = [];
   const work = execute(sql, {
-    timeoutMs: 60_000, timeZone: 'UTC', signal: controller.signal, stopped: () => false,
-    handle: async () => {}, columns: async () => {}, rows: async (r) => void out.push(...r),
+    timeoutMs: 60_000,
+    timeZone: 'UTC',
+    signal: controller.signal,
+    stopped: () => false,
+    handle: async () => {},
+    columns: async () => {},
+    rows: async (r) => void out.push(...r),
   });
   await answerWithin(work, FIRST_ANSWER_MS * 2, label, () => controller.abort());
   return out;
@@ -114,7 +125,10 @@ export function base64Bytes(s: string): Uint8Array {
 }
 
 /** Builds a schema document from (schema, table, column, type) rows. */
-export function schemaFromRows(rows: unknown[][], dataType: (t: string) => import('@cairn/core').DataType): { name: string; tables: import('./connector.ts').SchemaTable[] }[] {
+export function schemaFromRows(
+  rows: unknown[][],
+  dataType: (t: string) => import('@cairn/core').DataType,
+): { name: string; tables: import('./connector.ts').SchemaTable[] }[] {
   const schemas = new Map<string, Map<string, import('./connector.ts').SchemaTable>>();
   for (const [schema, tableName, column, type] of rows as string[][]) {
     let tables = schemas.get(schema!);

@@ -19,7 +19,10 @@ export class ColumnStats {
    * @param numeric compare values by their numeric key (numbers, booleans) instead of their text
    * @param zSortsFirst date-times: a `Z` ends the value, so `…05Z` sorts before `…05.5Z`
    */
-  constructor(private readonly numeric: boolean, private readonly zSortsFirst = false) {}
+  constructor(
+    private readonly numeric: boolean,
+    private readonly zSortsFirst = false,
+  ) {}
 
   /** Takes the value written at `buf[start, end)`; `key` is its numeric key (numeric columns). */
   see(buf: Uint8Array, start: number, end: number, key: number): void {
@@ -152,9 +155,11 @@ export function hashBytes(src: Uint8Array, start: number, end: number): number {
   let k = 0;
   switch (end - i) {
     // biome-ignore lint/suspicious/noFallthroughSwitchClause: MurmurHash3 tail, each case adds one more byte
-    case 3: k ^= src[i + 2]! << 16; // falls through
+    case 3:
+      k ^= src[i + 2]! << 16; // falls through
     // biome-ignore lint/suspicious/noFallthroughSwitchClause: as above
-    case 2: k ^= src[i + 1]! << 8; // falls through
+    case 2:
+      k ^= src[i + 1]! << 8; // falls through
     case 1:
       k ^= src[i]!;
       k = Math.imul(k, 0xcc9e2d51);

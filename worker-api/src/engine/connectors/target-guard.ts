@@ -48,9 +48,14 @@ function nonPublicRange(a: ipaddr.IPv4 | ipaddr.IPv6): string | null {
 }
 
 const RANGE_WORDS: Record<string, string> = {
-  loopback: 'a loopback address', private: 'a private network address', linkLocal: 'a link-local address',
-  carrierGradeNat: 'a carrier-grade NAT address', uniqueLocal: 'a unique-local (private) IPv6 address',
-  unspecified: 'the unspecified address', multicast: 'a multicast address', broadcast: 'the broadcast address',
+  loopback: 'a loopback address',
+  private: 'a private network address',
+  linkLocal: 'a link-local address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  uniqueLocal: 'a unique-local (private) IPv6 address',
+  unspecified: 'the unspecified address',
+  multicast: 'a multicast address',
+  broadcast: 'the broadcast address',
   reserved: 'a reserved address',
 };
 
@@ -96,7 +101,9 @@ const systemResolver: Resolver = async (name) => {
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const late = new Promise<[]>((resolve) => { timer = setTimeout(() => resolve([]), RESOLVE_MS); });
+    const late = new Promise<[]>((resolve) => {
+      timer = setTimeout(() => resolve([]), RESOLVE_MS);
+    });
     const found = await Promise.race([dns.promises.lookup(name, { all: true, verbatim: true }), late]);
     return found.map((f) => f.address);
   } catch {
@@ -144,13 +151,16 @@ function resolveCached(host: string, resolve: Resolver): Promise<string[] | null
   const hit = resolvedNames.get(name);
   if (hit && hit.until > now && hit.resolve === resolve) return hit.addresses;
   if (resolvedNames.size >= RESOLVED_MAX) resolvedNames.clear();
-  const addresses = resolve(name).then((found) => {
-    if (!found?.length) resolvedNames.delete(name);
-    return found;
-  }, (err) => {
-    resolvedNames.delete(name);
-    throw err;
-  });
+  const addresses = resolve(name).then(
+    (found) => {
+      if (!found?.length) resolvedNames.delete(name);
+      return found;
+    },
+    (err) => {
+      resolvedNames.delete(name);
+      throw err;
+    },
+  );
   resolvedNames.set(name, { until: now + RESOLVED_TTL_MS, addresses, resolve });
   return addresses;
 }

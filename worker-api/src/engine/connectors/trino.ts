@@ -1,8 +1,15 @@
 import type { ResultSummary, RowSink } from '../result.ts';
 import { Kind, type EncodedColumn } from '../types.ts';
 import {
-  type CancelHandle, type ConnectionSettings, type ConnectionTestResult, type Connector, type Query, type RunOptions,
-  type SchemaData, type SchemaOptions, type SchemaTable,
+  type CancelHandle,
+  type ConnectionSettings,
+  type ConnectionTestResult,
+  type Connector,
+  type Query,
+  type RunOptions,
+  type SchemaData,
+  type SchemaOptions,
+  type SchemaTable,
 } from './connector.ts';
 import { ConnectorError, FIRST_ANSWER_MS, answerWithin, cancelled } from './errors.ts';
 import { baseUrl, basicAuth, connectionTestFailure, unreachable, type Fetcher } from './http-common.ts';
@@ -71,7 +78,11 @@ export class TrinoConnector implements Connector {
   }
 
   /** One request of the protocol, retried on 502/503/504; the parsed QueryResults. */
-  private async call(method: 'POST' | 'GET', url: string, init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal }): Promise<QueryResults> {
+  private async call(
+    method: 'POST' | 'GET',
+    url: string,
+    init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal },
+  ): Promise<QueryResults> {
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -87,15 +98,24 @@ export class TrinoConnector implements Connector {
       }
       const text = await res.text();
       if (res.status === 401 || res.status === 403) {
-        throw new ConnectorError('connection_error', `Could not connect to ${this.label}: ${this.name} refused the login (HTTP ${res.status}${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}).`);
+        throw new ConnectorError(
+          'connection_error',
+          `Could not connect to ${this.label}: ${this.name} refused the login (HTTP ${res.status}${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}).`,
+        );
       }
       if (res.status !== 200) {
-        throw new ConnectorError('connection_error', `Could not connect to ${this.label}: it answered HTTP ${res.status}${text.trim() ? ` (${text.trim().slice(0, 300)})` : ''}. Is this ${this.name}'s HTTP port?`);
+        throw new ConnectorError(
+          'connection_error',
+          `Could not connect to ${this.label}: it answered HTTP ${res.status}${text.trim() ? ` (${text.trim().slice(0, 300)})` : ''}. Is this ${this.name}'s HTTP port?`,
+        );
       }
       try {
         return parseResults(text);
       } catch {
-        throw new ConnectorError('connection_error', `Could not connect to ${this.label}: the answer is not ${this.name}'s client protocol. Is this ${this.name}'s HTTP port?`);
+        throw new ConnectorError(
+          'connection_error',
+          `Could not connect to ${this.label}: the answer is not ${this.name}'s client protocol. Is this ${this.name}'s HTTP port?`,
+        );
       }
     }
   }
@@ -115,7 +135,8 @@ export class TrinoConnector implements Connector {
    * the query's id and the nextUri to cancel with, after the first answer.
    */
   private async execute(
-    sql: string, opts: { timeoutMs: number; timeZone?: string; signal?: AbortSignal; stopped?: () => boolean },
+    sql: string,
+    opts: { timeoutMs: number; timeZone?: string; signal?: AbortSignal; stopped?: () => boolean },
     onPage: (columns: QueryResults['columns'], data: unknown[][]) => Promise<void>,
     onId?: (id: string, nextUri: string) => void | Promise<void>,
   ): Promise<void> {
@@ -154,14 +175,26 @@ export class TrinoConnector implements Connector {
   /** Through the warehouses' shared run loop (statement-run.ts: timeout, cancel, backpressure), one page at a time. */
   async run(query: Query, sink: RowSink, opts: RunOptions = {}): Promise<ResultSummary> {
     refuseBoundValues(this.name, query);
-    return runStatement(this.label, query, sink, opts, (h) => this.cancel(h), async (sql, ctx) => {
-      let columns: EncodedColumn[] | null = null;
-      await this.execute(sql, ctx, async (cols, data) => {
-        if (!columns && cols) await ctx.columns((columns = cols.map((c) => trinoColumn(c.name, c.type))));
-        const known = columns;
-        if (known) await ctx.rows(data.map((row) => convertRow(row, known)));
-      }, (id, nextUri) => ctx.handle({ family: 'trino', query_id: id, next_uri: nextUri }));
-    });
+    return runStatement(
+      this.label,
+      query,
+      sink,
+      opts,
+      (h) => this.cancel(h),
+      async (sql, ctx) => {
+        let columns: EncodedColumn[] | null = null;
+        await this.execute(
+          sql,
+          ctx,
+          async (cols, data) => {
+            if (!columns && cols) await ctx.columns((columns = cols.map((c) => trinoColumn(c.name, c.type))));
+            const known = columns;
+            if (known) await ctx.rows(data.map((row) => convertRow(row, known)));
+          },
+          (id, nextUri) => ctx.handle({ family: 'trino', query_id: id, next_uri: nextUri }),
+        );
+      },
+    );
   }
 
   async cancel(handle: CancelHandle): Promise<boolean> {
@@ -197,12 +230,13 @@ export class TrinoConnector implements Connector {
 
   async schema(opts: SchemaOptions = {}): Promise<SchemaData> {
     if (!this.s.database) {
-      throw new ConnectorError('connection_error', `${this.name} datasources name their catalog in "database"; this one has none, so there is no schema to read.`);
+      throw new ConnectorError(
+        'connection_error',
+        `${this.name} datasources name their catalog in "database"; this one has none, so there is no schema to read.`,
+      );
     }
     const wanted = opts.name ? [opts.name] : opts.included_schemas?.length ? opts.included_schemas : null;
-    const where = wanted
-      ? `table_schema IN (${wanted.map(literal).join(', ')})`
-      : "table_schema <> 'information_schema'";
+    const where = wanted ? `table_schema IN (${wanted.map(literal).join(', ')})` : "table_schema <> 'information_schema'";
     let rows: unknown[][];
     try {
       rows = await this.rows(
@@ -231,7 +265,8 @@ function parseResults(text: string): QueryResults {
   const parsed = JSON.parse(text, (_key, value, context?: { source?: string }) =>
     typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source)
       ? context.source
-      : value) as QueryResults;
+      : value,
+  ) as QueryResults;
   if (!parsed || typeof parsed !== 'object' || typeof parsed.id !== 'string') throw new Error('not QueryResults');
   return parsed;
 }
@@ -244,7 +279,8 @@ function convertRow(row: unknown[], columns: EncodedColumn[]): unknown[] {
     const c = columns[i]!;
     if (v === null || v === undefined) out[i] = null;
     else if (c.kind === Kind.Binary && typeof v === 'string') out[i] = base64Bytes(v);
-    else if (c.kind === Kind.Float && typeof v === 'string') out[i] = null; // "NaN", "Infinity"
+    else if (c.kind === Kind.Float && typeof v === 'string')
+      out[i] = null; // "NaN", "Infinity"
     else if (c.kind === Kind.DateTime && typeof v === 'string') out[i] = /with time zone/i.test(c.db_type) ? zonedTimestamp(v) : v;
     else out[i] = v;
   }

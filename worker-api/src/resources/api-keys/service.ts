@@ -24,21 +24,31 @@ type KeyRow = typeof apiKeys.$inferSelect;
 const prefixOf = (region: string, k: KeyRow) => `cairn_${region}_${k.key_id}`;
 
 function serialize(baseUrl: string, region: string, k: KeyRow, secret?: string) {
-  return resource(baseUrl, 'api_keys', k.id, {
-    name: k.name,
-    key_id: k.key_id,
-    prefix: prefixOf(region, k),
-    ...(secret ? { secret } : {}),
-    permissions: k.permissions,
-    enabled: k.enabled,
-    last_used_at: k.last_used_at?.toISOString() ?? null,
-    created_at: k.created_at.toISOString(),
-    updated_at: k.updated_at.toISOString(),
-  }, { created_by_user: toOne('users', k.created_by_user_id) });
+  return resource(
+    baseUrl,
+    'api_keys',
+    k.id,
+    {
+      name: k.name,
+      key_id: k.key_id,
+      prefix: prefixOf(region, k),
+      ...(secret ? { secret } : {}),
+      permissions: k.permissions,
+      enabled: k.enabled,
+      last_used_at: k.last_used_at?.toISOString() ?? null,
+      created_at: k.created_at.toISOString(),
+      updated_at: k.updated_at.toISOString(),
+    },
+    { created_by_user: toOne('users', k.created_by_user_id) },
+  );
 }
 
 async function findKey(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!row) throw notFound('API key', id);
   return row;
 }
@@ -47,7 +57,13 @@ export async function listKeys(ctx: ServiceContext, page: Page) {
   requireAdminUser(ctx.principal);
   const where = and(eq(apiKeys.organization_id, ctx.principal.organizationId), nameFilter(API_KEY_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(apiKeys).where(where).orderBy(...listOrder(API_KEY_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select()
+      .from(apiKeys)
+      .where(where)
+      .orderBy(...listOrder(API_KEY_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(apiKeys).where(where),
   ]);
   return { data: rows.map((k) => serialize(ctx.baseUrl, ctx.env.REGION, k)), total: total?.n ?? 0 };
@@ -62,9 +78,16 @@ export async function getKey(ctx: ServiceContext, id: string) {
 export async function createKey(ctx: ServiceContext, attrs: { name?: string; permissions?: Grant[]; enabled?: boolean }) {
   requireAdminUser(ctx.principal);
   const userId = ctx.principal.kind === 'user' ? ctx.principal.userId : null;
-  const { apiKey, secret } = await createApiKey(ctx.direct().db as unknown as Parameters<typeof createApiKey>[0], {
-    organizationId: ctx.principal.organizationId, name: attrs.name!, grants: attrs.permissions!, createdByUserId: userId,
-  }, { actor: { type: 'user', id: userId } }).catch(pointAt);
+  const { apiKey, secret } = await createApiKey(
+    ctx.direct().db as unknown as Parameters<typeof createApiKey>[0],
+    {
+      organizationId: ctx.principal.organizationId,
+      name: attrs.name!,
+      grants: attrs.permissions!,
+      createdByUserId: userId,
+    },
+    { actor: { type: 'user', id: userId } },
+  ).catch(pointAt);
   let row: KeyRow = apiKey;
   if (attrs.enabled === false) {
     const [off] = await ctx.db.update(apiKeys).set({ enabled: false }).where(eq(apiKeys.id, apiKey.id)).returning();
@@ -80,8 +103,11 @@ export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?:
     // Same validation as on create: restricted resources must be this organization's.
     attrs = { ...attrs, permissions: await validateGrants(ctx.db as never, ctx.principal.organizationId, attrs.permissions).catch(pointAt) };
   }
-  const [row] = await ctx.db.update(apiKeys).set({ ...attrs, updated_at: new Date() })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId))).returning();
+  const [row] = await ctx.db
+    .update(apiKeys)
+    .set({ ...attrs, updated_at: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId)))
+    .returning();
   await audit(ctx, 'update', 'api_keys', id, { attributes: Object.keys(attrs) });
   return serialize(ctx.baseUrl, ctx.env.REGION, row!);
 }

@@ -23,22 +23,33 @@ export type DashboardDataBody = z.infer<typeof dashboardDataBody>;
 
 export const dashboardDataHandle = z
   .object({
-    data_process_token: z.string().openapi({ description: 'Send it as `data_access_token` to `POST /process` on the data server of the same region within 5 minutes.' }),
-    data_url: z.string().openapi({ description: 'The data server\'s Process Data URL.', example: 'https://data.example.test/process' }),
-    reports: z.array(z.object({
-      report_id: z.string(),
-      name: z.string(),
-      data_key: z.string(),
-      execution_id: z.string(),
-      row_count: z.number().int(),
-    })).openapi({ description: 'The reports in the download, in layout order.' }),
-    skipped: z.array(z.object({
-      report_id: z.string(),
-      name: z.string(),
-      reason: z.enum(['data_download_disabled', 'query_error', 'unavailable']).openapi({
-        description: 'data_download_disabled: the report\'s data downloads are off; query_error: its query failed; unavailable: its datasource is disabled or gone, or the run failed.',
-      }),
-      detail: z.string().optional(),
-    })).openapi({ description: 'Reports left out of the download, with the reason.' }),
+    data_process_token: z
+      .string()
+      .openapi({ description: 'Send it as `data_access_token` to `POST /process` on the data server of the same region within 5 minutes.' }),
+    data_url: z.string().openapi({ description: "The data server's Process Data URL.", example: 'https://data.example.test/process' }),
+    reports: z
+      .array(
+        z.object({
+          report_id: z.string(),
+          name: z.string(),
+          data_key: z.string(),
+          execution_id: z.string(),
+          row_count: z.number().int(),
+        }),
+      )
+      .openapi({ description: 'The reports in the download, in layout order.' }),
+    skipped: z
+      .array(
+        z.object({
+          report_id: z.string(),
+          name: z.string(),
+          reason: z.enum(['data_download_disabled', 'query_error', 'unavailable']).openapi({
+            description:
+              "data_download_disabled: the report's data downloads are off; query_error: its query failed; unavailable: its datasource is disabled or gone, or the run failed.",
+          }),
+          detail: z.string().optional(),
+        }),
+      )
+      .openapi({ description: 'Reports left out of the download, with the reason.' }),
   })
   .openapi('DashboardDataHandle');

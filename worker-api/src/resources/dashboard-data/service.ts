@@ -21,10 +21,16 @@ const PARALLEL = 4;
 
 /** The dashboard's reports in layout order (row, then column); reports without a tile last. */
 async function reportsInOrder(ctx: ServiceContext, dashboardId: string, layout: { id: string; row: number; column: number }[]): Promise<ReportRow[]> {
-  const rows = await ctx.db.select({
-    id: reports.id, name: reports.name, sql_query: reports.sql_query, datasource_id: reports.datasource_id,
-    data_refresh_rate: reports.data_refresh_rate, data_download_enabled: reports.data_download_enabled,
-  }).from(reports)
+  const rows = await ctx.db
+    .select({
+      id: reports.id,
+      name: reports.name,
+      sql_query: reports.sql_query,
+      datasource_id: reports.datasource_id,
+      data_refresh_rate: reports.data_refresh_rate,
+      data_download_enabled: reports.data_download_enabled,
+    })
+    .from(reports)
     .where(and(eq(reports.dashboard_id, dashboardId), eq(reports.organization_id, ctx.principal.organizationId)))
     .orderBy(asc(reports.created_at), asc(reports.id));
   const position = new Map(layout.map((t) => [t.id, t.row * 100 + t.column]));
@@ -62,18 +68,20 @@ export async function dashboardData(ctx: ServiceContext, id: string, body: Dashb
   await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: body.parameters, pointer: '/parameters', allReports: true });
   const parameters = mergeParameters(dashboard.default_parameters, body.parameters);
   await enforceFilterRules(ctx, dashboard, parameters);
-  const [list, defs] = await Promise.all([
-    reportsInOrder(ctx, dashboard.id, dashboard.layout ?? []),
-    dashboardFilterDefinitions(ctx, dashboard.id),
-  ]);
+  const [list, defs] = await Promise.all([reportsInOrder(ctx, dashboard.id, dashboard.layout ?? []), dashboardFilterDefinitions(ctx, dashboard.id)]);
   const skipped: Skipped[] = [];
   const outcomes = await mapLimited(list, PARALLEL, async (report): Promise<Included | Skipped> => {
     if (!report.data_download_enabled) return { report_id: report.id, name: report.name, reason: 'data_download_disabled' };
     try {
       const out = await executeQuery(ctx, {
-        datasourceId: report.datasource_id, sql: report.sql_query, filters: defs, parameters, dashboard,
+        datasourceId: report.datasource_id,
+        sql: report.sql_query,
+        filters: defs,
+        parameters,
+        dashboard,
         freshMinutes: report.data_refresh_rate ?? dashboard.data_refresh_rate,
-        source: { report_id: report.id }, executionType: 'sql_query',
+        source: { report_id: report.id },
+        executionType: 'sql_query',
       });
       return { report_id: report.id, name: report.name, data_key: out.dataKey, execution_id: out.executionId, row_count: out.rowCount };
     } catch (err) {
@@ -88,7 +96,7 @@ export async function dashboardData(ctx: ServiceContext, id: string, body: Dashb
     }
   });
   const included: Included[] = [];
-  for (const o of outcomes) ('reason' in o ? skipped.push(o) : included.push(o));
+  for (const o of outcomes) 'reason' in o ? skipped.push(o) : included.push(o);
   if (!included.some((r) => r.row_count > 0)) {
     const failed = skipped.filter((s) => s.reason !== 'data_download_disabled');
     if (failed.length) {
@@ -99,10 +107,18 @@ export async function dashboardData(ctx: ServiceContext, id: string, body: Dashb
     return null;
   }
   const items: ProcessItem[] = included.map((r) => ({ key: r.data_key, name: r.name, id: r.report_id }));
-  const token = await signProcessToken({
-    kind: 'process', org: ctx.principal.organizationId, region: ctx.env.REGION, items, format: body.data_format,
-    ...(csv ? { csv } : {}), name: dashboard.name,
-  }, ctx.env.DATA_TOKEN_SECRET);
+  const token = await signProcessToken(
+    {
+      kind: 'process',
+      org: ctx.principal.organizationId,
+      region: ctx.env.REGION,
+      items,
+      format: body.data_format,
+      ...(csv ? { csv } : {}),
+      name: dashboard.name,
+    },
+    ctx.env.DATA_TOKEN_SECRET,
+  );
   const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
   return { data_process_token: token, data_url: `${base}/process`, reports: included, skipped };
 }

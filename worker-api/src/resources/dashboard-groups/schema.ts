@@ -38,7 +38,10 @@ export const DashboardGroup = resourceObjectSchema(
 
 export const sortBody = z
   .object({
-    dashboard_group_ids: z.array(z.string().min(1).max(64)).min(1).max(1000)
+    dashboard_group_ids: z
+      .array(z.string().min(1).max(64))
+      .min(1)
+      .max(1000)
       .openapi({ description: 'Group ids in the wanted order; groups left out keep their order after these.' }),
   })
   .strict()

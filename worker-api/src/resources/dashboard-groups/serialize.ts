@@ -6,7 +6,13 @@ export function serializeDashboardGroup(baseUrl: string, g: typeof dashboardGrou
     baseUrl,
     'dashboard_groups',
     g.id,
-    { name: g.name, description: g.description, personal: g.personal_user_id !== null, created_at: g.created_at.toISOString(), updated_at: g.updated_at.toISOString() },
+    {
+      name: g.name,
+      description: g.description,
+      personal: g.personal_user_id !== null,
+      created_at: g.created_at.toISOString(),
+      updated_at: g.updated_at.toISOString(),
+    },
     { dashboards: toMany('dashboards', dashboardIds) },
   );
 }

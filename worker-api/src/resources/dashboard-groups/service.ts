@@ -25,14 +25,19 @@ export const DASHBOARD_GROUP_LIST: ListSpec = {
 function visibleGroups(ctx: ServiceContext): SQL {
   const p = ctx.principal;
   const org = eq(dashboardGroups.organization_id, p.organizationId);
-  const personal = p.kind === 'user'
-    ? or(isNull(dashboardGroups.personal_user_id), eq(dashboardGroups.personal_user_id, p.userId))!
-    : isNull(dashboardGroups.personal_user_id);
+  const personal =
+    p.kind === 'user'
+      ? or(isNull(dashboardGroups.personal_user_id), eq(dashboardGroups.personal_user_id, p.userId))!
+      : isNull(dashboardGroups.personal_user_id);
   return and(org, personal)!;
 }
 
 async function findGroup(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select().from(dashboardGroups).where(and(eq(dashboardGroups.id, id), visibleGroups(ctx))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(dashboardGroups)
+    .where(and(eq(dashboardGroups.id, id), visibleGroups(ctx)))
+    .limit(1);
   if (!row) throw notFound('dashboard group', id);
   return row;
 }
@@ -52,13 +57,19 @@ async function membersOf(ctx: ServiceContext, groupIds: string[]) {
 }
 
 async function serializeGroups(ctx: ServiceContext, rows: (typeof dashboardGroups.$inferSelect)[], include: Set<string>) {
-  const members = await membersOf(ctx, rows.map((r) => r.id));
+  const members = await membersOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
   const data = rows.map((g) => serializeDashboardGroup(ctx.baseUrl, g, members.get(g.id)!));
   let included: ReturnType<typeof serializeDashboard>[] = [];
   if (include.has('dashboards')) {
     const ids = [...new Set([...members.values()].flat())];
     if (ids.length) {
-      const ds = await ctx.db.select().from(dashboards).where(and(inArray(dashboards.id, ids), visibleDashboards(ctx.principal)));
+      const ds = await ctx.db
+        .select()
+        .from(dashboards)
+        .where(and(inArray(dashboards.id, ids), visibleDashboards(ctx.principal)));
       const rels = await dashboardRelationships(ctx, ds);
       included = ds.map((d) => serializeDashboard(ctx.baseUrl, d, rels.get(d.id)!));
     }
@@ -70,9 +81,13 @@ export async function listDashboardGroups(ctx: ServiceContext, page: Page, inclu
   requirePermission(ctx.principal, 'view_dashboards');
   const where = and(visibleGroups(ctx), nameFilter(DASHBOARD_GROUP_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(dashboardGroups).where(where)
+    ctx.db
+      .select()
+      .from(dashboardGroups)
+      .where(where)
       .orderBy(...listOrder(DASHBOARD_GROUP_LIST, page))
-      .limit(page.size).offset(offsetOf(page)),
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(dashboardGroups).where(where),
   ]);
   return { ...(await serializeGroups(ctx, rows, include)), total: total?.n ?? 0 };
@@ -88,7 +103,9 @@ export async function getDashboardGroup(ctx: ServiceContext, id: string, include
 /** Every id must be a dashboard the caller may see (404-like 422 otherwise: never reveal others). */
 async function checkDashboards(ctx: ServiceContext, ids: string[]) {
   if (!ids.length) return;
-  const found = await ctx.db.select({ id: dashboards.id }).from(dashboards)
+  const found = await ctx.db
+    .select({ id: dashboards.id })
+    .from(dashboards)
     .where(and(inArray(dashboards.id, ids), visibleDashboards(ctx.principal)));
   const have = new Set(found.map((r) => r.id));
   const missing = ids.findIndex((id) => !have.has(id));
@@ -129,13 +146,18 @@ export async function createDashboardGroup(ctx: ServiceContext, body: GroupBody)
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     await tx.insert(dashboardGroups).values({
-      id, organization_id: org, name: body.attributes.name!, description: body.attributes.description ?? null,
+      id,
+      organization_id: org,
+      name: body.attributes.name!,
+      description: body.attributes.description ?? null,
       personal_user_id: personal && p.kind === 'user' ? p.userId : null,
       // New groups go last.
       position: sql`(select coalesce(max(position) + 1, 0) from dashboard_groups where organization_id = ${org})`,
     });
     if (dashboardIds.length) {
-      await tx.insert(dashboardGroupMembers).values(dashboardIds.map((d, i) => ({ organization_id: org, dashboard_group_id: id, dashboard_id: d, position: i })));
+      await tx
+        .insert(dashboardGroupMembers)
+        .values(dashboardIds.map((d, i) => ({ organization_id: org, dashboard_group_id: id, dashboard_id: d, position: i })));
     }
   });
   await audit(ctx, 'create', 'dashboard_groups', id, changed(body.attributes, body.relationships));
@@ -152,12 +174,16 @@ export async function updateDashboardGroup(ctx: ServiceContext, id: string, body
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     // Only the attributes sent are written, so concurrent updates of different fields both survive.
-    await tx.update(dashboardGroups).set({ ...body.attributes, updated_at: new Date() })
+    await tx
+      .update(dashboardGroups)
+      .set({ ...body.attributes, updated_at: new Date() })
       .where(and(eq(dashboardGroups.id, id), eq(dashboardGroups.organization_id, org)));
     if (dashboardIds) {
       await tx.delete(dashboardGroupMembers).where(eq(dashboardGroupMembers.dashboard_group_id, id));
       if (dashboardIds.length) {
-        await tx.insert(dashboardGroupMembers).values(dashboardIds.map((d, i) => ({ organization_id: org, dashboard_group_id: id, dashboard_id: d, position: i })));
+        await tx
+          .insert(dashboardGroupMembers)
+          .values(dashboardIds.map((d, i) => ({ organization_id: org, dashboard_group_id: id, dashboard_id: d, position: i })));
       }
     }
   });
@@ -180,7 +206,10 @@ export async function sortDashboardGroups(ctx: ServiceContext, ids: string[]) {
   if (unique.length !== ids.length) {
     throw new ApiError('invalid_attribute', 'dashboard_group_ids lists a group twice.', { source: { pointer: '/dashboard_group_ids' } });
   }
-  const all = await ctx.db.select({ id: dashboardGroups.id }).from(dashboardGroups).where(visibleGroups(ctx))
+  const all = await ctx.db
+    .select({ id: dashboardGroups.id })
+    .from(dashboardGroups)
+    .where(visibleGroups(ctx))
     .orderBy(asc(dashboardGroups.position), asc(dashboardGroups.name), asc(dashboardGroups.id));
   const known = new Set(all.map((g) => g.id));
   const bad = ids.findIndex((id) => !known.has(id));
@@ -192,7 +221,10 @@ export async function sortDashboardGroups(ctx: ServiceContext, ids: string[]) {
   const order = [...ids, ...all.map((g) => g.id).filter((id) => !ids.includes(id))];
   // One statement: positions from the array index.
   await ctx.db.execute(sql`update dashboard_groups g set position = o.pos - 1, updated_at = now()
-    from unnest(${sql`array[${sql.join(order.map((id) => sql`${id}`), sql`, `)}]::text[]`}) with ordinality as o(id, pos)
+    from unnest(${sql`array[${sql.join(
+      order.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::text[]`}) with ordinality as o(id, pos)
     where g.id = o.id and g.organization_id = ${ctx.principal.organizationId}`);
   await audit(ctx, 'sort', 'dashboard_groups', null, { order });
 }

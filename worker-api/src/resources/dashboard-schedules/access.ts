@@ -19,7 +19,9 @@ export function scheduleDashboards(p: Principal): SQL {
 export const scheduleColumns = { schedule: dashboardSchedules, orgTimeZone: organizations.time_zone };
 
 export async function findSchedule(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select(scheduleColumns).from(dashboardSchedules)
+  const [row] = await ctx.db
+    .select(scheduleColumns)
+    .from(dashboardSchedules)
     .innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id))
     .innerJoin(organizations, eq(organizations.id, dashboardSchedules.organization_id))
     .where(and(eq(dashboardSchedules.id, id), eq(dashboardSchedules.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal)))
@@ -34,9 +36,12 @@ export async function findSchedule(ctx: ServiceContext, id: string) {
  */
 export async function resolveTarget(ctx: ServiceContext, rels: { dashboard?: string | null; report?: string | null }) {
   if (rels.report) {
-    const [r] = await ctx.db.select({ id: reports.id, dashboard_id: reports.dashboard_id }).from(reports)
+    const [r] = await ctx.db
+      .select({ id: reports.id, dashboard_id: reports.dashboard_id })
+      .from(reports)
       .innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id))
-      .where(and(eq(reports.id, rels.report), eq(reports.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal))).limit(1);
+      .where(and(eq(reports.id, rels.report), eq(reports.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal)))
+      .limit(1);
     if (!r) {
       throw new ApiError('invalid_relationship', `No report with id "${rels.report}" exists in this organization.`, {
         source: { pointer: '/data/relationships/report/data/id' },
@@ -45,8 +50,11 @@ export async function resolveTarget(ctx: ServiceContext, rels: { dashboard?: str
     return { dashboard_id: r.dashboard_id, report_id: r.id };
   }
   if (rels.dashboard) {
-    const [d] = await ctx.db.select({ id: dashboards.id }).from(dashboards)
-      .where(and(eq(dashboards.id, rels.dashboard), scheduleDashboards(ctx.principal))).limit(1);
+    const [d] = await ctx.db
+      .select({ id: dashboards.id })
+      .from(dashboards)
+      .where(and(eq(dashboards.id, rels.dashboard), scheduleDashboards(ctx.principal)))
+      .limit(1);
     if (!d) {
       throw new ApiError('invalid_relationship', `No dashboard with id "${rels.dashboard}" exists in this organization.`, {
         source: { pointer: '/data/relationships/dashboard/data/id' },

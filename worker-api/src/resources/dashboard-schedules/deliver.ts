@@ -49,11 +49,19 @@ export interface DeliverOptions {
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const list = (s: string | null) => (s ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+const list = (s: string | null) =>
+  (s ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 
 /** Builds and sends the e-mail of one schedule now; never throws for a delivery problem (see Delivery). */
 export async function deliverSchedule(
-  env: Env, schedule: ScheduleRow, waitUntil: (p: Promise<unknown>) => void, now = new Date(), opts: DeliverOptions = {},
+  env: Env,
+  schedule: ScheduleRow,
+  waitUntil: (p: Promise<unknown>) => void,
+  now = new Date(),
+  opts: DeliverOptions = {},
 ): Promise<Delivery> {
   const bg = backgroundContext(env, viewerPrincipal(schedule.organization_id, schedule.dashboard_id ?? '', `schedule:${schedule.id}`), waitUntil);
   const { ctx } = bg;
@@ -61,20 +69,35 @@ export async function deliverSchedule(
   let claimed = false;
   try {
     const org = schedule.organization_id;
-    const [dashboard] = await ctx.db.select().from(dashboards).where(and(eq(dashboards.id, schedule.dashboard_id ?? ''), eq(dashboards.organization_id, org))).limit(1);
-    if (!dashboard) throw new ApiError('not_found', 'The schedule\'s dashboard no longer exists.');
-    let shown: ReportRow[] = await ctx.db.select().from(reports)
-      .where(and(eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, org))).orderBy(asc(reports.created_at), asc(reports.id));
-    const single = schedule.report_id ? shown.find((r) => r.id === schedule.report_id) ?? null : null;
-    if (schedule.report_id && !single) throw new ApiError('not_found', 'The schedule\'s report no longer exists.');
+    const [dashboard] = await ctx.db
+      .select()
+      .from(dashboards)
+      .where(and(eq(dashboards.id, schedule.dashboard_id ?? ''), eq(dashboards.organization_id, org)))
+      .limit(1);
+    if (!dashboard) throw new ApiError('not_found', "The schedule's dashboard no longer exists.");
+    let shown: ReportRow[] = await ctx.db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, org)))
+      .orderBy(asc(reports.created_at), asc(reports.id));
+    const single = schedule.report_id ? (shown.find((r) => r.id === schedule.report_id) ?? null) : null;
+    if (schedule.report_id && !single) throw new ApiError('not_found', "The schedule's report no longer exists.");
     if (single) shown = [single];
     const title = single?.name ?? dashboard.name;
     const given = schedule.parameters ?? {};
     // Stored parameters naming a filter the dashboard no longer has would send data that filter used to
     // narrow (a customer's schedule sending every customer's rows): nothing is sent until they are edited.
-    const stale = await checkParameterNamesProblems(ctx, { dashboardId: dashboard.id, parameters: given, pointer: '/data/attributes/parameters', allReports: true });
+    const stale = await checkParameterNamesProblems(ctx, {
+      dashboardId: dashboard.id,
+      parameters: given,
+      pointer: '/data/attributes/parameters',
+      allReports: true,
+    });
     if (stale.length) {
-      throw new ApiError('invalid_state', `The schedule's parameters do not fit its dashboard any more, so nothing was sent: ${stale.map((p) => p.message).join(' ')} Edit the schedule's parameters.`);
+      throw new ApiError(
+        'invalid_state',
+        `The schedule's parameters do not fit its dashboard any more, so nothing was sent: ${stale.map((p) => p.message).join(' ')} Edit the schedule's parameters.`,
+      );
     }
     const parameters = await sendParameters(ctx, schedule, dashboard, now);
     const formats = list(schedule.attach_as);
@@ -96,15 +119,25 @@ export async function deliverSchedule(
     const withData = shown.filter((r) => ran.has(r.id));
     if (formats.includes('excel') && withData.length) {
       const name = sheetNamer();
-      const sheets: XlsxSheet[] = withData.map((r) => ({ name: name(r.name), fields: ran.get(r.id)!.fields, chunks: chunksOf(sql, ran.get(r.id)!.executionId, CSV_EXPORT_ROW_LIMIT, ran.get(r.id)!.bucket) }));
+      const sheets: XlsxSheet[] = withData.map((r) => ({
+        name: name(r.name),
+        fields: ran.get(r.id)!.fields,
+        chunks: chunksOf(sql, ran.get(r.id)!.executionId, CSV_EXPORT_ROW_LIMIT, ran.get(r.id)!.bucket),
+      }));
       attachments.push({ filename: `${safeFileName(title, 'export')}.xlsx`, content: await collect(xlsxStream(sheets)) });
     }
     if (formats.includes('csv') && withData.length) {
       if (single) {
-        attachments.push({ filename: `${safeFileName(single.name, 'report')}.csv`, content: await collect(csvOf(sql, ran.get(single.id)!, undefined, CSV_EXPORT_ROW_LIMIT)), contentType: 'text/csv; charset=utf-8' });
+        attachments.push({
+          filename: `${safeFileName(single.name, 'report')}.csv`,
+          content: await collect(csvOf(sql, ran.get(single.id)!, undefined, CSV_EXPORT_ROW_LIMIT)),
+          contentType: 'text/csv; charset=utf-8',
+        });
       } else {
         const name = fileNamer('.csv');
-        const entries: ZipEntry[] = withData.map((r) => ({ name: name(r.name), data: csvOf(sql, ran.get(r.id)!, undefined, CSV_EXPORT_ROW_LIMIT) }) as ZipEntry);
+        const entries: ZipEntry[] = withData.map(
+          (r) => ({ name: name(r.name), data: csvOf(sql, ran.get(r.id)!, undefined, CSV_EXPORT_ROW_LIMIT) }) as ZipEntry,
+        );
         attachments.push({ filename: `${safeFileName(dashboard.name, 'dashboard')}.zip`, content: await collect(zipStream(entries)) });
       }
     }
@@ -112,14 +145,23 @@ export async function deliverSchedule(
     // Drawn attachments, in the order attach_as lists them — of data that is current: the reports whose
     // data is older than their refresh rate run first (the print view then shows their new results).
     if (formats.some((f) => /^(dark_)?(inline_png|png|pdf)$/.test(f))) await freshen(ctx, dashboard.id, dashboard.default_parameters, shown, parameters);
-    const width = schedule.page_width ?? (single ? single.default_page_width ?? REPORT_PAGE_WIDTH : dashboard.default_page_width);
+    const width = schedule.page_width ?? (single ? (single.default_page_width ?? REPORT_PAGE_WIDTH) : dashboard.default_page_width);
     const inline: { cid: string; alt: string }[] = [];
     for (const f of formats) {
       const m = /^(dark_)?(inline_png|png|pdf)$/.exec(f);
       if (!m) continue;
       const mode = m[1] ? 'dark' : 'light';
       const format = m[2] === 'pdf' ? 'pdf' : 'png';
-      const file = await renderFile(env, { organizationId: org, dashboardId: dashboard.id, reportId: single?.id ?? null, parameters, mode, width, height: single?.default_page_height ?? null, format });
+      const file = await renderFile(env, {
+        organizationId: org,
+        dashboardId: dashboard.id,
+        reportId: single?.id ?? null,
+        parameters,
+        mode,
+        width,
+        height: single?.default_page_height ?? null,
+        format,
+      });
       const base = `${safeFileName(title, 'export')}${mode === 'dark' ? ' (dark)' : ''}`;
       if (m[2] === 'inline_png') {
         const cid = `${f}.${schedule.id}@cairn`;
@@ -131,12 +173,15 @@ export async function deliverSchedule(
     }
 
     const link = env.APP_URL ? `${env.APP_URL.replace(/\/+$/, '')}/app/dashboards/${encodeURIComponent(dashboard.id)}` : null;
-    const intro = schedule.body_text?.trim() || `Here is ${single ? 'the report' : 'the dashboard'} "${title}" as of ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+    const intro =
+      schedule.body_text?.trim() ||
+      `Here is ${single ? 'the report' : 'the dashboard'} "${title}" as of ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
     const notes = out.problems.length ? ['', 'Not attached because the query failed:', ...out.problems.map((p) => `- ${p}`)] : [];
     const text = [intro, ...notes, ...(link ? ['', `Open it in Cairn: ${link}`] : []), '', `— sent by the schedule "${schedule.name}"`].join('\n');
-    const html = `<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #1f2933;">${
-      intro.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('')
-    }${inline.map((i) => `<p><img src="cid:${escapeHtml(i.cid)}" alt="${escapeHtml(i.alt)}" style="max-width: 100%;"></p>`).join('')}${
+    const html = `<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #1f2933;">${intro
+      .split(/\n{2,}/)
+      .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+      .join('')}${inline.map((i) => `<p><img src="cid:${escapeHtml(i.cid)}" alt="${escapeHtml(i.alt)}" style="max-width: 100%;"></p>`).join('')}${
       notes.length ? `<p>Not attached because the query failed:</p><ul>${out.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''
     }${link ? `<p><a href="${escapeHtml(link)}">Open it in Cairn</a></p>` : ''}<p style="color: #616e7c; font-size: 12px;">Sent by the schedule “${escapeHtml(schedule.name)}”.</p></body></html>`;
 
@@ -146,10 +191,22 @@ export async function deliverSchedule(
     if (opts.sendKey) {
       const claim = await claimSend(ctx.db, org, opts.sendKey);
       if (!claim.ok && claim.state === 'sent') return { ...out, sent: true, duplicate: true };
-      if (!claim.ok) throw new ApiError('invalid_state', 'An earlier attempt at this send stopped while the e-mail was going out; it may have been delivered, so it was not sent again.');
+      if (!claim.ok)
+        throw new ApiError(
+          'invalid_state',
+          'An earlier attempt at this send stopped while the e-mail was going out; it may have been delivered, so it was not sent again.',
+        );
       claimed = true;
     }
-    const result = await createMailer(env).sendMail({ to, cc, bcc, subject: schedule.subject_text?.trim() || schedule.name, text: `${text}\n`, html, attachments });
+    const result = await createMailer(env).sendMail({
+      to,
+      cc,
+      bcc,
+      subject: schedule.subject_text?.trim() || schedule.name,
+      text: `${text}\n`,
+      html,
+      attachments,
+    });
     if (opts.sendKey) {
       // If recording fails the key stays 'sending', and a retry sends nothing: never a second copy.
       claimed = false;
@@ -157,20 +214,27 @@ export async function deliverSchedule(
       else await releaseSend(ctx.db, opts.sendKey);
     }
     out.attachments = attachments.map((a) => ({
-      filename: a.filename, content_type: a.contentType ?? '', size: typeof a.content === 'string' ? a.content.length : a.content.byteLength, inline: Boolean(a.contentId),
+      filename: a.filename,
+      content_type: a.contentType ?? '',
+      size: typeof a.content === 'string' ? a.content.length : a.content.byteLength,
+      inline: Boolean(a.contentId),
     }));
     if (!result.sent) throw new Error(result.reason);
     out.sent = true;
     out.sent_at = now.toISOString();
     out.recipients = result.accepted.length;
-    await ctx.db.update(dashboardSchedules).set({ last_sent_at: now, last_error_message: null })
+    await ctx.db
+      .update(dashboardSchedules)
+      .set({ last_sent_at: now, last_error_message: null })
       .where(and(eq(dashboardSchedules.id, schedule.id), eq(dashboardSchedules.organization_id, org)));
   } catch (err) {
     out.error_message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
     // A refusal of the schedule itself (its dashboard is gone, its parameters are stale) stays until it is edited.
     out.retryable = !(err instanceof ApiError);
     if (claimed && opts.sendKey) await releaseSend(ctx.db, opts.sendKey).catch(() => {});
-    await ctx.db.update(dashboardSchedules).set({ last_error_message: out.error_message })
+    await ctx.db
+      .update(dashboardSchedules)
+      .set({ last_error_message: out.error_message })
       .where(and(eq(dashboardSchedules.id, schedule.id), eq(dashboardSchedules.organization_id, schedule.organization_id)))
       .catch((e) => console.error(`schedule ${schedule.id}: recording the error failed`, e));
   } finally {
@@ -186,7 +250,10 @@ export async function deliverSchedule(
  * attachment (data and drawn) uses these fixed values.
  */
 export async function sendParameters(
-  ctx: ServiceContext, schedule: Pick<ScheduleRow, 'parameters' | 'time_zone'>, dashboard: Pick<typeof dashboards.$inferSelect, 'id' | 'default_parameters'>, now: Date,
+  ctx: ServiceContext,
+  schedule: Pick<ScheduleRow, 'parameters' | 'time_zone'>,
+  dashboard: Pick<typeof dashboards.$inferSelect, 'id' | 'default_parameters'>,
+  now: Date,
 ) {
   const [org] = await ctx.db.select({ tz: organizations.time_zone }).from(organizations).where(eq(organizations.id, ctx.principal.organizationId)).limit(1);
   const defs = await dashboardFilterDefinitions(ctx, dashboard.id);
@@ -204,7 +271,11 @@ const FRESHEN_LIMIT_MS = 120_000;
  * the print view polls, and waits until none of them runs any more (at most FRESHEN_LIMIT_MS).
  */
 async function freshen(
-  ctx: ServiceContext, dashboardId: string, defaults: Parameters<typeof mergeParameters>[0], shown: ReportRow[], given: Parameters<typeof mergeParameters>[1],
+  ctx: ServiceContext,
+  dashboardId: string,
+  defaults: Parameters<typeof mergeParameters>[0],
+  shown: ReportRow[],
+  given: Parameters<typeof mergeParameters>[1],
 ): Promise<void> {
   const parameters = mergeParameters(defaults, given);
   const stub = await statusObject(ctx.env, dashboardId, parameters);

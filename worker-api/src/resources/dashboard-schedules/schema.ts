@@ -13,16 +13,29 @@ const scheduleAttributes = z.object({
   emails: text(20_000).openapi({ description: `Comma-separated addresses, at most ${MAX_RECIPIENTS}.`, example: 'ana@example.com, bo@example.com' }),
   cc_emails: text(20_000).nullable(),
   bcc_emails: text(20_000).nullable(),
-  attach_as: z.string().max(200).openapi({ description: `Comma list of ${ATTACH_AS.join(', ')}; each at most once.`, example: 'pdf,inline_png' }),
+  attach_as: z
+    .string()
+    .max(200)
+    .openapi({ description: `Comma list of ${ATTACH_AS.join(', ')}; each at most once.`, example: 'pdf,inline_png' }),
   schedule: z.string().max(1000).openapi({
-    description: '"disabled", "daily;TIMES", "weekly;DAYS;TIMES" (days 0 Monday … 6 Sunday) or "monthly;DAYS;TIMES" (days 1–31); times 24-hour HH:MM or 12-hour h[:mm] am/pm, comma-separated.',
+    description:
+      '"disabled", "daily;TIMES", "weekly;DAYS;TIMES" (days 0 Monday … 6 Sunday) or "monthly;DAYS;TIMES" (days 1–31); times 24-hour HH:MM or 12-hour h[:mm] am/pm, comma-separated.',
     example: 'weekly;0,3;08:00,5:30 pm',
   }),
-  time_zone: z.string().max(64).nullable().openapi({ description: 'IANA time zone of the schedule\'s times; null uses the organization\'s.', example: 'Europe/Berlin' }),
+  time_zone: z
+    .string()
+    .max(64)
+    .nullable()
+    .openapi({ description: "IANA time zone of the schedule's times; null uses the organization's.", example: 'Europe/Berlin' }),
   subject_text: text(1000).nullable(),
   body_text: text(20_000).nullable(),
   send_via: z.enum(['email']).openapi({ default: 'email' }),
-  page_width: z.number().int().min(PAGE_WIDTH.min).max(PAGE_WIDTH.max).nullable()
+  page_width: z
+    .number()
+    .int()
+    .min(PAGE_WIDTH.min)
+    .max(PAGE_WIDTH.max)
+    .nullable()
     .openapi({ description: `Pixels, ${PAGE_WIDTH.min}–${PAGE_WIDTH.max}; null uses the dashboard's default_page_width.` }),
   parameters: inputParametersSchema.nullable(),
 });
@@ -65,13 +78,20 @@ export const DashboardSchedule = resourceObjectSchema(
 export const SCHEDULE_INCLUDES = ['dashboard', 'report'] as const;
 
 export const sendNowBody = z.object({}).strict().openapi('DashboardScheduleSendNow');
-export const sendNowAnswer = z.object({
-  status: z.literal('sent'),
-  dashboard_schedule_id: z.string(),
-  sent_at: timestamp,
-  recipients: z.number().int().openapi({ description: 'Addresses the mail server accepted (to, cc and bcc).' }),
-  attachments: z.array(z.object({
-    filename: z.string(), content_type: z.string(), size: z.number().int(), inline: z.boolean().openapi({ description: 'true for inline_png images shown in the body.' }),
-  })),
-  problems: z.array(z.string()).openapi({ description: 'Reports whose data could not be attached (their query failed); the e-mail names them too.' }),
-}).openapi('DashboardScheduleSendNowAnswer');
+export const sendNowAnswer = z
+  .object({
+    status: z.literal('sent'),
+    dashboard_schedule_id: z.string(),
+    sent_at: timestamp,
+    recipients: z.number().int().openapi({ description: 'Addresses the mail server accepted (to, cc and bcc).' }),
+    attachments: z.array(
+      z.object({
+        filename: z.string(),
+        content_type: z.string(),
+        size: z.number().int(),
+        inline: z.boolean().openapi({ description: 'true for inline_png images shown in the body.' }),
+      }),
+    ),
+    problems: z.array(z.string()).openapi({ description: 'Reports whose data could not be attached (their query failed); the e-mail names them too.' }),
+  })
+  .openapi('DashboardScheduleSendNowAnswer');

@@ -21,26 +21,32 @@ export function nextSendAt(s: Pick<ScheduleRow, 'schedule' | 'time_zone'>, orgTi
 }
 
 export function serializeSchedule(baseUrl: string, s: ScheduleRow, orgTimeZone: string) {
-  return resource(baseUrl, 'dashboard_schedules', s.id, {
-    name: s.name,
-    emails: s.emails,
-    cc_emails: s.cc_emails,
-    bcc_emails: s.bcc_emails,
-    attach_as: s.attach_as,
-    schedule: s.schedule,
-    time_zone: s.time_zone,
-    subject_text: s.subject_text,
-    body_text: s.body_text,
-    send_via: s.send_via ?? 'email',
-    page_width: s.page_width,
-    parameters: s.parameters,
-    // Computed when read, so it follows changes of the organization's time zone.
-    next_send_at: nextSendAt(s, orgTimeZone)?.toISOString() ?? null,
-    last_sent_at: s.last_sent_at?.toISOString() ?? null,
-    created_at: s.created_at.toISOString(),
-    updated_at: s.updated_at.toISOString(),
-  }, {
-    dashboard: toOne('dashboards', s.dashboard_id),
-    report: toOne('reports', s.report_id),
-  });
+  return resource(
+    baseUrl,
+    'dashboard_schedules',
+    s.id,
+    {
+      name: s.name,
+      emails: s.emails,
+      cc_emails: s.cc_emails,
+      bcc_emails: s.bcc_emails,
+      attach_as: s.attach_as,
+      schedule: s.schedule,
+      time_zone: s.time_zone,
+      subject_text: s.subject_text,
+      body_text: s.body_text,
+      send_via: s.send_via ?? 'email',
+      page_width: s.page_width,
+      parameters: s.parameters,
+      // Computed when read, so it follows changes of the organization's time zone.
+      next_send_at: nextSendAt(s, orgTimeZone)?.toISOString() ?? null,
+      last_sent_at: s.last_sent_at?.toISOString() ?? null,
+      created_at: s.created_at.toISOString(),
+      updated_at: s.updated_at.toISOString(),
+    },
+    {
+      dashboard: toOne('dashboards', s.dashboard_id),
+      report: toOne('reports', s.report_id),
+    },
+  );
 }

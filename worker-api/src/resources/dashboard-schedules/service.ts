@@ -48,11 +48,18 @@ export async function listSchedules(ctx: ServiceContext, page: Page, include: Se
   requirePermission(ctx.principal, 'view_schedules');
   requireIncludePermissions(ctx, include);
   const where = and(eq(dashboardSchedules.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal), nameFilter(SCHEDULE_LIST, page));
-  const from = () => ctx.db.select(scheduleColumns).from(dashboardSchedules)
-    .innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id))
-    .innerJoin(organizations, eq(organizations.id, dashboardSchedules.organization_id));
+  const from = () =>
+    ctx.db
+      .select(scheduleColumns)
+      .from(dashboardSchedules)
+      .innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id))
+      .innerJoin(organizations, eq(organizations.id, dashboardSchedules.organization_id));
   const [rows, [total]] = await Promise.all([
-    from().where(where).orderBy(...listOrder(SCHEDULE_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    from()
+      .where(where)
+      .orderBy(...listOrder(SCHEDULE_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(dashboardSchedules).innerJoin(dashboards, eq(dashboards.id, dashboardSchedules.dashboard_id)).where(where),
   ]);
   const data = rows.map((r) => serializeSchedule(ctx.baseUrl, r.schedule, r.orgTimeZone));
@@ -92,12 +99,23 @@ export async function createSchedule(ctx: ServiceContext, body: Body) {
   const attributes = checkAttributes(body.attributes);
   const target = await resolveTarget(ctx, body.relationships as { dashboard?: string | null; report?: string | null });
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: target.dashboard_id });
-  await checkParameterNames(ctx, { dashboardId: target.dashboard_id, parameters: attributes.parameters, pointer: '/data/attributes/parameters', allReports: true });
+  await checkParameterNames(ctx, {
+    dashboardId: target.dashboard_id,
+    parameters: attributes.parameters,
+    pointer: '/data/attributes/parameters',
+    allReports: true,
+  });
   const id = newId('dashboard_schedule');
   const next = nextSendAt({ schedule: attributes.schedule!, time_zone: attributes.time_zone ?? null }, await orgTimeZone(ctx));
   await ctx.db.insert(dashboardSchedules).values({
-    ...attributes, ...target, id, organization_id: ctx.principal.organizationId,
-    name: attributes.name!, emails: attributes.emails!, attach_as: attributes.attach_as!, schedule: attributes.schedule!,
+    ...attributes,
+    ...target,
+    id,
+    organization_id: ctx.principal.organizationId,
+    name: attributes.name!,
+    emails: attributes.emails!,
+    attach_as: attributes.attach_as!,
+    schedule: attributes.schedule!,
     created_by_user_id: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
     next_send_at: next,
   });
@@ -119,21 +137,37 @@ export async function updateSchedule(ctx: ServiceContext, id: string, body: Body
   let target: { dashboard_id: string; report_id: string | null } | null = null;
   if (rels.report || rels.dashboard) target = await resolveTarget(ctx, rels);
   else if (rels.dashboard === null && rels.report !== undefined) target = await resolveTarget(ctx, rels);
-  else if (rels.dashboard === null) throw new ApiError('invalid_relationship', 'A schedule needs a dashboard or a report relationship.', { source: { pointer: '/data/relationships/dashboard' } });
+  else if (rels.dashboard === null)
+    throw new ApiError('invalid_relationship', 'A schedule needs a dashboard or a report relationship.', {
+      source: { pointer: '/data/relationships/dashboard' },
+    });
   else if (rels.report === null) target = { dashboard_id: current.schedule.dashboard_id!, report_id: null };
   if (target) requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: target.dashboard_id });
   // The parameters as they will be sent (new or kept) must name the filters of the dashboard they will be sent with.
   if (attributes.parameters !== undefined || target) {
     await checkParameterNames(ctx, {
-      dashboardId: target?.dashboard_id ?? current.schedule.dashboard_id!, pointer: '/data/attributes/parameters', allReports: true,
+      dashboardId: target?.dashboard_id ?? current.schedule.dashboard_id!,
+      pointer: '/data/attributes/parameters',
+      allReports: true,
       parameters: attributes.parameters !== undefined ? attributes.parameters : current.schedule.parameters,
     });
   }
-  const timing = attributes.schedule !== undefined || attributes.time_zone !== undefined
-    ? { next_send_at: nextSendAt({ schedule: attributes.schedule ?? current.schedule.schedule, time_zone: attributes.time_zone !== undefined ? attributes.time_zone : current.schedule.time_zone }, current.orgTimeZone) }
-    : {};
+  const timing =
+    attributes.schedule !== undefined || attributes.time_zone !== undefined
+      ? {
+          next_send_at: nextSendAt(
+            {
+              schedule: attributes.schedule ?? current.schedule.schedule,
+              time_zone: attributes.time_zone !== undefined ? attributes.time_zone : current.schedule.time_zone,
+            },
+            current.orgTimeZone,
+          ),
+        }
+      : {};
   // Only the attributes sent are written, so concurrent updates of different fields both survive.
-  await ctx.db.update(dashboardSchedules).set({ ...attributes, ...(target ?? {}), ...timing, updated_at: new Date() })
+  await ctx.db
+    .update(dashboardSchedules)
+    .set({ ...attributes, ...(target ?? {}), ...timing, updated_at: new Date() })
     .where(and(eq(dashboardSchedules.id, id), eq(dashboardSchedules.organization_id, ctx.principal.organizationId)));
   await audit(ctx, 'update', 'dashboard_schedules', id, changed(body.attributes, body.relationships));
   return getSchedule(ctx, id, new Set());
@@ -156,12 +190,21 @@ export async function sendScheduleNow(ctx: ServiceContext, id: string) {
   const current = await findSchedule(ctx, id);
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });
   const delivery = await deliverSchedule(ctx.env, current.schedule, ctx.waitUntil);
-  await audit(ctx, 'send_now', 'dashboard_schedules', id, { sent: delivery.sent, ...(delivery.error_message ? { error_message: delivery.error_message } : {}) });
+  await audit(ctx, 'send_now', 'dashboard_schedules', id, {
+    sent: delivery.sent,
+    ...(delivery.error_message ? { error_message: delivery.error_message } : {}),
+  });
   if (!delivery.sent) {
-    throw new ApiError('invalid_state', `The e-mail of this schedule was not sent: ${delivery.error_message ?? 'unknown reason'}`, { meta: { reason: delivery.error_message } });
+    throw new ApiError('invalid_state', `The e-mail of this schedule was not sent: ${delivery.error_message ?? 'unknown reason'}`, {
+      meta: { reason: delivery.error_message },
+    });
   }
   return {
-    status: 'sent' as const, dashboard_schedule_id: id, sent_at: delivery.sent_at!, recipients: delivery.recipients,
-    attachments: delivery.attachments, problems: delivery.problems,
+    status: 'sent' as const,
+    dashboard_schedule_id: id,
+    sent_at: delivery.sent_at!,
+    recipients: delivery.recipients,
+    attachments: delivery.attachments,
+    problems: delivery.problems,
   };
 }

@@ -17,7 +17,8 @@ export function recipients(raw: string | null, attribute: string, required: bool
   const seen = new Set<string>();
   list.forEach((address, i) => {
     if (address === '') throw new ApiError('invalid_attribute', `${attribute}: entry ${i + 1} is empty (two commas in a row?).`, at(attribute));
-    if (address.length > 254 || !EMAIL.test(address)) throw new ApiError('invalid_attribute', `${attribute}: "${address}" is not a valid e-mail address.`, at(attribute));
+    if (address.length > 254 || !EMAIL.test(address))
+      throw new ApiError('invalid_attribute', `${attribute}: "${address}" is not a valid e-mail address.`, at(attribute));
     if (seen.has(address.toLowerCase())) throw new ApiError('invalid_attribute', `${attribute}: "${address}" is listed twice.`, at(attribute));
     seen.add(address.toLowerCase());
   });

@@ -3,13 +3,18 @@ import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { parseIpWhitelist } from './ip.ts';
 
-const ipWhitelist = z.string().max(10_000)
+const ipWhitelist = z
+  .string()
+  .max(10_000)
   .superRefine((raw, ctx) => {
     const res = parseIpWhitelist(raw);
     if (!res.ok) ctx.addIssue({ code: 'custom', message: `entry ${res.index + 1}, "${res.entry}", ${res.reason}.` });
   })
   .nullable()
-  .openapi({ description: 'Comma-separated IPv4/IPv6 addresses and CIDR ranges allowed to open the link; null or empty for any.', example: '203.0.113.7, 198.51.100.0/24, 2001:db8::/32' });
+  .openapi({
+    description: 'Comma-separated IPv4/IPv6 addresses and CIDR ranges allowed to open the link; null or empty for any.',
+    example: '203.0.113.7, 198.51.100.0/24, 2001:db8::/32',
+  });
 
 const attributes = {
   name: z.string().trim().min(1).max(200),
@@ -21,7 +26,11 @@ const attributes = {
   data_download_enabled: z.boolean(),
   unlimited_csv_export_enabled: z.boolean(),
   sharing_secret_required: z.boolean(),
-  sharing_password: z.string().min(1).max(200).nullable()
+  sharing_password: z
+    .string()
+    .min(1)
+    .max(200)
+    .nullable()
     .openapi({ description: 'Write-only: stored hashed and never returned (see sharing_password_set). null removes the password.' }),
   color_mode: z.enum(['light', 'dark']),
   ip_whitelist: ipWhitelist,

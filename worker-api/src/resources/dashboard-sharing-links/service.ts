@@ -48,7 +48,9 @@ function manageableDashboards(p: Principal): SQL {
  */
 async function findLink(ctx: ServiceContext, id: string): Promise<LinkRow> {
   requirePermission(ctx.principal, 'manage_dashboards');
-  const [row] = await ctx.db.select({ link: dashboardSharingLinks }).from(dashboardSharingLinks)
+  const [row] = await ctx.db
+    .select({ link: dashboardSharingLinks })
+    .from(dashboardSharingLinks)
     .innerJoin(dashboards, eq(dashboards.id, dashboardSharingLinks.dashboard_id))
     .where(and(eq(dashboardSharingLinks.id, id), eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId), visibleDashboards(ctx.principal)))
     .limit(1);
@@ -60,7 +62,9 @@ async function findLink(ctx: ServiceContext, id: string): Promise<LinkRow> {
 async function withIncluded(ctx: ServiceContext, rows: LinkRow[], include: Set<string>) {
   const data = rows.map((l) => serializeSharingLink(ctx.baseUrl, l));
   if (!include.has('dashboard') || !rows.length) return { data, included: [] };
-  const ds = await ctx.db.select().from(dashboards)
+  const ds = await ctx.db
+    .select()
+    .from(dashboards)
     .where(and(inArray(dashboards.id, [...new Set(rows.map((l) => l.dashboard_id))]), visibleDashboards(ctx.principal)));
   const rels = await dashboardRelationships(ctx, ds);
   return { data, included: ds.map((d) => serializeDashboard(ctx.baseUrl, d, rels.get(d.id)!)) };
@@ -68,15 +72,32 @@ async function withIncluded(ctx: ServiceContext, rows: LinkRow[], include: Set<s
 
 export async function listSharingLinks(ctx: ServiceContext, page: Page, include: Set<string>) {
   requirePermission(ctx.principal, 'manage_dashboards');
-  const where = and(eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId), manageableDashboards(ctx.principal), nameFilter(SHARING_LINK_LIST, page));
-  const base = () => ctx.db.select({ link: dashboardSharingLinks }).from(dashboardSharingLinks)
-    .innerJoin(dashboards, eq(dashboards.id, dashboardSharingLinks.dashboard_id)).where(where);
+  const where = and(
+    eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId),
+    manageableDashboards(ctx.principal),
+    nameFilter(SHARING_LINK_LIST, page),
+  );
+  const base = () =>
+    ctx.db
+      .select({ link: dashboardSharingLinks })
+      .from(dashboardSharingLinks)
+      .innerJoin(dashboards, eq(dashboards.id, dashboardSharingLinks.dashboard_id))
+      .where(where);
   const [rows, [total]] = await Promise.all([
-    base().orderBy(...listOrder(SHARING_LINK_LIST, page)).limit(page.size).offset(offsetOf(page)),
-    ctx.db.select({ n: count() }).from(dashboardSharingLinks)
-      .innerJoin(dashboards, eq(dashboards.id, dashboardSharingLinks.dashboard_id)).where(where),
+    base()
+      .orderBy(...listOrder(SHARING_LINK_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
+    ctx.db.select({ n: count() }).from(dashboardSharingLinks).innerJoin(dashboards, eq(dashboards.id, dashboardSharingLinks.dashboard_id)).where(where),
   ]);
-  return { ...(await withIncluded(ctx, rows.map((r) => r.link), include)), total: total?.n ?? 0 };
+  return {
+    ...(await withIncluded(
+      ctx,
+      rows.map((r) => r.link),
+      include,
+    )),
+    total: total?.n ?? 0,
+  };
 }
 
 export async function getSharingLink(ctx: ServiceContext, id: string, include: Set<string>) {
@@ -90,8 +111,10 @@ function checkFilterBar(next: { toolbar_enabled: boolean; parameters_enabled: bo
   if (!next.filter_bar_enabled || (next.toolbar_enabled && next.parameters_enabled)) return;
   const missing = [!next.toolbar_enabled && 'toolbar_enabled', !next.parameters_enabled && 'parameters_enabled'].filter(Boolean).join(' and ');
   // Point at what this request changed: the filter bar itself, or the switch it turned off.
-  const culprit = 'filter_bar_enabled' in sent ? 'filter_bar_enabled'
-    : ['toolbar_enabled', 'parameters_enabled'].find((k) => k in sent && sent[k] === false) ?? 'filter_bar_enabled';
+  const culprit =
+    'filter_bar_enabled' in sent
+      ? 'filter_bar_enabled'
+      : (['toolbar_enabled', 'parameters_enabled'].find((k) => k in sent && sent[k] === false) ?? 'filter_bar_enabled');
   throw new ApiError('invalid_attribute', `filter_bar_enabled needs ${missing} to be true as well.`, {
     source: { pointer: `/data/attributes/${culprit}` },
   });
@@ -115,17 +138,25 @@ const auditDetails = (body: SharingLinkWrite) => changed(body.attributes, body.r
 export async function createSharingLink(ctx: ServiceContext, body: SharingLinkWrite) {
   const dashboardId = body.relationships.dashboard as string;
   requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: dashboardId });
-  const [dash] = await ctx.db.select({ id: dashboards.id }).from(dashboards)
-    .where(and(eq(dashboards.id, dashboardId), visibleDashboards(ctx.principal))).limit(1);
+  const [dash] = await ctx.db
+    .select({ id: dashboards.id })
+    .from(dashboards)
+    .where(and(eq(dashboards.id, dashboardId), visibleDashboards(ctx.principal)))
+    .limit(1);
   if (!dash) {
     throw new ApiError('invalid_relationship', `No dashboard with id "${dashboardId}" exists in this organization.`, {
       source: { pointer: '/data/relationships/dashboard/data/id' },
     });
   }
   const a = body.attributes;
-  checkFilterBar({
-    toolbar_enabled: a.toolbar_enabled ?? true, parameters_enabled: a.parameters_enabled ?? false, filter_bar_enabled: a.filter_bar_enabled ?? false,
-  }, a);
+  checkFilterBar(
+    {
+      toolbar_enabled: a.toolbar_enabled ?? true,
+      parameters_enabled: a.parameters_enabled ?? false,
+      filter_bar_enabled: a.filter_bar_enabled ?? false,
+    },
+    a,
+  );
   const id = newId('dashboard_sharing_link');
   await ctx.db.insert(dashboardSharingLinks).values({
     ...(await toColumns(a)),
@@ -149,14 +180,20 @@ export async function updateSharingLink(ctx: ServiceContext, id: string, body: S
   const cols = await toColumns(body.attributes);
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
-    const [cur] = await tx.select({
-      toolbar_enabled: dashboardSharingLinks.toolbar_enabled,
-      parameters_enabled: dashboardSharingLinks.parameters_enabled,
-      filter_bar_enabled: dashboardSharingLinks.filter_bar_enabled,
-    }).from(dashboardSharingLinks).where(and(eq(dashboardSharingLinks.id, id), eq(dashboardSharingLinks.organization_id, org))).for('update');
+    const [cur] = await tx
+      .select({
+        toolbar_enabled: dashboardSharingLinks.toolbar_enabled,
+        parameters_enabled: dashboardSharingLinks.parameters_enabled,
+        filter_bar_enabled: dashboardSharingLinks.filter_bar_enabled,
+      })
+      .from(dashboardSharingLinks)
+      .where(and(eq(dashboardSharingLinks.id, id), eq(dashboardSharingLinks.organization_id, org)))
+      .for('update');
     if (!cur) throw notFound('dashboard sharing link', id);
     checkFilterBar({ ...cur, ...pick(body.attributes, ['toolbar_enabled', 'parameters_enabled', 'filter_bar_enabled']) }, body.attributes);
-    await tx.update(dashboardSharingLinks).set({ ...cols, updated_at: new Date() })
+    await tx
+      .update(dashboardSharingLinks)
+      .set({ ...cols, updated_at: new Date() })
       .where(and(eq(dashboardSharingLinks.id, id), eq(dashboardSharingLinks.organization_id, org)));
   });
   await audit(ctx, 'update', 'dashboard_sharing_links', id, auditDetails(body));
@@ -170,7 +207,8 @@ function pick(o: Record<string, unknown>, keys: string[]): Record<string, boolea
 
 export async function deleteSharingLink(ctx: ServiceContext, id: string) {
   await findLink(ctx, id);
-  await ctx.db.delete(dashboardSharingLinks)
+  await ctx.db
+    .delete(dashboardSharingLinks)
     .where(and(eq(dashboardSharingLinks.id, id), eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId)));
   await audit(ctx, 'delete', 'dashboard_sharing_links', id);
 }

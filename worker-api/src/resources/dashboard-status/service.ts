@@ -19,16 +19,20 @@ const IDLE_DELAY_S = 60;
  */
 type RuleMode = 'all' | 'values' | 'none';
 
-async function poll(
-  ctx: ServiceContext, dashboardId: string, given: InputParameters | undefined, refresh: boolean, rules: RuleMode, allowed?: () => void,
-) {
+async function poll(ctx: ServiceContext, dashboardId: string, given: InputParameters | undefined, refresh: boolean, rules: RuleMode, allowed?: () => void) {
   await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboardId }, () => visibleDashboard(ctx, dashboardId));
   const dashboard = await visibleDashboard(ctx, dashboardId);
   allowed?.();
   let missing: ApiError[] = [];
   const rows = rules === 'none' ? [] : await dashboardFilterRules(ctx, dashboard.id);
   if (rules !== 'none') {
-    await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: given, pointer: '/parameters', filterNames: rows.map((f) => f.variable_name), allReports: true });
+    await checkParameterNames(ctx, {
+      dashboardId: dashboard.id,
+      parameters: given,
+      pointer: '/parameters',
+      filterNames: rows.map((f) => f.variable_name),
+      allReports: true,
+    });
   }
   const parameters = mergeParameters(dashboard.default_parameters, given);
   if (rules !== 'none') {
@@ -42,18 +46,33 @@ async function poll(
 
 /** POST /dashboards/{id}/status: where each report's and dynamic filter's data stands, with tokens for what is ready. */
 export async function dashboardStatus(
-  ctx: ServiceContext, dashboardId: string, body: { parameters?: InputParameters; refresh_data?: boolean }, rules: RuleMode = 'none',
+  ctx: ServiceContext,
+  dashboardId: string,
+  body: { parameters?: InputParameters; refresh_data?: boolean },
+  rules: RuleMode = 'none',
 ) {
   const polled = await poll(ctx, dashboardId, body.parameters, body.refresh_data ?? false, rules);
   const { updated_at, missing } = polled;
   // A report waits for its dashboard's required filters: no data, an error item naming them.
-  const waiting = missing.length
-    ? { code: 'required_filter_missing', message: missing.map((m) => m.message).join(' ') }
-    : null;
+  const waiting = missing.length ? { code: 'required_filter_missing', message: missing.map((m) => m.message).join(' ') } : null;
   const entries = waiting
-    ? polled.entries.map((e): StatusEntry => (e.kind === 'report'
-      ? { ...e, result_status: 'error', data_key: null, data_timestamp: null, data_current: false, execution_id: null, execution_status: null, running: false, row_count: null, error: waiting }
-      : e))
+    ? polled.entries.map(
+        (e): StatusEntry =>
+          e.kind === 'report'
+            ? {
+                ...e,
+                result_status: 'error',
+                data_key: null,
+                data_timestamp: null,
+                data_current: false,
+                execution_id: null,
+                execution_status: null,
+                running: false,
+                row_count: null,
+                error: waiting,
+              }
+            : e,
+      )
     : polled.entries;
   const tokens = new Map<string, string>();
   for (const e of entries) {
@@ -91,8 +110,11 @@ export async function refreshDashboard(ctx: ServiceContext, dashboardId: string,
  * left as they are) with these parameters, under the dashboard's filter rules, and returns its execution id.
  */
 export async function refreshReport(ctx: ServiceContext, reportId: string, given: InputParameters | undefined) {
-  const [row] = await ctx.db.select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled, sql_query: reports.sql_query }).from(reports)
-    .where(and(eq(reports.id, reportId), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
+  const [row] = await ctx.db
+    .select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled, sql_query: reports.sql_query })
+    .from(reports)
+    .where(and(eq(reports.id, reportId), eq(reports.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!row) throw notFound('report', reportId);
   requirePermission(ctx.principal, 'view_dashboards');
   // A report on a dashboard the caller cannot see does not exist for it (404, restricted keys included).
@@ -103,10 +125,19 @@ export async function refreshReport(ctx: ServiceContext, reportId: string, given
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: row.dashboard_id });
   // The report's own Refresh action is a switch of the report (refreshing the dashboard still re-runs it).
   if (!row.refresh_enabled) {
-    throw new ApiError('invalid_state', 'Refreshing this report on its own is switched off (refresh_enabled is false); refresh its dashboard instead, or switch refresh_enabled on.');
+    throw new ApiError(
+      'invalid_state',
+      'Refreshing this report on its own is switched off (refresh_enabled is false); refresh its dashboard instead, or switch refresh_enabled on.',
+    );
   }
   const rows = await dashboardFilterRules(ctx, dashboard.id);
-  await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: given, pointer: '/parameters', filterNames: rows.map((f) => f.variable_name), sql: [row.sql_query] });
+  await checkParameterNames(ctx, {
+    dashboardId: dashboard.id,
+    parameters: given,
+    pointer: '/parameters',
+    filterNames: rows.map((f) => f.variable_name),
+    sql: [row.sql_query],
+  });
   const parameters = mergeParameters(dashboard.default_parameters, given);
   await enforceFilterRules(ctx, dashboard, parameters, { rows, required: true });
   const stub = await statusObject(ctx.env, dashboard.id, parameters);

@@ -22,7 +22,12 @@ function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: bool
   const seen = new Map<string, number>();
   tiles.forEach((t, i) => {
     if (t.column + t.width - 1 > GRID_COLUMNS) {
-      problems.push(invalid(`/layout/${i}/width`, `Tile ${i} spans columns ${t.column}–${t.column + t.width - 1}; the grid has ${GRID_COLUMNS} columns (column + width − 1 ≤ 12).`));
+      problems.push(
+        invalid(
+          `/layout/${i}/width`,
+          `Tile ${i} spans columns ${t.column}–${t.column + t.width - 1}; the grid has ${GRID_COLUMNS} columns (column + width − 1 ≤ 12).`,
+        ),
+      );
     }
     if (!reportIds.has(t.id)) {
       problems.push(invalid(`/layout/${i}/id`, `Report "${t.id}" is not a report of this dashboard.`));
@@ -59,14 +64,22 @@ export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<t
   await findManagedDashboard(ctx, id);
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
-    const [row] = await tx.select({ is_locked: dashboards.is_locked, floating_enabled: dashboards.floating_enabled })
-      .from(dashboards).where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org))).for('update');
+    const [row] = await tx
+      .select({ is_locked: dashboards.is_locked, floating_enabled: dashboards.floating_enabled })
+      .from(dashboards)
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)))
+      .for('update');
     if (!row) throw notFound('dashboard', id);
     if (row.is_locked) throw lockedError(id);
-    const mine = await tx.select({ id: reports.id }).from(reports).where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)));
+    const mine = await tx
+      .select({ id: reports.id })
+      .from(reports)
+      .where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)));
     const floating = body.floating_enabled ?? row.floating_enabled;
     checkLayout(body.layout, new Set(mine.map((r) => r.id)), floating);
-    await tx.update(dashboards).set({ layout: body.layout, floating_enabled: floating, updated_at: new Date() })
+    await tx
+      .update(dashboards)
+      .set({ layout: body.layout, floating_enabled: floating, updated_at: new Date() })
       .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
   });
   await audit(ctx, 'layout', 'dashboards', id, { tiles: body.layout.length, floating_enabled: body.floating_enabled ?? null });
@@ -84,8 +97,11 @@ export async function assignSeriesColors(ctx: ServiceContext, id: string, body: 
   await findDashboard(ctx, id);
   const org = ctx.principal.organizationId;
   return ctx.direct().db.transaction(async (tx) => {
-    const [row] = await tx.select({ series_colors: dashboards.series_colors, updated_at: dashboards.updated_at }).from(dashboards)
-      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org))).for('update');
+    const [row] = await tx
+      .select({ series_colors: dashboards.series_colors, updated_at: dashboards.updated_at })
+      .from(dashboards)
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)))
+      .for('update');
     if (!row) throw notFound('dashboard', id);
     const map: Record<string, number> = { ...row.series_colors };
     let next = Object.keys(map).length;
@@ -95,7 +111,11 @@ export async function assignSeriesColors(ctx: ServiceContext, id: string, body: 
       map[v] = next++;
       changed = true;
     }
-    if (changed) await tx.update(dashboards).set({ series_colors: map, updated_at: row.updated_at }).where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+    if (changed)
+      await tx
+        .update(dashboards)
+        .set({ series_colors: map, updated_at: row.updated_at })
+        .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
     return { series_colors: map };
   });
 }
@@ -107,11 +127,12 @@ async function resolveGroups(ctx: ServiceContext, given: string[]): Promise<stri
   if (!given.length) return [];
   const org = ctx.principal.organizationId;
   const aliases = given.filter((g): g is (typeof ALIASES)[number] => (ALIASES as readonly string[]).includes(g));
-  const rows = await ctx.db.select({ id: userGroups.id, alias: userGroups.built_in_behavior }).from(userGroups)
-    .where(and(eq(userGroups.organization_id, org), or(
-      inArray(userGroups.id, given),
-      aliases.length ? inArray(userGroups.built_in_behavior, aliases) : undefined,
-    )));
+  const rows = await ctx.db
+    .select({ id: userGroups.id, alias: userGroups.built_in_behavior })
+    .from(userGroups)
+    .where(
+      and(eq(userGroups.organization_id, org), or(inArray(userGroups.id, given), aliases.length ? inArray(userGroups.built_in_behavior, aliases) : undefined)),
+    );
   const byKey = new Map<string, string>();
   for (const r of rows) {
     byKey.set(r.id, r.id);
@@ -148,20 +169,24 @@ export async function usersWhoSee(db: Reader, org: string, dashboardId: string) 
           or (${userGroups.built_in_behavior} = 'all_analysts' and ${users.role} = 'analyst')
           or exists (select 1 from ${userGroupMembers}
                      where ${userGroupMembers.user_group_id} = ${userGroups.id} and ${userGroupMembers.user_id} = ${users.id})))`;
-  return db.select({ id: users.id, email: users.email, firstname: users.firstname }).from(users)
+  return db
+    .select({ id: users.id, email: users.email, firstname: users.firstname })
+    .from(users)
     .innerJoin(dashboards, and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, users.organization_id)))
-    .where(and(
-      eq(users.organization_id, org),
-      sql`${users.deactivated_at} is null`,
-      sql`(${users.invitation_created_at} is null or ${users.invitation_accepted_at} is not null)`,
-      or(
-        eq(users.role, 'admin'),
-        eq(dashboards.user_id, users.id),
-        eq(dashboards.share_mode, 'all_users'),
-        and(eq(dashboards.share_mode, 'all_analysts'), eq(users.role, 'analyst')),
-        and(eq(dashboards.share_mode, 'custom'), inGroup),
+    .where(
+      and(
+        eq(users.organization_id, org),
+        sql`${users.deactivated_at} is null`,
+        sql`(${users.invitation_created_at} is null or ${users.invitation_accepted_at} is not null)`,
+        or(
+          eq(users.role, 'admin'),
+          eq(dashboards.user_id, users.id),
+          eq(dashboards.share_mode, 'all_users'),
+          and(eq(dashboards.share_mode, 'all_analysts'), eq(users.role, 'analyst')),
+          and(eq(dashboards.share_mode, 'custom'), inGroup),
+        ),
       ),
-    ))
+    )
     .orderBy(users.email);
 }
 
@@ -192,7 +217,9 @@ export async function shareDashboard(ctx: ServiceContext, id: string, body: z.in
   const notify = body.notify_new_users ?? false;
   const gained = await ctx.direct().db.transaction(async (tx) => {
     const before = notify ? new Set((await usersWhoSee(tx, org, id)).map((u) => u.id)) : null;
-    const done = await tx.update(dashboards).set({ share_mode: body.share_mode, published: body.share_mode !== 'none', updated_at: new Date() })
+    const done = await tx
+      .update(dashboards)
+      .set({ share_mode: body.share_mode, published: body.share_mode !== 'none', updated_at: new Date() })
       .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), eq(dashboards.is_locked, false)))
       .returning({ id: dashboards.id });
     if (!done.length) throw await unchangedError(tx, org, id);
@@ -206,23 +233,32 @@ export async function shareDashboard(ctx: ServiceContext, id: string, body: z.in
   if (notify) {
     const [orgRow] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, org)).limit(1);
     // include_thumbnail: the image drawn last (none yet for a dashboard nobody viewed: the mail goes without).
-    const thumbnail = body.include_thumbnail && gained.length && dashboard.thumbnail_image_url
-      ? await ctx.env.RESULTS.get(dashboard.thumbnail_image_url).then(async (o) => (o ? new Uint8Array(await o.arrayBuffer()) : null)).catch(() => null)
-      : null;
+    const thumbnail =
+      body.include_thumbnail && gained.length && dashboard.thumbnail_image_url
+        ? await ctx.env.RESULTS.get(dashboard.thumbnail_image_url)
+            .then(async (o) => (o ? new Uint8Array(await o.arrayBuffer()) : null))
+            .catch(() => null)
+        : null;
     const results = await sendDashboardSharedMails(ctx, gained, {
-      sharer: await inviterName(ctx), dashboard: dashboard.name, organization: orgRow?.name ?? 'your organization',
-      link: dashboardLink(ctx.env.APP_URL, id), thumbnail,
+      sharer: await inviterName(ctx),
+      dashboard: dashboard.name,
+      organization: orgRow?.name ?? 'your organization',
+      link: dashboardLink(ctx.env.APP_URL, id),
+      thumbnail,
     });
     notice = {
       new_users: gained.length,
       sent: results.filter((r) => r.result.sent).length,
-      not_sent: results.filter((r): r is { user_id: string; result: Extract<MailResult, { sent: false }> } => !r.result.sent)
+      not_sent: results
+        .filter((r): r is { user_id: string; result: Extract<MailResult, { sent: false }> } => !r.result.sent)
         .map((r) => ({ user_id: r.user_id, reason: r.result.reason })),
     };
   }
   await audit(ctx, 'share', 'dashboards', id, {
-    share_mode: body.share_mode, user_group_ids: groupIds,
-    notify_new_users: notify, include_thumbnail: body.include_thumbnail ?? false,
+    share_mode: body.share_mode,
+    user_group_ids: groupIds,
+    notify_new_users: notify,
+    include_thumbnail: body.include_thumbnail ?? false,
     ...(notice ? { notified: notice.sent, new_users: notice.new_users } : {}),
   });
   return { ...(await getDashboard({ ctx, id, include: new Set() })), notice };

@@ -16,85 +16,100 @@ const id = z.string().min(1).max(64);
 const ids = z.array(id).max(1_000);
 const sqlText = z.string().max(1_000_000);
 
-const backupSnippet = z.object({
-  id,
-  datasource_id: id.nullable(),
-  name: z.string().min(1).max(200),
-  description: z.string().max(10_000).nullable(),
-  text: sqlText,
-  params: z.array(z.string().max(128)).max(100),
-  sql_snippet_ids: ids,
-}).strict();
+const backupSnippet = z
+  .object({
+    id,
+    datasource_id: id.nullable(),
+    name: z.string().min(1).max(200),
+    description: z.string().max(10_000).nullable(),
+    text: sqlText,
+    params: z.array(z.string().max(128)).max(100),
+    sql_snippet_ids: ids,
+  })
+  .strict();
 
-const backupFilter = z.object({
-  id,
-  datasource_id: id.nullable(),
-  parent_filter_id: id.nullable(),
-  display_name: z.string().max(200).nullable(),
-  variable_name: z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, underscore and hyphen.'),
-  control_type: z.enum(CONTROL_TYPES),
-  value_type: z.enum(VALUE_TYPES),
-  values: z.array(z.unknown()).max(100_000).nullable(),
-  value_names: z.array(z.string()).max(100_000).nullable(),
-  sql_query: sqlText.nullable(),
-  data_refresh_rate: z.number().int().min(1).nullable(),
-  default_values: z.array(z.unknown()).max(10_000).nullable(),
-  required: z.boolean(),
-  dropdown_validate: z.boolean(),
-  dropdown_default_to_first: z.boolean(),
-  relative_range_enabled: z.boolean(),
-  before_range_enabled: z.boolean(),
-  after_range_enabled: z.boolean(),
-  from_to_range_enabled: z.boolean(),
-  allowed_aggregations: z.array(z.string().max(32)).max(20).nullable(),
-  sql_snippet_ids: ids,
-}).strict();
+const backupFilter = z
+  .object({
+    id,
+    datasource_id: id.nullable(),
+    parent_filter_id: id.nullable(),
+    display_name: z.string().max(200).nullable(),
+    variable_name: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, underscore and hyphen.'),
+    control_type: z.enum(CONTROL_TYPES),
+    value_type: z.enum(VALUE_TYPES),
+    values: z.array(z.unknown()).max(100_000).nullable(),
+    value_names: z.array(z.string()).max(100_000).nullable(),
+    sql_query: sqlText.nullable(),
+    data_refresh_rate: z.number().int().min(1).nullable(),
+    default_values: z.array(z.unknown()).max(10_000).nullable(),
+    required: z.boolean(),
+    dropdown_validate: z.boolean(),
+    dropdown_default_to_first: z.boolean(),
+    relative_range_enabled: z.boolean(),
+    before_range_enabled: z.boolean(),
+    after_range_enabled: z.boolean(),
+    from_to_range_enabled: z.boolean(),
+    allowed_aggregations: z.array(z.string().max(32)).max(20).nullable(),
+    sql_snippet_ids: ids,
+  })
+  .strict();
 
-const backupReport = z.object({
-  id,
-  datasource_id: id,
-  name: z.string().min(1).max(200),
-  description: z.string().max(10_000).nullable(),
-  sql_query: sqlText.min(1),
-  r_query: sqlText.nullable(),
-  r_query_enabled: z.boolean(),
-  data_refresh_rate: z.number().int().min(1).nullable(),
-  data_refresh_anchor_time: z.string().regex(ANCHOR_TIME).nullable(),
-  chart_configuration: z.record(z.string(), z.unknown()),
-  download_actions_enabled: z.boolean(),
-  data_download_enabled: z.boolean(),
-  maximize_action_enabled: z.boolean(),
-  refresh_enabled: z.boolean(),
-  unused_filters_warning_enabled: z.boolean(),
-  unlimited_csv_export_enabled: z.boolean(),
-  display_name_as_title: z.boolean(),
-  default_page_width: z.number().int().min(1).max(100_000),
-  default_page_height: z.number().int().min(1).max(100_000),
-  attribution: z.string().max(10_000).nullable(),
-  no_data_message: z.string().max(10_000).nullable(),
-  filter_ids: ids,
-  sql_snippet_ids: ids,
-}).strict();
-
-export const dashboardBackup = z.object({
-  format: z.literal(BACKUP_FORMAT),
-  version: z.literal(BACKUP_VERSION),
-  created_at: z.string().max(64),
-  source: z.object({ dashboard_id: id, api_version: z.string().max(32) }).strict(),
-  dashboard: z.object({
-    ...dashboardAttributes,
-    layout: z.array(layoutTile).max(1_000),
-    floating_enabled: z.boolean(),
+const backupReport = z
+  .object({
+    id,
+    datasource_id: id,
+    name: z.string().min(1).max(200),
+    description: z.string().max(10_000).nullable(),
+    sql_query: sqlText.min(1),
+    r_query: sqlText.nullable(),
+    r_query_enabled: z.boolean(),
+    data_refresh_rate: z.number().int().min(1).nullable(),
+    data_refresh_anchor_time: z.string().regex(ANCHOR_TIME).nullable(),
+    chart_configuration: z.record(z.string(), z.unknown()),
+    download_actions_enabled: z.boolean(),
+    data_download_enabled: z.boolean(),
+    maximize_action_enabled: z.boolean(),
+    refresh_enabled: z.boolean(),
+    unused_filters_warning_enabled: z.boolean(),
+    unlimited_csv_export_enabled: z.boolean(),
+    display_name_as_title: z.boolean(),
+    default_page_width: z.number().int().min(1).max(100_000),
+    default_page_height: z.number().int().min(1).max(100_000),
+    attribution: z.string().max(10_000).nullable(),
+    no_data_message: z.string().max(10_000).nullable(),
     filter_ids: ids,
     sql_snippet_ids: ids,
-  }).strict(),
-  reports: z.array(backupReport).max(500),
-  filters: z.array(backupFilter).max(1_000),
-  sql_snippets: z.array(backupSnippet).max(1_000),
-  datasources: z.array(z.object({ id, name: z.string().max(200), database_type: z.string().max(32) }).strict()).max(200),
-}).strict().openapi('DashboardBackup', {
-  description: `A dashboard backup (format "${BACKUP_FORMAT}", version ${BACKUP_VERSION}). Ids tie the parts together; a restore assigns new ones.`,
-});
+  })
+  .strict();
+
+export const dashboardBackup = z
+  .object({
+    format: z.literal(BACKUP_FORMAT),
+    version: z.literal(BACKUP_VERSION),
+    created_at: z.string().max(64),
+    source: z.object({ dashboard_id: id, api_version: z.string().max(32) }).strict(),
+    dashboard: z
+      .object({
+        ...dashboardAttributes,
+        layout: z.array(layoutTile).max(1_000),
+        floating_enabled: z.boolean(),
+        filter_ids: ids,
+        sql_snippet_ids: ids,
+      })
+      .strict(),
+    reports: z.array(backupReport).max(500),
+    filters: z.array(backupFilter).max(1_000),
+    sql_snippets: z.array(backupSnippet).max(1_000),
+    datasources: z.array(z.object({ id, name: z.string().max(200), database_type: z.string().max(32) }).strict()).max(200),
+  })
+  .strict()
+  .openapi('DashboardBackup', {
+    description: `A dashboard backup (format "${BACKUP_FORMAT}", version ${BACKUP_VERSION}). Ids tie the parts together; a restore assigns new ones.`,
+  });
 
 export type DashboardBackup = z.infer<typeof dashboardBackup>;
 export type BackupFilter = z.infer<typeof backupFilter>;
@@ -134,12 +149,15 @@ export function checkBackupIntegrity(b: DashboardBackup) {
     refs(r.sql_snippet_ids, snippets, `/reports/${i}/sql_snippet_ids`, 'SQL snippet');
   });
   b.filters.forEach((f, i) => {
-    if (f.datasource_id && !datasources.has(f.datasource_id)) bad(`/filters/${i}/datasource_id`, `Datasource "${f.datasource_id}" is not listed in datasources.`);
-    if (f.parent_filter_id && !filters.has(f.parent_filter_id)) bad(`/filters/${i}/parent_filter_id`, `Filter "${f.parent_filter_id}" is not part of the backup.`);
+    if (f.datasource_id && !datasources.has(f.datasource_id))
+      bad(`/filters/${i}/datasource_id`, `Datasource "${f.datasource_id}" is not listed in datasources.`);
+    if (f.parent_filter_id && !filters.has(f.parent_filter_id))
+      bad(`/filters/${i}/parent_filter_id`, `Filter "${f.parent_filter_id}" is not part of the backup.`);
     refs(f.sql_snippet_ids, snippets, `/filters/${i}/sql_snippet_ids`, 'SQL snippet');
   });
   b.sql_snippets.forEach((s, i) => {
-    if (s.datasource_id && !datasources.has(s.datasource_id)) bad(`/sql_snippets/${i}/datasource_id`, `Datasource "${s.datasource_id}" is not listed in datasources.`);
+    if (s.datasource_id && !datasources.has(s.datasource_id))
+      bad(`/sql_snippets/${i}/datasource_id`, `Datasource "${s.datasource_id}" is not listed in datasources.`);
     refs(s.sql_snippet_ids, snippets, `/sql_snippets/${i}/sql_snippet_ids`, 'SQL snippet');
   });
   if (problems.length) {

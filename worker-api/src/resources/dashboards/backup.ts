@@ -1,8 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { API_VERSION } from '@cairn/core';
-import {
-  dashboardFilters, datasources, filters, reportFilters, reports, sqlSnippets, sqlSnippetUses, type dashboards,
-} from '@cairn/db';
+import { dashboardFilters, datasources, filters, reportFilters, reports, sqlSnippets, sqlSnippetUses, type dashboards } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { audit } from '../../lib/audit.ts';
 import { findManagedDashboard } from './service.ts';
@@ -15,8 +13,16 @@ type DashboardRow = typeof dashboards.$inferSelect;
 async function snippetUses(ctx: ServiceContext, ownerType: 'dashboard' | 'report' | 'filter' | 'sql_snippet', ownerIds: string[]) {
   const out = new Map<string, string[]>(ownerIds.map((o) => [o, []]));
   if (!ownerIds.length) return out;
-  const rows = await ctx.db.select({ owner: sqlSnippetUses.owner_id, snippet: sqlSnippetUses.sql_snippet_id }).from(sqlSnippetUses)
-    .where(and(eq(sqlSnippetUses.organization_id, ctx.principal.organizationId), eq(sqlSnippetUses.owner_type, ownerType), inArray(sqlSnippetUses.owner_id, ownerIds)))
+  const rows = await ctx.db
+    .select({ owner: sqlSnippetUses.owner_id, snippet: sqlSnippetUses.sql_snippet_id })
+    .from(sqlSnippetUses)
+    .where(
+      and(
+        eq(sqlSnippetUses.organization_id, ctx.principal.organizationId),
+        eq(sqlSnippetUses.owner_type, ownerType),
+        inArray(sqlSnippetUses.owner_id, ownerIds),
+      ),
+    )
     .orderBy(asc(sqlSnippetUses.sql_snippet_id));
   for (const r of rows) out.get(r.owner)?.push(r.snippet);
   return out;
@@ -28,7 +34,10 @@ async function filterClosure(ctx: ServiceContext, start: string[]) {
   const all = new Map<string, typeof filters.$inferSelect>();
   let next = [...new Set(start)];
   while (next.length) {
-    const rows = await ctx.db.select().from(filters).where(and(eq(filters.organization_id, org), inArray(filters.id, next)));
+    const rows = await ctx.db
+      .select()
+      .from(filters)
+      .where(and(eq(filters.organization_id, org), inArray(filters.id, next)));
     for (const r of rows) all.set(r.id, r);
     next = [...new Set(rows.map((r) => r.parent_filter_id).filter((p): p is string => !!p && !all.has(p)))];
   }
@@ -42,7 +51,10 @@ async function snippetClosure(ctx: ServiceContext, start: string[]) {
   let next = [...new Set(start)];
   while (next.length) {
     const [rows, uses] = await Promise.all([
-      ctx.db.select().from(sqlSnippets).where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, next))),
+      ctx.db
+        .select()
+        .from(sqlSnippets)
+        .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, next))),
       snippetUses(ctx, 'sql_snippet', next),
     ]);
     for (const r of rows) all.set(r.id, { row: r, uses: uses.get(r.id) ?? [] });
@@ -55,17 +67,25 @@ async function snippetClosure(ctx: ServiceContext, start: string[]) {
 export async function buildBackup(ctx: ServiceContext, d: DashboardRow): Promise<DashboardBackup> {
   const org = ctx.principal.organizationId;
   const [reportRows, dashFilterRows] = await Promise.all([
-    ctx.db.select().from(reports).where(and(eq(reports.dashboard_id, d.id), eq(reports.organization_id, org)))
+    ctx.db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.dashboard_id, d.id), eq(reports.organization_id, org)))
       .orderBy(asc(reports.created_at), asc(reports.id)),
-    ctx.db.select({ id: dashboardFilters.filter_id }).from(dashboardFilters)
+    ctx.db
+      .select({ id: dashboardFilters.filter_id })
+      .from(dashboardFilters)
       .where(and(eq(dashboardFilters.dashboard_id, d.id), eq(dashboardFilters.organization_id, org)))
       .orderBy(asc(dashboardFilters.position), asc(dashboardFilters.filter_id)),
   ]);
   const reportIds = reportRows.map((r) => r.id);
   const [reportFilterRows, reportSnippets, dashSnippets] = await Promise.all([
     reportIds.length
-      ? ctx.db.select().from(reportFilters).where(and(eq(reportFilters.organization_id, org), inArray(reportFilters.report_id, reportIds)))
-        .orderBy(asc(reportFilters.filter_id))
+      ? ctx.db
+          .select()
+          .from(reportFilters)
+          .where(and(eq(reportFilters.organization_id, org), inArray(reportFilters.report_id, reportIds)))
+          .orderBy(asc(reportFilters.filter_id))
       : Promise.resolve([]),
     snippetUses(ctx, 'report', reportIds),
     snippetUses(ctx, 'dashboard', [d.id]),
@@ -76,16 +96,25 @@ export async function buildBackup(ctx: ServiceContext, d: DashboardRow): Promise
   const filterMap = await filterClosure(ctx, [...dashFilterRows.map((f) => f.id), ...reportFilterRows.map((rf) => rf.filter_id)]);
   const filterSnippets = await snippetUses(ctx, 'filter', [...filterMap.keys()]);
   const snippetMap = await snippetClosure(ctx, [
-    ...(dashSnippets.get(d.id) ?? []), ...[...reportSnippets.values()].flat(), ...[...filterSnippets.values()].flat(),
+    ...(dashSnippets.get(d.id) ?? []),
+    ...[...reportSnippets.values()].flat(),
+    ...[...filterSnippets.values()].flat(),
   ]);
-  const dsIds = [...new Set([
-    ...reportRows.map((r) => r.datasource_id),
-    ...[...filterMap.values()].map((f) => f.datasource_id),
-    ...[...snippetMap.values()].map((s) => s.row.datasource_id),
-  ].filter((x): x is string => !!x))];
+  const dsIds = [
+    ...new Set(
+      [
+        ...reportRows.map((r) => r.datasource_id),
+        ...[...filterMap.values()].map((f) => f.datasource_id),
+        ...[...snippetMap.values()].map((s) => s.row.datasource_id),
+      ].filter((x): x is string => !!x),
+    ),
+  ];
   const dsRows = dsIds.length
-    ? await ctx.db.select({ id: datasources.id, name: datasources.name, database_type: datasources.database_type }).from(datasources)
-      .where(and(eq(datasources.organization_id, org), inArray(datasources.id, dsIds))).orderBy(asc(datasources.id))
+    ? await ctx.db
+        .select({ id: datasources.id, name: datasources.name, database_type: datasources.database_type })
+        .from(datasources)
+        .where(and(eq(datasources.organization_id, org), inArray(datasources.id, dsIds)))
+        .orderBy(asc(datasources.id))
     : [];
 
   return {
@@ -120,38 +149,42 @@ export async function buildBackup(ctx: ServiceContext, d: DashboardRow): Promise
       filter_ids: filtersOfReport.get(r.id)!,
       sql_snippet_ids: reportSnippets.get(r.id) ?? [],
     })),
-    filters: [...filterMap.values()].sort((a, b) => a.id.localeCompare(b.id)).map((f) => ({
-      id: f.id,
-      datasource_id: f.datasource_id,
-      parent_filter_id: f.parent_filter_id,
-      display_name: f.display_name,
-      variable_name: f.variable_name,
-      control_type: f.control_type as DashboardBackup['filters'][number]['control_type'],
-      value_type: f.value_type as DashboardBackup['filters'][number]['value_type'],
-      values: f.values,
-      value_names: f.value_names,
-      sql_query: f.sql_query,
-      data_refresh_rate: f.data_refresh_rate,
-      default_values: f.default_values,
-      required: f.required,
-      dropdown_validate: f.dropdown_validate,
-      dropdown_default_to_first: f.dropdown_default_to_first,
-      relative_range_enabled: f.relative_range_enabled,
-      before_range_enabled: f.before_range_enabled,
-      after_range_enabled: f.after_range_enabled,
-      from_to_range_enabled: f.from_to_range_enabled,
-      allowed_aggregations: f.allowed_aggregations,
-      sql_snippet_ids: filterSnippets.get(f.id) ?? [],
-    })),
-    sql_snippets: [...snippetMap.values()].sort((a, b) => a.row.id.localeCompare(b.row.id)).map(({ row: s, uses }) => ({
-      id: s.id,
-      datasource_id: s.datasource_id,
-      name: s.name,
-      description: s.description,
-      text: s.text,
-      params: s.params,
-      sql_snippet_ids: uses,
-    })),
+    filters: [...filterMap.values()]
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((f) => ({
+        id: f.id,
+        datasource_id: f.datasource_id,
+        parent_filter_id: f.parent_filter_id,
+        display_name: f.display_name,
+        variable_name: f.variable_name,
+        control_type: f.control_type as DashboardBackup['filters'][number]['control_type'],
+        value_type: f.value_type as DashboardBackup['filters'][number]['value_type'],
+        values: f.values,
+        value_names: f.value_names,
+        sql_query: f.sql_query,
+        data_refresh_rate: f.data_refresh_rate,
+        default_values: f.default_values,
+        required: f.required,
+        dropdown_validate: f.dropdown_validate,
+        dropdown_default_to_first: f.dropdown_default_to_first,
+        relative_range_enabled: f.relative_range_enabled,
+        before_range_enabled: f.before_range_enabled,
+        after_range_enabled: f.after_range_enabled,
+        from_to_range_enabled: f.from_to_range_enabled,
+        allowed_aggregations: f.allowed_aggregations,
+        sql_snippet_ids: filterSnippets.get(f.id) ?? [],
+      })),
+    sql_snippets: [...snippetMap.values()]
+      .sort((a, b) => a.row.id.localeCompare(b.row.id))
+      .map(({ row: s, uses }) => ({
+        id: s.id,
+        datasource_id: s.datasource_id,
+        name: s.name,
+        description: s.description,
+        text: s.text,
+        params: s.params,
+        sql_snippet_ids: uses,
+      })),
     datasources: dsRows,
   };
 }

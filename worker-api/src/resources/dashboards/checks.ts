@@ -14,7 +14,10 @@ export const lockedError = (id: string) =>
  * deleted meanwhile.
  */
 export async function unchangedError(tx: Tx, org: string, id: string): Promise<ApiError> {
-  const [row] = await tx.select({ id: dashboards.id }).from(dashboards).where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+  const [row] = await tx
+    .select({ id: dashboards.id })
+    .from(dashboards)
+    .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
   return row ? lockedError(id) : notFound('dashboard', id);
 }
 
@@ -42,12 +45,30 @@ async function checkIds(ids: string[], found: Promise<{ id: string }[]>, label: 
 
 export function checkFilterIds(ctx: ServiceContext, ids: string[]) {
   const org = ctx.principal.organizationId;
-  return checkIds(ids, ids.length ? ctx.db.select({ id: filters.id }).from(filters)
-    .where(and(eq(filters.organization_id, org), inArray(filters.id, ids))) : Promise.resolve([]), 'filter', 'filters');
+  return checkIds(
+    ids,
+    ids.length
+      ? ctx.db
+          .select({ id: filters.id })
+          .from(filters)
+          .where(and(eq(filters.organization_id, org), inArray(filters.id, ids)))
+      : Promise.resolve([]),
+    'filter',
+    'filters',
+  );
 }
 
 export function checkSnippetIds(ctx: ServiceContext, ids: string[]) {
   const org = ctx.principal.organizationId;
-  return checkIds(ids, ids.length ? ctx.db.select({ id: sqlSnippets.id }).from(sqlSnippets)
-    .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids))) : Promise.resolve([]), 'SQL snippet', 'sql_snippets');
+  return checkIds(
+    ids,
+    ids.length
+      ? ctx.db
+          .select({ id: sqlSnippets.id })
+          .from(sqlSnippets)
+          .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids)))
+      : Promise.resolve([]),
+    'SQL snippet',
+    'sql_snippets',
+  );
 }

@@ -1,7 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import {
-  dashboardGroups, dashboardSharingLinks, filters, reports, sqlSnippets, users, userGroups,
-} from '@cairn/db';
+import { dashboardGroups, dashboardSharingLinks, filters, reports, sqlSnippets, users, userGroups } from '@cairn/db';
 import type { ResourceObject, Relationship } from '@cairn/core';
 import type { dashboards } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
@@ -16,12 +14,9 @@ import { serializeSharingLink } from '../dashboard-sharing-links/serialize.ts';
 import { serializeUser } from '../users/serialize.ts';
 import { serializeUserGroup } from '../user-groups/serialize.ts';
 
-export const DASHBOARD_INCLUDES = [
-  'reports', 'filters', 'sql_snippets', 'dashboard_groups', 'dashboard_sharing_links', 'user', 'user_groups',
-] as const;
+export const DASHBOARD_INCLUDES = ['reports', 'filters', 'sql_snippets', 'dashboard_groups', 'dashboard_sharing_links', 'user', 'user_groups'] as const;
 
 type DashboardRow = typeof dashboards.$inferSelect;
-
 
 /**
  * Relationship linkage for a page of dashboards, in a fixed number of queries whatever the page size.
@@ -29,7 +24,14 @@ type DashboardRow = typeof dashboards.$inferSelect;
  * without View Users, Manage Users or Manage Dashboards) are left out entirely, not shown empty.
  */
 export async function dashboardRelationships(ctx: ServiceContext, rows: DashboardRow[]) {
-  return composeRelationships(ctx, rows, await fetchLinkage(ctx, rows.map((d) => d.id)));
+  return composeRelationships(
+    ctx,
+    rows,
+    await fetchLinkage(
+      ctx,
+      rows.map((d) => d.id),
+    ),
+  );
 }
 
 type Linkage = { rel: string; d: string; id: string }[];
@@ -42,10 +44,12 @@ export async function fetchLinkage(ctx: ServiceContext, ids: string[]): Promise<
   const seeUsers = canAny(ctx.principal, ['view_users', 'manage_users', 'manage_dashboards']);
   // All linkage in one round trip: the pieces are unioned and ordered (reports by creation, filters
   // by their position on the dashboard).
-  const inIds = sql.join(ids.map((id) => sql`${id}`), sql`, `);
-  const personalOk = ctx.principal.kind === 'user'
-    ? sql`(g.personal_user_id is null or g.personal_user_id = ${ctx.principal.userId})`
-    : sql`g.personal_user_id is null`;
+  const inIds = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const personalOk =
+    ctx.principal.kind === 'user' ? sql`(g.personal_user_id is null or g.personal_user_id = ${ctx.principal.userId})` : sql`g.personal_user_id is null`;
   const parts = [
     sql`select 'reports' as rel, dashboard_id as d, id, 0 as pos, created_at as t from reports
          where organization_id = ${org} and dashboard_id in (${inIds})`,
@@ -66,9 +70,7 @@ export async function fetchLinkage(ctx: ServiceContext, ids: string[]): Promise<
     parts.push(sql`select 'user_groups', dashboard_id, user_group_id, 0, null from dashboard_user_groups
          where organization_id = ${org} and dashboard_id in (${inIds})`);
   }
-  return (await ctx.db.execute(
-    sql`select rel, d, id from (${sql.join(parts, sql` union all `)}) x order by rel, pos, t nulls last, id`,
-  )) as unknown as Linkage;
+  return (await ctx.db.execute(sql`select rel, d, id from (${sql.join(parts, sql` union all `)}) x order by rel, pos, t nulls last, id`)) as unknown as Linkage;
 }
 
 /** Relationship objects from linkage rows (see dashboardRelationships). */
@@ -120,51 +122,82 @@ function loadersFor(ctx: ServiceContext, rows: DashboardRow[]): Record<string, L
   const showOtp = can(ctx.principal, 'manage_users');
   return {
     reports: {
-      fetch: (ids) => ctx.db.select({
-        row: reports,
-        filterIds: sql<unknown>`coalesce((select json_agg(rf.filter_id order by rf.filter_id) from report_filters rf
+      fetch: (ids) =>
+        ctx.db
+          .select({
+            row: reports,
+            filterIds: sql<unknown>`coalesce((select json_agg(rf.filter_id order by rf.filter_id) from report_filters rf
           where rf.report_id = ${reports.id} and rf.organization_id = ${org}), '[]'::json)`,
-        snippetIds: snippetsOf('report', reports.id),
-      }).from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, ids))),
-      serialize: (rs) => rs.map((r) => serializeReport(ctx.baseUrl, r.row, tiles.get(r.row.id), {
-        filters: jsonIds(r.filterIds), sql_snippets: jsonIds(r.snippetIds),
-      })),
+            snippetIds: snippetsOf('report', reports.id),
+          })
+          .from(reports)
+          .where(and(eq(reports.organization_id, org), inArray(reports.id, ids))),
+      serialize: (rs) =>
+        rs.map((r) =>
+          serializeReport(ctx.baseUrl, r.row, tiles.get(r.row.id), {
+            filters: jsonIds(r.filterIds),
+            sql_snippets: jsonIds(r.snippetIds),
+          }),
+        ),
     },
     filters: {
-      fetch: (ids) => ctx.db.select({ row: filters, snippetIds: snippetsOf('filter', filters.id) }).from(filters)
-        .where(and(eq(filters.organization_id, org), inArray(filters.id, ids))),
-      serialize: (fs) => fs.map((f) => serializeFilter(ctx.baseUrl, f.row, jsonIds(f.snippetIds), {
-        exposeManualValues: ctx.principal.kind === 'user',
-      })),
+      fetch: (ids) =>
+        ctx.db
+          .select({ row: filters, snippetIds: snippetsOf('filter', filters.id) })
+          .from(filters)
+          .where(and(eq(filters.organization_id, org), inArray(filters.id, ids))),
+      serialize: (fs) =>
+        fs.map((f) =>
+          serializeFilter(ctx.baseUrl, f.row, jsonIds(f.snippetIds), {
+            exposeManualValues: ctx.principal.kind === 'user',
+          }),
+        ),
     },
     sql_snippets: {
-      fetch: (ids) => ctx.db.select({ row: sqlSnippets, snippetIds: snippetsOf('sql_snippet', sqlSnippets.id) }).from(sqlSnippets)
-        .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids))),
+      fetch: (ids) =>
+        ctx.db
+          .select({ row: sqlSnippets, snippetIds: snippetsOf('sql_snippet', sqlSnippets.id) })
+          .from(sqlSnippets)
+          .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, ids))),
       serialize: (ss) => ss.map((x) => serializeSnippet(ctx.baseUrl, x.row, jsonIds(x.snippetIds))),
     },
     dashboard_groups: {
       // Members are listed only when the caller may see them (private dashboards of others stay hidden).
-      fetch: (ids) => ctx.db.select({
-        row: dashboardGroups,
-        dashboardIds: sql<unknown>`coalesce((select json_agg(m.dashboard_id order by m.position, m.dashboard_id)
+      fetch: (ids) =>
+        ctx.db
+          .select({
+            row: dashboardGroups,
+            dashboardIds: sql<unknown>`coalesce((select json_agg(m.dashboard_id order by m.position, m.dashboard_id)
           from dashboard_group_members m join dashboards on dashboards.id = m.dashboard_id
           where m.dashboard_group_id = dashboard_groups.id and m.organization_id = ${org}
             and ${visibleDashboards(ctx.principal)}), '[]'::json)`,
-      }).from(dashboardGroups).where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids))),
+          })
+          .from(dashboardGroups)
+          .where(and(eq(dashboardGroups.organization_id, org), inArray(dashboardGroups.id, ids))),
       serialize: (gs) => gs.map((g) => serializeDashboardGroup(ctx.baseUrl, g.row, jsonIds(g.dashboardIds))),
     },
     dashboard_sharing_links: {
-      fetch: (ids) => ctx.db.select({ row: dashboardSharingLinks }).from(dashboardSharingLinks)
-        .where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.id, ids))),
+      fetch: (ids) =>
+        ctx.db
+          .select({ row: dashboardSharingLinks })
+          .from(dashboardSharingLinks)
+          .where(and(eq(dashboardSharingLinks.organization_id, org), inArray(dashboardSharingLinks.id, ids))),
       serialize: (ls) => ls.map((l) => serializeSharingLink(ctx.baseUrl, l.row)),
     },
     user: {
-      fetch: (ids) => ctx.db.select({ row: users }).from(users).where(and(eq(users.organization_id, org), inArray(users.id, ids))),
+      fetch: (ids) =>
+        ctx.db
+          .select({ row: users })
+          .from(users)
+          .where(and(eq(users.organization_id, org), inArray(users.id, ids))),
       serialize: (us) => us.map((u) => serializeUser(ctx.baseUrl, u.row, { showOtp })),
     },
     user_groups: {
-      fetch: (ids) => ctx.db.select({ row: userGroups }).from(userGroups)
-        .where(and(eq(userGroups.organization_id, org), inArray(userGroups.id, ids))),
+      fetch: (ids) =>
+        ctx.db
+          .select({ row: userGroups })
+          .from(userGroups)
+          .where(and(eq(userGroups.organization_id, org), inArray(userGroups.id, ids))),
       serialize: (gs) => gs.map((g) => serializeUserGroup(ctx.baseUrl, g.row)),
     },
   };
@@ -200,9 +233,8 @@ export async function dashboardIncluded(
  */
 export function startDashboardIncluded(ctx: ServiceContext, id: string, include: Set<string>) {
   const org = ctx.principal.organizationId;
-  const personalOk = ctx.principal.kind === 'user'
-    ? sql`(g.personal_user_id is null or g.personal_user_id = ${ctx.principal.userId})`
-    : sql`g.personal_user_id is null`;
+  const personalOk =
+    ctx.principal.kind === 'user' ? sql`(g.personal_user_id is null or g.personal_user_id = ${ctx.principal.userId})` : sql`g.personal_user_id is null`;
   const sub: Record<string, SQL> = {
     reports: sql`(select id from reports where dashboard_id = ${id} and organization_id = ${org})`,
     filters: sql`(select filter_id from dashboard_filters where dashboard_id = ${id} and organization_id = ${org})`,
@@ -215,19 +247,23 @@ export function startDashboardIncluded(ctx: ServiceContext, id: string, include:
   };
   // Loaders need the dashboard row only to serialize (report tiles); fetching needs just the id.
   const base = loadersFor(ctx, []);
-  const raw = new Map([...include].map((name) => {
-    const p = base[name]!.fetch(sub[name]!);
-    p.catch(() => {}); // awaited below; a 404 on the dashboard may leave it unawaited
-    return [name, p] as const;
-  }));
+  const raw = new Map(
+    [...include].map((name) => {
+      const p = base[name]!.fetch(sub[name]!);
+      p.catch(() => {}); // awaited below; a 404 on the dashboard may leave it unawaited
+      return [name, p] as const;
+    }),
+  );
   return async (row: DashboardRow, rels: Record<string, Relationship>): Promise<ResourceObject[]> => {
     const loaders = loadersFor(ctx, [row]);
     const one = new Map([[row.id, rels]]);
-    const lists = await Promise.all([...raw].map(async ([name, p]) => {
-      const rows = await p;
-      const ids = linkedIds(one, name);
-      return ids.length ? loaders[name]!.serialize(ordered(ids, rows)) : [];
-    }));
+    const lists = await Promise.all(
+      [...raw].map(async ([name, p]) => {
+        const rows = await p;
+        const ids = linkedIds(one, name);
+        return ids.length ? loaders[name]!.serialize(ordered(ids, rows)) : [];
+      }),
+    );
     return lists.flat();
   };
 }

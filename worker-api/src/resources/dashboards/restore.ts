@@ -1,8 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ApiError, newId } from '@cairn/core';
-import {
-  dashboardFilters, dashboards, datasources, filters, reportFilters, reports, sqlSnippets, sqlSnippetUses,
-} from '@cairn/db';
+import { dashboardFilters, dashboards, datasources, filters, reportFilters, reports, sqlSnippets, sqlSnippetUses } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermissionOn } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
@@ -25,7 +23,12 @@ async function insertAll<T>(rows: T[], insert: (slice: T[]) => Promise<unknown>,
 type Use = { organization_id: string; owner_type: 'dashboard' | 'report' | 'filter' | 'sql_snippet'; owner_id: string; sql_snippet_id: string };
 
 function uses(org: string, ownerType: Use['owner_type'], ownerId: string, snippetIds: string[], map: Mapping): Use[] {
-  return [...new Set(snippetIds.map((s) => map.snippets.get(s)!))].map((s) => ({ organization_id: org, owner_type: ownerType, owner_id: ownerId, sql_snippet_id: s }));
+  return [...new Set(snippetIds.map((s) => map.snippets.get(s)!))].map((s) => ({
+    organization_id: org,
+    owner_type: ownerType,
+    owner_id: ownerId,
+    sql_snippet_id: s,
+  }));
 }
 
 /**
@@ -47,19 +50,40 @@ async function materialize(ctx: ServiceContext, tx: Tx, b: DashboardBackup, map:
   });
   // Creation times a millisecond apart keep the reports in the backup's order (reports list by creation).
   const start = Date.now();
-  await insertAll(b.reports.map(({ id: old, filter_ids: _f, sql_snippet_ids: _s, ...r }, i) => ({
-    ...r, id: reportIds.get(old)!, organization_id: org, dashboard_id: id, created_at: new Date(start + i), updated_at: new Date(start + i),
-  })), (rows) => tx.insert(reports).values(rows));
-  await insertAll(b.reports.flatMap((r) => [...new Set(r.filter_ids.map((f) => map.filters.get(f)!))].map((f) => ({
-    organization_id: org, report_id: reportIds.get(r.id)!, filter_id: f,
-  }))), (rows) => tx.insert(reportFilters).values(rows));
-  await insertAll([...new Set(filter_ids.map((f) => map.filters.get(f)!))].map((f, i) => ({
-    organization_id: org, dashboard_id: id, filter_id: f, position: i,
-  })), (rows) => tx.insert(dashboardFilters).values(rows));
-  await insertAll([
-    ...uses(org, 'dashboard', id, sql_snippet_ids, map),
-    ...b.reports.flatMap((r) => uses(org, 'report', reportIds.get(r.id)!, r.sql_snippet_ids, map)),
-  ], (rows) => tx.insert(sqlSnippetUses).values(rows));
+  await insertAll(
+    b.reports.map(({ id: old, filter_ids: _f, sql_snippet_ids: _s, ...r }, i) => ({
+      ...r,
+      id: reportIds.get(old)!,
+      organization_id: org,
+      dashboard_id: id,
+      created_at: new Date(start + i),
+      updated_at: new Date(start + i),
+    })),
+    (rows) => tx.insert(reports).values(rows),
+  );
+  await insertAll(
+    b.reports.flatMap((r) =>
+      [...new Set(r.filter_ids.map((f) => map.filters.get(f)!))].map((f) => ({
+        organization_id: org,
+        report_id: reportIds.get(r.id)!,
+        filter_id: f,
+      })),
+    ),
+    (rows) => tx.insert(reportFilters).values(rows),
+  );
+  await insertAll(
+    [...new Set(filter_ids.map((f) => map.filters.get(f)!))].map((f, i) => ({
+      organization_id: org,
+      dashboard_id: id,
+      filter_id: f,
+      position: i,
+    })),
+    (rows) => tx.insert(dashboardFilters).values(rows),
+  );
+  await insertAll(
+    [...uses(org, 'dashboard', id, sql_snippet_ids, map), ...b.reports.flatMap((r) => uses(org, 'report', reportIds.get(r.id)!, r.sql_snippet_ids, map))],
+    (rows) => tx.insert(sqlSnippetUses).values(rows),
+  );
 }
 
 /** "<name> (copy)", kept within the 200 characters a name may have. */
@@ -89,17 +113,30 @@ export async function duplicateDashboard(ctx: ServiceContext, sourceId: string) 
 /** Every datasource a backup names must exist in this organization; all missing ones are named at once. */
 async function checkDatasources(ctx: ServiceContext, b: DashboardBackup) {
   if (!b.datasources.length) return;
-  const found = await ctx.db.select({ id: datasources.id }).from(datasources)
-    .where(and(eq(datasources.organization_id, ctx.principal.organizationId), inArray(datasources.id, b.datasources.map((d) => d.id))));
+  const found = await ctx.db
+    .select({ id: datasources.id })
+    .from(datasources)
+    .where(
+      and(
+        eq(datasources.organization_id, ctx.principal.organizationId),
+        inArray(
+          datasources.id,
+          b.datasources.map((d) => d.id),
+        ),
+      ),
+    );
   const have = new Set(found.map((d) => d.id));
   const missing = b.datasources.map((d, i) => ({ d, i })).filter(({ d }) => !have.has(d.id));
   if (!missing.length) return;
   const names = missing.map(({ d }) => `"${d.id}" (${d.name})`).join(', ');
-  const [first, ...more] = missing.map(({ d, i }) => new ApiError(
-    'invalid_attribute',
-    `Datasource "${d.id}" (${d.name}, ${d.database_type}) does not exist in this organization. Missing: ${names}. Create them or change the ids in the backup to datasources of this organization.`,
-    { source: { pointer: `/datasources/${i}/id` } },
-  ));
+  const [first, ...more] = missing.map(
+    ({ d, i }) =>
+      new ApiError(
+        'invalid_attribute',
+        `Datasource "${d.id}" (${d.name}, ${d.database_type}) does not exist in this organization. Missing: ${names}. Create them or change the ids in the backup to datasources of this organization.`,
+        { source: { pointer: `/datasources/${i}/id` } },
+      ),
+  );
   throw new ApiError(first!.code, first!.message, { source: first!.source, more });
 }
 
@@ -108,7 +145,9 @@ async function mapSnippets(ctx: ServiceContext, list: BackupSnippet[]) {
   const map = new Map<string, string>();
   const created: BackupSnippet[] = [];
   if (!list.length) return { map, created };
-  const existing = await ctx.db.select({ id: sqlSnippets.id, name: sqlSnippets.name }).from(sqlSnippets)
+  const existing = await ctx.db
+    .select({ id: sqlSnippets.id, name: sqlSnippets.name })
+    .from(sqlSnippets)
     .where(and(eq(sqlSnippets.organization_id, ctx.principal.organizationId), inArray(sqlSnippets.name, [...new Set(list.map((s) => s.name))])))
     .orderBy(asc(sqlSnippets.created_at), asc(sqlSnippets.id));
   const byName = new Map<string, string>();
@@ -129,7 +168,9 @@ async function mapFilters(ctx: ServiceContext, list: BackupFilter[]) {
   const map = new Map<string, string>();
   const created: BackupFilter[] = [];
   if (!list.length) return { map, created };
-  const existing = await ctx.db.select({ id: filters.id, v: filters.variable_name, c: filters.control_type, t: filters.value_type }).from(filters)
+  const existing = await ctx.db
+    .select({ id: filters.id, v: filters.variable_name, c: filters.control_type, t: filters.value_type })
+    .from(filters)
     .where(and(eq(filters.organization_id, ctx.principal.organizationId), inArray(filters.variable_name, [...new Set(list.map((f) => f.variable_name))])))
     .orderBy(asc(filters.created_at), asc(filters.id));
   const key = (v: string, c: string, t: string) => `${v}\u0000${c}\u0000${t}`;
@@ -160,15 +201,26 @@ export async function restoreDashboard(ctx: ServiceContext, b: DashboardBackup) 
   const map: Mapping = { filters: filt.map, snippets: snip.map };
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
-    await insertAll(snip.created.map(({ id: old, sql_snippet_ids: _u, ...s }) => ({ ...s, id: map.snippets.get(old)!, organization_id: org })),
-      (rows) => tx.insert(sqlSnippets).values(rows));
-    await insertAll(filt.created.map(({ id: old, sql_snippet_ids: _u, parent_filter_id, ...f }) => ({
-      ...f, id: map.filters.get(old)!, organization_id: org, parent_filter_id: parent_filter_id ? map.filters.get(parent_filter_id)! : null,
-    })), (rows) => tx.insert(filters).values(rows));
-    await insertAll([
-      ...snip.created.flatMap((s) => uses(org, 'sql_snippet', map.snippets.get(s.id)!, s.sql_snippet_ids, map)),
-      ...filt.created.flatMap((f) => uses(org, 'filter', map.filters.get(f.id)!, f.sql_snippet_ids, map)),
-    ], (rows) => tx.insert(sqlSnippetUses).values(rows));
+    await insertAll(
+      snip.created.map(({ id: old, sql_snippet_ids: _u, ...s }) => ({ ...s, id: map.snippets.get(old)!, organization_id: org })),
+      (rows) => tx.insert(sqlSnippets).values(rows),
+    );
+    await insertAll(
+      filt.created.map(({ id: old, sql_snippet_ids: _u, parent_filter_id, ...f }) => ({
+        ...f,
+        id: map.filters.get(old)!,
+        organization_id: org,
+        parent_filter_id: parent_filter_id ? map.filters.get(parent_filter_id)! : null,
+      })),
+      (rows) => tx.insert(filters).values(rows),
+    );
+    await insertAll(
+      [
+        ...snip.created.flatMap((s) => uses(org, 'sql_snippet', map.snippets.get(s.id)!, s.sql_snippet_ids, map)),
+        ...filt.created.flatMap((f) => uses(org, 'filter', map.filters.get(f.id)!, f.sql_snippet_ids, map)),
+      ],
+      (rows) => tx.insert(sqlSnippetUses).values(rows),
+    );
     await materialize(ctx, tx, b, map, id, {});
   });
   await audit(ctx, 'restore', 'dashboards', id, {

@@ -7,7 +7,9 @@ import { DASHBOARD_INCLUDES } from './relations.ts';
 
 export { DASHBOARD_INCLUDES };
 
-const timeZoneName = z.string().max(64)
+const timeZoneName = z
+  .string()
+  .max(64)
   .refine(isTimeZone, { error: (iss) => `"${String(iss.input)}" is not an IANA time zone name (such as Europe/Berlin or UTC).` })
   .openapi({ example: 'Europe/Berlin' });
 
@@ -26,12 +28,17 @@ const timeZoneConfig = z
     }
   })
   .openapi('TimeZoneConfig', {
-    description: 'disabled: no time zone handling; organization: the organization time zone; fixed: fixed_time_zone; input: viewers pick one of allowed_time_zones.',
+    description:
+      'disabled: no time zone handling; organization: the organization time zone; fixed: fixed_time_zone; input: viewers pick one of allowed_time_zones.',
   });
 
 const COLOR_SCHEMES = ['scheme_1', 'scheme_2', 'scheme_3', 'scheme_4', 'scheme_5', 'scheme_6', 'scheme_7', 'scheme_8'] as const;
 const SHARE_MODES = ['none', 'all_users', 'all_analysts', 'custom'] as const;
-const variableName = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, underscore and hyphen.');
+const variableName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, underscore and hyphen.');
 
 const filtersConfiguration = z
   .object({
@@ -64,7 +71,15 @@ export const dashboardAttributes = {
 };
 
 const DASHBOARD_READ_ONLY = [
-  'published', 'layout', 'floating_enabled', 'thumbnail_image_url', 'thumbnail_created_at', 'share_mode', 'series_colors', 'created_at', 'updated_at',
+  'published',
+  'layout',
+  'floating_enabled',
+  'thumbnail_image_url',
+  'thumbnail_created_at',
+  'share_mode',
+  'series_colors',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /**
@@ -122,7 +137,8 @@ export const Dashboard = resourceObjectSchema(
     floating_enabled: z.boolean(),
     color_scheme: z.enum(COLOR_SCHEMES),
     series_colors: z.record(z.string(), z.number().int()).openapi({
-      description: 'Read-only. The colour of each series value seen on the dashboard\'s charts: the ordinal of its colour in order of first sight (the colour is that position in the color_scheme, counted round). Grows through POST /dashboards/{id}/series_colors.',
+      description:
+        "Read-only. The colour of each series value seen on the dashboard's charts: the ordinal of its colour in order of first sight (the colour is that position in the color_scheme, counted round). Grows through POST /dashboards/{id}/series_colors.",
       example: { France: 0, Germany: 1 },
     }),
     filters_configuration: filtersConfiguration,
@@ -144,7 +160,10 @@ export const layoutBody = z
 export const shareBody = z
   .object({
     share_mode: z.enum(SHARE_MODES),
-    user_group_ids: z.array(z.string().min(1).max(64)).max(500).optional()
+    user_group_ids: z
+      .array(z.string().min(1).max(64))
+      .max(500)
+      .optional()
       .openapi({ description: 'Groups for share_mode custom: user group ids, or the built-in aliases all_users and all_analysts.' }),
     notify_new_users: z.boolean().optional().openapi({ description: 'E-mail the users who gain access (default false).' }),
     include_thumbnail: z.boolean().optional().openapi({ description: 'Show the dashboard thumbnail in that e-mail (default false).' }),
@@ -157,11 +176,16 @@ export const SERIES_COLORS_MAX = 2_000;
 
 export const seriesColorsBody = z
   .object({
-    values: z.array(z.string().max(200)).min(1).max(500).openapi({ description: 'Series values in the order a chart shows them; those without a colour yet get the next ones, in this order.', example: ['France', 'Germany'] }),
+    values: z
+      .array(z.string().max(200))
+      .min(1)
+      .max(500)
+      .openapi({
+        description: 'Series values in the order a chart shows them; those without a colour yet get the next ones, in this order.',
+        example: ['France', 'Germany'],
+      }),
   })
   .strict()
   .openapi('DashboardSeriesColorsRequest');
 
-export const SeriesColors = z
-  .object({ series_colors: z.record(z.string(), z.number().int()) })
-  .openapi('DashboardSeriesColors');
+export const SeriesColors = z.object({ series_colors: z.record(z.string(), z.number().int()) }).openapi('DashboardSeriesColors');

@@ -40,18 +40,18 @@ function requireIncludePermissions(ctx: ServiceContext, include: Set<string>) {
   }
 }
 
-export async function listDashboards({ ctx, page, include }: {
-  ctx: ServiceContext;
-  page: ListQuery;
-  include: Set<string>;
-}) {
+export async function listDashboards({ ctx, page, include }: { ctx: ServiceContext; page: ListQuery; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireIncludePermissions(ctx, include);
   const where = and(visibleDashboards(ctx.principal), nameFilter(DASHBOARD_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(dashboards).where(where)
+    ctx.db
+      .select()
+      .from(dashboards)
+      .where(where)
       .orderBy(...listOrder(DASHBOARD_LIST, page))
-      .limit(page.size).offset((page.number - 1) * page.size),
+      .limit(page.size)
+      .offset((page.number - 1) * page.size),
     ctx.db.select({ n: count() }).from(dashboards).where(where),
   ]);
   const rels = await dashboardRelationships(ctx, rows);
@@ -65,8 +65,11 @@ export async function listDashboards({ ctx, page, include }: {
 
 /** Reads one dashboard the caller may see; another organization's or an invisible one is a 404. */
 export async function findDashboard(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select().from(dashboards)
-    .where(and(eq(dashboards.id, id), visibleDashboards(ctx.principal))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(dashboards)
+    .where(and(eq(dashboards.id, id), visibleDashboards(ctx.principal)))
+    .limit(1);
   if (!row) throw notFound('dashboard', id);
   return row;
 }
@@ -100,13 +103,18 @@ async function writeDashboardLinks(tx: Tx, org: string, id: string, rels: { filt
     }
   }
   if (rels.sql_snippets) {
-    await tx.delete(sqlSnippetUses).where(and(
-      eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'dashboard'), eq(sqlSnippetUses.owner_id, id),
-    ));
+    await tx
+      .delete(sqlSnippetUses)
+      .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'dashboard'), eq(sqlSnippetUses.owner_id, id)));
     if (rels.sql_snippets.length) {
-      await tx.insert(sqlSnippetUses).values(rels.sql_snippets.map((s) => ({
-        organization_id: org, owner_type: 'dashboard' as const, owner_id: id, sql_snippet_id: s,
-      })));
+      await tx.insert(sqlSnippetUses).values(
+        rels.sql_snippets.map((s) => ({
+          organization_id: org,
+          owner_type: 'dashboard' as const,
+          owner_id: id,
+          sql_snippet_id: s,
+        })),
+      );
     }
   }
 }
@@ -148,7 +156,9 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
   const org = ctx.principal.organizationId;
   const unlocking = body.attributes.is_locked === false;
   await ctx.direct().db.transaction(async (tx) => {
-    const done = await tx.update(dashboards).set({ ...body.attributes, updated_at: new Date() })
+    const done = await tx
+      .update(dashboards)
+      .set({ ...body.attributes, updated_at: new Date() })
       .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), unlocking ? undefined : eq(dashboards.is_locked, false)))
       .returning({ id: dashboards.id });
     if (!done.length) throw await unchangedError(tx, org, id);
@@ -167,17 +177,24 @@ export async function deleteDashboard(ctx: ServiceContext, id: string) {
   await findManagedDashboard(ctx, id);
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
-    const reportIds = (await tx.select({ id: reports.id }).from(reports)
-      .where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)))).map((r) => r.id);
-    const gone = await tx.delete(dashboards)
+    const reportIds = (
+      await tx
+        .select({ id: reports.id })
+        .from(reports)
+        .where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)))
+    ).map((r) => r.id);
+    const gone = await tx
+      .delete(dashboards)
       .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org), eq(dashboards.is_locked, false)))
       .returning({ id: dashboards.id });
     if (!gone.length) throw await unchangedError(tx, org, id);
-    await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'dashboard'), eq(sqlSnippetUses.owner_id, id)));
+    await tx
+      .delete(sqlSnippetUses)
+      .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'dashboard'), eq(sqlSnippetUses.owner_id, id)));
     if (reportIds.length) {
-      await tx.delete(sqlSnippetUses).where(and(
-        eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), inArray(sqlSnippetUses.owner_id, reportIds),
-      ));
+      await tx
+        .delete(sqlSnippetUses)
+        .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), inArray(sqlSnippetUses.owner_id, reportIds)));
     }
   });
   // Its thumbnail goes with it (D62); the row is gone already, so a failure here leaves only an orphan
@@ -189,7 +206,9 @@ export async function deleteDashboard(ctx: ServiceContext, id: string) {
 /** Locks (true) or unlocks (false) a dashboard; repeating either is harmless. */
 export async function setLock(ctx: ServiceContext, id: string, locked: boolean) {
   await findManagedDashboard(ctx, id);
-  await ctx.db.update(dashboards).set({ is_locked: locked, updated_at: sql`now()` })
+  await ctx.db
+    .update(dashboards)
+    .set({ is_locked: locked, updated_at: sql`now()` })
     .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, ctx.principal.organizationId)));
   await audit(ctx, locked ? 'lock' : 'unlock', 'dashboards', id);
   return getDashboard({ ctx, id, include: new Set() });

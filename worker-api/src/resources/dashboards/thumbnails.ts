@@ -41,9 +41,16 @@ export async function touchDashboard(env: Env, organizationId: string, dashboard
   if (touched.size > 10_000) touched.delete(touched.keys().next().value!);
   // A view is not a change: updated_at keeps its value (the column's $onUpdate would move it, and with it
   // the dashboard's read-cache ETag).
-  await pooledDb(env).update(dashboards).set({ last_accessed_at: new Date(now), updated_at: dsql`${dashboards.updated_at}` })
-    .where(and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, organizationId),
-      or(isNull(dashboards.last_accessed_at), lt(dashboards.last_accessed_at, new Date(now - ACCESS_WRITE_EVERY_MS)))))
+  await pooledDb(env)
+    .update(dashboards)
+    .set({ last_accessed_at: new Date(now), updated_at: dsql`${dashboards.updated_at}` })
+    .where(
+      and(
+        eq(dashboards.id, dashboardId),
+        eq(dashboards.organization_id, organizationId),
+        or(isNull(dashboards.last_accessed_at), lt(dashboards.last_accessed_at, new Date(now - ACCESS_WRITE_EVERY_MS))),
+      ),
+    )
     .catch((err) => {
       touched.delete(dashboardId);
       console.error(`dashboard ${dashboardId}: writing last_accessed_at failed`, err);
@@ -78,16 +85,28 @@ export async function claimDueThumbnails(sql: postgres.Sql, region: string, now:
  */
 export async function renderThumbnail(env: Env, organizationId: string, dashboardId: string): Promise<boolean> {
   const db = pooledDb(env);
-  const [d] = await db.select({ id: dashboards.id, enabled: dashboards.thumbnail_enabled, width: dashboards.default_page_width, defaults: dashboards.default_parameters })
-    .from(dashboards).where(and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, organizationId))).limit(1);
+  const [d] = await db
+    .select({ id: dashboards.id, enabled: dashboards.thumbnail_enabled, width: dashboards.default_page_width, defaults: dashboards.default_parameters })
+    .from(dashboards)
+    .where(and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, organizationId)))
+    .limit(1);
   if (!d || !d.enabled) return false;
   const file = await renderFile(env, {
-    organizationId, dashboardId, reportId: null, parameters: mergeParameters(d.defaults, undefined), mode: 'light', width: d.width, format: 'png',
+    organizationId,
+    dashboardId,
+    reportId: null,
+    parameters: mergeParameters(d.defaults, undefined),
+    mode: 'light',
+    width: d.width,
+    format: 'png',
   });
   const key = thumbnailObjectKey(dashboardId);
   await env.RESULTS.put(key, file.bytes, { httpMetadata: { contentType: 'image/png' } });
-  const done = await db.update(dashboards).set({ thumbnail_image_url: key, thumbnail_created_at: dsql`now()`, updated_at: dsql`${dashboards.updated_at}` })
-    .where(and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, organizationId))).returning({ id: dashboards.id });
+  const done = await db
+    .update(dashboards)
+    .set({ thumbnail_image_url: key, thumbnail_created_at: dsql`now()`, updated_at: dsql`${dashboards.updated_at}` })
+    .where(and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, organizationId)))
+    .returning({ id: dashboards.id });
   // Deleted while it was drawn: its image goes too.
   if (!done.length) await env.RESULTS.delete(key);
   return done.length > 0;
@@ -97,7 +116,10 @@ export async function renderThumbnail(env: Env, organizationId: string, dashboar
 export async function thumbnailImage(ctx: ServiceContext, d: { id: string; thumbnail_image_url: string | null }): Promise<Uint8Array> {
   const obj = d.thumbnail_image_url ? await ctx.env.RESULTS.get(d.thumbnail_image_url) : null;
   if (!obj) {
-    throw new ApiError('not_found', 'This dashboard has no thumbnail yet: thumbnails are drawn once a day for dashboards viewed in the last 24 hours (and thumbnail_enabled).');
+    throw new ApiError(
+      'not_found',
+      'This dashboard has no thumbnail yet: thumbnails are drawn once a day for dashboards viewed in the last 24 hours (and thumbnail_enabled).',
+    );
   }
   return new Uint8Array(await obj.arrayBuffer());
 }

@@ -16,14 +16,20 @@ const AUTH = /^Agent\s+([A-Za-z0-9]{1,64}):(\S{1,200})$/;
  */
 export async function connectAgent(c: Context<AppEnv>): Promise<Response> {
   if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
-    return errorResponse(c, new ApiError('bad_request', 'This is the endpoint of Cairn\'s datasource agent: it expects a WebSocket upgrade.'));
+    return errorResponse(c, new ApiError('bad_request', "This is the endpoint of Cairn's datasource agent: it expects a WebSocket upgrade."));
   }
   const m = AUTH.exec(c.req.header('authorization') ?? '');
   if (!m) return errorResponse(c, new ApiError('unauthorized', 'Send Authorization: Agent <agent_id>:<secret_key> (from POST /datasource_agents).'));
   const [, agentId, secret] = m;
   const [row] = await c.get('db').select().from(datasourceAgents).where(eq(datasourceAgents.agent_id, agentId!)).limit(1);
   if (!row || !timingSafeEqual(await sha256Hex(secret!), row.secret_hash)) {
-    return errorResponse(c, new ApiError('unauthorized', 'The agent id or secret key is wrong, or the agent was deleted. Create an agent in Administration → Agents and start it with the command shown there.'));
+    return errorResponse(
+      c,
+      new ApiError(
+        'unauthorized',
+        'The agent id or secret key is wrong, or the agent was deleted. Create an agent in Administration → Agents and start it with the command shown there.',
+      ),
+    );
   }
   if (!row.enabled) return errorResponse(c, new ApiError('forbidden', `Agent "${row.name}" is disabled; enable it in Administration → Agents first.`));
   const headers = new Headers(c.req.raw.headers);
@@ -40,6 +46,7 @@ export async function connectAgent(c: Context<AppEnv>): Promise<Response> {
 
 /** Closes a disabled or deleted agent's connection (it exits instead of reconnecting). */
 export async function refuseAgent(env: AppEnv['Bindings'], id: string, reason: string): Promise<void> {
-  await hubOf(env.AGENT_HUB, id).refuse(reason).catch((err) => console.error(`agent ${id}: closing its connection failed`, err));
+  await hubOf(env.AGENT_HUB, id)
+    .refuse(reason)
+    .catch((err) => console.error(`agent ${id}: closing its connection failed`, err));
 }
-

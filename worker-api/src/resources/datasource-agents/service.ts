@@ -26,8 +26,7 @@ export const AGENT_LIST: ListSpec = {
   id: datasourceAgents.id,
 };
 
-const inOrg = (ctx: ServiceContext, id: string) =>
-  and(eq(datasourceAgents.id, id), eq(datasourceAgents.organization_id, ctx.principal.organizationId));
+const inOrg = (ctx: ServiceContext, id: string) => and(eq(datasourceAgents.id, id), eq(datasourceAgents.organization_id, ctx.principal.organizationId));
 
 async function findAgent(ctx: ServiceContext, id: string) {
   const [row] = await ctx.db.select().from(datasourceAgents).where(inOrg(ctx, id)).limit(1);
@@ -36,15 +35,24 @@ async function findAgent(ctx: ServiceContext, id: string) {
 }
 
 async function serializeAgents(ctx: ServiceContext, rows: AgentRow[], include: Set<string>) {
-  const links = await datasourcesOf(ctx, rows.map((r) => r.id));
+  const links = await datasourcesOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
   const data = rows.map((a) => serializeAgent(ctx.baseUrl, a, links.get(a.id)!));
   let included: ReturnType<typeof serializeDatasource>[] = [];
   if (include.has('datasources')) {
     const ids = [...new Set([...links.values()].flat())];
     if (ids.length) {
-      const ds = await ctx.db.select().from(datasources).where(and(inArray(datasources.id, ids), visibleDatasources(ctx.principal)))
+      const ds = await ctx.db
+        .select()
+        .from(datasources)
+        .where(and(inArray(datasources.id, ids), visibleDatasources(ctx.principal)))
         .orderBy(asc(datasources.name), asc(datasources.id));
-      const agents = await agentsOf(ctx, ds.map((d) => d.id));
+      const agents = await agentsOf(
+        ctx,
+        ds.map((d) => d.id),
+      );
       included = ds.map((d) => serializeDatasource(ctx.baseUrl, d, agents.get(d.id)!, showsCredentials(ctx.principal, d.id)));
     }
   }
@@ -55,8 +63,13 @@ export async function listAgents(ctx: ServiceContext, page: Page, include: Set<s
   requirePermission(ctx.principal, 'view_datasources');
   const where = and(eq(datasourceAgents.organization_id, ctx.principal.organizationId), nameFilter(AGENT_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(datasourceAgents).where(where).orderBy(...listOrder(AGENT_LIST, page))
-      .limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select()
+      .from(datasourceAgents)
+      .where(where)
+      .orderBy(...listOrder(AGENT_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(datasourceAgents).where(where),
   ]);
   return { ...(await serializeAgents(ctx, rows, include)), total: total?.n ?? 0 };
@@ -76,15 +89,18 @@ export async function getAgent(ctx: ServiceContext, id: string, include: Set<str
 export async function createAgent(ctx: ServiceContext, body: Body) {
   requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const secretKey = randomString(48);
-  const [row] = await ctx.db.insert(datasourceAgents).values({
-    id: newId('datasource_agent'),
-    organization_id: ctx.principal.organizationId,
-    agent_id: randomString(24),
-    name: body.attributes.name!,
-    enabled: body.attributes.enabled ?? true,
-    // 48 random base-62 characters (about 285 bits): a fast hash is enough, as for API keys.
-    secret_hash: await sha256Hex(secretKey),
-  }).returning();
+  const [row] = await ctx.db
+    .insert(datasourceAgents)
+    .values({
+      id: newId('datasource_agent'),
+      organization_id: ctx.principal.organizationId,
+      agent_id: randomString(24),
+      name: body.attributes.name!,
+      enabled: body.attributes.enabled ?? true,
+      // 48 random base-62 characters (about 285 bits): a fast hash is enough, as for API keys.
+      secret_hash: await sha256Hex(secretKey),
+    })
+    .returning();
   await audit(ctx, 'create', 'datasource_agents', row!.id, changed(body.attributes));
   return { data: serializeAgent(ctx.baseUrl, row!, [], secretKey) };
 }
@@ -93,7 +109,10 @@ export async function updateAgent(ctx: ServiceContext, id: string, body: Body) {
   requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   await findAgent(ctx, id);
   // Only the attributes sent are written, so concurrent updates of different fields both survive.
-  await ctx.db.update(datasourceAgents).set({ ...body.attributes, updated_at: new Date() }).where(inOrg(ctx, id));
+  await ctx.db
+    .update(datasourceAgents)
+    .set({ ...body.attributes, updated_at: new Date() })
+    .where(inOrg(ctx, id));
   await audit(ctx, 'update', 'datasource_agents', id, changed(body.attributes));
   if (body.attributes.enabled === false) await refuseAgent(ctx.env, id, 'The agent was disabled in Cairn.');
   return getAgent(ctx, id, new Set());
@@ -102,12 +121,16 @@ export async function updateAgent(ctx: ServiceContext, id: string, body: Body) {
 export async function deleteAgent(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const agent = await findAgent(ctx, id);
-  const [user] = await ctx.db.select({ id: datasources.id, name: datasources.name }).from(datasourceAgentLinks)
+  const [user] = await ctx.db
+    .select({ id: datasources.id, name: datasources.name })
+    .from(datasourceAgentLinks)
     .innerJoin(datasources, eq(datasources.id, datasourceAgentLinks.datasource_id))
     .where(and(eq(datasourceAgentLinks.agent_id, id), visibleDatasources(ctx.principal)))
-    .orderBy(asc(datasources.name)).limit(1);
-  const [any] = user ? [user] : await ctx.db.select({ id: datasourceAgentLinks.datasource_id }).from(datasourceAgentLinks)
-    .where(eq(datasourceAgentLinks.agent_id, id)).limit(1);
+    .orderBy(asc(datasources.name))
+    .limit(1);
+  const [any] = user
+    ? [user]
+    : await ctx.db.select({ id: datasourceAgentLinks.datasource_id }).from(datasourceAgentLinks).where(eq(datasourceAgentLinks.agent_id, id)).limit(1);
   if (any) {
     const who = user ? `datasource "${user.name}" (${user.id})` : 'a datasource';
     throw new ApiError('invalid_state', `Agent "${agent.name}" is used by ${who}; connect it another way or delete it first.`);

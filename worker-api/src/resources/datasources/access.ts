@@ -9,5 +9,4 @@ export function visibleDatasources(p: Principal): SQL {
 }
 
 /** Credentials (username, SSH user, whether a password or key is stored) are shown only with Manage Datasources. */
-export const showsCredentials = (p: Principal, datasourceId: string) =>
-  can(p, 'manage_datasources', { type: 'datasources', id: datasourceId });
+export const showsCredentials = (p: Principal, datasourceId: string) => can(p, 'manage_datasources', { type: 'datasources', id: datasourceId });

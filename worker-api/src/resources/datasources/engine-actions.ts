@@ -25,7 +25,9 @@ export async function testConnection(ctx: ServiceContext, id: string) {
   const agents = ds.connection_mode === 'agent' ? await agentRefs(ctx, (await agentsOf(ctx, [id])).get(id) ?? []) : undefined;
   const result = await boundedTest({ ...ds, agents }, ctx);
   if (result.status === 'ok' && result.server_version && result.server_version !== ds.server_version) {
-    await ctx.db.update(datasources).set({ server_version: result.server_version })
+    await ctx.db
+      .update(datasources)
+      .set({ server_version: result.server_version })
       .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId)));
   }
   await audit(ctx, 'test_connection', 'datasources', id, { status: result.status });

@@ -11,7 +11,8 @@ type Reader = ServiceContext['db'] | Executor;
 export async function agentsOf(ctx: ServiceContext, datasourceIds: string[]) {
   const out = new Map<string, string[]>(datasourceIds.map((id) => [id, []]));
   if (!datasourceIds.length) return out;
-  const rows = await ctx.db.select({ d: datasourceAgentLinks.datasource_id, a: datasourceAgentLinks.agent_id })
+  const rows = await ctx.db
+    .select({ d: datasourceAgentLinks.datasource_id, a: datasourceAgentLinks.agent_id })
     .from(datasourceAgentLinks)
     .where(and(inArray(datasourceAgentLinks.datasource_id, datasourceIds), eq(datasourceAgentLinks.organization_id, ctx.principal.organizationId)))
     .orderBy(asc(datasourceAgentLinks.agent_id));
@@ -23,7 +24,8 @@ export async function agentsOf(ctx: ServiceContext, datasourceIds: string[]) {
 export async function datasourcesOf(ctx: ServiceContext, agentIds: string[]) {
   const out = new Map<string, string[]>(agentIds.map((id) => [id, []]));
   if (!agentIds.length) return out;
-  const rows = await ctx.db.select({ a: datasourceAgentLinks.agent_id, d: datasourceAgentLinks.datasource_id })
+  const rows = await ctx.db
+    .select({ a: datasourceAgentLinks.agent_id, d: datasourceAgentLinks.datasource_id })
     .from(datasourceAgentLinks)
     .innerJoin(datasources, eq(datasources.id, datasourceAgentLinks.datasource_id))
     .where(and(inArray(datasourceAgentLinks.agent_id, agentIds), visibleDatasources(ctx.principal)))
@@ -35,7 +37,9 @@ export async function datasourcesOf(ctx: ServiceContext, agentIds: string[]) {
 /** Every id must be an agent of the organization (422 pointing at the first that is not). */
 export async function checkAgents(db: Reader, organizationId: string, ids: string[]) {
   if (!ids.length) return;
-  const found = await db.select({ id: datasourceAgents.id }).from(datasourceAgents)
+  const found = await db
+    .select({ id: datasourceAgents.id })
+    .from(datasourceAgents)
     .where(and(inArray(datasourceAgents.id, ids), eq(datasourceAgents.organization_id, organizationId)));
   const have = new Set(found.map((r) => r.id));
   const missing = ids.findIndex((id) => !have.has(id));

@@ -38,7 +38,10 @@ const NO_SSH_TUNNEL = new Set<DatabaseType>(['bigquery', 'athena', 'snowflake', 
 
 /** Attributes that belong to one database type only. */
 const TYPE_PREFIXES: [string, DatabaseType][] = [
-  ['athena_', 'athena'], ['databricks_', 'databricks'], ['snowflake_', 'snowflake'], ['bigquery_', 'bigquery'],
+  ['athena_', 'athena'],
+  ['databricks_', 'databricks'],
+  ['snowflake_', 'snowflake'],
+  ['bigquery_', 'bigquery'],
 ];
 
 export function defaultPort(type: DatabaseType, requireSsl: boolean): number | null {
@@ -96,16 +99,22 @@ export function datasourceProblems(s: DatasourceState, sent: Record<string, unkn
 
   if (s.connection_mode === 'ssh_tunnel') {
     if (NO_SSH_TUNNEL.has(t)) {
-      out.push(new ApiError('invalid_attribute', `${t} datasources cannot be reached through an SSH tunnel; use direct or agent.`, { source: attr('connection_mode') }));
+      out.push(
+        new ApiError('invalid_attribute', `${t} datasources cannot be reached through an SSH tunnel; use direct or agent.`, {
+          source: attr('connection_mode'),
+        }),
+      );
     } else {
       need('ssh_tunnel_host', !!s.ssh_tunnel_host, 'with connection_mode ssh_tunnel');
       need('ssh_tunnel_user', !!s.ssh_tunnel_user, 'with connection_mode ssh_tunnel');
     }
   }
   if (s.connection_mode === 'agent' && s.agent_count === 0) {
-    out.push(new ApiError('invalid_relationship', 'connection_mode agent needs the agents relationship with at least one agent.', {
-      source: { pointer: '/data/relationships/agents' },
-    }));
+    out.push(
+      new ApiError('invalid_relationship', 'connection_mode agent needs the agents relationship with at least one agent.', {
+        source: { pointer: '/data/relationships/agents' },
+      }),
+    );
   }
   if (s.connection_mode !== 'agent' && agentsSent && s.agent_count > 0) {
     out.push(new ApiError('invalid_relationship', 'Agents apply only with connection_mode agent.', { source: { pointer: '/data/relationships/agents' } }));

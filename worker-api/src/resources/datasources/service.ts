@@ -31,23 +31,35 @@ type Values = Partial<typeof datasources.$inferInsert>;
 
 /** A datasource of the caller's organization that View Datasources reaches; otherwise 404. */
 export async function findDatasource(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select().from(datasources).where(and(eq(datasources.id, id), visibleDatasources(ctx.principal))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(datasources)
+    .where(and(eq(datasources.id, id), visibleDatasources(ctx.principal)))
+    .limit(1);
   if (!row) throw notFound('datasource', id);
   return row;
 }
 
 /** Data and included resources for datasource rows (credentials only where Manage Datasources reaches). */
 async function serializeDatasources(ctx: ServiceContext, rows: DatasourceRow[], include: Set<string>) {
-  const agents = await agentsOf(ctx, rows.map((r) => r.id));
+  const agents = await agentsOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
   const data = rows.map((d) => serializeDatasource(ctx.baseUrl, d, agents.get(d.id)!, showsCredentials(ctx.principal, d.id)));
   let included: ReturnType<typeof serializeAgent>[] = [];
   if (include.has('agents')) {
     const ids = [...new Set([...agents.values()].flat())];
     if (ids.length) {
-      const found = await ctx.db.select().from(datasourceAgents)
+      const found = await ctx.db
+        .select()
+        .from(datasourceAgents)
         .where(and(inArray(datasourceAgents.id, ids), eq(datasourceAgents.organization_id, ctx.principal.organizationId)))
         .orderBy(asc(datasourceAgents.name), asc(datasourceAgents.id));
-      const links = await datasourcesOf(ctx, found.map((a) => a.id));
+      const links = await datasourcesOf(
+        ctx,
+        found.map((a) => a.id),
+      );
       included = found.map((a) => serializeAgent(ctx.baseUrl, a, links.get(a.id)!));
     }
   }
@@ -58,8 +70,13 @@ export async function listDatasources(ctx: ServiceContext, page: Page, include: 
   requirePermission(ctx.principal, 'view_datasources');
   const where = and(visibleDatasources(ctx.principal), nameFilter(DATASOURCE_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(datasources).where(where).orderBy(...listOrder(DATASOURCE_LIST, page))
-      .limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select()
+      .from(datasources)
+      .where(where)
+      .orderBy(...listOrder(DATASOURCE_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(datasources).where(where),
   ]);
   return { ...(await serializeDatasources(ctx, rows, include)), total: total?.n ?? 0 };
@@ -78,11 +95,11 @@ export async function columnsOf(ctx: ServiceContext, a: Body['attributes']): Pro
   const v: Values = { ...plain };
   if (password !== undefined) v.password_encrypted = password === null ? null : await encryptSecret(password, ctx.env.SECRET_KEY);
   if (bigquery_service_key !== undefined) {
-    v.bigquery_service_key_encrypted = bigquery_service_key === null
-      ? null
-      : await encryptSecret(checkServiceKey(bigquery_service_key).json!, ctx.env.SECRET_KEY);
+    v.bigquery_service_key_encrypted =
+      bigquery_service_key === null ? null : await encryptSecret(checkServiceKey(bigquery_service_key).json!, ctx.env.SECRET_KEY);
   }
-  if (databricks_auth_expires_at !== undefined) v.databricks_auth_expires_at = databricks_auth_expires_at === null ? null : new Date(databricks_auth_expires_at);
+  if (databricks_auth_expires_at !== undefined)
+    v.databricks_auth_expires_at = databricks_auth_expires_at === null ? null : new Date(databricks_auth_expires_at);
   return v;
 }
 
@@ -119,14 +136,18 @@ export function withDefaults(merged: Values, creating: boolean, sent: Values): V
 
 async function lockPlan(tx: Executor, organizationId: string) {
   // Serializes datasource creation per organization, so two concurrent creates cannot both pass the limit.
-  const [org] = await tx.select({ limit: organizations.plan_datasources }).from(organizations)
-    .where(eq(organizations.id, organizationId)).for('update');
-  const [used] = await tx.select({ n: count() }).from(datasources)
+  const [org] = await tx.select({ limit: organizations.plan_datasources }).from(organizations).where(eq(organizations.id, organizationId)).for('update');
+  const [used] = await tx
+    .select({ n: count() })
+    .from(datasources)
     .where(and(eq(datasources.organization_id, organizationId), eq(datasources.is_sample, false)));
   // No limit unless the operator set one (`npm run cairn -- org limits`).
   const limit = org?.limit ?? null;
   if (limit !== null && (used?.n ?? 0) >= limit) {
-    throw new ApiError('plan_limit', `This organization may have ${limit} datasources (the sample datasource does not count); delete one first (the server's operator sets the limit).`);
+    throw new ApiError(
+      'plan_limit',
+      `This organization may have ${limit} datasources (the sample datasource does not count); delete one first (the server's operator sets the limit).`,
+    );
   }
 }
 
@@ -156,7 +177,11 @@ export async function updateDatasource(ctx: ServiceContext, id: string, body: Bo
   const sent = await columnsOf(ctx, body.attributes);
   await ctx.direct().db.transaction(async (tx) => {
     // The row is locked while the merged state is checked, so concurrent updates see each other.
-    const [row] = await tx.select().from(datasources).where(and(eq(datasources.id, id), eq(datasources.organization_id, org))).for('update');
+    const [row] = await tx
+      .select()
+      .from(datasources)
+      .where(and(eq(datasources.id, id), eq(datasources.organization_id, org)))
+      .for('update');
     if (!row) throw notFound('datasource', id);
     if (row.is_sample) throw new ApiError('invalid_state', 'The Sample data datasource is built in and cannot be changed.');
     let agentIds = body.relationships.agents as string[] | undefined;
@@ -164,14 +189,18 @@ export async function updateDatasource(ctx: ServiceContext, id: string, body: Bo
     // Leaving agent mode drops the agent links (they would mean nothing).
     if (agentIds === undefined && mode !== 'agent' && row.connection_mode === 'agent') agentIds = [];
     if (agentIds) await checkAgents(tx, org, agentIds);
-    const agentCount = agentIds ? agentIds.length
-      : (await tx.select({ n: count() }).from(datasourceAgentLinks).where(eq(datasourceAgentLinks.datasource_id, id)))[0]?.n ?? 0;
+    const agentCount = agentIds
+      ? agentIds.length
+      : ((await tx.select({ n: count() }).from(datasourceAgentLinks).where(eq(datasourceAgentLinks.datasource_id, id)))[0]?.n ?? 0);
     const base: Values = { ...row, ...sent };
     const set: Values = { ...sent, ...withDefaults(base, false, sent) };
     throwProblems(datasourceProblems(stateOf({ ...row, ...set }, agentCount), body.attributes, 'agents' in body.relationships));
     await checkTargets(ctx, { ...row, ...set }, body.attributes);
     // Only the columns sent (and the defaults they imply) are written.
-    await tx.update(datasources).set({ ...set, updated_at: new Date() }).where(and(eq(datasources.id, id), eq(datasources.organization_id, org)));
+    await tx
+      .update(datasources)
+      .set({ ...set, updated_at: new Date() })
+      .where(and(eq(datasources.id, id), eq(datasources.organization_id, org)));
     if (agentIds) {
       await tx.delete(datasourceAgentLinks).where(eq(datasourceAgentLinks.datasource_id, id));
       if (agentIds.length) await tx.insert(datasourceAgentLinks).values(agentIds.map((a) => ({ organization_id: org, datasource_id: id, agent_id: a })));
@@ -184,14 +213,25 @@ export async function updateDatasource(ctx: ServiceContext, id: string, body: Bo
 /** The first report, filter or SQL alert that uses the datasource, named for the error message. */
 async function firstUser(ctx: ServiceContext, id: string): Promise<string | null> {
   const org = ctx.principal.organizationId;
-  const [r] = await ctx.db.select({ id: reports.id, name: reports.name }).from(reports)
-    .where(and(eq(reports.datasource_id, id), eq(reports.organization_id, org))).orderBy(asc(reports.name)).limit(1);
+  const [r] = await ctx.db
+    .select({ id: reports.id, name: reports.name })
+    .from(reports)
+    .where(and(eq(reports.datasource_id, id), eq(reports.organization_id, org)))
+    .orderBy(asc(reports.name))
+    .limit(1);
   if (r) return `report "${r.name}" (${r.id})`;
-  const [f] = await ctx.db.select({ id: filters.id, name: sql<string>`coalesce(${filters.display_name}, ${filters.variable_name})` }).from(filters)
-    .where(and(eq(filters.datasource_id, id), eq(filters.organization_id, org))).limit(1);
+  const [f] = await ctx.db
+    .select({ id: filters.id, name: sql<string>`coalesce(${filters.display_name}, ${filters.variable_name})` })
+    .from(filters)
+    .where(and(eq(filters.datasource_id, id), eq(filters.organization_id, org)))
+    .limit(1);
   if (f) return `filter "${f.name}" (${f.id})`;
-  const [a] = await ctx.db.select({ id: sqlAlerts.id, name: sqlAlerts.name }).from(sqlAlerts)
-    .where(and(eq(sqlAlerts.datasource_id, id), eq(sqlAlerts.organization_id, org))).orderBy(asc(sqlAlerts.name)).limit(1);
+  const [a] = await ctx.db
+    .select({ id: sqlAlerts.id, name: sqlAlerts.name })
+    .from(sqlAlerts)
+    .where(and(eq(sqlAlerts.datasource_id, id), eq(sqlAlerts.organization_id, org)))
+    .orderBy(asc(sqlAlerts.name))
+    .limit(1);
   if (a) return `SQL alert "${a.name}" (${a.id})`;
   return null;
 }
@@ -199,7 +239,11 @@ async function firstUser(ctx: ServiceContext, id: string): Promise<string | null
 export async function deleteDatasource(ctx: ServiceContext, id: string) {
   await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const org = ctx.principal.organizationId;
-  const [row] = await ctx.db.select().from(datasources).where(and(eq(datasources.id, id), eq(datasources.organization_id, org))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(datasources)
+    .where(and(eq(datasources.id, id), eq(datasources.organization_id, org)))
+    .limit(1);
   if (!row) throw notFound('datasource', id);
   if (row.is_sample) throw new ApiError('invalid_state', 'The Sample data datasource is built in and cannot be deleted.');
   const user = await firstUser(ctx, id);

@@ -52,8 +52,14 @@ export async function testSettings(ctx: ServiceContext, body: Body, id: string |
     const base = { ...row, ...sent };
     merged = { ...base, ...withDefaults(base, false, sent) };
     const agents = body.relationships.agents as string[] | undefined;
-    agentIds = agents ?? (await ctx.db.select({ id: datasourceAgentLinks.agent_id }).from(datasourceAgentLinks)
-      .where(and(eq(datasourceAgentLinks.datasource_id, id), eq(datasourceAgentLinks.organization_id, ctx.principal.organizationId)))).map((r) => r.id);
+    agentIds =
+      agents ??
+      (
+        await ctx.db
+          .select({ id: datasourceAgentLinks.agent_id })
+          .from(datasourceAgentLinks)
+          .where(and(eq(datasourceAgentLinks.datasource_id, id), eq(datasourceAgentLinks.organization_id, ctx.principal.organizationId)))
+      ).map((r) => r.id);
     agentCount = agentIds.length;
   } else {
     requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
@@ -64,17 +70,33 @@ export async function testSettings(ctx: ServiceContext, body: Body, id: string |
   throwProblems(datasourceProblems(stateOf(merged, agentCount), body.attributes, 'agents' in body.relationships));
   await checkTargets(ctx, merged);
   const config = {
-    name: merged.name ?? 'New datasource', database_type: merged.database_type!, connection_mode: merged.connection_mode!,
-    is_sample: merged.is_sample ?? false, enabled: true, host: merged.host ?? null, port: merged.port ?? null,
-    username: merged.username ?? null, password_encrypted: merged.password_encrypted ?? null, database: merged.database ?? null,
-    require_ssl: merged.require_ssl ?? false, verify_ssl: merged.verify_ssl ?? false, default_schema_name: merged.default_schema_name ?? null,
-    snowflake_identifier: merged.snowflake_identifier ?? null, snowflake_region: merged.snowflake_region ?? null,
-    snowflake_warehouse: merged.snowflake_warehouse ?? null, bigquery_service_key_encrypted: merged.bigquery_service_key_encrypted ?? null,
-    databricks_http_path: merged.databricks_http_path ?? null, databricks_auth_mode: merged.databricks_auth_mode ?? null,
-    databricks_auth_expires_at: merged.databricks_auth_expires_at ?? null, athena_region: merged.athena_region ?? null,
-    athena_workgroup: merged.athena_workgroup ?? null, athena_s3_output_location: merged.athena_s3_output_location ?? null,
-    organization_id: ctx.principal.organizationId, ssh_tunnel_host: merged.ssh_tunnel_host ?? null,
-    ssh_tunnel_port: merged.ssh_tunnel_port ?? null, ssh_tunnel_user: merged.ssh_tunnel_user ?? null,
+    name: merged.name ?? 'New datasource',
+    database_type: merged.database_type!,
+    connection_mode: merged.connection_mode!,
+    is_sample: merged.is_sample ?? false,
+    enabled: true,
+    host: merged.host ?? null,
+    port: merged.port ?? null,
+    username: merged.username ?? null,
+    password_encrypted: merged.password_encrypted ?? null,
+    database: merged.database ?? null,
+    require_ssl: merged.require_ssl ?? false,
+    verify_ssl: merged.verify_ssl ?? false,
+    default_schema_name: merged.default_schema_name ?? null,
+    snowflake_identifier: merged.snowflake_identifier ?? null,
+    snowflake_region: merged.snowflake_region ?? null,
+    snowflake_warehouse: merged.snowflake_warehouse ?? null,
+    bigquery_service_key_encrypted: merged.bigquery_service_key_encrypted ?? null,
+    databricks_http_path: merged.databricks_http_path ?? null,
+    databricks_auth_mode: merged.databricks_auth_mode ?? null,
+    databricks_auth_expires_at: merged.databricks_auth_expires_at ?? null,
+    athena_region: merged.athena_region ?? null,
+    athena_workgroup: merged.athena_workgroup ?? null,
+    athena_s3_output_location: merged.athena_s3_output_location ?? null,
+    organization_id: ctx.principal.organizationId,
+    ssh_tunnel_host: merged.ssh_tunnel_host ?? null,
+    ssh_tunnel_port: merged.ssh_tunnel_port ?? null,
+    ssh_tunnel_user: merged.ssh_tunnel_user ?? null,
   } satisfies DatasourceConfig;
   const agents = config.connection_mode === 'agent' ? await agentRefs(ctx, agentIds) : undefined;
   const result = await boundedTest({ ...config, agents }, ctx);

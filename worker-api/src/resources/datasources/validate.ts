@@ -48,7 +48,10 @@ export const MAX_EMAILS = 100;
 
 /** Splits a comma-separated address list; returns the clean list or the first bad entry. */
 export function parseEmailList(value: string): { emails: string[] } | { bad: string } {
-  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const p of parts) if (!EMAIL.test(p) || p.length > 254) return { bad: p };
   return { emails: [...new Set(parts)] };
 }

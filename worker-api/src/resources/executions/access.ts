@@ -25,23 +25,38 @@ async function subjectOf(ctx: ServiceContext, row: ExecutionRow): Promise<Subjec
   const org = ctx.principal.organizationId;
   if (row.report_id) {
     // Report (and report CSV export) runs: the report's dashboard.
-    const [r] = await ctx.db.select({ dashboard: reports.dashboard_id, visible: dashboards.id }).from(reports)
+    const [r] = await ctx.db
+      .select({ dashboard: reports.dashboard_id, visible: dashboards.id })
+      .from(reports)
       .leftJoin(dashboards, and(eq(dashboards.id, reports.dashboard_id), visibleDashboards(ctx.principal)))
-      .where(and(eq(reports.id, row.report_id), eq(reports.organization_id, org))).limit(1);
+      .where(and(eq(reports.id, row.report_id), eq(reports.organization_id, org)))
+      .limit(1);
     if (!r) return { see: [], change: [], visible: false };
     const d = { type: 'dashboards' as const, id: r.dashboard };
     return { see: [['view_dashboards', d]], change: [['manage_dashboards', d]], visible: r.visible !== null };
   }
   if (row.sql_alert_id) {
-    const [a] = await ctx.db.select({ datasource: sqlAlerts.datasource_id }).from(sqlAlerts)
-      .where(and(eq(sqlAlerts.id, row.sql_alert_id), eq(sqlAlerts.organization_id, org))).limit(1);
+    const [a] = await ctx.db
+      .select({ datasource: sqlAlerts.datasource_id })
+      .from(sqlAlerts)
+      .where(and(eq(sqlAlerts.id, row.sql_alert_id), eq(sqlAlerts.organization_id, org)))
+      .limit(1);
     if (!a) return { see: [], change: [], visible: false };
     const t = alertTarget(row.sql_alert_id, a.datasource);
-    return { see: [['view_alerts', t]], change: [['manage_alerts', t], ['manage_datasources', t]], visible: true };
+    return {
+      see: [['view_alerts', t]],
+      change: [
+        ['manage_alerts', t],
+        ['manage_datasources', t],
+      ],
+      visible: true,
+    };
   }
   if (row.filter_id) {
     // Dropdown queries: any dashboard the caller sees that shows the filter; a filter on no dashboard is the organization's.
-    const on = await ctx.db.select({ id: dashboardFilters.dashboard_id, visible: dashboards.id }).from(dashboardFilters)
+    const on = await ctx.db
+      .select({ id: dashboardFilters.dashboard_id, visible: dashboards.id })
+      .from(dashboardFilters)
       .leftJoin(dashboards, and(eq(dashboards.id, dashboardFilters.dashboard_id), visibleDashboards(ctx.principal)))
       .where(and(eq(dashboardFilters.filter_id, row.filter_id), eq(dashboardFilters.organization_id, org)));
     if (!on.length) return { see: [['view_dashboards', ORGANIZATION]], change: [['manage_dashboards', ORGANIZATION]], visible: true };
@@ -81,6 +96,9 @@ export async function requireExecutionAccess(ctx: ServiceContext, row: Execution
   const passes = (pairs: Subject['see']) => pairs.some(([perm, target]) => can(p, perm, target));
   if (!subject.visible || !passes([...subject.see, ...subject.change])) throw notFound('execution', row.id);
   if (mode === 'change' && !passes(subject.change)) {
-    throw new ApiError('forbidden', 'Cancelling this execution needs the Manage permission for what it ran for (its dashboard, alert or filter), or Manage Datasources on its datasource, unless you started it.');
+    throw new ApiError(
+      'forbidden',
+      'Cancelling this execution needs the Manage permission for what it ran for (its dashboard, alert or filter), or Manage Datasources on its datasource, unless you started it.',
+    );
   }
 }

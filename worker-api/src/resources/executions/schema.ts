@@ -5,10 +5,16 @@ import { inputParametersSchema } from '../reports/schema.ts';
 export const runBody = z
   .object({
     sql_query: z.string().min(1).max(1_000_000).openapi({ example: 'select status, count(*) from orders where {created_at=timerange} group by 1' }),
-    r_query: z.string().max(1_000_000).nullable().optional().openapi({ description: 'Not supported: R post-processing is not available in Cairn; a non-empty value is refused.' }),
+    r_query: z
+      .string()
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Not supported: R post-processing is not available in Cairn; a non-empty value is refused.' }),
     parameters: inputParametersSchema.optional(),
     dashboard_id: z.string().min(1).max(64).optional().openapi({
-      description: 'Read `parameters` with this dashboard’s filters (their value types and aggregations) and time-zone settings, as its reports are run; the report editor sends the dashboard it edits. Without it, filter variables have no definition and count as unset.',
+      description:
+        'Read `parameters` with this dashboard’s filters (their value types and aggregations) and time-zone settings, as its reports are run; the report editor sends the dashboard it edits. Without it, filter variables have no definition and count as unset.',
     }),
   })
   .strict()

@@ -43,9 +43,15 @@ function requireRunAccess(ctx: ServiceContext, datasourceId: string) {
   }
 }
 
-export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: { sql_query: string; r_query?: string | null; parameters?: InputParameters; dashboard_id?: string }) {
+export async function runAdHoc(
+  ctx: ServiceContext,
+  datasourceId: string,
+  body: { sql_query: string; r_query?: string | null; parameters?: InputParameters; dashboard_id?: string },
+) {
   requireRunAccess(ctx, datasourceId);
-  const ds = await loadDatasource(ctx, datasourceId).catch(() => { throw notFound('datasource', datasourceId); });
+  const ds = await loadDatasource(ctx, datasourceId).catch(() => {
+    throw notFound('datasource', datasourceId);
+  });
   if (body.r_query) {
     throw new ApiError('invalid_attribute', 'R post-processing is not available in Cairn; send sql_query only.', { source: { pointer: '/r_query' } });
   }
@@ -53,15 +59,26 @@ export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: 
   // With a dashboard (one the caller may see), its filters define the variables and its time-zone settings apply.
   const dashboard = body.dashboard_id ? await findDashboard(ctx, body.dashboard_id) : null;
   const defs = dashboard
-    ? await ctx.db.select({
-      variable_name: filterTable.variable_name, control_type: filterTable.control_type, value_type: filterTable.value_type,
-      allowed_aggregations: filterTable.allowed_aggregations,
-    }).from(dashboardFilters).innerJoin(filterTable, eq(filterTable.id, dashboardFilters.filter_id))
-      .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
+    ? await ctx.db
+        .select({
+          variable_name: filterTable.variable_name,
+          control_type: filterTable.control_type,
+          value_type: filterTable.value_type,
+          allowed_aggregations: filterTable.allowed_aggregations,
+        })
+        .from(dashboardFilters)
+        .innerJoin(filterTable, eq(filterTable.id, dashboardFilters.filter_id))
+        .where(and(eq(dashboardFilters.dashboard_id, dashboard.id), eq(dashboardFilters.organization_id, ctx.principal.organizationId)))
     : [];
   // With a dashboard, a name that is neither its filter nor a variable of this SQL would filter nothing: refused.
   if (dashboard) {
-    await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters, pointer: '/parameters', filterNames: defs.map((d) => d.variable_name), sql: [body.sql_query] });
+    await checkParameterNames(ctx, {
+      dashboardId: dashboard.id,
+      parameters,
+      pointer: '/parameters',
+      filterNames: defs.map((d) => d.variable_name),
+      sql: [body.sql_query],
+    });
   }
   // Snippets and the built-in snippets work; ranges are read in the requested tz, else the dashboard's or organization's zone.
   const extras = await compileExtras(ctx, dashboard, parameters);
@@ -75,8 +92,11 @@ export async function runAdHoc(ctx: ServiceContext, datasourceId: string, body: 
 
 /** An execution of the caller's organization that the caller may see, or change (cancel): see access.ts. */
 async function findExecution(ctx: ServiceContext, id: string, mode: 'see' | 'change' = 'see'): Promise<ExecutionRow> {
-  const [row] = await ctx.db.select().from(executions)
-    .where(and(eq(executions.id, id), eq(executions.organization_id, ctx.principal.organizationId))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(executions)
+    .where(and(eq(executions.id, id), eq(executions.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!row || (row.expires_at && row.expires_at < new Date())) throw notFound('execution', id);
   await requireExecutionAccess(ctx, row, mode);
   // Unfinished with its lease run out: the runtime running it died; written off now (engine/lease.ts).
@@ -94,7 +114,9 @@ export async function cancelExecution(ctx: ServiceContext, id: string) {
   const found = await gateOf(ctx, row.datasource_id).cancel(id);
   if (!found) {
     // Not known to the gate (it restarted): nothing runs for it any more.
-    await ctx.db.update(executions).set({ execution_status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
+    await ctx.db
+      .update(executions)
+      .set({ execution_status: 'cancelled', completed_at: new Date(), updated_at: new Date() })
       .where(and(eq(executions.id, id), eq(executions.execution_status, row.execution_status)));
   }
 }
@@ -110,7 +132,9 @@ const EXECUTION_FORMATS = ['json', 'csv', 'xlsx'] as const;
 export async function executionData(ctx: ServiceContext, id: string, dataFormat?: string) {
   const format = dataFormat ?? 'json';
   if (!(EXECUTION_FORMATS as readonly string[]).includes(format)) {
-    throw new ApiError('invalid_attribute', `data_format must be one of ${EXECUTION_FORMATS.join(', ')}; got "${format.slice(0, 40)}".`, { source: { parameter: 'data_format' } });
+    throw new ApiError('invalid_attribute', `data_format must be one of ${EXECUTION_FORMATS.join(', ')}; got "${format.slice(0, 40)}".`, {
+      source: { parameter: 'data_format' },
+    });
   }
   const row = await findExecution(ctx, id);
   // A schema read stores one JSON document for GET /schema/{dataKey}, not rows.
@@ -119,18 +143,30 @@ export async function executionData(ctx: ServiceContext, id: string, dataFormat?
     if ((FINISHED_STATUSES as readonly string[]).includes(row.execution_status)) return null;
     throw new ApiError('invalid_state', `The execution is ${row.execution_status}; poll GET /executions/${id} until it is success.`);
   }
-  const [r] = await ctx.db.select({ key: results.data_key, rows: results.row_count, timeZone: results.time_zone }).from(results)
-    .where(and(eq(results.execution_id, id), eq(results.organization_id, ctx.principal.organizationId))).limit(1);
+  const [r] = await ctx.db
+    .select({ key: results.data_key, rows: results.row_count, timeZone: results.time_zone })
+    .from(results)
+    .where(and(eq(results.execution_id, id), eq(results.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!r || r.rows === 0) return null;
   let name = 'Query results';
   if (format !== 'json' && row.report_id) {
-    const [report] = await ctx.db.select({ name: reports.name, download: reports.data_download_enabled }).from(reports)
-      .where(and(eq(reports.id, row.report_id), eq(reports.organization_id, ctx.principal.organizationId))).limit(1);
+    const [report] = await ctx.db
+      .select({ name: reports.name, download: reports.data_download_enabled })
+      .from(reports)
+      .where(and(eq(reports.id, row.report_id), eq(reports.organization_id, ctx.principal.organizationId)))
+      .limit(1);
     if (report && !report.download) throw new ApiError('forbidden', 'Data downloads are switched off for this report (data_download_enabled).');
     if (report) name = report.name;
   }
   const token = await signDataToken(
-    { kind: 'data', org: ctx.principal.organizationId, key: r.key, region: ctx.env.REGION, ...downloadClaims(format as (typeof EXECUTION_FORMATS)[number], name) },
+    {
+      kind: 'data',
+      org: ctx.principal.organizationId,
+      key: r.key,
+      region: ctx.env.REGION,
+      ...downloadClaims(format as (typeof EXECUTION_FORMATS)[number], name),
+    },
     ctx.env.DATA_TOKEN_SECRET,
   );
   const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');

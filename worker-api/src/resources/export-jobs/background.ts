@@ -14,12 +14,22 @@ export interface Background {
   close: () => Promise<void>;
 }
 
-export function backgroundContext(env: Env, principal: Principal, waitUntil: (p: Promise<unknown>) => void, requestId = crypto.randomUUID(), baseUrl = ''): Background {
+export function backgroundContext(
+  env: Env,
+  principal: Principal,
+  waitUntil: (p: Promise<unknown>) => void,
+  requestId = crypto.randomUUID(),
+  baseUrl = '',
+): Background {
   let direct: DbClient | null = null;
   const ctx: ServiceContext = {
     db: pooledDb(env),
     direct: () => (direct ??= createDb(env.HYPERDRIVE.connectionString, { max: 1 })),
-    principal, env, requestId, baseUrl, waitUntil,
+    principal,
+    env,
+    requestId,
+    baseUrl,
+    waitUntil,
   };
   return {
     ctx,
@@ -36,5 +46,10 @@ export function backgroundContext(env: Env, principal: Principal, waitUntil: (p:
  * Work it causes is recorded under `actor` (the job or the schedule).
  */
 export function viewerPrincipal(organizationId: string, dashboardId: string, actor: string): Principal {
-  return { kind: 'api_key', organizationId, apiKeyId: actor, grants: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: dashboardId }] }] };
+  return {
+    kind: 'api_key',
+    organizationId,
+    apiKeyId: actor,
+    grants: [{ permission: 'view_dashboards', resources: [{ type: 'dashboards', id: dashboardId }] }],
+  };
 }

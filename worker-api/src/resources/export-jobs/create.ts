@@ -46,11 +46,23 @@ export interface CreatedJob {
   reused: boolean;
 }
 
-async function insertAndRun(ctx: ServiceContext, spec: Omit<JobSpec, 'id'>, paramsHash: string | null, tx?: ReturnType<ServiceContext['direct']>['db']): Promise<CreatedJob> {
+async function insertAndRun(
+  ctx: ServiceContext,
+  spec: Omit<JobSpec, 'id'>,
+  paramsHash: string | null,
+  tx?: ReturnType<ServiceContext['direct']>['db'],
+): Promise<CreatedJob> {
   const id = newId('export_job');
   await (tx ?? ctx.db).insert(exportJobs).values({
-    id, organization_id: spec.organizationId, kind: spec.kind, dashboard_id: spec.report ? null : spec.dashboard.id, report_id: spec.report?.id ?? null,
-    parameters: spec.parameters, params_hash: paramsHash, job_status: 'started', created_by: actorOf(ctx.principal).actor_id,
+    id,
+    organization_id: spec.organizationId,
+    kind: spec.kind,
+    dashboard_id: spec.report ? null : spec.dashboard.id,
+    report_id: spec.report?.id ?? null,
+    parameters: spec.parameters,
+    params_hash: paramsHash,
+    job_status: 'started',
+    created_by: actorOf(ctx.principal).actor_id,
   });
   return { job_id: id, job_status: 'started', reused: false };
 }
@@ -61,7 +73,9 @@ async function start(ctx: ServiceContext, spec: JobSpec) {
     await enqueue(ctx.env, [{ kind: 'export', organizationId: spec.organizationId, spec, principal: principalFor(spec, ctx.principal) }]);
   } catch (err) {
     console.error(`[${ctx.requestId}] export job ${spec.id} could not be queued`, err);
-    await ctx.db.update(exportJobs).set({ job_status: 'error', error_message: 'The export could not be queued. Try again in a moment.', updated_at: new Date() })
+    await ctx.db
+      .update(exportJobs)
+      .set({ job_status: 'error', error_message: 'The export could not be queued. Try again in a moment.', updated_at: new Date() })
       .where(and(eq(exportJobs.id, spec.id), eq(exportJobs.organization_id, spec.organizationId)));
   }
 }
@@ -73,8 +87,13 @@ export async function exportDashboard(ctx: ServiceContext, id: string, format: '
   const dashboard = await findDashboard(ctx, id);
   await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: body.parameters, pointer: '/parameters', allReports: true });
   const spec: Omit<JobSpec, 'id'> = {
-    organizationId: ctx.principal.organizationId, kind: `dashboard_${format}` as ExportKind, dashboard, report: null,
-    parameters: body.parameters ?? {}, mode: body.color_mode ?? 'light', width: body.page_width ?? dashboard.default_page_width ?? 1600,
+    organizationId: ctx.principal.organizationId,
+    kind: `dashboard_${format}` as ExportKind,
+    dashboard,
+    report: null,
+    parameters: body.parameters ?? {},
+    mode: body.color_mode ?? 'light',
+    width: body.page_width ?? dashboard.default_page_width ?? 1600,
   };
   const created = await insertAndRun(ctx, spec, null);
   await audit(ctx, 'export', 'dashboards', id, { job_id: created.job_id, format });
@@ -89,8 +108,13 @@ export async function exportReportImage(ctx: ServiceContext, id: string, format:
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
   await checkParameterNames(ctx, { dashboardId: dashboard.id, parameters: body.parameters, pointer: '/parameters', sql: [report.sql_query] });
   const spec: Omit<JobSpec, 'id'> = {
-    organizationId: ctx.principal.organizationId, kind: `report_${format}` as ExportKind, dashboard, report,
-    parameters: body.parameters ?? {}, mode: body.color_mode ?? 'light', width: body.page_width ?? report.default_page_width ?? REPORT_PAGE_WIDTH,
+    organizationId: ctx.principal.organizationId,
+    kind: `report_${format}` as ExportKind,
+    dashboard,
+    report,
+    parameters: body.parameters ?? {},
+    mode: body.color_mode ?? 'light',
+    width: body.page_width ?? report.default_page_width ?? REPORT_PAGE_WIDTH,
   };
   const created = await insertAndRun(ctx, spec, null);
   await audit(ctx, 'export', 'reports', id, { job_id: created.job_id, format });
@@ -102,7 +126,11 @@ export async function exportReportImage(ctx: ServiceContext, id: string, format:
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
   }
   return value;
 }
@@ -119,11 +147,20 @@ export async function exportReportCsv(ctx: ServiceContext, id: string, body: Csv
   const csv = csvOptionsFrom(body);
   const unlimited = body.unlimited === true;
   if (unlimited && !report.unlimited_csv_export_enabled) {
-    throw new ApiError('invalid_state', 'Unlimited CSV export is switched off for this report (unlimited_csv_export_enabled).', { source: { pointer: '/unlimited' } });
+    throw new ApiError('invalid_state', 'Unlimited CSV export is switched off for this report (unlimited_csv_export_enabled).', {
+      source: { pointer: '/unlimited' },
+    });
   }
   const spec: Omit<JobSpec, 'id'> = {
-    organizationId: ctx.principal.organizationId, kind: 'report_csv', dashboard, report,
-    parameters: body.parameters ?? {}, mode: 'light', width: REPORT_PAGE_WIDTH, csv, unlimited,
+    organizationId: ctx.principal.organizationId,
+    kind: 'report_csv',
+    dashboard,
+    report,
+    parameters: body.parameters ?? {},
+    mode: 'light',
+    width: REPORT_PAGE_WIDTH,
+    csv,
+    unlimited,
   };
   if (!unlimited) {
     const created = await insertAndRun(ctx, spec, null);
@@ -137,9 +174,12 @@ export async function exportReportCsv(ctx: ServiceContext, id: string, body: Csv
   const since = new Date(Date.now() - UNLIMITED_CSV_WINDOW_MS);
   const created = await ctx.direct().db.transaction(async (tx) => {
     await tx.execute(dsql`select pg_advisory_xact_lock(hashtextextended(${hash}, 0))`);
-    const [recent] = await tx.select({ id: exportJobs.id, status: exportJobs.job_status }).from(exportJobs)
+    const [recent] = await tx
+      .select({ id: exportJobs.id, status: exportJobs.job_status })
+      .from(exportJobs)
       .where(and(eq(exportJobs.organization_id, ctx.principal.organizationId), eq(exportJobs.params_hash, hash), gt(exportJobs.created_at, since)))
-      .orderBy(desc(exportJobs.created_at)).limit(1);
+      .orderBy(desc(exportJobs.created_at))
+      .limit(1);
     if (recent) return { job_id: recent.id, job_status: recent.status, reused: true } satisfies CreatedJob;
     return insertAndRun(ctx, spec, hash, tx as never);
   });

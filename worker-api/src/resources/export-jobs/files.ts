@@ -20,4 +20,3 @@ export async function storeFile(jobId: string, source: AsyncIterable<Uint8Array>
   }
   return out.size;
 }
-

@@ -5,7 +5,7 @@ import { dashboardFilterDefinitions } from '../filters/definitions.ts';
  */
 import { and, eq } from 'drizzle-orm';
 import type postgres from 'postgres';
-import { csvStream, DEFAULT_CSV_OPTIONS, type CsvOptions, } from '@cairn/core/export/index';
+import { csvStream, DEFAULT_CSV_OPTIONS, type CsvOptions } from '@cairn/core/export/index';
 import type { InputParameters, ResultField } from '@cairn/core';
 import { results, type dashboards, type reports } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
@@ -41,8 +41,11 @@ export async function runReport(ctx: ServiceContext, report: ReportRow, dashboar
     source: { report_id: report.id },
     executionType: 'export_query',
   });
-  const [r] = await ctx.db.select({ fields: results.fields }).from(results)
-    .where(and(eq(results.execution_id, outcome.executionId), eq(results.organization_id, ctx.principal.organizationId))).limit(1);
+  const [r] = await ctx.db
+    .select({ fields: results.fields })
+    .from(results)
+    .where(and(eq(results.execution_id, outcome.executionId), eq(results.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   return { executionId: outcome.executionId, rowCount: outcome.rowCount, fields: r?.fields ?? [], bucket: ctx.env.RESULTS };
 }
 
@@ -71,4 +74,8 @@ export function csvOf(sql: postgres.Sql, ran: RanReport, opts: CsvOptions = DEFA
 }
 
 /** A file name from a report's or dashboard's name (no path or control characters). */
-export const safeFileName = (name: string, fallback: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 100) || fallback;
+export const safeFileName = (name: string, fallback: string) =>
+  name
+    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+    .trim()
+    .slice(0, 100) || fallback;

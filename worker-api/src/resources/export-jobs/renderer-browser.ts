@@ -20,9 +20,7 @@ export interface BrowserRenderInput {
   timeoutMs: number;
 }
 
-export async function renderWithBrowser(
-  binding: Fetcher, input: BrowserRenderInput, fail: (message: string) => RenderErrorType,
-): Promise<Uint8Array> {
+export async function renderWithBrowser(binding: Fetcher, input: BrowserRenderInput, fail: (message: string) => RenderErrorType): Promise<Uint8Array> {
   const puppeteer = (await import('@cloudflare/puppeteer')).default;
   let browser: Awaited<ReturnType<typeof puppeteer.launch>>;
   try {
@@ -35,21 +33,33 @@ export async function renderWithBrowser(
     await page.setViewport({ width: input.width, height: input.height ?? 900, deviceScaleFactor: 1 });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: input.mode }]);
     await page.goto(input.url, { waitUntil: 'load', timeout: input.timeoutMs });
-    const state = await page.waitForFunction(() => {
-      const s = (globalThis as unknown as PageGlobal).document.documentElement.getAttribute('data-render-state');
-      return s === 'ready' || s === 'error' ? s : null;
-    }, { timeout: input.timeoutMs, polling: 100 }).then((h) => h.jsonValue()).catch(() => {
-      throw fail(`The print view did not finish drawing within ${input.timeoutMs / 1000} s.`);
-    });
+    const state = await page
+      .waitForFunction(
+        () => {
+          const s = (globalThis as unknown as PageGlobal).document.documentElement.getAttribute('data-render-state');
+          return s === 'ready' || s === 'error' ? s : null;
+        },
+        { timeout: input.timeoutMs, polling: 100 },
+      )
+      .then((h) => h.jsonValue())
+      .catch(() => {
+        throw fail(`The print view did not finish drawing within ${input.timeoutMs / 1000} s.`);
+      });
     if (state === 'error') {
-      throw fail(await page.evaluate(() => (globalThis as unknown as PageGlobal).document.documentElement.getAttribute('data-render-error') ?? 'The print view could not be drawn.'));
+      throw fail(
+        await page.evaluate(
+          () => (globalThis as unknown as PageGlobal).document.documentElement.getAttribute('data-render-error') ?? 'The print view could not be drawn.',
+        ),
+      );
     }
     if (input.format === 'png') {
       return new Uint8Array(await page.screenshot({ type: 'png', fullPage: input.height === undefined }));
     }
     await page.emulateMediaType('screen');
     const full = await page.evaluate(() => Math.ceil((globalThis as unknown as PageGlobal).document.documentElement.scrollHeight));
-    return new Uint8Array(await page.pdf({ width: `${input.width}px`, height: `${Math.max(input.height ?? 0, full)}px`, printBackground: true, pageRanges: '1' }));
+    return new Uint8Array(
+      await page.pdf({ width: `${input.width}px`, height: `${Math.max(input.height ?? 0, full)}px`, printBackground: true, pageRanges: '1' }),
+    );
   } finally {
     await browser.close().catch(() => {});
   }

@@ -38,16 +38,33 @@ export async function renderFile(env: Env, req: RenderRequest): Promise<{ bytes:
   if (useBrowser && !env.BROWSER) throw new RenderError('RENDERER is "browser" but this server has no BROWSER binding (Cloudflare Browser Rendering).');
   if (!useBrowser && !env.RENDERER_URL) throw new RenderError(NO_RENDERER);
   if (!env.APP_URL) throw new RenderError('PDF and PNG exports need APP_URL (the web app the renderer opens), which is not set on this server.');
-  const token = await signRenderToken({
-    org: req.organizationId, dashboard: req.dashboardId, report: req.reportId, parameters: req.parameters, mode: req.mode, width: req.width,
-  }, env.SECRET_KEY);
+  const token = await signRenderToken(
+    {
+      org: req.organizationId,
+      dashboard: req.dashboardId,
+      report: req.reportId,
+      parameters: req.parameters,
+      mode: req.mode,
+      width: req.width,
+    },
+    env.SECRET_KEY,
+  );
   // ?theme= makes the root layout draw the colour mode from the first byte (remix-app/app/root.tsx).
   const url = `${env.APP_URL.replace(/\/+$/, '')}/render/${token}?theme=${req.mode}`;
   const contentType = req.format === 'pdf' ? 'application/pdf' : 'image/png';
   if (useBrowser) {
-    const bytes = await renderWithBrowser(env.BROWSER!, {
-      url, format: req.format, width: req.width, ...(req.reportId ? { height: req.height ?? 600 } : {}), mode: req.mode, timeoutMs: RENDER_TIMEOUT_MS,
-    }, (message) => new RenderError(message));
+    const bytes = await renderWithBrowser(
+      env.BROWSER!,
+      {
+        url,
+        format: req.format,
+        width: req.width,
+        ...(req.reportId ? { height: req.height ?? 600 } : {}),
+        mode: req.mode,
+        timeoutMs: RENDER_TIMEOUT_MS,
+      },
+      (message) => new RenderError(message),
+    );
     return { bytes: checked(bytes, req.format), contentType };
   }
   let res: Response;
@@ -60,14 +77,18 @@ export async function renderFile(env: Env, req: RenderRequest): Promise<{ bytes:
     });
   } catch (err) {
     const timeout = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    throw new RenderError(timeout ? `The renderer did not answer within ${RENDER_TIMEOUT_MS / 1000} s.` : `The renderer could not be reached (${(err as Error).message}).`);
+    throw new RenderError(
+      timeout ? `The renderer did not answer within ${RENDER_TIMEOUT_MS / 1000} s.` : `The renderer could not be reached (${(err as Error).message}).`,
+    );
   }
   if (!res.ok) {
     const text = await res.text().catch(() => '');
     let detail = text.slice(0, 500);
     try {
       detail = (JSON.parse(text) as { error?: string }).error ?? detail;
-    } catch { /* plain text */ }
+    } catch {
+      /* plain text */
+    }
     throw new RenderError(`The renderer failed (HTTP ${res.status}): ${detail || 'no detail'}`);
   }
   return { bytes: checked(new Uint8Array(await res.arrayBuffer()), req.format), contentType };

@@ -55,15 +55,24 @@ export async function runExportJob(env: Env, principal: Principal, job: JobSpec,
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   try {
     // Started, or running with a lapsed lease (a consumer that died; this is the queue's redelivery).
-    const claimed = await ctx.db.update(exportJobs).set({ job_status: 'running', updated_at: new Date() })
-      .where(and(eq(exportJobs.id, job.id), eq(exportJobs.organization_id, job.organizationId), or(
-        eq(exportJobs.job_status, 'started'),
-        and(eq(exportJobs.job_status, 'running'), lt(exportJobs.updated_at, new Date(Date.now() - leaseMs))),
-      ))).returning({ id: exportJobs.id });
+    const claimed = await ctx.db
+      .update(exportJobs)
+      .set({ job_status: 'running', updated_at: new Date() })
+      .where(
+        and(
+          eq(exportJobs.id, job.id),
+          eq(exportJobs.organization_id, job.organizationId),
+          or(eq(exportJobs.job_status, 'started'), and(eq(exportJobs.job_status, 'running'), lt(exportJobs.updated_at, new Date(Date.now() - leaseMs)))),
+        ),
+      )
+      .returning({ id: exportJobs.id });
     if (!claimed.length) return;
     heartbeat = setInterval(() => {
-      void ctx.db.update(exportJobs).set({ updated_at: new Date() })
-        .where(and(eq(exportJobs.id, job.id), eq(exportJobs.job_status, 'running'))).catch(() => {});
+      void ctx.db
+        .update(exportJobs)
+        .set({ updated_at: new Date() })
+        .where(and(eq(exportJobs.id, job.id), eq(exportJobs.job_status, 'running')))
+        .catch(() => {});
     }, renewEveryMs(env));
     // A re-run after a lost consumer starts the file afresh: the object is written whole again (a put replaces it).
     let fileName: string;
@@ -78,20 +87,36 @@ export async function runExportJob(env: Env, principal: Principal, job: JobSpec,
     } else {
       const format = job.kind.endsWith('_pdf') ? 'pdf' : 'png';
       const file = await renderFile(env, {
-        organizationId: job.organizationId, dashboardId: job.dashboard.id, reportId: job.report?.id ?? null,
-        parameters: job.parameters, mode: job.mode, width: job.width, height: job.report?.default_page_height ?? null, format,
+        organizationId: job.organizationId,
+        dashboardId: job.dashboard.id,
+        reportId: job.report?.id ?? null,
+        parameters: job.parameters,
+        mode: job.mode,
+        width: job.width,
+        height: job.report?.default_page_height ?? null,
+        format,
       });
       size = await storeFile(job.id, [file.bytes], env.RESULTS);
       fileName = `${safeFileName(job.report?.name ?? job.dashboard.name, 'export')}${job.mode === 'dark' ? ' (dark)' : ''}.${format}`;
       contentType = file.contentType;
     }
-    await ctx.db.update(exportJobs).set({
-      job_status: 'success', file_key: `export/${job.id}`, file_name: fileName, content_type: contentType, file_size: size,
-      expires_at: new Date(Date.now() + EXPORT_FILE_TTL_MS), updated_at: new Date(),
-    }).where(and(eq(exportJobs.id, job.id), eq(exportJobs.job_status, 'running')));
+    await ctx.db
+      .update(exportJobs)
+      .set({
+        job_status: 'success',
+        file_key: `export/${job.id}`,
+        file_name: fileName,
+        content_type: contentType,
+        file_size: size,
+        expires_at: new Date(Date.now() + EXPORT_FILE_TTL_MS),
+        updated_at: new Date(),
+      })
+      .where(and(eq(exportJobs.id, job.id), eq(exportJobs.job_status, 'running')));
   } catch (err) {
     if (!(err instanceof ApiError) && !(err instanceof RenderError)) console.error(`export job ${job.id} failed`, err);
-    await ctx.db.update(exportJobs).set({ job_status: 'error', error_message: messageOf(err), updated_at: new Date() })
+    await ctx.db
+      .update(exportJobs)
+      .set({ job_status: 'error', error_message: messageOf(err), updated_at: new Date() })
       .where(and(eq(exportJobs.id, job.id), inArray(exportJobs.job_status, ['started', 'running'])))
       .catch((e) => console.error(`export job ${job.id}: recording the error failed`, e));
   } finally {
@@ -115,17 +140,31 @@ export function jobLost(j: { job_status: string; updated_at: Date }, leaseMs: nu
  * Writes off jobs lost with their consumer (jobLost), and deletes jobs (with their files) a day after
  * their file expired. Scoped to one organization when given (on read), else all (the cron).
  */
-export async function sweepExportJobs(db: PooledDb, bucket: R2Bucket, organizationId?: string, now = new Date(), leaseMs = DEFAULTS.executionLeaseMs): Promise<{ lost: number; deleted: number }> {
+export async function sweepExportJobs(
+  db: PooledDb,
+  bucket: R2Bucket,
+  organizationId?: string,
+  now = new Date(),
+  leaseMs = DEFAULTS.executionLeaseMs,
+): Promise<{ lost: number; deleted: number }> {
   const org = organizationId ? eq(exportJobs.organization_id, organizationId) : undefined;
-  const lost = await db.update(exportJobs).set({ job_status: 'error', error_message: LOST_JOB_MESSAGE, updated_at: now })
-    .where(and(org, or(
-      and(eq(exportJobs.job_status, 'running'), lt(exportJobs.updated_at, new Date(now.getTime() - leaseMs))),
-      and(eq(exportJobs.job_status, 'started'), lt(exportJobs.updated_at, new Date(now.getTime() - STALE_JOB_MS))),
-    )))
+  const lost = await db
+    .update(exportJobs)
+    .set({ job_status: 'error', error_message: LOST_JOB_MESSAGE, updated_at: now })
+    .where(
+      and(
+        org,
+        or(
+          and(eq(exportJobs.job_status, 'running'), lt(exportJobs.updated_at, new Date(now.getTime() - leaseMs))),
+          and(eq(exportJobs.job_status, 'started'), lt(exportJobs.updated_at, new Date(now.getTime() - STALE_JOB_MS))),
+        ),
+      ),
+    )
     .returning({ id: exportJobs.id });
   if (organizationId) return { lost: lost.length, deleted: 0 };
   const dayAgo = new Date(now.getTime() - 86_400_000);
-  const deleted = await db.delete(exportJobs)
+  const deleted = await db
+    .delete(exportJobs)
     .where(or(lt(exportJobs.expires_at, dayAgo), and(eq(exportJobs.job_status, 'error'), lt(exportJobs.updated_at, dayAgo))))
     .returning({ id: exportJobs.id });
   // Their files in the region's bucket go too (D55; R2 deletes up to 1,000 keys at once).

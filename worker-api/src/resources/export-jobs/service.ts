@@ -17,9 +17,12 @@ type JobRow = typeof exportJobs.$inferSelect;
  */
 async function findJob(ctx: ServiceContext, id: string): Promise<{ job: JobRow; dashboardId: string | null }> {
   requirePermission(ctx.principal, 'view_dashboards');
-  const [row] = await ctx.db.select({ job: exportJobs, reportDashboard: reports.dashboard_id }).from(exportJobs)
+  const [row] = await ctx.db
+    .select({ job: exportJobs, reportDashboard: reports.dashboard_id })
+    .from(exportJobs)
     .leftJoin(reports, eq(reports.id, exportJobs.report_id))
-    .where(and(eq(exportJobs.id, id), eq(exportJobs.organization_id, ctx.principal.organizationId))).limit(1);
+    .where(and(eq(exportJobs.id, id), eq(exportJobs.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!row) throw notFound('export job', id);
   const dashboardId = row.job.dashboard_id ?? row.reportDashboard;
   if (dashboardId) {
@@ -47,8 +50,17 @@ async function fileUrl(ctx: ServiceContext, j: JobRow): Promise<string | null> {
 /** A job lost with its consumer (run.ts jobLost) is written off when read (the cron does the rest). */
 async function writeOffIfLost(ctx: ServiceContext, j: JobRow): Promise<JobRow> {
   if (!jobLost(j, leaseMsOf(ctx.env))) return j;
-  const [row] = await ctx.db.update(exportJobs).set({ job_status: 'error', error_message: LOST_JOB_MESSAGE, updated_at: new Date() })
-    .where(and(eq(exportJobs.id, j.id), eq(exportJobs.organization_id, j.organization_id), eq(exportJobs.job_status, j.job_status), eq(exportJobs.updated_at, j.updated_at)))
+  const [row] = await ctx.db
+    .update(exportJobs)
+    .set({ job_status: 'error', error_message: LOST_JOB_MESSAGE, updated_at: new Date() })
+    .where(
+      and(
+        eq(exportJobs.id, j.id),
+        eq(exportJobs.organization_id, j.organization_id),
+        eq(exportJobs.job_status, j.job_status),
+        eq(exportJobs.updated_at, j.updated_at),
+      ),
+    )
     .returning();
   return row ?? j;
 }

@@ -25,21 +25,29 @@ export function visibleFilters(p: Principal): SQL {
 }
 
 export async function findFilter(ctx: ServiceContext, id: string): Promise<FilterRow> {
-  const [row] = await ctx.db.select().from(filters).where(and(eq(filters.id, id), visibleFilters(ctx.principal))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(filters)
+    .where(and(eq(filters.id, id), visibleFilters(ctx.principal)))
+    .limit(1);
   if (!row) throw notFound('filter', id);
   return row;
 }
 
 /** Dashboards (visible to the caller) the filter is on, with their lock state. */
 export async function visibleMemberships(ctx: ServiceContext, filterId: string) {
-  return ctx.db.select({ id: dashboards.id, is_locked: dashboards.is_locked }).from(dashboardFilters)
+  return ctx.db
+    .select({ id: dashboards.id, is_locked: dashboards.is_locked })
+    .from(dashboardFilters)
     .innerJoin(dashboards, eq(dashboards.id, dashboardFilters.dashboard_id))
     .where(and(eq(dashboardFilters.filter_id, filterId), visibleDashboards(ctx.principal)));
 }
 
 /** Every dashboard the filter is on, whether the caller sees it or not. */
 export async function filterDashboards(ctx: ServiceContext, filterId: string): Promise<ResourceRef[]> {
-  const rows = await ctx.db.select({ id: dashboardFilters.dashboard_id }).from(dashboardFilters)
+  const rows = await ctx.db
+    .select({ id: dashboardFilters.dashboard_id })
+    .from(dashboardFilters)
     .where(and(eq(dashboardFilters.filter_id, filterId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));
   return rows.map((r) => ({ type: 'dashboards' as const, id: r.id }));
 }
@@ -60,7 +68,9 @@ export function requireFilterWrite(ctx: ServiceContext, onDashboards: ResourceRe
 export async function checkParent(ctx: ServiceContext, selfId: string | null, parentId: string) {
   const pointer = '/data/relationships/parent_filter/data/id';
   if (parentId === selfId) throw new ApiError('invalid_relationship', 'A filter cannot be its own parent.', { source: { pointer } });
-  const all = await ctx.db.select({ id: filters.id, parent: filters.parent_filter_id }).from(filters)
+  const all = await ctx.db
+    .select({ id: filters.id, parent: filters.parent_filter_id })
+    .from(filters)
     .where(eq(filters.organization_id, ctx.principal.organizationId));
   const parentOf = new Map(all.map((f) => [f.id, f.parent]));
   if (!parentOf.has(parentId)) {
@@ -87,8 +97,10 @@ export async function checkDashboardChanges(
 ) {
   const { wanted, current } = opts;
   const found = wanted.length
-    ? await ctx.db.select({ id: dashboards.id, is_locked: dashboards.is_locked }).from(dashboards)
-      .where(and(inArray(dashboards.id, wanted), visibleDashboards(ctx.principal)))
+    ? await ctx.db
+        .select({ id: dashboards.id, is_locked: dashboards.is_locked })
+        .from(dashboards)
+        .where(and(inArray(dashboards.id, wanted), visibleDashboards(ctx.principal)))
     : [];
   const byId = new Map(found.map((d) => [d.id, d]));
   const missing = wanted.findIndex((id) => !byId.has(id));
@@ -117,15 +129,26 @@ export async function checkVariableClash(
   opts: { filterId: string | null; variableName: string; dashboardIds: string[]; pointer: string },
 ) {
   if (!opts.dashboardIds.length) return;
-  const [clash] = await ctx.db.select({ filter: filters.id, dashboard: dashboardFilters.dashboard_id }).from(dashboardFilters)
+  const [clash] = await ctx.db
+    .select({ filter: filters.id, dashboard: dashboardFilters.dashboard_id })
+    .from(dashboardFilters)
     .innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
-    .where(and(
-      inArray(dashboardFilters.dashboard_id, opts.dashboardIds), eq(filters.variable_name, opts.variableName),
-      eq(filters.organization_id, ctx.principal.organizationId), ...(opts.filterId ? [ne(filters.id, opts.filterId)] : []),
-    )).limit(1);
+    .where(
+      and(
+        inArray(dashboardFilters.dashboard_id, opts.dashboardIds),
+        eq(filters.variable_name, opts.variableName),
+        eq(filters.organization_id, ctx.principal.organizationId),
+        ...(opts.filterId ? [ne(filters.id, opts.filterId)] : []),
+      ),
+    )
+    .limit(1);
   if (clash) {
-    throw new ApiError('invalid_relationship', `Dashboard "${clash.dashboard}" already has filter "${clash.filter}" for the variable "${opts.variableName}"; change that filter instead, or take it off the dashboard first.`, {
-      source: { pointer: opts.pointer },
-    });
+    throw new ApiError(
+      'invalid_relationship',
+      `Dashboard "${clash.dashboard}" already has filter "${clash.filter}" for the variable "${opts.variableName}"; change that filter instead, or take it off the dashboard first.`,
+      {
+        source: { pointer: opts.pointer },
+      },
+    );
   }
 }

@@ -8,9 +8,15 @@ import type { ServiceContext } from '../../lib/context.ts';
  * to its default value in both.
  */
 export function dashboardFilterDefinitions(ctx: ServiceContext, dashboardId: string) {
-  return ctx.db.select({
-    variable_name: filters.variable_name, control_type: filters.control_type, value_type: filters.value_type,
-    allowed_aggregations: filters.allowed_aggregations, default_values: filters.default_values,
-  }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
+  return ctx.db
+    .select({
+      variable_name: filters.variable_name,
+      control_type: filters.control_type,
+      value_type: filters.value_type,
+      allowed_aggregations: filters.allowed_aggregations,
+      default_values: filters.default_values,
+    })
+    .from(dashboardFilters)
+    .innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
     .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, ctx.principal.organizationId)));
 }

@@ -77,8 +77,15 @@ function manualOptions(f: FilterRow) {
 /** The dashboard named in the body (422 when the caller cannot see it), else null. */
 async function bodyDashboard(ctx: ServiceContext, id: string | undefined): Promise<DashboardRow | null> {
   if (id === undefined) return null;
-  const [row] = await ctx.db.select().from(dashboards).where(and(eq(dashboards.id, id), visibleDashboards(ctx.principal))).limit(1);
-  if (!row) throw new ApiError('invalid_attribute', `No dashboard with id "${id}" exists (or it is not visible to this caller).`, { source: { pointer: '/dashboard_id' } });
+  const [row] = await ctx.db
+    .select()
+    .from(dashboards)
+    .where(and(eq(dashboards.id, id), visibleDashboards(ctx.principal)))
+    .limit(1);
+  if (!row)
+    throw new ApiError('invalid_attribute', `No dashboard with id "${id}" exists (or it is not visible to this caller).`, {
+      source: { pointer: '/dashboard_id' },
+    });
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id });
   return row;
 }
@@ -118,7 +125,13 @@ export async function filterOptions(ctx: ServiceContext, id: string, body: Optio
   const f = await findFilter(ctx, id);
   if (body.dashboard_id !== undefined) {
     const named = (await bodyDashboard(ctx, body.dashboard_id))!;
-    await checkParameterNames(ctx, { dashboardId: named.id, parameters: body.parameters, pointer: '/parameters', allReports: true, sql: f.sql_query ? [f.sql_query] : [] });
+    await checkParameterNames(ctx, {
+      dashboardId: named.id,
+      parameters: body.parameters,
+      pointer: '/parameters',
+      allReports: true,
+      sql: f.sql_query ? [f.sql_query] : [],
+    });
   } else await checkParameterNames(ctx, { dashboardId: null, parameters: body.parameters, pointer: '/parameters', sql: f.sql_query ? [f.sql_query] : [] });
   if (MANUAL_DROPDOWNS.has(f.control_type)) return manualOptions(f);
   if (!QUERY_DROPDOWNS.has(f.control_type)) {
@@ -127,9 +140,13 @@ export async function filterOptions(ctx: ServiceContext, id: string, body: Optio
   // A query-less dropdown (an ad hoc filter) takes whatever viewers type.
   if (!f.sql_query) return { data_timestamp: null, options: [] };
   if (!body.dashboard_id) {
-    throw new ApiError('missing_attribute', 'dashboard_id is required for a dropdown whose options come from SQL: its query runs with that dashboard\'s filters and parameters.', {
-      source: { pointer: '/dashboard_id' },
-    });
+    throw new ApiError(
+      'missing_attribute',
+      "dashboard_id is required for a dropdown whose options come from SQL: its query runs with that dashboard's filters and parameters.",
+      {
+        source: { pointer: '/dashboard_id' },
+      },
+    );
   }
   const dashboard = (await bodyDashboard(ctx, body.dashboard_id))!;
   const state = await sourceState(ctx, f, dashboard, body.parameters, false);
@@ -139,12 +156,14 @@ export async function filterOptions(ctx: ServiceContext, id: string, body: Optio
       // The SQL did not compile with these parameters (e.g. a snippet cycle): the caller's problem to fix.
       throw new ApiError(state.error.code as keyof typeof ERROR_CODES, state.error.message);
     }
-    const why = state.running
-      ? ' Its query is still running; ask again shortly.'
-      : state.error ? ` The last run failed: ${state.error.message}` : '';
-    throw new ApiError('invalid_state', `The options of filter "${f.variable_name}" are unavailable: its query has not run successfully within the last 24 hours.${why}`, {
-      meta: { execution_id: state.executionId, execution_status: state.executionStatus },
-    });
+    const why = state.running ? ' Its query is still running; ask again shortly.' : state.error ? ` The last run failed: ${state.error.message}` : '';
+    throw new ApiError(
+      'invalid_state',
+      `The options of filter "${f.variable_name}" are unavailable: its query has not run successfully within the last 24 hours.${why}`,
+      {
+        meta: { execution_id: state.executionId, execution_status: state.executionStatus },
+      },
+    );
   }
   const executionId = parseDataKey(state.dataKey)?.executionId;
   const rows = executionId && state.rowCount ? await resultRows(ctx, executionId) : [];
@@ -167,10 +186,13 @@ export async function queryOptionValues(ctx: ServiceContext, f: FilterRow, dashb
 
 /** The first dashboard (visible to the caller) that shows the filter, if any. */
 async function someDashboard(ctx: ServiceContext, filterId: string): Promise<DashboardRow | null> {
-  const [row] = await ctx.db.select({ d: dashboards }).from(dashboardFilters)
+  const [row] = await ctx.db
+    .select({ d: dashboards })
+    .from(dashboardFilters)
     .innerJoin(dashboards, eq(dashboards.id, dashboardFilters.dashboard_id))
     .where(and(eq(dashboardFilters.filter_id, filterId), visibleDashboards(ctx.principal)))
-    .orderBy(asc(dashboards.id)).limit(1);
+    .orderBy(asc(dashboards.id))
+    .limit(1);
   return row?.d ?? null;
 }
 
@@ -186,7 +208,13 @@ export async function refreshFilter(ctx: ServiceContext, id: string, body: Optio
   // A dashboard the caller cannot see is refused even when there is nothing to refresh.
   const named = await bodyDashboard(ctx, body.dashboard_id);
   const dashboard = named ?? (await someDashboard(ctx, f.id));
-  await checkParameterNames(ctx, { dashboardId: dashboard?.id ?? null, parameters: body.parameters, pointer: '/parameters', allReports: true, sql: f.sql_query ? [f.sql_query] : [] });
+  await checkParameterNames(ctx, {
+    dashboardId: dashboard?.id ?? null,
+    parameters: body.parameters,
+    pointer: '/parameters',
+    allReports: true,
+    sql: f.sql_query ? [f.sql_query] : [],
+  });
   if (!f.sql_query || !f.datasource_id || !QUERY_DROPDOWNS.has(f.control_type)) return null;
   if (dashboard) {
     requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });
@@ -199,8 +227,13 @@ export async function refreshFilter(ctx: ServiceContext, id: string, body: Optio
   const ds = await loadDatasource(ctx, f.datasource_id);
   const parameters = body.parameters ?? {};
   const input = {
-    datasourceId: ds.id, sql: f.sql_query, filters: [], parameters, extras: await compileExtras(ctx, null, parameters),
-    source: { filter_id: f.id }, executionType: 'sql_filter' as const,
+    datasourceId: ds.id,
+    sql: f.sql_query,
+    filters: [],
+    parameters,
+    extras: await compileExtras(ctx, null, parameters),
+    source: { filter_id: f.id },
+    executionType: 'sql_filter' as const,
   };
   const { compiled, paramsHash } = await compileFor(ds, input);
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);

@@ -21,9 +21,13 @@ class FilterRefreshPending extends Error {}
 
 async function record(env: Env, msg: FilterRefresh, out: Pick<ExecutionOutcome, 'status' | 'errorMessage'>): Promise<void> {
   if (out.status === 'cancelled') return;
-  await pooledDb(env).update(filters).set(out.status === 'success'
-    ? { last_query_success: new Date(), last_query_error_message: null, options_refreshed_at: new Date() }
-    : { last_query_error_message: out.errorMessage ?? 'The query failed.' })
+  await pooledDb(env)
+    .update(filters)
+    .set(
+      out.status === 'success'
+        ? { last_query_success: new Date(), last_query_error_message: null, options_refreshed_at: new Date() }
+        : { last_query_error_message: out.errorMessage ?? 'The query failed.' },
+    )
     .where(and(eq(filters.id, msg.filterId), eq(filters.organization_id, msg.organizationId)));
 }
 
@@ -34,8 +38,11 @@ async function record(env: Env, msg: FilterRefresh, out: Pick<ExecutionOutcome, 
  */
 export async function refreshFilterJob(env: Env, msg: FilterRefresh): Promise<void> {
   const db = pooledDb(env);
-  const [e] = await db.select({ status: executions.execution_status, error: executions.error_message }).from(executions)
-    .where(and(eq(executions.id, msg.job.executionId), eq(executions.organization_id, msg.organizationId))).limit(1);
+  const [e] = await db
+    .select({ status: executions.execution_status, error: executions.error_message })
+    .from(executions)
+    .where(and(eq(executions.id, msg.job.executionId), eq(executions.organization_id, msg.organizationId)))
+    .limit(1);
   if (!e) return; // expired and deleted: nothing left to record
   if (FINISHED.has(e.status)) return record(env, msg, { status: e.status as ExecutionOutcome['status'], errorMessage: e.error });
   if (e.status !== 'starting') throw new FilterRefreshPending(`execution ${msg.job.executionId} is still ${e.status}`);
@@ -45,6 +52,8 @@ export async function refreshFilterJob(env: Env, msg: FilterRefresh): Promise<vo
 
 /** The dead-letter side: the filter says the refresh did not happen. */
 export async function recordFilterRefreshFailure(env: Env, msg: FilterRefresh, why: string): Promise<void> {
-  await pooledDb(env).update(filters).set({ last_query_error_message: why })
+  await pooledDb(env)
+    .update(filters)
+    .set({ last_query_error_message: why })
     .where(and(eq(filters.id, msg.filterId), eq(filters.organization_id, msg.organizationId)));
 }

@@ -5,9 +5,7 @@ import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
 import { sortFields } from '../../lib/list.ts';
-import {
-  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
-} from '../../lib/openapi.ts';
+import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { Filter, FILTER_INCLUDES, filterBody, filterBodyReader } from './schema.ts';
 import { createFilter, deleteFilter, getFilter, listFilters, updateFilter, FILTER_LIST } from './service.ts';
 
@@ -24,66 +22,104 @@ const RULES = [
   '`parent_filter` only for the dynamic dropdowns: another filter of the organization, never forming a cycle.',
   '`default_values` must fit the control (one value for single-value controls, "start~end" for ranges, aggregation names for date_time_aggregation) and the value type.',
   'Changing `control_type` clears stored attributes that no longer apply; sending one that does not apply is a 422.',
-  '`dashboards` (an extra relationship) puts the filter on those dashboards\' filter bars (new ones at the end); a dashboard shows one filter per variable name; locked dashboards refuse.',
+  "`dashboards` (an extra relationship) puts the filter on those dashboards' filter bars (new ones at the end); a dashboard shows one filter per variable name; locked dashboards refuse.",
   '`sql_snippets` is read-only: the snippets `sql_query` uses.',
 ].join(' ');
 
-defineRoute(filterRoutes, createRoute({
-  method: 'get', path: '/filters', tags, summary: 'List filters',
-  description: 'Filters on no dashboard and filters on dashboards the caller may see, oldest first. Needs View Dashboards. `include` accepts datasource (needs View Datasources, Manage Datasources or Manage Dashboards), sql_snippets, parent_filter and dashboards.',
-  'x-permissions': ['view_dashboards'],
-  request: { query: listQuery(sortFields(FILTER_LIST), 'oldest first; name is the display name, else the variable name', FILTER_INCLUDES) },
-  responses: { 200: listDocument('A page of filters', Filter), ...errorResponses(400, 401, 403, 429) },
-}), async (c) => {
-  const page = parseListQuery(c, sortFields(FILTER_LIST));
-  const include = parseInclude(c, FILTER_INCLUDES);
-  return sendList(c, page, await listFilters(serviceContext(c), page, include), include);
-});
+defineRoute(
+  filterRoutes,
+  createRoute({
+    method: 'get',
+    path: '/filters',
+    tags,
+    summary: 'List filters',
+    description:
+      'Filters on no dashboard and filters on dashboards the caller may see, oldest first. Needs View Dashboards. `include` accepts datasource (needs View Datasources, Manage Datasources or Manage Dashboards), sql_snippets, parent_filter and dashboards.',
+    'x-permissions': ['view_dashboards'],
+    request: { query: listQuery(sortFields(FILTER_LIST), 'oldest first; name is the display name, else the variable name', FILTER_INCLUDES) },
+    responses: { 200: listDocument('A page of filters', Filter), ...errorResponses(400, 401, 403, 429) },
+  }),
+  async (c) => {
+    const page = parseListQuery(c, sortFields(FILTER_LIST));
+    const include = parseInclude(c, FILTER_INCLUDES);
+    return sendList(c, page, await listFilters(serviceContext(c), page, include), include);
+  },
+);
 
-defineRoute(filterRoutes, createRoute({
-  method: 'post', path: '/filters', tags, summary: 'Create a filter',
-  description: `Needs Manage Dashboards. \`variable_name\`, \`control_type\` and \`value_type\` are required. ${RULES}`,
-  'x-permissions': ['manage_dashboards'],
-  request: { body: jsonApiBody(resourceRequestSchema(filterBody, 'create')) },
-  responses: { 201: oneDocument('The new filter', Filter), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
-}), async (c) => {
-  const body = await readResourceBody(c, filterBodyReader, 'create');
-  const res = await createFilter(serviceContext(c), body);
-  return sendDocument(c, { data: res.data }, 201);
-});
+defineRoute(
+  filterRoutes,
+  createRoute({
+    method: 'post',
+    path: '/filters',
+    tags,
+    summary: 'Create a filter',
+    description: `Needs Manage Dashboards. \`variable_name\`, \`control_type\` and \`value_type\` are required. ${RULES}`,
+    'x-permissions': ['manage_dashboards'],
+    request: { body: jsonApiBody(resourceRequestSchema(filterBody, 'create')) },
+    responses: { 201: oneDocument('The new filter', Filter), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
+  }),
+  async (c) => {
+    const body = await readResourceBody(c, filterBodyReader, 'create');
+    const res = await createFilter(serviceContext(c), body);
+    return sendDocument(c, { data: res.data }, 201);
+  },
+);
 
-defineRoute(filterRoutes, createRoute({
-  method: 'get', path: '/filters/{id}', tags, summary: 'Get a filter',
-  description: 'Needs View Dashboards. `values` and `value_names` are write-only and never shown. `include` accepts datasource (needs View Datasources, Manage Datasources or Manage Dashboards), sql_snippets, parent_filter and dashboards.',
-  'x-permissions': ['view_dashboards'],
-  request: { params: idParam, query: includeQuery(FILTER_INCLUDES) },
-  responses: { 200: oneDocument('The filter', Filter), ...errorResponses(400, 401, 403, 404, 429) },
-}), async (c) => {
-  const include = parseInclude(c, FILTER_INCLUDES);
-  const res = await getFilter(serviceContext(c), c.req.param('id')!, include);
-  return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
-});
+defineRoute(
+  filterRoutes,
+  createRoute({
+    method: 'get',
+    path: '/filters/{id}',
+    tags,
+    summary: 'Get a filter',
+    description:
+      'Needs View Dashboards. `values` and `value_names` are write-only and never shown. `include` accepts datasource (needs View Datasources, Manage Datasources or Manage Dashboards), sql_snippets, parent_filter and dashboards.',
+    'x-permissions': ['view_dashboards'],
+    request: { params: idParam, query: includeQuery(FILTER_INCLUDES) },
+    responses: { 200: oneDocument('The filter', Filter), ...errorResponses(400, 401, 403, 404, 429) },
+  }),
+  async (c) => {
+    const include = parseInclude(c, FILTER_INCLUDES);
+    const res = await getFilter(serviceContext(c), c.req.param('id')!, include);
+    return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
+  },
+);
 
-defineRoute(filterRoutes, createRoute({
-  method: 'patch', path: '/filters/{id}', tags, summary: 'Update a filter',
-  description: `Needs Manage Dashboards (for one of the filter's dashboards when the key is restricted). Only the attributes sent change. ${RULES}`,
-  'x-permissions': ['manage_dashboards'],
-  request: { params: idParam, body: jsonApiBody(resourceRequestSchema(filterBody, 'update')) },
-  responses: { 200: oneDocument('The filter', Filter), ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
-}), async (c) => {
-  const id = c.req.param('id')!;
-  const body = await readResourceBody(c, filterBodyReader, 'update', id);
-  const res = await updateFilter(serviceContext(c), id, body);
-  return sendDocument(c, { data: res.data });
-});
+defineRoute(
+  filterRoutes,
+  createRoute({
+    method: 'patch',
+    path: '/filters/{id}',
+    tags,
+    summary: 'Update a filter',
+    description: `Needs Manage Dashboards (for one of the filter's dashboards when the key is restricted). Only the attributes sent change. ${RULES}`,
+    'x-permissions': ['manage_dashboards'],
+    request: { params: idParam, body: jsonApiBody(resourceRequestSchema(filterBody, 'update')) },
+    responses: { 200: oneDocument('The filter', Filter), ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
+  }),
+  async (c) => {
+    const id = c.req.param('id')!;
+    const body = await readResourceBody(c, filterBodyReader, 'update', id);
+    const res = await updateFilter(serviceContext(c), id, body);
+    return sendDocument(c, { data: res.data });
+  },
+);
 
-defineRoute(filterRoutes, createRoute({
-  method: 'delete', path: '/filters/{id}', tags, summary: 'Delete a filter',
-  description: 'Needs Manage Dashboards. The filter leaves every dashboard; filters that had it as parent lose their parent; reports that mention its variable see it unset. Refused (422 invalid_state) while one of its dashboards is locked.',
-  'x-permissions': ['manage_dashboards'],
-  request: { params: idParam },
-  responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
-}), async (c) => {
-  await deleteFilter(serviceContext(c), c.req.param('id')!);
-  return c.body(null, 204);
-});
+defineRoute(
+  filterRoutes,
+  createRoute({
+    method: 'delete',
+    path: '/filters/{id}',
+    tags,
+    summary: 'Delete a filter',
+    description:
+      'Needs Manage Dashboards. The filter leaves every dashboard; filters that had it as parent lose their parent; reports that mention its variable see it unset. Refused (422 invalid_state) while one of its dashboards is locked.',
+    'x-permissions': ['manage_dashboards'],
+    request: { params: idParam },
+    responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
+  }),
+  async (c) => {
+    await deleteFilter(serviceContext(c), c.req.param('id')!);
+    return c.body(null, 204);
+  },
+);

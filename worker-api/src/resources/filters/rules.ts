@@ -62,10 +62,12 @@ export function missingRequired(rows: FilterRow[], parameters: InputParameters):
     const sel = selectionOf(parameters, f.variable_name);
     if (sel && sel.values.length) continue;
     if (hasFallback(f)) continue;
-    problems.push(new ApiError('missing_attribute', `The filter ${label(f)} is required: give it a value in parameters.filters (it has no default).`, {
-      source: { pointer: sel ? `/parameters/filters/${sel.index}/selected_values` : '/parameters/filters' },
-      meta: { filter_id: f.id, variable_name: f.variable_name },
-    }));
+    problems.push(
+      new ApiError('missing_attribute', `The filter ${label(f)} is required: give it a value in parameters.filters (it has no default).`, {
+        source: { pointer: sel ? `/parameters/filters/${sel.index}/selected_values` : '/parameters/filters' },
+        meta: { filter_id: f.id, variable_name: f.variable_name },
+      }),
+    );
   }
   return problems;
 }
@@ -81,9 +83,12 @@ async function invalidSelections(ctx: ServiceContext, rows: FilterRow[], paramet
       const allowed = f.allowed_aggregations?.length ? f.allowed_aggregations : null;
       sel.values.forEach((v, i) => {
         if (v === 'all_time' && !(allowed ?? []).includes('all_time')) {
-          problems.push(new ApiError('invalid_attribute', `The filter ${label(f)} does not offer the all_time aggregation (it is not in its allowed_aggregations).`, {
-            source: { pointer: pointer(i) }, meta: { filter_id: f.id, variable_name: f.variable_name },
-          }));
+          problems.push(
+            new ApiError('invalid_attribute', `The filter ${label(f)} does not offer the all_time aggregation (it is not in its allowed_aggregations).`, {
+              source: { pointer: pointer(i) },
+              meta: { filter_id: f.id, variable_name: f.variable_name },
+            }),
+          );
         }
       });
       continue;
@@ -97,9 +102,16 @@ async function invalidSelections(ctx: ServiceContext, rows: FilterRow[], paramet
     const known = new Set(options.map((o) => comparable(o, f.value_type)));
     sel.values.forEach((v, i) => {
       if (!known.has(comparable(v, f.value_type))) {
-        problems.push(new ApiError('invalid_attribute', `${JSON.stringify(v)} is not one of the options of the filter ${label(f)}, which only accepts its options (dropdown_validate).`, {
-          source: { pointer: pointer(i) }, meta: { filter_id: f.id, variable_name: f.variable_name },
-        }));
+        problems.push(
+          new ApiError(
+            'invalid_attribute',
+            `${JSON.stringify(v)} is not one of the options of the filter ${label(f)}, which only accepts its options (dropdown_validate).`,
+            {
+              source: { pointer: pointer(i) },
+              meta: { filter_id: f.id, variable_name: f.variable_name },
+            },
+          ),
+        );
       }
     });
   }
@@ -116,15 +128,14 @@ const together = (problems: ApiError[]) => {
  * only the values given (the status poll reports missing required filters per report instead).
  */
 export async function enforceFilterRules(
-  ctx: ServiceContext, dashboard: DashboardRow, parameters: InputParameters,
+  ctx: ServiceContext,
+  dashboard: DashboardRow,
+  parameters: InputParameters,
   opts: { required?: boolean; rows?: FilterRow[] } = {},
 ): Promise<FilterRow[]> {
   const rows = opts.rows ?? (await dashboardFilterRows(ctx, dashboard.id));
   if (!rows.length) return rows;
-  const problems = [
-    ...(opts.required === false ? [] : missingRequired(rows, parameters)),
-    ...(await invalidSelections(ctx, rows, parameters, dashboard)),
-  ];
+  const problems = [...(opts.required === false ? [] : missingRequired(rows, parameters)), ...(await invalidSelections(ctx, rows, parameters, dashboard))];
   if (problems.length) throw together(problems);
   return rows;
 }

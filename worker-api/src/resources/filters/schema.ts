@@ -6,7 +6,16 @@ import { noNul, refreshRate, text, timestamp } from '../reports/fields.ts';
 
 /** Controls that select at most one value. */
 export const SINGLE_VALUE_CONTROL_TYPES: readonly ControlType[] = [
-  'input', 'checkbox', 'checkbox_two_way', 'date_time', 'date', 'time', 'date_time_aggregation', 'dropdown', 'dropdown_dynamic', 'dropdown_manual',
+  'input',
+  'checkbox',
+  'checkbox_two_way',
+  'date_time',
+  'date',
+  'time',
+  'date_time_aggregation',
+  'dropdown',
+  'dropdown_dynamic',
+  'dropdown_manual',
 ];
 export const RANGE_OPTIONS = ['relative_range_enabled', 'before_range_enabled', 'after_range_enabled', 'from_to_range_enabled'] as const;
 
@@ -14,17 +23,27 @@ const MAX_OPTIONS = 10_000;
 
 const filterAttributes = z.object({
   display_name: text(200).nullable(),
-  variable_name: z.string().min(1).max(100)
+  variable_name: z
+    .string()
+    .min(1)
+    .max(100)
     // As SQL references it (core/src/sql/syntax.ts): a hyphen may not come first.
     .regex(/^[A-Za-z0-9_][A-Za-z0-9_-]*$/, { message: 'may contain only letters, digits, underscore and hyphen, and may not start with a hyphen' }),
   control_type: z.enum(CONTROL_TYPES),
   value_type: z.enum(VALUE_TYPES),
-  values: z.array(z.unknown()).max(MAX_OPTIONS).nullable()
+  values: z
+    .array(z.unknown())
+    .max(MAX_OPTIONS)
+    .nullable()
     .openapi({ description: 'Manual dropdowns only; write-only. Each value must fit value_type; no NUL character.' }),
-  value_names: z.array(noNul(z.string().max(1000))).max(MAX_OPTIONS).nullable()
+  value_names: z
+    .array(noNul(z.string().max(1000)))
+    .max(MAX_OPTIONS)
+    .nullable()
     .openapi({ description: 'Labels of `values`, same length; manual dropdowns only; write-only.' }),
-  sql_query: text(100_000).nullable()
-    .openapi({ description: 'Options query of dropdown and dropdown_multi (optional) and of the dynamic dropdowns (required); needs the datasource relationship.' }),
+  sql_query: text(100_000).nullable().openapi({
+    description: 'Options query of dropdown and dropdown_multi (optional) and of the dynamic dropdowns (required); needs the datasource relationship.',
+  }),
   data_refresh_rate: refreshRate.nullable(),
   default_values: z.array(z.unknown()).max(1000).nullable(),
   required: z.boolean().openapi({ default: false }),
@@ -34,7 +53,11 @@ const filterAttributes = z.object({
   before_range_enabled: z.boolean().openapi({ default: true, description: 'Range controls only.' }),
   after_range_enabled: z.boolean().openapi({ default: true, description: 'Range controls only.' }),
   from_to_range_enabled: z.boolean().openapi({ default: true, description: 'Range controls only.' }),
-  allowed_aggregations: z.array(z.enum(AGGREGATIONS)).min(1).max(AGGREGATIONS.length).nullable()
+  allowed_aggregations: z
+    .array(z.enum(AGGREGATIONS))
+    .min(1)
+    .max(AGGREGATIONS.length)
+    .nullable()
     .openapi({ description: 'date_time_aggregation, date_range and date_time_range only; all_time is offered only when listed.' }),
 });
 export type FilterAttributes = z.infer<typeof filterAttributes>;

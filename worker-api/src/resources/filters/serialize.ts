@@ -10,12 +10,7 @@ const MANUAL = new Set(['dropdown_manual', 'dropdown_multi_manual']);
  * dropdown, reads the options through the options call — until then, the manual options are
  * exposed to signed-in users only (the app's session principal), never to API keys.
  */
-export function serializeFilter(
-  baseUrl: string,
-  f: FilterRow,
-  snippetIds: string[],
-  opts: { exposeManualValues: boolean; dashboardIds?: string[] },
-) {
+export function serializeFilter(baseUrl: string, f: FilterRow, snippetIds: string[], opts: { exposeManualValues: boolean; dashboardIds?: string[] }) {
   const attributes: Record<string, unknown> = {
     display_name: f.display_name,
     variable_name: f.variable_name,
@@ -41,10 +36,7 @@ export function serializeFilter(
       from_to_range_enabled: f.from_to_range_enabled,
     });
   }
-  const meta =
-    opts.exposeManualValues && MANUAL.has(f.control_type)
-      ? { options: { values: f.values ?? [], value_names: f.value_names ?? [] } }
-      : undefined;
+  const meta = opts.exposeManualValues && MANUAL.has(f.control_type) ? { options: { values: f.values ?? [], value_names: f.value_names ?? [] } } : undefined;
   const obj = resource(baseUrl, 'filters', f.id, attributes, {
     datasource: toOne('datasources', f.datasource_id),
     sql_snippets: toMany('sql_snippets', snippetIds),

@@ -13,7 +13,14 @@ import { throwAll } from '../reports/problems.ts';
 import { analyzeSql, recordSnippetUses } from '../sql-snippets/references.ts';
 import { loadSnippets } from '../sql-snippets/load.ts';
 import {
-  checkDashboardChanges, checkParent, checkVariableClash, findFilter, requireFilterWrite, filterDashboards, visibleFilters, visibleMemberships,
+  checkDashboardChanges,
+  checkParent,
+  checkVariableClash,
+  findFilter,
+  requireFilterWrite,
+  filterDashboards,
+  visibleFilters,
+  visibleMemberships,
 } from './access.ts';
 import { loadFilters, serializeFilters } from './load.ts';
 import type { filterBody } from './schema.ts';
@@ -25,7 +32,12 @@ type Page = ListQuery;
 /** filter[name] and sort of GET /filters (name is display_name, else variable_name). */
 export const FILTER_LIST: ListSpec = {
   name: [filters.display_name, filters.variable_name],
-  sorts: { name: sql`coalesce(${filters.display_name}, ${filters.variable_name})`, variable_name: filters.variable_name, created_at: filters.created_at, updated_at: filters.updated_at },
+  sorts: {
+    name: sql`coalesce(${filters.display_name}, ${filters.variable_name})`,
+    variable_name: filters.variable_name,
+    created_at: filters.created_at,
+    updated_at: filters.updated_at,
+  },
   order: [asc(filters.created_at)],
   id: filters.id,
 };
@@ -49,7 +61,13 @@ export async function listFilters(ctx: ServiceContext, page: Page, include: Set<
   requireDatasourceInclude(ctx, include);
   const where = and(visibleFilters(ctx.principal), nameFilter(FILTER_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(filters).where(where).orderBy(...listOrder(FILTER_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select()
+      .from(filters)
+      .where(where)
+      .orderBy(...listOrder(FILTER_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(filters).where(where),
   ]);
   const data = await serializeFilters(ctx, rows);
@@ -98,7 +116,9 @@ async function putOnDashboards(tx: Tx, org: string, filterId: string, added: str
   // New members go to the end of each dashboard's filter bar; the order there belongs to the dashboard.
   for (const d of added) {
     await tx.insert(dashboardFilters).values({
-      organization_id: org, dashboard_id: d, filter_id: filterId,
+      organization_id: org,
+      dashboard_id: d,
+      filter_id: filterId,
       position: sql`(select coalesce(max(position) + 1, 0) from dashboard_filters where dashboard_id = ${d})`,
     });
   }
@@ -114,15 +134,26 @@ export async function createFilter(ctx: ServiceContext, body: Body) {
   const wanted = (body.relationships.dashboards as string[] | undefined) ?? [];
   // A filter on no dashboard is an organization-wide definition.
   if (!wanted.length) requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
-  await checkDatasource(ctx, body, set, null, wanted.map((id) => ({ type: 'dashboards' as const, id })));
+  await checkDatasource(
+    ctx,
+    body,
+    set,
+    null,
+    wanted.map((id) => ({ type: 'dashboards' as const, id })),
+  );
   const { added } = await checkDashboardChanges(ctx, { filterId: null, variableName: body.attributes.variable_name!, wanted, current: [] });
   const id = newId('filter');
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     await tx.insert(filters).values({
-      ...(set as Partial<FilterRow>), id, organization_id: org,
-      variable_name: body.attributes.variable_name!, control_type: body.attributes.control_type!, value_type: body.attributes.value_type!,
-      datasource_id: (body.relationships.datasource as string | null | undefined) ?? null, parent_filter_id: parent ?? null,
+      ...(set as Partial<FilterRow>),
+      id,
+      organization_id: org,
+      variable_name: body.attributes.variable_name!,
+      control_type: body.attributes.control_type!,
+      value_type: body.attributes.value_type!,
+      datasource_id: (body.relationships.datasource as string | null | undefined) ?? null,
+      parent_filter_id: parent ?? null,
     });
     await putOnDashboards(tx, org, id, added, []);
     if (set.sql_query) await recordFilterSql(tx, org, id, set.sql_query as string);
@@ -157,7 +188,9 @@ export async function updateFilter(ctx: ServiceContext, id: string, body: Body) 
   if (parent !== undefined) columns.parent_filter_id = parent;
   await ctx.direct().db.transaction(async (tx) => {
     // Only the columns sent (or cleared by the rules) are written, so concurrent updates of different fields both survive.
-    await tx.update(filters).set({ ...(columns as Partial<FilterRow>), updated_at: new Date() })
+    await tx
+      .update(filters)
+      .set({ ...(columns as Partial<FilterRow>), updated_at: new Date() })
       .where(and(eq(filters.id, id), eq(filters.organization_id, org)));
     if (change) await putOnDashboards(tx, org, id, change.added, change.removed);
     if (set.sql_query !== undefined) await recordFilterSql(tx, org, id, set.sql_query as string | null);
@@ -180,8 +213,13 @@ export async function deleteFilter(ctx: ServiceContext, id: string) {
   if (locked) throw new ApiError('invalid_state', `Dashboard "${locked.id}" is locked; unlock it before removing its filters.`);
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
-    await tx.update(filters).set({ parent_filter_id: null }).where(and(eq(filters.organization_id, org), eq(filters.parent_filter_id, id)));
-    await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'filter'), eq(sqlSnippetUses.owner_id, id)));
+    await tx
+      .update(filters)
+      .set({ parent_filter_id: null })
+      .where(and(eq(filters.organization_id, org), eq(filters.parent_filter_id, id)));
+    await tx
+      .delete(sqlSnippetUses)
+      .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'filter'), eq(sqlSnippetUses.owner_id, id)));
     await tx.delete(filters).where(and(eq(filters.id, id), eq(filters.organization_id, org)));
   });
   await audit(ctx, 'delete', 'filters', id);

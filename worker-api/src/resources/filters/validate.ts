@@ -1,6 +1,15 @@
 import {
-  AGGREGATIONS, AGGREGATION_CONTROLS, ApiError, COMPATIBLE_VALUE_TYPES, DYNAMIC_CONTROLS, MANUAL_CONTROLS, QUERY_CONTROLS, RANGE_CONTROLS,
-  controlIn, type ControlType, type ValueType,
+  AGGREGATIONS,
+  AGGREGATION_CONTROLS,
+  ApiError,
+  COMPATIBLE_VALUE_TYPES,
+  DYNAMIC_CONTROLS,
+  MANUAL_CONTROLS,
+  QUERY_CONTROLS,
+  RANGE_CONTROLS,
+  controlIn,
+  type ControlType,
+  type ValueType,
 } from '@cairn/core';
 import type { filters } from '@cairn/db';
 import { RANGE_OPTIONS, SINGLE_VALUE_CONTROL_TYPES, type FilterAttributes } from './schema.ts';
@@ -30,14 +39,19 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
   const has = (k: keyof Sent) => sent[k] !== undefined;
 
   if (!COMPATIBLE_VALUE_TYPES[control].includes(valueType)) {
-    problems.push(invalid(attr(has('value_type') || !has('control_type') ? 'value_type' : 'control_type'),
-      `A ${control} filter takes value_type ${COMPATIBLE_VALUE_TYPES[control].join(', ')}, not ${valueType}.`));
+    problems.push(
+      invalid(
+        attr(has('value_type') || !has('control_type') ? 'value_type' : 'control_type'),
+        `A ${control} filter takes value_type ${COMPATIBLE_VALUE_TYPES[control].join(', ')}, not ${valueType}.`,
+      ),
+    );
   }
 
   // Manual options.
   const manual = controlIn(MANUAL_CONTROLS, control);
   for (const k of ['values', 'value_names'] as const) {
-    if (has(k) && sent[k] !== null && !manual) problems.push(invalid(attr(k), `${k} applies to manual dropdowns (dropdown_manual, dropdown_multi_manual) only.`));
+    if (has(k) && sent[k] !== null && !manual)
+      problems.push(invalid(attr(k), `${k} applies to manual dropdowns (dropdown_manual, dropdown_multi_manual) only.`));
     else if (!has(k) && !manual && current?.[k] != null) set[k] = null;
   }
   if (manual && problems.length === 0) {
@@ -92,7 +106,9 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
 
   // Parent filter.
   if (rels.parent_filter && !controlIn(DYNAMIC_CONTROLS, control)) {
-    problems.push(invalid(rel('parent_filter'), `A parent filter narrows the options of dynamic dropdowns (${DYNAMIC_CONTROLS.join(', ')}) only.`, 'invalid_relationship'));
+    problems.push(
+      invalid(rel('parent_filter'), `A parent filter narrows the options of dynamic dropdowns (${DYNAMIC_CONTROLS.join(', ')}) only.`, 'invalid_relationship'),
+    );
   } else if (rels.parent_filter === undefined && !controlIn(DYNAMIC_CONTROLS, control) && current?.parent_filter_id) set.parent_filter_id = null;
 
   // Default values.
@@ -101,7 +117,7 @@ export function planFilterWrite(current: FilterRow | null, sent: Sent, rels: Rel
     const options = (set.values !== undefined ? set.values : current?.values) as unknown[] | null | undefined;
     const dropdownValidate = sent.dropdown_validate ?? current?.dropdown_validate ?? false;
     if (defaults) {
-      const found = checkDefaults(defaults, { control, valueType, allowed, options: manual && dropdownValidate ? options ?? [] : null });
+      const found = checkDefaults(defaults, { control, valueType, allowed, options: manual && dropdownValidate ? (options ?? []) : null });
       if (has('default_values')) {
         problems.push(...found.problems);
         set.default_values = found.values;

@@ -63,10 +63,12 @@ export function checkRange(v: unknown, control: string, pointer: string): string
   const bad = (detail: string) => new ApiError('invalid_attribute', detail, { source: { pointer } });
   if (typeof v !== 'string' || v.split('~').length !== 2) throw bad('A range default is written "start~end" (either side may be empty).');
   const [a, b] = v.split('~') as [string, string];
-  const [check, what] = control === 'date_range'
-    ? [isDate, 'a date (YYYY-MM-DD)'] as const
-    : control === 'time_range' ? [isTime, 'a time (HH:MM or HH:MM:SS)'] as const
-      : [(s: string) => instantOf(s) !== null, 'a date and time (ISO 8601 or unix seconds)'] as const;
+  const [check, what] =
+    control === 'date_range'
+      ? ([isDate, 'a date (YYYY-MM-DD)'] as const)
+      : control === 'time_range'
+        ? ([isTime, 'a time (HH:MM or HH:MM:SS)'] as const)
+        : ([(s: string) => instantOf(s) !== null, 'a date and time (ISO 8601 or unix seconds)'] as const);
   for (const side of [a, b]) if (side !== '' && !check(side)) throw bad(`"${side}" is not ${what}.`);
   if (a && b) {
     const order = control === 'date_time_range' ? instantOf(a)! >= instantOf(b)! : control === 'date_range' ? a > b : a >= b;

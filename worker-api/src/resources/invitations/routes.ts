@@ -11,11 +11,13 @@ import { acceptInvitation, describeInvitation, MIN_PASSWORD_LENGTH } from './ser
  */
 export const invitationRoutes = new Hono<AppEnv>();
 
-const acceptBody = z.object({
-  password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters long.`).max(1024),
-  firstname: z.string().trim().min(1, 'is required.').max(100),
-  lastname: z.string().trim().max(100).default(''),
-}).strict();
+const acceptBody = z
+  .object({
+    password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters long.`).max(1024),
+    firstname: z.string().trim().min(1, 'is required.').max(100),
+    lastname: z.string().trim().max(100).default(''),
+  })
+  .strict();
 
 invitationRoutes.get('/auth/invitations/:token', async (c) => {
   return c.json(await describeInvitation(c.var.db, c.req.param('token'), c.env));
@@ -24,7 +26,9 @@ invitationRoutes.get('/auth/invitations/:token', async (c) => {
 invitationRoutes.post('/auth/invitations/:token', async (c) => {
   const body = await readBody(c, acceptBody, 'action');
   const session = await acceptInvitation(c.var.db, c.req.param('token'), body, {
-    requestId: c.var.requestId, userAgent: c.req.header('user-agent'), env: c.env,
+    requestId: c.var.requestId,
+    userAgent: c.req.header('user-agent'),
+    env: c.env,
   });
   return c.json(session, 201);
 });

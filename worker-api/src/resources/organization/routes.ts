@@ -12,21 +12,37 @@ import { getOrganization, updateOrganization } from './service.ts';
 export const organizationRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Organization'];
 
-defineRoute(organizationRoutes, createRoute({
-  method: 'get', path: '/organization', tags, summary: 'Get the organization',
-  description: 'Name, time zone, region, plan, and the plan limits with their use: analyst seats (analysts and admins who are not deactivated, pending invitations included) and datasources (the sample datasource does not count). Needs Manage Users.',
-  'x-permissions': ['manage_users'],
-  responses: { 200: oneDocument('The organization', Organization), ...errorResponses(401, 403, 429) },
-}), async (c) => sendDocument(c, { data: await getOrganization(serviceContext(c)) }));
+defineRoute(
+  organizationRoutes,
+  createRoute({
+    method: 'get',
+    path: '/organization',
+    tags,
+    summary: 'Get the organization',
+    description:
+      'Name, time zone, region, plan, and the plan limits with their use: analyst seats (analysts and admins who are not deactivated, pending invitations included) and datasources (the sample datasource does not count). Needs Manage Users.',
+    'x-permissions': ['manage_users'],
+    responses: { 200: oneDocument('The organization', Organization), ...errorResponses(401, 403, 429) },
+  }),
+  async (c) => sendDocument(c, { data: await getOrganization(serviceContext(c)) }),
+);
 
-defineRoute(organizationRoutes, createRoute({
-  method: 'patch', path: '/organization', tags, summary: 'Update the organization',
-  description: '`name` and `time_zone` (an IANA name). The body’s `id` is the organization id. Only admins signed in to the web app; API keys are refused with 403.',
-  'x-permissions': ['admin session'],
-  request: { body: jsonApiBody(resourceRequestSchema(organizationBody, 'update')) },
-  responses: { 200: oneDocument('The organization', Organization), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
-}), async (c) => {
-  const ctx = serviceContext(c);
-  const body = await readResourceBody(c, organizationBody, 'update', ctx.principal.organizationId);
-  return sendDocument(c, { data: await updateOrganization(ctx, body.attributes) });
-});
+defineRoute(
+  organizationRoutes,
+  createRoute({
+    method: 'patch',
+    path: '/organization',
+    tags,
+    summary: 'Update the organization',
+    description:
+      '`name` and `time_zone` (an IANA name). The body’s `id` is the organization id. Only admins signed in to the web app; API keys are refused with 403.',
+    'x-permissions': ['admin session'],
+    request: { body: jsonApiBody(resourceRequestSchema(organizationBody, 'update')) },
+    responses: { 200: oneDocument('The organization', Organization), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
+  }),
+  async (c) => {
+    const ctx = serviceContext(c);
+    const body = await readResourceBody(c, organizationBody, 'update', ctx.principal.organizationId);
+    return sendDocument(c, { data: await updateOrganization(ctx, body.attributes) });
+  },
+);

@@ -13,9 +13,12 @@ import { organizationSshKey } from '@cairn/db/ssh-key';
  */
 function requireAdminSession(p: Principal): void {
   if (p.kind !== 'user' || p.role !== 'admin') {
-    throw new ApiError('forbidden', p.kind === 'api_key'
-      ? 'API keys cannot change the organization; an admin does this in the app (Administration → Organization).'
-      : 'Only admins can change the organization’s settings.');
+    throw new ApiError(
+      'forbidden',
+      p.kind === 'api_key'
+        ? 'API keys cannot change the organization; an admin does this in the app (Administration → Organization).'
+        : 'Only admins can change the organization’s settings.',
+    );
   }
 }
 
@@ -23,9 +26,14 @@ function requireAdminSession(p: Principal): void {
 async function usage(ctx: ServiceContext) {
   const org = ctx.principal.organizationId;
   const [[a], [d]] = await Promise.all([
-    ctx.db.select({ n: count() }).from(users)
+    ctx.db
+      .select({ n: count() })
+      .from(users)
       .where(and(eq(users.organization_id, org), inArray(users.role, ['analyst', 'admin']), isNull(users.deactivated_at))),
-    ctx.db.select({ n: count() }).from(datasources).where(and(eq(datasources.organization_id, org), eq(datasources.is_sample, false))),
+    ctx.db
+      .select({ n: count() })
+      .from(datasources)
+      .where(and(eq(datasources.organization_id, org), eq(datasources.is_sample, false))),
   ]);
   return { analysts: a?.n ?? 0, datasources: d?.n ?? 0 };
 }
@@ -51,7 +59,9 @@ export async function getOrganization(ctx: ServiceContext) {
 export async function updateOrganization(ctx: ServiceContext, attrs: { name?: string; time_zone?: string }) {
   requireAdminSession(ctx.principal);
   if (Object.keys(attrs).length) {
-    await ctx.db.update(organizations).set({ ...attrs, updated_at: new Date() })
+    await ctx.db
+      .update(organizations)
+      .set({ ...attrs, updated_at: new Date() })
       .where(eq(organizations.id, ctx.principal.organizationId));
     await audit(ctx, 'update', 'organizations', ctx.principal.organizationId, changed(attrs));
   }

@@ -28,8 +28,7 @@ export interface Caller {
 /** Link tokens are 24 random bytes in base64url (32 characters); older or hand-made ones may differ in length. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 
-const unknownLink = () =>
-  new ApiError('not_found', 'No sharing link with this address exists. It may have been deleted.', { source: { parameter: 'token' } });
+const unknownLink = () => new ApiError('not_found', 'No sharing link with this address exists. It may have been deleted.', { source: { parameter: 'token' } });
 
 /**
  * The link of `token` with its dashboard. With `env` (the public calls), a link of an organization of
@@ -37,7 +36,9 @@ const unknownLink = () =>
  */
 export async function loadLink(db: PooledDb, token: string, env?: Env): Promise<{ link: LinkRow; dashboard: DashboardRow }> {
   if (!TOKEN_SHAPE.test(token)) throw unknownLink();
-  const [row] = await db.select({ link: dashboardSharingLinks, dashboard: dashboards, region: organizations.region }).from(dashboardSharingLinks)
+  const [row] = await db
+    .select({ link: dashboardSharingLinks, dashboard: dashboards, region: organizations.region })
+    .from(dashboardSharingLinks)
     .innerJoin(dashboards, and(eq(dashboards.id, dashboardSharingLinks.dashboard_id), eq(dashboards.organization_id, dashboardSharingLinks.organization_id)))
     .innerJoin(organizations, eq(organizations.id, dashboardSharingLinks.organization_id))
     .where(eq(dashboardSharingLinks.token, token))
@@ -69,7 +70,11 @@ export async function checkAccess(env: Env, link: LinkRow, caller: Caller, secre
     throw new ApiError('forbidden', 'This sharing link cannot be opened from your network address.', { meta: { reason: 'ip_not_allowed' } });
   }
   if (link.sharing_secret_required) {
-    const problem = await signatureProblem(secret !== undefined ? secret : await sharingSecretOf(env, link), linkPath(link.token), new URLSearchParams(caller.query));
+    const problem = await signatureProblem(
+      secret !== undefined ? secret : await sharingSecretOf(env, link),
+      linkPath(link.token),
+      new URLSearchParams(caller.query),
+    );
     if (problem) throw new ApiError('forbidden', SIGNATURE_TEXT[problem], { meta: { reason: problem } });
   }
   if (link.sharing_password_hash && !(await grantValid(env.SECRET_KEY, link.id, link.sharing_password_hash, caller.grant))) {

@@ -28,7 +28,10 @@ function entryMatches(entry: string, ip: Address): boolean {
 
 /** True when `list` is empty, or `clientIp` is one of its addresses or inside one of its ranges. */
 export function ipAllowed(list: string | null, clientIp: string | null): boolean {
-  const entries = (list ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = (list ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (!entries.length) return true;
   const ip = clientIp ? parseAddress(clientIp) : null;
   if (!ip) return false;

@@ -34,7 +34,10 @@ const kept = new Map<string, KeptLink>();
 const loading = new Map<string, number>();
 
 export async function filterRows(db: PooledDb, organizationId: string, dashboardId: string): Promise<FilterRow[]> {
-  return db.select({ filter: filters }).from(dashboardFilters).innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
+  return db
+    .select({ filter: filters })
+    .from(dashboardFilters)
+    .innerJoin(filters, eq(filters.id, dashboardFilters.filter_id))
     .where(and(eq(dashboardFilters.dashboard_id, dashboardId), eq(dashboardFilters.organization_id, organizationId)))
     .orderBy(asc(dashboardFilters.position))
     .then((rows) => rows.map((r) => r.filter));

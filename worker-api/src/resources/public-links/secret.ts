@@ -25,7 +25,9 @@ export async function getSharingSecret(ctx: ServiceContext, id: string) {
 export async function rollSharingSecret(ctx: ServiceContext, id: string) {
   const { link } = await managedLink(ctx, id);
   const secret = randomString(48);
-  await ctx.db.update(dashboardSharingLinks).set({ sharing_secret_encrypted: await encryptSecret(secret, ctx.env.SECRET_KEY), updated_at: new Date() })
+  await ctx.db
+    .update(dashboardSharingLinks)
+    .set({ sharing_secret_encrypted: await encryptSecret(secret, ctx.env.SECRET_KEY), updated_at: new Date() })
     .where(and(eq(dashboardSharingLinks.id, link.id), eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId)));
   await audit(ctx, 'roll_sharing_secret', 'dashboard_sharing_links', link.id);
   return { sharing_secret: secret, sharing_secret_required: link.sharing_secret_required };

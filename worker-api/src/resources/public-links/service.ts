@@ -43,9 +43,13 @@ async function openFor(ctx: PublicContext, token: string, caller: Caller) {
 function refuseSignedProblems(problems: UrlProblem[]): void {
   if (!problems.length) return;
   const list = problems.map((p) => p.detail.replace(/; (its value was|it was) ignored\.$/, '.'));
-  throw new ApiError('forbidden', `The signed address sets filter values this dashboard cannot apply, so it is refused: ${list.join(' ')} Fix the values the embedding application signs.`, {
-    meta: { reason: 'signed_parameters_invalid', problems: problems.map((p, i) => ({ parameter: p.parameter, detail: list[i] })) },
-  });
+  throw new ApiError(
+    'forbidden',
+    `The signed address sets filter values this dashboard cannot apply, so it is refused: ${list.join(' ')} Fix the values the embedding application signs.`,
+    {
+      meta: { reason: 'signed_parameters_invalid', problems: problems.map((p, i) => ({ parameter: p.parameter, detail: list[i] })) },
+    },
+  );
 }
 
 /**
@@ -60,7 +64,12 @@ function effectiveParameters(link: LinkRow, defs: FilterDef[], caller: Caller, g
   if (!link.parameters_enabled) {
     if (link.sharing_secret_required) {
       const signed = [...new URLSearchParams(caller.query).keys()].filter((k) => k.startsWith(FILTER_PREFIX));
-      refuseSignedProblems(signed.map((parameter) => ({ parameter, detail: `${parameter} cannot apply: this sharing link does not take parameters (parameters_enabled is off); its value was ignored.` })));
+      refuseSignedProblems(
+        signed.map((parameter) => ({
+          parameter,
+          detail: `${parameter} cannot apply: this sharing link does not take parameters (parameters_enabled is off); its value was ignored.`,
+        })),
+      );
     }
     return none;
   }
@@ -182,7 +191,9 @@ export async function openLink(ctx: PublicContext, token: string, caller: Caller
 
 async function describeLink({ link, dashboard, filters: filterList, as }: Awaited<ReturnType<typeof openFor>>, caller: Caller) {
   const [reportRows, [org]] = await Promise.all([
-    as.db.select().from(reports)
+    as.db
+      .select()
+      .from(reports)
       .where(and(eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, link.organization_id)))
       .orderBy(asc(reports.created_at), asc(reports.id)),
     as.db.select({ tz: organizations.time_zone }).from(organizations).where(eq(organizations.id, link.organization_id)).limit(1),
@@ -210,9 +221,15 @@ export const PUBLIC_REPORT_ERROR = "This report could not be run. The dashboard'
  * The print view of scheduled PDFs (export-jobs/render-routes.ts) answers the same way: its file goes to
  * the schedule's recipients, who may be outside the organization.
  */
-export function forViewer<T extends { reports: { error?: { code: string; message: string } }[]; filters: { error?: { code: string; message: string } }[]; data_keys: { error?: { code: string; message: string } }[] }>(status: T): T {
+export function forViewer<
+  T extends {
+    reports: { error?: { code: string; message: string } }[];
+    filters: { error?: { code: string; message: string } }[];
+    data_keys: { error?: { code: string; message: string } }[];
+  },
+>(status: T): T {
   const hide = <I extends { error?: { code: string; message: string } }>(item: I): I =>
-    (item.error && item.error.code !== 'required_filter_missing' ? { ...item, error: { code: item.error.code, message: PUBLIC_REPORT_ERROR } } : item);
+    item.error && item.error.code !== 'required_filter_missing' ? { ...item, error: { code: item.error.code, message: PUBLIC_REPORT_ERROR } } : item;
   return { ...status, reports: status.reports.map(hide), filters: status.filters.map(hide), data_keys: status.data_keys.map(hide) };
 }
 
@@ -224,7 +241,10 @@ export function forViewer<T extends { reports: { error?: { code: string; message
  * from memory, and drops what was kept for the organization.
  */
 export async function linkStatus(
-  ctx: PublicContext, token: string, caller: Caller, body: { parameters?: InputParameters; refresh_data?: boolean },
+  ctx: PublicContext,
+  token: string,
+  caller: Caller,
+  body: { parameters?: InputParameters; refresh_data?: boolean },
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { link, dashboard, filters: filterList, as, version } = await openFor(ctx, token, caller);
   if (body.refresh_data) {
@@ -249,12 +269,18 @@ export async function linkStatus(
 
 /** POST /public/links/{token}/reports/{id}/data: a CSV or XLSX download of one report, when link and report allow it. */
 export async function linkReportData(
-  ctx: PublicContext, token: string, reportId: string, caller: Caller,
+  ctx: PublicContext,
+  token: string,
+  reportId: string,
+  caller: Caller,
   body: { parameters?: InputParameters; data_format: 'csv' | 'xlsx' },
 ) {
   const { link, dashboard, filters: filterList, as } = await openFor(ctx, token, caller);
-  const [report] = await as.db.select().from(reports)
-    .where(and(eq(reports.id, reportId), eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, link.organization_id))).limit(1);
+  const [report] = await as.db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.id, reportId), eq(reports.dashboard_id, dashboard.id), eq(reports.organization_id, link.organization_id)))
+    .limit(1);
   if (!report) throw notFound('report', reportId);
   if (!link.data_download_enabled) {
     throw new ApiError('forbidden', 'Downloads are switched off for this sharing link (data_download_enabled).');

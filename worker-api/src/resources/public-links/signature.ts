@@ -41,12 +41,7 @@ export async function signLinkUrl(secret: string, path: string, params: URLSearc
 export type SignatureProblem = 'signature_missing' | 'signature_invalid' | 'signature_expired' | 'signature_expiry_too_far';
 
 /** Checks a URL's signature and expiry; null when valid. */
-export async function signatureProblem(
-  secret: string | null,
-  path: string,
-  params: URLSearchParams,
-  now = Date.now(),
-): Promise<SignatureProblem | null> {
+export async function signatureProblem(secret: string | null, path: string, params: URLSearchParams, now = Date.now()): Promise<SignatureProblem | null> {
   const given = params.get('signature');
   const expires = params.get('expires');
   if (!given || !expires) return 'signature_missing';

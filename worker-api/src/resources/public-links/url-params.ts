@@ -14,9 +14,16 @@ export const FILTER_PREFIX = 'f.';
 const RANGE = /^(\d{1,12})?~(\d{1,12})?$/;
 const BUILT_IN = new Set(['timerange', 'aggregation']);
 
-export interface FilterDef { variable_name: string; control_type: string; value_type?: string }
+export interface FilterDef {
+  variable_name: string;
+  control_type: string;
+  value_type?: string;
+}
 /** One value the URL set that was left out: its URL parameter (`f.<variable>`) and why. */
-export interface UrlProblem { parameter: string; detail: string }
+export interface UrlProblem {
+  parameter: string;
+  detail: string;
+}
 type Selection = NonNullable<InputParameters['filters']>[number];
 
 const isRange = (controlType: string) => controlType.endsWith('_range');
@@ -33,7 +40,7 @@ function valueProblem(def: FilterDef, variable: string, value: string): string |
   if (def.control_type === 'date_time_aggregation') {
     return (AGGREGATIONS as readonly string[]).includes(value) ? null : `"${value}" is not an aggregation (${AGGREGATIONS.join(', ')}); it was ignored.`;
   }
-  const type = def.control_type.startsWith('checkbox') ? 'BOOLEAN' : def.value_type ?? 'TEXT';
+  const type = def.control_type.startsWith('checkbox') ? 'BOOLEAN' : (def.value_type ?? 'TEXT');
   try {
     // Only whether the value reads as its type; the run reads it again in the dashboard's zone.
     coerce(value, type, { filter: variable, pointer: '' }, { zone: 'UTC', dataZone: 'UTC' });
@@ -74,7 +81,12 @@ export function parametersFromQuery(params: URLSearchParams, defs: FilterDef[]):
       continue;
     }
     const listed = def && !isRange(def.control_type);
-    const selected = listed ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
+    const selected = listed
+      ? value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : [];
     const bad = listed ? selected.map((v) => valueProblem(def, variable, v)).filter((p): p is string => p !== null) : [];
     if (bad.length) {
       bad.forEach((b) => problem(b));

@@ -42,9 +42,14 @@ export async function listReports(ctx: ServiceContext, page: Page, include: Set<
   requireDatasourceInclude(ctx, include);
   const where = and(eq(reports.organization_id, ctx.principal.organizationId), visibleDashboards(ctx.principal), nameFilter(REPORT_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select({ report: reports, layout: dashboards.layout }).from(reports)
-      .innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id)).where(where)
-      .orderBy(...listOrder(REPORT_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select({ report: reports, layout: dashboards.layout })
+      .from(reports)
+      .innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id))
+      .where(where)
+      .orderBy(...listOrder(REPORT_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(reports).innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id)).where(where),
   ]);
   const data = await serializeReports(ctx, rows);
@@ -62,8 +67,11 @@ export async function getReport(ctx: ServiceContext, id: string, include: Set<st
 
 /** The dashboard a new report goes on: visible to the caller, else 422 (Manage Dashboards is checked with the datasource). */
 async function targetDashboard(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select({ id: dashboards.id }).from(dashboards)
-    .where(and(eq(dashboards.id, id), visibleDashboards(ctx.principal))).limit(1);
+  const [row] = await ctx.db
+    .select({ id: dashboards.id })
+    .from(dashboards)
+    .where(and(eq(dashboards.id, id), visibleDashboards(ctx.principal)))
+    .limit(1);
   if (!row) {
     throw new ApiError('invalid_relationship', `No dashboard with id "${id}" exists in this organization.`, {
       source: { pointer: '/data/relationships/dashboard' },
@@ -91,8 +99,13 @@ export async function createReport(ctx: ServiceContext, body: Body) {
   const adHoc = await ctx.direct().db.transaction(async (tx) => {
     await lockUnlockedDashboard(tx, org, dashboardId, '/data/relationships/dashboard');
     await tx.insert(reports).values({
-      ...attributes, id, organization_id: org, dashboard_id: dashboardId, datasource_id: datasourceId,
-      name: attributes.name!, sql_query: attributes.sql_query!,
+      ...attributes,
+      id,
+      organization_id: org,
+      dashboard_id: dashboardId,
+      datasource_id: datasourceId,
+      name: attributes.name!,
+      sql_query: attributes.sql_query!,
     });
     await appendTile(tx, org, dashboardId, id, { width: width ?? DEFAULT_TILE.width, height: height ?? DEFAULT_TILE.height });
     return linkReportSql(tx, org, { id, dashboard_id: dashboardId, sql_query: attributes.sql_query! });
@@ -114,7 +127,9 @@ export async function updateReport(ctx: ServiceContext, id: string, body: Body) 
   const adHoc = await ctx.direct().db.transaction(async (tx) => {
     await lockUnlockedDashboard(tx, org, report.dashboard_id);
     // Only the attributes sent are written, so concurrent updates of different fields both survive.
-    await tx.update(reports).set({ ...body.attributes, ...(datasourceId ? { datasource_id: datasourceId } : {}), updated_at: new Date() })
+    await tx
+      .update(reports)
+      .set({ ...body.attributes, ...(datasourceId ? { datasource_id: datasourceId } : {}), updated_at: new Date() })
       .where(and(eq(reports.id, id), eq(reports.organization_id, org)));
     if (body.attributes.sql_query === undefined) return [];
     return linkReportSql(tx, org, { id, dashboard_id: report.dashboard_id, sql_query: body.attributes.sql_query });
@@ -132,7 +147,9 @@ export async function deleteReport(ctx: ServiceContext, id: string) {
   await ctx.direct().db.transaction(async (tx) => {
     await lockUnlockedDashboard(tx, org, report.dashboard_id);
     await removeTile(tx, org, report.dashboard_id, id);
-    await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), eq(sqlSnippetUses.owner_id, id)));
+    await tx
+      .delete(sqlSnippetUses)
+      .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), eq(sqlSnippetUses.owner_id, id)));
     await tx.delete(reports).where(and(eq(reports.id, id), eq(reports.organization_id, org)));
   });
   await audit(ctx, 'delete', 'reports', id);

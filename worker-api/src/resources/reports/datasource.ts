@@ -15,14 +15,12 @@ import { showsCredentials } from '../datasources/access.ts';
  * grant restricted to those dashboards may use any datasource for them. Users get unrestricted grants
  * from their role, so for them existence in the organization is what counts.
  */
-export async function requireDatasourceUse(
-  ctx: ServiceContext,
-  id: string,
-  pointer: string,
-  opts: { requireEnabled?: boolean; owners?: ResourceRef[] } = {},
-) {
-  const [row] = await ctx.db.select({ id: datasources.id, enabled: datasources.enabled }).from(datasources)
-    .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId))).limit(1);
+export async function requireDatasourceUse(ctx: ServiceContext, id: string, pointer: string, opts: { requireEnabled?: boolean; owners?: ResourceRef[] } = {}) {
+  const [row] = await ctx.db
+    .select({ id: datasources.id, enabled: datasources.enabled })
+    .from(datasources)
+    .where(and(eq(datasources.id, id), eq(datasources.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!row) {
     throw new ApiError('invalid_relationship', `No datasource with id "${id}" exists in this organization.`, { source: { pointer } });
   }
@@ -46,9 +44,13 @@ export async function includedDatasources(ctx: ServiceContext, ids: string[]): P
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
   const [rows, agents] = await Promise.all([
-    ctx.db.select().from(datasources).where(and(eq(datasources.organization_id, ctx.principal.organizationId), inArray(datasources.id, unique))),
+    ctx.db
+      .select()
+      .from(datasources)
+      .where(and(eq(datasources.organization_id, ctx.principal.organizationId), inArray(datasources.id, unique))),
     agentsOf(ctx, unique),
   ]);
-  return rows.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id))
+  return rows
+    .sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id))
     .map((d) => serializeDatasource(ctx.baseUrl, d, agents.get(d.id) ?? [], showsCredentials(ctx.principal, d.id)));
 }

@@ -20,22 +20,34 @@ export async function serializeReports(ctx: ServiceContext, rows: ReportWithLayo
   const org = ctx.principal.organizationId;
   const [filterRows, snippets] = await Promise.all([
     ids.length
-      ? ctx.db.select({ r: reportFilters.report_id, f: reportFilters.filter_id }).from(reportFilters)
-        .where(and(eq(reportFilters.organization_id, org), inArray(reportFilters.report_id, ids))).orderBy(asc(reportFilters.filter_id))
+      ? ctx.db
+          .select({ r: reportFilters.report_id, f: reportFilters.filter_id })
+          .from(reportFilters)
+          .where(and(eq(reportFilters.organization_id, org), inArray(reportFilters.report_id, ids)))
+          .orderBy(asc(reportFilters.filter_id))
       : Promise.resolve([]),
     snippetUsesOf(ctx.db, org, 'report', ids),
   ]);
-  return rows.map(({ report, layout }) => serializeReport(ctx.baseUrl, report, layout.find((t) => t.id === report.id), {
-    filters: filterRows.filter((x) => x.r === report.id).map((x) => x.f),
-    sql_snippets: snippets.get(report.id) ?? [],
-  }));
+  return rows.map(({ report, layout }) =>
+    serializeReport(
+      ctx.baseUrl,
+      report,
+      layout.find((t) => t.id === report.id),
+      {
+        filters: filterRows.filter((x) => x.r === report.id).map((x) => x.f),
+        sql_snippets: snippets.get(report.id) ?? [],
+      },
+    ),
+  );
 }
 
 /** Reports by id on dashboards the caller may see, in the order of `ids`. */
 export async function loadReports(ctx: ServiceContext, ids: string[]): Promise<ResourceObject[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const rows = await ctx.db.select({ report: reports, layout: dashboards.layout }).from(reports)
+  const rows = await ctx.db
+    .select({ report: reports, layout: dashboards.layout })
+    .from(reports)
     .innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id))
     .where(and(eq(reports.organization_id, ctx.principal.organizationId), inArray(reports.id, unique), visibleDashboards(ctx.principal)));
   rows.sort((a, b) => unique.indexOf(a.report.id) - unique.indexOf(b.report.id));
@@ -46,7 +58,10 @@ export async function loadReports(ctx: ServiceContext, ids: string[]): Promise<R
 export async function loadDashboards(ctx: ServiceContext, ids: string[]): Promise<ResourceObject[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const rows = await ctx.db.select().from(dashboards).where(and(inArray(dashboards.id, unique), visibleDashboards(ctx.principal)));
+  const rows = await ctx.db
+    .select()
+    .from(dashboards)
+    .where(and(inArray(dashboards.id, unique), visibleDashboards(ctx.principal)));
   rows.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id));
   const rels = await dashboardRelationships(ctx, rows);
   return rows.map((d) => serializeDashboard(ctx.baseUrl, d, rels.get(d.id)!));

@@ -9,13 +9,20 @@ type Tx = Pick<Db, 'execute' | 'select'>;
  * serialized, and lock/unlock waits for them) and refuses changes while it is locked.
  */
 export async function lockUnlockedDashboard(tx: Tx, organizationId: string, dashboardId: string, pointer?: string) {
-  const [row] = await tx.select({ is_locked: dashboards.is_locked }).from(dashboards)
-    .where(and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, organizationId))).for('update');
+  const [row] = await tx
+    .select({ is_locked: dashboards.is_locked })
+    .from(dashboards)
+    .where(and(eq(dashboards.id, dashboardId), eq(dashboards.organization_id, organizationId)))
+    .for('update');
   if (!row) throw notFound('dashboard', dashboardId);
   if (row.is_locked) {
-    throw new ApiError('invalid_state', `Dashboard "${dashboardId}" is locked; unlock it (DELETE /dashboards/${dashboardId}/lock) before changing its reports.`, {
-      ...(pointer ? { source: { pointer } } : {}),
-    });
+    throw new ApiError(
+      'invalid_state',
+      `Dashboard "${dashboardId}" is locked; unlock it (DELETE /dashboards/${dashboardId}/lock) before changing its reports.`,
+      {
+        ...(pointer ? { source: { pointer } } : {}),
+      },
+    );
   }
 }
 

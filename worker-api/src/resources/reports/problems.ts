@@ -6,6 +6,8 @@ export function throwAll(problems: ApiError[]): void {
   const flat = problems.flatMap((p) => [p, ...p.more]);
   const [first, ...more] = flat;
   throw new ApiError(first!.code, first!.message, {
-    source: first!.source, meta: first!.meta, more: more.map((m) => new ApiError(m.code, m.message, { source: m.source, meta: m.meta })),
+    source: first!.source,
+    meta: first!.meta,
+    more: more.map((m) => new ApiError(m.code, m.message, { source: m.source, meta: m.meta })),
   });
 }

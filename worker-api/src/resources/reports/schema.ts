@@ -19,12 +19,21 @@ const selectedValues = z
 
 export const inputParametersSchema = z
   .object({
-    timerange: z.string().max(64).optional().openapi({ description: 'The built-in time range, written `start~end` like a range filter\'s value: both ends included, either side may be empty; each side unix seconds, an ISO 8601 date-time or a date `YYYY-MM-DD` (read in the dashboard\'s time zone). Or a relative range such as `last_7_days`, worked out when the data runs, in the zone in force.', example: '1717200000~1719791999' }),
+    timerange: z.string().max(64).optional().openapi({
+      description:
+        "The built-in time range, written `start~end` like a range filter's value: both ends included, either side may be empty; each side unix seconds, an ISO 8601 date-time or a date `YYYY-MM-DD` (read in the dashboard's time zone). Or a relative range such as `last_7_days`, worked out when the data runs, in the zone in force.",
+      example: '1717200000~1719791999',
+    }),
     aggregation: z.enum(AGGREGATIONS).optional(),
     // A zone that is none is refused wherever parameters are taken, even where the dashboard ignores tz.
-    tz: z.string().max(64).refine((tz) => canonicalTimeZone(tz) !== null, {
-      error: (iss) => `The time zone "${String(iss.input).slice(0, 64)}" is not a known IANA time zone (such as "Europe/Berlin" or "UTC").`,
-    }).optional().openapi({ example: 'Europe/Berlin' }),
+    tz: z
+      .string()
+      .max(64)
+      .refine((tz) => canonicalTimeZone(tz) !== null, {
+        error: (iss) => `The time zone "${String(iss.input).slice(0, 64)}" is not a known IANA time zone (such as "Europe/Berlin" or "UTC").`,
+      })
+      .optional()
+      .openapi({ example: 'Europe/Berlin' }),
     filters: z
       .array(z.object({ variable_name: z.string().min(1).max(128), selected_values: selectedValues }).strict())
       .max(200)
@@ -49,7 +58,8 @@ export const dataHandle = z
     execution_id: z.string(),
     time_zone: z.string().openapi({
       example: 'Asia/Tokyo',
-      description: "The zone the result was computed in (ranges, buckets, displayed times): the viewer's `tz` when the dashboard's time_zone_config is input, else its fixed zone, the organization's zone or (disabled) the datasource's data time zone. Results for different zones are never shared.",
+      description:
+        "The zone the result was computed in (ranges, buckets, displayed times): the viewer's `tz` when the dashboard's time_zone_config is input, else its fixed zone, the organization's zone or (disabled) the datasource's data time zone. Results for different zones are never shared.",
     }),
   })
   .openapi('DataHandle');
@@ -80,7 +90,7 @@ const reportAttributes = z.object({
   sql_query: text(100_000).refine((s) => s.trim() !== '', { message: 'must not be empty' }),
   r_query: text(100_000).nullable(),
   r_query_enabled: z.boolean().openapi({ default: false }),
-  data_refresh_rate: refreshRate.nullable().openapi({ description: 'Minutes; null uses the dashboard\'s rate.' }),
+  data_refresh_rate: refreshRate.nullable().openapi({ description: "Minutes; null uses the dashboard's rate." }),
   data_refresh_anchor_time: hhmm.nullable(),
   ...switches,
   default_page_width: z.number().int().min(100).max(10_000).openapi({ default: 800 }),
@@ -121,7 +131,8 @@ export const DERIVED_REPORT_RELATIONSHIPS = ['filters', 'sql_snippets'] as const
  * read-only (422 read_only_attribute), as the public API documents. It is opaque to the API: any JSON
  * object up to 100,000 characters, without the NUL character (Postgres jsonb cannot hold it).
  */
-const chartConfiguration = z.record(z.string(), z.unknown())
+const chartConfiguration = z
+  .record(z.string(), z.unknown())
   .refine((v) => JSON.stringify(v).length <= 100_000, { message: 'must be at most 100,000 characters as JSON' })
   .refine((v) => !JSON.stringify(v).includes('\\u0000'), { message: 'must not contain the NUL character' });
 export const reportBodyUserReader = {

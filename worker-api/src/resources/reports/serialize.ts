@@ -43,12 +43,7 @@ function reportAttributes(r: ReportRow, tile: LayoutTile | undefined) {
   };
 }
 
-export function serializeReport(
-  baseUrl: string,
-  r: ReportRow,
-  tile: LayoutTile | undefined,
-  links: { filters: string[]; sql_snippets: string[] },
-) {
+export function serializeReport(baseUrl: string, r: ReportRow, tile: LayoutTile | undefined, links: { filters: string[]; sql_snippets: string[] }) {
   const relationships: Record<string, Relationship> = {
     dashboard: toOne('dashboards', r.dashboard_id),
     datasource: toOne('datasources', r.datasource_id),

@@ -16,7 +16,9 @@ import { checkParameterNames } from '../../engine/parameter-names.ts';
  * on an invisible dashboard does not exist for the caller). One query.
  */
 export async function findReport(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select({ report: reports, dashboard: dashboards }).from(reports)
+  const [row] = await ctx.db
+    .select({ report: reports, dashboard: dashboards })
+    .from(reports)
     .innerJoin(dashboards, eq(dashboards.id, reports.dashboard_id))
     .where(and(eq(reports.id, id), eq(reports.organization_id, ctx.principal.organizationId), visibleDashboards(ctx.principal)))
     .limit(1);
@@ -28,8 +30,17 @@ export async function findReport(ctx: ServiceContext, id: string) {
  * POST /reports/{id}/data: runs the report with the given parameters (or reuses a fresh result) and
  * returns a handle to fetch it from this region's data server; null when the result has no rows.
  */
-export async function reportData({ ctx, id, parameters, format, filterRules = true }: {
-  ctx: ServiceContext; id: string; parameters: InputParameters | undefined; format: 'json' | 'csv' | 'xlsx';
+export async function reportData({
+  ctx,
+  id,
+  parameters,
+  format,
+  filterRules = true,
+}: {
+  ctx: ServiceContext;
+  id: string;
+  parameters: InputParameters | undefined;
+  format: 'json' | 'csv' | 'xlsx';
   /** Hold the dashboard's filter rules (required, dropdown_validate, all_time); sharing links apply their own parameters. */
   filterRules?: boolean;
 }) {
@@ -60,5 +71,11 @@ export async function reportData({ ctx, id, parameters, format, filterRules = tr
     ctx.env.DATA_TOKEN_SECRET,
   );
   const base = (ctx.env.DATA_SERVER_URL ?? '').replace(/\/$/, '');
-  return { data_key: outcome.dataKey, data_access_token: token, data_url: `${base}/data/${outcome.dataKey}`, execution_id: outcome.executionId, time_zone: outcome.timeZone };
+  return {
+    data_key: outcome.dataKey,
+    data_access_token: token,
+    data_url: `${base}/data/${outcome.dataKey}`,
+    execution_id: outcome.executionId,
+    time_zone: outcome.timeZone,
+  };
 }

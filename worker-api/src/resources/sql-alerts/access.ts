@@ -17,8 +17,10 @@ export function visibleAlerts(p: Principal): SQL {
 }
 
 /** What an alert touches for a permission check: itself and its datasource (core `grantReaches`). */
-export const alertTarget = (alertId: string, datasourceId: string): ResourceRef[] =>
-  [{ type: 'sql_alerts', id: alertId }, { type: 'datasources', id: datasourceId }];
+export const alertTarget = (alertId: string, datasourceId: string): ResourceRef[] => [
+  { type: 'sql_alerts', id: alertId },
+  { type: 'datasources', id: datasourceId },
+];
 
 /**
  * Update and delete: Manage Alerts or Manage Datasources, reaching the alert with its datasource. An
@@ -39,8 +41,11 @@ export function requireAlertWrite(p: Principal, alertId: string, datasourceId: s
  * (404 otherwise) and that the permission reaches with its datasource (403 otherwise).
  */
 export async function requireAlertRead(ctx: ServiceContext, alertId: string, permission: Permission = 'view_alerts') {
-  const [row] = await ctx.db.select({ datasource_id: sqlAlerts.datasource_id }).from(sqlAlerts)
-    .where(and(eq(sqlAlerts.id, alertId), eq(sqlAlerts.organization_id, ctx.principal.organizationId))).limit(1);
+  const [row] = await ctx.db
+    .select({ datasource_id: sqlAlerts.datasource_id })
+    .from(sqlAlerts)
+    .where(and(eq(sqlAlerts.id, alertId), eq(sqlAlerts.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!row) throw notFound('SQL alert', alertId);
   requireOnAlert(ctx.principal, permission, alertId, row.datasource_id);
   return row;

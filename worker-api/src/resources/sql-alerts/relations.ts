@@ -15,7 +15,9 @@ type Reader = ServiceContext['db'] | Executor;
 export async function snippetsUsedBy(db: Reader, organizationId: string, ownerType: 'sql_alert' | 'sql_snippet', ownerIds: string[]) {
   const out = new Map<string, string[]>(ownerIds.map((id) => [id, []]));
   if (!ownerIds.length) return out;
-  const rows = await db.select({ o: sqlSnippetUses.owner_id, s: sqlSnippetUses.sql_snippet_id }).from(sqlSnippetUses)
+  const rows = await db
+    .select({ o: sqlSnippetUses.owner_id, s: sqlSnippetUses.sql_snippet_id })
+    .from(sqlSnippetUses)
     .where(and(eq(sqlSnippetUses.organization_id, organizationId), eq(sqlSnippetUses.owner_type, ownerType), inArray(sqlSnippetUses.owner_id, ownerIds)))
     .orderBy(asc(sqlSnippetUses.sql_snippet_id));
   for (const r of rows) out.get(r.o)!.push(r.s);
@@ -25,9 +27,17 @@ export async function snippetsUsedBy(db: Reader, organizationId: string, ownerTy
 export async function includedSnippets(ctx: ServiceContext, ids: string[]) {
   if (!ids.length) return [];
   const org = ctx.principal.organizationId;
-  const rows = await ctx.db.select().from(sqlSnippets).where(and(inArray(sqlSnippets.id, ids), eq(sqlSnippets.organization_id, org)))
+  const rows = await ctx.db
+    .select()
+    .from(sqlSnippets)
+    .where(and(inArray(sqlSnippets.id, ids), eq(sqlSnippets.organization_id, org)))
     .orderBy(asc(sqlSnippets.name), asc(sqlSnippets.id));
-  const uses = await snippetsUsedBy(ctx.db, org, 'sql_snippet', rows.map((r) => r.id));
+  const uses = await snippetsUsedBy(
+    ctx.db,
+    org,
+    'sql_snippet',
+    rows.map((r) => r.id),
+  );
   return rows.map((s) => serializeSnippet(ctx.baseUrl, s, uses.get(s.id)!));
 }
 
@@ -44,15 +54,25 @@ export async function includedDatasources(ctx: ServiceContext, ids: string[]) {
     eq(datasources.organization_id, p.organizationId),
     or(grantScope(p, 'view_datasources', { datasources: datasources.id }), grantScope(p, 'manage_dashboards', { datasources: datasources.id })),
   );
-  const rows = await ctx.db.select().from(datasources).where(and(inArray(datasources.id, ids), scope)).orderBy(asc(datasources.name), asc(datasources.id));
-  const agents = await agentsOf(ctx, rows.map((d) => d.id));
+  const rows = await ctx.db
+    .select()
+    .from(datasources)
+    .where(and(inArray(datasources.id, ids), scope))
+    .orderBy(asc(datasources.name), asc(datasources.id));
+  const agents = await agentsOf(
+    ctx,
+    rows.map((d) => d.id),
+  );
   return rows.map((d) => serializeDatasource(ctx.baseUrl, d, agents.get(d.id)!, showsCredentials(p, d.id)));
 }
 
 /** The datasource an alert names must exist in the organization (422 otherwise). */
 export async function checkDatasource(db: Reader, organizationId: string, id: string) {
-  const [row] = await db.select({ id: datasources.id }).from(datasources)
-    .where(and(eq(datasources.id, id), eq(datasources.organization_id, organizationId))).limit(1);
+  const [row] = await db
+    .select({ id: datasources.id })
+    .from(datasources)
+    .where(and(eq(datasources.id, id), eq(datasources.organization_id, organizationId)))
+    .limit(1);
   if (!row) {
     throw new ApiError('invalid_relationship', `No datasource with id "${id}" exists in this organization.`, {
       source: { pointer: '/data/relationships/datasource/data/id' },
@@ -63,7 +83,9 @@ export async function checkDatasource(db: Reader, organizationId: string, id: st
 /** Every snippet id must be a snippet of the organization (422 pointing at the first that is not). */
 export async function checkSnippets(db: Reader, organizationId: string, ids: string[]) {
   if (!ids.length) return;
-  const found = await db.select({ id: sqlSnippets.id }).from(sqlSnippets)
+  const found = await db
+    .select({ id: sqlSnippets.id })
+    .from(sqlSnippets)
     .where(and(inArray(sqlSnippets.id, ids), eq(sqlSnippets.organization_id, organizationId)));
   const have = new Set(found.map((r) => r.id));
   const missing = ids.findIndex((id) => !have.has(id));
@@ -77,6 +99,8 @@ export async function checkSnippets(db: Reader, organizationId: string, ids: str
 export async function replaceSnippets(tx: Executor, organizationId: string, alertId: string, ids: string[]) {
   await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.owner_type, 'sql_alert'), eq(sqlSnippetUses.owner_id, alertId)));
   if (ids.length) {
-    await tx.insert(sqlSnippetUses).values(ids.map((s) => ({ organization_id: organizationId, owner_type: 'sql_alert' as const, owner_id: alertId, sql_snippet_id: s })));
+    await tx
+      .insert(sqlSnippetUses)
+      .values(ids.map((s) => ({ organization_id: organizationId, owner_type: 'sql_alert' as const, owner_id: alertId, sql_snippet_id: s })));
   }
 }

@@ -9,7 +9,10 @@ import { RESULTS_DEFAULT, RESULTS_KEPT_DAYS, RESULTS_MAX } from './schema.ts';
 import { serializeAlertResult } from './serialize.ts';
 
 /** A position in the newest-first order: the last item's creation time (to the microsecond) and id. */
-interface Cursor { at: string; id: string }
+interface Cursor {
+  at: string;
+  id: string;
+}
 
 const encodeCursor = (c: Cursor) => base64url(new TextEncoder().encode(JSON.stringify([c.at, c.id])));
 
@@ -44,13 +47,17 @@ export async function alertResults(ctx: ServiceContext, id: string, query: { cur
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   await findAlert(ctx, id);
   const at = sql<string>`to_char(${sqlAlertResults.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  const rows = await ctx.db.select({ r: sqlAlertResults, at }).from(sqlAlertResults)
-    .where(and(
-      eq(sqlAlertResults.sql_alert_id, id),
-      eq(sqlAlertResults.organization_id, ctx.principal.organizationId),
-      gt(sqlAlertResults.created_at, sql`now() - make_interval(days => ${RESULTS_KEPT_DAYS})`),
-      after ? sql`(${sqlAlertResults.created_at}, ${sqlAlertResults.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
-    ))
+  const rows = await ctx.db
+    .select({ r: sqlAlertResults, at })
+    .from(sqlAlertResults)
+    .where(
+      and(
+        eq(sqlAlertResults.sql_alert_id, id),
+        eq(sqlAlertResults.organization_id, ctx.principal.organizationId),
+        gt(sqlAlertResults.created_at, sql`now() - make_interval(days => ${RESULTS_KEPT_DAYS})`),
+        after ? sql`(${sqlAlertResults.created_at}, ${sqlAlertResults.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
+      ),
+    )
     .orderBy(desc(sqlAlertResults.created_at), desc(sqlAlertResults.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);

@@ -23,15 +23,23 @@ export function alertProblems(s: AlertState, sent: Record<string, unknown>): Api
   const out: ApiError[] = [];
   const given = (k: string) => sent[k] !== undefined && sent[k] !== null;
   if (s.run_schedule === 'at' && !s.run_at) out.push(new ApiError('missing_attribute', 'run_at is required with run_schedule at.', attr('run_at')));
-  if (s.run_schedule === 'every' && !s.run_every) out.push(new ApiError('missing_attribute', 'run_every is required with run_schedule every.', attr('run_every')));
+  if (s.run_schedule === 'every' && !s.run_every)
+    out.push(new ApiError('missing_attribute', 'run_every is required with run_schedule every.', attr('run_every')));
   if (s.run_schedule !== 'at' && given('run_at')) out.push(new ApiError('invalid_attribute', 'run_at applies only to run_schedule at.', attr('run_at')));
-  if (s.run_schedule !== 'every' && given('run_every')) out.push(new ApiError('invalid_attribute', 'run_every applies only to run_schedule every.', attr('run_every')));
+  if (s.run_schedule !== 'every' && given('run_every'))
+    out.push(new ApiError('invalid_attribute', 'run_every applies only to run_schedule every.', attr('run_every')));
   const compares = COMPARISONS.has(s.trigger_condition);
   if (compares && s.trigger_value === null) {
     out.push(new ApiError('missing_attribute', `trigger_value is required with trigger_condition ${s.trigger_condition}.`, attr('trigger_value')));
   }
   if (!compares && given('trigger_value')) {
-    out.push(new ApiError('invalid_attribute', `trigger_value applies only to greater_than, lower_than, equal and not_equal, not ${s.trigger_condition}.`, attr('trigger_value')));
+    out.push(
+      new ApiError(
+        'invalid_attribute',
+        `trigger_value applies only to greater_than, lower_than, equal and not_equal, not ${s.trigger_condition}.`,
+        attr('trigger_value'),
+      ),
+    );
   }
   return out;
 }

@@ -16,8 +16,11 @@ import { prepareAlertRun } from '../../engine/alert-run.ts';
  */
 export async function runAlertQuery(ctx: ServiceContext, id: string): Promise<{ execution_id: string }> {
   requirePermission(ctx.principal, 'manage_alerts');
-  const [alert] = await ctx.db.select().from(sqlAlerts)
-    .where(and(eq(sqlAlerts.id, id), eq(sqlAlerts.organization_id, ctx.principal.organizationId))).limit(1);
+  const [alert] = await ctx.db
+    .select()
+    .from(sqlAlerts)
+    .where(and(eq(sqlAlerts.id, id), eq(sqlAlerts.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!alert) throw notFound('SQL alert', id);
   requireOnAlert(ctx.principal, 'manage_alerts', id, alert.datasource_id);
   const actor = ctx.principal.kind === 'api_key' ? ctx.principal.apiKeyId : ctx.principal.userId;

@@ -14,7 +14,9 @@ const RESULT_STATUSES = ['ok', 'alert_triggered', 'alert_error', 'query_error', 
 /** Longest interval of run_schedule every: one week. */
 const MAX_RUN_EVERY = 10_080;
 
-const emailList = z.string().max(20_000)
+const emailList = z
+  .string()
+  .max(20_000)
   .superRefine((v, ctx) => {
     const r = parseEmailList(v);
     if ('bad' in r) ctx.addIssue({ code: 'custom', message: `"${r.bad}" is not an e-mail address.` });
@@ -26,22 +28,38 @@ const emailList = z.string().max(20_000)
 const attributes = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).nullable(),
-  sql_query: z.string().max(100_000).refine((s) => s.trim().length > 0, 'must not be empty.')
+  sql_query: z
+    .string()
+    .max(100_000)
+    .refine((s) => s.trim().length > 0, 'must not be empty.')
     .refine((s) => !s.includes('\u0000'), 'must not contain the NUL character.'),
   run_schedule: z.enum(RUN_SCHEDULES).openapi({ description: 'disabled: manual runs only; at: at the times of run_at; every: every run_every minutes.' }),
-  run_at: z.string().max(1000)
+  run_at: z
+    .string()
+    .max(1000)
     .superRefine((v, ctx) => {
       const r = parseRunAt(v);
       if ('bad' in r) ctx.addIssue({ code: 'custom', message: `"${r.bad}" is not a time of day; write 14:30 or 2:30pm, several separated by commas.` });
       else if (r.times.length > MAX_RUN_TIMES) ctx.addIssue({ code: 'custom', message: `at most ${MAX_RUN_TIMES} times a day.` });
     })
     .nullable()
-    .openapi({ description: 'Times of day in the organization time zone, 24-hour or 12-hour (am/pm), comma-separated; required with run_schedule at. Stored as sorted 24-hour times.', example: '08:00, 2:30pm' }),
-  run_every: z.number().int().min(1).max(MAX_RUN_EVERY).nullable()
+    .openapi({
+      description:
+        'Times of day in the organization time zone, 24-hour or 12-hour (am/pm), comma-separated; required with run_schedule at. Stored as sorted 24-hour times.',
+      example: '08:00, 2:30pm',
+    }),
+  run_every: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_RUN_EVERY)
+    .nullable()
     .openapi({ description: `Minutes between runs (1–${MAX_RUN_EVERY}); required with run_schedule every.` }),
   trigger_condition: z.enum(TRIGGER_CONDITIONS),
   trigger_value: z.number().nullable().openapi({ description: 'Required with greater_than, lower_than, equal and not_equal.' }),
-  email_condition: z.enum(EMAIL_CONDITIONS).openapi({ description: 'triggered: mail when the alert triggers; changed: when its result status changes; all: after every run.' }),
+  email_condition: z
+    .enum(EMAIL_CONDITIONS)
+    .openapi({ description: 'triggered: mail when the alert triggers; changed: when its result status changes; all: after every run.' }),
   emails: emailList,
   cc_emails: emailList,
   bcc_emails: emailList,
@@ -50,8 +68,15 @@ const attributes = z.object({
 });
 
 const READ_ONLY = [
-  'running_execution_id', 'last_result_status', 'last_error_message', 'last_query_run', 'last_query_success',
-  'last_query_error_message', 'next_run_at', 'created_at', 'updated_at',
+  'running_execution_id',
+  'last_result_status',
+  'last_error_message',
+  'last_query_run',
+  'last_query_success',
+  'last_query_error_message',
+  'next_run_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 export const sqlAlertBody = {
@@ -106,17 +131,24 @@ export const RESULTS_KEPT_DAYS = 30;
 
 export const resultsQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: 'The `cursor` of the previous answer, for the next (older) page.' }),
-  limit: z.string().optional().openapi({ description: `Results per answer, 1–${RESULTS_MAX} (default ${RESULTS_DEFAULT}).` }),
+  limit: z
+    .string()
+    .optional()
+    .openapi({ description: `Results per answer, 1–${RESULTS_MAX} (default ${RESULTS_DEFAULT}).` }),
 });
 
-export const SqlAlertResults = z.object({
-  cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` to get the next (older) results; null on the last page.' }),
-  count: z.number().int().openapi({ description: 'Number of items in this answer.' }),
-  items: z.array(z.object({
-    result_status: z.enum(RESULT_STATUSES),
-    error_message: z.string().nullable(),
-    sql_query: z.string().nullable().optional().openapi({ description: 'Only with Include SQL Details.' }),
-    sql_query_duration: z.number().int().nullable().optional().openapi({ description: 'Milliseconds; only with Include SQL Details.' }),
-    created_at: ts,
-  })),
-}).openapi('SqlAlertResults');
+export const SqlAlertResults = z
+  .object({
+    cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` to get the next (older) results; null on the last page.' }),
+    count: z.number().int().openapi({ description: 'Number of items in this answer.' }),
+    items: z.array(
+      z.object({
+        result_status: z.enum(RESULT_STATUSES),
+        error_message: z.string().nullable(),
+        sql_query: z.string().nullable().optional().openapi({ description: 'Only with Include SQL Details.' }),
+        sql_query_duration: z.number().int().nullable().optional().openapi({ description: 'Milliseconds; only with Include SQL Details.' }),
+        created_at: ts,
+      }),
+    ),
+  })
+  .openapi('SqlAlertResults');

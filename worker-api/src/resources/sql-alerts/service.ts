@@ -31,7 +31,11 @@ const inOrg = (ctx: ServiceContext, id: string) => and(eq(sqlAlerts.id, id), eq(
 
 /** An alert the caller may read (View Alerts reaches it); otherwise 404. */
 export async function findAlert(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select().from(sqlAlerts).where(and(eq(sqlAlerts.id, id), visibleAlerts(ctx.principal))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(sqlAlerts)
+    .where(and(eq(sqlAlerts.id, id), visibleAlerts(ctx.principal)))
+    .limit(1);
   if (!row) throw notFound('SQL alert', id);
   return row;
 }
@@ -46,11 +50,16 @@ function checkInclude(ctx: ServiceContext, include: Set<string>) {
 }
 
 async function serializeAlerts(ctx: ServiceContext, rows: AlertRow[], include: Set<string>) {
-  const snippets = await snippetsUsedBy(ctx.db, ctx.principal.organizationId, 'sql_alert', rows.map((r) => r.id));
+  const snippets = await snippetsUsedBy(
+    ctx.db,
+    ctx.principal.organizationId,
+    'sql_alert',
+    rows.map((r) => r.id),
+  );
   const data = rows.map((a) => serializeAlert(ctx.baseUrl, a, snippets.get(a.id)!));
   const included: ResourceObject[] = [];
-  if (include.has('datasource')) included.push(...await includedDatasources(ctx, [...new Set(rows.map((r) => r.datasource_id))]));
-  if (include.has('sql_snippets')) included.push(...await includedSnippets(ctx, [...new Set([...snippets.values()].flat())]));
+  if (include.has('datasource')) included.push(...(await includedDatasources(ctx, [...new Set(rows.map((r) => r.datasource_id))])));
+  if (include.has('sql_snippets')) included.push(...(await includedSnippets(ctx, [...new Set([...snippets.values()].flat())])));
   return { data, included };
 }
 
@@ -59,7 +68,13 @@ export async function listAlerts(ctx: ServiceContext, page: Page, include: Set<s
   checkInclude(ctx, include);
   const where = and(visibleAlerts(ctx.principal), nameFilter(SQL_ALERT_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(sqlAlerts).where(where).orderBy(...listOrder(SQL_ALERT_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select()
+      .from(sqlAlerts)
+      .where(where)
+      .orderBy(...listOrder(SQL_ALERT_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(sqlAlerts).where(where),
   ]);
   return { ...(await serializeAlerts(ctx, rows, include)), total: total?.n ?? 0 };
@@ -140,7 +155,10 @@ export async function updateAlert(ctx: ServiceContext, id: string, body: Body) {
     const set: Values = { ...sent, ...clearedFor(merged) };
     if (SCHEDULE_FIELDS.some((k) => k in sent)) set.next_run_at = nextRunAt(merged, timeZone, new Date());
     if (newDatasource) set.datasource_id = newDatasource;
-    await tx.update(sqlAlerts).set({ ...set, updated_at: new Date() }).where(inOrg(ctx, id));
+    await tx
+      .update(sqlAlerts)
+      .set({ ...set, updated_at: new Date() })
+      .where(inOrg(ctx, id));
     if (snippetIds) await replaceSnippets(tx, org, id, snippetIds);
   });
   await audit(ctx, 'update', 'sql_alerts', id, changed(body.attributes, body.relationships));

@@ -43,9 +43,13 @@ export function checkSnippetGraph(nodes: Map<string, SnippetNode>, selfId: strin
   const above = longest(nodes, (id) => parents.get(id) ?? []);
   const depth = below(selfId) + above(selfId) - 1;
   if (depth > MAX_SNIPPET_DEPTH) {
-    throw new ApiError('invalid_relationship', `Snippets may nest at most ${MAX_SNIPPET_DEPTH} levels deep; through "${label(selfId)}" the chain would be ${depth} levels.`, {
-      source: { pointer: '/data/relationships/sql_snippets' },
-    });
+    throw new ApiError(
+      'invalid_relationship',
+      `Snippets may nest at most ${MAX_SNIPPET_DEPTH} levels deep; through "${label(selfId)}" the chain would be ${depth} levels.`,
+      {
+        source: { pointer: '/data/relationships/sql_snippets' },
+      },
+    );
   }
 }
 

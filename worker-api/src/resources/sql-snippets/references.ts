@@ -16,7 +16,9 @@ type SnippetLite = { id: string; name: string; text: string; params: string[] | 
  * without following snippets, and, if that fails too, refers to nothing: it cannot run either.
  */
 export function readReferences(
-  sql: string, snippets: readonly Omit<SnippetLite, 'id'>[], opts: { direct?: boolean; params?: readonly string[] } = {},
+  sql: string,
+  snippets: readonly Omit<SnippetLite, 'id'>[],
+  opts: { direct?: boolean; params?: readonly string[] } = {},
 ): { variables: string[]; snippets: string[] } {
   const shallow = snippets.map((s) => ({ name: s.name, text: '', params: s.params }));
   for (const defs of opts.direct ? [shallow] : [snippets, shallow]) {
@@ -31,12 +33,13 @@ export function readReferences(
 }
 
 /** Variables that need a filter definition (the built-ins do not). */
-export const customVariables = (vars: readonly string[]) =>
-  vars.filter((v) => !(BUILT_IN_VARIABLES as readonly string[]).includes(v));
+export const customVariables = (vars: readonly string[]) => vars.filter((v) => !(BUILT_IN_VARIABLES as readonly string[]).includes(v));
 
 /** The organization's snippets as the walker reads them. */
 export async function organizationSnippets(db: PooledDb | Db, organizationId: string): Promise<SnippetLite[]> {
-  return db.select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
+  return db
+    .select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params })
+    .from(sqlSnippets)
     .where(eq(sqlSnippets.organization_id, organizationId));
 }
 
@@ -49,7 +52,13 @@ export async function analyzeSql(db: PooledDb | Db, organizationId: string, sql:
   const byName = new Map(all.map((s) => [s.name, s.id]));
   const direct = readReferences(sql, all, { direct: true }).snippets;
   const { variables } = readReferences(sql, all);
-  return { snippetIds: direct.map((n) => byName.get(n)!).filter(Boolean).sort(), variables };
+  return {
+    snippetIds: direct
+      .map((n) => byName.get(n)!)
+      .filter(Boolean)
+      .sort(),
+    variables,
+  };
 }
 
 type Executor = Pick<Db, 'delete' | 'insert'>;
@@ -62,13 +71,18 @@ export async function recordSnippetUses(
   ownerId: string,
   snippetIds: readonly string[],
 ) {
-  await tx.delete(sqlSnippetUses).where(and(
-    eq(sqlSnippetUses.organization_id, organizationId), eq(sqlSnippetUses.owner_type, ownerType), eq(sqlSnippetUses.owner_id, ownerId),
-  ));
+  await tx
+    .delete(sqlSnippetUses)
+    .where(and(eq(sqlSnippetUses.organization_id, organizationId), eq(sqlSnippetUses.owner_type, ownerType), eq(sqlSnippetUses.owner_id, ownerId)));
   if (snippetIds.length) {
-    await tx.insert(sqlSnippetUses).values([...new Set(snippetIds)].map((sql_snippet_id) => ({
-      organization_id: organizationId, owner_type: ownerType, owner_id: ownerId, sql_snippet_id,
-    })));
+    await tx.insert(sqlSnippetUses).values(
+      [...new Set(snippetIds)].map((sql_snippet_id) => ({
+        organization_id: organizationId,
+        owner_type: ownerType,
+        owner_id: ownerId,
+        sql_snippet_id,
+      })),
+    );
   }
 }
 
@@ -77,11 +91,15 @@ export async function snippetUsesOf(db: PooledDb, organizationId: string, ownerT
   const out = new Map<string, string[]>(ownerIds.map((id) => [id, []]));
   if (!ownerIds.length) return out;
   const where: SQL = and(
-    eq(sqlSnippetUses.organization_id, organizationId), eq(sqlSnippetUses.owner_type, ownerType as 'report'),
+    eq(sqlSnippetUses.organization_id, organizationId),
+    eq(sqlSnippetUses.owner_type, ownerType as 'report'),
     inArray(sqlSnippetUses.owner_id, ownerIds),
   )!;
-  const rows = await db.select({ o: sqlSnippetUses.owner_id, s: sqlSnippetUses.sql_snippet_id }).from(sqlSnippetUses)
-    .where(where).orderBy(sqlSnippetUses.sql_snippet_id);
+  const rows = await db
+    .select({ o: sqlSnippetUses.owner_id, s: sqlSnippetUses.sql_snippet_id })
+    .from(sqlSnippetUses)
+    .where(where)
+    .orderBy(sqlSnippetUses.sql_snippet_id);
   for (const r of rows) out.get(r.o)?.push(r.s);
   return out;
 }

@@ -5,9 +5,7 @@ import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/
 import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body.ts';
 import { defineRoute } from '../../lib/routes.ts';
 import { sortFields } from '../../lib/list.ts';
-import {
-  errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery,
-} from '../../lib/openapi.ts';
+import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { MAX_SNIPPET_DEPTH, SNIPPET_INCLUDES, snippetBody, SqlSnippet } from './schema.ts';
 import { createSnippet, deleteSnippet, getSnippet, listSnippets, updateSnippet, SNIPPET_LIST } from './service.ts';
 
@@ -22,62 +20,98 @@ const RULES = [
   'The optional `datasource` (for editor completion) must be a datasource of the organization the caller may use.',
 ].join(' ');
 
-defineRoute(sqlSnippetRoutes, createRoute({
-  method: 'get', path: '/sql_snippets', tags, summary: 'List SQL snippets',
-  description: `The organization's snippets by name. Needs View Dashboards. ${INCLUDES}`,
-  'x-permissions': ['view_dashboards'],
-  request: { query: listQuery(sortFields(SNIPPET_LIST), 'by name', SNIPPET_INCLUDES) },
-  responses: { 200: listDocument('A page of snippets', SqlSnippet), ...errorResponses(400, 401, 403, 429) },
-}), async (c) => {
-  const page = parseListQuery(c, sortFields(SNIPPET_LIST));
-  const include = parseInclude(c, SNIPPET_INCLUDES);
-  return sendList(c, page, await listSnippets(serviceContext(c), page, include), include);
-});
+defineRoute(
+  sqlSnippetRoutes,
+  createRoute({
+    method: 'get',
+    path: '/sql_snippets',
+    tags,
+    summary: 'List SQL snippets',
+    description: `The organization's snippets by name. Needs View Dashboards. ${INCLUDES}`,
+    'x-permissions': ['view_dashboards'],
+    request: { query: listQuery(sortFields(SNIPPET_LIST), 'by name', SNIPPET_INCLUDES) },
+    responses: { 200: listDocument('A page of snippets', SqlSnippet), ...errorResponses(400, 401, 403, 429) },
+  }),
+  async (c) => {
+    const page = parseListQuery(c, sortFields(SNIPPET_LIST));
+    const include = parseInclude(c, SNIPPET_INCLUDES);
+    return sendList(c, page, await listSnippets(serviceContext(c), page, include), include);
+  },
+);
 
-defineRoute(sqlSnippetRoutes, createRoute({
-  method: 'post', path: '/sql_snippets', tags, summary: 'Create a SQL snippet',
-  description: `Needs Manage Dashboards. \`name\` and \`text\` are required. ${RULES}`,
-  'x-permissions': ['manage_dashboards'],
-  request: { body: jsonApiBody(resourceRequestSchema(snippetBody, 'create')) },
-  responses: { 201: oneDocument('The new snippet', SqlSnippet), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
-}), async (c) => {
-  const body = await readResourceBody(c, snippetBody, 'create');
-  const res = await createSnippet(serviceContext(c), body);
-  return sendDocument(c, { data: res.data }, 201);
-});
+defineRoute(
+  sqlSnippetRoutes,
+  createRoute({
+    method: 'post',
+    path: '/sql_snippets',
+    tags,
+    summary: 'Create a SQL snippet',
+    description: `Needs Manage Dashboards. \`name\` and \`text\` are required. ${RULES}`,
+    'x-permissions': ['manage_dashboards'],
+    request: { body: jsonApiBody(resourceRequestSchema(snippetBody, 'create')) },
+    responses: { 201: oneDocument('The new snippet', SqlSnippet), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
+  }),
+  async (c) => {
+    const body = await readResourceBody(c, snippetBody, 'create');
+    const res = await createSnippet(serviceContext(c), body);
+    return sendDocument(c, { data: res.data }, 201);
+  },
+);
 
-defineRoute(sqlSnippetRoutes, createRoute({
-  method: 'get', path: '/sql_snippets/{id}', tags, summary: 'Get a SQL snippet',
-  description: `Needs View Dashboards. ${INCLUDES}`,
-  'x-permissions': ['view_dashboards'],
-  request: { params: idParam, query: includeQuery(SNIPPET_INCLUDES) },
-  responses: { 200: oneDocument('The snippet', SqlSnippet), ...errorResponses(400, 401, 403, 404, 429) },
-}), async (c) => {
-  const include = parseInclude(c, SNIPPET_INCLUDES);
-  const res = await getSnippet(serviceContext(c), c.req.param('id')!, include);
-  return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
-});
+defineRoute(
+  sqlSnippetRoutes,
+  createRoute({
+    method: 'get',
+    path: '/sql_snippets/{id}',
+    tags,
+    summary: 'Get a SQL snippet',
+    description: `Needs View Dashboards. ${INCLUDES}`,
+    'x-permissions': ['view_dashboards'],
+    request: { params: idParam, query: includeQuery(SNIPPET_INCLUDES) },
+    responses: { 200: oneDocument('The snippet', SqlSnippet), ...errorResponses(400, 401, 403, 404, 429) },
+  }),
+  async (c) => {
+    const include = parseInclude(c, SNIPPET_INCLUDES);
+    const res = await getSnippet(serviceContext(c), c.req.param('id')!, include);
+    return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
+  },
+);
 
-defineRoute(sqlSnippetRoutes, createRoute({
-  method: 'patch', path: '/sql_snippets/{id}', tags, summary: 'Update a SQL snippet',
-  description: `Needs Manage Dashboards. Only the attributes sent change; a new text applies to every query that uses the snippet. ${RULES}`,
-  'x-permissions': ['manage_dashboards'],
-  request: { params: idParam, body: jsonApiBody(resourceRequestSchema(snippetBody, 'update')) },
-  responses: { 200: oneDocument('The snippet', SqlSnippet), ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
-}), async (c) => {
-  const id = c.req.param('id')!;
-  const body = await readResourceBody(c, snippetBody, 'update', id);
-  const res = await updateSnippet(serviceContext(c), id, body);
-  return sendDocument(c, { data: res.data });
-});
+defineRoute(
+  sqlSnippetRoutes,
+  createRoute({
+    method: 'patch',
+    path: '/sql_snippets/{id}',
+    tags,
+    summary: 'Update a SQL snippet',
+    description: `Needs Manage Dashboards. Only the attributes sent change; a new text applies to every query that uses the snippet. ${RULES}`,
+    'x-permissions': ['manage_dashboards'],
+    request: { params: idParam, body: jsonApiBody(resourceRequestSchema(snippetBody, 'update')) },
+    responses: { 200: oneDocument('The snippet', SqlSnippet), ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
+  }),
+  async (c) => {
+    const id = c.req.param('id')!;
+    const body = await readResourceBody(c, snippetBody, 'update', id);
+    const res = await updateSnippet(serviceContext(c), id, body);
+    return sendDocument(c, { data: res.data });
+  },
+);
 
-defineRoute(sqlSnippetRoutes, createRoute({
-  method: 'delete', path: '/sql_snippets/{id}', tags, summary: 'Delete a SQL snippet',
-  description: 'Needs Manage Dashboards. Refused with 422 invalid_state, naming the users, while a report, filter, SQL alert, dashboard or other snippet still uses it.',
-  'x-permissions': ['manage_dashboards'],
-  request: { params: idParam },
-  responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
-}), async (c) => {
-  await deleteSnippet(serviceContext(c), c.req.param('id')!);
-  return c.body(null, 204);
-});
+defineRoute(
+  sqlSnippetRoutes,
+  createRoute({
+    method: 'delete',
+    path: '/sql_snippets/{id}',
+    tags,
+    summary: 'Delete a SQL snippet',
+    description:
+      'Needs Manage Dashboards. Refused with 422 invalid_state, naming the users, while a report, filter, SQL alert, dashboard or other snippet still uses it.',
+    'x-permissions': ['manage_dashboards'],
+    request: { params: idParam },
+    responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
+  }),
+  async (c) => {
+    await deleteSnippet(serviceContext(c), c.req.param('id')!);
+    return c.body(null, 204);
+  },
+);

@@ -7,7 +7,10 @@ import { text, timestamp } from '../reports/fields.ts';
 export const MAX_SNIPPET_DEPTH = 10;
 const MAX_SNIPPET_PARAMS = 20;
 
-const identifier = z.string().min(1).max(100)
+const identifier = z
+  .string()
+  .min(1)
+  .max(100)
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an identifier: letters, digits and underscore, not starting with a digit' });
 
 const snippetAttributes = z.object({
@@ -16,7 +19,9 @@ const snippetAttributes = z.object({
     .openapi({ description: 'Used in SQL as [name]; unique in the organization (ignoring case).' }),
   description: text(5000).nullable(),
   text: text(100_000).refine((s) => s.trim() !== '', { message: 'must not be empty' }),
-  params: z.array(identifier).max(MAX_SNIPPET_PARAMS)
+  params: z
+    .array(identifier)
+    .max(MAX_SNIPPET_PARAMS)
     .refine((ps) => new Set(ps.map((p) => p.toLowerCase())).size === ps.length, { message: 'lists a parameter twice' })
     .openapi({ description: 'Positional parameters: call as [name(arg1, …)], write {{param}} in the text.' }),
 });

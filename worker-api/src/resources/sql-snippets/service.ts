@@ -30,7 +30,11 @@ type Tx = Pick<Db, 'execute' | 'select' | 'insert' | 'delete' | 'update'>;
 const inOrg = (ctx: ServiceContext) => eq(sqlSnippets.organization_id, ctx.principal.organizationId);
 
 async function findSnippet(ctx: ServiceContext, id: string): Promise<SnippetRow> {
-  const [row] = await ctx.db.select().from(sqlSnippets).where(and(eq(sqlSnippets.id, id), inOrg(ctx))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(sqlSnippets)
+    .where(and(eq(sqlSnippets.id, id), inOrg(ctx)))
+    .limit(1);
   if (!row) throw notFound('sql snippet', id);
   return row;
 }
@@ -39,7 +43,12 @@ async function included(ctx: ServiceContext, data: ResourceObject[], include: Se
   const own = new Set(data.map((d) => d.id));
   const parts = await Promise.all([
     include.has('datasource') ? includedDatasources(ctx, linked(data, 'datasource')) : [],
-    include.has('sql_snippets') ? loadSnippets(ctx, linked(data, 'sql_snippets').filter((id) => !own.has(id))) : [],
+    include.has('sql_snippets')
+      ? loadSnippets(
+          ctx,
+          linked(data, 'sql_snippets').filter((id) => !own.has(id)),
+        )
+      : [],
   ]);
   return parts.flat();
 }
@@ -49,7 +58,13 @@ export async function listSnippets(ctx: ServiceContext, page: Page, include: Set
   requireDatasourceInclude(ctx, include);
   const where = and(inOrg(ctx), nameFilter(SNIPPET_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(sqlSnippets).where(where).orderBy(...listOrder(SNIPPET_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select()
+      .from(sqlSnippets)
+      .where(where)
+      .orderBy(...listOrder(SNIPPET_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(sqlSnippets).where(where),
   ]);
   const data = await serializeSnippets(ctx, rows);
@@ -71,7 +86,9 @@ export async function getSnippet(ctx: ServiceContext, id: string, include: Set<s
  */
 async function plan(tx: Tx, org: string, self: { id: string; name: string; text: string; params: string[]; explicit: string[] }) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sql-snippets:${org}`}))`);
-  const all = await tx.select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
+  const all = await tx
+    .select({ id: sqlSnippets.id, name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params })
+    .from(sqlSnippets)
     .where(eq(sqlSnippets.organization_id, org));
   const clash = all.find((s) => s.id !== self.id && s.name.toLowerCase() === self.name.toLowerCase());
   if (clash) {
@@ -83,17 +100,25 @@ async function plan(tx: Tx, org: string, self: { id: string; name: string; text:
   const missing = self.explicit.findIndex((id) => !known.has(id) || id === self.id);
   if (missing >= 0) {
     const id = self.explicit[missing]!;
-    throw new ApiError('invalid_relationship', id === self.id ? 'A snippet cannot use itself.' : `No sql snippet with id "${id}" exists in this organization.`, {
-      source: { pointer: `/data/relationships/sql_snippets/data/${missing}/id` },
-    });
+    throw new ApiError(
+      'invalid_relationship',
+      id === self.id ? 'A snippet cannot use itself.' : `No sql snippet with id "${id}" exists in this organization.`,
+      {
+        source: { pointer: `/data/relationships/sql_snippets/data/${missing}/id` },
+      },
+    );
   }
   const byName = new Map(all.filter((s) => s.id !== self.id).map((s) => [s.name, s.id]));
   byName.set(self.name, self.id);
   // Each text is read as the body of its snippet (its own {{params}}), without following the snippets it calls.
   const defs = [...all.filter((s) => s.id !== self.id), self];
   const refs = (text: string, params: string[]) =>
-    readReferences(text, defs, { direct: true, params }).snippets.map((n) => byName.get(n)).filter((x): x is string => !!x);
-  const recorded = await tx.select({ o: sqlSnippetUses.owner_id, s: sqlSnippetUses.sql_snippet_id }).from(sqlSnippetUses)
+    readReferences(text, defs, { direct: true, params })
+      .snippets.map((n) => byName.get(n))
+      .filter((x): x is string => !!x);
+  const recorded = await tx
+    .select({ o: sqlSnippetUses.owner_id, s: sqlSnippetUses.sql_snippet_id })
+    .from(sqlSnippetUses)
     .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet')));
   const nodes = new Map<string, SnippetNode>();
   for (const s of all.filter((x) => x.id !== self.id)) {
@@ -114,7 +139,13 @@ export async function createSnippet(ctx: ServiceContext, body: Body) {
   const org = ctx.principal.organizationId;
   const a = body.attributes;
   await ctx.direct().db.transaction(async (tx) => {
-    const uses = await plan(tx, org, { id, name: a.name!, text: a.text!, params: a.params ?? [], explicit: (body.relationships.sql_snippets as string[] | undefined) ?? [] });
+    const uses = await plan(tx, org, {
+      id,
+      name: a.name!,
+      text: a.text!,
+      params: a.params ?? [],
+      explicit: (body.relationships.sql_snippets as string[] | undefined) ?? [],
+    });
     await tx.insert(sqlSnippets).values({ ...a, id, organization_id: org, name: a.name!, text: a.text!, datasource_id: datasourceId ?? null });
     await recordSnippetUses(tx, org, 'sql_snippet', id, uses);
   });
@@ -130,15 +161,23 @@ export async function updateSnippet(ctx: ServiceContext, id: string, body: Body)
   const a = body.attributes;
   const explicitSent = body.relationships.sql_snippets as string[] | undefined;
   await ctx.direct().db.transaction(async (tx) => {
-    const [current] = await tx.select().from(sqlSnippets).where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org))).for('update');
+    const [current] = await tx
+      .select()
+      .from(sqlSnippets)
+      .where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org)))
+      .for('update');
     if (!current) throw notFound('sql snippet', id);
     const reshaped = a.name !== undefined || a.text !== undefined || explicitSent !== undefined;
     if (reshaped) {
       // Without a new list, the explicit uses are the recorded ones the old text did not explain.
-      const before = await tx.select({ s: sqlSnippetUses.sql_snippet_id, name: sqlSnippets.name }).from(sqlSnippetUses)
+      const before = await tx
+        .select({ s: sqlSnippetUses.sql_snippet_id, name: sqlSnippets.name })
+        .from(sqlSnippetUses)
         .innerJoin(sqlSnippets, eq(sqlSnippets.id, sqlSnippetUses.sql_snippet_id))
         .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet'), eq(sqlSnippetUses.owner_id, id)));
-      const known = await tx.select({ name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
+      const known = await tx
+        .select({ name: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params })
+        .from(sqlSnippets)
         .where(eq(sqlSnippets.organization_id, org));
       const oldRefs = new Set(readReferences(current.text, known, { direct: true, params: current.params }).snippets);
       const explicit = explicitSent ?? before.filter((u) => !oldRefs.has(u.name)).map((u) => u.s);
@@ -146,7 +185,9 @@ export async function updateSnippet(ctx: ServiceContext, id: string, body: Body)
       await recordSnippetUses(tx, org, 'sql_snippet', id, uses);
     }
     // Only the attributes sent are written, so concurrent updates of different fields both survive.
-    await tx.update(sqlSnippets).set({ ...a, ...(datasourceId !== undefined ? { datasource_id: datasourceId } : {}), updated_at: new Date() })
+    await tx
+      .update(sqlSnippets)
+      .set({ ...a, ...(datasourceId !== undefined ? { datasource_id: datasourceId } : {}), updated_at: new Date() })
       .where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org)));
   });
   await audit(ctx, 'update', 'sql_snippets', id, changed(body.attributes, body.relationships));
@@ -155,21 +196,52 @@ export async function updateSnippet(ctx: ServiceContext, id: string, body: Body)
 
 /** Names of whatever still uses a snippet (recorded uses, and other snippets whose text names it). */
 async function usersOf(tx: Tx, org: string, snippet: SnippetRow): Promise<string[]> {
-  const uses = await tx.select({ type: sqlSnippetUses.owner_type, id: sqlSnippetUses.owner_id }).from(sqlSnippetUses)
+  const uses = await tx
+    .select({ type: sqlSnippetUses.owner_type, id: sqlSnippetUses.owner_id })
+    .from(sqlSnippetUses)
     .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.sql_snippet_id, snippet.id), ne(sqlSnippetUses.owner_id, snippet.id)));
   const ids = (type: string) => uses.filter((u) => u.type === type).map((u) => u.id);
   const named = async <T extends { id: string; label: string }>(type: string, q: (ids: string[]) => Promise<T[]>) =>
     ids(type).length ? (await q(ids(type))).map((r) => `${type.replace('_', ' ')} "${r.label}" (${r.id})`) : [];
-  const others = await tx.select({ id: sqlSnippets.id, label: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params }).from(sqlSnippets)
+  const others = await tx
+    .select({ id: sqlSnippets.id, label: sqlSnippets.name, text: sqlSnippets.text, params: sqlSnippets.params })
+    .from(sqlSnippets)
     .where(and(eq(sqlSnippets.organization_id, org), ne(sqlSnippets.id, snippet.id)));
   const defs = [snippet, ...others.map((s) => ({ name: s.label, text: s.text, params: s.params }))];
-  const byText = others.filter((s) => readReferences(s.text, defs, { direct: true, params: s.params }).snippets.includes(snippet.name) && !ids('sql_snippet').includes(s.id));
+  const byText = others.filter(
+    (s) => readReferences(s.text, defs, { direct: true, params: s.params }).snippets.includes(snippet.name) && !ids('sql_snippet').includes(s.id),
+  );
   const lists = await Promise.all([
-    named('report', (x) => tx.select({ id: reports.id, label: reports.name }).from(reports).where(and(eq(reports.organization_id, org), inArray(reports.id, x)))),
-    named('filter', (x) => tx.select({ id: filters.id, label: filters.variable_name }).from(filters).where(and(eq(filters.organization_id, org), inArray(filters.id, x)))),
-    named('sql_snippet', (x) => tx.select({ id: sqlSnippets.id, label: sqlSnippets.name }).from(sqlSnippets).where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, x)))),
-    named('sql_alert', (x) => tx.select({ id: sqlAlerts.id, label: sqlAlerts.name }).from(sqlAlerts).where(and(eq(sqlAlerts.organization_id, org), inArray(sqlAlerts.id, x)))),
-    named('dashboard', (x) => tx.select({ id: dashboards.id, label: dashboards.name }).from(dashboards).where(and(eq(dashboards.organization_id, org), inArray(dashboards.id, x)))),
+    named('report', (x) =>
+      tx
+        .select({ id: reports.id, label: reports.name })
+        .from(reports)
+        .where(and(eq(reports.organization_id, org), inArray(reports.id, x))),
+    ),
+    named('filter', (x) =>
+      tx
+        .select({ id: filters.id, label: filters.variable_name })
+        .from(filters)
+        .where(and(eq(filters.organization_id, org), inArray(filters.id, x))),
+    ),
+    named('sql_snippet', (x) =>
+      tx
+        .select({ id: sqlSnippets.id, label: sqlSnippets.name })
+        .from(sqlSnippets)
+        .where(and(eq(sqlSnippets.organization_id, org), inArray(sqlSnippets.id, x))),
+    ),
+    named('sql_alert', (x) =>
+      tx
+        .select({ id: sqlAlerts.id, label: sqlAlerts.name })
+        .from(sqlAlerts)
+        .where(and(eq(sqlAlerts.organization_id, org), inArray(sqlAlerts.id, x))),
+    ),
+    named('dashboard', (x) =>
+      tx
+        .select({ id: dashboards.id, label: dashboards.name })
+        .from(dashboards)
+        .where(and(eq(dashboards.organization_id, org), inArray(dashboards.id, x))),
+    ),
   ]);
   return [...lists.flat(), ...byText.map((s) => `sql snippet "${s.label}" (${s.id})`)];
 }
@@ -183,14 +255,23 @@ export async function deleteSnippet(ctx: ServiceContext, id: string) {
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sql-snippets:${org}`}))`);
-    const [row] = await tx.select().from(sqlSnippets).where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org))).limit(1);
+    const [row] = await tx
+      .select()
+      .from(sqlSnippets)
+      .where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org)))
+      .limit(1);
     if (!row) throw notFound('sql snippet', id);
     const users = await usersOf(tx, org, row);
     if (users.length) {
       const shown = users.slice(0, 3).join(', ');
-      throw new ApiError('invalid_state', `Snippet "${row.name}" is still used by ${shown}${users.length > 3 ? ` and ${users.length - 3} more` : ''}; change those first.`);
+      throw new ApiError(
+        'invalid_state',
+        `Snippet "${row.name}" is still used by ${shown}${users.length > 3 ? ` and ${users.length - 3} more` : ''}; change those first.`,
+      );
     }
-    await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet'), eq(sqlSnippetUses.owner_id, id)));
+    await tx
+      .delete(sqlSnippetUses)
+      .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet'), eq(sqlSnippetUses.owner_id, id)));
     await tx.delete(sqlSnippets).where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org)));
   });
   await audit(ctx, 'delete', 'sql_snippets', id);

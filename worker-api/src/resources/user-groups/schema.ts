@@ -21,7 +21,9 @@ export const UserGroup = resourceObjectSchema(
   z.object({
     name: z.string(),
     description: z.string().nullable(),
-    built_in_behavior: z.enum(['all_users', 'all_analysts']).nullable()
+    built_in_behavior: z
+      .enum(['all_users', 'all_analysts'])
+      .nullable()
       .openapi({ description: 'Set on the two built-in groups, whose members follow a rule; usable in place of the id.' }),
     created_at: z.string(),
     updated_at: z.string(),

@@ -27,10 +27,11 @@ type Body = { attributes: { name?: string; description?: string | null }; relati
 /** Finds a group by id or by its built-in alias (`all_users`, `all_analysts`). */
 async function findUserGroup(ctx: ServiceContext, idOrAlias: string): Promise<GroupRow> {
   const alias = idOrAlias === 'all_users' || idOrAlias === 'all_analysts' ? idOrAlias : null;
-  const [row] = await ctx.db.select().from(userGroups).where(and(
-    eq(userGroups.organization_id, ctx.principal.organizationId),
-    alias ? eq(userGroups.built_in_behavior, alias) : eq(userGroups.id, idOrAlias),
-  )).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(userGroups)
+    .where(and(eq(userGroups.organization_id, ctx.principal.organizationId), alias ? eq(userGroups.built_in_behavior, alias) : eq(userGroups.id, idOrAlias)))
+    .limit(1);
   if (!row) throw notFound('user group', idOrAlias);
   return row;
 }
@@ -43,14 +44,21 @@ async function linksOf(ctx: ServiceContext, rows: GroupRow[]) {
   const ids = rows.map((g) => g.id);
   const builtIns = rows.filter((g) => g.built_in_behavior);
   const [members, ruled, shared] = await Promise.all([
-    ctx.db.select({ g: userGroupMembers.user_group_id, u: userGroupMembers.user_id }).from(userGroupMembers)
+    ctx.db
+      .select({ g: userGroupMembers.user_group_id, u: userGroupMembers.user_id })
+      .from(userGroupMembers)
       .where(and(eq(userGroupMembers.organization_id, org), inArray(userGroupMembers.user_group_id, ids)))
       .orderBy(asc(userGroupMembers.user_id)),
     builtIns.length
-      ? ctx.db.select({ id: users.id, role: users.role }).from(users)
-        .where(and(eq(users.organization_id, org), isNull(users.deactivated_at))).orderBy(asc(users.id))
+      ? ctx.db
+          .select({ id: users.id, role: users.role })
+          .from(users)
+          .where(and(eq(users.organization_id, org), isNull(users.deactivated_at)))
+          .orderBy(asc(users.id))
       : Promise.resolve([]),
-    ctx.db.select({ g: dashboardUserGroups.user_group_id, d: dashboardUserGroups.dashboard_id }).from(dashboardUserGroups)
+    ctx.db
+      .select({ g: dashboardUserGroups.user_group_id, d: dashboardUserGroups.dashboard_id })
+      .from(dashboardUserGroups)
       .innerJoin(dashboards, eq(dashboards.id, dashboardUserGroups.dashboard_id))
       .where(and(inArray(dashboardUserGroups.user_group_id, ids), visibleDashboards(ctx.principal)))
       .orderBy(asc(dashboardUserGroups.dashboard_id)),
@@ -71,7 +79,10 @@ async function serializeGroups(ctx: ServiceContext, rows: GroupRow[], include: S
   if (include.has('users')) {
     const ids = [...new Set(all.flatMap((l) => l.users))];
     if (ids.length) {
-      const us = await ctx.db.select().from(users).where(and(eq(users.organization_id, ctx.principal.organizationId), inArray(users.id, ids)));
+      const us = await ctx.db
+        .select()
+        .from(users)
+        .where(and(eq(users.organization_id, ctx.principal.organizationId), inArray(users.id, ids)));
       const showOtp = can(ctx.principal, 'manage_users', ORGANIZATION);
       included.push(...us.map((u) => serializeUser(ctx.baseUrl, u, { showOtp })));
     }
@@ -79,7 +90,10 @@ async function serializeGroups(ctx: ServiceContext, rows: GroupRow[], include: S
   if (include.has('dashboards')) {
     const ids = [...new Set(all.flatMap((l) => l.dashboards))];
     if (ids.length) {
-      const ds = await ctx.db.select().from(dashboards).where(and(inArray(dashboards.id, ids), visibleDashboards(ctx.principal)));
+      const ds = await ctx.db
+        .select()
+        .from(dashboards)
+        .where(and(inArray(dashboards.id, ids), visibleDashboards(ctx.principal)));
       const rels = await dashboardRelationships(ctx, ds);
       included.push(...ds.map((d) => serializeDashboard(ctx.baseUrl, d, rels.get(d.id)!)));
     }
@@ -91,9 +105,13 @@ export async function listUserGroups(ctx: ServiceContext, page: Page, include: S
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const where = and(eq(userGroups.organization_id, ctx.principal.organizationId), nameFilter(USER_GROUP_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(userGroups).where(where)
+    ctx.db
+      .select()
+      .from(userGroups)
+      .where(where)
       .orderBy(...listOrder(USER_GROUP_LIST, page))
-      .limit(page.size).offset(offsetOf(page)),
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(userGroups).where(where),
   ]);
   return { ...(await serializeGroups(ctx, rows, include)), total: total?.n ?? 0 };
@@ -107,7 +125,9 @@ export async function getUserGroup(ctx: ServiceContext, id: string, include: Set
 
 async function checkUsers(ctx: ServiceContext, ids: string[]) {
   if (!ids.length) return;
-  const found = await ctx.db.select({ id: users.id }).from(users)
+  const found = await ctx.db
+    .select({ id: users.id })
+    .from(users)
     .where(and(eq(users.organization_id, ctx.principal.organizationId), inArray(users.id, ids)));
   const have = new Set(found.map((r) => r.id));
   const bad = ids.findIndex((id) => !have.has(id));
@@ -119,11 +139,17 @@ async function checkUsers(ctx: ServiceContext, ids: string[]) {
 }
 
 async function uniqueName(ctx: ServiceContext, name: string, exceptId?: string) {
-  const [dup] = await ctx.db.select({ id: userGroups.id }).from(userGroups).where(and(
-    eq(userGroups.organization_id, ctx.principal.organizationId),
-    sql`lower(${userGroups.name}) = ${name.toLowerCase()}`,
-    ...(exceptId ? [ne(userGroups.id, exceptId)] : []),
-  )).limit(1);
+  const [dup] = await ctx.db
+    .select({ id: userGroups.id })
+    .from(userGroups)
+    .where(
+      and(
+        eq(userGroups.organization_id, ctx.principal.organizationId),
+        sql`lower(${userGroups.name}) = ${name.toLowerCase()}`,
+        ...(exceptId ? [ne(userGroups.id, exceptId)] : []),
+      ),
+    )
+    .limit(1);
   if (dup) throw new ApiError('conflict', `A user group named "${name}" already exists.`, { source: { pointer: '/data/attributes/name' } });
 }
 
@@ -156,7 +182,10 @@ export async function updateUserGroup(ctx: ServiceContext, idOrAlias: string, bo
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     if (Object.keys(body.attributes).length) {
-      await tx.update(userGroups).set({ ...body.attributes, updated_at: new Date() }).where(and(eq(userGroups.id, group.id), eq(userGroups.organization_id, org)));
+      await tx
+        .update(userGroups)
+        .set({ ...body.attributes, updated_at: new Date() })
+        .where(and(eq(userGroups.id, group.id), eq(userGroups.organization_id, org)));
     }
     if (members) {
       await tx.delete(userGroupMembers).where(eq(userGroupMembers.user_group_id, group.id));
@@ -174,4 +203,3 @@ export async function deleteUserGroup(ctx: ServiceContext, idOrAlias: string) {
   await ctx.db.delete(userGroups).where(and(eq(userGroups.id, group.id), eq(userGroups.organization_id, ctx.principal.organizationId)));
   await audit(ctx, 'delete', 'user_groups', group.id);
 }
-

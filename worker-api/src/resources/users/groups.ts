@@ -13,11 +13,15 @@ const BUILT_IN_ALIASES = ['all_users', 'all_analysts'] as const;
 export async function explicitGroupIds(ctx: ServiceContext, ids: string[], pointer: (i: number) => string): Promise<string[]> {
   if (!ids.length) return [];
   const aliases = ids.filter((id) => (BUILT_IN_ALIASES as readonly string[]).includes(id));
-  const rows = await ctx.db.select({ id: userGroups.id, builtIn: userGroups.built_in_behavior }).from(userGroups)
-    .where(and(eq(userGroups.organization_id, ctx.principal.organizationId), or(
-      inArray(userGroups.id, ids),
-      ...(aliases.length ? [inArray(userGroups.built_in_behavior, aliases as ('all_users' | 'all_analysts')[])] : []),
-    )));
+  const rows = await ctx.db
+    .select({ id: userGroups.id, builtIn: userGroups.built_in_behavior })
+    .from(userGroups)
+    .where(
+      and(
+        eq(userGroups.organization_id, ctx.principal.organizationId),
+        or(inArray(userGroups.id, ids), ...(aliases.length ? [inArray(userGroups.built_in_behavior, aliases as ('all_users' | 'all_analysts')[])] : [])),
+      ),
+    );
   const known = new Map(rows.map((r) => [r.id, r.builtIn]));
   const bad = ids.findIndex((id) => !known.has(id) && !aliases.includes(id));
   if (bad >= 0) {

@@ -13,8 +13,15 @@ export const userBody = {
   type: 'users',
   attributes: z.object({ role }),
   readOnly: [
-    'firstname', 'lastname', 'email', 'otp_app_enabled', 'otp_phone_enabled', 'created_at', 'deactivated_at',
-    'invitation_created_at', 'invitation_accepted_at',
+    'firstname',
+    'lastname',
+    'email',
+    'otp_app_enabled',
+    'otp_phone_enabled',
+    'created_at',
+    'deactivated_at',
+    'invitation_created_at',
+    'invitation_accepted_at',
   ],
   relationships: { user_groups: { type: 'user_groups', many: true } },
 } satisfies ResourceBodySpec<{ role: typeof role }>;
@@ -44,7 +51,10 @@ export const inviteBody = z
     firstname: z.string().trim().max(100).optional(),
     lastname: z.string().trim().max(100).optional(),
     role: role.default('viewer'),
-    user_group_ids: z.array(z.string().min(1).max(64)).max(100).default([])
+    user_group_ids: z
+      .array(z.string().min(1).max(64))
+      .max(100)
+      .default([])
       .openapi({ description: 'Group ids, or the built-in aliases all_users / all_analysts (members by rule, so they add nothing).' }),
   })
   .strict()

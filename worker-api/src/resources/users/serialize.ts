@@ -3,8 +3,7 @@ import { resource, toMany, toOne } from '../../lib/jsonapi.ts';
 
 type UserRow = typeof users.$inferSelect;
 
-const userStatus = (u: UserRow) =>
-  u.deactivated_at ? 'deactivated' : u.invitation_created_at && !u.invitation_accepted_at ? 'invited' : 'active';
+const userStatus = (u: UserRow) => (u.deactivated_at ? 'deactivated' : u.invitation_created_at && !u.invitation_accepted_at ? 'invited' : 'active');
 
 /** `otp_*` fields only for callers with Manage Users; the password hash and tokens never. */
 export function serializeUser(baseUrl: string, u: UserRow, opts: { showOtp: boolean; groupIds?: string[] }) {

@@ -24,8 +24,11 @@ type UserRow = typeof users.$inferSelect;
 type Role = UserRow['role'];
 
 async function findUser(ctx: ServiceContext, id: string): Promise<UserRow> {
-  const [row] = await ctx.db.select().from(users)
-    .where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId)))
+    .limit(1);
   if (!row) throw notFound('user', id);
   return row;
 }
@@ -36,10 +39,22 @@ async function groupsOf(ctx: ServiceContext, rows: UserRow[]) {
   if (!rows.length) return out;
   const org = ctx.principal.organizationId;
   const [explicit, builtIn] = await Promise.all([
-    ctx.db.select({ u: userGroupMembers.user_id, g: userGroupMembers.user_group_id }).from(userGroupMembers)
-      .where(and(eq(userGroupMembers.organization_id, org), inArray(userGroupMembers.user_id, rows.map((u) => u.id))))
+    ctx.db
+      .select({ u: userGroupMembers.user_id, g: userGroupMembers.user_group_id })
+      .from(userGroupMembers)
+      .where(
+        and(
+          eq(userGroupMembers.organization_id, org),
+          inArray(
+            userGroupMembers.user_id,
+            rows.map((u) => u.id),
+          ),
+        ),
+      )
       .orderBy(asc(userGroupMembers.user_group_id)),
-    ctx.db.select({ id: userGroups.id, b: userGroups.built_in_behavior }).from(userGroups)
+    ctx.db
+      .select({ id: userGroups.id, b: userGroups.built_in_behavior })
+      .from(userGroups)
       .where(and(eq(userGroups.organization_id, org), sql`${userGroups.built_in_behavior} is not null`)),
   ]);
   for (const u of rows) {
@@ -58,14 +73,20 @@ async function serializeUsers(ctx: ServiceContext, rows: UserRow[], include: Set
   if (include.has('user_groups')) {
     const ids = [...new Set([...groups.values()].flat())];
     if (ids.length) {
-      const gs = await ctx.db.select().from(userGroups).where(and(eq(userGroups.organization_id, ctx.principal.organizationId), inArray(userGroups.id, ids)));
+      const gs = await ctx.db
+        .select()
+        .from(userGroups)
+        .where(and(eq(userGroups.organization_id, ctx.principal.organizationId), inArray(userGroups.id, ids)));
       included.push(...gs.map((g) => serializeUserGroup(ctx.baseUrl, g)));
     }
   }
   if (include.has('invited_by_user')) {
     const ids = [...new Set(rows.map((u) => u.invited_by_user_id).filter((x): x is string => !!x))].filter((id) => !rows.some((u) => u.id === id));
     if (ids.length) {
-      const us = await ctx.db.select().from(users).where(and(eq(users.organization_id, ctx.principal.organizationId), inArray(users.id, ids)));
+      const us = await ctx.db
+        .select()
+        .from(users)
+        .where(and(eq(users.organization_id, ctx.principal.organizationId), inArray(users.id, ids)));
       included.push(...us.map((u) => serializeUser(ctx.baseUrl, u, { showOtp })));
     }
   }
@@ -76,7 +97,13 @@ export async function listUsers(ctx: ServiceContext, page: Page, include: Set<st
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const where = and(eq(users.organization_id, ctx.principal.organizationId), nameFilter(USER_LIST, page));
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(users).where(where).orderBy(...listOrder(USER_LIST, page)).limit(page.size).offset(offsetOf(page)),
+    ctx.db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(...listOrder(USER_LIST, page))
+      .limit(page.size)
+      .offset(offsetOf(page)),
     ctx.db.select({ n: count() }).from(users).where(where),
   ]);
   return { ...(await serializeUsers(ctx, rows, include)), total: total?.n ?? 0 };
@@ -115,13 +142,21 @@ async function requireAnalystSeat(tx: Pick<ReturnType<ServiceContext['direct']>[
          and u.deactivated_at is null ${exceptUserId ? sql`and u.id <> ${exceptUserId}` : sql``}) as used
     from organizations o where o.id = ${organizationId} for update`)) as unknown as { seats: number | null; used: number }[];
   if (row && row.seats !== null && row.used >= row.seats) {
-    throw new ApiError('plan_limit', `All ${row.seats} analyst seats of this organization are taken; deactivate an analyst first (the server's operator sets the limit).`, {
-      source: { pointer: '/data/attributes/role' },
-    });
+    throw new ApiError(
+      'plan_limit',
+      `All ${row.seats} analyst seats of this organization are taken; deactivate an analyst first (the server's operator sets the limit).`,
+      {
+        source: { pointer: '/data/attributes/role' },
+      },
+    );
   }
 }
 
-export async function updateUser(ctx: ServiceContext, id: string, body: { attributes: { role?: Role }; relationships: Record<string, string | string[] | null> }) {
+export async function updateUser(
+  ctx: ServiceContext,
+  id: string,
+  body: { attributes: { role?: Role }; relationships: Record<string, string | string[] | null> },
+) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const target = await findUser(ctx, id);
   const role = body.attributes.role;
@@ -136,7 +171,10 @@ export async function updateUser(ctx: ServiceContext, id: string, body: { attrib
     if (role && role !== target.role) {
       if (role !== 'viewer' && target.role === 'viewer' && !target.deactivated_at) await requireAnalystSeat(tx, org, id);
       if (target.role === 'admin') await requireAnotherAdmin(tx, org, id);
-      await tx.update(users).set({ role, updated_at: new Date() }).where(and(eq(users.id, id), eq(users.organization_id, org)));
+      await tx
+        .update(users)
+        .set({ role, updated_at: new Date() })
+        .where(and(eq(users.id, id), eq(users.organization_id, org)));
     }
     if (explicit) {
       await tx.delete(userGroupMembers).where(and(eq(userGroupMembers.user_id, id), eq(userGroupMembers.organization_id, org)));
@@ -163,7 +201,10 @@ export async function deactivateUser(ctx: ServiceContext, id: string) {
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     if (target.role === 'admin') await requireAnotherAdmin(tx, org, id);
-    await tx.update(users).set({ deactivated_at: new Date(), updated_at: new Date() }).where(and(eq(users.id, id), eq(users.organization_id, org)));
+    await tx
+      .update(users)
+      .set({ deactivated_at: new Date(), updated_at: new Date() })
+      .where(and(eq(users.id, id), eq(users.organization_id, org)));
     // Deactivation signs the user out everywhere.
     await tx.delete(sessions).where(eq(sessions.user_id, id));
   });
@@ -184,7 +225,10 @@ export async function activateUser(ctx: ServiceContext, id: string, wanted: 'vie
   const org = ctx.principal.organizationId;
   await ctx.direct().db.transaction(async (tx) => {
     if (role === 'analyst') await requireAnalystSeat(tx, org, id);
-    await tx.update(users).set({ deactivated_at: null, role, updated_at: new Date() }).where(and(eq(users.id, id), eq(users.organization_id, org)));
+    await tx
+      .update(users)
+      .set({ deactivated_at: null, role, updated_at: new Date() })
+      .where(and(eq(users.id, id), eq(users.organization_id, org)));
   });
   await audit(ctx, 'activate', 'users', id, { role });
 }
@@ -202,8 +246,11 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
     throw new ApiError('forbidden', 'API keys cannot invite admins; invite as analyst or viewer.', { source: { pointer: '/role' } });
   }
   const explicit = await explicitGroupIds(ctx, input.user_group_ids, (i) => `/user_group_ids/${i}`);
-  const [taken] = await ctx.db.select({ id: users.id }).from(users)
-    .where(and(eq(users.organization_id, ctx.principal.organizationId), sql`lower(${users.email}) = ${input.email.toLowerCase()}`)).limit(1);
+  const [taken] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organization_id, ctx.principal.organizationId), sql`lower(${users.email}) = ${input.email.toLowerCase()}`))
+    .limit(1);
   if (taken) throw new ApiError('conflict', `${input.email} is already a user of this organization.`, { source: { pointer: '/email' } });
   const id = newId('user');
   const org = ctx.principal.organizationId;
@@ -211,9 +258,15 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
   await ctx.direct().db.transaction(async (tx) => {
     if (input.role !== 'viewer') await requireAnalystSeat(tx, org);
     await tx.insert(users).values({
-      id, organization_id: org, email: input.email, firstname: input.firstname ?? '', lastname: input.lastname ?? '', role: input.role,
+      id,
+      organization_id: org,
+      email: input.email,
+      firstname: input.firstname ?? '',
+      lastname: input.lastname ?? '',
+      role: input.role,
       invited_by_user_id: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
-      invitation_token_hash: await sha256Hex(token), invitation_created_at: new Date(),
+      invitation_token_hash: await sha256Hex(token),
+      invitation_created_at: new Date(),
     });
     if (explicit.length) await tx.insert(userGroupMembers).values(explicit.map((g) => ({ organization_id: org, user_group_id: g, user_id: id })));
   });
@@ -236,7 +289,9 @@ export async function resendInvitation(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const invitee = await findInvitation(ctx, id);
   const token = regionToken(ctx.env.REGION, 40);
-  await ctx.db.update(users).set({ invitation_token_hash: await sha256Hex(token), invitation_created_at: new Date(), updated_at: new Date() })
+  await ctx.db
+    .update(users)
+    .set({ invitation_token_hash: await sha256Hex(token), invitation_created_at: new Date(), updated_at: new Date() })
     .where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId), isNull(users.invitation_accepted_at)));
   await audit(ctx, 'resend_invitation', 'users', id);
   return sendInvitationMail(ctx, invitee, token);
@@ -249,4 +304,3 @@ export async function revokeInvitation(ctx: ServiceContext, id: string) {
   await ctx.db.delete(users).where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId), isNull(users.invitation_accepted_at)));
   await audit(ctx, 'revoke_invitation', 'users', id);
 }
-

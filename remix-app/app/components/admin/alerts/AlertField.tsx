@@ -1,7 +1,14 @@
 /** One labelled field of the SQL alert form with the API's messages for it underneath. */
 import type { ReactNode } from 'react';
 
-export function AlertField({ label, name, errors, hint, wide, children }: {
+export function AlertField({
+  label,
+  name,
+  errors,
+  hint,
+  wide,
+  children,
+}: {
   label: string;
   name: string;
   errors: Record<string, string[]>;
@@ -15,7 +22,11 @@ export function AlertField({ label, name, errors, hint, wide, children }: {
       <span className="field__label">{label}</span>
       {children}
       {hint ? <span className="field__hint">{hint}</span> : null}
-      {messages?.length ? <span className="row-error" role="alert" data-testid={`error-${name}`}>{messages.join(' ')}</span> : null}
+      {messages?.length ? (
+        <span className="row-error" role="alert" data-testid={`error-${name}`}>
+          {messages.join(' ')}
+        </span>
+      ) : null}
     </label>
   );
 }

@@ -7,7 +7,14 @@
 import { useState } from 'react';
 import { useFetcher } from 'react-router';
 import {
-  ATTACH_AS, COMPARISONS, CONDITION_LABELS, EMAIL_CONDITION_LABELS, EMAIL_CONDITIONS, RUN_SCHEDULES, SCHEDULE_LABELS, TRIGGER_CONDITIONS,
+  ATTACH_AS,
+  COMPARISONS,
+  CONDITION_LABELS,
+  EMAIL_CONDITION_LABELS,
+  EMAIL_CONDITIONS,
+  RUN_SCHEDULES,
+  SCHEDULE_LABELS,
+  TRIGGER_CONDITIONS,
   type AlertFormValues,
 } from '../../../lib/alert-form';
 import { FORM, unplacedErrors } from '../../../lib/editor-forms';
@@ -16,10 +23,30 @@ import { AlertField } from './AlertField';
 
 export type AlertSaveAnswer = { intent: 'save'; ok: true } | { intent: 'save'; ok: false; errors: Record<string, string[]> };
 
-const SHOWN = ['name', 'description', 'datasource', 'sql_query', 'trigger_condition', 'trigger_value', 'run_schedule', 'run_at', 'run_every',
-  'email_condition', 'emails', 'cc_emails', 'bcc_emails', 'error_emails', 'attach_as'];
+const SHOWN = [
+  'name',
+  'description',
+  'datasource',
+  'sql_query',
+  'trigger_condition',
+  'trigger_value',
+  'run_schedule',
+  'run_at',
+  'run_every',
+  'email_condition',
+  'emails',
+  'cc_emails',
+  'bcc_emails',
+  'error_emails',
+  'attach_as',
+];
 
-export function AlertForm({ initial, datasources, isNew, canSave }: {
+export function AlertForm({
+  initial,
+  datasources,
+  isNew,
+  canSave,
+}: {
   initial: AlertFormValues;
   datasources: { id: string; name: string }[];
   isNew: boolean;
@@ -30,8 +57,14 @@ export function AlertForm({ initial, datasources, isNew, canSave }: {
   const [condition, setCondition] = useState(initial.trigger_condition);
   const result = fetcher.data;
   const errors = result && !result.ok ? result.errors : {};
-  const rest = unplacedErrors(errors, SHOWN.filter((f) => f !== FORM));
-  const options = datasources.some((d) => d.id === initial.datasource) || !initial.datasource ? datasources : [{ id: initial.datasource, name: initial.datasource }, ...datasources];
+  const rest = unplacedErrors(
+    errors,
+    SHOWN.filter((f) => f !== FORM),
+  );
+  const options =
+    datasources.some((d) => d.id === initial.datasource) || !initial.datasource
+      ? datasources
+      : [{ id: initial.datasource, name: initial.datasource }, ...datasources];
   const invalid = (name: string) => (errors[name] ? true : undefined);
   return (
     <fetcher.Form method="post" className="card alert-form" aria-label={isNew ? 'Create a SQL alert' : 'Edit the SQL alert'}>
@@ -44,14 +77,31 @@ export function AlertForm({ initial, datasources, isNew, canSave }: {
           <AlertField label="Datasource" name="datasource" errors={errors}>
             <select name="datasource" defaultValue={initial.datasource} data-testid="alert-datasource" aria-invalid={invalid('datasource')}>
               {isNew ? <option value="">Choose a datasource…</option> : null}
-              {options.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+              {options.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
             </select>
           </AlertField>
           <AlertField label="Description" name="description" errors={errors} wide>
             <textarea name="description" defaultValue={initial.description} maxLength={2000} rows={2} data-testid="alert-description" />
           </AlertField>
-          <AlertField label="SQL" name="sql_query" errors={errors} wide hint="The query runs on the datasource; comparisons use the single value of its first row and column.">
-            <textarea name="sql_query" className="sql-input" defaultValue={initial.sql_query} spellCheck={false} data-testid="alert-sql" aria-invalid={invalid('sql_query')} />
+          <AlertField
+            label="SQL"
+            name="sql_query"
+            errors={errors}
+            wide
+            hint="The query runs on the datasource; comparisons use the single value of its first row and column."
+          >
+            <textarea
+              name="sql_query"
+              className="sql-input"
+              defaultValue={initial.sql_query}
+              spellCheck={false}
+              data-testid="alert-sql"
+              aria-invalid={invalid('sql_query')}
+            />
           </AlertField>
         </div>
       </fieldset>
@@ -60,17 +110,32 @@ export function AlertForm({ initial, datasources, isNew, canSave }: {
         <div className="form-grid">
           <AlertField label="Trigger when" name="trigger_condition" errors={errors}>
             <select name="trigger_condition" value={condition} onChange={(e) => setCondition(e.target.value)} data-testid="alert-condition">
-              {TRIGGER_CONDITIONS.map((c) => <option key={c} value={c}>{CONDITION_LABELS[c]}</option>)}
+              {TRIGGER_CONDITIONS.map((c) => (
+                <option key={c} value={c}>
+                  {CONDITION_LABELS[c]}
+                </option>
+              ))}
             </select>
           </AlertField>
           {COMPARISONS.has(condition) ? (
             <AlertField label="Value" name="trigger_value" errors={errors}>
-              <input name="trigger_value" type="number" step="any" defaultValue={initial.trigger_value} data-testid="alert-value" aria-invalid={invalid('trigger_value')} />
+              <input
+                name="trigger_value"
+                type="number"
+                step="any"
+                defaultValue={initial.trigger_value}
+                data-testid="alert-value"
+                aria-invalid={invalid('trigger_value')}
+              />
             </AlertField>
           ) : null}
           <AlertField label="Schedule" name="run_schedule" errors={errors}>
             <select name="run_schedule" value={schedule} onChange={(e) => setSchedule(e.target.value)} data-testid="alert-schedule">
-              {RUN_SCHEDULES.map((s) => <option key={s} value={s}>{SCHEDULE_LABELS[s]}</option>)}
+              {RUN_SCHEDULES.map((s) => (
+                <option key={s} value={s}>
+                  {SCHEDULE_LABELS[s]}
+                </option>
+              ))}
             </select>
           </AlertField>
           {schedule === 'at' ? (
@@ -80,7 +145,15 @@ export function AlertForm({ initial, datasources, isNew, canSave }: {
           ) : null}
           {schedule === 'every' ? (
             <AlertField label="Minutes between runs" name="run_every" errors={errors} hint="1 to 10080 (a week).">
-              <input name="run_every" type="number" min={1} max={10080} defaultValue={initial.run_every} data-testid="alert-run-every" aria-invalid={invalid('run_every')} />
+              <input
+                name="run_every"
+                type="number"
+                min={1}
+                max={10080}
+                defaultValue={initial.run_every}
+                data-testid="alert-run-every"
+                aria-invalid={invalid('run_every')}
+              />
             </AlertField>
           ) : null}
         </div>
@@ -90,17 +163,31 @@ export function AlertForm({ initial, datasources, isNew, canSave }: {
         <div className="form-grid">
           <AlertField label="Send" name="email_condition" errors={errors}>
             <select name="email_condition" defaultValue={initial.email_condition} data-testid="alert-email-condition">
-              {EMAIL_CONDITIONS.map((c) => <option key={c} value={c}>{EMAIL_CONDITION_LABELS[c]}</option>)}
+              {EMAIL_CONDITIONS.map((c) => (
+                <option key={c} value={c}>
+                  {EMAIL_CONDITION_LABELS[c]}
+                </option>
+              ))}
             </select>
           </AlertField>
           <AlertField label="Attach the result" name="attach_as" errors={errors}>
             <select name="attach_as" defaultValue={initial.attach_as} data-testid="alert-attach">
               <option value="">No attachment</option>
-              {ATTACH_AS.map((a) => <option key={a} value={a}>{a === 'csv' ? 'CSV file' : 'Excel file'}</option>)}
+              {ATTACH_AS.map((a) => (
+                <option key={a} value={a}>
+                  {a === 'csv' ? 'CSV file' : 'Excel file'}
+                </option>
+              ))}
             </select>
           </AlertField>
           <AlertField label="To" name="emails" errors={errors} wide hint="Addresses separated by commas.">
-            <input name="emails" defaultValue={initial.emails} placeholder="ops@example.com, cto@example.com" data-testid="alert-emails" aria-invalid={invalid('emails')} />
+            <input
+              name="emails"
+              defaultValue={initial.emails}
+              placeholder="ops@example.com, cto@example.com"
+              data-testid="alert-emails"
+              aria-invalid={invalid('emails')}
+            />
           </AlertField>
           <AlertField label="Cc" name="cc_emails" errors={errors}>
             <input name="cc_emails" defaultValue={initial.cc_emails} data-testid="alert-cc" aria-invalid={invalid('cc_emails')} />
@@ -118,9 +205,15 @@ export function AlertForm({ initial, datasources, isNew, canSave }: {
           <button type="submit" name="intent" value="save" className="button button--primary" disabled={fetcher.state !== 'idle'} data-testid="alert-save">
             {isNew ? 'Create alert' : 'Save changes'}
           </button>
-          {result?.ok && fetcher.state === 'idle' ? <span className="row-ok" role="status" data-testid="alert-saved">Saved.</span> : null}
+          {result?.ok && fetcher.state === 'idle' ? (
+            <span className="row-ok" role="status" data-testid="alert-saved">
+              Saved.
+            </span>
+          ) : null}
         </div>
-      ) : <p className="muted small">Your permissions let you see this alert, not change it.</p>}
+      ) : (
+        <p className="muted small">Your permissions let you see this alert, not change it.</p>
+      )}
       {rest.length ? <RowError message={rest.join(' ')} /> : null}
     </fetcher.Form>
   );

@@ -18,15 +18,31 @@ export function RecentRuns({ items }: { items: AlertResultItem[] }) {
   return (
     <div className="data-table-wrap">
       <table className="data-table" data-testid="alert-results">
-        <thead><tr><th>When</th><th>Result</th><th>Message</th></tr></thead>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Result</th>
+            <th>Message</th>
+          </tr>
+        </thead>
         <tbody>
-          {items.length ? items.map((r, i) => (
-            <tr key={`${r.created_at}-${i}`}>
-              <td className="cell-sub">{formatDateTime(r.created_at)}</td>
-              <td><Pill tone={resultTone(r.result_status)}>{r.result_status.replace(/_/g, ' ')}</Pill></td>
-              <td className="small">{r.error_message ?? '—'}</td>
+          {items.length ? (
+            items.map((r, i) => (
+              <tr key={`${r.created_at}-${i}`}>
+                <td className="cell-sub">{formatDateTime(r.created_at)}</td>
+                <td>
+                  <Pill tone={resultTone(r.result_status)}>{r.result_status.replace(/_/g, ' ')}</Pill>
+                </td>
+                <td className="small">{r.error_message ?? '—'}</td>
+              </tr>
+            ))
+          ) : (
+            <tr>
+              <td colSpan={3} className="empty-row">
+                Not run yet.
+              </td>
             </tr>
-          )) : <tr><td colSpan={3} className="empty-row">Not run yet.</td></tr>}
+          )}
         </tbody>
       </table>
     </div>

@@ -25,7 +25,9 @@ export function RunNow() {
       </fetcher.Form>
       {r && !r.ok ? <RowError message={r.error} /> : null}
       {r?.ok && 'pending' in r ? (
-        <div className="run-result" role="status" data-testid="alert-run-result">The run is still going; its result will show in the list of recent runs.</div>
+        <div className="run-result" role="status" data-testid="alert-run-result">
+          The run is still going; its result will show in the list of recent runs.
+        </div>
       ) : null}
       {r?.ok && 'summary' in r ? (
         <div className={`run-result run-result--${r.summary.tone}`} role="status" data-testid="alert-run-result">

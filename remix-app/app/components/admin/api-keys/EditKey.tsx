@@ -8,16 +8,32 @@ import type { Grant } from '@cairn/core';
 import { RowError } from '../ui';
 import { PermissionPicker, type Resources } from './PermissionPicker';
 
-export type KeyUpdateAnswer = { ok: true; intent: 'update'; target: string } | { ok: false; intent: 'update'; target: string; errors: Record<string, string[]> };
+export type KeyUpdateAnswer =
+  | { ok: true; intent: 'update'; target: string }
+  | { ok: false; intent: 'update'; target: string; errors: Record<string, string[]> };
 
-export function EditKey({ id, name, grants, resources, onDone }: { id: string; name: string; grants: Grant[]; resources: Resources; onDone: (saved?: boolean) => void }) {
+export function EditKey({
+  id,
+  name,
+  grants,
+  resources,
+  onDone,
+}: {
+  id: string;
+  name: string;
+  grants: Grant[];
+  resources: Resources;
+  onDone: (saved?: boolean) => void;
+}) {
   const fetcher = useFetcher<KeyUpdateAnswer>();
   const result = fetcher.data;
   useEffect(() => {
     if (fetcher.state === 'idle' && result?.ok) onDone(true);
   }, [fetcher.state, result, onDone]);
   const errors = result && !result.ok ? result.errors : {};
-  const rest = Object.entries(errors).filter(([f]) => f !== 'name' && f !== 'permissions').flatMap(([, m]) => m);
+  const rest = Object.entries(errors)
+    .filter(([f]) => f !== 'name' && f !== 'permissions')
+    .flatMap(([, m]) => m);
   return (
     <fetcher.Form method="post" aria-label={`Edit the API key ${name}`} data-testid="key-edit-form">
       <input type="hidden" name="id" value={id} />
@@ -31,11 +47,26 @@ export function EditKey({ id, name, grants, resources, onDone }: { id: string; n
       <fieldset className="fieldset" style={{ marginTop: 14 }}>
         <legend>Permissions</legend>
         <PermissionPicker resources={resources} grants={grants} testPrefix="edit-" />
-        {errors.permissions ? <div data-testid="key-edit-permissions-error"><RowError message={errors.permissions.join(' ')} /></div> : null}
+        {errors.permissions ? (
+          <div data-testid="key-edit-permissions-error">
+            <RowError message={errors.permissions.join(' ')} />
+          </div>
+        ) : null}
       </fieldset>
       <div className="form-actions">
-        <button type="submit" name="intent" value="update" className="button button--primary button--small" disabled={fetcher.state !== 'idle'} data-testid="key-save">Save changes</button>
-        <button type="button" className="button button--small button--ghost" onClick={() => onDone(false)}>Cancel</button>
+        <button
+          type="submit"
+          name="intent"
+          value="update"
+          className="button button--primary button--small"
+          disabled={fetcher.state !== 'idle'}
+          data-testid="key-save"
+        >
+          Save changes
+        </button>
+        <button type="button" className="button button--small button--ghost" onClick={() => onDone(false)}>
+          Cancel
+        </button>
       </div>
       {rest.length ? <RowError message={rest.join(' ')} /> : null}
     </fetcher.Form>

@@ -10,7 +10,17 @@ import { choicesFromGrants, RESTRICTABLE, type ChoiceState, type ResourceType } 
 export type Resources = Record<ResourceType, { id: string; name: string }[]>;
 const TYPE_WORDS: Record<ResourceType, string> = { dashboards: 'dashboards', datasources: 'datasources', sql_alerts: 'SQL alerts' };
 
-function PermissionChoice({ permission, resources, start, testPrefix }: { permission: Permission; resources: Resources; start: ChoiceState; testPrefix: string }) {
+function PermissionChoice({
+  permission,
+  resources,
+  start,
+  testPrefix,
+}: {
+  permission: Permission;
+  resources: Resources;
+  start: ChoiceState;
+  testPrefix: string;
+}) {
   const [on, setOn] = useState(start.on);
   const [limit, setLimit] = useState(start.limit);
   const type = RESTRICTABLE[permission];
@@ -18,21 +28,46 @@ function PermissionChoice({ permission, resources, start, testPrefix }: { permis
   return (
     <div>
       <label className="check">
-        <input type="checkbox" name={`perm_${permission}`} checked={on} onChange={(e) => setOn(e.target.checked)} data-testid={`${testPrefix}perm-${permission}`} />
+        <input
+          type="checkbox"
+          name={`perm_${permission}`}
+          checked={on}
+          onChange={(e) => setOn(e.target.checked)}
+          data-testid={`${testPrefix}perm-${permission}`}
+        />
         <span>{PERMISSION_LABELS[permission]}</span>
       </label>
       {on && type ? (
         <div className="restrict">
           <label className="check small">
-            <input type="checkbox" name={`limit_${permission}`} checked={limit} onChange={(e) => setLimit(e.target.checked)} data-testid={`${testPrefix}limit-${permission}`} />
+            <input
+              type="checkbox"
+              name={`limit_${permission}`}
+              checked={limit}
+              onChange={(e) => setLimit(e.target.checked)}
+              data-testid={`${testPrefix}limit-${permission}`}
+            />
             <span>Only some {TYPE_WORDS[type]}</span>
           </label>
           {limit ? (
             list.length ? (
-              <select multiple name={`only_${permission}`} defaultValue={start.only} className="select-small" aria-label={`${PERMISSION_LABELS[permission]}: only these ${TYPE_WORDS[type]}`} data-testid={`${testPrefix}only-${permission}`}>
-                {list.map((r) => <option key={r.id} value={r.id}>{r.name}</option>)}
+              <select
+                multiple
+                name={`only_${permission}`}
+                defaultValue={start.only}
+                className="select-small"
+                aria-label={`${PERMISSION_LABELS[permission]}: only these ${TYPE_WORDS[type]}`}
+                data-testid={`${testPrefix}only-${permission}`}
+              >
+                {list.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.name}
+                  </option>
+                ))}
               </select>
-            ) : <span className="muted small">There are no {TYPE_WORDS[type]} to choose from.</span>
+            ) : (
+              <span className="muted small">There are no {TYPE_WORDS[type]} to choose from.</span>
+            )
           ) : null}
         </div>
       ) : null}
@@ -45,7 +80,9 @@ export function PermissionPicker({ resources, grants, testPrefix = '' }: { resou
   const start = choicesFromGrants(grants);
   return (
     <div className="check-grid">
-      {PERMISSIONS.map((p) => <PermissionChoice key={p} permission={p} resources={resources} start={start[p]} testPrefix={testPrefix} />)}
+      {PERMISSIONS.map((p) => (
+        <PermissionChoice key={p} permission={p} resources={resources} start={start[p]} testPrefix={testPrefix} />
+      ))}
     </div>
   );
 }

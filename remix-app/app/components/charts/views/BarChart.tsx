@@ -31,15 +31,20 @@ export default function BarChart({ config, roles, data, colors, mode, title, zon
   if (horizontal) bars.reverse();
   const show = (v: string | number) => truncate(String(v).split('\u200b')[0]!, 18);
   const categories = bars.map((d) => d.__x as string);
-  const longest = Math.min(22, categories.reduce((m, c) => Math.max(m, show(c).length), 0));
+  const longest = Math.min(
+    22,
+    categories.reduce((m, c) => Math.max(m, show(c).length), 0),
+  );
   const maxTicks = Math.max(2, Math.floor((size.width || 800) / 90));
   const rotate = !horizontal && categories.length > maxTicks;
   const legend = legendFor(config.legend, keys.length);
-  const fmt = percent ? { decimals: 1, suffix: ' %' } : config.format ?? {};
+  const fmt = percent ? { decimals: 1, suffix: ' %' } : (config.format ?? {});
   // Categories run along the left axis of horizontal bars, so the titles swap sides with them.
   const axes = withAxisTitles(
     { top: 12, right: 20, bottom: horizontal ? 36 : rotate ? 70 : 40, left: horizontal ? Math.max(60, longest * 6.6 + 18) : 60, ...legend.margin },
-    legend.legends, horizontal ? config.y_title : config.x_title, horizontal ? config.x_title : config.y_title,
+    legend.legends,
+    horizontal ? config.y_title : config.x_title,
+    horizontal ? config.x_title : config.y_title,
   );
   return (
     <div ref={ref} className="chart__measure">
@@ -65,7 +70,14 @@ export default function BarChart({ config, roles, data, colors, mode, title, zon
         axisBottom={
           horizontal
             ? { tickSize: 0, tickPadding: 8, tickValues: 5, format: (v) => formatCompact(Number(v), fmt), ...axes.bottom }
-            : { tickSize: 0, tickPadding: 8, tickRotation: rotate ? -38 : 0, tickValues: thinTicks(categories, rotate ? maxTicks * 2 : maxTicks), format: show, ...axes.bottom }
+            : {
+                tickSize: 0,
+                tickPadding: 8,
+                tickRotation: rotate ? -38 : 0,
+                tickValues: thinTicks(categories, rotate ? maxTicks * 2 : maxTicks),
+                format: show,
+                ...axes.bottom,
+              }
         }
         axisLeft={
           horizontal
@@ -76,20 +88,26 @@ export default function BarChart({ config, roles, data, colors, mode, title, zon
         enableGridX={horizontal}
         enableGridY={!horizontal}
         tooltip={(d) => (
-          <ChartTooltip rows={seriesTooltipRows({
-            x: { column: columnLabel(field(x)), value: String(d.indexValue).split('\u200b')[0]! },
-            series: seriesCol === undefined ? undefined : { column: columnLabel(field(seriesCol)), value: String(d.id) },
-            // Wide data: each series is a value column, named after it.
-            measure: { column: seriesCol === undefined ? String(d.id) : columnLabel(field(y[0]!)), value: `${formatNumber(Number(d.value), fmt)}` },
-            color: d.color,
-          })} />
+          <ChartTooltip
+            rows={seriesTooltipRows({
+              x: { column: columnLabel(field(x)), value: String(d.indexValue).split('\u200b')[0]! },
+              series: seriesCol === undefined ? undefined : { column: columnLabel(field(seriesCol)), value: String(d.id) },
+              // Wide data: each series is a value column, named after it.
+              measure: { column: seriesCol === undefined ? String(d.id) : columnLabel(field(y[0]!)), value: `${formatNumber(Number(d.value), fmt)}` },
+              color: d.color,
+            })}
+          />
         )}
-        onClick={onDrill ? (d) => {
-          // The bar's category is the x value at the index written after the zero-width space.
-          const i = Number(String(d.indexValue).split('\u200b')[1]);
-          const row = rowFor(data.rows, x, xs[i], seriesCol, seriesCol === undefined ? undefined : String(d.id));
-          if (row) onDrill(row);
-        } : undefined}
+        onClick={
+          onDrill
+            ? (d) => {
+                // The bar's category is the x value at the index written after the zero-width space.
+                const i = Number(String(d.indexValue).split('\u200b')[1]);
+                const row = rowFor(data.rows, x, xs[i], seriesCol, seriesCol === undefined ? undefined : String(d.id));
+                if (row) onDrill(row);
+              }
+            : undefined
+        }
         legends={axes.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
         role="img"
         ariaLabel={title}

@@ -36,7 +36,11 @@ export default function GaugeChart({ config, roles, data, palette, mode, title }
     // No row or a NULL value: an empty gauge that says so, not a needle at 0 (or "0.0 %").
     return (
       <div className="gauge gauge--empty" style={{ justifyContent: 'center' }} role="img" aria-label={`${title}: no data`}>
-        <div className="gauge__value"><span data-testid="gauge-value" data-empty="true" style={{ color: 'var(--text-3)', fontSize: '0.7em', fontWeight: 600 }}>No data</span></div>
+        <div className="gauge__value">
+          <span data-testid="gauge-value" data-empty="true" style={{ color: 'var(--text-3)', fontSize: '0.7em', fontWeight: 600 }}>
+            No data
+          </span>
+        </div>
       </div>
     );
   }
@@ -50,8 +54,16 @@ export default function GaugeChart({ config, roles, data, palette, mode, title }
   const span = max - min;
   const bandColor = gaugeColor(value, target, config.bands, Boolean(config.down_is_good), palette);
   const fmt = config.format ?? {};
-  const chartData = [{ id: 'gauge', data: [{ x: 'value', y: clamped - min }, { x: 'rest', y: max - clamped }] }];
-  const targetAngle = target === null ? null : -90 + (Math.max(min, Math.min(max, target)) - min) / span * 180;
+  const chartData = [
+    {
+      id: 'gauge',
+      data: [
+        { x: 'value', y: clamped - min },
+        { x: 'rest', y: max - clamped },
+      ],
+    },
+  ];
+  const targetAngle = target === null ? null : -90 + ((Math.max(min, Math.min(max, target)) - min) / span) * 180;
   return (
     <div className="gauge" role="img" aria-label={`${title}: ${formatNumber(value, fmt)}`}>
       <div className="gauge__arc">
@@ -72,19 +84,25 @@ export default function GaugeChart({ config, roles, data, palette, mode, title }
           animate={false}
           theme={nivoTheme(mode)}
           margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
-          layers={['bars', ({ center, outerRadius }: { center: [number, number]; outerRadius: number }) =>
-            targetAngle === null ? null : (
-              <g transform={`translate(${center[0]},${center[1]}) rotate(${targetAngle})`} data-testid="gauge-target">
-                <line x1={0} x2={0} y1={-outerRadius * 0.62} y2={-outerRadius - 4} stroke={mode === 'dark' ? '#e2e8f0' : '#0f172a'} strokeWidth={2.5} />
-              </g>
-            )]}
+          layers={[
+            'bars',
+            ({ center, outerRadius }: { center: [number, number]; outerRadius: number }) =>
+              targetAngle === null ? null : (
+                <g transform={`translate(${center[0]},${center[1]}) rotate(${targetAngle})`} data-testid="gauge-target">
+                  <line x1={0} x2={0} y1={-outerRadius * 0.62} y2={-outerRadius - 4} stroke={mode === 'dark' ? '#e2e8f0' : '#0f172a'} strokeWidth={2.5} />
+                </g>
+              ),
+          ]}
         />
       </div>
       <div className="gauge__value">
         <span data-testid="gauge-value">{formatNumber(value, fmt)}</span>
         {target !== null ? <span className="gauge__target">target {formatNumber(target, fmt)}</span> : null}
       </div>
-      <div className="gauge__scale"><span>{formatNumber(min, fmt)}</span><span>{formatNumber(max, fmt)}</span></div>
+      <div className="gauge__scale">
+        <span>{formatNumber(min, fmt)}</span>
+        <span>{formatNumber(max, fmt)}</span>
+      </div>
     </div>
   );
 }

@@ -51,8 +51,19 @@ export default function HierarchyChart({ config, roles, data, palette, colors, m
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   // A node's tooltip names each level's column with the node's value there, then the measure's column.
   const tooltip = (n: { id: string | number; formattedValue: string | number }) => {
-    const path = (find(tree, String(n.id)) ?? []).slice(1).filter((t) => !t.id.endsWith('/·')).map((t) => t.name);
-    return <ChartTooltip rows={pathTooltipRows(levels.map((l) => columnLabel(field(l))), path, { column: columnLabel(field(value)), value: String(n.formattedValue) })} />;
+    const path = (find(tree, String(n.id)) ?? [])
+      .slice(1)
+      .filter((t) => !t.id.endsWith('/·'))
+      .map((t) => t.name);
+    return (
+      <ChartTooltip
+        rows={pathTooltipRows(
+          levels.map((l) => columnLabel(field(l))),
+          path,
+          { column: columnLabel(field(value)), value: String(n.formattedValue) },
+        )}
+      />
+    );
   };
   const common = {
     data: node,
@@ -71,7 +82,13 @@ export default function HierarchyChart({ config, roles, data, palette, colors, m
           {trail.map((t, i) => (
             <span key={t.id}>
               {i > 0 ? <span aria-hidden="true"> › </span> : null}
-              {i < trail.length - 1 ? <button type="button" onClick={() => setFocus(t.id)}>{t.name}</button> : <strong>{t.name}</strong>}
+              {i < trail.length - 1 ? (
+                <button type="button" onClick={() => setFocus(t.id)}>
+                  {t.name}
+                </button>
+              ) : (
+                <strong>{t.name}</strong>
+              )}
             </span>
           ))}
         </nav>

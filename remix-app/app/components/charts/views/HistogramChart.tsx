@@ -15,7 +15,10 @@ export default function HistogramChart({ config, roles, data, colors, mode, titl
   const field = data.fields.find((f) => f.idx === v) ?? data.fields[v];
   const dates = isDateType(field);
   const [ref, size] = useSize();
-  const h = useMemo(() => histogram(data.rows, v, s, { bins: config.bins, binWidth: config.bin_width, min: config.min, max: config.max }), [data.rows, v, s, config.bins, config.bin_width, config.min, config.max]);
+  const h = useMemo(
+    () => histogram(data.rows, v, s, { bins: config.bins, binWidth: config.bin_width, min: config.min, max: config.max }),
+    [data.rows, v, s, config.bins, config.bin_width, config.min, config.max],
+  );
   const fmt = config.format ?? {};
   const edgeZone = useMemo(() => columnZone(data.rows, v, field, zone), [data.rows, v, field, zone]);
   const edge = (n: number) => (dates ? wallClock(new Date(n), edgeZone, false).slice(0, 10) : formatCompact(n, fmt));
@@ -50,22 +53,37 @@ export default function HistogramChart({ config, roles, data, colors, mode, titl
         animate={false}
         theme={nivoTheme(mode)}
         valueFormat={(x) => formatNumber(Number(x), valueFmt)}
-        axisBottom={{ tickSize: 0, tickPadding: 8, tickValues: thinTicks(labels, maxTicks), format: (x) => String(x).split('\u200b')[0]!.split('–')[0]!, ...axes.bottom }}
+        axisBottom={{
+          tickSize: 0,
+          tickPadding: 8,
+          tickValues: thinTicks(labels, maxTicks),
+          format: (x) => String(x).split('\u200b')[0]!.split('–')[0]!,
+          ...axes.bottom,
+        }}
         axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: 5, format: (x) => formatCompact(Number(x), valueFmt), ...axes.left }}
         gridYValues={5}
         tooltip={(d) => (
-          <ChartTooltip rows={seriesTooltipRows({
-            x: { column: columnLabel(field), value: String(d.indexValue).split('\u200b')[0]! },
-            series: s === undefined ? undefined : { column: columnLabel(data.fields.find((f) => f.idx === s) ?? data.fields[s]), value: String(d.id) },
-            measure: { column: show === 'count' ? 'Count' : show === 'percent' ? 'Share of values' : 'Cumulative share', value: formatNumber(Number(d.value), valueFmt) },
-            color: d.color,
-          })} />
+          <ChartTooltip
+            rows={seriesTooltipRows({
+              x: { column: columnLabel(field), value: String(d.indexValue).split('\u200b')[0]! },
+              series: s === undefined ? undefined : { column: columnLabel(data.fields.find((f) => f.idx === s) ?? data.fields[s]), value: String(d.id) },
+              measure: {
+                column: show === 'count' ? 'Count' : show === 'percent' ? 'Share of values' : 'Cumulative share',
+                value: formatNumber(Number(d.value), valueFmt),
+              },
+              color: d.color,
+            })}
+          />
         )}
         legends={axes.legends.map((l) => ({ ...l, dataFrom: 'keys' as const }))}
         role="img"
         ariaLabel={`${title}: distribution of ${columnLabel(field)}`}
       />
-      {h.skipped ? <p className="chart__note">{h.skipped} empty {h.skipped === 1 ? 'value was' : 'values were'} left out.</p> : null}
+      {h.skipped ? (
+        <p className="chart__note">
+          {h.skipped} empty {h.skipped === 1 ? 'value was' : 'values were'} left out.
+        </p>
+      ) : null}
     </div>
   );
 }

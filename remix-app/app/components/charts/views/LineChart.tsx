@@ -17,9 +17,17 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
   const yRight = idxList(roles, 'yRight');
-  const { xs, series } = useMemo(() => toSeries(data.rows, x, [...y, ...yRight], seriesCol, (i) => columnLabel(field(i))), [data, x, y.join(), yRight.join(), seriesCol]);
+  const { xs, series } = useMemo(
+    () => toSeries(data.rows, x, [...y, ...yRight], seriesCol, (i) => columnLabel(field(i))),
+    [data, x, y.join(), yRight.join(), seriesCol],
+  );
   // Series of the right axis are the last ones (wide data: one per column).
-  const rightNames = new Set(series.slice(y.length).map((s) => s.name).filter(() => yRight.length > 0));
+  const rightNames = new Set(
+    series
+      .slice(y.length)
+      .map((s) => s.name)
+      .filter(() => yRight.length > 0),
+  );
   const label = isDateType(field(x)) ? dateLabeler(xs, zone) : (v: unknown) => formatCell(v as never, field(x));
   const labels = xs.map((v) => label(v as never));
   const missing = config.missing ?? 'gap';
@@ -66,7 +74,11 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
         data={lines}
         margin={axes.margin}
         xScale={{ type: 'point' }}
-        yScale={dual ? { type: 'linear', min: dual.left.min, max: dual.left.max, stacked: false } : { type: 'linear', min: config.zero !== false && allPositive ? 0 : 'auto', max: 'auto', nice: true, stacked }}
+        yScale={
+          dual
+            ? { type: 'linear', min: dual.left.min, max: dual.left.max, stacked: false }
+            : { type: 'linear', min: config.zero !== false && allPositive ? 0 : 'auto', max: 'auto', nice: true, stacked }
+        }
         curve={config.smooth === false ? 'linear' : 'monotoneX'}
         colors={(s) => colorOf.get(String(s.id))!}
         lineWidth={2.25}
@@ -83,19 +95,40 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
         theme={nivoTheme(mode)}
         axisBottom={{ tickSize: 0, tickPadding: 10, tickValues: thinTicks(labels, Math.min(10, maxTicks)), ...axes.bottom }}
         axisLeft={{ tickSize: 0, tickPadding: 8, tickValues: dual ? dual.left.ticks : 5, format: (v) => formatCompact(Number(v), fmt), ...axes.left }}
-        axisRight={dual ? {
-          tickSize: 0, tickPadding: 8, tickValues: dual.rightTicks, format: (v) => formatCompact(dual.fromLeft(Number(v))),
-          ...(config.y_right_title ? { legend: config.y_right_title, legendPosition: 'middle' as const, legendOffset: 52 } : {}),
-        } : null}
+        axisRight={
+          dual
+            ? {
+                tickSize: 0,
+                tickPadding: 8,
+                tickValues: dual.rightTicks,
+                format: (v) => formatCompact(dual.fromLeft(Number(v))),
+                ...(config.y_right_title ? { legend: config.y_right_title, legendPosition: 'middle' as const, legendOffset: 52 } : {}),
+              }
+            : null
+        }
         yFormat={(v) => formatNumber(Number(v), fmt)}
-        markers={config.reference_line !== undefined ? [{ axis: 'y', value: config.reference_line, lineStyle: { stroke: '#ef4444', strokeWidth: 1.5, strokeDasharray: '6 4' }, legend: formatNumber(config.reference_line, fmt), textStyle: { fill: '#ef4444', fontSize: 11 } }] : []}
+        markers={
+          config.reference_line !== undefined
+            ? [
+                {
+                  axis: 'y',
+                  value: config.reference_line,
+                  lineStyle: { stroke: '#ef4444', strokeWidth: 1.5, strokeDasharray: '6 4' },
+                  legend: formatNumber(config.reference_line, fmt),
+                  textStyle: { fill: '#ef4444', fontSize: 11 },
+                },
+              ]
+            : []
+        }
         tooltip={({ point }) => (
-          <ChartTooltip rows={seriesTooltipRows({
-            x: { column: xName, value: String(point.data.xFormatted) },
-            series: seriesCol === undefined ? undefined : { column: columnLabel(field(seriesCol)), value: String(point.seriesId) },
-            measure: { column: measureName(point.seriesId), value: shown(point.data, point.seriesId) },
-            color: point.seriesColor,
-          })} />
+          <ChartTooltip
+            rows={seriesTooltipRows({
+              x: { column: xName, value: String(point.data.xFormatted) },
+              series: seriesCol === undefined ? undefined : { column: columnLabel(field(seriesCol)), value: String(point.seriesId) },
+              measure: { column: measureName(point.seriesId), value: shown(point.data, point.seriesId) },
+              color: point.seriesColor,
+            })}
+          />
         )}
         sliceTooltip={({ slice }) => (
           // Every series at one x: the x column first, then each series by name (the measure's column for long data).
@@ -103,7 +136,11 @@ export default function LineChart({ config, roles, data, colors, mode, title, zo
             title={seriesCol === undefined ? undefined : `${columnLabel(field(y[0]!))} by ${columnLabel(field(seriesCol))}`}
             rows={[
               { name: xName, value: String(slice.points[0]?.data.xFormatted ?? '') },
-              ...slice.points.map((p) => ({ name: rightNames.has(String(p.seriesId)) ? `${p.seriesId} (right axis)` : String(p.seriesId), value: shown(p.data, p.seriesId), color: p.seriesColor })),
+              ...slice.points.map((p) => ({
+                name: rightNames.has(String(p.seriesId)) ? `${p.seriesId} (right axis)` : String(p.seriesId),
+                value: shown(p.data, p.seriesId),
+                color: p.seriesColor,
+              })),
             ]}
           />
         )}

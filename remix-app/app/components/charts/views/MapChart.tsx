@@ -16,7 +16,13 @@ import { useSize } from './useWidth';
 export function blend(a: string, b: string, t: number): string {
   const p = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
   const [x, y] = [p(a), p(b)];
-  return `#${x.map((v, i) => Math.round(v + (y[i]! - v) * t).toString(16).padStart(2, '0')).join('')}`;
+  return `#${x
+    .map((v, i) =>
+      Math.round(v + (y[i]! - v) * t)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** Colour steps from a light tint to the scheme's first colour. */
@@ -32,12 +38,15 @@ export default function MapChart({ config, roles, data, palette, mode, title }: 
   const [ref, size] = useSize();
   useEffect(() => {
     let live = true;
-    loadShapes(regionSet).then((s) => live && setShapes(s), (e: unknown) => live && setFailed(String(e)));
+    loadShapes(regionSet).then(
+      (s) => live && setShapes(s),
+      (e: unknown) => live && setFailed(String(e)),
+    );
     return () => {
       live = false;
     };
   }, [regionSet]);
-  const field = (i: number | undefined) => (i === undefined ? undefined : data.fields.find((f) => f.idx === i) ?? data.fields[i]);
+  const field = (i: number | undefined) => (i === undefined ? undefined : (data.fields.find((f) => f.idx === i) ?? data.fields[i]));
   const dark = mode === 'dark';
   const land = dark ? '#1e293b' : '#e6eaf0';
   const border = dark ? '#0b1120' : '#ffffff';
@@ -45,7 +54,8 @@ export default function MapChart({ config, roles, data, palette, mode, title }: 
 
   const regions = useMemo(() => {
     if (!shapes || point) return null;
-    const r = idx(roles, 'region')!, v = idx(roles, 'value')!;
+    const r = idx(roles, 'region')!,
+      v = idx(roles, 'value')!;
     const values = new Map<string, { value: number; label: string }>();
     const unknown: string[] = [];
     for (const row of data.rows) {
@@ -64,11 +74,15 @@ export default function MapChart({ config, roles, data, palette, mode, title }: 
 
   const points = useMemo(() => {
     if (!point) return null;
-    const la = idx(roles, 'lat')!, lo = idx(roles, 'lng')!, s = idx(roles, 'size'), l = idx(roles, 'label');
+    const la = idx(roles, 'lat')!,
+      lo = idx(roles, 'lng')!,
+      s = idx(roles, 'size'),
+      l = idx(roles, 'label');
     let skipped = 0;
     const list: { lat: number; lng: number; size: number; label: string }[] = [];
     for (const row of data.rows) {
-      const lat = toNumber(row[la]), lng = toNumber(row[lo]);
+      const lat = toNumber(row[la]),
+        lng = toNumber(row[lo]);
       if (lat === null || lng === null || Math.abs(lat) > 90 || Math.abs(lng) > 180) {
         skipped++;
         continue;
@@ -78,10 +92,17 @@ export default function MapChart({ config, roles, data, palette, mode, title }: 
     return { list, skipped };
   }, [data.rows, point, roles]);
 
-  const width = size.width, height = size.height;
+  const width = size.width,
+    height = size.height;
   const view = useMemo(() => {
     if (!shapes || !width || !height) return null;
-    if (points) return fitView(points.list.map((p) => [p.lng, p.lat]), width, height, 0.12);
+    if (points)
+      return fitView(
+        points.list.map((p) => [p.lng, p.lat]),
+        width,
+        height,
+        0.12,
+      );
     const ids = new Set(regions?.data.map((d) => d.id));
     const coords = shapes.features.filter((f) => ids.has(f.id)).flatMap((f) => coordinates(f.geometry));
     return fitView(coords, width, height);
@@ -106,19 +127,24 @@ export default function MapChart({ config, roles, data, palette, mode, title }: 
             borderColor={border}
             theme={nivoTheme(mode)}
             isInteractive={false}
-            {...({ layers: ['features', () => (
-              <g key="points" data-testid="map-points">
-                {points!.list.map((p, i) => {
-                  const [x, y] = view.project(p.lng, p.lat);
-                  const r = 4 + Math.sqrt(p.size / maxSize) * 18;
-                  return (
-                    <circle key={i} cx={x} cy={y} r={r} fill={palette[0]} fillOpacity={0.55} stroke={palette[0]} strokeWidth={1}>
-                      <title>{`${p.label ? `${p.label}: ` : ''}${formatNumber(p.size, fmt)}`}</title>
-                    </circle>
-                  );
-                })}
-              </g>
-            )] } as object)}
+            {...({
+              layers: [
+                'features',
+                () => (
+                  <g key="points" data-testid="map-points">
+                    {points!.list.map((p, i) => {
+                      const [x, y] = view.project(p.lng, p.lat);
+                      const r = 4 + Math.sqrt(p.size / maxSize) * 18;
+                      return (
+                        <circle key={i} cx={x} cy={y} r={r} fill={palette[0]} fillOpacity={0.55} stroke={palette[0]} strokeWidth={1}>
+                          <title>{`${p.label ? `${p.label}: ` : ''}${formatNumber(p.size, fmt)}`}</title>
+                        </circle>
+                      );
+                    })}
+                  </g>
+                ),
+              ],
+            } as object)}
           />
         ) : (
           <Choropleth
@@ -136,12 +162,29 @@ export default function MapChart({ config, roles, data, palette, mode, title }: 
             borderWidth={0.6}
             borderColor={border}
             theme={nivoTheme(mode)}
-            legends={[{ anchor: 'bottom-left', direction: 'column', translateX: 12, translateY: -12, itemWidth: 90, itemHeight: 16, itemsSpacing: 2, symbolSize: 12, itemTextColor: dark ? '#cbd5e1' : '#475569' }] as never}
+            legends={
+              [
+                {
+                  anchor: 'bottom-left',
+                  direction: 'column',
+                  translateX: 12,
+                  translateY: -12,
+                  itemWidth: 90,
+                  itemHeight: 16,
+                  itemsSpacing: 2,
+                  symbolSize: 12,
+                  itemTextColor: dark ? '#cbd5e1' : '#475569',
+                },
+              ] as never
+            }
           />
         )
       ) : null}
       {regions?.unknown.length ? (
-        <p className="chart__note map-view__note">Not recognised as {regionSet === 'world' ? 'countries' : 'US states'}: {regions.unknown.slice(0, 8).join(', ')}{regions.unknown.length > 8 ? ` and ${regions.unknown.length - 8} more` : ''}.</p>
+        <p className="chart__note map-view__note">
+          Not recognised as {regionSet === 'world' ? 'countries' : 'US states'}: {regions.unknown.slice(0, 8).join(', ')}
+          {regions.unknown.length > 8 ? ` and ${regions.unknown.length - 8} more` : ''}.
+        </p>
       ) : null}
       {points?.skipped ? <p className="chart__note map-view__note">{points.skipped} rows without valid coordinates were skipped.</p> : null}
       <span className="visually-hidden">{columnLabel(field(idx(roles, 'value') ?? idx(roles, 'size')))}</span>

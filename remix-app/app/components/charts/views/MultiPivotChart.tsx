@@ -7,7 +7,14 @@ import { idxList, type ViewProps } from './types';
 import { useRowWindow } from './useRowWindow';
 
 const AGG_LABEL: Record<Aggregation, string> = {
-  sum: 'Sum', avg: 'Avg', median: 'Median', min: 'Min', max: 'Max', count: 'Count', count_distinct: 'Distinct', concat: 'List',
+  sum: 'Sum',
+  avg: 'Avg',
+  median: 'Median',
+  min: 'Min',
+  max: 'Max',
+  count: 'Count',
+  count_distinct: 'Distinct',
+  concat: 'List',
 };
 
 export default function MultiPivotChart({ config, roles, data, title }: ViewProps<MultiPivotConfig>) {
@@ -21,19 +28,23 @@ export default function MultiPivotChart({ config, roles, data, title }: ViewProp
     return { index, aggregation: agg };
   });
   const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
-  const mp = useMemo(() => multiPivot(data.rows, rowDims, colDims, values, collapsed), [data.rows, rowDims.join(), colDims.join(), values.map((v) => `${v.index}${v.aggregation}`).join(), collapsed]);
+  const mp = useMemo(
+    () => multiPivot(data.rows, rowDims, colDims, values, collapsed),
+    [data.rows, rowDims.join(), colDims.join(), values.map((v) => `${v.index}${v.aggregation}`).join(), collapsed],
+  );
   const showSubtotals = config.subtotals !== false;
   const rows = showSubtotals ? mp.rows : mp.rows.filter((r) => !r.group || collapsed.has(pathKey(r.path)));
   const { scrollRef, items, padTop, padBottom } = useRowWindow(rows.length, 32);
   const cols = mp.colPaths.length ? mp.colPaths : [[]];
   const fmt = (v: number | string | null, agg: Aggregation) =>
     v === null ? '' : typeof v === 'string' ? v : formatNumber(v, agg === 'count' || agg === 'count_distinct' ? { decimals: 0 } : config.format);
-  const toggle = (key: string) => setCollapsed((s) => {
-    const n = new Set(s);
-    if (n.has(key)) n.delete(key);
-    else n.add(key);
-    return n;
-  });
+  const toggle = (key: string) =>
+    setCollapsed((s) => {
+      const n = new Set(s);
+      if (n.has(key)) n.delete(key);
+      else n.add(key);
+      return n;
+    });
   const width = cols.length * values.length + 1;
   return (
     <div className="table-view pivot-view" data-testid="multi-pivot-view">
@@ -43,16 +54,31 @@ export default function MultiPivotChart({ config, roles, data, title }: ViewProp
             {colDims.map((d, level) => (
               <tr key={d}>
                 <th>{level === 0 ? rowDims.map((r) => columnLabel(field(r))).join(' › ') : ''}</th>
-                {cols.map((path, ci) => <th key={ci} colSpan={values.length} className="num">{formatCell(path[level], field(d))}</th>)}
+                {cols.map((path, ci) => (
+                  <th key={ci} colSpan={values.length} className="num">
+                    {formatCell(path[level], field(d))}
+                  </th>
+                ))}
               </tr>
             ))}
             <tr>
               <th>{colDims.length ? '' : rowDims.map((r) => columnLabel(field(r))).join(' › ')}</th>
-              {cols.flatMap((_, ci) => values.map((v) => <th key={`${ci}-${v.index}`} className="num">{columnLabel(field(v.index))}{v.aggregation !== 'sum' ? ` (${AGG_LABEL[v.aggregation]})` : ''}</th>))}
+              {cols.flatMap((_, ci) =>
+                values.map((v) => (
+                  <th key={`${ci}-${v.index}`} className="num">
+                    {columnLabel(field(v.index))}
+                    {v.aggregation !== 'sum' ? ` (${AGG_LABEL[v.aggregation]})` : ''}
+                  </th>
+                )),
+              )}
             </tr>
           </thead>
           <tbody>
-            {padTop > 0 ? <tr aria-hidden="true" style={{ height: padTop }}><td colSpan={width} /></tr> : null}
+            {padTop > 0 ? (
+              <tr aria-hidden="true" style={{ height: padTop }}>
+                <td colSpan={width} />
+              </tr>
+            ) : null}
             {items.map((vi) => {
               const row = rows[vi.index]!;
               const key = pathKey(row.path);
@@ -67,17 +93,29 @@ export default function MultiPivotChart({ config, roles, data, title }: ViewProp
                     ) : null}
                     {formatCell(row.path[row.path.length - 1], field(rowDims[row.depth]!)) || '—'}
                   </th>
-                  {row.cells.map((v, i) => <td key={i} className="num">{fmt(v, values[i % values.length]!.aggregation)}</td>)}
+                  {row.cells.map((v, i) => (
+                    <td key={i} className="num">
+                      {fmt(v, values[i % values.length]!.aggregation)}
+                    </td>
+                  ))}
                 </tr>
               );
             })}
-            {padBottom > 0 ? <tr aria-hidden="true" style={{ height: padBottom }}><td colSpan={width} /></tr> : null}
+            {padBottom > 0 ? (
+              <tr aria-hidden="true" style={{ height: padBottom }}>
+                <td colSpan={width} />
+              </tr>
+            ) : null}
           </tbody>
           {config.grand_totals !== false ? (
             <tfoot>
               <tr>
                 <th scope="row">Total</th>
-                {mp.total.map((v, i) => <td key={i} className="num">{fmt(v, values[i % values.length]!.aggregation)}</td>)}
+                {mp.total.map((v, i) => (
+                  <td key={i} className="num">
+                    {fmt(v, values[i % values.length]!.aggregation)}
+                  </td>
+                ))}
               </tr>
             </tfoot>
           ) : null}

@@ -23,18 +23,28 @@ export default function NumberChart({ config, roles, data, zone }: ViewProps<Num
   const fmt = { ...config.format, prefix: config.prefix ?? config.format?.prefix, suffix: config.suffix ?? config.format?.suffix };
   // No row, or a NULL value: say so (a number format would turn it into "0" or "0.0 %").
   const noData = raw === null || raw === undefined;
-  const text = noData ? 'No data' : value === null ? formatCell(raw, field, undefined, columnZone(data.rows.slice(0, 1), v, field, zone)) || '—' : formatNumber(value, { ...fmt, prefix: '', suffix: '' });
+  const text = noData
+    ? 'No data'
+    : value === null
+      ? formatCell(raw, field, undefined, columnZone(data.rows.slice(0, 1), v, field, zone)) || '—'
+      : formatNumber(value, { ...fmt, prefix: '', suffix: '' });
   // A comparison was asked for but there is nothing to compare with: no second row, or an empty comparison cell.
   const wantsCompare = Boolean(roles.secondRow) || compareIndex !== undefined;
   const noPrevious = !noData && value !== null && wantsCompare && compare === null;
   const change = kpiChange(value, compare, config.change_as);
-  const good = change === null || change === 0 ? null : (change > 0) !== Boolean(config.down_is_good);
+  const good = change === null || change === 0 ? null : change > 0 !== Boolean(config.down_is_good);
   const compareLabel = roles.secondRow ? 'previous' : compareIndex !== undefined ? columnLabel(data.fields.find((f) => f.idx === compareIndex)) : '';
   return (
     <div className="number-view" data-testid="number-view">
       <p className={`number-view__value${noData ? ' number-view__value--empty' : ''}`} title={text}>
         {fmt.prefix && !noData ? <span className="number-view__affix">{fmt.prefix}</span> : null}
-        <span data-testid="number-value" data-empty={noData ? 'true' : undefined} style={noData ? { color: 'var(--text-3)', fontSize: '0.6em', fontWeight: 600 } : undefined}>{text}</span>
+        <span
+          data-testid="number-value"
+          data-empty={noData ? 'true' : undefined}
+          style={noData ? { color: 'var(--text-3)', fontSize: '0.6em', fontWeight: 600 } : undefined}
+        >
+          {text}
+        </span>
         {fmt.suffix && !noData ? <span className="number-view__affix">{fmt.suffix}</span> : null}
       </p>
       {config.label ? <p className="number-view__label">{config.label}</p> : null}
@@ -42,10 +52,16 @@ export default function NumberChart({ config, roles, data, zone }: ViewProps<Num
         <p className={`number-view__delta ${good === null ? '' : good ? 'is-good' : 'is-bad'}`} data-testid="number-change">
           <span aria-label={change >= 0 ? 'up' : 'down'}>{change > 0 ? '▲' : change < 0 ? '▼' : '■'}</span>{' '}
           {config.change_as === 'absolute' ? formatNumber(Math.abs(change), fmt) : `${formatNumber(Math.abs(change), { decimals: 1 })} %`}
-          <span className="muted"> vs {formatCompact(compare, fmt)}{compareLabel ? ` (${compareLabel})` : ''}</span>
+          <span className="muted">
+            {' '}
+            vs {formatCompact(compare, fmt)}
+            {compareLabel ? ` (${compareLabel})` : ''}
+          </span>
         </p>
       ) : noPrevious ? (
-        <p className="number-view__delta muted" data-testid="number-change">No previous period to compare with</p>
+        <p className="number-view__delta muted" data-testid="number-change">
+          No previous period to compare with
+        </p>
       ) : null}
     </div>
   );

@@ -31,7 +31,8 @@ function useSvgName(ref: RefObject<HTMLElement | null>, label: string) {
 }
 
 export default function PieChart({ config, roles, data, palette, colors, mode, title, zone, onDrill }: ViewProps<PieConfig>) {
-  const l = idx(roles, 'label')!, v = idx(roles, 'value')!;
+  const l = idx(roles, 'label')!,
+    v = idx(roles, 'value')!;
   const field = (i: number) => data.fields.find((f) => f.idx === i) ?? data.fields[i];
   const [ref, size] = useSize();
   useSvgName(ref, title);
@@ -51,7 +52,11 @@ export default function PieChart({ config, roles, data, palette, colors, mode, t
   const pieData = top.map((s, i) => ({ id: `${i}:${s.label}`, label: s.label, value: s.value, color: colorOf.get(s.label)! }));
   const fmt = config.format ?? {};
   const labels = config.slice_labels ?? 'percent';
-  const legend = pieLegend(config.legend, size.width || 600, pieData.map((d) => ({ id: d.id, label: truncate(d.label, 18), color: d.color })));
+  const legend = pieLegend(
+    config.legend,
+    size.width || 600,
+    pieData.map((d) => ({ id: d.id, label: truncate(d.label, 18), color: d.color })),
+  );
   return (
     <div ref={ref} className="chart__measure">
       <ResponsivePie
@@ -65,26 +70,36 @@ export default function PieChart({ config, roles, data, palette, colors, mode, t
         enableArcLinkLabels={false}
         enableArcLabels={labels !== 'none'}
         arcLabelsSkipAngle={16}
-        arcLabel={(d) => (labels === 'value' ? formatCompact(d.value, fmt) : labels === 'name' ? truncate(String(d.label), 10) : `${Math.round((d.value / total) * 100)}%`)}
+        arcLabel={(d) =>
+          labels === 'value' ? formatCompact(d.value, fmt) : labels === 'name' ? truncate(String(d.label), 10) : `${Math.round((d.value / total) * 100)}%`
+        }
         arcLabelsTextColor="#ffffff"
         valueFormat={(x) => `${formatNumber(x, fmt)} (${formatNumber((x / total) * 100, { decimals: 1 })} %)`}
         animate={false}
         theme={nivoTheme(mode)}
         tooltip={({ datum }) => (
-          <ChartTooltip rows={[
-            { name: columnLabel(field(l)), value: String(datum.label), color: datum.color },
-            { name: columnLabel(field(v)), value: datum.formattedValue },
-          ]} />
+          <ChartTooltip
+            rows={[
+              { name: columnLabel(field(l)), value: String(datum.label), color: datum.color },
+              { name: columnLabel(field(v)), value: datum.formattedValue },
+            ]}
+          />
         )}
         legends={legend.legends}
-        onClick={onDrill ? (d) => {
-          // "Other" stands for several rows: it does not drill.
-          const row = top[Number(String(d.id).split(':')[0])]?.row;
-          if (row) onDrill(row);
-        } : undefined}
+        onClick={
+          onDrill
+            ? (d) => {
+                // "Other" stands for several rows: it does not drill.
+                const row = top[Number(String(d.id).split(':')[0])]?.row;
+                if (row) onDrill(row);
+              }
+            : undefined
+        }
         role="img"
       />
-      <span className="visually-hidden">{title}: {pieData.map((d) => `${d.label} ${formatNumber(d.value, fmt)}`).join(', ')} ({columnLabel(field(v))})</span>
+      <span className="visually-hidden">
+        {title}: {pieData.map((d) => `${d.label} ${formatNumber(d.value, fmt)}`).join(', ')} ({columnLabel(field(v))})
+      </span>
     </div>
   );
 }

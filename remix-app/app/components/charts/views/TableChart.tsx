@@ -3,9 +3,7 @@
  * scroll as smoothly as 100 (only the visible rows are in the DOM). Sorting happens within the
  * loaded rows; a header click cycles ascending → descending → result order.
  */
-import {
-  flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState,
-} from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Cell, DataField } from '../../../lib/types';
@@ -31,20 +29,33 @@ export default function TableChart({ config, data, title, zone, onDrill }: ViewP
       fields.map((f: DataField) => {
         const z = columnZone(data.rows, f.idx, f, zone);
         return {
-        id: f.name,
-        accessorFn: (row: Cell[]) => row[f.idx],
-        header: config.labels?.[f.name] ?? columnLabel(f),
-        cell: (info) => {
-          const value = info.getValue() as Cell;
-          const text = formatCell(value, f, config.format, z);
-          const href = cellHref(value);
-          // Only absolute http(s) addresses become links; the click must not also follow a row drill-down.
-          return href ? <a href={href} target="_blank" rel="noopener noreferrer" className="table-link" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>{text}</a> : text;
-        },
-        sortingFn: (a, b, id) => compareCells(a.getValue(id) as Cell, b.getValue(id) as Cell),
-        sortUndefined: 'last',
-        sortDescFirst: false,
-        meta: { numeric: isNumericField(f) },
+          id: f.name,
+          accessorFn: (row: Cell[]) => row[f.idx],
+          header: config.labels?.[f.name] ?? columnLabel(f),
+          cell: (info) => {
+            const value = info.getValue() as Cell;
+            const text = formatCell(value, f, config.format, z);
+            const href = cellHref(value);
+            // Only absolute http(s) addresses become links; the click must not also follow a row drill-down.
+            return href ? (
+              <a
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="table-link"
+                onClick={(e) => e.stopPropagation()}
+                onKeyDown={(e) => e.stopPropagation()}
+              >
+                {text}
+              </a>
+            ) : (
+              text
+            );
+          },
+          sortingFn: (a, b, id) => compareCells(a.getValue(id) as Cell, b.getValue(id) as Cell),
+          sortUndefined: 'last',
+          sortDescFirst: false,
+          meta: { numeric: isNumericField(f) },
         } satisfies ColumnDef<Cell[]>;
       }),
     [fields, config.labels, config.format, data.rows, zone],
@@ -78,7 +89,10 @@ export default function TableChart({ config, data, title, zone, onDrill }: ViewP
     : null;
 
   return (
-    <div className={`table-view table-view--${size}${config.wrap ? ' table-view--wrap' : ''}${config.freeze_first ? ' table-view--freeze' : ''}`} data-testid="table-view">
+    <div
+      className={`table-view table-view--${size}${config.wrap ? ' table-view--wrap' : ''}${config.freeze_first ? ' table-view--freeze' : ''}`}
+      data-testid="table-view"
+    >
       <div className="table-view__scroll" ref={scrollRef} tabIndex={0} role="region" aria-label={`${title}: ${data.rows.length} rows`}>
         <table>
           <thead>
@@ -88,10 +102,16 @@ export default function TableChart({ config, data, title, zone, onDrill }: ViewP
                   const sorted = h.column.getIsSorted();
                   const numeric = (h.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
                   return (
-                    <th key={h.id} className={numeric ? 'num' : undefined} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}>
+                    <th
+                      key={h.id}
+                      className={numeric ? 'num' : undefined}
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                    >
                       <button type="button" className="table-view__sort" onClick={h.column.getToggleSortingHandler()} data-testid={`sort-${h.id}`}>
                         {flexRender(h.column.columnDef.header, h.getContext())}
-                        <span className="table-view__arrow" aria-hidden="true">{sorted === 'asc' ? '↑' : sorted === 'desc' ? '↓' : ''}</span>
+                        <span className="table-view__arrow" aria-hidden="true">
+                          {sorted === 'asc' ? '↑' : sorted === 'desc' ? '↓' : ''}
+                        </span>
                       </button>
                     </th>
                   );
@@ -135,14 +155,20 @@ export default function TableChart({ config, data, title, zone, onDrill }: ViewP
             <tfoot>
               <tr>
                 {totals.map((t, i) => (
-                  <td key={fields[i]!.name} className={t === null ? undefined : 'num'}>{t === null ? (i === 0 ? (onePage ? 'Page total' : 'Total') : '') : formatNumber(t, config.format)}</td>
+                  <td key={fields[i]!.name} className={t === null ? undefined : 'num'}>
+                    {t === null ? (i === 0 ? (onePage ? 'Page total' : 'Total') : '') : formatNumber(t, config.format)}
+                  </td>
                 ))}
               </tr>
             </tfoot>
           ) : null}
         </table>
       </div>
-      {onePage ? null : <p className="table-view__count">{data.rows.length.toLocaleString('en')} {data.rows.length === 1 ? 'row' : 'rows'}</p>}
+      {onePage ? null : (
+        <p className="table-view__count">
+          {data.rows.length.toLocaleString('en')} {data.rows.length === 1 ? 'row' : 'rows'}
+        </p>
+      )}
     </div>
   );
 }

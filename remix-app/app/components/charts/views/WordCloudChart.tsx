@@ -10,7 +10,15 @@ import { formatCell, formatNumber } from '../format';
 import { idx, type ViewProps } from './types';
 import { useSize } from './useWidth';
 
-interface Placed { text: string; size: number; x: number; y: number; rotate: number; weight: number; color: string }
+interface Placed {
+  text: string;
+  size: number;
+  x: number;
+  y: number;
+  rotate: number;
+  weight: number;
+  color: string;
+}
 
 /** Font size by weight: linear or square root between the smallest and largest size. */
 export function fontSize(weight: number, min: number, max: number, range: [number, number], scale: 'linear' | 'sqrt'): number {
@@ -20,7 +28,8 @@ export function fontSize(weight: number, min: number, max: number, range: [numbe
 }
 
 export default function WordCloudChart({ config, roles, data, palette, title }: ViewProps<WordCloudConfig>) {
-  const w = idx(roles, 'word')!, wt = idx(roles, 'weight')!;
+  const w = idx(roles, 'word')!,
+    wt = idx(roles, 'weight')!;
   const field = data.fields.find((f) => f.idx === w) ?? data.fields[w];
   const [ref, size] = useSize();
   const [placed, setPlaced] = useState<Placed[] | null>(null);
@@ -34,7 +43,8 @@ export default function WordCloudChart({ config, roles, data, palette, title }: 
   }, [data.rows, w, wt, config.max_words]);
   useEffect(() => {
     if (!size.width || !size.height || words.length === 0) return;
-    const min = words[words.length - 1]!.weight, max = words[0]!.weight;
+    const min = words[words.length - 1]!.weight,
+      max = words[0]!.weight;
     const range: [number, number] = [config.min_font ?? 12, config.max_font ?? Math.max(24, Math.min(64, size.height / 4))];
     const rotation = config.rotation ?? 'hv';
     let live = true;
@@ -42,17 +52,24 @@ export default function WordCloudChart({ config, roles, data, palette, title }: 
       .size([size.width, size.height])
       .words(words.map((x, rank) => ({ text: x.text, w: x.weight, rank, size: fontSize(x.weight, min, max, range, config.scale ?? 'sqrt') })))
       .padding(2)
-      .rotate((d) => (rotation === 'none' ? 0 : rotation === 'hv' ? (d.rank % 5 === 4 ? 90 : 0) : ((d.rank * 37) % 5 - 2) * 30))
+      .rotate((d) => (rotation === 'none' ? 0 : rotation === 'hv' ? (d.rank % 5 === 4 ? 90 : 0) : (((d.rank * 37) % 5) - 2) * 30))
       .font('Inter, system-ui, sans-serif')
       .fontWeight('600')
       .fontSize((d) => d.size)
       .random(() => 0.5)
       .on('end', (out) => {
         if (!live) return;
-        setPlaced((out as (cloud.Word & { w: number; rank: number })[]).map((d) => ({
-          text: d.text!, size: d.size!, x: d.x!, y: d.y!, rotate: d.rotate ?? 0,
-          weight: d.w, color: palette[d.rank % palette.length]!,
-        })));
+        setPlaced(
+          (out as (cloud.Word & { w: number; rank: number })[]).map((d) => ({
+            text: d.text!,
+            size: d.size!,
+            x: d.x!,
+            y: d.y!,
+            rotate: d.rotate ?? 0,
+            weight: d.w,
+            color: palette[d.rank % palette.length]!,
+          })),
+        );
       });
     layout.start();
     return () => {

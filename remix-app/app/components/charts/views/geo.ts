@@ -13,20 +13,76 @@ export interface Shapes {
 }
 
 const US_STATES: [string, string][] = [
-  ['AL', '01'], ['AK', '02'], ['AZ', '04'], ['AR', '05'], ['CA', '06'], ['CO', '08'], ['CT', '09'], ['DE', '10'], ['DC', '11'],
-  ['FL', '12'], ['GA', '13'], ['HI', '15'], ['ID', '16'], ['IL', '17'], ['IN', '18'], ['IA', '19'], ['KS', '20'], ['KY', '21'],
-  ['LA', '22'], ['ME', '23'], ['MD', '24'], ['MA', '25'], ['MI', '26'], ['MN', '27'], ['MS', '28'], ['MO', '29'], ['MT', '30'],
-  ['NE', '31'], ['NV', '32'], ['NH', '33'], ['NJ', '34'], ['NM', '35'], ['NY', '36'], ['NC', '37'], ['ND', '38'], ['OH', '39'],
-  ['OK', '40'], ['OR', '41'], ['PA', '42'], ['RI', '44'], ['SC', '45'], ['SD', '46'], ['TN', '47'], ['TX', '48'], ['UT', '49'],
-  ['VT', '50'], ['VA', '51'], ['WA', '53'], ['WV', '54'], ['WI', '55'], ['WY', '56'], ['PR', '72'],
+  ['AL', '01'],
+  ['AK', '02'],
+  ['AZ', '04'],
+  ['AR', '05'],
+  ['CA', '06'],
+  ['CO', '08'],
+  ['CT', '09'],
+  ['DE', '10'],
+  ['DC', '11'],
+  ['FL', '12'],
+  ['GA', '13'],
+  ['HI', '15'],
+  ['ID', '16'],
+  ['IL', '17'],
+  ['IN', '18'],
+  ['IA', '19'],
+  ['KS', '20'],
+  ['KY', '21'],
+  ['LA', '22'],
+  ['ME', '23'],
+  ['MD', '24'],
+  ['MA', '25'],
+  ['MI', '26'],
+  ['MN', '27'],
+  ['MS', '28'],
+  ['MO', '29'],
+  ['MT', '30'],
+  ['NE', '31'],
+  ['NV', '32'],
+  ['NH', '33'],
+  ['NJ', '34'],
+  ['NM', '35'],
+  ['NY', '36'],
+  ['NC', '37'],
+  ['ND', '38'],
+  ['OH', '39'],
+  ['OK', '40'],
+  ['OR', '41'],
+  ['PA', '42'],
+  ['RI', '44'],
+  ['SC', '45'],
+  ['SD', '46'],
+  ['TN', '47'],
+  ['TX', '48'],
+  ['UT', '49'],
+  ['VT', '50'],
+  ['VA', '51'],
+  ['WA', '53'],
+  ['WV', '54'],
+  ['WI', '55'],
+  ['WY', '56'],
+  ['PR', '72'],
 ];
 
 /** Common names the atlas writes differently. */
 const NAME_ALIASES: [string, string][] = [
-  ['united states', 'united states of america'], ['usa', 'united states of america'], ['uk', 'united kingdom'],
-  ['czech republic', 'czechia'], ['russian federation', 'russia'], ['south korea', 'south korea'], ['bosnia and herzegovina', 'bosnia and herz.'],
-  ['dominican republic', 'dominican rep.'], ['central african republic', 'central african rep.'], ['democratic republic of the congo', 'dem. rep. congo'],
-  ['south sudan', 's. sudan'], ['ivory coast', "côte d'ivoire"], ['north macedonia', 'macedonia'], ['eswatini', 'eswatini'],
+  ['united states', 'united states of america'],
+  ['usa', 'united states of america'],
+  ['uk', 'united kingdom'],
+  ['czech republic', 'czechia'],
+  ['russian federation', 'russia'],
+  ['south korea', 'south korea'],
+  ['bosnia and herzegovina', 'bosnia and herz.'],
+  ['dominican republic', 'dominican rep.'],
+  ['central african republic', 'central african rep.'],
+  ['democratic republic of the congo', 'dem. rep. congo'],
+  ['south sudan', 's. sudan'],
+  ['ivory coast', "côte d'ivoire"],
+  ['north macedonia', 'macedonia'],
+  ['eswatini', 'eswatini'],
 ];
 
 async function topoFeatures(kind: 'world' | 'us_states'): Promise<Shapes['features']> {
@@ -101,14 +157,21 @@ export interface View {
 export function fitView(points: [number, number][], width: number, height: number, pad = 0.08): View {
   const projected = points.filter(([lo, la]) => Number.isFinite(lo) && Number.isFinite(la)).map(([lo, la]) => mercator(lo, la));
   if (projected.length === 0) projected.push(mercator(-170, -58), mercator(190, 80));
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity;
   for (const [x, y] of projected) {
-    x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+    x0 = Math.min(x0, x);
+    x1 = Math.max(x1, x);
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
   }
-  const dx = Math.max(x1 - x0, 0.05), dy = Math.max(y1 - y0, 0.05);
+  const dx = Math.max(x1 - x0, 0.05),
+    dy = Math.max(y1 - y0, 0.05);
   const scale = Math.min((width * (1 - 2 * pad)) / dx, (height * (1 - 2 * pad)) / dy);
-  const tx = width / 2 - scale * (x0 + x1) / 2;
-  const ty = height / 2 - scale * (y0 + y1) / 2;
+  const tx = width / 2 - (scale * (x0 + x1)) / 2;
+  const ty = height / 2 - (scale * (y0 + y1)) / 2;
   return {
     scale,
     translation: [tx / width, ty / height],

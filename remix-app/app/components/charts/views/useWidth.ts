@@ -13,7 +13,8 @@ export function useSize<T extends HTMLElement = HTMLDivElement>(): [RefObject<T 
     const el = ref.current;
     if (!el) return;
     const update = (width: number, height: number) => {
-      const w = Math.round(width), h = Math.round(height);
+      const w = Math.round(width),
+        h = Math.round(height);
       setSize((s) => (w === s.width && h === s.height ? s : { width: w, height: h }));
     };
     const style = getComputedStyle(el);

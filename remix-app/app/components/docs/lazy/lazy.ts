@@ -18,18 +18,10 @@ export function isChunkLoadError(err: unknown): boolean {
   );
 }
 
-export type LazyState<T> =
-  | { status: 'loading'; pastDelay: boolean }
-  | { status: 'ready'; value: T }
-  | { status: 'error'; error: Error };
+export type LazyState<T> = { status: 'loading'; pastDelay: boolean } | { status: 'ready'; value: T } | { status: 'error'; error: Error };
 
 /** Reloads once per page for a missing chunk; a second failure is shown as an error instead. */
-export function reloadForMissingChunk(
-  err: unknown,
-  storage: Pick<Storage, 'getItem' | 'setItem'> | null,
-  path: string,
-  reload: () => void,
-): boolean {
+export function reloadForMissingChunk(err: unknown, storage: Pick<Storage, 'getItem' | 'setItem'> | null, path: string, reload: () => void): boolean {
   if (!isChunkLoadError(err)) return false;
   try {
     if (storage?.getItem(RELOAD_MARK) === path) return false;

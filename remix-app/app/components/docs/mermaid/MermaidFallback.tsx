@@ -12,7 +12,11 @@ export default function MermaidFallback({ root, html }: { root: RefObject<HTMLEl
     state.value.drawDiagrams(root.current).catch((err: unknown) => console.error('Cairn docs: a diagram could not be drawn', err));
   }, [state, root, html]);
   if (state.status === 'loading') {
-    return state.pastDelay ? <p className="lazy-status" role="status">Loading diagrams…</p> : null;
+    return state.pastDelay ? (
+      <p className="lazy-status" role="status">
+        Loading diagrams…
+      </p>
+    ) : null;
   }
   if (state.status === 'error') {
     return (

@@ -24,11 +24,13 @@ export function Navbar({ items, mobileOpen, onToggleMobile }: { items: Positione
   const { pathname } = useLocation();
   const ctx: ItemContext = { pathname, exactElsewhere: hasExactMatch(items, pathname), mobile: false };
   const render = (side: 'left' | 'right') =>
-    items.filter((i) => i.position === side).map((item) => (
-      <div key={item.key} className={`navbar__item navbar__item--${item.kind}`}>
-        <NavbarItem item={item} ctx={ctx} />
-      </div>
-    ));
+    items
+      .filter((i) => i.position === side)
+      .map((item) => (
+        <div key={item.key} className={`navbar__item navbar__item--${item.kind}`}>
+          <NavbarItem item={item} ctx={ctx} />
+        </div>
+      ));
   return (
     <header ref={ref} className={`navbar${visible ? '' : ' navbar--hidden'}`} data-visible={visible}>
       <nav aria-label="Documentation" className="navbar__inner">

@@ -39,12 +39,7 @@ function NavLinkItem({ link, ctx, className }: { link: ResolvedLink; ctx: ItemCo
     );
   }
   return (
-    <a
-      href={link.href}
-      className={cls}
-      onClick={onClick}
-      {...(link.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
-    >
+    <a href={link.href} className={cls} onClick={onClick} {...(link.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
       {link.label}
       {link.external ? (
         <>
@@ -77,7 +72,13 @@ function Dropdown({ label, children, ctx }: { label: ReactNode; children: ReactN
         if (!ctx.mobile && !root.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
       }}
     >
-      <button type="button" className={ctx.mobile ? 'menu__link menu__link--caret' : 'navbar__link navbar__link--caret'} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className={ctx.mobile ? 'menu__link menu__link--caret' : 'navbar__link navbar__link--caret'}
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
         {label}
       </button>
       <ul id={id} className={ctx.mobile ? 'menu__list' : 'dropdown__menu'}>
@@ -95,7 +96,15 @@ function LocaleDropdown({ ctx }: { ctx: ItemContext }) {
   const here = `${location.pathname}${location.search}${location.hash}`;
   const itemClass = ctx.mobile ? 'menu__link' : 'dropdown__link';
   return (
-    <Dropdown label={<><span className="visually-hidden">Language: </span>{current.label}</>} ctx={ctx}>
+    <Dropdown
+      label={
+        <>
+          <span className="visually-hidden">Language: </span>
+          {current.label}
+        </>
+      }
+      ctx={ctx}
+    >
       {locales.map((l) => (
         <li key={l.locale}>
           <a

@@ -22,11 +22,16 @@ const ctx = navbarContext(sidebar, ['secret-draft'], plugins, (id) => prefs.get(
 describe('navbar items', () => {
   it('resolves doc and doc sidebar links', () => {
     expect(resolveNavbarItem({ type: 'doc', docId: 'api/v2024-06-01', label: 'API Docs' }, ctx)).toMatchObject({
-      kind: 'link', label: 'API Docs', href: '/api/v2024-06-01', match: { type: 'exact', path: '/api/v2024-06-01' },
+      kind: 'link',
+      label: 'API Docs',
+      href: '/api/v2024-06-01',
+      match: { type: 'exact', path: '/api/v2024-06-01' },
     });
     expect(resolveNavbarItem({ type: 'doc', docId: 'index' }, ctx)).toMatchObject({ label: 'Cairn documentation', href: '/' });
     expect(resolveNavbarItem({ type: 'docSidebar', sidebarId: 'docs', label: 'User Docs' }, ctx)).toMatchObject({
-      kind: 'link', href: '/', match: { type: 'sidebar' },
+      kind: 'link',
+      href: '/',
+      match: { type: 'sidebar' },
     });
   });
 
@@ -67,7 +72,14 @@ describe('navbar items', () => {
   });
 
   it('puts items on the right unless told otherwise', () => {
-    const items = resolveNavbarItems([{ label: 'A', to: '/a', position: 'left' }, { label: 'B', href: 'https://example.com' }, { type: 'html', value: '<b>x</b>' }], ctx);
+    const items = resolveNavbarItems(
+      [
+        { label: 'A', to: '/a', position: 'left' },
+        { label: 'B', href: 'https://example.com' },
+        { type: 'html', value: '<b>x</b>' },
+      ],
+      ctx,
+    );
     expect(items.map((i) => i.position)).toEqual(['left', 'right', 'right']);
     expect(items[1]).toMatchObject({ kind: 'link', external: true });
     expect(items[2]).toMatchObject({ kind: 'html', html: '<b>x</b>' });

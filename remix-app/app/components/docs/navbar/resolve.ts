@@ -2,12 +2,7 @@
  * Navbar items from the config to what is drawn: every doc id, sidebar and docs plugin is checked
  * against the built docs here, so a bad config fails loudly with the errors the spec names.
  */
-import type {
-  DocsPluginConfig,
-  DropdownChildConfig,
-  ItemPosition,
-  NavbarItemConfig,
-} from '../config';
+import type { DocsPluginConfig, DropdownChildConfig, ItemPosition, NavbarItemConfig } from '../config';
 
 export interface SidebarGroupData {
   label: string;
@@ -44,18 +39,17 @@ interface ResolvedHtml {
   html: string;
 }
 export type ResolvedChild = ResolvedLink | ResolvedHtml;
-export type ResolvedItem =
-  | ResolvedChild
-  | { kind: 'dropdown'; label: string; items: ResolvedChild[] }
-  | { kind: 'search' }
-  | { kind: 'locale' };
+export type ResolvedItem = ResolvedChild | { kind: 'dropdown'; label: string; items: ResolvedChild[] } | { kind: 'search' } | { kind: 'locale' };
 
 export type PositionedItem = ResolvedItem & { position: ItemPosition; key: string };
 
 const isExternal = (href: string) => /^[a-z][a-z\d+.-]*:|^\/\//i.test(href);
 
 function docIdList(ctx: NavbarContext): string {
-  return [...ctx.docs.keys()].sort().map((id) => `- ${id}`).join('\n');
+  return [...ctx.docs.keys()]
+    .sort()
+    .map((id) => `- ${id}`)
+    .join('\n');
 }
 
 function resolveDoc(docId: string, label: string | undefined, ctx: NavbarContext): ResolvedLink | null {
@@ -70,7 +64,9 @@ function resolveDoc(docId: string, label: string | undefined, ctx: NavbarContext
 function resolveSidebar(sidebarId: string, label: string, ctx: NavbarContext): ResolvedLink {
   const sidebar = ctx.sidebars[sidebarId];
   if (!sidebar) {
-    const ids = Object.keys(ctx.sidebars).map((id) => `- ${id}`).join('\n');
+    const ids = Object.keys(ctx.sidebars)
+      .map((id) => `- ${id}`)
+      .join('\n');
     throw new Error(`DocSidebarNavbarItem: couldn't find any sidebar with id "${sidebarId}". Available sidebar ids are:\n${ids}`);
   }
   const routes = sidebar.flatMap((g) => g.items.map((i) => i.route));
@@ -83,7 +79,9 @@ function resolveSidebar(sidebarId: string, label: string, ctx: NavbarContext): R
 function plugin(pluginId: string, ctx: NavbarContext): DocsPluginConfig {
   const p = ctx.plugins[pluginId];
   if (!p || p.versions.length === 0) {
-    const ids = Object.keys(ctx.plugins).map((id) => `- ${id}`).join('\n');
+    const ids = Object.keys(ctx.plugins)
+      .map((id) => `- ${id}`)
+      .join('\n');
     throw new Error(`No docs plugin with id "${pluginId}" (or it has no versions). Available docs plugin ids are:\n${ids}`);
   }
   return p;
@@ -160,10 +158,9 @@ export function resolveNavbarItem(item: NavbarItemConfig, ctx: NavbarContext): R
 /** Names the failing item, keeping the original error as the cause (shown on the crash page). */
 export class NavbarItemError extends Error {
   constructor(item: unknown, cause: unknown) {
-    super(
-      `A navbar item failed to render.\nPlease check this item of the navbar config (siteConfig.navbar.items):\n${JSON.stringify(item, null, 2)}`,
-      { cause },
-    );
+    super(`A navbar item failed to render.\nPlease check this item of the navbar config (siteConfig.navbar.items):\n${JSON.stringify(item, null, 2)}`, {
+      cause,
+    });
     this.name = 'NavbarItemError';
   }
 }

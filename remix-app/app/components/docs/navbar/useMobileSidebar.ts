@@ -29,4 +29,3 @@ export function useMobileSidebar() {
   }, [open]);
   return { open, setOpen, toggle: () => setOpen((o) => !o) };
 }
-

@@ -31,11 +31,7 @@ export function preloadSearch(): void {
 export const RESIZE_DEBOUNCE_MS = 20;
 
 function Marked({ text, terms }: { text: string; terms: ReadonlySet<string> }) {
-  return (
-    <>
-      {markPieces(text, terms).map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : p.text))}
-    </>
-  );
+  return <>{markPieces(text, terms).map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : p.text))}</>;
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -116,7 +112,11 @@ export default function SearchModal({ onClose, initialQuery = '' }: SearchModalP
 
   useEffect(() => setActive(0), [hits]);
   useEffect(() => {
-    if (indexes && trimmed) insights.viewed(trimmed, hits.map((h) => h.sectionRoute));
+    if (indexes && trimmed)
+      insights.viewed(
+        trimmed,
+        hits.map((h) => h.sectionRoute),
+      );
   }, [indexes, trimmed, hits]);
 
   const close = useCallback(() => {
@@ -169,19 +169,18 @@ export default function SearchModal({ onClose, initialQuery = '' }: SearchModalP
 
   const listId = `${id}-listbox`;
   const statusText =
-    status === 'stalled' ? 'Loading the search index…' : !indexes || !trimmed ? '' : hits.length === 0 ? 'No results found.' : `${hits.length} result${hits.length === 1 ? '' : 's'}`;
+    status === 'stalled'
+      ? 'Loading the search index…'
+      : !indexes || !trimmed
+        ? ''
+        : hits.length === 0
+          ? 'No results found.'
+          : `${hits.length} result${hits.length === 1 ? '' : 's'}`;
 
   return createPortal(
     <div className="search-modal" data-testid="search-modal">
       <div className="search-modal__backdrop" onClick={close} aria-hidden="true" />
-      <div
-        ref={dialog}
-        className="search-modal__dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        onKeyDown={onKeyDown}
-      >
+      <div ref={dialog} className="search-modal__dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} onKeyDown={onKeyDown}>
         <h2 id={`${id}-title`} className="visually-hidden">
           Search the documentation
         </h2>
@@ -272,9 +271,16 @@ export default function SearchModal({ onClose, initialQuery = '' }: SearchModalP
           </ul>
         </div>
         <footer className="search-modal__footer" aria-hidden="true">
-          <span><kbd>↵</kbd> to select</span>
-          <span><kbd>↑</kbd><kbd>↓</kbd> to navigate</span>
-          <span><kbd>esc</kbd> to close</span>
+          <span>
+            <kbd>↵</kbd> to select
+          </span>
+          <span>
+            <kbd>↑</kbd>
+            <kbd>↓</kbd> to navigate
+          </span>
+          <span>
+            <kbd>esc</kbd> to close
+          </span>
         </footer>
       </div>
     </div>,

@@ -14,7 +14,10 @@ const loadHighlighter = () => import('./highlight');
 
 /** Starts loading the modal chunk and the indexes; errors show when the modal is opened. */
 function preload() {
-  loadModal().then((m) => m.preloadSearch(), () => {});
+  loadModal().then(
+    (m) => m.preloadSearch(),
+    () => {},
+  );
 }
 
 function isTyping(target: EventTarget | null): boolean {

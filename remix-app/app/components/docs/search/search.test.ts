@@ -10,8 +10,20 @@ import { createStallTimer, STALL_THRESHOLD_MS } from './status';
 
 /** Real index files, as the docs build writes them. */
 const built = buildTaggedSearchIndexes([
-  { route: '/sharing/scheduled-emails', title: 'Scheduled e-mails', tags: [], sidebarParentCategories: ['Sharing'], sections: [{ title: null, anchor: null, text: 'Send a dashboard weekly by e-mail.' }] },
-  { route: '/api/v2024-06-01', title: 'API reference', tags: [], sidebarParentCategories: [], sections: [{ title: 'Create a dashboard schedule', anchor: 'create-a-dashboard-schedule', text: 'POST /dashboard_schedules' }] },
+  {
+    route: '/sharing/scheduled-emails',
+    title: 'Scheduled e-mails',
+    tags: [],
+    sidebarParentCategories: ['Sharing'],
+    sections: [{ title: null, anchor: null, text: 'Send a dashboard weekly by e-mail.' }],
+  },
+  {
+    route: '/api/v2024-06-01',
+    title: 'API reference',
+    tags: [],
+    sidebarParentCategories: [],
+    sections: [{ title: 'Create a dashboard schedule', anchor: 'create-a-dashboard-schedule', text: 'POST /dashboard_schedules' }],
+  },
 ]);
 
 function response(body: string, ok = true) {
@@ -45,11 +57,7 @@ describe('index loader', () => {
     const [search] = await Promise.all([a, all]);
     expect(loader.state(tag)).toBe('ready');
     // One request per tag, the versioned URL where a version is known.
-    expect(calls.sort()).toEqual([
-      '/search-index-default.json',
-      '/search-index-docs-api-v2024-06-01.json',
-      '/search-index-docs-default-current.json?v=abc123',
-    ]);
+    expect(calls.sort()).toEqual(['/search-index-default.json', '/search-index-docs-api-v2024-06-01.json', '/search-index-docs-default-current.json?v=abc123']);
     expect(search.documents).toHaveLength(1);
     // Later callers get the loaded index without fetching again.
     await loader.load(tag);

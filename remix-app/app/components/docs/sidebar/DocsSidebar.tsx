@@ -26,12 +26,7 @@ function Category({ group, open, onToggle, pathname }: { group: SidebarGroupData
           const active = item.route === pathname;
           return (
             <li key={item.route} className="menu__list-item">
-              <Link
-                to={item.route}
-                prefetch="intent"
-                className={`menu__link${active ? ' menu__link--active' : ''}`}
-                aria-current={active ? 'page' : undefined}
-              >
+              <Link to={item.route} prefetch="intent" className={`menu__link${active ? ' menu__link--active' : ''}`} aria-current={active ? 'page' : undefined}>
                 {item.title}
               </Link>
             </li>
