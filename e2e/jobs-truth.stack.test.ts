@@ -5,7 +5,7 @@
  *   worker again, and the job must end — a success (the redelivered message took it over) or an error
  *   that says the export was lost — never stay `running`;
  * - a dashboard that was viewed gets its thumbnail from the cron → queue → renderer (real Chromium) →
- *   R2 path, served by GET /dashboards/{id}/thumbnail.
+ *   R2 path, served by GET /dashboards/{id}/thumbnail, and shown in the app's dashboard list.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -155,6 +155,28 @@ describe.skipIf(noChromium)('dashboard thumbnails', () => {
       const bytes = new Uint8Array(await res.arrayBuffer());
       expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       expect((await fetch(attrs.thumbnail_image_url)).status).toBe(401);
+
+      // The app's dashboard list shows it through the app's own image route (the session, not a key).
+      if (stack.app) {
+        const signIn = await fetch(`${stack.regions.eu.api}/auth/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(stack.admin),
+        });
+        expect(signIn.status).toBe(201);
+        const cookie = `cairn_session=${((await signIn.json()) as { token: string }).token}`;
+        const origin = new URL(stack.app).origin;
+        const list = await (await fetch(`${origin}/app`, { headers: { cookie } })).text();
+        const src = new RegExp(`/app/dashboards/${id}/thumbnail\\?v=\\d+`).exec(list.replaceAll('&amp;', '&'))?.[0];
+        expect(src, 'the list names the image').toBeDefined();
+        const image = await fetch(`${origin}${src}`, { headers: { cookie } });
+        expect(image.status).toBe(200);
+        expect(image.headers.get('content-type')).toBe('image/png');
+        expect(image.headers.get('cache-control')).toContain('immutable');
+        expect(new Uint8Array(await image.arrayBuffer())).toEqual(bytes);
+        const anonymous = await fetch(`${origin}${src}`, { redirect: 'manual' });
+        expect([302, 401]).toContain(anonymous.status);
+      }
     } finally {
       await apiFetch(`/dashboards/${id}`, { method: 'DELETE' });
     }

@@ -290,8 +290,9 @@ async function commandSuite(ctx: RunContext, name: string, args: string[]): Prom
 async function deployDryRun(ctx: RunContext, region: 'eu' | 'us', lane: Lane): Promise<SuiteResult> {
   const name = `deploy dry-run (${region})`;
   say(paint('bold', `── ${name} ──`));
-  const withApp = appBuildReason() === null;
-  if (!withApp) lane.notes.push(`${name}: the app was left out (its build is not current)`);
+  const stale = appBuildReason();
+  const withApp = stale === null;
+  if (!withApp) lane.notes.push(`${name}: the app was left out (its build is not current: ${stale})`);
   const started = Date.now();
   const code = await new Promise<number>((resolve) => {
     const proc = spawn(process.execPath, [TSX_BIN, 'scripts/deploy.ts', '--env', region, '--dry-run', ...(withApp ? [] : ['--no-app'])], {

@@ -23,6 +23,7 @@ export default [
   route('app/exports/:id', 'routes/app.exports.$id.tsx'),
   route('app/exports/:id/file', 'routes/app.exports.$id.file.tsx'),
   route('app/dashboards/:id/download', 'routes/app.dashboards.$id.download.tsx'),
+  route('app/dashboards/:id/thumbnail', 'routes/app.dashboards.$id.thumbnail.tsx'),
   // Resource routes the dashboard page calls from the browser (status polls, result rows).
   route('app/dashboards/:id/status', 'routes/app.dashboard-status.tsx'),
   route('app/dashboards/:id/series-colors', 'routes/app.dashboard-series-colors.tsx'),

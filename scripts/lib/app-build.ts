@@ -1,7 +1,7 @@
 /** Builds the web app (and with it the docs) when its build output is missing or older than its sources. */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { linePrefix } from './log.ts';
 import { REPO_ROOT } from './paths.ts';
 
@@ -11,28 +11,31 @@ export const APP_WRANGLER_JSON = join(REPO_ROOT, 'remix-app/build/server/wrangle
 const SOURCES = ['remix-app', 'docs', 'core/src'];
 const SKIP = new Set(['node_modules', 'build', '.react-router', '.wrangler', 'dist', '.turbo']);
 
-function newestMtime(path: string): number {
+/** The newest file or folder under `path` (skipping dependencies and outputs), with its mtime. */
+function newest(path: string): { path: string; mtimeMs: number } {
   let st;
   try {
     st = statSync(path);
   } catch {
-    return 0;
+    return { path, mtimeMs: 0 };
   }
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs; // a deleted file changes the folder's mtime
+  let found = { path, mtimeMs: st.mtimeMs }; // a deleted file changes the folder's mtime
+  if (!st.isDirectory()) return found;
   for (const entry of readdirSync(path)) {
     if (SKIP.has(entry)) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
+    const inner = newest(join(path, entry));
+    if (inner.mtimeMs > found.mtimeMs) found = inner;
   }
-  return newest;
+  return found;
 }
 
-/** Why the app needs a build, or null when the output is current. */
+/** Why the app needs a build (naming the newest changed path), or null when the output is current. */
 export function appBuildReason(): string | null {
   if (!existsSync(APP_WRANGLER_JSON)) return 'no build output yet';
   const built = statSync(APP_WRANGLER_JSON).mtimeMs;
   for (const src of SOURCES) {
-    if (newestMtime(join(REPO_ROOT, src)) > built) return `${src} changed since the last build`;
+    const changed = newest(join(REPO_ROOT, src));
+    if (changed.mtimeMs > built) return `${relative(REPO_ROOT, changed.path)} changed since the last build`;
   }
   return null;
 }

@@ -10,7 +10,7 @@ import { sweepExportJobs } from './resources/export-jobs/run.ts';
 import { pooledDb } from './lib/db.ts';
 import { leaseMsOf, writeOffExpired } from './engine/lease.ts';
 import { refreshSchemasNightly } from './engine/schema-nightly.ts';
-import { claimDueThumbnails } from './resources/dashboards/thumbnails.ts';
+import { claimDueThumbnails, sweepOrphanThumbnails } from './resources/dashboards/thumbnails.ts';
 import { settingsOf } from './config.ts';
 
 /** Alerts started per tick at most (the rest are due on the next tick). */
@@ -18,6 +18,8 @@ const ALERTS_PER_TICK = 50;
 const PREWARM_PER_TICK = 200;
 /** Thumbnails queued per tick at most (each is a browser render; the rest are due on the next tick). */
 const THUMBNAILS_PER_TICK = 20;
+/** Pages of a thousand thumbnail objects the hourly sweep for orphaned images walks at most. */
+const THUMBNAIL_SWEEP_PAGES = 20;
 const DELETE_BATCH = 1_000;
 const ALERT_RESULTS_KEPT_DAYS = 30;
 /** Schedules sent per tick at most (each may render images; the rest are due on the next tick). */
@@ -42,6 +44,8 @@ export interface CronSummary {
   schemasRefreshed: string[];
   /** Dashboards whose thumbnail was handed to the job queue this tick. */
   thumbnailsQueued: string[];
+  /** Thumbnail images no dashboard names any more, deleted from the bucket (the tick at minute 0 only). */
+  orphanThumbnailsDeleted: number;
 }
 
 /**
@@ -96,7 +100,8 @@ async function sendDueSchedules(sql: postgres.Sql, env: Env, now: Date, out: Cro
 /**
  * Retention: alert results after 30 days; executions (with their results and chunks) once they
  * expire (24 h); and running executions far past the guard, which no gate runs any more, and
- * unfinished ones whose lease ran out (engine/lease.ts) are written off as internal_error.
+ * unfinished ones whose lease ran out (engine/lease.ts) are written off as internal_error; audit rows
+ * past their retention; and, hourly, thumbnail images that no dashboard names.
  */
 async function cleanUp(sql: postgres.Sql, env: Env, now: Date, out: CronSummary) {
   const alerts = await sql`delete from sql_alert_results where created_at < ${new Date(now.getTime() - ALERT_RESULTS_KEPT_DAYS * 86_400_000)}`;
@@ -126,6 +131,8 @@ async function cleanUp(sql: postgres.Sql, env: Env, now: Date, out: CronSummary)
   out.exportJobsWrittenOff = jobs.lost;
   out.exportJobsDeleted = jobs.deleted;
   out.auditRowsDeleted = await expireAuditLog(sql, env, now);
+  // Once an hour: images of dashboards deleted with their organization (the database cascade cannot reach the bucket).
+  if (now.getUTCMinutes() === 0) out.orphanThumbnailsDeleted = await sweepOrphanThumbnails(sql, env.RESULTS, now, THUMBNAIL_SWEEP_PAGES);
 }
 
 /** Deletes audit rows past the retention, a batch at a time (a year's backlog does not hold one long lock). */
@@ -178,6 +185,7 @@ export async function runCron(env: Env, now: Date): Promise<CronSummary> {
     exportJobsDeleted: 0,
     schemasRefreshed: [],
     thumbnailsQueued: [],
+    orphanThumbnailsDeleted: 0,
   };
   const sql = postgres(env.HYPERDRIVE.connectionString, { max: 2, fetch_types: false, onnotice: () => {}, connection: { application_name: 'cairn-cron' } });
   try {

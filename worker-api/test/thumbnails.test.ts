@@ -12,7 +12,7 @@ import { dashboards } from '@cairn/db';
 import worker from '../src/index.ts';
 import type { Env } from '../src/env.ts';
 import type { JobMessage } from '../src/jobs/messages.ts';
-import { claimDueThumbnails } from '../src/resources/dashboards/thumbnails.ts';
+import { claimDueThumbnails, sweepOrphanThumbnails } from '../src/resources/dashboards/thumbnails.ts';
 import { thumbnailObjectKey } from '../src/resources/dashboards/thumbnail-url.ts';
 import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
@@ -140,6 +140,39 @@ describe('GET /dashboards/{id}/thumbnail', () => {
     // Deleting the dashboard deletes its image from the bucket.
     expect((await call(`/dashboards/${id}`, { key, method: 'DELETE' })).status).toBe(204);
     expect(await (env as unknown as Env).RESULTS.head(thumbnailObjectKey(id))).toBeNull();
+  });
+});
+
+describe('the hourly sweep of orphaned thumbnails', () => {
+  it('deletes images no dashboard names (an organization deleted in the database), keeps named and fresh ones', async () => {
+    const bucket = (env as unknown as Env).RESULTS;
+    sql ??= postgres((env as unknown as Env).HYPERDRIVE.connectionString, { max: 1, fetch_types: false, onnotice: () => {} });
+    const kept = await newDashboard('Kept image');
+    await bucket.put(thumbnailObjectKey(kept), PNG);
+    await db()
+      .update(dashboards)
+      .set({ thumbnail_image_url: thumbnailObjectKey(kept), thumbnail_created_at: new Date() })
+      .where(eq(dashboards.id, kept));
+    // A second organization with an imaged dashboard, then deleted the way an operator does it: in the database.
+    const doomed = await makeOrg('thumbnails-doomed');
+    const doomedKey = await makeKey(doomed.organization.id);
+    const made = await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name: 'Doomed' } }, doomedKey);
+    const gone = made.json.data.id as string;
+    await bucket.put(thumbnailObjectKey(gone), PNG);
+    await db()
+      .update(dashboards)
+      .set({ thumbnail_image_url: thumbnailObjectKey(gone), thumbnail_created_at: new Date() })
+      .where(eq(dashboards.id, gone));
+    await sql`delete from organizations where id = ${doomed.organization.id}`;
+
+    // Just put: a render may not have recorded it yet, so the sweep leaves it for an hour.
+    await sweepOrphanThumbnails(sql, bucket, new Date(), 5);
+    expect(await bucket.head(thumbnailObjectKey(gone))).not.toBeNull();
+
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    expect(await sweepOrphanThumbnails(sql, bucket, later, 5)).toBeGreaterThanOrEqual(1);
+    expect(await bucket.head(thumbnailObjectKey(gone))).toBeNull();
+    expect(await bucket.head(thumbnailObjectKey(kept))).not.toBeNull();
   });
 });
 

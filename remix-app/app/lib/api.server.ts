@@ -100,6 +100,15 @@ export class ApiClient {
 
   /** The API's status and parsed body as they are (forms read every error of a 422 with its pointer). */
   async raw(method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: unknown }> {
+    return fetchApi(this.env, this.apiRequest(method, path, opts));
+  }
+
+  /** The API's response untouched (binary answers: images, files); rejects when the API cannot be reached. */
+  response(method: string, path: string, opts: CallOptions = {}): Promise<Response> {
+    return this.env.API.fetch(this.apiRequest(method, path, opts));
+  }
+
+  private apiRequest(method: string, path: string, opts: CallOptions): Request {
     const headers = new Headers({ Accept: `${JSONAPI}, application/json` });
     if (this.token) headers.set('Authorization', `Session ${this.token}`);
     // The browser's own, so the sessions it starts say which browser they belong to.
@@ -113,7 +122,7 @@ export class ApiClient {
       headers.set('Content-Type', opts.jsonapi ? JSONAPI : 'application/json');
       body = JSON.stringify(opts.body);
     }
-    return fetchApi(this.env, new Request(API_ORIGIN + path, { method, headers, body }));
+    return new Request(API_ORIGIN + path, { method, headers, body });
   }
 
   /** Calls the API and throws the matching `Response` on failure (for calls the page cannot do without). */

@@ -64,6 +64,15 @@ interface Card {
   reportCount: number;
   updatedAt: string | null;
   locked: boolean;
+  /** The app's address of the dashboard's thumbnail image; null until one is drawn. */
+  thumbnail: string | null;
+}
+
+/** The app's own address for the image `thumbnail_image_url` names (the API's address needs a key). */
+function thumbnailAddress(id: string, apiUrl: string | null | undefined): string | null {
+  if (!apiUrl) return null;
+  const v = new URL(apiUrl, 'https://api.invalid').searchParams.get('v');
+  return `/app/dashboards/${encodeURIComponent(id)}/thumbnail${v ? `?v=${encodeURIComponent(v)}` : ''}`;
 }
 type Group = GroupSummary;
 
@@ -96,6 +105,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       reportCount: Array.isArray(reports) ? reports.length : (d.attributes.layout?.length ?? 0),
       updatedAt: d.attributes.updated_at ?? null,
       locked: Boolean(d.attributes.is_locked),
+      thumbnail: thumbnailAddress(d.id, d.attributes.thumbnail_image_url),
     };
   });
   const visible = new Set(dashboards.map((d) => d.id));
@@ -166,12 +176,18 @@ function DashboardCard({ d, canManage, groups }: { d: Card; canManage: boolean; 
   return (
     <li className="dashboard-tile">
       <Link to={`/app/dashboards/${encodeURIComponent(d.id)}`} className="dashboard-card" data-testid="dashboard-card">
-        <div className="dashboard-card__thumb" aria-hidden="true">
-          <span />
-          <span />
-          <span />
-          <span />
-        </div>
+        {d.thumbnail ? (
+          <div className="dashboard-card__thumb dashboard-card__thumb--image" aria-hidden="true">
+            <img src={d.thumbnail} alt="" loading="lazy" decoding="async" data-testid="dashboard-card-thumbnail" />
+          </div>
+        ) : (
+          <div className="dashboard-card__thumb" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+            <span />
+          </div>
+        )}
         <div className="dashboard-card__body">
           <h3 className="dashboard-card__title">{d.name}</h3>
           {d.description ? <p className="dashboard-card__desc">{d.description}</p> : null}

@@ -112,6 +112,34 @@ export async function renderThumbnail(env: Env, organizationId: string, dashboar
   return done.length > 0;
 }
 
+/** Objects younger than this are left alone by the sweep: a render puts the image before it records it. */
+const ORPHAN_MIN_AGE_MS = HOUR_MS;
+
+/**
+ * Deletes thumbnails no dashboard row names any more: images of dashboards removed with their
+ * organization (a cascade in the database, which cannot reach the bucket), or whose delete from the bucket
+ * failed. Walks the `thumbnails/` prefix of the region's bucket a page at a time, at most `maxPages`
+ * pages (a thousand keys each) per call, and answers how many it deleted.
+ */
+export async function sweepOrphanThumbnails(sql: postgres.Sql, bucket: R2Bucket, now: Date, maxPages: number): Promise<number> {
+  let cursor: string | undefined;
+  let deleted = 0;
+  for (let page = 0; page < maxPages; page++) {
+    const listed = await bucket.list({ prefix: thumbnailObjectKey(''), cursor, limit: 1000 });
+    const old = listed.objects.filter((o) => now.getTime() - o.uploaded.getTime() >= ORPHAN_MIN_AGE_MS).map((o) => o.key);
+    if (old.length) {
+      const named = await sql<{ key: string }[]>`select thumbnail_image_url as key from dashboards where thumbnail_image_url in ${sql(old)}`;
+      const kept = new Set(named.map((r) => r.key));
+      const orphans = old.filter((k) => !kept.has(k));
+      if (orphans.length) await bucket.delete(orphans);
+      deleted += orphans.length;
+    }
+    if (!listed.truncated) break;
+    cursor = listed.cursor;
+  }
+  return deleted;
+}
+
 /** The stored image of a dashboard the caller may see (findDashboard checked it), or a 404. */
 export async function thumbnailImage(ctx: ServiceContext, d: { id: string; thumbnail_image_url: string | null }): Promise<Uint8Array> {
   const obj = d.thumbnail_image_url ? await ctx.env.RESULTS.get(d.thumbnail_image_url) : null;
