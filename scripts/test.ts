@@ -9,8 +9,8 @@
  *    (the shop and the login role cairn_sample, D32); the workers' suites get both (SAMPLE_DATABASE_URL).
  * 3. Lane B, at the same time: a database of its own (cairn_teste2e_…), the stack as `npm start` runs it on
  *    free ports with a throwaway state dir, then e2e/*.test.ts; the stack stops as soon as e2e is done, and
- *    lane B goes on with the suites marked `afterE2e` (the second worker-api configs, worker-data,
- *    remix-app) and the deploy dry runs, so both lanes end at about the same time. Its output lines start
+ *    lane B goes on with the deploy dry runs (the app's build is current then) and the suites marked
+ *    `afterE2e` (the second worker-api configs, worker-data, remix-app), so both lanes end at about the same time. Its output lines start
  *    with `B │`. (Most of lane A's time is workerd starting and importing per test file
  *    and most of lane B's is waiting on browsers and servers, so the two share two cores well: D47.)
  * 4. A summary: each suite's counts, each lane's time and the failed tests by name. Exit code 1 if anything
@@ -216,15 +216,19 @@ async function workspaceLane(ctx: RunContext, lane: Lane, db: RunDatabase, part:
   if (part === 'all') await deployDryRuns(ctx, lane);
 }
 
-/** What lane B runs once e2e is done, then the deploy dry runs (the app's build is current by then). */
+/**
+ * What lane B runs once e2e is done: the deploy dry runs first, while the app's build from the stack is
+ * current (a suite's temporary files, vitest's bundled config for one, change the folders' mtimes that
+ * the staleness check reads), then the suites.
+ */
 async function afterE2eSuites(ctx: RunContext, lane: Lane, db: RunDatabase): Promise<void> {
+  await deployDryRuns(ctx, lane);
   await workspaceSuites(
     ctx,
     lane,
     db,
     WORKSPACES.filter((w) => w.afterE2e),
   );
-  await deployDryRuns(ctx, lane);
 }
 
 async function workspaceSuites(ctx: RunContext, lane: Lane, db: RunDatabase, list: Workspace[]): Promise<void> {
