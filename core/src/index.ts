@@ -10,6 +10,7 @@ export * from './jsonapi.ts';
 export * from './sql/index.ts';
 export * from './resources.ts';
 export * from './schedule.ts';
+export * from './sql-alerts.ts';
 export * from './time.ts';
 export * from './totp.ts';
 export * from './connectors.ts';

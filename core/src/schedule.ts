@@ -35,6 +35,10 @@ export class ScheduleError extends Error {
   }
 }
 
+/** What a dashboard schedule attaches (its attach_as: a comma list of these, each at most once). */
+export const SCHEDULE_ATTACH_AS = ['excel', 'csv', 'png', 'dark_png', 'inline_png', 'dark_inline_png', 'pdf', 'dark_pdf'] as const;
+export type ScheduleAttachAs = (typeof SCHEDULE_ATTACH_AS)[number];
+
 export const SCHEDULE_MAX_TIMES = 24;
 const FORMS = 'use "disabled", "daily;TIMES", "weekly;DAYS;TIMES" or "monthly;DAYS;TIMES"';
 

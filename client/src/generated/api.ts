@@ -48,9 +48,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["PublicLink"];
                     };
                 };
                 /** @description Malformed request: bad JSON, unknown include or query parameter */
@@ -268,7 +266,7 @@ export interface paths {
                          * @default
                          */
                         query?: string;
-                        parameters?: components["schemas"]["InputParameters"];
+                        parameters?: components["schemas"]["InputParameters"] & unknown;
                         /**
                          * @description Re-run now; only on links with refresh_enabled.
                          * @default false
@@ -278,15 +276,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The status (as DashboardStatus) */
+                /** @description The status */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["DashboardStatus"];
                     };
                 };
                 /** @description Malformed request: bad JSON, unknown include or query parameter */
@@ -513,9 +509,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["PrintView"];
                     };
                 };
                 /** @description The link's password grant, or the print view's token, is missing, wrong or expired */
@@ -569,15 +563,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The status (as DashboardStatus) */
+                /** @description The status */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["DashboardStatus"];
                     };
                 };
                 /** @description The link's password grant, or the print view's token, is missing, wrong or expired */
@@ -7861,6 +7853,10 @@ export interface paths {
                                     self: string;
                                 };
                             }[];
+                            meta: {
+                                /** @description The URL to start the agent with: this region's public API base URL (cairn-agent --server). */
+                                agent_server: string;
+                            };
                         };
                     };
                 };
@@ -12786,6 +12782,145 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        PublicLink: {
+            link: {
+                name: string;
+                description: string | null;
+                toolbar_enabled: boolean;
+                parameters_enabled: boolean;
+                filter_bar_enabled: boolean;
+                refresh_enabled: boolean;
+                data_download_enabled: boolean;
+                unlimited_csv_export_enabled: boolean;
+                sharing_secret_required: boolean;
+                password_protected: boolean;
+                /** @enum {string} */
+                color_mode: "light" | "dark";
+            };
+            dashboard: {
+                id: string;
+                name: string;
+                description: string | null;
+                layout: components["schemas"]["LayoutTile"][];
+                default_page_width: number;
+                /** @enum {string} */
+                color_scheme: "scheme_1" | "scheme_2" | "scheme_3" | "scheme_4" | "scheme_5" | "scheme_6" | "scheme_7" | "scheme_8";
+                /** @description The dashboard's colour map: series value → colour ordinal. */
+                series_colors: {
+                    [key: string]: number;
+                };
+                data_refresh_rate: number;
+                filters_configuration: components["schemas"]["FiltersConfiguration"];
+                time_zone_config: components["schemas"]["TimeZoneConfig"];
+                default_parameters: components["schemas"]["InputParameters"];
+                organization_time_zone: string;
+                /** Format: date-time */
+                updated_at: string;
+            };
+            reports: {
+                id: string;
+                name: string;
+                description: string | null;
+                chart_configuration: {
+                    [key: string]: unknown;
+                };
+                no_data_message: string | null;
+                display_name_as_title: boolean;
+                attribution: string | null;
+                /** @description The stricter of the link's data_download_enabled and the report's download switches. */
+                download_enabled: boolean;
+                /** @description The report's maximize_action_enabled (sharing links only). */
+                maximize_enabled?: boolean;
+            }[];
+            filters: {
+                id: string;
+                variable_name: string;
+                display_name: string | null;
+                /** @enum {string} */
+                control_type: "input" | "input_multi" | "checkbox" | "checkbox_two_way" | "date_time" | "date_time_range" | "date" | "date_range" | "time" | "time_range" | "date_time_aggregation" | "dropdown" | "dropdown_multi" | "dropdown_dynamic" | "dropdown_multi_dynamic" | "dropdown_manual" | "dropdown_multi_manual";
+                /** @enum {string} */
+                value_type: "TEXT" | "NUMBER" | "BOOLEAN" | "DATE" | "TIME" | "DATE_TIME";
+                default_values: unknown[] | null;
+                required: boolean;
+                parent_filter_id: string | null;
+                allowed_aggregations: string[] | null;
+                dropdown_validate: boolean;
+                dropdown_default_to_first: boolean;
+                /** @description The options come from a query (through the status poll). */
+                query_options: boolean;
+                relative_range_enabled: boolean;
+                before_range_enabled: boolean;
+                after_range_enabled: boolean;
+                from_to_range_enabled: boolean;
+                /** @description A signed value the viewer cannot change. */
+                fixed: boolean;
+                /** @description Manual options, only with the filter bar. */
+                options?: {
+                    values: unknown[];
+                    value_names: string[];
+                };
+            }[];
+            /** @description The built-in variables the reports use. */
+            built_ins: {
+                timerange: boolean;
+                aggregation: boolean;
+            };
+            parameters: components["schemas"]["InputParameters"] & unknown;
+            fixed_variables: string[];
+            problems: string[];
+        };
+        LayoutTile: {
+            /** @enum {string} */
+            type: "report";
+            id: string;
+            row: number;
+            column: number;
+            width: number;
+            height: number;
+        };
+        FiltersConfiguration: {
+            apply_immediately?: boolean;
+            aggregation_options?: ("second" | "minute" | "hour" | "day" | "week" | "week_sunday" | "month" | "quarter" | "year" | "all_time")[];
+            filter_sorting?: string[];
+            hidden_parameters?: string[];
+        };
+        /** @description disabled: no time zone handling; organization: the organization time zone; fixed: fixed_time_zone; input: viewers pick one of allowed_time_zones. */
+        TimeZoneConfig: {
+            /** @enum {string} */
+            type: "disabled" | "organization" | "fixed" | "input";
+            /** @example Europe/Berlin */
+            fixed_time_zone?: string | null;
+            allowed_time_zones?: string[] | null;
+        };
+        InputParameters: {
+            /**
+             * @description The built-in time range, written `start~end` like a range filter's value: both ends included, either side may be empty; each side unix seconds, an ISO 8601 date-time or a date `YYYY-MM-DD` (read in the dashboard's time zone). Or a relative range such as `last_7_days`, worked out when the data runs, in the zone in force.
+             * @example 1717200000~1719791999
+             */
+            timerange?: string;
+            /** @enum {string} */
+            aggregation?: "second" | "minute" | "hour" | "day" | "week" | "week_sunday" | "month" | "quarter" | "year" | "all_time";
+            /** @example Europe/Berlin */
+            tz?: string;
+            filters?: {
+                variable_name: string;
+                /**
+                 * @description The values of the filter. A dropdown or text filter takes its values as they are (`["DE", "FR"]`). A date, date-time or time range filter takes one value `"start~end"` (`["2025-01-01~2025-01-31"]`): both ends are included, and either side may be left empty for an open range (`["2025-01-01~"]`). Two values `[start, end]` are accepted too (`["2025-01-01", "2025-01-31"]`; `null` or `""` for an open side). Dates are `YYYY-MM-DD` or unix seconds; date-times are unix seconds or ISO 8601 (without an offset in the dashboard's time zone); times of day are `HH:MM` or `HH:MM:SS`. A date or date-time range may instead take one relative range (`["last_7_days"]`, `today`, `previous_month` …), worked out when the data runs, in the zone in force.
+                 * @example [
+                 *       "DE",
+                 *       "FR"
+                 *     ]
+                 * @example [
+                 *       "2025-01-01~2025-01-31"
+                 *     ]
+                 * @example [
+                 *       "2025-01-01",
+                 *       "2025-01-31"
+                 *     ]
+                 */
+                selected_values: (string | number | boolean | null)[];
+            }[];
+        };
         Errors: {
             errors: {
                 status: string;
@@ -12818,48 +12953,84 @@ export interface components {
              */
             query: string;
         };
+        DashboardStatus: {
+            reports: {
+                report_id: string;
+                /** @enum {string} */
+                result_status: "success" | "no_data" | "running" | "error";
+                data_key: string | null;
+                /** @description For GET /data/{data_key} on this region’s data server; expires within minutes. */
+                data_access_token: string | null;
+                data_timestamp: string | null;
+                /** @description The data is within the refresh rate. */
+                data_current: boolean;
+                execution_id: string | null;
+                execution_status: string | null;
+                /** @description A newer result is being computed (older data may be shown meanwhile). */
+                running: boolean;
+                row_count: number | null;
+                error?: {
+                    code: string;
+                    message: string;
+                };
+            }[];
+            filters: {
+                filter_id: string;
+                /** @enum {string} */
+                result_status: "success" | "no_data" | "running" | "error";
+                data_key: string | null;
+                /** @description For GET /data/{data_key} on this region’s data server; expires within minutes. */
+                data_access_token: string | null;
+                data_timestamp: string | null;
+                /** @description The data is within the refresh rate. */
+                data_current: boolean;
+                execution_id: string | null;
+                execution_status: string | null;
+                /** @description A newer result is being computed (older data may be shown meanwhile). */
+                running: boolean;
+                row_count: number | null;
+                error?: {
+                    code: string;
+                    message: string;
+                };
+            }[];
+            data_keys: {
+                /** @enum {string} */
+                result_status: "success" | "no_data" | "running" | "error";
+                data_key: string;
+                /** @description For GET /data/{data_key} on this region’s data server; expires within minutes. */
+                data_access_token: string | null;
+                data_timestamp: string | null;
+                /** @description The data is within the refresh rate. */
+                data_current: boolean;
+                execution_id: string | null;
+                execution_status: string | null;
+                /** @description A newer result is being computed (older data may be shown meanwhile). */
+                running: boolean;
+                row_count: number | null;
+                error?: {
+                    code: string;
+                    message: string;
+                };
+                report_id?: string;
+                filter_id?: string;
+            }[];
+            updated_at: string;
+            /** @description Seconds to wait before the next poll: 60 when everything is settled, less while something runs. */
+            status_check_delay: number;
+        };
         PublicLinkStatusRequest: {
             /**
              * @description The public page’s query string without "?" (filter values `f.<variable>`, and `expires`/`signature` for links that require a sharing secret).
              * @default
              */
             query: string;
-            parameters?: components["schemas"]["InputParameters"];
+            parameters?: components["schemas"]["InputParameters"] & unknown;
             /**
              * @description Re-run now; only on links with refresh_enabled.
              * @default false
              */
             refresh_data: boolean;
-        };
-        /** @description The viewer’s filter choice; used only when the link’s filter bar is enabled. Signed values win. */
-        InputParameters: {
-            /**
-             * @description The built-in time range, written `start~end` like a range filter's value: both ends included, either side may be empty; each side unix seconds, an ISO 8601 date-time or a date `YYYY-MM-DD` (read in the dashboard's time zone). Or a relative range such as `last_7_days`, worked out when the data runs, in the zone in force.
-             * @example 1717200000~1719791999
-             */
-            timerange?: string;
-            /** @enum {string} */
-            aggregation?: "second" | "minute" | "hour" | "day" | "week" | "week_sunday" | "month" | "quarter" | "year" | "all_time";
-            /** @example Europe/Berlin */
-            tz?: string;
-            filters?: {
-                variable_name: string;
-                /**
-                 * @description The values of the filter. A dropdown or text filter takes its values as they are (`["DE", "FR"]`). A date, date-time or time range filter takes one value `"start~end"` (`["2025-01-01~2025-01-31"]`): both ends are included, and either side may be left empty for an open range (`["2025-01-01~"]`). Two values `[start, end]` are accepted too (`["2025-01-01", "2025-01-31"]`; `null` or `""` for an open side). Dates are `YYYY-MM-DD` or unix seconds; date-times are unix seconds or ISO 8601 (without an offset in the dashboard's time zone); times of day are `HH:MM` or `HH:MM:SS`. A date or date-time range may instead take one relative range (`["last_7_days"]`, `today`, `previous_month` …), worked out when the data runs, in the zone in force.
-                 * @example [
-                 *       "DE",
-                 *       "FR"
-                 *     ]
-                 * @example [
-                 *       "2025-01-01~2025-01-31"
-                 *     ]
-                 * @example [
-                 *       "2025-01-01",
-                 *       "2025-01-31"
-                 *     ]
-                 */
-                selected_values: (string | number | boolean | null)[];
-            }[];
         };
         PublicLinkDataRequest: {
             /**
@@ -12870,6 +13041,14 @@ export interface components {
             parameters?: components["schemas"]["InputParameters"];
             /** @enum {string} */
             data_format: "csv" | "xlsx";
+        };
+        PrintView: components["schemas"]["PublicLink"] & {
+            render: {
+                report_id: string | null;
+                /** @enum {string} */
+                color_mode: "light" | "dark";
+                page_width: number;
+            };
         };
         Dashboard: {
             /** @enum {string} */
@@ -12981,29 +13160,6 @@ export interface components {
             links: {
                 self: string;
             };
-        };
-        /** @description disabled: no time zone handling; organization: the organization time zone; fixed: fixed_time_zone; input: viewers pick one of allowed_time_zones. */
-        TimeZoneConfig: {
-            /** @enum {string} */
-            type: "disabled" | "organization" | "fixed" | "input";
-            /** @example Europe/Berlin */
-            fixed_time_zone?: string | null;
-            allowed_time_zones?: string[] | null;
-        };
-        LayoutTile: {
-            /** @enum {string} */
-            type: "report";
-            id: string;
-            row: number;
-            column: number;
-            width: number;
-            height: number;
-        };
-        FiltersConfiguration: {
-            apply_immediately?: boolean;
-            aggregation_options?: ("second" | "minute" | "hour" | "day" | "week" | "week_sunday" | "month" | "quarter" | "year" | "all_time")[];
-            filter_sorting?: string[];
-            hidden_parameters?: string[];
         };
         /** @description A dashboard backup (format "cairn.dashboard-backup", version 1). Ids tie the parts together; a restore assigns new ones. */
         DashboardBackup: {
@@ -14009,72 +14165,6 @@ export interface components {
             parameters?: components["schemas"]["InputParameters"];
             /** @description Read `parameters` with this dashboard’s filters (their value types and aggregations) and time-zone settings, as its reports are run; the report editor sends the dashboard it edits. Without it, filter variables have no definition and count as unset. */
             dashboard_id?: string;
-        };
-        DashboardStatus: {
-            reports: {
-                report_id: string;
-                /** @enum {string} */
-                result_status: "success" | "no_data" | "running" | "error";
-                data_key: string | null;
-                /** @description For GET /data/{data_key} on this region’s data server; expires within minutes. */
-                data_access_token: string | null;
-                data_timestamp: string | null;
-                /** @description The data is within the refresh rate. */
-                data_current: boolean;
-                execution_id: string | null;
-                execution_status: string | null;
-                /** @description A newer result is being computed (older data may be shown meanwhile). */
-                running: boolean;
-                row_count: number | null;
-                error?: {
-                    code: string;
-                    message: string;
-                };
-            }[];
-            filters: {
-                filter_id: string;
-                /** @enum {string} */
-                result_status: "success" | "no_data" | "running" | "error";
-                data_key: string | null;
-                /** @description For GET /data/{data_key} on this region’s data server; expires within minutes. */
-                data_access_token: string | null;
-                data_timestamp: string | null;
-                /** @description The data is within the refresh rate. */
-                data_current: boolean;
-                execution_id: string | null;
-                execution_status: string | null;
-                /** @description A newer result is being computed (older data may be shown meanwhile). */
-                running: boolean;
-                row_count: number | null;
-                error?: {
-                    code: string;
-                    message: string;
-                };
-            }[];
-            data_keys: {
-                /** @enum {string} */
-                result_status: "success" | "no_data" | "running" | "error";
-                data_key: string;
-                /** @description For GET /data/{data_key} on this region’s data server; expires within minutes. */
-                data_access_token: string | null;
-                data_timestamp: string | null;
-                /** @description The data is within the refresh rate. */
-                data_current: boolean;
-                execution_id: string | null;
-                execution_status: string | null;
-                /** @description A newer result is being computed (older data may be shown meanwhile). */
-                running: boolean;
-                row_count: number | null;
-                error?: {
-                    code: string;
-                    message: string;
-                };
-                report_id?: string;
-                filter_id?: string;
-            }[];
-            updated_at: string;
-            /** @description Seconds to wait before the next poll: 60 when everything is settled, less while something runs. */
-            status_check_delay: number;
         };
         DashboardStatusRequest: {
             parameters?: components["schemas"]["InputParameters"];

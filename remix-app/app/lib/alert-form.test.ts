@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { alertBody, formFromAlert, newAlertForm, summarizeRun, valuesFromFormData, type AlertAttributes } from './alert-form';
+import { alertBody, formFromAlert, newAlertForm, summarizeRun, valuesFromFormData } from './alert-form';
 
-const stored: AlertAttributes = {
+const stored: Parameters<typeof formFromAlert>[0] = {
   name: 'Big day',
   description: null,
   sql_query: 'SELECT count(*) FROM orders',

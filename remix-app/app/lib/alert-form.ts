@@ -3,17 +3,16 @@
  * ("Run now") came to. Pure functions (unit tested in alert-form.test.ts).
  */
 
-export const RUN_SCHEDULES = ['disabled', 'at', 'every'] as const;
-export const TRIGGER_CONDITIONS = ['has_results', 'no_results', 'greater_than', 'lower_than', 'equal', 'not_equal'] as const;
-export const EMAIL_CONDITIONS = ['triggered', 'changed', 'all'] as const;
-export const ATTACH_AS = ['csv', 'excel'] as const;
-const EMAIL_FIELDS = ['emails', 'cc_emails', 'bcc_emails', 'error_emails'] as const;
-/** Conditions that compare the query's single value with trigger_value. */
-export const COMPARISONS: ReadonlySet<string> = new Set(['greater_than', 'lower_than', 'equal', 'not_equal']);
+import type { ApiSchema } from '@cairn/client';
+import type { CreateAttributes } from './types';
+import {
+  ALERT_COMPARISONS as COMPARISONS,
+  type AlertEmailCondition as EmailCondition,
+  type AlertRunSchedule as RunSchedule,
+  type AlertTriggerCondition as TriggerCondition,
+} from '@cairn/core';
 
-export type RunSchedule = (typeof RUN_SCHEDULES)[number];
-export type TriggerCondition = (typeof TRIGGER_CONDITIONS)[number];
-export type EmailCondition = (typeof EMAIL_CONDITIONS)[number];
+const EMAIL_FIELDS = ['emails', 'cc_emails', 'bcc_emails', 'error_emails'] as const;
 
 export const SCHEDULE_LABELS: Record<RunSchedule, string> = {
   disabled: 'Manual runs only (schedule off)',
@@ -34,28 +33,10 @@ export const EMAIL_CONDITION_LABELS: Record<EmailCondition, string> = {
   all: 'After every run',
 };
 
-/** The alert's attributes as the API answers them (the writable ones and the run state). */
-export interface AlertAttributes {
-  name: string;
-  description: string | null;
-  sql_query: string;
-  run_schedule: RunSchedule;
-  run_at: string | null;
-  run_every: number | null;
-  trigger_condition: TriggerCondition;
-  trigger_value: number | null;
-  email_condition: EmailCondition;
-  emails: string | null;
-  cc_emails: string | null;
-  bcc_emails: string | null;
-  error_emails: string | null;
-  attach_as: 'csv' | 'excel' | null;
-  running_execution_id?: string | null;
-  last_result_status?: string | null;
-  last_error_message?: string | null;
-  last_query_run?: string | null;
-  next_run_at?: string | null;
-}
+/** The alert's attributes as the API answers them (the form reads the writable ones and the run state). */
+export type AlertAttributes = ApiSchema<'SqlAlert'>['attributes'];
+/** The attributes a client writes (those of the create call). */
+type AlertSettings = Pick<AlertAttributes, keyof CreateAttributes<'/sql_alerts'>>;
 
 /** Every form field as the text the inputs hold. */
 export type AlertFormValues = Record<
@@ -98,7 +79,7 @@ export function newAlertForm(datasource = ''): AlertFormValues {
   };
 }
 
-export function formFromAlert(a: AlertAttributes, datasource: string): AlertFormValues {
+export function formFromAlert(a: AlertSettings, datasource: string): AlertFormValues {
   return {
     name: a.name,
     description: a.description ?? '',

@@ -2,21 +2,20 @@
  * "Run now" on the server: starts the run (POST /sql_alerts/{id}/run_query), waits for the alert to
  * finish it (its running_execution_id moves on), then reads the recorded result and sums it up.
  */
+import type { ApiSchema } from '@cairn/client';
 import type { ApiClient } from './api.server';
 import { summarizeRun, type AlertAttributes, type RunSummary } from './alert-form';
 
 const WAIT_MS = 25_000;
 const POLL_MS = 400;
 
-interface ResultsAnswer {
-  items: { result_status: string; error_message: string | null; created_at: string }[];
-}
+type ResultsAnswer = ApiSchema<'SqlAlertResults'>;
 
 export type RunOutcome = { ok: true; summary: RunSummary } | { ok: true; pending: true } | { ok: false; error: string };
 
 export async function runAlertNow(api: ApiClient, id: string): Promise<RunOutcome> {
   const path = `/sql_alerts/${encodeURIComponent(id)}`;
-  const started = await api.call<{ execution_id: string }>('POST', `${path}/run_query`);
+  const started = await api.call<ApiSchema<'SqlAlertRun'>>('POST', `${path}/run_query`);
   if (!started.ok) return { ok: false, error: started.problem.message };
   const executionId = started.body.execution_id;
   const deadline = Date.now() + WAIT_MS;

@@ -3,12 +3,10 @@
  * `limit_<permission>` checked to limit it, `only_<permission>` the chosen resource ids.
  * Pure functions (unit tested in api-key-grants.test.ts).
  */
-import { PERMISSIONS, type Grant, type Permission } from '@cairn/core';
-
-export type ResourceType = 'dashboards' | 'datasources' | 'sql_alerts';
+import { PERMISSIONS, type Grant, type Permission, type RestrictableResourceType } from '@cairn/core';
 
 /** Which resources a permission can be limited to. */
-export const RESTRICTABLE: Partial<Record<Permission, ResourceType>> = {
+export const RESTRICTABLE: Partial<Record<Permission, RestrictableResourceType>> = {
   view_dashboards: 'dashboards',
   manage_dashboards: 'dashboards',
   view_datasources: 'datasources',

@@ -2,26 +2,13 @@
  * The status poll as the dashboard page reads it (pure): per report, what to show and which result
  * to fetch; per dynamic filter, where its options are.
  */
+import type { ApiSchema } from '@cairn/client';
 import type { Cell, DataField } from './types.ts';
 
-export interface StatusEntry {
-  result_status: 'success' | 'no_data' | 'running' | 'error' | string;
-  data_key: string | null;
-  data_access_token: string | null;
-  data_timestamp: string | null;
-  data_current: boolean;
-  execution_id: string | null;
-  execution_status: string | null;
-  running: boolean;
-  row_count: number | null;
-  error?: { code: string; message: string } | null;
-}
-export interface DashboardStatus {
-  reports: (StatusEntry & { report_id: string })[];
-  filters: (StatusEntry & { filter_id: string })[];
-  updated_at: string;
-  status_check_delay: number;
-}
+/** The status poll's answer (POST /dashboards/{id}/status, and a sharing link's status), as the API document types it. */
+export type DashboardStatus = ApiSchema<'DashboardStatus'>;
+/** What the status says about one report or filter's data (the fields a report and a filter entry share). */
+export type StatusEntry = Omit<DashboardStatus['reports'][number], 'report_id'>;
 export interface StatusError {
   error: { status: number; code: string; message: string };
 }

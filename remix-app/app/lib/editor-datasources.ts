@@ -4,28 +4,14 @@
  * form ↔ JSON:API body mapping. Credentials are write-only: the password and the BigQuery key are
  * never shown back; an empty field keeps what is stored.
  */
+import type { ApiSchema } from '@cairn/client';
 import { attributesFor, toMany, type FieldSpec, type FormState, type ResourceBody } from './editor-forms.ts';
 
-export const DATABASE_TYPES = [
-  'postgres',
-  'redshift',
-  'mysql',
-  'mariadb',
-  'oracle',
-  'mssql',
-  'bigquery',
-  'athena',
-  'presto',
-  'trino',
-  'snowflake',
-  'vertica',
-  'mongodb',
-  'mongodbatlas',
-  'databricks',
-  'clickhouse',
-] as const;
-export type DatabaseType = (typeof DATABASE_TYPES)[number];
+type DatasourceAttributes = ApiSchema<'Datasource'>['attributes'];
+export type DatabaseType = DatasourceAttributes['database_type'];
+export type ConnectionMode = DatasourceAttributes['connection_mode'];
 
+/** Every database type of the API's vocabulary, labelled, in the order the form lists them. */
 export const DATABASE_LABELS: Record<DatabaseType, string> = {
   postgres: 'PostgreSQL',
   redshift: 'Amazon Redshift',
@@ -44,6 +30,7 @@ export const DATABASE_LABELS: Record<DatabaseType, string> = {
   databricks: 'Databricks SQL',
   clickhouse: 'ClickHouse',
 };
+export const DATABASE_TYPES = Object.keys(DATABASE_LABELS) as DatabaseType[];
 
 /** The usual ports, shown as placeholders (the API fills them in when the port is left empty). */
 export const DEFAULT_PORTS: Partial<Record<DatabaseType, number>> = {
@@ -63,8 +50,6 @@ export const DEFAULT_PORTS: Partial<Record<DatabaseType, number>> = {
 
 const NO_HOST = new Set<DatabaseType>(['bigquery', 'athena', 'snowflake']);
 const NO_SSH_TUNNEL = new Set<DatabaseType>(['bigquery', 'athena', 'snowflake', 'databricks', 'mongodbatlas']);
-
-export type ConnectionMode = 'direct' | 'ssh_tunnel' | 'agent';
 
 export function connectionModes(type: DatabaseType): ConnectionMode[] {
   return NO_SSH_TUNNEL.has(type) ? ['direct', 'agent'] : ['direct', 'ssh_tunnel', 'agent'];

@@ -5,14 +5,13 @@
  * parent value when the query has a third column — are flattened into the filter bar's
  * `{value, label}` list, each value once.
  */
+import type { ApiSchema } from '@cairn/client';
 import type { ApiClient } from './api.server';
 import { errorItems } from './editor.server';
 import type { FilterOption } from './filters';
 
-interface OptionSet {
-  values?: unknown[];
-  value_names?: unknown[];
-}
+/** One option set of the answer, read defensively (every member may be missing). */
+type OptionSet = Partial<Pick<ApiSchema<'FilterOptionSet'>, 'values' | 'value_names'>>;
 
 export type FilterOptionsAnswer = { status: 'ok'; options: FilterOption[] } | { status: 'error'; code: string; message: string; httpStatus: number };
 

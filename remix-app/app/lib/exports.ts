@@ -3,10 +3,13 @@
  * often to ask again, and the file names and messages of the dashboard's data download.
  */
 
+import type { ApiSchema } from '@cairn/client';
+
 export type ExportFormat = 'pdf' | 'png' | 'csv';
-export type DataFormat = 'csv_zip' | 'xlsx';
-/** What the app's resource routes answer about a job. */
-export type JobStatus = 'started' | 'running' | 'success' | 'error';
+/** The file downloads of a dashboard's data (POST /dashboards/{id}/data's data_format, JSON aside). */
+export type DataFormat = Exclude<ApiSchema<'DashboardDataRequest'>['data_format'], 'json'>;
+/** An export job's state (the app's resource routes pass the API's on). */
+export type JobStatus = ApiSchema<'ExportJob'>['attributes']['job_status'];
 
 export type ExportState =
   | { phase: 'idle' }

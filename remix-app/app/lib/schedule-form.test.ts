@@ -78,11 +78,15 @@ describe('formFromSchedule', () => {
 
 describe('describeSendNow', () => {
   it('names recipients, files and problems', () => {
-    expect(describeSendNow({ recipients: 2, attachments: [{ filename: 'Sales.csv', inline: false }], problems: [] })).toBe(
+    expect(describeSendNow({ recipients: 2, attachments: [{ filename: 'Sales.csv', content_type: 'text/csv', size: 10, inline: false }], problems: [] })).toBe(
       'Sent to 2 recipients with Sales.csv.',
     );
-    expect(describeSendNow({ recipients: 1, attachments: [{ filename: 'x.png', inline: true }], problems: ['Orders: query failed'] })).toBe(
-      'Sent to 1 recipient with an image in the message. Left out: Orders: query failed.',
-    );
+    expect(
+      describeSendNow({
+        recipients: 1,
+        attachments: [{ filename: 'x.png', content_type: 'image/png', size: 10, inline: true }],
+        problems: ['Orders: query failed'],
+      }),
+    ).toBe('Sent to 1 recipient with an image in the message. Left out: Orders: query failed.');
   });
 });

@@ -5,11 +5,14 @@
  * the dashboard's page width and filter values, the schedule's name as the subject). The filter values
  * are the dashboard's filter bar's (lib/schedule-filters.ts).
  */
+import type { ApiSchema } from '@cairn/client';
+import type { ScheduleAttachAs } from '@cairn/core';
 import type { FilterDef } from './filters';
+import type { CreateAttributes } from './types';
 import { scheduleFilterValues, scheduleParameters } from './schedule-filters';
 
-export const ATTACH_AS = ['pdf', 'dark_pdf', 'png', 'dark_png', 'inline_png', 'dark_inline_png', 'csv', 'excel'] as const;
-export const ATTACH_LABELS: Record<(typeof ATTACH_AS)[number], string> = {
+/** Every format of the API's vocabulary (core), labelled, in the order the form offers them. */
+export const ATTACH_LABELS: Record<ScheduleAttachAs, string> = {
   pdf: 'PDF',
   dark_pdf: 'PDF (dark)',
   png: 'PNG image',
@@ -19,23 +22,10 @@ export const ATTACH_LABELS: Record<(typeof ATTACH_AS)[number], string> = {
   csv: 'CSV data',
   excel: 'Excel workbook',
 };
+export const ATTACH_AS = Object.keys(ATTACH_LABELS) as ScheduleAttachAs[];
 
-export interface ScheduleAttributes {
-  name: string;
-  emails: string;
-  cc_emails: string | null;
-  bcc_emails: string | null;
-  attach_as: string;
-  schedule: string;
-  time_zone: string | null;
-  subject_text: string | null;
-  body_text: string | null;
-  send_via: string;
-  page_width: number | null;
-  parameters: Record<string, unknown> | null;
-  next_send_at?: string | null;
-  last_sent_at?: string | null;
-}
+/** A schedule's attributes as the API document types them. */
+export type ScheduleAttributes = ApiSchema<'DashboardSchedule'>['attributes'];
 
 export interface ScheduleForm {
   name: string;
@@ -75,7 +65,7 @@ export const SCHEDULE_DEFAULTS: ScheduleForm = {
   report: '',
 };
 
-export function formFromSchedule(a: ScheduleAttributes, report: string | null, defs: FilterDef[] = []): ScheduleForm {
+export function formFromSchedule(a: ScheduleSettings, report: string | null, defs: FilterDef[] = []): ScheduleForm {
   const { values, rest } = scheduleFilterValues(defs, a.parameters);
   return {
     name: a.name,
@@ -100,7 +90,10 @@ export function formFromSchedule(a: ScheduleAttributes, report: string | null, d
 
 const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
 
-export type ScheduleBody = { data: { type: 'dashboard_schedules'; id?: string; attributes: Record<string, unknown>; relationships: Record<string, unknown> } };
+/** The attributes a schedule is written with (those of the create call), typed as the API answers them. */
+type ScheduleSettings = Pick<ScheduleAttributes, keyof CreateAttributes<'/dashboard_schedules'>>;
+
+export type ScheduleBody = { data: { type: 'dashboard_schedules'; id?: string; attributes: ScheduleSettings; relationships: Record<string, unknown> } };
 
 /**
  * The JSON:API body, or the fields the browser can already tell are unreadable (a page width that is
@@ -141,14 +134,11 @@ export function scheduleBody(
   return { ok: true, body: { data: { type: 'dashboard_schedules', ...(id ? { id } : {}), attributes, relationships } } };
 }
 
-export interface SendNowAnswer {
-  recipients: number;
-  attachments: { filename: string; inline: boolean }[];
-  problems: string[];
-}
+/** What Send now (and a test send) answers. */
+export type SendNowAnswer = ApiSchema<'DashboardScheduleSendNowAnswer'>;
 
 /** "Sent to 2 recipients with report.pdf." — what Send now reports back. */
-export function describeSendNow(a: SendNowAnswer): string {
+export function describeSendNow(a: Pick<SendNowAnswer, 'recipients' | 'attachments' | 'problems'>): string {
   const files = a.attachments.filter((f) => !f.inline).map((f) => f.filename);
   const inline = a.attachments.some((f) => f.inline) ? ' and an image in the message' : '';
   const people = a.recipients === 1 ? '1 recipient' : `${a.recipients} recipients`;

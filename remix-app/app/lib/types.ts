@@ -4,7 +4,7 @@
  * signed-in session (`/auth/…`, outside the public document) and a report's result as a tile gets it.
  */
 import type { LayoutTile, ResourceObject } from '@cairn/core';
-import type { ApiSchema, DataSchema } from '@cairn/client';
+import type { ApiPaths, ApiSchema, DataSchema } from '@cairn/client';
 
 export type { LayoutTile };
 
@@ -12,6 +12,20 @@ export type { LayoutTile };
 export type DashboardAttributes = ApiSchema<'Dashboard'>['attributes'];
 export type ReportAttributes = ApiSchema<'Report'>['attributes'];
 export type FilterAttributes = ApiSchema<'Filter'>['attributes'];
+/** The body of answer `Status` of `Method Path` (JSON:API or JSON), as the API document types it. */
+export type ApiAnswer<
+  Path extends keyof ApiPaths,
+  Method extends 'get' | 'post' | 'patch' | 'delete',
+  Status extends number = 200,
+> = ApiPaths[Path][Method] extends {
+  responses: { [S in Status]: { content: infer Content } };
+}
+  ? Content[keyof Content]
+  : never;
+/** The attributes the create call of a collection (POST `Path`, a JSON:API body) takes: the writable ones. */
+export type CreateAttributes<Path extends keyof ApiPaths> = ApiPaths[Path] extends { post: { requestBody?: infer Body } }
+  ? NonNullable<NonNullable<Body> extends { content: { 'application/vnd.api+json': { data: { attributes?: infer A } } } } ? A : never>
+  : never;
 
 export interface ListDocument<A> {
   data: ResourceObject<A>[];

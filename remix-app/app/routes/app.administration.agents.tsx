@@ -5,28 +5,21 @@
  * running queries, disable, enable or delete it. Reading needs View Datasources, changing needs
  * Manage Datasources (the API answers 403 otherwise, shown as the row's error).
  */
+import type { ApiSchema } from '@cairn/client';
 import { useEffect, useState } from 'react';
 import { data, useFetcher, useRevalidator } from 'react-router';
 import type { Route } from './+types/app.administration.agents';
 import { AdminHeader } from '../components/admin/AdminNav';
 import { answer, field, jsonapi, listPath, loadViewer, type ActionAnswer, type ListDoc } from '../components/admin/admin.server';
-import { ConfirmButton, CopyButton, formatDateTime, Pill, RowError } from '../components/admin/ui';
+import { SecretShownOnce } from '../components/admin/SecretShownOnce';
+import { ConfirmButton, formatDateTime, Pill, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
+import type { ApiAnswer } from '../lib/types';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface AgentAttributes {
-  name: string;
-  agent_id: string;
-  secret_key?: string;
-  version: string | null;
-  address: string | null;
-  connected: boolean;
-  active_queries: number;
-  enabled: boolean;
-  created_at: string;
-}
+type AgentAttributes = ApiSchema<'DatasourceAgent'>['attributes'];
 
 interface Created {
   name: string;
@@ -57,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = field(form, 'id');
   let out: ActionAnswer<Created>;
   if (intent === 'create') {
-    const res = await api.call<{ data: { attributes: AgentAttributes }; meta?: { agent_server?: string } }>('POST', '/datasource_agents', {
+    const res = await api.call<ApiAnswer<'/datasource_agents', 'post', 201>>('POST', '/datasource_agents', {
       jsonapi: true,
       body: jsonapi('datasource_agents', { name: field(form, 'name') }),
     });
@@ -69,11 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         ? {
             value: {
               name: res.body.data.attributes.name,
-              command: startCommand(
-                res.body.meta?.agent_server ?? '<API base URL>',
-                res.body.data.attributes.agent_id,
-                res.body.data.attributes.secret_key ?? '',
-              ),
+              command: startCommand(res.body.meta?.agent_server ?? '<API base URL>', res.body.data.attributes.agent_id, res.body.data.attributes.secret_key),
             },
           }
         : undefined,
@@ -108,18 +97,18 @@ function CreateAgent() {
     <div className="card">
       <h3 className="card__title">New agent</h3>
       {created ? (
-        <div className="secret-box" role="status" data-testid="new-agent">
-          <strong>Agent “{created.name}” created.</strong> Copy the start command now: it holds the agent’s secret key, which Cairn shows only this once (it
-          keeps only a hash).
-          <div className="secret-box__value">
-            <code data-testid="new-agent-command">{created.command}</code>
-            <CopyButton text={created.command} testId="copy-agent-command" />
-          </div>
-          <span className="muted small">
-            Run it in a checkout of Cairn (after <code>npm install</code>; Node.js 20 or newer) on a host inside your network that reaches the database;{' '}
-            <code>npm run agent -- --server …</code> does the same. The agent connects out to Cairn; no port is opened.
-          </span>
-        </div>
+        <SecretShownOnce
+          title={`Agent “${created.name}” created.`}
+          warning="Copy the start command now: it holds the agent’s secret key, which Cairn shows only this once (it keeps only a hash)."
+          value={created.command}
+          hint={
+            <>
+              Run it in a checkout of Cairn (after <code>npm install</code>; Node.js 20 or newer) on a host inside your network that reaches the database;{' '}
+              <code>npm run agent -- --server …</code> does the same. The agent connects out to Cairn; no port is opened.
+            </>
+          }
+          testIds={{ box: 'new-agent', value: 'new-agent-command', copy: 'copy-agent-command' }}
+        />
       ) : null}
       <fetcher.Form method="post" key={formKey} aria-label="Create an agent">
         <div className="form-grid">

@@ -4,12 +4,13 @@
  * Creating and running need Manage Alerts; editing and deleting Manage Alerts or Manage Datasources
  * (the API decides, reaching the alert and its datasource); anyone with View Alerts may look.
  */
+import type { ApiSchema } from '@cairn/client';
 import { data, Link, redirect } from 'react-router';
 import type { Route } from './+types/app.administration.alerts.$id';
 import { AdminHeader } from '../components/admin/AdminNav';
 import { AlertForm, type AlertSaveAnswer } from '../components/admin/alerts/AlertForm';
 import { DeleteAlert } from '../components/admin/alerts/DeleteAlert';
-import { RecentRuns, resultTone, type AlertResultItem } from '../components/admin/alerts/RecentRuns';
+import { RecentRuns, resultTone } from '../components/admin/alerts/RecentRuns';
 import { RunNow, type AlertRunAnswer } from '../components/admin/alerts/RunNow';
 import { field, listPath, loadViewer, relatedIds, type ListDoc } from '../components/admin/admin.server';
 import { formatDateTime, Pill } from '../components/admin/ui';
@@ -38,7 +39,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = params.id ? encodeURIComponent(params.id) : null;
   const [doc, results, datasources] = await Promise.all([
     id ? api.get<SingleDocument<AlertAttributes>>(`/sql_alerts/${id}`) : null,
-    id ? api.call<{ items: AlertResultItem[] }>('GET', `/sql_alerts/${id}/results?limit=10`) : null,
+    id ? api.call<ApiSchema<'SqlAlertResults'>>('GET', `/sql_alerts/${id}/results?limit=10`) : null,
     api.call<ListDoc<{ name: string; is_sample?: boolean }>>('GET', listPath('/datasources')),
   ]);
   const ds = datasources.ok ? datasources.body.data.map((d) => ({ id: d.id, name: d.attributes.name, sample: Boolean(d.attributes.is_sample) })) : [];

@@ -9,22 +9,10 @@ import { AdminList, type AdminColumn } from '../components/admin/AdminList';
 import { listPath, loadViewer, relatedIds, type ListDoc } from '../components/admin/admin.server';
 import { formatDateTime, Pill, type PillTone } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
+import type { AlertTriggerCondition } from '@cairn/core';
+import type { AlertAttributes } from '../lib/alert-form';
 import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
-
-interface AlertAttributes {
-  name: string;
-  run_schedule: 'disabled' | 'at' | 'every';
-  run_at: string | null;
-  run_every: number | null;
-  trigger_condition: string;
-  trigger_value: number | null;
-  email_condition: string;
-  last_result_status: string | null;
-  last_error_message: string | null;
-  last_query_run: string | null;
-  next_run_at: string | null;
-}
 
 export function meta() {
   return [{ title: 'SQL alerts · Cairn' }];
@@ -49,13 +37,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type AlertRow = AlertAttributes & { id: string; datasource: string };
 
-function schedule(a: AlertAttributes): string {
+function schedule(a: Pick<AlertAttributes, 'run_schedule' | 'run_at' | 'run_every'>): string {
   if (a.run_schedule === 'every' && a.run_every) return a.run_every % 60 === 0 ? `every ${a.run_every / 60} h` : `every ${a.run_every} min`;
   if (a.run_schedule === 'at' && a.run_at) return `daily at ${a.run_at}`;
   return 'manual runs only';
 }
 
-const CONDITIONS: Record<string, string> = {
+const CONDITIONS: Record<AlertTriggerCondition, string> = {
   has_results: 'when the query has results',
   no_results: 'when it has none',
   greater_than: 'when greater than',

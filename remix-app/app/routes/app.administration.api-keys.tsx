@@ -4,6 +4,7 @@
  * Rename a key or change its permissions, disable, enable, delete. Only admins signed in to the app may do any of it (the API answers 403
  * to everyone else, shown as the error page).
  */
+import type { ApiSchema } from '@cairn/client';
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { data, useFetcher } from 'react-router';
 import { PERMISSION_LABELS, type Grant } from '@cairn/core';
@@ -12,26 +13,17 @@ import { AdminHeader } from '../components/admin/AdminNav';
 import { EditKey, type KeyUpdateAnswer } from '../components/admin/api-keys/EditKey';
 import { PermissionPicker, type Resources } from '../components/admin/api-keys/PermissionPicker';
 import { answer, field, jsonapi, listPath, loadViewer, type ActionAnswer, type ListDoc } from '../components/admin/admin.server';
-import { ConfirmButton, CopyButton, formatDateTime, Pill, RowError } from '../components/admin/ui';
+import { SecretShownOnce } from '../components/admin/SecretShownOnce';
+import { ConfirmButton, formatDateTime, Pill, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi, type ApiClient } from '../lib/api.server';
-import { grantsFromForm, type ResourceType } from '../lib/api-key-grants';
+import { grantsFromForm } from '../lib/api-key-grants';
 import { write } from '../lib/editor.server';
 import { errorsByField } from '../lib/editor-forms';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface KeyAttributes {
-  name: string;
-  key_id: string;
-  /** `cairn_<region>_<key id>`: how the whole key starts. */
-  prefix?: string;
-  secret?: string;
-  permissions: Grant[];
-  enabled: boolean;
-  last_used_at: string | null;
-  created_at: string;
-}
+type KeyAttributes = ApiSchema<'ApiKey'>['attributes'];
 
 export function meta() {
   return [{ title: 'API keys · Cairn' }];
@@ -55,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     viewer,
     keys: keys.data.map((k) => ({ id: k.id, ...k.attributes })),
-    resources: { dashboards, datasources, sql_alerts: alerts } as Record<ResourceType, { id: string; name: string }[]>,
+    resources: { dashboards, datasources, sql_alerts: alerts } satisfies Resources,
   };
 }
 
@@ -122,16 +114,17 @@ function CreateKey({ resources }: { resources: Resources }) {
     <div className="card">
       <h3 className="card__title">New API key</h3>
       {created ? (
-        <div className="secret-box" role="status" data-testid="new-key">
-          <strong>Key “{created.name}” created.</strong> Copy it now: this is the only time Cairn shows it. It is stored only as a hash.
-          <div className="secret-box__value">
-            <code data-testid="new-key-secret">{created.secret}</code>
-            <CopyButton text={created.secret} testId="copy-key" />
-          </div>
-          <span className="muted small">
-            Programs send it as <code>Authorization: Api &lt;key&gt;</code>.
-          </span>
-        </div>
+        <SecretShownOnce
+          title={`Key “${created.name}” created.`}
+          warning="Copy it now: this is the only time Cairn shows it. It is stored only as a hash."
+          value={created.secret}
+          hint={
+            <>
+              Programs send it as <code>Authorization: Api &lt;key&gt;</code>.
+            </>
+          }
+          testIds={{ box: 'new-key', value: 'new-key-secret', copy: 'copy-key' }}
+        />
       ) : null}
       <fetcher.Form method="post" ref={form} key={formKey} aria-label="Create an API key">
         <div className="form-grid">

@@ -2,6 +2,7 @@
  * `/app/administration/groups`: user groups (create, rename, describe, members, delete). The two
  * built-in groups keep their members by rule. Listing needs View Users, changes Manage Users.
  */
+import type { ApiSchema } from '@cairn/client';
 import { useEffect, useRef } from 'react';
 import { data, useFetcher } from 'react-router';
 import type { Route } from './+types/app.administration.groups';
@@ -13,18 +14,8 @@ import { requireApi } from '../lib/api.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface GroupAttributes {
-  name: string;
-  description: string | null;
-  built_in_behavior: 'all_users' | 'all_analysts' | null;
-}
-interface UserAttributes {
-  firstname: string;
-  lastname: string;
-  email: string;
-  role: string;
-  status: string;
-}
+type GroupAttributes = ApiSchema<'UserGroup'>['attributes'];
+type UserAttributes = ApiSchema<'User'>['attributes'];
 
 export function meta() {
   return [{ title: 'User groups · Cairn' }];

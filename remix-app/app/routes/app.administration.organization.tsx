@@ -12,21 +12,9 @@ import { formatDate, Meter, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { TimeZonePick } from '../components/schedules/TimeZonePick';
 import { requireApi } from '../lib/api.server';
+import type { ApiAnswer } from '../lib/types';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
-
-interface Organization {
-  name: string;
-  time_zone: string;
-  region: 'eu' | 'us';
-  plan: string;
-  /** null: no limit (the operator sets limits with `npm run cairn -- org limits`). */
-  plan_analyst_seats: number | null;
-  analyst_seats_used: number;
-  plan_datasources: number | null;
-  datasources_used: number;
-  created_at: string;
-}
 
 export function meta() {
   return [{ title: 'Organization · Cairn' }];
@@ -34,7 +22,7 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);
-  const [viewer, doc] = await Promise.all([loadViewer(api), api.get<{ data: { id: string; attributes: Organization } }>('/organization')]);
+  const [viewer, doc] = await Promise.all([loadViewer(api), api.get<ApiAnswer<'/organization', 'get'>>('/organization')]);
   return { viewer, id: doc.data.id, organization: doc.data.attributes };
 }
 

@@ -10,18 +10,8 @@ import { formatDateTime, Pill } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { describeSchedule } from '../components/schedules/ScheduleRow';
 import { requireApi } from '../lib/api.server';
+import type { ScheduleAttributes } from '../lib/schedule-form';
 import '../components/admin/admin.css';
-
-interface ScheduleAttributes {
-  name: string;
-  emails: string;
-  cc_emails: string | null;
-  bcc_emails: string | null;
-  attach_as: string;
-  schedule: string;
-  next_send_at: string | null;
-  last_sent_at: string | null;
-}
 
 export function meta() {
   return [{ title: 'Schedules · Cairn' }];

@@ -4,6 +4,7 @@
  * change Manage Users; the API answers each call and its message (a taken seat, the last admin…) is
  * shown next to the row.
  */
+import type { ApiSchema } from '@cairn/client';
 import { useEffect, useRef } from 'react';
 import { data, Link, useFetcher } from 'react-router';
 import type { Route } from './+types/app.administration.users';
@@ -12,25 +13,12 @@ import { answer, field, fields, jsonapi, listPath, loadViewer, pageOf, relatedId
 import { ConfirmButton, formatDate, Pill, RowError } from '../components/admin/ui';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
+import type { ApiAnswer } from '../lib/types';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface UserAttributes {
-  firstname: string;
-  lastname: string;
-  email: string;
-  role: 'viewer' | 'analyst' | 'admin';
-  status: 'invited' | 'active' | 'deactivated';
-  created_at: string;
-  deactivated_at: string | null;
-  invitation_created_at: string | null;
-  /** Given to callers with Manage Users. */
-  otp_app_enabled?: boolean;
-}
-interface GroupAttributes {
-  name: string;
-  built_in_behavior: string | null;
-}
+type UserAttributes = ApiSchema<'User'>['attributes'];
+type GroupAttributes = Pick<ApiSchema<'UserGroup'>['attributes'], 'name' | 'built_in_behavior'>;
 
 export function meta() {
   return [{ title: 'Users · Cairn' }];
@@ -55,11 +43,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-interface InviteResult {
-  data: { id: string; attributes: { email: string } };
-  meta?: { mail?: { sent: boolean; reason?: string } };
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const api = requireApi(request, context);
   const form = await readForm(request);
@@ -69,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   let out: ActionAnswer<unknown>;
   switch (intent) {
     case 'invite': {
-      const res = await api.call<InviteResult>('POST', '/users/invite', {
+      const res = await api.call<ApiAnswer<'/users/invite', 'post', 201>>('POST', '/users/invite', {
         body: {
           email: field(form, 'email'),
           role: field(form, 'role') || 'viewer',

@@ -3,6 +3,7 @@
  * create, edit (name, description, text, params, datasource) and delete. The API refuses cycles and
  * deleting a snippet that is still used (422); its message is shown.
  */
+import type { ApiSchema } from '@cairn/client';
 import { useEffect, useState } from 'react';
 import { useFetcher, useRouteLoaderData } from 'react-router';
 import type { Route } from './+types/app.dashboard.$id.edit.snippets';
@@ -21,12 +22,7 @@ import {
 } from '../lib/editor-forms';
 import type { EditData } from './app.dashboard.$id.edit';
 
-interface SnippetAttributes {
-  name: string;
-  description: string | null;
-  text: string;
-  params: string[];
-}
+type SnippetAttributes = ApiSchema<'SqlSnippet'>['attributes'];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const list = await listAll<SnippetAttributes>(requireApi(request, context), '/sql_snippets');

@@ -3,6 +3,7 @@
  * "Send now" (which answers once the mail server accepted the e-mail). Seeing them needs View
  * Schedules; the controls show only with Manage Schedules, and the API decides every call anyway.
  */
+import type { ApiSchema } from '@cairn/client';
 import { useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import type { Route } from './+types/app.dashboard.$id.schedules';
@@ -90,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Sc
     const { emails: _to, cc_emails: _cc, bcc_emails: _bcc, id: _id, ...attributes } = p.body.data.attributes as Record<string, unknown>;
     if (typeof attributes.name === 'string' && !attributes.name.trim()) delete attributes.name;
     const body = { data: { type: 'dashboard_schedules', attributes, relationships: p.body.data.relationships } };
-    const res = await write<SendNowAnswer & { to: string }>(api, 'POST', '/dashboard_schedules/send_test', body);
+    const res = await write<ApiSchema<'DashboardScheduleSendTestAnswer'>>(api, 'POST', '/dashboard_schedules/send_test', body);
     return res.ok
       ? { intent: p.intent, ok: true, message: `Test sent to you (${res.body.to}): ${describeSendNow(res.body).replace(/^Sent to 1 recipient/, 'one e-mail')}` }
       : { intent: p.intent, errors: res.errors };

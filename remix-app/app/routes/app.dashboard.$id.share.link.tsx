@@ -3,6 +3,7 @@
  * the spec, copy its public address, and read or roll its sharing secret (for signed embedding URLs).
  */
 import { data, Form, Link, redirect, useFetcher, useNavigation, useSearchParams } from 'react-router';
+import type { ApiSchema } from '@cairn/client';
 import type { Route } from './+types/app.dashboard.$id.share.link';
 import { answer, field, jsonapi, type ActionAnswer } from '../components/admin/admin.server';
 import { CopyButton, RowError } from '../components/admin/ui';
@@ -13,10 +14,7 @@ import { clientAddress } from '../lib/client-address.server';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
 
-interface SecretAnswer {
-  sharing_secret: string | null;
-  sharing_secret_required: boolean;
-}
+type SecretAnswer = ApiSchema<'SharingSecret'>;
 
 export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d?.link ? `${d.link.name} · Sharing link · Cairn` : 'New sharing link · Cairn' }];

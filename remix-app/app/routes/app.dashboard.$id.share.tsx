@@ -4,23 +4,19 @@
  * Manage Dashboards on the dashboard: the API answers 403 to everyone else and the page shows it.
  */
 import { data, Link, useFetcher } from 'react-router';
+import type { ApiSchema } from '@cairn/client';
 import type { ResourceObject } from '@cairn/core';
 import type { Route } from './+types/app.dashboard.$id.share';
 import { answer, field, fields, listPath, relatedIds, type ActionAnswer, type ListDoc } from '../components/admin/admin.server';
 import { ConfirmButton, CopyButton, formatDate, Pill, RowError } from '../components/admin/ui';
 import { optionWords, type LinkAttributes } from '../components/sharing/LinkOptions';
-import { ShareDialog, type ShareMode } from '../components/sharing/ShareDialog';
+import { ShareDialog } from '../components/sharing/ShareDialog';
 import { shareNoticeOf, shareSavedMessage } from '../components/sharing/share-notice';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
+import type { DashboardAttributes, SingleDocument } from '../lib/types';
 import '../components/admin/admin.css';
 import { readForm } from '../lib/forms.server';
-
-interface DashboardAttributes {
-  name: string;
-  share_mode: ShareMode;
-  is_locked: boolean;
-}
 
 export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d ? `Share ${d.dashboard.name} · Cairn` : 'Share · Cairn' }];
@@ -29,10 +25,10 @@ export function meta({ data: d }: Route.MetaArgs) {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);
   const [doc, groups] = await Promise.all([
-    api.get<{ data: ResourceObject<DashboardAttributes>; included?: ResourceObject[] }>(
+    api.get<SingleDocument<Pick<DashboardAttributes, 'name' | 'share_mode' | 'is_locked'>>>(
       `/dashboards/${encodeURIComponent(params.id)}?include=dashboard_sharing_links,user_groups`,
     ),
-    api.call<ListDoc<{ name: string; built_in_behavior: string | null }>>('GET', listPath('/user_groups')),
+    api.call<ListDoc<Pick<ApiSchema<'UserGroup'>['attributes'], 'name'>>>('GET', listPath('/user_groups')),
   ]);
   const links = (doc.included ?? []).filter((r) => r.type === 'dashboard_sharing_links') as unknown as ResourceObject<LinkAttributes>[];
   return {

@@ -1,9 +1,10 @@
 /** `/app/datasources`: the organization's datasources (View Datasources); admins add and change them. */
+import type { ApiSchema } from '@cairn/client';
 import { Link } from 'react-router';
 import type { Route } from './+types/app.datasources';
 import { ErrorPage } from '../components/ErrorPage';
 import { requireApi } from '../lib/api.server';
-import { DATABASE_LABELS, type DatabaseType } from '../lib/editor-datasources';
+import { DATABASE_LABELS } from '../lib/editor-datasources';
 import { can, listAll, requireGrant } from '../lib/editor.server';
 import '../components/editor/editor.css';
 
@@ -11,19 +12,7 @@ export function meta() {
   return [{ title: 'Datasources · Cairn' }];
 }
 
-interface Attributes {
-  name: string;
-  database_type: DatabaseType;
-  connection_mode: string;
-  is_sample?: boolean;
-  host: string | null;
-  port: number | null;
-  database: string | null;
-  enabled: boolean;
-  password_set?: boolean;
-  schema_updated_at: string | null;
-  server_version: string | null;
-}
+type Attributes = ApiSchema<'Datasource'>['attributes'];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = requireApi(request, context);

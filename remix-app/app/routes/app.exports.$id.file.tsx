@@ -6,11 +6,10 @@ import type { Route } from './+types/app.exports.$id.file';
 import { streamJobFile } from '../components/exports/exports.server';
 import { downloadProblem } from '../components/sharing/download.server';
 import { requireApi } from '../lib/api.server';
+import type { ApiAnswer } from '../lib/types';
 import { getEnv } from '../lib/env.server';
 
-interface JobDocument {
-  data: { attributes: { job_status: string; file_url?: string; error_message?: string } };
-}
+type JobDocument = ApiAnswer<'/export_jobs/{id}', 'get'>;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);

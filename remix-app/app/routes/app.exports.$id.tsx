@@ -4,10 +4,9 @@
  */
 import type { Route } from './+types/app.exports.$id';
 import { requireApi } from '../lib/api.server';
+import type { ApiAnswer } from '../lib/types';
 
-interface JobDocument {
-  data: { attributes: { job_status: string; error_message?: string } };
-}
+type JobDocument = ApiAnswer<'/export_jobs/{id}', 'get'>;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = requireApi(request, context);

@@ -5,6 +5,7 @@
  * polls `/app/exports/{job}` and fetches `/app/exports/{job}/file`. Errors come back as `{error: {…}}`.
  */
 import type { Route } from './+types/app.exports';
+import type { ApiSchema } from '@cairn/client';
 import { requireApi } from '../lib/api.server';
 
 const fail = (status: number, code: string, message: string) => Response.json({ error: { status, code, message } }, { status });
@@ -30,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return fail(400, 'bad_request', 'Choose PDF, PNG or (for a report) CSV.');
   const parameters = body.parameters && typeof body.parameters === 'object' ? body.parameters : undefined;
   const api = requireApi(request, context);
-  const res = await api.call<{ job_id: string; job_status: string; reused: boolean }>('POST', `/${kind}s/${encodeURIComponent(id)}/export_${format}`, {
+  const res = await api.call<ApiSchema<'ExportJobStarted'>>('POST', `/${kind}s/${encodeURIComponent(id)}/export_${format}`, {
     body: { ...(parameters ? { parameters } : {}), ...(format === 'csv' && body.unlimited === true ? { unlimited: true } : {}) },
   });
   if (!res.ok) return Response.json({ error: res.problem }, { status: res.problem.status >= 500 ? 503 : res.problem.status });

@@ -5,6 +5,7 @@
  * dashboard is the standalone SQL editor: pick a datasource, run, then save onto a dashboard of the
  * analyst's choice (or a new one).
  */
+import type { ApiSchema } from '@cairn/client';
 import { data, redirect } from 'react-router';
 import type { Route } from './+types/app.reports.editor';
 import { DashboardColors, paletteFor } from '../components/charts/palette';
@@ -28,19 +29,8 @@ export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: `${name} · Report editor · Cairn` }];
 }
 
-interface DatasourceAttributes {
-  name: string;
-  database_type: string;
-  is_sample?: boolean;
-  enabled?: boolean;
-  default_schema_name?: string | null;
-}
-interface SnippetAttributes {
-  name: string;
-  text?: string | null;
-  params?: string[];
-  description?: string | null;
-}
+type DatasourceAttributes = Pick<ApiSchema<'Datasource'>['attributes'], 'name' | 'database_type' | 'is_sample' | 'enabled' | 'default_schema_name'>;
+type SnippetAttributes = ApiSchema<'SqlSnippet'>['attributes'];
 
 const relId = (r: { relationships?: Record<string, { data?: unknown }> }, name: string): string | null => {
   const d = r.relationships?.[name]?.data as { id?: string } | null | undefined;

@@ -8,6 +8,7 @@
  * in the token's colour mode and page width, and marks `<html data-render-state="ready">` once every
  * report has drawn (or "error" with `data-render-error`), which is what the renderer waits for.
  */
+import type { ApiSchema } from '@cairn/client';
 import { useStore } from 'jotai';
 import { useEffect, useMemo, useRef } from 'react';
 import { data, isRouteErrorResponse } from 'react-router';
@@ -18,7 +19,7 @@ import { DashboardColors, paletteFor } from '../components/charts/palette';
 import { useDashboardColors } from '../components/charts/useDashboardColors';
 import { Tile } from '../components/dashboard/Tile';
 import { renderApiCall } from '../components/render/render-api.server';
-import { publicDashboard, type PublicLinkView } from '../components/sharing/public-dashboard';
+import { publicDashboard } from '../components/sharing/public-dashboard';
 import { fetchResult } from '../components/dashboard/useDashboardPoll';
 import { nextTile, type DashboardStatus, type StatusError } from '../lib/dashboard-status';
 import { rowLimitOf } from '../lib/tile-rows';
@@ -30,10 +31,8 @@ import '../styles/dashboard.css';
 import '../components/sharing/public-link.css';
 import '../components/render/render.css';
 
-type View = PublicLinkView & {
-  dashboard: PublicLinkView['dashboard'] & { organization_time_zone?: string };
-  parameters: { tz?: string } | null;
-} & { render: { report_id: string | null; color_mode: 'light' | 'dark'; page_width: number } };
+/** The print view's answer: a sharing link's view with the render settings. */
+type View = ApiSchema<'PrintView'>;
 
 /** Longest wait for reports that are still running before the page is taken as it is. */
 const SETTLE_LIMIT_MS = 45_000;

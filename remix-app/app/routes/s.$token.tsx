@@ -25,16 +25,11 @@ import { useEmbedEvents } from '../components/sharing/useEmbedEvents';
 import { grantCookie, publicCall, publicLinkApiPath } from '../components/sharing/public-link.server';
 import { dashboardZone } from '../lib/dashboard-view';
 import { chosenTz, dashboardDefaultValues, effectiveValues, offeredTimeZones, readUrlState, toParameters, withFilterValues } from '../lib/filters';
-import type { DashboardAttributes } from '../lib/types';
 import { filterOptionsAtom, pollAtom } from '../state/dashboard';
 import '../styles/dashboard.css';
 import '../components/sharing/public-link.css';
 import { readForm } from '../lib/forms.server';
 import type { DashboardStatus, StatusError } from '../lib/dashboard-status';
-
-type View = PublicLinkView & {
-  dashboard: PublicLinkView['dashboard'] & { default_parameters?: DashboardAttributes['default_parameters']; organization_time_zone?: string };
-};
 
 export function meta({ data: d }: Route.MetaArgs) {
   const title = d && d.state === 'open' ? `${d.view.dashboard.name} · ${d.view.link.name}` : 'Shared dashboard';
@@ -51,7 +46,7 @@ export function headers() {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const query = new URL(request.url).search.replace(/^\?/, '');
-  const res = await publicCall<View>(request, context, params.token, publicLinkApiPath(params.token), { query });
+  const res = await publicCall<PublicLinkView>(request, context, params.token, publicLinkApiPath(params.token), { query });
   if (res.ok) {
     // Without the filter bar the page's first poll carries no parameters: that call starts now and
     // streams to the page, so the browser fetches results as soon as it hydrates (no status round trip first).
@@ -124,7 +119,7 @@ function useColorMode(mode: 'light' | 'dark') {
   }, [mode]);
 }
 
-function Downloads({ view, token, query, parameters, order }: { view: View; token: string; query: string; parameters: unknown; order: string[] }) {
+function Downloads({ view, token, query, parameters, order }: { view: PublicLinkView; token: string; query: string; parameters: unknown; order: string[] }) {
   const position = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
   const reports = view.link.data_download_enabled ? view.reports.filter((r) => r.download_enabled).sort((a, b) => position(a.id) - position(b.id)) : [];
   if (!reports.length) return null;
@@ -150,7 +145,7 @@ function Downloads({ view, token, query, parameters, order }: { view: View; toke
   );
 }
 
-function PublicDashboard({ view, token, query, firstStatus }: { view: View; token: string; query: string; firstStatus: PollInput['initial'] }) {
+function PublicDashboard({ view, token, query, firstStatus }: { view: PublicLinkView; token: string; query: string; firstStatus: PollInput['initial'] }) {
   const { link, dashboard } = view;
   useColorMode(link.color_mode);
   const { tiles, defs } = useMemo(() => publicDashboard(view), [view]);

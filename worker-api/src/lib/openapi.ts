@@ -121,10 +121,12 @@ export function resourceObjectSchema(name: string, type: string, attributes: z.Z
     .openapi(name);
 }
 
-/** 200/201 answer holding one resource (plus `included`). */
-export const oneDocument = (description: string, resourceSchema: z.ZodType) => ({
+/** 200/201 answer holding one resource (plus `included`, and `meta` when the call documents one). */
+export const oneDocument = (description: string, resourceSchema: z.ZodType, meta?: z.ZodType) => ({
   description,
-  content: { [JSONAPI]: { schema: z.object({ data: resourceSchema, included: z.array(resourceObject).optional() }) } },
+  content: {
+    [JSONAPI]: { schema: z.object({ data: resourceSchema, included: z.array(resourceObject).optional(), ...(meta ? { meta } : {}) }) },
+  },
 });
 
 /** 200 answer holding a page of resources, with pagination links and the total. */

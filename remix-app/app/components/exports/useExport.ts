@@ -3,6 +3,7 @@
  * (start, poll until success or error, then download the file); `downloadData` fetches a dashboard's
  * data file (204: nothing to download). The state says what to show next to the menu.
  */
+import type { ApiSchema } from '@cairn/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   dataFileName,
@@ -67,7 +68,7 @@ export function useExport() {
       const text = await res.text();
       if (!live()) return;
       if (!res.ok) return setState({ phase: 'failed', label, message: errorText(res.status, text) });
-      const job = JSON.parse(text) as { job_id: string; job_status: JobStatus; reused: boolean };
+      const job = JSON.parse(text) as ApiSchema<'ExportJobStarted'>;
       setState({ phase: 'waiting', label, jobId: job.job_id, reused: job.reused });
       let status = job.job_status;
       let message: string | undefined;

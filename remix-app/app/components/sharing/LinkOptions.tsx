@@ -3,26 +3,15 @@
  * toolbar and parameters, so it is greyed out (and sent off) until both are on; the API refuses the
  * combination anyway.
  */
+import type { ApiSchema } from '@cairn/client';
 import { useState } from 'react';
 
-export interface LinkAttributes {
-  name: string;
-  description: string | null;
-  token: string;
-  toolbar_enabled: boolean;
-  parameters_enabled: boolean;
-  filter_bar_enabled: boolean;
-  refresh_enabled: boolean;
-  data_download_enabled: boolean;
-  unlimited_csv_export_enabled: boolean;
-  sharing_secret_required: boolean;
-  sharing_password_set: boolean;
-  color_mode: 'light' | 'dark';
-  ip_whitelist: string | null;
-  created_at?: string;
-}
+/** A sharing link's attributes as the API document types them. */
+export type LinkAttributes = ApiSchema<'DashboardSharingLink'>['attributes'];
+/** The options a form edits: everything but the generated token and the timestamps. */
+type LinkOptionValues = Omit<LinkAttributes, 'token' | 'created_at' | 'updated_at'>;
 
-export const LINK_DEFAULTS: Omit<LinkAttributes, 'token' | 'name'> = {
+export const LINK_DEFAULTS: Omit<LinkOptionValues, 'name'> = {
   description: null,
   toolbar_enabled: true,
   parameters_enabled: false,
@@ -71,7 +60,7 @@ function Switch({
   );
 }
 
-export function LinkOptions({ link, clientIp }: { link: Omit<LinkAttributes, 'token'> & { token?: string }; clientIp: string | null }) {
+export function LinkOptions({ link, clientIp }: { link: LinkOptionValues & { token?: string }; clientIp: string | null }) {
   const [v, setV] = useState({
     toolbar: link.toolbar_enabled,
     parameters: link.parameters_enabled,
@@ -239,7 +228,7 @@ export function attributesFromForm(form: FormData): Record<string, unknown> {
 }
 
 /** The switches that are on, as short words for a list of links. */
-export function optionWords(l: LinkAttributes): string[] {
+export function optionWords(l: Omit<LinkAttributes, 'created_at' | 'updated_at'>): string[] {
   const out: string[] = [];
   if (l.sharing_password_set) out.push('password');
   if (l.ip_whitelist) out.push('IP allow-list');

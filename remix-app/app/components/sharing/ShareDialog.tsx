@@ -4,8 +4,10 @@
  */
 import { useState } from 'react';
 import { useFetcher } from 'react-router';
+import type { DashboardAttributes } from '../../lib/types';
 
-export type ShareMode = 'none' | 'all_users' | 'all_analysts' | 'custom';
+/** Who sees a dashboard (the API's share_mode). */
+export type ShareMode = DashboardAttributes['share_mode'];
 
 const MODES: { value: ShareMode; label: string; hint: string }[] = [
   { value: 'none', label: 'Private', hint: 'Only its creator and the admins.' },

@@ -3,82 +3,15 @@
  * a JSON:API-shaped document for `buildTiles` and `buildFilterDefs`, so a sharing link draws its
  * tiles and filter bar with the same code as the app. Pure; used on the server and in the browser.
  */
+import type { ApiSchema } from '@cairn/client';
 import type { ResourceObject } from '@cairn/core';
 import { buildTiles, type TileView } from '../../lib/dashboard-view';
 import { buildFilterDefs } from '../../lib/filters-defs';
 import type { FilterDef } from '../../lib/filters';
 import type { DashboardAttributes, SingleDocument } from '../../lib/types';
 
-interface PublicLinkOptions {
-  name: string;
-  description: string | null;
-  toolbar_enabled: boolean;
-  parameters_enabled: boolean;
-  filter_bar_enabled: boolean;
-  refresh_enabled: boolean;
-  data_download_enabled: boolean;
-  unlimited_csv_export_enabled: boolean;
-  sharing_secret_required: boolean;
-  password_protected: boolean;
-  color_mode: 'light' | 'dark';
-}
-
-interface PublicReport {
-  id: string;
-  name: string;
-  description: string | null;
-  chart_configuration: Record<string, unknown> | null;
-  no_data_message: string | null;
-  display_name_as_title: boolean;
-  attribution: string | null;
-  download_enabled: boolean;
-  /** The report's maximize_action_enabled (older API answers leave it out: on). */
-  maximize_enabled?: boolean;
-}
-
-interface PublicFilter {
-  id: string;
-  variable_name: string;
-  display_name: string | null;
-  control_type: string;
-  value_type: string;
-  default_values: unknown[] | null;
-  required: boolean;
-  parent_filter_id: string | null;
-  allowed_aggregations: string[] | null;
-  dropdown_validate: boolean;
-  dropdown_default_to_first: boolean;
-  query_options: boolean;
-  relative_range_enabled: boolean;
-  before_range_enabled: boolean;
-  after_range_enabled: boolean;
-  from_to_range_enabled: boolean;
-  fixed: boolean;
-  options?: { values: unknown[]; value_names: string[] };
-}
-
-export interface PublicLinkView {
-  link: PublicLinkOptions;
-  dashboard: {
-    id: string;
-    name: string;
-    description: string | null;
-    layout: DashboardAttributes['layout'];
-    default_page_width: number;
-    color_scheme: string;
-    /** The dashboard's colour map (value → colour ordinal); read only here. */
-    series_colors?: Record<string, number>;
-    filters_configuration: DashboardAttributes['filters_configuration'];
-    time_zone_config: DashboardAttributes['time_zone_config'];
-    default_parameters?: DashboardAttributes['default_parameters'];
-  };
-  reports: PublicReport[];
-  filters: PublicFilter[];
-  built_ins: { timerange: boolean; aggregation: boolean };
-  parameters: unknown;
-  fixed_variables: string[];
-  problems: string[];
-}
+/** The answer of POST /public/links/{token}, as the API document types it (the print view's is the same with its render settings). */
+export type PublicLinkView = ApiSchema<'PublicLink'>;
 
 /** The answer as a dashboard document (`sql_query` only marks which built-in variables are used). */
 export function asDashboardDocument(v: PublicLinkView): SingleDocument<DashboardAttributes> {

@@ -7,7 +7,8 @@ import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body
 import { defineRoute } from '../../lib/routes.ts';
 import { sortFields } from '../../lib/list.ts';
 import { actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
-import { ATTACH_AS, DashboardSchedule, MAX_RECIPIENTS, PAGE_WIDTH, SCHEDULE_INCLUDES, scheduleBody, sendNowAnswer, sendNowBody } from './schema.ts';
+import { SCHEDULE_ATTACH_AS as ATTACH_AS } from '@cairn/core';
+import { DashboardSchedule, MAX_RECIPIENTS, PAGE_WIDTH, SCHEDULE_INCLUDES, scheduleBody, sendNowAnswer, sendNowBody } from './schema.ts';
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, sendScheduleNow, updateSchedule, SCHEDULE_LIST } from './service.ts';
 
 export const dashboardScheduleRoutes = new OpenAPIHono<AppEnv>();

@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { SCHEDULE_ATTACH_AS as ATTACH_AS } from '@cairn/core';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { name, text, timestamp } from '../reports/fields.ts';
 import { inputParametersSchema } from '../reports/schema.ts';
 
-export const ATTACH_AS = ['excel', 'csv', 'png', 'dark_png', 'inline_png', 'dark_inline_png', 'pdf', 'dark_pdf'] as const;
 export const MAX_RECIPIENTS = 50;
 export const PAGE_WIDTH = { min: 400, max: 4000 } as const;
 

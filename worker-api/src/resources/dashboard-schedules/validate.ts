@@ -1,5 +1,5 @@
-import { ApiError, isTimeZone, parseSchedule, ScheduleError } from '@cairn/core';
-import { ATTACH_AS, MAX_RECIPIENTS } from './schema.ts';
+import { ApiError, isTimeZone, parseSchedule, SCHEDULE_ATTACH_AS as ATTACH_AS, ScheduleError } from '@cairn/core';
+import { MAX_RECIPIENTS } from './schema.ts';
 
 const EMAIL = /^[^\s@,;<>()"]+@[^\s@,;<>()".]+(\.[^\s@,;<>()".]+)+$/;
 const at = (name: string) => ({ source: { pointer: `/data/attributes/${name}` } });

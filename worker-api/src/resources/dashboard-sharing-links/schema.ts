@@ -50,6 +50,17 @@ export type SharingLinkWrite = {
   relationships: Record<string, string | string[] | null>;
 };
 
+/** A link's switches as its answers read them (the link's own and the public page's, public-links/schema.ts). */
+export const linkSwitches = {
+  toolbar_enabled: z.boolean(),
+  parameters_enabled: z.boolean(),
+  filter_bar_enabled: z.boolean(),
+  refresh_enabled: z.boolean(),
+  data_download_enabled: z.boolean(),
+  unlimited_csv_export_enabled: z.boolean(),
+  sharing_secret_required: z.boolean(),
+};
+
 export const DashboardSharingLink = resourceObjectSchema(
   'DashboardSharingLink',
   'dashboard_sharing_links',
@@ -57,13 +68,7 @@ export const DashboardSharingLink = resourceObjectSchema(
     name: z.string(),
     description: z.string().nullable(),
     token: z.string().openapi({ description: 'The public token of the link (/s/{token}); generated, read-only.' }),
-    toolbar_enabled: z.boolean(),
-    parameters_enabled: z.boolean(),
-    filter_bar_enabled: z.boolean(),
-    refresh_enabled: z.boolean(),
-    data_download_enabled: z.boolean(),
-    unlimited_csv_export_enabled: z.boolean(),
-    sharing_secret_required: z.boolean(),
+    ...linkSwitches,
     sharing_password_set: z.boolean().openapi({ description: 'Whether a sharing password is set (the password itself is never returned).' }),
     color_mode: z.enum(['light', 'dark']),
     ip_whitelist: z.string().nullable(),

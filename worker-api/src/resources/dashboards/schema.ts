@@ -15,7 +15,7 @@ const timeZoneName = z
 
 const TIME_ZONE_TYPES = ['disabled', 'organization', 'fixed', 'input'] as const;
 
-const timeZoneConfig = z
+export const timeZoneConfig = z
   .object({
     type: z.enum(TIME_ZONE_TYPES),
     fixed_time_zone: timeZoneName.nullable().optional(),
@@ -32,7 +32,7 @@ const timeZoneConfig = z
       'disabled: no time zone handling; organization: the organization time zone; fixed: fixed_time_zone; input: viewers pick one of allowed_time_zones.',
   });
 
-const COLOR_SCHEMES = ['scheme_1', 'scheme_2', 'scheme_3', 'scheme_4', 'scheme_5', 'scheme_6', 'scheme_7', 'scheme_8'] as const;
+export const COLOR_SCHEMES = ['scheme_1', 'scheme_2', 'scheme_3', 'scheme_4', 'scheme_5', 'scheme_6', 'scheme_7', 'scheme_8'] as const;
 const SHARE_MODES = ['none', 'all_users', 'all_analysts', 'custom'] as const;
 const variableName = z
   .string()
@@ -40,7 +40,7 @@ const variableName = z
   .max(128)
   .regex(/^[A-Za-z0-9_-]+$/, 'must hold only letters, digits, underscore and hyphen.');
 
-const filtersConfiguration = z
+export const filtersConfiguration = z
   .object({
     apply_immediately: z.boolean().optional(),
     aggregation_options: z.array(z.enum(AGGREGATIONS)).max(AGGREGATIONS.length).optional(),

@@ -7,7 +7,7 @@ import { readResourceBody, resourceRequestSchema } from '../../lib/resource-body
 import { defineRoute } from '../../lib/routes.ts';
 import { sortFields } from '../../lib/list.ts';
 import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
-import { AGENT_INCLUDES, agentBody, DatasourceAgent, NewDatasourceAgent } from './schema.ts';
+import { AGENT_INCLUDES, agentBody, agentServerMeta, DatasourceAgent, NewDatasourceAgent } from './schema.ts';
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent, AGENT_LIST } from './service.ts';
 
 export const datasourceAgentRoutes = new OpenAPIHono<AppEnv>();
@@ -43,7 +43,10 @@ defineRoute(
       'Needs Manage Datasources. Requires `name`. The answer holds the generated `agent_id` and `secret_key`; the secret key is shown only here (Cairn stores its hash), so configure the agent with it now. `meta.agent_server` is the URL to start the agent with (`cairn-agent --server <agent_server> --agent <agent_id> --secret <secret_key>`).',
     'x-permissions': ['manage_datasources'],
     request: { body: jsonApiBody(resourceRequestSchema(agentBody, 'create')) },
-    responses: { 201: oneDocument('The new agent, with its one-time secret key', NewDatasourceAgent), ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
+    responses: {
+      201: oneDocument('The new agent, with its one-time secret key', NewDatasourceAgent, agentServerMeta),
+      ...errorResponses(400, 401, 403, 409, 415, 422, 429),
+    },
   }),
   async (c) => {
     const body = await readResourceBody(c, agentBody, 'create');

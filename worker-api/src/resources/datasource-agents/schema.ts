@@ -44,3 +44,8 @@ export const NewDatasourceAgent = resourceObjectSchema(
 );
 
 export const AGENT_INCLUDES = ['datasources'] as const;
+
+/** The create answer's meta: where the new agent connects. */
+export const agentServerMeta = z.object({
+  agent_server: z.string().openapi({ description: "The URL to start the agent with: this region's public API base URL (cairn-agent --server)." }),
+});

@@ -17,7 +17,9 @@ import type { AppEnv } from '../../env.ts';
 import type { ServiceContext } from '../../lib/context.ts';
 import { defineRoute } from '../../lib/routes.ts';
 import { publicErrorResponses } from '../../lib/openapi.ts';
+import { DashboardStatus } from '../dashboard-status/schema.ts';
 import { dashboardStatus } from '../dashboard-status/service.ts';
+import { PrintView } from '../public-links/schema.ts';
 import { forViewer } from '../public-links/service.ts';
 import { viewerPrincipal } from './background.ts';
 import { verifyRenderToken, type RenderClaims } from './render-token.ts';
@@ -31,7 +33,6 @@ const tokenParam = z.object({
     .max(8000)
     .openapi({ param: { name: 'token', in: 'path' }, description: 'The render token of the print view address (/render/{token}).' }),
 });
-const json = (description: string) => ({ description, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } });
 
 async function open(c: Context<AppEnv>): Promise<{ claims: RenderClaims; ctx: ServiceContext }> {
   const claims = await verifyRenderToken(c.req.param('token') ?? '', c.env.SECRET_KEY);
@@ -71,7 +72,7 @@ defineRoute(
       'What the print view draws: the dashboard (or the one report of the token) with its layout and reports (never their SQL), the colour mode, page width and parameters of the token. 401 for an invalid or expired token, 404 when the dashboard or report is gone.',
     'x-permissions': ['render token'],
     request: { params: tokenParam },
-    responses: { 200: json('The print view'), ...publicErrorResponses(401, 404) },
+    responses: { 200: { description: 'The print view', content: { 'application/json': { schema: PrintView } } }, ...publicErrorResponses(401, 404) },
   }),
   async (c) => {
     const { claims, ctx } = await open(c);
@@ -153,7 +154,7 @@ defineRoute(
       "POST /dashboards/{id}/status with the token's parameters, as the dashboard's viewer without a user. Data access tokens in the answer fetch the rows from the data server. A report's or filter's error keeps its code, but its message is a generic one, as on sharing links: the file goes to recipients who may be outside the organization. 401 for an invalid or expired token.",
     'x-permissions': ['render token'],
     request: { params: tokenParam },
-    responses: { 200: json('The status (as DashboardStatus)'), ...publicErrorResponses(401, 404) },
+    responses: { 200: { description: 'The status', content: { 'application/json': { schema: DashboardStatus } } }, ...publicErrorResponses(401, 404) },
   }),
   async (c) => {
     const { claims, ctx } = await open(c);

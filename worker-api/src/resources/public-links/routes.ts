@@ -5,8 +5,10 @@ import { serviceContext } from '../../lib/context.ts';
 import { readBody } from '../../lib/body.ts';
 import { defineRoute } from '../../lib/routes.ts';
 import { actionBody, errorResponses, idParam, publicErrorResponses } from '../../lib/openapi.ts';
+import { DashboardStatus } from '../dashboard-status/schema.ts';
 import { inputParametersSchema } from '../reports/schema.ts';
 import type { Caller } from './access.ts';
+import { PublicLink } from './schema.ts';
 import { linkReportData, linkStatus, openLink, unlockLink, type PublicContext } from './service.ts';
 import { getSharingSecret, rollSharingSecret } from './secret.ts';
 import { parseAddress } from './ip-match.ts';
@@ -99,7 +101,7 @@ defineRoute(
     description: `What the public page draws: the link’s options (never its password or secret), the dashboard with its layout, its reports (never their SQL; download_enabled is the stricter of link and report; maximize_enabled is the report's maximize_action_enabled), its filters (manual options only with the filter bar), and the parameters in force (fixed_variables: signed values the viewer cannot change). ${ACCESS}`,
     'x-permissions': ['sharing link token'],
     request: { params: tokenParam, headers: grantHeader, body: actionBody(openBody) },
-    responses: { 200: json('The link and its dashboard'), ...publicErrorResponses(400, 401, 403, 404, 415, 422) },
+    responses: { 200: json('The link and its dashboard', PublicLink), ...publicErrorResponses(400, 401, 403, 404, 415, 422) },
   }),
   async (c) => {
     const body = await readBody(c, openBody, 'action');
@@ -138,7 +140,7 @@ defineRoute(
     description: `The status poll of POST /dashboards/{id}/status, run as the link's viewer: the dashboard's organization, no user (built-in user snippets are NULL), View Dashboards on this dashboard only. Data access tokens in the answer fetch rows from the data server. A report's or filter's error keeps its code, but its message is a generic one: the database's text is shown only to signed-in callers. refresh_data needs the link's refresh_enabled (403 otherwise) and is limited to 3 in a row, then one per 10 s per address. ${ACCESS}`,
     'x-permissions': ['sharing link token'],
     request: { params: tokenParam, headers: grantHeader, body: actionBody(statusBody) },
-    responses: { 200: json('The status (as DashboardStatus)'), ...publicErrorResponses(400, 401, 403, 404, 415, 422, 429) },
+    responses: { 200: json('The status', DashboardStatus), ...publicErrorResponses(400, 401, 403, 404, 415, 422, 429) },
   }),
   async (c) => {
     const body = await readBody(c, statusBody, 'action');

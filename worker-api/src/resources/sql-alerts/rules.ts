@@ -1,6 +1,5 @@
-import { ApiError } from '@cairn/core';
+import { ALERT_COMPARISONS as COMPARISONS, ApiError } from '@cairn/core';
 import { parseEmailList } from '../datasources/validate.ts';
-import { COMPARISONS } from './schema.ts';
 import { formatRunAt, parseRunAt } from './schedule.ts';
 
 /** The alert fields the cross-attribute rules look at. */

@@ -4,12 +4,13 @@ import { resourceObjectSchema } from '../../lib/openapi.ts';
 import { MAX_EMAILS, parseEmailList } from '../datasources/validate.ts';
 import { MAX_RUN_TIMES, parseRunAt } from './schedule.ts';
 
-const RUN_SCHEDULES = ['disabled', 'at', 'every'] as const;
-const TRIGGER_CONDITIONS = ['has_results', 'no_results', 'greater_than', 'lower_than', 'equal', 'not_equal'] as const;
-/** Conditions that compare the query's single value with trigger_value. */
-export const COMPARISONS = new Set<string>(['greater_than', 'lower_than', 'equal', 'not_equal']);
-const EMAIL_CONDITIONS = ['triggered', 'changed', 'all'] as const;
-const ATTACH_AS = ['csv', 'excel'] as const;
+import {
+  ALERT_ATTACH_AS as ATTACH_AS,
+  ALERT_EMAIL_CONDITIONS as EMAIL_CONDITIONS,
+  ALERT_RUN_SCHEDULES as RUN_SCHEDULES,
+  ALERT_TRIGGER_CONDITIONS as TRIGGER_CONDITIONS,
+} from '@cairn/core';
+
 const RESULT_STATUSES = ['ok', 'alert_triggered', 'alert_error', 'query_error', 'internal_error', 'internal_timeout', 'cancelled'] as const;
 /** Longest interval of run_schedule every: one week. */
 const MAX_RUN_EVERY = 10_080;

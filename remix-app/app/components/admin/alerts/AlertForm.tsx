@@ -7,16 +7,13 @@
 import { useState } from 'react';
 import { useFetcher } from 'react-router';
 import {
-  ATTACH_AS,
-  COMPARISONS,
-  CONDITION_LABELS,
-  EMAIL_CONDITION_LABELS,
-  EMAIL_CONDITIONS,
-  RUN_SCHEDULES,
-  SCHEDULE_LABELS,
-  TRIGGER_CONDITIONS,
-  type AlertFormValues,
-} from '../../../lib/alert-form';
+  ALERT_ATTACH_AS as ATTACH_AS,
+  ALERT_COMPARISONS as COMPARISONS,
+  ALERT_EMAIL_CONDITIONS as EMAIL_CONDITIONS,
+  ALERT_RUN_SCHEDULES as RUN_SCHEDULES,
+  ALERT_TRIGGER_CONDITIONS as TRIGGER_CONDITIONS,
+} from '@cairn/core';
+import { CONDITION_LABELS, EMAIL_CONDITION_LABELS, SCHEDULE_LABELS, type AlertFormValues } from '../../../lib/alert-form';
 import { FORM, unplacedErrors } from '../../../lib/editor-forms';
 import { RowError } from '../ui';
 import { AlertField } from './AlertField';

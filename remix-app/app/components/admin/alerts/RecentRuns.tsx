@@ -1,11 +1,9 @@
 /** The alert's latest recorded results (the API keeps 30 days). */
+import type { ApiSchema } from '@cairn/client';
 import { formatDateTime, Pill, type PillTone } from '../ui';
 
-export interface AlertResultItem {
-  result_status: string;
-  error_message: string | null;
-  created_at: string;
-}
+/** One recorded run (GET /sql_alerts/{id}/results), the parts the list shows. */
+export type AlertResultItem = Pick<ApiSchema<'SqlAlertResults'>['items'][number], 'result_status' | 'error_message' | 'created_at'>;
 
 export function resultTone(status: string | null | undefined): PillTone {
   if (!status) return 'plain';

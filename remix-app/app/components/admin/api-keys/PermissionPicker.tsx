@@ -4,8 +4,8 @@
  * Field names are read by `grantsFromForm` (lib/api-key-grants.ts).
  */
 import { useState } from 'react';
-import { PERMISSION_LABELS, PERMISSIONS, type Grant, type Permission } from '@cairn/core';
-import { choicesFromGrants, RESTRICTABLE, type ChoiceState, type ResourceType } from '../../../lib/api-key-grants';
+import { PERMISSION_LABELS, PERMISSIONS, type Grant, type Permission, type RestrictableResourceType as ResourceType } from '@cairn/core';
+import { choicesFromGrants, RESTRICTABLE, type ChoiceState } from '../../../lib/api-key-grants';
 
 export type Resources = Record<ResourceType, { id: string; name: string }[]>;
 const TYPE_WORDS: Record<ResourceType, string> = { dashboards: 'dashboards', datasources: 'datasources', sql_alerts: 'SQL alerts' };
