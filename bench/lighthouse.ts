@@ -24,7 +24,11 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-export async function lighthouseOnce(url: string): Promise<LighthouseScores> {
+type Run = NonNullable<Awaited<ReturnType<typeof import('lighthouse').default>>>;
+type Lhr = Run['lhr'];
+
+/** One Lighthouse run (mobile, performance and accessibility) of `url`: its whole report and artifacts (the trace). */
+export async function lighthouseRun(url: string): Promise<Run> {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
@@ -40,28 +44,34 @@ export async function lighthouseOnce(url: string): Promise<LighthouseScores> {
       lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] }),
       strayed,
     ]);
-    const lhr = result?.lhr;
-    if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
-    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    const value = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0);
-    const failedAudits = Object.values(lhr.audits)
-      .filter((a) => a.scoreDisplayMode === 'binary' && a.score === 0)
-      .map((a) => a.id);
-    return {
-      performance: score('performance'),
-      accessibility: score('accessibility'),
-      fcpMs: value('first-contentful-paint'),
-      lcpMs: value('largest-contentful-paint'),
-      tbtMs: value('total-blocking-time'),
-      transferKb: Math.round(value('total-byte-weight') / 1024),
-      failedAudits,
-    };
+    if (!result?.lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+    if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.message}`);
+    return result;
   } finally {
     process.off('unhandledRejection', onStray);
     chrome.kill();
   }
 }
+
+/** The figures of one report. */
+export function scoresOf(lhr: Lhr): LighthouseScores {
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const value = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0);
+  const failedAudits = Object.values(lhr.audits)
+    .filter((a) => a.scoreDisplayMode === 'binary' && a.score === 0)
+    .map((a) => a.id);
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    fcpMs: value('first-contentful-paint'),
+    lcpMs: value('largest-contentful-paint'),
+    tbtMs: value('total-blocking-time'),
+    transferKb: Math.round(value('total-byte-weight') / 1024),
+    failedAudits,
+  };
+}
+
+const lighthouseOnce = async (url: string): Promise<LighthouseScores> => scoresOf((await lighthouseRun(url)).lhr);
 
 /** The median of each figure over `runs` runs, and every audit that failed in any of them. */
 export async function lighthouseMedian(url: string, runs: number): Promise<LighthouseScores> {

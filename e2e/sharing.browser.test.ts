@@ -3,7 +3,7 @@
  * made in the app with a password opens signed out only with the right password; a link whose IP
  * allow-list leaves out this client is refused; a link that requires a sharing secret opens only with
  * an address signed as the embedding docs describe; the link's colour mode and toolbar switches apply;
- * downloads follow the link's switch.
+ * downloads follow the link's switch; on a phone, tiles below the fold are drawn when scrolled to.
  */
 import { readFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
@@ -207,6 +207,34 @@ describe('sharing', () => {
       await waitForTiles(page);
       expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
       expect(await page.locator('[data-testid="public-toolbar"]').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('on a phone draws the tiles near the viewport first and the others when they are scrolled to', async () => {
+    const link = await apiLink({});
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${origin}/s/${link.token}`);
+      await waitForTiles(page);
+      // The first chart is drawn; the table at the bottom has its data but not its picture (no code, no rows).
+      const frames = page.locator('[data-testid^="chart-"][data-chart-type]');
+      await frames.first().and(page.locator('[data-drawn="true"]')).waitFor({ timeout: 20_000 });
+      const table = page.locator('section.tile--table [data-testid^="chart-"]');
+      expect(await table.getAttribute('data-state')).toBe('ready');
+      expect(await table.getAttribute('data-drawn')).toBeNull();
+      expect(await table.locator('table tbody tr').count()).toBe(0);
+      await table.scrollIntoViewIfNeeded();
+      await page.waitForFunction(
+        () => document.querySelector('section.tile--table [data-testid^="chart-"]')?.getAttribute('data-drawn') === 'true',
+        undefined,
+        {
+          timeout: 20_000,
+        },
+      );
+      expect(await table.locator('table tbody tr').count()).toBeGreaterThan(0);
     } finally {
       await context.close();
     }

@@ -8,8 +8,6 @@ import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { data, Form, isRouteErrorResponse, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
 import type { Route } from './+types/s.$token';
-import { preloadCharts } from '../components/charts/ChartBody';
-import { parseChartConfig } from '../components/charts/config';
 import { DashboardColors, paletteFor } from '../components/charts/palette';
 import { useDashboardColors } from '../components/charts/useDashboardColors';
 import { Tile, type TileDownloads } from '../components/dashboard/Tile';
@@ -241,9 +239,6 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: PublicLink
     contentRef,
     onSetFilters: withBar && link.parameters_enabled ? setFromParent : null,
   });
-  useEffect(() => {
-    preloadCharts(tiles.map((t) => parseChartConfig(t.chartConfiguration).config.type));
-  }, [tiles]);
   const palette = paletteFor(dashboard.color_scheme);
   // The dashboard's colour map (series_colors), read-only: a value keeps the colour it has on the dashboard;
   // values the dashboard never showed get the next free colours here without being saved (no writes from a link).
@@ -339,6 +334,7 @@ function PublicDashboard({ view, token, query, firstStatus }: { view: PublicLink
                 downloads={downloads}
                 maximized={maximizedId === t.reportId}
                 onMaximize={onMaximize}
+                whenNear
               />
             ))}
           </div>

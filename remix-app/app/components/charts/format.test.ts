@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DataField } from '../../lib/types';
-import { columnZone, dateLabeler, displayZone, formatCell, formatInstant, knownZone, msDateLabeler, wallClock } from './format';
+import { columnZone, dateLabeler, displayZone, formatCell, formatInstant, formatNumber, knownZone, msDateLabeler, wallClock } from './format';
 
 const ts: DataField = { idx: 0, name: 'ordered_at', data_type: 'DateTime' };
 const day: DataField = { idx: 0, name: 'day', data_type: 'Date' };
@@ -46,6 +46,9 @@ describe('date-times in the dashboard time zone', () => {
   it('names the zone of the data age and falls back to UTC for a zone the browser does not know', () => {
     expect(formatInstant('2026-11-22T14:05:00Z', 'Europe/Berlin')).toBe('Nov 22, 2026, 15:05 (Europe/Berlin)');
     expect(formatInstant(null, 'Europe/Berlin')).toBeNull();
+    // Formatters are kept per zone: a second zone gets its own.
+    expect(formatInstant('2026-11-22T14:05:00Z', 'UTC')).toBe('Nov 22, 2026, 14:05 (UTC)');
+    expect(formatInstant('2026-11-22T14:05:00Z', 'Europe/Berlin')).toBe('Nov 22, 2026, 15:05 (Europe/Berlin)');
     expect(knownZone('Mars/Olympus')).toBe('UTC');
     expect(knownZone(undefined)).toBe('UTC');
     expect(formatCell('2026-01-10T14:05:00Z', ts, undefined, knownZone('Nowhere/Else'))).toBe('2026-01-10 14:05');
@@ -59,5 +62,15 @@ describe("dates plotted as numbers (an XY chart's x axis)", () => {
     const instants = msDateLabeler(['2026-03-01T09:30:00Z', '2026-03-02T17:00:00Z'], 'Europe/Berlin');
     expect(instants(Date.parse('2026-03-01T09:30:00Z'))).toBe('Mar 1, 10:30');
     expect(days(Number.NaN)).toBe('');
+  });
+});
+
+describe('numbers', () => {
+  it('keeps fixed decimals, free decimals and compact forms apart though formatters are kept by decimals', () => {
+    expect(formatNumber(1234.5, { decimals: 2 })).toBe('1,234.50');
+    expect(formatNumber(1234.5)).toBe('1,234.5');
+    expect(formatNumber(1234.5, { decimals: 2, compact: true })).toBe('1.2K');
+    expect(formatNumber(3, { decimals: 2 })).toBe('3.00');
+    expect(formatNumber(3)).toBe('3');
   });
 });

@@ -3,12 +3,22 @@ import { formatWall, toWall } from '@cairn/core/time';
 import type { Cell, DataField } from '../../lib/types';
 import type { NumberFormat } from './config';
 
+// Formatters are kept: making one costs far more than formatting with it (a table or an axis formats
+// hundreds of values, and every tile's data age is formatted on each of its renders).
 const plain = new Map<number, Intl.NumberFormat>();
 const compact = new Map<number, Intl.NumberFormat>();
+const fixed = new Map<number, Intl.NumberFormat>();
 function nf(cache: Map<number, Intl.NumberFormat>, decimals: number, opts: Intl.NumberFormatOptions) {
   let f = cache.get(decimals);
   if (!f)
-    cache.set(decimals, (f = new Intl.NumberFormat('en', { ...opts, maximumFractionDigits: decimals, minimumFractionDigits: opts.notation ? 0 : undefined })));
+    cache.set(
+      decimals,
+      (f = new Intl.NumberFormat('en', {
+        ...opts,
+        maximumFractionDigits: decimals,
+        minimumFractionDigits: opts.minimumFractionDigits ?? (opts.notation ? 0 : undefined),
+      })),
+    );
   return f;
 }
 
@@ -25,7 +35,7 @@ export function formatNumber(n: number, format: NumberFormat = {}): string {
     format.compact && Math.abs(v) >= 1000
       ? nf(compact, Math.min(decimals, 1), { notation: 'compact' }).format(v)
       : format.decimals !== undefined
-        ? new Intl.NumberFormat('en', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(v)
+        ? nf(fixed, decimals, { minimumFractionDigits: decimals }).format(v)
         : nf(plain, decimals, {}).format(v);
   return `${format.prefix ?? ''}${body}${suffix}`;
 }
@@ -90,22 +100,20 @@ export function wallClock(d: Date, zone: string, seconds: boolean): string {
   return formatWall(toWall(zone, d.getTime())).slice(0, seconds ? 19 : 16);
 }
 
+const instantFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** An instant for a "data from …" line: `Nov 22, 2026, 14:05 (Europe/Berlin)`. */
 export function formatInstant(iso: string | null | undefined, zone: string | null | undefined): string | null {
   if (!iso) return null;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return null;
   const z = knownZone(zone);
-  const text = new Intl.DateTimeFormat('en', {
-    timeZone: z,
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(d);
-  return `${text} (${z})`;
+  let fmt = instantFormats.get(z);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en', { timeZone: z, month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    instantFormats.set(z, fmt);
+  }
+  return `${fmt.format(d)} (${z})`;
 }
 
 /**

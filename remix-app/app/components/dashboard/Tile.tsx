@@ -9,8 +9,8 @@ import { Link } from 'react-router';
 import { dataAge } from '../../lib/dashboard-status';
 import type { TileView } from '../../lib/dashboard-view';
 import { tileAtom } from '../../state/dashboard';
-import { useChartTurn } from '../../lib/chart-turns';
-import { ChartBody, ChartFrame, ChartSkeleton, TileMessage } from '../charts/ChartBody';
+import { useChartTurn, useNearViewport } from '../../lib/chart-turns';
+import { ChartBody, ChartFrame, ChartSkeleton, preloadCharts, TileMessage } from '../charts/ChartBody';
 import { parseChartConfig } from '../charts/config';
 import { formatInstant } from '../charts/format';
 import { ExportStatus } from '../exports/ExportStatus';
@@ -94,6 +94,11 @@ export interface TileProps {
    */
   maximized?: boolean;
   onMaximize?: ((reportId: string, on: boolean) => void) | null;
+  /**
+   * Fetch the chart's code and draw its first picture only once the tile comes near the viewport (a
+   * sharing link's dashboard, lib/chart-turns.ts); without it the page preloads every chart type itself.
+   */
+  whenNear?: boolean;
 }
 
 /** The report's download menu (CSV, Excel; in the app PNG, PDF and Full CSV), as the page and the report's switches allow. */
@@ -162,6 +167,7 @@ export const Tile = memo(function Tile({
   canDuplicate = false,
   maximized: shownMaximized,
   onMaximize = null,
+  whenNear = false,
 }: TileProps) {
   const state = useAtomValue(tileAtom(`${dashboardId}:${tile.reportId}`));
   const { config, problem } = parseChartConfig(tile.chartConfiguration);
@@ -183,8 +189,14 @@ export const Tile = memo(function Tile({
     return () => document.removeEventListener('keydown', onKey);
   }, [maximized]); // eslint-disable-line react-hooks/exhaustive-deps
   const dim = state.result && state.running && state.phase === 'ready';
-  // The first picture of each chart waits for its turn (one chart per task: lib/chart-turns.ts).
-  const drawn = useChartTurn(Boolean(state.result));
+  // The first picture of each chart waits for its turn (one chart per task: lib/chart-turns.ts), and on
+  // pages that ask for it until the tile is near the viewport, which also starts loading its chart's code.
+  const sectionRef = useRef<HTMLElement>(null);
+  const near = useNearViewport(sectionRef, whenNear);
+  useEffect(() => {
+    if (whenNear && near) preloadCharts([config.type]);
+  }, [whenNear, near, config.type]);
+  const drawn = useChartTurn(Boolean(state.result), near);
   let body;
   if (waitingFor) {
     body = (
@@ -224,8 +236,10 @@ export const Tile = memo(function Tile({
       />
     );
   } else {
+    // A result that waits only for its tile to come near the viewport is ready (its data is there); its
+    // frame gets `data-drawn` once the chart is drawn, like every chart.
     body = (
-      <ChartFrame reportId={tile.reportId} type={config.type} state="loading">
+      <ChartFrame reportId={tile.reportId} type={config.type} state={state.result && !near ? 'ready' : 'loading'}>
         <ChartSkeleton type={config.type} />
       </ChartFrame>
     );
@@ -234,6 +248,7 @@ export const Tile = memo(function Tile({
   const maximize = tile.actions.maximize ? () => setMaximized(!maximized) : null;
   const section = (
     <section
+      ref={sectionRef}
       className={`tile tile--${config.type}${dim ? ' is-updating' : ''}${maximized ? ' is-maximized' : ''}`}
       style={{ ['--col' as string]: tile.column, ['--span' as string]: tile.width, ['--row' as string]: tile.row, ['--rows' as string]: tile.height }}
       aria-labelledby={`title-${tile.reportId}`}
