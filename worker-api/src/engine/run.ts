@@ -169,7 +169,8 @@ async function runQuery(
 ): Promise<ExecutionOutcome> {
   const { bucket } = deps;
   const writer = new ResultObjectWriter(bucket, resultObjectKey(job.executionId));
-  const sink: RowSink = { chunk: (c: ResultChunk) => writer.append(c.rows, c.data) };
+  // append copies the chunk into the object's part before it resolves: the encoder may reuse its buffer.
+  const sink: RowSink = { chunk: (c: ResultChunk) => writer.append(c.rows, c.data), copies: true };
   let stored: StoredObject | null = null;
   try {
     const summary = await connector.run({ text: job.text, values: job.values }, sink, {
