@@ -89,7 +89,7 @@ export class ResultObjectWriter {
  * isolate collects late). Under one part, a single put.
  */
 export class ObjectWriter {
-  private buf = new Uint8Array(PART_BYTES);
+  private buf: Uint8Array = new Uint8Array(PART_BYTES);
   /** Part buffers whose upload is over, ready to be filled again. */
   private readonly spare: Uint8Array[] = [];
   private fill = 0;

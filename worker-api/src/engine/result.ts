@@ -165,8 +165,9 @@ export class ResultWriter {
     for (const chunk of this.pending) {
       const previous = this.inFlight[this.inFlight.length - 1] ?? Promise.resolve();
       const written = previous.then(() => sink.chunk(chunk));
-      if (sink.copies) written.then(() => this.w.recycle(chunk.data), () => {});
-      else written.catch(() => {}); // awaited below or by a later call
+      // Awaited below or by a later call; once written, a sink that copies is done with the buffer.
+      const recycle = sink.copies ? () => this.w.recycle(chunk.data) : () => {};
+      written.then(recycle, () => {});
       this.inFlight.push(written);
     }
     this.pending = [];
