@@ -84,14 +84,10 @@ export class ResultObjectWriter {
 /**
  * Writes bytes, in order, into one object: full parts are uploaded while the next ones fill (at most
  * `inFlight` uploads at once; `write` waits beyond that, which is the writer's backpressure). Memory:
- * one part being filled and the parts in flight, in buffers that are reused once their upload is
- * over (a 64 MB result would otherwise leave eight 8 MiB buffers for the collector, which the
- * isolate collects late). Under one part, a single put.
+ * one part being filled and the parts in flight. Under one part, a single put.
  */
 export class ObjectWriter {
-  private buf: Uint8Array = new Uint8Array(PART_BYTES);
-  /** Part buffers whose upload is over, ready to be filled again. */
-  private readonly spare: Uint8Array[] = [];
+  private buf = new Uint8Array(PART_BYTES);
   private fill = 0;
   private upload: Promise<ResultUpload> | null = null;
   private readonly parts: Promise<{ partNumber: number; etag: string }>[] = [];
@@ -141,11 +137,10 @@ export class ObjectWriter {
       at += n;
       if (this.fill === PART_BYTES) {
         this.sendPart(this.buf);
-        this.buf = new Uint8Array(0);
+        this.buf = new Uint8Array(PART_BYTES);
         this.fill = 0;
         while (this.pending.size >= this.inFlight) await Promise.race(this.pending);
         if (this.failed) throw this.failed;
-        this.buf = this.spare.pop() ?? new Uint8Array(PART_BYTES);
       }
     }
   }
@@ -157,10 +152,7 @@ export class ObjectWriter {
     this.parts.push(part);
     const done: Promise<unknown> = part
       .then(
-        () => {
-          // The runtime is done with the bytes once the part is stored: the buffer can take the next part.
-          if (body.length === PART_BYTES) this.spare.push(body);
-        },
+        () => {},
         (err) => {
           this.failed ??= err;
         },

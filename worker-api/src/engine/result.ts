@@ -23,11 +23,6 @@ export interface RowSink {
   /** The result's columns, once, before any chunk. */
   columns?(columns: ResultColumn[]): void | Promise<void>;
   chunk(chunk: ResultChunk): void | Promise<void>;
-  /**
-   * True when `chunk` has copied the chunk's bytes by the time its promise settles: the writer then
-   * fills the same buffer again instead of leaving one per chunk to the collector.
-   */
-  copies?: boolean;
 }
 
 /** What a finished run reports: columns, field statistics and sizes. */
@@ -165,9 +160,7 @@ export class ResultWriter {
     for (const chunk of this.pending) {
       const previous = this.inFlight[this.inFlight.length - 1] ?? Promise.resolve();
       const written = previous.then(() => sink.chunk(chunk));
-      // Awaited below or by a later call; once written, a sink that copies is done with the buffer.
-      const recycle = sink.copies ? () => this.w.recycle(chunk.data) : () => {};
-      written.then(recycle, () => {});
+      written.catch(() => {}); // awaited below or by a later call
       this.inFlight.push(written);
     }
     this.pending = [];

@@ -169,8 +169,7 @@ async function runQuery(
 ): Promise<ExecutionOutcome> {
   const { bucket } = deps;
   const writer = new ResultObjectWriter(bucket, resultObjectKey(job.executionId));
-  // append copies the chunk into the object's part before it resolves: the encoder may reuse its buffer.
-  const sink: RowSink = { chunk: (c: ResultChunk) => writer.append(c.rows, c.data), copies: true };
+  const sink: RowSink = { chunk: (c: ResultChunk) => writer.append(c.rows, c.data) };
   let stored: StoredObject | null = null;
   try {
     const summary = await connector.run({ text: job.text, values: job.values }, sink, {

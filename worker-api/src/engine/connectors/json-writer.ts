@@ -2,9 +2,6 @@
  * A growable UTF-8 byte buffer that JSON is written into directly: values coming from the database
  * as bytes are copied (and escaped where needed) without ever becoming JS strings or objects.
  */
-/** Recycled buffers kept at most (a sink's backlog of chunks). */
-const MAX_SPARE = 8;
-
 export class JsonWriter {
   buf: Uint8Array;
   len = 0;
@@ -23,23 +20,12 @@ export class JsonWriter {
     this.buf = next;
   }
 
-  /** Buffers handed back by `recycle`, filled again before new ones are made. */
-  private readonly spare: Uint8Array[] = [];
-
-  /**
-   * Hands over the bytes written so far and starts over with a fresh buffer of the same size (a
-   * recycled one when there is one).
-   */
+  /** Hands over the bytes written so far and starts over with a fresh buffer of the same size. */
   take(): Uint8Array {
     const out = this.buf.subarray(0, this.len);
-    this.buf = this.spare.pop() ?? new Uint8Array(this.buf.length);
+    this.buf = new Uint8Array(this.buf.length);
     this.len = 0;
     return out;
-  }
-
-  /** Gives back a buffer `take` handed out, once nothing reads it any more. */
-  recycle(taken: Uint8Array): void {
-    if (this.spare.length < MAX_SPARE) this.spare.push(new Uint8Array(taken.buffer, 0, taken.buffer.byteLength));
   }
 
   byte(b: number): void {
