@@ -28,6 +28,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/dashboards',
+    cache: 'org-version' as const,
     tags,
     summary: 'List dashboards',
     description:
@@ -88,6 +89,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/dashboards/{id}',
+    cache: 'org-version' as const,
     tags,
     summary: 'Get a dashboard',
     description:

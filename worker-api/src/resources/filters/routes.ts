@@ -31,6 +31,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/filters',
+    cache: 'org-version' as const,
     tags,
     summary: 'List filters',
     description:
@@ -70,6 +71,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/filters/{id}',
+    cache: 'org-version' as const,
     tags,
     summary: 'Get a filter',
     description:

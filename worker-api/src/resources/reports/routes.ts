@@ -22,6 +22,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/reports',
+    cache: 'org-version' as const,
     tags,
     summary: 'List reports',
     description: `Reports on the dashboards the caller may see, oldest first. Needs View Dashboards. ${INCLUDE_NOTE}`,
@@ -69,6 +70,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/reports/{id}',
+    cache: 'org-version' as const,
     tags,
     summary: 'Get a report',
     description: `Needs View Dashboards; a report on a dashboard the caller may not see is a 404. ${INCLUDE_NOTE}`,
