@@ -11,7 +11,7 @@ import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeAgent } from '../datasource-agents/serialize.ts';
 import { showsCredentials, visibleDatasources } from './access.ts';
 import { agentsOf, checkAgents, datasourcesOf } from './links.ts';
-import { datasourceProblems, defaultPort, DEFAULT_SSH_PORT, throwProblems, type DatasourceState } from './rules.ts';
+import { datasourceProblems, defaultPort, DEFAULT_SSH_PORT, throwProblems, type DatasourceState } from './validate.ts';
 import type { datasourceBody } from './schema.ts';
 import { serializeDatasource, type DatasourceRow } from './serialize.ts';
 import { checkServiceKey } from './validate.ts';

@@ -8,8 +8,7 @@ import { defineRoute } from '../../lib/routes.ts';
 import { sortFields } from '../../lib/list.ts';
 import { actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { dataHandle, duplicateBody, Report, REPORT_INCLUDES, reportBody, reportBodyReader, reportBodyUserReader, reportDataBody } from './schema.ts';
-import { reportData } from './service.ts';
-import { createReport, deleteReport, duplicateReport, getReport, listReports, updateReport, REPORT_LIST } from './crud.ts';
+import { createReport, deleteReport, duplicateReport, getReport, listReports, reportData, updateReport, REPORT_LIST } from './service.ts';
 
 export const reportRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Reports'];

@@ -9,11 +9,11 @@ import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { requireAlertRead, requireAlertWrite, requireAnyAlertWrite, visibleAlerts } from './access.ts';
 import { checkDatasource, checkSnippets, includedDatasources, includedSnippets, replaceSnippets, snippetsUsedBy } from './relations.ts';
-import { alertProblems, clearedFor, normalized, type AlertState } from './rules.ts';
+import { alertProblems, clearedFor, normalized, type AlertState } from './validate.ts';
 import { nextRunAt } from './schedule.ts';
 import type { sqlAlertBody } from './schema.ts';
 import { serializeAlert, type AlertRow } from './serialize.ts';
-import { throwProblems } from '../datasources/rules.ts';
+import { throwProblems } from '../datasources/validate.ts';
 
 type Body = ResourceBody<typeof sqlAlertBody.attributes.shape>;
 type Page = ListQuery;
