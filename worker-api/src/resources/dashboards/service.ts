@@ -2,13 +2,14 @@ import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { dashboardFilters, dashboards, reports, sqlSnippetUses } from '@cairn/db';
 import { ApiError, newId, notFound, type LayoutTile } from '@cairn/core';
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../lib/context.ts';
+import type { ServiceContext, Tx } from '../../lib/context.ts';
 import { can, canAny, requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { composeRelationships, dashboardIncluded, dashboardRelationships, fetchLinkage, startDashboardIncluded } from './relations.ts';
 import { serializeDashboard } from './serialize.ts';
-import { checkFilterIds, checkSnippetIds, lockedError, requireDashboardCreation, unchangedError, type Tx } from './checks.ts';
+import { checkFilterIds, checkSnippetIds, lockedError, requireDashboardCreation, unchangedError } from './checks.ts';
 import { SERIES_COLORS_MAX, type DashboardWrite, type layoutBody, type seriesColorsBody } from './schema.ts';
 import type { ListQuery } from '../../lib/jsonapi.ts';
 import { thumbnailObjectKey } from './thumbnail-url.ts';
@@ -131,7 +132,7 @@ export async function createDashboard(ctx: ServiceContext, body: DashboardWrite)
   const links = linksOf(body);
   await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.insert(dashboards).values({
       ...body.attributes,
       name: body.attributes.name!,
@@ -141,8 +142,8 @@ export async function createDashboard(ctx: ServiceContext, body: DashboardWrite)
       user_id: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
     });
     await writeDashboardLinks(tx, org, id, links);
+    await audit('create', 'dashboards', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'dashboards', id, changed(body.attributes, body.relationships));
   return getDashboard({ ctx, id, include: new Set() });
 }
 
@@ -156,7 +157,7 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
   await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
   const org = ctx.principal.organizationId;
   const unlocking = body.attributes.is_locked === false;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const done = await tx
       .update(dashboards)
       .set({ ...body.attributes, updated_at: new Date() })
@@ -164,8 +165,8 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
       .returning({ id: dashboards.id });
     if (!done.length) throw await unchangedError(tx, org, id);
     await writeDashboardLinks(tx, org, id, links);
+    await audit('update', 'dashboards', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'dashboards', id, changed(body.attributes, body.relationships));
   return getDashboard({ ctx, id, include: new Set() });
 }
 

@@ -6,6 +6,7 @@ import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { executeQuery } from '../../engine/execute.ts';
@@ -218,15 +219,15 @@ export async function deleteReport(ctx: ServiceContext, id: string) {
   const { report } = await findReport(ctx, id);
   requirePermission(ctx.principal, 'manage_dashboards', [onDashboard(report.dashboard_id), onDatasource(report.datasource_id)]);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await lockUnlockedDashboard(tx, org, report.dashboard_id);
     await removeTile(tx, org, report.dashboard_id, id);
     await tx
       .delete(sqlSnippetUses)
       .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), eq(sqlSnippetUses.owner_id, id)));
     await tx.delete(reports).where(and(eq(reports.id, id), eq(reports.organization_id, org)));
+    await audit('delete', 'reports', id);
   });
-  await audit(ctx, 'delete', 'reports', id);
 }
 
 /** A copy on the same dashboard (same SQL, settings, chart and tile size), placed below the other tiles. */
@@ -238,7 +239,7 @@ export async function duplicateReport(ctx: ServiceContext, id: string, name: str
   const copyId = newId('report');
   const org = ctx.principal.organizationId;
   const { id: _id, created_at: _c, updated_at: _u, ...copy } = report;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await lockUnlockedDashboard(tx, org, dashboard.id);
     await tx.insert(reports).values({ ...copy, id: copyId, name: name ?? `${report.name} (copy)` });
     await appendTile(tx, org, dashboard.id, copyId, { width: tile?.width ?? DEFAULT_TILE.width, height: tile?.height ?? DEFAULT_TILE.height });
@@ -247,7 +248,7 @@ export async function duplicateReport(ctx: ServiceContext, id: string, name: str
     await tx.execute(sql`insert into ${sqlSnippetUses} (organization_id, owner_type, owner_id, sql_snippet_id)
       select organization_id, owner_type, ${copyId}, sql_snippet_id from ${sqlSnippetUses}
       where owner_type = 'report' and owner_id = ${id} and organization_id = ${org}`);
+    await audit('create', 'reports', copyId, { duplicate_of: id });
   });
-  await audit(ctx, 'create', 'reports', copyId, { duplicate_of: id });
   return getReport(ctx, copyId, new Set());
 }
