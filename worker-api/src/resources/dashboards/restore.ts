@@ -3,7 +3,6 @@ import { ApiError, newId } from '@cairn/core';
 import { dashboardFilters, dashboards, datasources, filters, reportFilters, reports, sqlSnippets, sqlSnippetUses } from '@cairn/db';
 import type { ServiceContext, Tx } from '../../lib/context.ts';
 import { requirePermissionOn } from '../../auth/principal.ts';
-import { audit } from '../../lib/audit.ts';
 import { withTransaction } from '../../lib/transaction.ts';
 import { findDashboard, getDashboard } from './service.ts';
 import { requireDashboardCreation } from './checks.ts';
@@ -106,8 +105,10 @@ export async function duplicateDashboard(ctx: ServiceContext, sourceId: string) 
     filters: new Map(b.filters.map((f) => [f.id, f.id])),
     snippets: new Map(b.sql_snippets.map((s) => [s.id, s.id])),
   };
-  await ctx.direct().db.transaction((tx) => materialize(ctx, tx, b, map, id, { name: copyName(source.name), is_locked: false }));
-  await audit(ctx, 'create', 'dashboards', id, { duplicate_of: sourceId, reports: b.reports.length });
+  await withTransaction(ctx, async ({ tx, audit }) => {
+    await materialize(ctx, tx, b, map, id, { name: copyName(source.name), is_locked: false });
+    await audit('create', 'dashboards', id, { duplicate_of: sourceId, reports: b.reports.length });
+  });
   return getDashboard({ ctx, id, include: new Set() });
 }
 

@@ -178,7 +178,7 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
 export async function deleteDashboard(ctx: ServiceContext, id: string) {
   await findManagedDashboard(ctx, id);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const reportIds = (
       await tx
         .select({ id: reports.id })
@@ -198,11 +198,11 @@ export async function deleteDashboard(ctx: ServiceContext, id: string) {
         .delete(sqlSnippetUses)
         .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), inArray(sqlSnippetUses.owner_id, reportIds)));
     }
+    await audit('delete', 'dashboards', id);
   });
   // Its thumbnail goes with it (D62); the row is gone already, so a failure here leaves only an orphan
   // image nobody can fetch (the route reads the row first), which is logged, not answered.
   await ctx.env.RESULTS.delete(thumbnailObjectKey(id)).catch((err) => console.error(`dashboard ${id}: deleting its thumbnail failed`, err));
-  await audit(ctx, 'delete', 'dashboards', id);
 }
 
 /** Locks (true) or unlocks (false) a dashboard; repeating either is harmless. */
@@ -267,7 +267,7 @@ function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: bool
 export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<typeof layoutBody>) {
   await findManagedDashboard(ctx, id);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const [row] = await tx
       .select({ is_locked: dashboards.is_locked, floating_enabled: dashboards.floating_enabled })
       .from(dashboards)
@@ -285,8 +285,8 @@ export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<t
       .update(dashboards)
       .set({ layout: body.layout, floating_enabled: floating, updated_at: new Date() })
       .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+    await audit('layout', 'dashboards', id, { tiles: body.layout.length, floating_enabled: body.floating_enabled ?? null });
   });
-  await audit(ctx, 'layout', 'dashboards', id, { tiles: body.layout.length, floating_enabled: body.floating_enabled ?? null });
   return getDashboard({ ctx, id, include: new Set() });
 }
 
