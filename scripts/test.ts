@@ -81,6 +81,7 @@ const WORKSPACES: Workspace[] = [
       'test/two-factor.test.ts',
       'test/sso.test.ts',
       'test/org-security.test.ts',
+      'test/audit-transaction.test.ts',
     ],
   },
   // The ClickHouse connector against a real clickhouse-server (started by the config's global setup).

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { newId } from '@cairn/core';
 import { userGroupMembers, userGroups, users } from '@cairn/db';
 import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { usersWhoSee } from '../src/resources/dashboards/actions.ts';
+import { usersWhoSee } from '../src/resources/dashboards/share.ts';
 import { dashboardSharedMessage } from '../src/mail/dashboard-shared.ts';
 
 let org: string;

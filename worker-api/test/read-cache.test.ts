@@ -109,6 +109,20 @@ describe('read cache', () => {
     expect(fresh.json.data.attributes.description).toBe('from elsewhere');
   });
 
+  it('counts a GET its route declares as writing (the GET form of the group sort) as a write', async () => {
+    const org = await makeOrg();
+    const key = await makeKey(org.organization.id);
+    const vars = { READ_CACHE_TRUST_MS: '60000' };
+    const group = await jsonApi('/dashboard_groups', 'POST', { type: 'dashboard_groups', attributes: { name: 'Before' } }, key);
+    const id = group.json.data.id as string;
+    expect((await direct('/dashboard_groups', key, vars)).status).toBe(200);
+    await db().execute(sql`update dashboard_groups set name = 'From elsewhere' where id = ${id}`);
+    expect((await direct('/dashboard_groups', key, vars)).json.data[0].attributes.name).toBe('Before');
+    // A GET cannot carry its body over fetch, so the route refuses it; the call still counts as a write.
+    expect((await direct('/dashboard_groups/sort', key, vars)).status).toBeGreaterThanOrEqual(400);
+    expect((await direct('/dashboard_groups', key, vars)).json.data[0].attributes.name).toBe('From elsewhere');
+  });
+
   it('reuses a status poll answer for the same caller and body within POLL_REUSE_MS, and not after a refresh or a write', async () => {
     const org = await makeOrg();
     const key = await makeKey(org.organization.id);

@@ -1,6 +1,6 @@
 /**
  * The datasource form: which fields each database type shows (following the API's per-type rules in
- * worker-api/src/resources/datasources/rules.ts; the API still checks them), their labels, and the
+ * worker-api/src/resources/datasources/validate.ts; the API still checks them), their labels, and the
  * form ↔ JSON:API body mapping. Credentials are write-only: the password and the BigQuery key are
  * never shown back; an empty field keeps what is stored.
  */

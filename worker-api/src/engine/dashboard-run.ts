@@ -49,7 +49,7 @@ export async function statusRequest(ctx: ServiceContext, dashboardId: string, pa
   return { organizationId: ctx.principal.organizationId, dashboardId, parameters, refresh, actor, context };
 }
 
-/** The dashboard's filters in their order on it (the rules of resources/filters/rules.ts read them). */
+/** The dashboard's filters in their order on it (the rules of resources/filters/enforce.ts read them). */
 export async function dashboardFilterRows(ctx: ServiceContext, dashboardId: string): Promise<FilterRow[]> {
   const rows = await ctx.db
     .select({ f: filters })

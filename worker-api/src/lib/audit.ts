@@ -1,6 +1,6 @@
 import { auditLog } from '@cairn/db';
 import { actorOf } from '../auth/principal.ts';
-import type { ServiceContext } from './context.ts';
+import type { ServiceContext, Tx } from './context.ts';
 
 /** What an audit row names, by its JSON:API type (plural, as the API answers it). */
 export type AuditResourceType =
@@ -23,16 +23,18 @@ export type AuditResourceType =
 /**
  * Records one write: organization, the key or user who made it, the action (`create`, `update`,
  * `delete`, or a verb such as `lock`), the resource and the request id. `details` names what
- * changed (attribute names, never secret values). Called by every service verb that writes.
+ * changed (attribute names, never secret values). Called by every service verb that writes; a write
+ * in a transaction records it on the transaction, through lib/transaction.ts withTransaction.
  */
 export async function audit(
-  ctx: Pick<ServiceContext, 'db' | 'principal' | 'requestId'>,
+  ctx: Pick<ServiceContext, 'principal' | 'requestId'> & { db: ServiceContext['db'] | Tx },
   action: string,
   resourceType: AuditResourceType,
   resourceId: string | null,
   details?: Record<string, unknown>,
 ): Promise<void> {
-  await ctx.db.insert(auditLog).values({
+  // The request's statement database and a transaction insert alike; their types differ only in the driver.
+  await (ctx.db as ServiceContext['db']).insert(auditLog).values({
     organization_id: ctx.principal.organizationId,
     ...actorOf(ctx.principal),
     action,

@@ -4,6 +4,9 @@ import type { PooledDb } from './db.ts';
 import type { AppEnv, Env } from '../env.ts';
 import type { Principal } from '../auth/principal.ts';
 
+/** A transaction of the request's direct client (lib/transaction.ts withTransaction). */
+export type Tx = Parameters<Parameters<DbClient['db']['transaction']>[0]>[0];
+
 /** What a service verb needs: the database, the caller, the deployment and the request id. */
 export interface ServiceContext {
   db: PooledDb;

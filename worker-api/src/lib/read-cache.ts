@@ -5,6 +5,7 @@ import { BURST_WAIT_MS, waitFor } from './wait-for.ts';
 import { poolStatement, usesDbPool } from './db.ts';
 import { anyDbPoolStub } from '../durable/stubs.ts';
 import { settingsOf } from '../config.ts';
+import { routeMetaOf } from './routes.ts';
 
 /**
  * Serialized answers of the dashboard-side reads, kept by this isolate and reused while nothing in the
@@ -25,6 +26,10 @@ import { settingsOf } from '../config.ts';
  *   every read asks the database (one round trip to the pool object, shared by concurrent readers).
  * Asking on every read would cost a round trip per request, about as much as the rest of a cached read.
  *
+ * What is kept is what the route declares (lib/routes.ts, `cache` and `writes` in defineRoute):
+ * `cache: 'org-version'` GETs are kept, `cache: 'poll'` is the status poll (below), and every call
+ * declared as writing (every method but GET, and a GET declared `writes: true`) counts as a write.
+ *
  * The key is the caller (API key id plus its grants, or user id plus role) and the full URL, so two
  * callers never share an answer, and a key's changed permissions never meet an old answer. Only 200
  * answers are kept; errors are computed every time. Answers carry an ETag of the version, and
@@ -32,12 +37,9 @@ import { settingsOf } from '../config.ts';
  */
 const MAX_BYTES = 32 * 1024 * 1024;
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
-const CACHEABLE = /^\/(dashboards|reports|filters|sql_snippets|dashboard_groups)(\/[A-Za-z0-9_-]+)?$/;
-// GETs that change something must be listed here, or the next read may be served from an older version.
-const WRITES_BY_GET = new Set(['/dashboard_groups/sort']);
 
 /**
- * The dashboard status poll is a POST that only reads (it may start executions, which change no
+ * The dashboard status poll (`cache: 'poll'`) is a POST that only reads (it may start executions, which change no
  * content the version covers). It is not counted as a write, and its answer is reused for the same
  * caller, dashboard and body for POLL_REUSE_MS (default 250; 0 = never) while the organization's
  * version and this isolate's writes to it are unchanged: a thousand viewers polling one dashboard then
@@ -46,7 +48,6 @@ const WRITES_BY_GET = new Set(['/dashboard_groups/sort']);
  * the answers kept from before the new runs are not handed out again. A result that completes shows
  * at most that long later (the status answer's own poll delay is at least two seconds).
  */
-const POLL = /^\/dashboards\/[A-Za-z0-9_-]+\/status$/;
 
 interface Entry {
   version: string;
@@ -168,7 +169,7 @@ function noteWrite(organizationId: string) {
 /** Poll answers being built by a request of this isolate, and since when. */
 const building = new Map<string, number>();
 
-/** POST /dashboards/{id}/status: the answer of a moment ago to the same caller and body (see POLL). */
+/** POST /dashboards/{id}/status: the answer of a moment ago to the same caller and body (see `cache: 'poll'` above). */
 const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
   const reuseMs = settingsOf(c.env).pollReuseMs;
   if (!(reuseMs > 0) || settingsOf(c.env).readCacheOff) return next();
@@ -235,10 +236,10 @@ const pollCache: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const path = c.req.path;
-  if (c.req.method === 'POST' && POLL.test(path)) return pollCache(c, next);
-  // A GET that changes something (the documented GET-with-body sort of dashboard groups) counts as a write.
-  if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || WRITES_BY_GET.has(path)) {
+  const route = routeMetaOf(c);
+  if (route?.cache === 'poll') return pollCache(c, next);
+  // A call the route declares as writing, or any non-GET no defined route takes, counts as a write.
+  if (route ? route.writes : c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     try {
       await next();
     } finally {
@@ -247,8 +248,8 @@ export const readCache: MiddlewareHandler<AppEnv> = async (c, next) => {
     return;
   }
   if (c.req.method !== 'GET' || settingsOf(c.env).readCacheOff) return next();
+  if (route?.cache !== 'org-version') return next();
   const url = new URL(c.req.url);
-  if (!CACHEABLE.test(url.pathname)) return next();
   const p = c.get('principal');
   url.searchParams.sort();
   const key = `${callerKey(p)} ${url.origin}${url.pathname}?${url.searchParams}`;

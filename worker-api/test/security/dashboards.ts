@@ -1,4 +1,8 @@
+import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { dashboards } from '@cairn/db';
+import type { Env } from '../../src/env.ts';
+import { thumbnailObjectKey } from '../../src/resources/dashboards/thumbnail-url.ts';
 import type { SecurityCaseFactory } from './cases.ts';
 import { call, db, jsonApi } from '../fixtures.ts';
 
@@ -17,6 +21,12 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
   const make = async (name: string) => (await jsonApi('/dashboards', 'POST', { type: 'dashboards', attributes: { name } }, key)).json.data.id as string;
   const [id, lockable, doomed] = await Promise.all([make('Security dashboard'), make('Security lock'), make('Security delete')]);
   await addRestrictionSiblings(org.organization.id, [id, lockable, doomed]);
+  // A thumbnail to fetch (the cron draws them; here the image is put in the bucket directly).
+  await (env as unknown as Env).RESULTS.put(thumbnailObjectKey(id), new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+  await db()
+    .update(dashboards)
+    .set({ thumbnail_image_url: thumbnailObjectKey(id) })
+    .where(eq(dashboards.id, id));
   const backup = (await call(`/dashboards/${org.sampleDashboard.id}/backup`, { key, method: 'POST' })).json;
   const on = (d: string) => ({ restrictedTo: { type: 'dashboards' as const, id: d } });
   // Creating needs Manage Dashboards on the new dashboard: a key restricted to other dashboards is refused.
@@ -49,6 +59,10 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
       permissions: ['manage_dashboards'],
       ...on(id),
     },
+    { method: 'GET', path: `/dashboards/${id}/thumbnail`, permissions: ['view_dashboards'], ...on(id) },
+    { method: 'POST', path: `/dashboards/${id}/series_colors`, body: { values: ['a'] }, permissions: ['view_dashboards'], ...on(id) },
+    { method: 'POST', path: `/dashboards/${id}/status`, body: {}, permissions: ['view_dashboards'], ...on(id) },
+    { method: 'POST', path: `/dashboards/${id}/refresh`, permissions: ['view_dashboards'], ...on(id) },
     { method: 'POST', path: `/dashboards/${id}/duplicate`, permissions: ['manage_dashboards'], ...on(id) },
     { method: 'POST', path: `/dashboards/${id}/backup`, permissions: ['manage_dashboards'], ...on(id) },
     { method: 'POST', path: `/dashboards/${lockable}/lock`, permissions: ['manage_dashboards'], ...on(lockable) },

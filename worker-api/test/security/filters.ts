@@ -18,6 +18,18 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
       )
     ).json.data.id as string;
   const [id, doomed] = [await make('security_filter'), await make('security_filter_doomed')];
+  const dropdown = (
+    await jsonApi(
+      '/filters',
+      'POST',
+      {
+        type: 'filters',
+        attributes: { variable_name: 'security_dropdown', control_type: 'dropdown_multi_manual', value_type: 'TEXT', values: ['a'] },
+        relationships: { dashboards: { data: [{ type: 'dashboards', id: dash }] } },
+      },
+      key,
+    )
+  ).json.data.id as string;
   // Filters on the sample dashboard only: a key restricted to another dashboard does not see them.
   const on = await restrictionSibling(org.organization.id, dash);
   return [
@@ -39,6 +51,8 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
       permissions: ['manage_dashboards'],
       ...on,
     },
+    { method: 'POST', path: `/filters/${dropdown}/options`, body: {}, permissions: ['view_dashboards'], ...on },
+    { method: 'POST', path: `/filters/${dropdown}/refresh`, body: {}, permissions: ['view_dashboards'], ...on },
     { method: 'DELETE', path: `/filters/${doomed}`, permissions: ['manage_dashboards'], ...on },
   ];
 };

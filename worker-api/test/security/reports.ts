@@ -46,6 +46,7 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
     },
     { method: 'POST', path: `/reports/${id}/duplicate`, permissions: ['manage_dashboards'], ...on },
     { method: 'POST', path: `/reports/${id}/data`, body: {}, permissions: ['view_dashboards'], ...on },
+    { method: 'POST', path: `/reports/${id}/refresh`, permissions: ['view_dashboards'], ...on },
     { method: 'DELETE', path: `/reports/${doomed}`, permissions: ['manage_dashboards'], ...on },
   ];
 };

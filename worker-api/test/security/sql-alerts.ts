@@ -25,6 +25,7 @@ export const securityCases: SecurityCaseFactory = async ({ org, key }) => {
       permissions: [...write],
       restrictedTo,
     },
+    { method: 'POST', path: `/sql_alerts/${id}/run_query`, permissions: ['manage_alerts'], restrictedTo },
     { method: 'DELETE', path: `/sql_alerts/${id}`, permissions: [...write], restrictedTo },
   ];
 };

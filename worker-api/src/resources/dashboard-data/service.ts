@@ -8,7 +8,7 @@ import { requirePermission } from '../../auth/principal.ts';
 import { executeQuery } from '../../engine/execute.ts';
 import { findDashboard } from '../dashboards/service.ts';
 import { mergeParameters } from '../../engine/dashboard-run.ts';
-import { enforceFilterRules } from '../filters/rules.ts';
+import { enforceFilterRules } from '../filters/enforce.ts';
 import { checkParameterNames } from '../../engine/parameter-names.ts';
 import type { DashboardDataBody } from './schema.ts';
 

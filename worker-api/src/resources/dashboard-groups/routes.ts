@@ -28,6 +28,8 @@ for (const method of ['get', 'post'] as const) {
     createRoute({
       method,
       path: '/dashboard_groups/sort',
+      // The GET form changes the order too: it must drop the organization's kept answers.
+      writes: true,
       tags,
       summary: method === 'get' ? 'Sort dashboard groups (documented form: GET with a body)' : 'Sort dashboard groups',
       description:
@@ -49,6 +51,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/dashboard_groups',
+    cache: 'org-version' as const,
     tags,
     summary: 'List dashboard groups',
     description: 'Groups in their sorted order. API keys never see personal groups. Needs View Dashboards.',
@@ -88,6 +91,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/dashboard_groups/{id}',
+    cache: 'org-version' as const,
     tags,
     summary: 'Get a dashboard group',
     description: 'Needs View Dashboards. `include=dashboards` adds the member dashboards the caller may see.',

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeDashboard } from '../dashboards/serialize.ts';
@@ -144,7 +145,7 @@ export async function createDashboardGroup(ctx: ServiceContext, body: GroupBody)
   await checkDashboards(ctx, dashboardIds);
   const id = newId('dashboard_group');
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.insert(dashboardGroups).values({
       id,
       organization_id: org,
@@ -159,8 +160,8 @@ export async function createDashboardGroup(ctx: ServiceContext, body: GroupBody)
         .insert(dashboardGroupMembers)
         .values(dashboardIds.map((d, i) => ({ organization_id: org, dashboard_group_id: id, dashboard_id: d, position: i })));
     }
+    await audit('create', 'dashboard_groups', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'dashboard_groups', id, changed(body.attributes, body.relationships));
   return getDashboardGroup(ctx, id, new Set());
 }
 
@@ -172,7 +173,7 @@ export async function updateDashboardGroup(ctx: ServiceContext, id: string, body
   const dashboardIds = body.relationships.dashboards as string[] | undefined;
   if (dashboardIds) await checkDashboards(ctx, dashboardIds);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     // Only the attributes sent are written, so concurrent updates of different fields both survive.
     await tx
       .update(dashboardGroups)
@@ -186,8 +187,8 @@ export async function updateDashboardGroup(ctx: ServiceContext, id: string, body
           .values(dashboardIds.map((d, i) => ({ organization_id: org, dashboard_group_id: id, dashboard_id: d, position: i })));
       }
     }
+    await audit('update', 'dashboard_groups', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'dashboard_groups', id, changed(body.attributes, body.relationships));
   return getDashboardGroup(ctx, id, new Set());
 }
 

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission, type Principal } from '../../auth/principal.ts';
 import { grantScope, visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { dashboardRelationships } from '../dashboards/relations.ts';
@@ -179,7 +180,7 @@ export async function updateSharingLink(ctx: ServiceContext, id: string, body: S
   await findLink(ctx, id);
   const cols = await toColumns(body.attributes);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const [cur] = await tx
       .select({
         toolbar_enabled: dashboardSharingLinks.toolbar_enabled,
@@ -195,8 +196,8 @@ export async function updateSharingLink(ctx: ServiceContext, id: string, body: S
       .update(dashboardSharingLinks)
       .set({ ...cols, updated_at: new Date() })
       .where(and(eq(dashboardSharingLinks.id, id), eq(dashboardSharingLinks.organization_id, org)));
+    await audit('update', 'dashboard_sharing_links', id, auditDetails(body));
   });
-  await audit(ctx, 'update', 'dashboard_sharing_links', id, auditDetails(body));
   return getSharingLink(ctx, id, new Set());
 }
 

@@ -24,6 +24,7 @@ defineRoute(
   createRoute({
     method: 'post',
     path: '/dashboards/{id}/status',
+    cache: 'poll' as const,
     tags: ['Dashboards'],
     summary: 'Dashboard status (poll)',
     description:

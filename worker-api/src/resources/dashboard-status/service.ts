@@ -5,14 +5,14 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import type { StatusEntry } from '../../durable/dashboard-status.ts';
 import { dashboardFilterRules, dataTokenFor, mergeParameters, statusObject, statusRequest, visibleDashboard } from '../../engine/dashboard-run.ts';
-import { enforceFilterRules, missingRequired } from '../filters/rules.ts';
+import { enforceFilterRules, missingRequired } from '../filters/enforce.ts';
 import { checkParameterNames } from '../../engine/parameter-names.ts';
 
 const RUNNING_DELAY_S = 2;
 const IDLE_DELAY_S = 60;
 
 /**
- * How a call holds the dashboard's filter rules (resources/filters/rules.ts): `all` refuses missing
+ * How a call holds the dashboard's filter rules (resources/filters/enforce.ts): `all` refuses missing
  * required filters and invalid values (422); `values` refuses invalid values and reports missing
  * required filters per report (the status poll, whose dynamic filter options must still load while a
  * required value is being chosen); `none` skips them (sharing links apply their own parameters).

@@ -1,10 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { ApiError, notFound, ORGANIZATION } from '@cairn/core';
-import { dashboards, filters, sqlSnippets, type Db } from '@cairn/db';
-import type { ServiceContext } from '../../lib/context.ts';
+import { dashboards, filters, sqlSnippets } from '@cairn/db';
+import type { ServiceContext, Tx } from '../../lib/context.ts';
 import { requirePermission } from '../../auth/principal.ts';
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const lockedError = (id: string) =>
   new ApiError('invalid_state', `Dashboard "${id}" is locked; unlock it (DELETE /dashboards/${id}/lock) before changing it.`);

@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ApiError, newId } from '@cairn/core';
 import { dashboardFilters, dashboards, datasources, filters, reportFilters, reports, sqlSnippets, sqlSnippetUses } from '@cairn/db';
-import type { ServiceContext } from '../../lib/context.ts';
+import type { ServiceContext, Tx } from '../../lib/context.ts';
 import { requirePermissionOn } from '../../auth/principal.ts';
-import { audit } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { findDashboard, getDashboard } from './service.ts';
-import { requireDashboardCreation, type Tx } from './checks.ts';
+import { requireDashboardCreation } from './checks.ts';
 import { buildBackup } from './backup.ts';
 import { checkBackupIntegrity, type BackupFilter, type BackupSnippet, type DashboardBackup } from './backup-format.ts';
 
@@ -105,8 +105,10 @@ export async function duplicateDashboard(ctx: ServiceContext, sourceId: string) 
     filters: new Map(b.filters.map((f) => [f.id, f.id])),
     snippets: new Map(b.sql_snippets.map((s) => [s.id, s.id])),
   };
-  await ctx.direct().db.transaction((tx) => materialize(ctx, tx, b, map, id, { name: copyName(source.name), is_locked: false }));
-  await audit(ctx, 'create', 'dashboards', id, { duplicate_of: sourceId, reports: b.reports.length });
+  await withTransaction(ctx, async ({ tx, audit }) => {
+    await materialize(ctx, tx, b, map, id, { name: copyName(source.name), is_locked: false });
+    await audit('create', 'dashboards', id, { duplicate_of: sourceId, reports: b.reports.length });
+  });
   return getDashboard({ ctx, id, include: new Set() });
 }
 
@@ -200,7 +202,7 @@ export async function restoreDashboard(ctx: ServiceContext, b: DashboardBackup) 
   const [snip, filt] = await Promise.all([mapSnippets(ctx, b.sql_snippets), mapFilters(ctx, b.filters)]);
   const map: Mapping = { filters: filt.map, snippets: snip.map };
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await insertAll(
       snip.created.map(({ id: old, sql_snippet_ids: _u, ...s }) => ({ ...s, id: map.snippets.get(old)!, organization_id: org })),
       (rows) => tx.insert(sqlSnippets).values(rows),
@@ -222,14 +224,14 @@ export async function restoreDashboard(ctx: ServiceContext, b: DashboardBackup) 
       (rows) => tx.insert(sqlSnippetUses).values(rows),
     );
     await materialize(ctx, tx, b, map, id, {});
-  });
-  await audit(ctx, 'restore', 'dashboards', id, {
-    source_dashboard_id: b.source.dashboard_id,
-    reports: b.reports.length,
-    sql_snippets_created: snip.created.map((s) => map.snippets.get(s.id)),
-    sql_snippets_reused: b.sql_snippets.filter((s) => !snip.created.includes(s)).map((s) => map.snippets.get(s.id)),
-    filters_created: filt.created.map((f) => map.filters.get(f.id)),
-    filters_reused: b.filters.filter((f) => !filt.created.includes(f)).map((f) => map.filters.get(f.id)),
+    await audit('restore', 'dashboards', id, {
+      source_dashboard_id: b.source.dashboard_id,
+      reports: b.reports.length,
+      sql_snippets_created: snip.created.map((s) => map.snippets.get(s.id)),
+      sql_snippets_reused: b.sql_snippets.filter((s) => !snip.created.includes(s)).map((s) => map.snippets.get(s.id)),
+      filters_created: filt.created.map((f) => map.filters.get(f.id)),
+      filters_reused: b.filters.filter((f) => !filt.created.includes(f)).map((f) => map.filters.get(f.id)),
+    });
   });
   return getDashboard({ ctx, id, include: new Set() });
 }

@@ -9,11 +9,21 @@ import { sortFields } from '../../lib/list.ts';
 import { actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { Dashboard, DASHBOARD_INCLUDES, dashboardBody, layoutBody, SeriesColors, seriesColorsBody, shareBody } from './schema.ts';
 import { dashboardBackup } from './backup-format.ts';
-import { createDashboard, deleteDashboard, getDashboard, listDashboards, setLock, updateDashboard, DASHBOARD_LIST } from './service.ts';
-import { assignSeriesColors, putLayout, shareDashboard } from './actions.ts';
+import {
+  assignSeriesColors,
+  createDashboard,
+  deleteDashboard,
+  findDashboard,
+  getDashboard,
+  listDashboards,
+  putLayout,
+  setLock,
+  updateDashboard,
+  DASHBOARD_LIST,
+} from './service.ts';
+import { shareDashboard } from './share.ts';
 import { backupDashboard } from './backup.ts';
 import { thumbnailImage, touchDashboard } from './thumbnails.ts';
-import { findDashboard } from './service.ts';
 import { requirePermissionOn } from '../../auth/principal.ts';
 import { z } from '@hono/zod-openapi';
 import { duplicateDashboard, restoreDashboard } from './restore.ts';
@@ -28,6 +38,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/dashboards',
+    cache: 'org-version' as const,
     tags,
     summary: 'List dashboards',
     description:
@@ -88,6 +99,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/dashboards/{id}',
+    cache: 'org-version' as const,
     tags,
     summary: 'Get a dashboard',
     description:

@@ -1,14 +1,16 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { dashboardFilters, dashboards, reports, sqlSnippetUses } from '@cairn/db';
-import { ApiError, newId, notFound } from '@cairn/core';
-import type { ServiceContext } from '../../lib/context.ts';
+import { ApiError, newId, notFound, type LayoutTile } from '@cairn/core';
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext, Tx } from '../../lib/context.ts';
 import { can, canAny, requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { composeRelationships, dashboardIncluded, dashboardRelationships, fetchLinkage, startDashboardIncluded } from './relations.ts';
 import { serializeDashboard } from './serialize.ts';
-import { checkFilterIds, checkSnippetIds, requireDashboardCreation, unchangedError, type Tx } from './checks.ts';
-import type { DashboardWrite } from './schema.ts';
+import { checkFilterIds, checkSnippetIds, lockedError, requireDashboardCreation, unchangedError } from './checks.ts';
+import { SERIES_COLORS_MAX, type DashboardWrite, type layoutBody, type seriesColorsBody } from './schema.ts';
 import type { ListQuery } from '../../lib/jsonapi.ts';
 import { thumbnailObjectKey } from './thumbnail-url.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
@@ -130,7 +132,7 @@ export async function createDashboard(ctx: ServiceContext, body: DashboardWrite)
   const links = linksOf(body);
   await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.insert(dashboards).values({
       ...body.attributes,
       name: body.attributes.name!,
@@ -140,8 +142,8 @@ export async function createDashboard(ctx: ServiceContext, body: DashboardWrite)
       user_id: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
     });
     await writeDashboardLinks(tx, org, id, links);
+    await audit('create', 'dashboards', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'dashboards', id, changed(body.attributes, body.relationships));
   return getDashboard({ ctx, id, include: new Set() });
 }
 
@@ -155,7 +157,7 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
   await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
   const org = ctx.principal.organizationId;
   const unlocking = body.attributes.is_locked === false;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const done = await tx
       .update(dashboards)
       .set({ ...body.attributes, updated_at: new Date() })
@@ -163,8 +165,8 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
       .returning({ id: dashboards.id });
     if (!done.length) throw await unchangedError(tx, org, id);
     await writeDashboardLinks(tx, org, id, links);
+    await audit('update', 'dashboards', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'dashboards', id, changed(body.attributes, body.relationships));
   return getDashboard({ ctx, id, include: new Set() });
 }
 
@@ -176,7 +178,7 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
 export async function deleteDashboard(ctx: ServiceContext, id: string) {
   await findManagedDashboard(ctx, id);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const reportIds = (
       await tx
         .select({ id: reports.id })
@@ -196,11 +198,11 @@ export async function deleteDashboard(ctx: ServiceContext, id: string) {
         .delete(sqlSnippetUses)
         .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'report'), inArray(sqlSnippetUses.owner_id, reportIds)));
     }
+    await audit('delete', 'dashboards', id);
   });
   // Its thumbnail goes with it (D62); the row is gone already, so a failure here leaves only an orphan
   // image nobody can fetch (the route reads the row first), which is logged, not answered.
   await ctx.env.RESULTS.delete(thumbnailObjectKey(id)).catch((err) => console.error(`dashboard ${id}: deleting its thumbnail failed`, err));
-  await audit(ctx, 'delete', 'dashboards', id);
 }
 
 /** Locks (true) or unlocks (false) a dashboard; repeating either is harmless. */
@@ -212,4 +214,112 @@ export async function setLock(ctx: ServiceContext, id: string, locked: boolean) 
     .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, ctx.principal.organizationId)));
   await audit(ctx, locked ? 'lock' : 'unlock', 'dashboards', id);
   return getDashboard({ ctx, id, include: new Set() });
+}
+
+const GRID_COLUMNS = 12;
+
+const invalid = (pointer: string, detail: string) => new ApiError('invalid_attribute', detail, { source: { pointer } });
+
+/** Throws every problem of a layout together (one error per tile and rule), or returns quietly. */
+function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: boolean) {
+  const problems: ApiError[] = [];
+  const seen = new Map<string, number>();
+  tiles.forEach((t, i) => {
+    if (t.column + t.width - 1 > GRID_COLUMNS) {
+      problems.push(
+        invalid(
+          `/layout/${i}/width`,
+          `Tile ${i} spans columns ${t.column}–${t.column + t.width - 1}; the grid has ${GRID_COLUMNS} columns (column + width − 1 ≤ 12).`,
+        ),
+      );
+    }
+    if (!reportIds.has(t.id)) {
+      problems.push(invalid(`/layout/${i}/id`, `Report "${t.id}" is not a report of this dashboard.`));
+    } else if (seen.has(t.id)) {
+      problems.push(invalid(`/layout/${i}/id`, `Report "${t.id}" is placed twice (tiles ${seen.get(t.id)} and ${i}).`));
+    } else {
+      seen.set(t.id, i);
+    }
+  });
+  if (!floating) {
+    for (let i = 0; i < tiles.length; i++) {
+      for (let j = 0; j < i; j++) {
+        const a = tiles[i]!;
+        const b = tiles[j]!;
+        const apart = a.column + a.width <= b.column || b.column + b.width <= a.column || a.row + a.height <= b.row || b.row + b.height <= a.row;
+        if (!apart) {
+          problems.push(invalid(`/layout/${i}`, `Tile ${i} overlaps tile ${j}; tiles may overlap only with floating_enabled.`));
+          break;
+        }
+      }
+    }
+  }
+  if (problems.length) {
+    const [first, ...more] = problems;
+    throw new ApiError(first!.code, first!.message, { source: first!.source, more });
+  }
+}
+
+/**
+ * PUT /dashboards/{id}/layout: replaces the tiles (and floating_enabled when sent). The dashboard row is
+ * locked for the check and the write, so the reports checked are the reports the layout is stored with.
+ */
+export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<typeof layoutBody>) {
+  await findManagedDashboard(ctx, id);
+  const org = ctx.principal.organizationId;
+  await withTransaction(ctx, async ({ tx, audit }) => {
+    const [row] = await tx
+      .select({ is_locked: dashboards.is_locked, floating_enabled: dashboards.floating_enabled })
+      .from(dashboards)
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)))
+      .for('update');
+    if (!row) throw notFound('dashboard', id);
+    if (row.is_locked) throw lockedError(id);
+    const mine = await tx
+      .select({ id: reports.id })
+      .from(reports)
+      .where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)));
+    const floating = body.floating_enabled ?? row.floating_enabled;
+    checkLayout(body.layout, new Set(mine.map((r) => r.id)), floating);
+    await tx
+      .update(dashboards)
+      .set({ layout: body.layout, floating_enabled: floating, updated_at: new Date() })
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+    await audit('layout', 'dashboards', id, { tiles: body.layout.length, floating_enabled: body.floating_enabled ?? null });
+  });
+  return getDashboard({ ctx, id, include: new Set() });
+}
+
+/**
+ * POST /dashboards/{id}/series_colors: gives the values without a colour the next ordinals, in the
+ * order sent (order of first sight), and answers the whole map. The row is locked meanwhile, so two
+ * viewers' charts never give two values one ordinal. Needs View Dashboards on it: viewing a chart is
+ * what shows a value; a locked dashboard still learns colours, and updated_at does not move.
+ */
+export async function assignSeriesColors(ctx: ServiceContext, id: string, body: z.infer<typeof seriesColorsBody>) {
+  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
+  await findDashboard(ctx, id);
+  const org = ctx.principal.organizationId;
+  return ctx.direct().db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ series_colors: dashboards.series_colors, updated_at: dashboards.updated_at })
+      .from(dashboards)
+      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)))
+      .for('update');
+    if (!row) throw notFound('dashboard', id);
+    const map: Record<string, number> = { ...row.series_colors };
+    let next = Object.keys(map).length;
+    let grew = false;
+    for (const v of body.values) {
+      if (Object.hasOwn(map, v) || next >= SERIES_COLORS_MAX) continue;
+      map[v] = next++;
+      grew = true;
+    }
+    if (grew)
+      await tx
+        .update(dashboards)
+        .set({ series_colors: map, updated_at: row.updated_at })
+        .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
+    return { series_colors: map };
+  });
 }

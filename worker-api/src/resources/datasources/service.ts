@@ -6,12 +6,13 @@ import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission, requirePermissionOn } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeAgent } from '../datasource-agents/serialize.ts';
 import { showsCredentials, visibleDatasources } from './access.ts';
 import { agentsOf, checkAgents, datasourcesOf } from './links.ts';
-import { datasourceProblems, defaultPort, DEFAULT_SSH_PORT, throwProblems, type DatasourceState } from './rules.ts';
+import { datasourceProblems, defaultPort, DEFAULT_SSH_PORT, throwProblems, type DatasourceState } from './validate.ts';
 import type { datasourceBody } from './schema.ts';
 import { serializeDatasource, type DatasourceRow } from './serialize.ts';
 import { checkServiceKey } from './validate.ts';
@@ -161,13 +162,13 @@ export async function createDatasource(ctx: ServiceContext, body: Body) {
   const merged: Values = { ...sent, ...withDefaults(sent, true, sent) };
   throwProblems(datasourceProblems(stateOf(merged, agentIds.length), body.attributes, 'agents' in body.relationships));
   await checkTargets(ctx, merged);
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await checkAgents(tx, org, agentIds);
     await lockPlan(tx, org);
     await tx.insert(datasources).values({ ...merged, id, organization_id: org } as typeof datasources.$inferInsert);
     if (agentIds.length) await tx.insert(datasourceAgentLinks).values(agentIds.map((a) => ({ organization_id: org, datasource_id: id, agent_id: a })));
+    await audit('create', 'datasources', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'datasources', id, changed(body.attributes, body.relationships));
   return getDatasource(ctx, id, new Set());
 }
 
@@ -175,7 +176,7 @@ export async function updateDatasource(ctx: ServiceContext, id: string, body: Bo
   await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const org = ctx.principal.organizationId;
   const sent = await columnsOf(ctx, body.attributes);
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     // The row is locked while the merged state is checked, so concurrent updates see each other.
     const [row] = await tx
       .select()
@@ -205,8 +206,8 @@ export async function updateDatasource(ctx: ServiceContext, id: string, body: Bo
       await tx.delete(datasourceAgentLinks).where(eq(datasourceAgentLinks.datasource_id, id));
       if (agentIds.length) await tx.insert(datasourceAgentLinks).values(agentIds.map((a) => ({ organization_id: org, datasource_id: id, agent_id: a })));
     }
+    await audit('update', 'datasources', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'datasources', id, changed(body.attributes, body.relationships));
   return getDatasource(ctx, id, new Set());
 }
 

@@ -3,7 +3,7 @@ import type { datasources } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { OWN_DATABASE_MESSAGE, resolvedRefusal, sameAddress } from '../../engine/connectors/target-guard.ts';
 import { targetPolicy } from '../../engine/target-policy.ts';
-import { defaultPort } from './rules.ts';
+import { defaultPort } from './validate.ts';
 
 type Values = Partial<typeof datasources.$inferInsert>;
 

@@ -8,7 +8,7 @@ import { audit } from '../../lib/audit.ts';
 import { agentRefs, connectorEnv } from '../../engine/connector-env.ts';
 import { connectorFor, type AgentRef, type DatasourceConfig } from '../../engine/connectors/index.ts';
 import { answerWithin } from '../../engine/connectors/errors.ts';
-import { datasourceProblems, throwProblems } from './rules.ts';
+import { datasourceProblems, throwProblems } from './validate.ts';
 import type { datasourceBody } from './schema.ts';
 import { columnsOf, findDatasource, stateOf, withDefaults } from './service.ts';
 import { checkTargets } from './targets.ts';

@@ -4,7 +4,8 @@ import { dashboardFilters, filters, sqlSnippetUses, type Db } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission } from '../../auth/principal.ts';
-import { audit, changed } from '../../lib/audit.ts';
+import { changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../reports/datasource.ts';
@@ -144,7 +145,7 @@ export async function createFilter(ctx: ServiceContext, body: Body) {
   const { added } = await checkDashboardChanges(ctx, { filterId: null, variableName: body.attributes.variable_name!, wanted, current: [] });
   const id = newId('filter');
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.insert(filters).values({
       ...(set as Partial<FilterRow>),
       id,
@@ -157,8 +158,8 @@ export async function createFilter(ctx: ServiceContext, body: Body) {
     });
     await putOnDashboards(tx, org, id, added, []);
     if (set.sql_query) await recordFilterSql(tx, org, id, set.sql_query as string);
+    await audit('create', 'filters', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'filters', id, changed(body.attributes, body.relationships));
   return getFilter(ctx, id, new Set());
 }
 
@@ -186,7 +187,7 @@ export async function updateFilter(ctx: ServiceContext, id: string, body: Body) 
   const columns: Record<string, unknown> = { ...set };
   if (body.relationships.datasource !== undefined) columns.datasource_id = body.relationships.datasource;
   if (parent !== undefined) columns.parent_filter_id = parent;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     // Only the columns sent (or cleared by the rules) are written, so concurrent updates of different fields both survive.
     await tx
       .update(filters)
@@ -194,8 +195,8 @@ export async function updateFilter(ctx: ServiceContext, id: string, body: Body) 
       .where(and(eq(filters.id, id), eq(filters.organization_id, org)));
     if (change) await putOnDashboards(tx, org, id, change.added, change.removed);
     if (set.sql_query !== undefined) await recordFilterSql(tx, org, id, set.sql_query as string | null);
+    await audit('update', 'filters', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'filters', id, changed(body.attributes, body.relationships));
   return getFilter(ctx, id, new Set());
 }
 
@@ -212,7 +213,7 @@ export async function deleteFilter(ctx: ServiceContext, id: string) {
   const locked = memberships.find((m) => m.is_locked);
   if (locked) throw new ApiError('invalid_state', `Dashboard "${locked.id}" is locked; unlock it before removing its filters.`);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx
       .update(filters)
       .set({ parent_filter_id: null })
@@ -221,6 +222,6 @@ export async function deleteFilter(ctx: ServiceContext, id: string) {
       .delete(sqlSnippetUses)
       .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'filter'), eq(sqlSnippetUses.owner_id, id)));
     await tx.delete(filters).where(and(eq(filters.id, id), eq(filters.organization_id, org)));
+    await audit('delete', 'filters', id);
   });
-  await audit(ctx, 'delete', 'filters', id);
 }

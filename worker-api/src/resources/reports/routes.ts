@@ -8,8 +8,7 @@ import { defineRoute } from '../../lib/routes.ts';
 import { sortFields } from '../../lib/list.ts';
 import { actionBody, errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noContent, oneDocument, listQuery } from '../../lib/openapi.ts';
 import { dataHandle, duplicateBody, Report, REPORT_INCLUDES, reportBody, reportBodyReader, reportBodyUserReader, reportDataBody } from './schema.ts';
-import { reportData } from './service.ts';
-import { createReport, deleteReport, duplicateReport, getReport, listReports, updateReport, REPORT_LIST } from './crud.ts';
+import { createReport, deleteReport, duplicateReport, getReport, listReports, reportData, updateReport, REPORT_LIST } from './service.ts';
 
 export const reportRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Reports'];
@@ -22,6 +21,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/reports',
+    cache: 'org-version' as const,
     tags,
     summary: 'List reports',
     description: `Reports on the dashboards the caller may see, oldest first. Needs View Dashboards. ${INCLUDE_NOTE}`,
@@ -69,6 +69,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/reports/{id}',
+    cache: 'org-version' as const,
     tags,
     summary: 'Get a report',
     description: `Needs View Dashboards; a report on a dashboard the caller may not see is a 404. ${INCLUDE_NOTE}`,

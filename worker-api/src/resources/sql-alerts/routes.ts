@@ -1,4 +1,4 @@
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.ts';
 import { serviceContext } from '../../lib/context.ts';
 import { parseInclude, parseListQuery, sendDocument, sendList } from '../../lib/jsonapi.ts';
@@ -9,6 +9,7 @@ import { errorResponses, idParam, includeQuery, jsonApiBody, listDocument, noCon
 import { resultsQuery, SqlAlert, SQL_ALERT_INCLUDES, sqlAlertBody, SqlAlertResults } from './schema.ts';
 import { createAlert, deleteAlert, getAlert, listAlerts, updateAlert, SQL_ALERT_LIST } from './service.ts';
 import { alertResults } from './results.ts';
+import { runAlertQuery } from './run.ts';
 
 export const sqlAlertRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['SQL alerts'];
@@ -134,4 +135,37 @@ defineRoute(
     await deleteAlert(serviceContext(c), c.req.param('id')!);
     return c.body(null, 204);
   },
+);
+
+const RunAnswer = z
+  .object({
+    execution_id: z
+      .string()
+      .openapi({ description: 'Follow it with GET /executions/{id}; the alert result appears in GET /sql_alerts/{id}/results once it has been evaluated.' }),
+  })
+  .openapi('SqlAlertRun');
+
+defineRoute(
+  sqlAlertRoutes,
+  createRoute({
+    method: 'post',
+    path: '/sql_alerts/{id}/run_query',
+    tags: ['SQL alerts'],
+    summary: 'Run a SQL alert now',
+    description: [
+      "Runs the alert's SQL on its datasource now, whatever its run_schedule, and answers at once with the execution id.",
+      'When the query has finished, the trigger condition is evaluated (has_results, no_results, or a comparison of the single value with trigger_value),',
+      'e-mails are sent per email_condition (error_emails when the run could not be evaluated), a result is recorded (ok, alert_triggered, alert_error, query_error, internal_error, internal_timeout, cancelled)',
+      "and the alert's last_* fields are updated. While it runs, the alert shows `running_execution_id`; a second run meanwhile is a 422 invalid_state.",
+      'A datasource that cannot run queries (no driver for its type, disabled) and SQL that does not compile (a snippet cycle) are 422s.',
+      'Needs Manage Alerts, reaching the alert and its datasource. No request body.',
+    ].join(' '),
+    'x-permissions': ['manage_alerts'],
+    request: { params: idParam },
+    responses: {
+      200: { description: 'The run started', content: { 'application/json': { schema: RunAnswer } } },
+      ...errorResponses(401, 403, 404, 422, 429),
+    },
+  }),
+  async (c) => c.json(await runAlertQuery(serviceContext(c), c.req.param('id')!)),
 );

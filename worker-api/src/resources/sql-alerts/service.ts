@@ -4,16 +4,17 @@ import { organizations, sqlAlerts, sqlSnippetUses } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { canAny, requirePermission } from '../../auth/principal.ts';
-import { audit, changed } from '../../lib/audit.ts';
+import { changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { requireAlertRead, requireAlertWrite, requireAnyAlertWrite, visibleAlerts } from './access.ts';
 import { checkDatasource, checkSnippets, includedDatasources, includedSnippets, replaceSnippets, snippetsUsedBy } from './relations.ts';
-import { alertProblems, clearedFor, normalized, type AlertState } from './rules.ts';
+import { alertProblems, clearedFor, normalized, type AlertState } from './validate.ts';
 import { nextRunAt } from './schedule.ts';
 import type { sqlAlertBody } from './schema.ts';
 import { serializeAlert, type AlertRow } from './serialize.ts';
-import { throwProblems } from '../datasources/rules.ts';
+import { throwProblems } from '../datasources/validate.ts';
 
 type Body = ResourceBody<typeof sqlAlertBody.attributes.shape>;
 type Page = ListQuery;
@@ -124,11 +125,11 @@ export async function createAlert(ctx: ServiceContext, body: Body) {
   requirePermission(ctx.principal, 'manage_alerts', { type: 'datasources', id: datasourceId });
   await checkSnippets(ctx.db, org, snippetIds);
   const values = { ...sent, next_run_at: nextRunAt(stateOf(sent), await organizationTimeZone(ctx), new Date()) };
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.insert(sqlAlerts).values({ ...values, id, organization_id: org, datasource_id: datasourceId } as typeof sqlAlerts.$inferInsert);
     await replaceSnippets(tx, org, id, snippetIds);
+    await audit('create', 'sql_alerts', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'sql_alerts', id, changed(body.attributes, body.relationships));
   return written(ctx, id);
 }
 
@@ -139,7 +140,7 @@ export async function updateAlert(ctx: ServiceContext, id: string, body: Body) {
   const newDatasource = body.relationships.datasource as string | undefined;
   const snippetIds = body.relationships.sql_snippets as string[] | undefined;
   const timeZone = await organizationTimeZone(ctx);
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     // The row is locked while the merged state is checked, so concurrent updates see each other.
     const [row] = await tx.select().from(sqlAlerts).where(inOrg(ctx, id)).for('update');
     if (!row) throw notFound('SQL alert', id);
@@ -160,8 +161,8 @@ export async function updateAlert(ctx: ServiceContext, id: string, body: Body) {
       .set({ ...set, updated_at: new Date() })
       .where(inOrg(ctx, id));
     if (snippetIds) await replaceSnippets(tx, org, id, snippetIds);
+    await audit('update', 'sql_alerts', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'sql_alerts', id, changed(body.attributes, body.relationships));
   return written(ctx, id);
 }
 
@@ -170,10 +171,10 @@ export async function deleteAlert(ctx: ServiceContext, id: string) {
   const [row] = await ctx.db.select({ datasource_id: sqlAlerts.datasource_id }).from(sqlAlerts).where(inOrg(ctx, id)).limit(1);
   if (!row) throw notFound('SQL alert', id);
   requireAlertWrite(ctx.principal, id, row.datasource_id);
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.delete(sqlSnippetUses).where(and(eq(sqlSnippetUses.owner_type, 'sql_alert'), eq(sqlSnippetUses.owner_id, id)));
     // Its results go with it (foreign key cascade).
     await tx.delete(sqlAlerts).where(inOrg(ctx, id));
+    await audit('delete', 'sql_alerts', id);
   });
-  await audit(ctx, 'delete', 'sql_alerts', id);
 }

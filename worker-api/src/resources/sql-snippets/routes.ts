@@ -25,6 +25,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/sql_snippets',
+    cache: 'org-version' as const,
     tags,
     summary: 'List SQL snippets',
     description: `The organization's snippets by name. Needs View Dashboards. ${INCLUDES}`,
@@ -63,6 +64,7 @@ defineRoute(
   createRoute({
     method: 'get',
     path: '/sql_snippets/{id}',
+    cache: 'org-version' as const,
     tags,
     summary: 'Get a SQL snippet',
     description: `Needs View Dashboards. ${INCLUDES}`,

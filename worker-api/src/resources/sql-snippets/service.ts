@@ -4,7 +4,8 @@ import { dashboards, filters, reports, sqlAlerts, sqlSnippets, sqlSnippetUses, t
 import type { ServiceContext } from '../../lib/context.ts';
 import type { ResourceBody } from '../../lib/resource-body.ts';
 import { requirePermission } from '../../auth/principal.ts';
-import { audit, changed } from '../../lib/audit.ts';
+import { changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../reports/datasource.ts';
@@ -138,7 +139,7 @@ export async function createSnippet(ctx: ServiceContext, body: Body) {
   const id = newId('sql_snippet');
   const org = ctx.principal.organizationId;
   const a = body.attributes;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const uses = await plan(tx, org, {
       id,
       name: a.name!,
@@ -148,8 +149,8 @@ export async function createSnippet(ctx: ServiceContext, body: Body) {
     });
     await tx.insert(sqlSnippets).values({ ...a, id, organization_id: org, name: a.name!, text: a.text!, datasource_id: datasourceId ?? null });
     await recordSnippetUses(tx, org, 'sql_snippet', id, uses);
+    await audit('create', 'sql_snippets', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'sql_snippets', id, changed(body.attributes, body.relationships));
   return getSnippet(ctx, id, new Set());
 }
 
@@ -160,7 +161,7 @@ export async function updateSnippet(ctx: ServiceContext, id: string, body: Body)
   const org = ctx.principal.organizationId;
   const a = body.attributes;
   const explicitSent = body.relationships.sql_snippets as string[] | undefined;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     const [current] = await tx
       .select()
       .from(sqlSnippets)
@@ -189,8 +190,8 @@ export async function updateSnippet(ctx: ServiceContext, id: string, body: Body)
       .update(sqlSnippets)
       .set({ ...a, ...(datasourceId !== undefined ? { datasource_id: datasourceId } : {}), updated_at: new Date() })
       .where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org)));
+    await audit('update', 'sql_snippets', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'sql_snippets', id, changed(body.attributes, body.relationships));
   return getSnippet(ctx, id, new Set());
 }
 
@@ -253,7 +254,7 @@ async function usersOf(tx: Tx, org: string, snippet: SnippetRow): Promise<string
 export async function deleteSnippet(ctx: ServiceContext, id: string) {
   requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sql-snippets:${org}`}))`);
     const [row] = await tx
       .select()
@@ -273,6 +274,6 @@ export async function deleteSnippet(ctx: ServiceContext, id: string) {
       .delete(sqlSnippetUses)
       .where(and(eq(sqlSnippetUses.organization_id, org), eq(sqlSnippetUses.owner_type, 'sql_snippet'), eq(sqlSnippetUses.owner_id, id)));
     await tx.delete(sqlSnippets).where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org)));
+    await audit('delete', 'sql_snippets', id);
   });
-  await audit(ctx, 'delete', 'sql_snippets', id);
 }

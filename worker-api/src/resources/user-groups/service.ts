@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../lib/context.ts';
 import { can, requirePermission } from '../../auth/principal.ts';
 import { visibleDashboards } from '../../auth/access.ts';
 import { audit, changed } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { dashboardRelationships } from '../dashboards/relations.ts';
@@ -160,11 +161,11 @@ export async function createUserGroup(ctx: ServiceContext, body: Body) {
   await checkUsers(ctx, members);
   const id = newId('user_group');
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     await tx.insert(userGroups).values({ id, organization_id: org, name: body.attributes.name!, description: body.attributes.description ?? null });
     if (members.length) await tx.insert(userGroupMembers).values(members.map((u) => ({ organization_id: org, user_group_id: id, user_id: u })));
+    await audit('create', 'user_groups', id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'create', 'user_groups', id, changed(body.attributes, body.relationships));
   return getUserGroup(ctx, id, new Set());
 }
 
@@ -180,7 +181,7 @@ export async function updateUserGroup(ctx: ServiceContext, idOrAlias: string, bo
   if (body.attributes.name) await uniqueName(ctx, body.attributes.name, group.id);
   if (members) await checkUsers(ctx, members);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     if (Object.keys(body.attributes).length) {
       await tx
         .update(userGroups)
@@ -191,8 +192,8 @@ export async function updateUserGroup(ctx: ServiceContext, idOrAlias: string, bo
       await tx.delete(userGroupMembers).where(eq(userGroupMembers.user_group_id, group.id));
       if (members.length) await tx.insert(userGroupMembers).values(members.map((u) => ({ organization_id: org, user_group_id: group.id, user_id: u })));
     }
+    await audit('update', 'user_groups', group.id, changed(body.attributes, body.relationships));
   });
-  await audit(ctx, 'update', 'user_groups', group.id, changed(body.attributes, body.relationships));
   return getUserGroup(ctx, group.id, new Set());
 }
 

@@ -4,6 +4,7 @@ import { sessions, userGroupMembers, userGroups, users } from '@cairn/db';
 import type { ServiceContext } from '../../lib/context.ts';
 import { can, requirePermission } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
+import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeUserGroup } from '../user-groups/serialize.ts';
@@ -167,7 +168,7 @@ export async function updateUser(
   const groupIds = body.relationships.user_groups as string[] | undefined;
   const explicit = groupIds ? await explicitGroupIds(ctx, groupIds, (i) => `/data/relationships/user_groups/data/${i}/id`) : undefined;
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     if (role && role !== target.role) {
       if (role !== 'viewer' && target.role === 'viewer' && !target.deactivated_at) await requireAnalystSeat(tx, org, id);
       if (target.role === 'admin') await requireAnotherAdmin(tx, org, id);
@@ -180,8 +181,8 @@ export async function updateUser(
       await tx.delete(userGroupMembers).where(and(eq(userGroupMembers.user_id, id), eq(userGroupMembers.organization_id, org)));
       if (explicit.length) await tx.insert(userGroupMembers).values(explicit.map((g) => ({ organization_id: org, user_group_id: g, user_id: id })));
     }
+    await audit('update', 'users', id, { ...(role ? { role } : {}), ...(explicit ? { user_groups: explicit } : {}) });
   });
-  await audit(ctx, 'update', 'users', id, { ...(role ? { role } : {}), ...(explicit ? { user_groups: explicit } : {}) });
   return getUser(ctx, id, new Set());
 }
 
@@ -199,7 +200,7 @@ export async function deactivateUser(ctx: ServiceContext, id: string) {
   if (ctx.principal.kind === 'user' && ctx.principal.userId === id) throw new ApiError('invalid_state', 'You cannot deactivate yourself.');
   if (target.deactivated_at) return;
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     if (target.role === 'admin') await requireAnotherAdmin(tx, org, id);
     await tx
       .update(users)
@@ -207,8 +208,8 @@ export async function deactivateUser(ctx: ServiceContext, id: string) {
       .where(and(eq(users.id, id), eq(users.organization_id, org)));
     // Deactivation signs the user out everywhere.
     await tx.delete(sessions).where(eq(sessions.user_id, id));
+    await audit('deactivate', 'users', id);
   });
-  await audit(ctx, 'deactivate', 'users', id);
 }
 
 /** Reactivates as viewer or analyst (a former admin comes back as viewer unless told otherwise); analyst needs a free seat. */
@@ -223,14 +224,14 @@ export async function activateUser(ctx: ServiceContext, id: string, wanted: 'vie
   }
   const role: Role = wanted ?? (target.role === 'admin' ? 'viewer' : target.role);
   const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     if (role === 'analyst') await requireAnalystSeat(tx, org, id);
     await tx
       .update(users)
       .set({ deactivated_at: null, role, updated_at: new Date() })
       .where(and(eq(users.id, id), eq(users.organization_id, org)));
+    await audit('activate', 'users', id, { role });
   });
-  await audit(ctx, 'activate', 'users', id, { role });
 }
 
 /**
@@ -255,7 +256,7 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
   const id = newId('user');
   const org = ctx.principal.organizationId;
   const token = regionToken(ctx.env.REGION, 40);
-  await ctx.direct().db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ tx, audit }) => {
     if (input.role !== 'viewer') await requireAnalystSeat(tx, org);
     await tx.insert(users).values({
       id,
@@ -269,8 +270,8 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
       invitation_created_at: new Date(),
     });
     if (explicit.length) await tx.insert(userGroupMembers).values(explicit.map((g) => ({ organization_id: org, user_group_id: g, user_id: id })));
+    await audit('invite', 'users', id, { role: input.role, user_groups: explicit });
   });
-  await audit(ctx, 'invite', 'users', id, { role: input.role, user_groups: explicit });
   // The invitation stands whether or not the e-mail leaves; the answer says which (meta.mail).
   const mail = await sendInvitationMail(ctx, input, token);
   return { ...(await getUser(ctx, id, new Set())), mail };

@@ -1,124 +1,17 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { ApiError, notFound, type LayoutTile } from '@cairn/core';
-import { dashboards, dashboardUserGroups, organizations, reports, userGroupMembers, userGroups, users } from '@cairn/db';
+import { ApiError } from '@cairn/core';
+import { dashboards, dashboardUserGroups, organizations, userGroupMembers, userGroups, users } from '@cairn/db';
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../lib/context.ts';
 import { audit } from '../../lib/audit.ts';
-import { findDashboard, findManagedDashboard, getDashboard } from './service.ts';
-import { lockedError, unchangedError } from './checks.ts';
-import { SERIES_COLORS_MAX, type layoutBody, type seriesColorsBody, type shareBody } from './schema.ts';
-import { requirePermissionOn } from '../../auth/principal.ts';
+import { findManagedDashboard, getDashboard } from './service.ts';
+import { unchangedError } from './checks.ts';
+import type { shareBody } from './schema.ts';
 import { dashboardLink, sendDashboardSharedMails } from '../../mail/dashboard-shared.ts';
 import { inviterName } from '../../mail/invitation.ts';
 import type { MailResult } from '../../mail/index.ts';
 
-const GRID_COLUMNS = 12;
-
 const invalid = (pointer: string, detail: string) => new ApiError('invalid_attribute', detail, { source: { pointer } });
-
-/** Throws every problem of a layout together (one error per tile and rule), or returns quietly. */
-function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: boolean) {
-  const problems: ApiError[] = [];
-  const seen = new Map<string, number>();
-  tiles.forEach((t, i) => {
-    if (t.column + t.width - 1 > GRID_COLUMNS) {
-      problems.push(
-        invalid(
-          `/layout/${i}/width`,
-          `Tile ${i} spans columns ${t.column}–${t.column + t.width - 1}; the grid has ${GRID_COLUMNS} columns (column + width − 1 ≤ 12).`,
-        ),
-      );
-    }
-    if (!reportIds.has(t.id)) {
-      problems.push(invalid(`/layout/${i}/id`, `Report "${t.id}" is not a report of this dashboard.`));
-    } else if (seen.has(t.id)) {
-      problems.push(invalid(`/layout/${i}/id`, `Report "${t.id}" is placed twice (tiles ${seen.get(t.id)} and ${i}).`));
-    } else {
-      seen.set(t.id, i);
-    }
-  });
-  if (!floating) {
-    for (let i = 0; i < tiles.length; i++) {
-      for (let j = 0; j < i; j++) {
-        const a = tiles[i]!;
-        const b = tiles[j]!;
-        const apart = a.column + a.width <= b.column || b.column + b.width <= a.column || a.row + a.height <= b.row || b.row + b.height <= a.row;
-        if (!apart) {
-          problems.push(invalid(`/layout/${i}`, `Tile ${i} overlaps tile ${j}; tiles may overlap only with floating_enabled.`));
-          break;
-        }
-      }
-    }
-  }
-  if (problems.length) {
-    const [first, ...more] = problems;
-    throw new ApiError(first!.code, first!.message, { source: first!.source, more });
-  }
-}
-
-/**
- * PUT /dashboards/{id}/layout: replaces the tiles (and floating_enabled when sent). The dashboard row is
- * locked for the check and the write, so the reports checked are the reports the layout is stored with.
- */
-export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<typeof layoutBody>) {
-  await findManagedDashboard(ctx, id);
-  const org = ctx.principal.organizationId;
-  await ctx.direct().db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ is_locked: dashboards.is_locked, floating_enabled: dashboards.floating_enabled })
-      .from(dashboards)
-      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)))
-      .for('update');
-    if (!row) throw notFound('dashboard', id);
-    if (row.is_locked) throw lockedError(id);
-    const mine = await tx
-      .select({ id: reports.id })
-      .from(reports)
-      .where(and(eq(reports.dashboard_id, id), eq(reports.organization_id, org)));
-    const floating = body.floating_enabled ?? row.floating_enabled;
-    checkLayout(body.layout, new Set(mine.map((r) => r.id)), floating);
-    await tx
-      .update(dashboards)
-      .set({ layout: body.layout, floating_enabled: floating, updated_at: new Date() })
-      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
-  });
-  await audit(ctx, 'layout', 'dashboards', id, { tiles: body.layout.length, floating_enabled: body.floating_enabled ?? null });
-  return getDashboard({ ctx, id, include: new Set() });
-}
-
-/**
- * POST /dashboards/{id}/series_colors: gives the values without a colour the next ordinals, in the
- * order sent (order of first sight), and answers the whole map. The row is locked meanwhile, so two
- * viewers' charts never give two values one ordinal. Needs View Dashboards on it: viewing a chart is
- * what shows a value; a locked dashboard still learns colours, and updated_at does not move.
- */
-export async function assignSeriesColors(ctx: ServiceContext, id: string, body: z.infer<typeof seriesColorsBody>) {
-  await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
-  await findDashboard(ctx, id);
-  const org = ctx.principal.organizationId;
-  return ctx.direct().db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ series_colors: dashboards.series_colors, updated_at: dashboards.updated_at })
-      .from(dashboards)
-      .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)))
-      .for('update');
-    if (!row) throw notFound('dashboard', id);
-    const map: Record<string, number> = { ...row.series_colors };
-    let next = Object.keys(map).length;
-    let changed = false;
-    for (const v of body.values) {
-      if (Object.hasOwn(map, v) || next >= SERIES_COLORS_MAX) continue;
-      map[v] = next++;
-      changed = true;
-    }
-    if (changed)
-      await tx
-        .update(dashboards)
-        .set({ series_colors: map, updated_at: row.updated_at })
-        .where(and(eq(dashboards.id, id), eq(dashboards.organization_id, org)));
-    return { series_colors: map };
-  });
-}
 
 const ALIASES = ['all_users', 'all_analysts'] as const;
 
