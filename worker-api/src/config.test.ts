@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:test';
-import { DEFAULTS, readSettings, settingsOf } from '../src/config.ts';
+import { DEFAULTS, readSettings, settingsOf } from './config.ts';
 
 /** The operator settings are read in one place (src/config.ts): defaults, bounds and bad values. */
 describe('settings', () => {

@@ -3,12 +3,12 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { and, eq, inArray } from 'drizzle-orm';
 import { newId } from '@cairn/core';
 import { auditLog, dashboards, executions, resultChunks, results, sqlAlertResults, sqlAlerts } from '@cairn/db';
-import worker from '../src/index.ts';
-import { runCron } from '../src/cron.ts';
-import { readSettings } from '../src/config.ts';
-import type { Env } from '../src/env.ts';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
-import { eventually, makeDatasource, roomForDatasources } from './engine-fixtures.ts';
+import worker from './index.ts';
+import { runCron } from './cron.ts';
+import { readSettings } from './config.ts';
+import type { Env } from './env.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from '../test/fixtures.ts';
+import { eventually, makeDatasource, roomForDatasources } from '../test/engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

@@ -7,29 +7,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { passwordResets, users } from '@cairn/db';
-import { hashPassword, newId, sha256Hex } from '@cairn/core';
-import { issueResetToken, RESET_MINUTES } from '../src/auth/password-reset.ts';
-import { RESET_REQUESTED } from '../src/auth/password-reset-routes.ts';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import { newId, sha256Hex } from '@cairn/core';
+import { issueResetToken, RESET_MINUTES } from './password-reset.ts';
+import { RESET_REQUESTED } from './password-reset-routes.ts';
+import { addUser, call, db, makeKey, makeOrg } from '../../test/fixtures.ts';
 
 let orgId: string;
 const signIn = (email: string, password: string) => call('/auth/sessions', { method: 'POST', body: { email, password } });
 
 /** A user with a password, and a session of theirs. */
 async function person(password = 'first password') {
-  const id = newId('user');
-  const email = `person-${id.toLowerCase()}@example.test`;
-  await db()
-    .insert(users)
-    .values({
-      id,
-      organization_id: orgId,
-      email,
-      role: 'analyst',
-      firstname: 'Ada',
-      lastname: 'Byron',
-      password_hash: await hashPassword(password),
-    });
+  const { id, email } = await addUser(orgId, { role: 'analyst', firstname: 'Ada', lastname: 'Byron', password });
   const { json } = await signIn(email, password);
   return { id, email, session: json.token as string };
 }

@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, organizations, sessions, users } from '@cairn/db';
-import { hashPassword, newId, sha256Hex, totpCode } from '@cairn/core';
-import { call, db, makeKey, makeOrg, makeUser } from './fixtures.ts';
+import { sha256Hex, totpCode } from '@cairn/core';
+import { addUser, call, db, makeKey, makeOrg, makeUser } from '../../test/fixtures.ts';
 
 const PASSWORD = 'org security pass';
 /** The recovery codes of the latest enrolment. */
@@ -32,11 +32,7 @@ async function eventually<T>(read: () => Promise<T | undefined | null | false>, 
 }
 
 async function person(org = orgId, role: 'viewer' | 'analyst' | 'admin' = 'analyst') {
-  const id = newId('user');
-  const email = `os-${id.toLowerCase()}@example.test`;
-  await db()
-    .insert(users)
-    .values({ id, organization_id: org, email, role, firstname: 'Grace', lastname: 'Hopper', password_hash: await hashPassword(PASSWORD) });
+  const { id, email } = await addUser(org, { role, firstname: 'Grace', lastname: 'Hopper', password: PASSWORD });
   const res = await signIn(email);
   expect(res.status).toBe(201);
   return { id, email, session: res.json.token as string };

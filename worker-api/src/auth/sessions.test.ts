@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dashboards, users } from '@cairn/db';
-import { hashPassword, newId } from '@cairn/core';
-import { call, db, makeOrg } from './fixtures.ts';
+import { newId, randomString } from '@cairn/core';
+import { addUser, call, db, makeOrg } from '../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
@@ -29,17 +29,11 @@ describe('web-app sessions', () => {
   });
 
   it('finds a user whose e-mail was stored with capitals, whatever case is typed', async () => {
-    const id = newId('user');
-    const stored = `Mixed.Case-${id}@Example.Test`;
-    await db()
-      .insert(users)
-      .values({
-        id,
-        organization_id: org.organization.id,
-        email: stored,
-        role: 'analyst',
-        password_hash: await hashPassword('mixed case pw'),
-      });
+    const { email: stored } = await addUser(org.organization.id, {
+      email: `Mixed.Case-${randomString(8)}@Example.Test`,
+      role: 'analyst',
+      password: 'mixed case pw',
+    });
     for (const typed of [stored.toLowerCase(), stored.toUpperCase(), stored]) {
       const res = await signIn(typed, 'mixed case pw');
       expect(res.status, typed).toBe(201);
@@ -58,11 +52,7 @@ describe('web-app sessions', () => {
   });
 
   it('counts only failed sign-ins: many right ones in a row pass, and a locked address refuses even the right password', async () => {
-    const id = newId('user');
-    const email = `often-${id}@example.test`;
-    await db()
-      .insert(users)
-      .values({ id, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('often right pw') });
+    const { email } = await addUser(org.organization.id, { password: 'often right pw' });
     for (let i = 0; i < 15; i++) expect((await signIn(email, 'often right pw')).status, `sign-in ${i + 1}`).toBe(201);
     for (let i = 0; i < 10; i++) expect((await signIn(email, 'wrong')).status).toBe(401);
     const locked = await signIn(email, 'often right pw');
@@ -86,17 +76,7 @@ describe('web-app sessions', () => {
   });
 
   it('a viewer sees shared dashboards but not private ones of others', async () => {
-    const viewerId = newId('user');
-    const email = `viewer-${viewerId.toLowerCase()}@example.test`;
-    await db()
-      .insert(users)
-      .values({
-        id: viewerId,
-        organization_id: org.organization.id,
-        email,
-        role: 'viewer',
-        password_hash: await hashPassword('viewer password'),
-      });
+    const { id: viewerId, email } = await addUser(org.organization.id, { password: 'viewer password' });
     const privateId = newId('dashboard');
     await db().insert(dashboards).values({ id: privateId, organization_id: org.organization.id, name: 'Private', share_mode: 'none', user_id: org.admin.id });
     const { json } = await signIn(email, 'viewer password');

@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { env } from 'cloudflare:test';
 import { signInChallenges, users } from '@cairn/db';
-import { hashPassword, newId, totpCode } from '@cairn/core';
-import { openTotpSecret } from '../src/auth/two-factor.ts';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import { totpCode } from '@cairn/core';
+import { openTotpSecret } from './two-factor.ts';
+import { addUser, call, db, makeKey, makeOrg } from '../../test/fixtures.ts';
 
 let orgId: string;
 const PASSWORD = 'two factor pass';
@@ -20,11 +20,7 @@ const secondStep = (body: Record<string, string>) => call('/auth/sessions/two-fa
 const code = (secret: string, offset = 0) => totpCode(secret, Date.now() + offset * 30_000);
 
 async function person() {
-  const id = newId('user');
-  const email = `tf-${id.toLowerCase()}@example.test`;
-  await db()
-    .insert(users)
-    .values({ id, organization_id: orgId, email, role: 'analyst', firstname: 'Ada', password_hash: await hashPassword(PASSWORD) });
+  const { id, email } = await addUser(orgId, { role: 'analyst', firstname: 'Ada', password: PASSWORD });
   const { json } = await signIn(email);
   return { id, email, session: json.token as string };
 }

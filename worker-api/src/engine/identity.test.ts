@@ -10,10 +10,10 @@ import postgres from 'postgres';
 import { eq } from 'drizzle-orm';
 import { dashboards, filters, dashboardFilters, reports, results } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { resolveRelative } from '../../remix-app/app/lib/filters-range.ts';
+import { resolveRelative } from '../../../remix-app/app/lib/filters-range.ts';
 import { formatDay } from '@cairn/core/time';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
-import { dataServer } from './dashboard-data-helpers.ts';
+import { call, db, makeKey, makeOrg } from '../../test/fixtures.ts';
+import { dataServer } from '../../test/dashboard-data-helpers.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 const ZONES = ['UTC', 'Asia/Tokyo', 'America/Los_Angeles'] as const;

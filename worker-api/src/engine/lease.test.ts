@@ -1,16 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
-import worker from '../src/index.ts';
+import worker from '../index.ts';
 import { eq } from 'drizzle-orm';
 import { executions } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
-import { roomForDatasources } from './engine-fixtures.ts';
-import { pgClient } from './connectors-fixtures.ts';
-import { awaitWithLease, leaseMsOf, LOST_MESSAGE, type LeaseQuery } from '../src/engine/lease.ts';
-import type { ExecutionOutcome } from '../src/engine/job.ts';
+import { call, db, makeKey, makeOrg } from '../../test/fixtures.ts';
+import { roomForDatasources } from '../../test/engine-fixtures.ts';
+import { pgClient } from '../../test/connectors-fixtures.ts';
+import { awaitWithLease, leaseMsOf, LOST_MESSAGE, type LeaseQuery } from './lease.ts';
+import type { ExecutionOutcome } from './job.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { datasourceGateStub } from '../src/durable/stubs.ts';
+import { datasourceGateStub } from '../durable/stubs.ts';
 
 /**
  * Issue 14: when the runtime under a running execution dies, its status becomes truthful within one

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:test';
 import { and, eq, inArray } from 'drizzle-orm';
 import { datasources, executions, organizations } from '@cairn/db';
-import { runCron } from '../src/cron.ts';
-import { db, makeKey, makeOrg } from './fixtures.ts';
-import { MARIADB_ATTRS, PG_ATTRS, makeDatasource, roomForDatasources } from './engine-fixtures.ts';
-import { createMyDatabase, createPgDatabase, myQuery } from './connectors-fixtures.ts';
+import { runCron } from '../cron.ts';
+import { db, makeKey, makeOrg } from '../../test/fixtures.ts';
+import { MARIADB_ATTRS, PG_ATTRS, makeDatasource, roomForDatasources } from '../../test/engine-fixtures.ts';
+import { createMyDatabase, createPgDatabase, myQuery } from '../../test/connectors-fixtures.ts';
 
 /**
  * The nightly schema refresh of the cron (engine/schema-nightly.ts) against the real Postgres and

@@ -10,11 +10,11 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { and, eq } from 'drizzle-orm';
 import { newId } from '@cairn/core';
 import { dashboardSchedules, exportJobs, jobSends } from '@cairn/db';
-import worker from '../src/index.ts';
-import type { Env } from '../src/env.ts';
-import { scheduleSendKey, type JobMessage } from '../src/jobs/messages.ts';
-import { db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
-import { eventually } from './engine-fixtures.ts';
+import worker from '../index.ts';
+import type { Env } from '../env.ts';
+import { scheduleSendKey, type JobMessage } from './messages.ts';
+import { db, jsonApi, makeKey, makeOrg } from '../../test/fixtures.ts';
+import { eventually } from '../../test/engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
@@ -189,7 +189,7 @@ describe('the cron only enqueues', () => {
     const id = await makeSchedule(`cron-${crypto.randomUUID().slice(0, 8)}@example.com`);
     const due = new Date(Date.now() - 60_000);
     await db().update(dashboardSchedules).set({ next_send_at: due }).where(eq(dashboardSchedules.id, id));
-    const { runCron } = await import('../src/cron.ts');
+    const { runCron } = await import('../cron.ts');
     const summary = await runCron(env as unknown as Env, new Date());
     expect(summary.schedulesSent).toContain(id);
     expect((await scheduleRow(id)).next_send_at!.getTime()).toBeGreaterThan(Date.now());

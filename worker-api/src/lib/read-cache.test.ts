@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { call, callWithVars, db, jsonApi, makeKey, makeOrg, only } from './fixtures.ts';
-import { dashboardWith } from './dashboard-data-helpers.ts';
+import { call, callWithVars, db, jsonApi, makeKey, makeOrg, only } from '../../test/fixtures.ts';
+import { dashboardWith } from '../../test/dashboard-data-helpers.ts';
 
 const direct = callWithVars;
 

@@ -7,9 +7,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { users } from '@cairn/db';
-import { createMailer, mailConfig, mailMeta, NO_SMTP_REASON } from '../src/mail/mailer.ts';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { createMailer, mailConfig, mailMeta, NO_SMTP_REASON } from './mailer.ts';
+import { call, db, makeKey, makeOrg } from '../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../test/jsonapi-schema.ts';
 
 let orgId: string;
 let key: string;

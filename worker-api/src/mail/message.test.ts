@@ -3,10 +3,10 @@
  * lines, multipart structure and boundaries, Bcc only in the envelope, dot-stuffing, addresses.
  */
 import { describe, expect, it } from 'vitest';
-import { parseMailbox, parseMailboxes } from '../src/mail/address.ts';
-import { base64Lines, encodedWords, foldHeader, headerText, quotedPrintable, rfc5322Date } from '../src/mail/encode.ts';
-import { buildMessage, dotStuff, guessContentType, senderOf, type MailMessage } from '../src/mail/message.ts';
-import { invitationLink, invitationMessage } from '../src/mail/invitation.ts';
+import { parseMailbox, parseMailboxes } from './address.ts';
+import { base64Lines, encodedWords, foldHeader, headerText, quotedPrintable, rfc5322Date } from './encode.ts';
+import { buildMessage, dotStuff, guessContentType, senderOf, type MailMessage } from './message.ts';
+import { invitationLink, invitationMessage } from './invitation.ts';
 
 const from = { name: 'Cairn', address: 'no-reply@cairn.local' };
 const DATE = new Date(Date.UTC(2026, 0, 7, 9, 5, 3));

@@ -5,7 +5,7 @@
  * worker sends through the stack's SMTP catcher).
  */
 import { describe, expect, it } from 'vitest';
-import { deliver, takeReply, type DialogueOptions, type SmtpStream } from '../src/mail/smtp.ts';
+import { deliver, takeReply, type DialogueOptions, type SmtpStream } from './smtp.ts';
 
 /** Answers each command line the client sends with `answer(line)` (null = stay silent). */
 function scriptedServer(answer: (line: string, state: { inData: boolean }) => string | null, greeting: string | null = '220 test ready') {

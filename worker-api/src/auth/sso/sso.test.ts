@@ -8,13 +8,13 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { hashPassword, newId, randomString } from '@cairn/core';
-import { sessions, ssoConnections, users } from '@cairn/db';
+import { randomString } from '@cairn/core';
+import { sessions, ssoConnections } from '@cairn/db';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import worker from '../src/index.ts';
-import { SignedXml } from '../src/auth/sso/xml.js';
-import { issueResetToken } from '../src/auth/password-reset.ts';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import worker from '../../index.ts';
+import { SignedXml } from './xml.js';
+import { issueResetToken } from '../password-reset.ts';
+import { addUser, call, db, makeKey, makeOrg, type UserFields } from '../../../test/fixtures.ts';
 
 const APP = 'https://cairn-app.test';
 const ACS = `${APP}/app/sso/saml/acs`;
@@ -92,12 +92,9 @@ function samlResponse(m: Make): string {
 
 const acs = (saml: string) => api('/auth/sso/saml/acs', { body: { saml_response: saml } });
 
-async function addUser(email: string, extra: Partial<typeof users.$inferInsert> = {}) {
-  const id = newId('user');
-  await db()
-    .insert(users)
-    .values({ id, organization_id: org.organization.id, email, role: 'analyst', invitation_accepted_at: new Date(), ...extra });
-  return id;
+/** An analyst of the organization who accepted their invitation (single sign-on finds them by address). */
+async function member(email: string, extra: UserFields = {}) {
+  return (await addUser(org.organization.id, { email, role: 'analyst', invitation_accepted_at: new Date(), ...extra })).id;
 }
 
 beforeAll(async () => {
@@ -119,7 +116,7 @@ beforeAll(async () => {
 describe('SAML assertion consumer (API)', () => {
   it('starts a session for a signed assertion of a user, once: the same assertion again is a replay', async () => {
     const email = `ada-${randomString(6).toLowerCase()}@${domain}`;
-    const id = await addUser(email);
+    const id = await member(email);
     const saml = samlResponse({ email });
     const ok = await acs(saml);
     expect(ok.status, JSON.stringify(ok.json)).toBe(201);
@@ -132,7 +129,7 @@ describe('SAML assertion consumer (API)', () => {
 
   it('answers an SP-initiated request once: the same response again is a replay, not an expired request', async () => {
     const email = `eve-${randomString(6).toLowerCase()}@${domain}`;
-    await addUser(email);
+    await member(email);
     const started = await api('/auth/sso/start', { body: { email, next: '/app/datasources' } });
     expect(started.status, JSON.stringify(started.json)).toBe(200);
     const url = new URL(started.json.redirect_url);
@@ -155,7 +152,7 @@ describe('SAML assertion consumer (API)', () => {
 
   it('refuses another audience, an expired assertion, a signature by another key and an e-mail outside the domains', async () => {
     const email = `bea-${randomString(6).toLowerCase()}@${domain}`;
-    await addUser(email);
+    await member(email);
     const cases: [Make, string][] = [
       [{ email, audience: 'https://other-sp.example/saml' }, 'wrong_audience'],
       [{ email, until: Date.now() - 10 * 60_000 }, 'expired'],
@@ -180,7 +177,7 @@ describe('deactivated users', () => {
   it('deactivating a user ends their sessions, and their next single sign-on is refused', async () => {
     const key = await makeKey(org.organization.id);
     const email = `cleo-${randomString(6).toLowerCase()}@${domain}`;
-    const id = await addUser(email);
+    const id = await member(email);
     const first = await acs(samlResponse({ email }));
     expect(first.status).toBe(201);
     const second = await acs(samlResponse({ email }));
@@ -200,7 +197,7 @@ describe('deactivated users', () => {
 describe('require single sign-on', () => {
   it("refuses password sign-in and password reset for the domain and for the organization's other members, saying why", async () => {
     const email = `dora-${randomString(6).toLowerCase()}@${domain}`;
-    const id = await addUser(email, { password_hash: await hashPassword('dora password 1') });
+    const id = await member(email, { password: 'dora password 1' });
     // Before: the password works.
     expect((await api('/auth/sessions', { body: { email, password: 'dora password 1' } })).status).toBe(201);
     await db().update(ssoConnections).set({ require_sso: true }).where(eq(ssoConnections.organization_id, org.organization.id));

@@ -1,17 +1,10 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:test';
-import {
-  ClickhouseConnector,
-  ConnectorError,
-  connectorFor,
-  executionStatusOf,
-  type CancelHandle,
-  type ConnectionSettings,
-} from '../src/engine/connectors/index.ts';
-import { targetPolicy } from '../src/engine/target-policy.ts';
-import { collect, failure, sleep } from './connectors-fixtures.ts';
-import { appCall, eventually, makeDatasource, roomForDatasources } from './engine-fixtures.ts';
-import { call, makeKey, makeOrg } from './fixtures.ts';
+import { ClickhouseConnector, ConnectorError, connectorFor, executionStatusOf, type CancelHandle, type ConnectionSettings } from './index.ts';
+import { targetPolicy } from '../target-policy.ts';
+import { collect, failure, sleep } from '../../../test/connectors-fixtures.ts';
+import { appCall, eventually, makeDatasource, roomForDatasources } from '../../../test/engine-fixtures.ts';
+import { call, makeKey, makeOrg } from '../../../test/fixtures.ts';
 
 /**
  * The ClickHouse connector against a real clickhouse-server (Debian's package, 18.16 on the test

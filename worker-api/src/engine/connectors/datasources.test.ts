@@ -15,9 +15,9 @@ import {
   executionStatusOf,
   type CancelHandle,
   type DatasourceConfig,
-} from '../src/engine/connectors/index.ts';
-import { targetPolicy } from '../src/engine/target-policy.ts';
-import { collect, failure, sleep } from './connectors-fixtures.ts';
+} from './index.ts';
+import { targetPolicy } from '../target-policy.ts';
+import { collect, failure, sleep } from '../../../test/connectors-fixtures.ts';
 
 /** The sample datasource runs on the sample database (D32), as a request sees it. */
 const connectorEnv = { secretKey: env.SECRET_KEY, sampleDb: env.SAMPLE_DB, policy: targetPolicy(env) };
@@ -89,7 +89,7 @@ describe('connectorFor', () => {
   });
 
   it('ssh tunnels for the HTTP drivers, types an agent has no driver for, disabled datasources and a missing host are invalid_state', async () => {
-    // SSH tunnels run the socket drivers (connectors-ssh-tunnel.test.ts); the HTTP ones are a 422 naming what runs.
+    // SSH tunnels run the socket drivers (ssh-tunnel.test.ts); the HTTP ones are a 422 naming what runs.
     expect(
       await failure(
         connectorFor({ ...base, database_type: 'clickhouse', connection_mode: 'ssh_tunnel', ssh_tunnel_host: 'bastion', ssh_tunnel_user: 'u' }, connectorEnv),

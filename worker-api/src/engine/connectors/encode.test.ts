@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Kind, type EncodedColumn } from '../src/engine/types.ts';
-import { JsonWriter, writeBase64 } from '../src/engine/connectors/json-writer.ts';
-import { encodeText, encodeValue } from '../src/engine/connectors/encode.ts';
-import { ColumnStats, UNIQUE_CAP, hashBytes } from '../src/engine/connectors/stats.ts';
-import { ResultWriter, type ResultChunk } from '../src/engine/result.ts';
-import { currentOffset } from '../src/engine/connectors/mysql.ts';
-import { pgColumn, pgTypeNameToDataType } from '../src/engine/connectors/postgres-types.ts';
-import { mysqlTypeNameToDataType } from '../src/engine/connectors/mysql-types.ts';
+import { Kind, type EncodedColumn } from '../types.ts';
+import { JsonWriter, writeBase64 } from './json-writer.ts';
+import { encodeText, encodeValue } from './encode.ts';
+import { ColumnStats, UNIQUE_CAP, hashBytes } from './stats.ts';
+import { ResultWriter, type ResultChunk } from '../result.ts';
+import { currentOffset } from './mysql.ts';
+import { pgColumn, pgTypeNameToDataType } from './postgres-types.ts';
+import { mysqlTypeNameToDataType } from './mysql-types.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

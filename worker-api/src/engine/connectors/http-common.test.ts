@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ClickhouseConnector } from '../src/engine/connectors/index.ts';
-import { LineReader, basicAuth } from '../src/engine/connectors/http-common.ts';
-import { parseClickhouseError, unescapeCell } from '../src/engine/connectors/clickhouse.ts';
-import { collect } from './connectors-fixtures.ts';
+import { ClickhouseConnector } from './index.ts';
+import { LineReader, basicAuth } from './http-common.ts';
+import { parseClickhouseError, unescapeCell } from './clickhouse.ts';
+import { collect } from '../../../test/connectors-fixtures.ts';
 
 /** A body delivered in pieces of `size` bytes (how a slow network splits it). */
 function trickle(text: string, size: number): ReadableStream<Uint8Array> {

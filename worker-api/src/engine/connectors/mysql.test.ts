@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectorError, type CancelHandle } from '../src/engine/connectors/index.ts';
-import { collect, createMyDatabase, failure, myConnector, myQuery, sleep } from './connectors-fixtures.ts';
+import { ConnectorError, type CancelHandle } from './index.ts';
+import { collect, createMyDatabase, failure, myConnector, myQuery, sleep } from '../../../test/connectors-fixtures.ts';
 
 let db: Awaited<ReturnType<typeof createMyDatabase>>;
 const connector = () => myConnector({ database: db.name });

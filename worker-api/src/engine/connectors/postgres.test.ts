@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type postgres from 'postgres';
-import { ConnectorError, type CancelHandle } from '../src/engine/connectors/index.ts';
-import { collect, createPgDatabase, failure, pgConnector, sleep } from './connectors-fixtures.ts';
+import { ConnectorError, type CancelHandle } from './index.ts';
+import { collect, createPgDatabase, failure, pgConnector, sleep } from '../../../test/connectors-fixtures.ts';
 import { wireStats } from '@cairn/core/pg/wire';
 
 let db: Awaited<ReturnType<typeof createPgDatabase>>;

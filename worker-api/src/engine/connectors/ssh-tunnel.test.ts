@@ -1,9 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
 import { authorizedKeysLine } from '@cairn/core/ssh-keys';
-import { createMyDatabase, myQuery, sleep } from './connectors-fixtures.ts';
-import { MARIADB_ATTRS, PG_ATTRS, appCall, eventually, makeDatasource, roomForDatasources } from './engine-fixtures.ts';
-import { call, makeKey, makeOrg } from './fixtures.ts';
-import { dataServer } from './dashboard-data-helpers.ts';
+import { createMyDatabase, myQuery, sleep } from '../../../test/connectors-fixtures.ts';
+import { MARIADB_ATTRS, PG_ATTRS, appCall, eventually, makeDatasource, roomForDatasources } from '../../../test/engine-fixtures.ts';
+import { call, makeKey, makeOrg } from '../../../test/fixtures.ts';
+import { dataServer } from '../../../test/dashboard-data-helpers.ts';
 
 /**
  * SSH tunnels (connection_mode ssh_tunnel, ARCHITECTURE D51, D59) to the local Postgres and MariaDB through a real OpenSSH server that

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectorError, TrinoConnector, executionStatusOf, type CancelHandle, type ConnectionSettings } from '../src/engine/connectors/index.ts';
-import type { Fetcher } from '../src/engine/connectors/http-common.ts';
-import { collect, failure, sleep } from './connectors-fixtures.ts';
+import { ConnectorError, TrinoConnector, executionStatusOf, type CancelHandle, type ConnectionSettings } from './index.ts';
+import type { Fetcher } from './http-common.ts';
+import { collect, failure, sleep } from '../../../test/connectors-fixtures.ts';
 import {
   CANCELLED_PAGE,
   CATALOG_ERROR,
@@ -14,7 +14,7 @@ import {
   selectExchanges,
   versionExchanges,
   type Exchange,
-} from './recordings/trino.ts';
+} from '../../../test/recordings/trino.ts';
 
 /**
  * The Trino and Presto connector against recorded exchanges of the client REST protocol

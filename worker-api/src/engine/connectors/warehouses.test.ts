@@ -9,10 +9,10 @@ import {
   executionStatusOf,
   type CancelHandle,
   type ConnectionSettings,
-} from '../src/engine/connectors/index.ts';
-import type { Fetcher } from '../src/engine/connectors/http-common.ts';
-import { collect, failure, sleep } from './connectors-fixtures.ts';
-import * as R from './recordings/warehouses.ts';
+} from './index.ts';
+import type { Fetcher } from './http-common.ts';
+import { collect, failure, sleep } from '../../../test/connectors-fixtures.ts';
+import * as R from '../../../test/recordings/warehouses.ts';
 
 /**
  * The Snowflake, BigQuery, Databricks and Athena connectors against recorded exchanges that follow

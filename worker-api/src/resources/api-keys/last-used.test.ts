@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '@cairn/db';
 import { parseApiKey } from '@cairn/core';
-import { call, db, makeKey, makeOrg, makeUser } from './fixtures.ts';
+import { call, db, makeKey, makeOrg, makeUser } from '../../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

@@ -4,9 +4,9 @@ import { eq, inArray } from 'drizzle-orm';
 import { reports, results } from '@cairn/db';
 import { verifyProcessToken } from '@cairn/core';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { call, db, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
-import { dashboardWith, processDownload, readZip } from './dashboard-data-helpers.ts';
+import { call, db, makeKey, makeOrg, makeUser, only } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
+import { dashboardWith, processDownload, readZip } from '../../../test/dashboard-data-helpers.ts';
 
 let org: CreateOrganizationResult;
 let key: string;

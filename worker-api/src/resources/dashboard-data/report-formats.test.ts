@@ -4,9 +4,9 @@ import { eq } from 'drizzle-orm';
 import { reports } from '@cairn/db';
 import { verifyDataToken } from '@cairn/core';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
-import { dashboardWith, dataServer, readZip } from './dashboard-data-helpers.ts';
+import { call, db, makeKey, makeOrg } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
+import { dashboardWith, dataServer, readZip } from '../../../test/dashboard-data-helpers.ts';
 
 /** POST /reports/{id}/data in the download formats, followed to the file on the data server. */
 let org: CreateOrganizationResult;

@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { dashboardSchedules, executions, reports, results } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
-import { dashboardWith } from './dashboard-data-helpers.ts';
-import { deliverSchedule } from '../src/resources/dashboard-schedules/deliver.ts';
+import { call, db, makeKey, makeOrg } from '../../../test/fixtures.ts';
+import { dashboardWith } from '../../../test/dashboard-data-helpers.ts';
+import { deliverSchedule } from './deliver.ts';
 import { env } from 'cloudflare:test';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, dashboardSchedules } from '@cairn/db';
-import { db, jsonApi, makeKey, makeOrg, makeUser } from './fixtures.ts';
+import { db, jsonApi, makeKey, makeOrg, makeUser } from '../../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 // POST /dashboard_schedules/send_test: "Send me a test" of the schedule form (unsaved settings, to the signed-in user only).

@@ -3,10 +3,10 @@ import { env } from 'cloudflare:test';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { executions, reports } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, makeKey, makeOrg, makeUser } from './fixtures.ts';
+import { call, db, makeKey, makeOrg, makeUser } from '../../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { anchorMinutes, isStale, staleAt } from '../src/engine/staleness.ts';
-import { dashboardWith } from './dashboard-data-helpers.ts';
+import { anchorMinutes, isStale, staleAt } from '../../engine/staleness.ts';
+import { dashboardWith } from '../../../test/dashboard-data-helpers.ts';
 
 let org: CreateOrganizationResult;
 let key: string;

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { executions, reports } from '@cairn/db';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import { call, db, makeKey, makeOrg } from '../../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

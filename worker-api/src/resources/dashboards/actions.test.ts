@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, dashboardUserGroups, datasources, reports, userGroupMembers, userGroups } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@cairn/core';
 import { dashboards } from '@cairn/db';
-import { call, db, makeKey, makeOrg, only, all } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { call, db, makeKey, makeOrg, only, all } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from './fixtures.ts';
+import { call } from '../../../test/fixtures.ts';
 
 /** Every call of the dashboards, sharing links and export jobs modules, with its permission. */
 const OPERATIONS: [string, string, string, string[]][] = [

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dashboards } from '@cairn/db';
-import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, makeUser, only } from './fixtures.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, makeUser, only } from '../../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { newId } from '@cairn/core';
 import { userGroupMembers, userGroups, users } from '@cairn/db';
-import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { usersWhoSee } from '../src/resources/dashboards/actions.ts';
-import { dashboardSharedMessage } from '../src/mail/dashboard-shared.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from '../../../test/fixtures.ts';
+import { usersWhoSee } from './actions.ts';
+import { dashboardSharedMessage } from '../../mail/dashboard-shared.ts';
 
 let org: string;
 let key: string;

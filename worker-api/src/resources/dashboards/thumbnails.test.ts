@@ -9,12 +9,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { dashboards } from '@cairn/db';
-import worker from '../src/index.ts';
-import type { Env } from '../src/env.ts';
-import type { JobMessage } from '../src/jobs/messages.ts';
-import { claimDueThumbnails } from '../src/resources/dashboards/thumbnails.ts';
-import { thumbnailObjectKey } from '../src/resources/dashboards/thumbnail-url.ts';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
+import worker from '../../index.ts';
+import type { Env } from '../../env.ts';
+import type { JobMessage } from '../../jobs/messages.ts';
+import { claimDueThumbnails } from './thumbnails.ts';
+import { thumbnailObjectKey } from './thumbnail-url.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from '../../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 import postgres from 'postgres';
 

@@ -13,8 +13,8 @@ import {
   sqlSnippetUses,
 } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

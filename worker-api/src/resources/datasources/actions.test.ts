@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, datasources, executions } from '@cairn/db';
-import { call, db, makeKey, makeOrg, makeRawKey, only } from './fixtures.ts';
-import { appCall, eventually, makeDatasource, roomForDatasources, MARIADB_ATTRS, PG_ATTRS } from './engine-fixtures.ts';
-import { createMyDatabase, createPgDatabase, myQuery } from './connectors-fixtures.ts';
-import { dataServer } from './dashboard-data-helpers.ts';
+import { call, db, makeKey, makeOrg, makeRawKey, only } from '../../../test/fixtures.ts';
+import { appCall, eventually, makeDatasource, roomForDatasources, MARIADB_ATTRS, PG_ATTRS } from '../../../test/engine-fixtures.ts';
+import { createMyDatabase, createPgDatabase, myQuery } from '../../../test/connectors-fixtures.ts';
+import { dataServer } from '../../../test/dashboard-data-helpers.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

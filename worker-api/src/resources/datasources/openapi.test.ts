@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from './fixtures.ts';
+import { call } from '../../../test/fixtures.ts';
 
 describe('OpenAPI: datasources, agents and SQL alerts', () => {
   it('documents every call with its permissions, request, answer and errors', async () => {

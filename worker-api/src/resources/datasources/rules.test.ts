@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { datasources, organizations } from '@cairn/db';
 import { decryptSecret } from '@cairn/core';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

@@ -3,10 +3,10 @@ import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { datasources } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
-import { appCall, roomForDatasources } from './engine-fixtures.ts';
-import { collect, myConnector, pgClient, pgConnector } from './connectors-fixtures.ts';
-import { dialAddress, literalRefusal, resolvedRefusal, sameDatabase, serverIdentity, type Resolver } from '../src/engine/connectors/target-guard.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from '../../../test/fixtures.ts';
+import { appCall, roomForDatasources } from '../../../test/engine-fixtures.ts';
+import { collect, myConnector, pgClient, pgConnector } from '../../../test/connectors-fixtures.ts';
+import { dialAddress, literalRefusal, resolvedRefusal, sameDatabase, serverIdentity, type Resolver } from '../../engine/connectors/target-guard.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 /**

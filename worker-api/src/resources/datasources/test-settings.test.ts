@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { datasources } from '@cairn/db';
-import { db, jsonApi, makeKey, makeOrg, makeRawKey, only } from './fixtures.ts';
-import { makeDatasource, roomForDatasources, MARIADB_ATTRS, PG_ATTRS } from './engine-fixtures.ts';
+import { db, jsonApi, makeKey, makeOrg, makeRawKey, only } from '../../../test/fixtures.ts';
+import { makeDatasource, roomForDatasources, MARIADB_ATTRS, PG_ATTRS } from '../../../test/engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 // POST /datasources/test_connection: the datasource form's "Test connection" on settings that are not saved.
@@ -69,7 +69,7 @@ describe('POST /datasources/test_connection (unsaved settings)', () => {
     expect(mongo.status).toBe(422);
     expect(mongo.json.errors[0].code).toBe('invalid_state');
     expect(mongo.json.errors[0].detail).toContain('"mongodb"');
-    // SSH tunnels run the socket drivers only (connectors-ssh-tunnel.test.ts): a ClickHouse one is refused before connecting.
+    // SSH tunnels run the socket drivers only (engine/connectors/ssh-tunnel.test.ts): a ClickHouse one is refused before connecting.
     const tunnel = await test({
       type: 'datasources',
       attributes: {

@@ -6,9 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { reports } from '@cairn/db';
-import { call, db, makeKey, makeOrg, makeRawKey, makeUser } from './fixtures.ts';
-import { roomForDatasources } from './engine-fixtures.ts';
-import { dashboardWith, dataServer, readZip } from './dashboard-data-helpers.ts';
+import { call, db, makeKey, makeOrg, makeRawKey, makeUser } from '../../../test/fixtures.ts';
+import { roomForDatasources } from '../../../test/engine-fixtures.ts';
+import { dashboardWith, dataServer, readZip } from '../../../test/dashboard-data-helpers.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

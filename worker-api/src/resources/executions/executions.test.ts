@@ -4,11 +4,11 @@ import { eq, sql } from 'drizzle-orm';
 import { datasources, executions, resultChunks, results, sqlSnippets } from '@cairn/db';
 import { newId } from '@cairn/core';
 import { objectChunkAt, type StoredObject } from '@cairn/core/results/object';
-import type { ExecutionJob } from '../src/engine/job.ts';
-import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, makeUser, only } from './fixtures.ts';
-import { roomForDatasources } from './engine-fixtures.ts';
+import type { ExecutionJob } from '../../engine/job.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, makeUser, only } from '../../../test/fixtures.ts';
+import { roomForDatasources } from '../../../test/engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { datasourceGateStub } from '../src/durable/stubs.ts';
+import { datasourceGateStub } from '../../durable/stubs.ts';
 
 let org: CreateOrganizationResult;
 let key: string;

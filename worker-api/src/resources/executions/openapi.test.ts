@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appCall } from './engine-fixtures.ts';
+import { appCall } from '../../../test/engine-fixtures.ts';
 
 describe("OpenAPI: executions and the engine's action calls", () => {
   it('documents every call with its permissions, request, answer and errors', async () => {

@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { auditLog, dashboardSchedules, dashboards, exportFileChunks, exportJobs, reports } from '@cairn/db';
 import { newId } from '@cairn/core';
-import worker from '../src/index.ts';
-import { call, db, jsonApi, makeKey, makeOrg, only } from './fixtures.ts';
-import { eventually } from './engine-fixtures.ts';
-import { signRenderToken } from '../src/resources/export-jobs/render-token.ts';
-import { LOST_JOB_MESSAGE } from '../src/resources/export-jobs/run.ts';
-import { PUBLIC_REPORT_ERROR } from '../src/resources/public-links/service.ts';
+import worker from '../../index.ts';
+import { call, db, jsonApi, makeKey, makeOrg, only } from '../../../test/fixtures.ts';
+import { eventually } from '../../../test/engine-fixtures.ts';
+import { signRenderToken } from './render-token.ts';
+import { LOST_JOB_MESSAGE } from './run.ts';
+import { PUBLIC_REPORT_ERROR } from '../public-links/service.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
@@ -307,7 +307,7 @@ describe('schedules', () => {
       next_send_at: due,
     });
     const tick = async () => {
-      const { runCron } = await import('../src/cron.ts');
+      const { runCron } = await import('../../cron.ts');
       const summary = await runCron(env, new Date());
       return summary.schedulesSent.filter((s) => s === id).length;
     };

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, auditLog, exportJobs } from '@cairn/db';
 import { newId, verifyDataToken } from '@cairn/core';
-import { call, db, jsonApi, keyIdOf, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { call, db, jsonApi, keyIdOf, makeKey, makeOrg, makeUser, only } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

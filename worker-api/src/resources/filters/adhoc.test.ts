@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { executions, reports, results } from '@cairn/db';
 import { newId } from '@cairn/core';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from '../../../test/fixtures.ts';
 import { SELF } from 'cloudflare:test';
-import { roomForDatasources } from './engine-fixtures.ts';
+import { roomForDatasources } from '../../../test/engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

@@ -3,9 +3,9 @@ import { env } from 'cloudflare:test';
 import { sql as raw, eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import { datasources, filters, results } from '@cairn/db';
-import { call, db, jsonApi, makeKey, makeOrg, makeRawKey } from './fixtures.ts';
-import { appCall, eventually, makeDatasource, PG_ATTRS, roomForDatasources } from './engine-fixtures.ts';
-import { optionSets } from '../src/resources/filters/options.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeRawKey } from '../../../test/fixtures.ts';
+import { appCall, eventually, makeDatasource, PG_ATTRS, roomForDatasources } from '../../../test/engine-fixtures.ts';
+import { optionSets } from './options.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;

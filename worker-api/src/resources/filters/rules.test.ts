@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { dashboards, executions, reports } from '@cairn/db';
-import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, only } from './fixtures.ts';
-import { appCall } from './engine-fixtures.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, only } from '../../../test/fixtures.ts';
+import { appCall } from '../../../test/engine-fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 /**

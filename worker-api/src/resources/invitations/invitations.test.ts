@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { randomString, sha256Hex, verifyPassword } from '@cairn/core';
 import { auditLog, users } from '@cairn/db';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { call, db, makeOrg, makeUser } from './fixtures.ts';
+import { call, db, makeOrg, makeUser } from '../../../test/fixtures.ts';
 
 let org: CreateOrganizationResult;
 let admin: { id: string; session: string };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { organizations } from '@cairn/db';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from '../../../test/fixtures.ts';
 
 const email = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 10)}@example.test`;
 const pg = () => ({

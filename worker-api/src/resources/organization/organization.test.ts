@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { newId } from '@cairn/core';
 import { auditLog, datasources, organizations, users } from '@cairn/db';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
 
 let org: CreateOrganizationResult;
 let other: CreateOrganizationResult;

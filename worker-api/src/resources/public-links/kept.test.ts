@@ -3,10 +3,10 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { and, eq, sql } from 'drizzle-orm';
 import { executions } from '@cairn/db';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import worker from '../src/index.ts';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
-import { dashboardWith } from './dashboard-data-helpers.ts';
-import { signLinkUrl } from '../src/resources/public-links/signature.ts';
+import worker from '../../index.ts';
+import { call, db, jsonApi, makeKey, makeOrg } from '../../../test/fixtures.ts';
+import { dashboardWith } from '../../../test/dashboard-data-helpers.ts';
+import { signLinkUrl } from './signature.ts';
 
 /**
  * The public link reads kept in memory (resources/public-links/kept.ts, lib/read-cache.ts sharedAnswer):

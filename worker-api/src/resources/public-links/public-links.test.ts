@@ -5,8 +5,8 @@ import { eq, inArray } from 'drizzle-orm';
 import { base64url, fromBase64url, newId } from '@cairn/core';
 import { dashboardSharingLinks, executions, reports, resultChunks, results } from '@cairn/db';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from './fixtures.ts';
-import { canonicalQuery, signLinkUrl } from '../src/resources/public-links/signature.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeUser, only } from '../../../test/fixtures.ts';
+import { canonicalQuery, signLinkUrl } from './signature.ts';
 
 let org: CreateOrganizationResult;
 let other: CreateOrganizationResult;

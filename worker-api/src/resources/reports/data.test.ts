@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { executions, reports, results } from '@cairn/db';
 import { newId, verifyDataToken } from '@cairn/core';
-import { call, db, makeKey, makeOrg } from './fixtures.ts';
+import { call, db, makeKey, makeOrg } from '../../../test/fixtures.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
@@ -123,7 +123,7 @@ describe('POST /reports/{id}/data', () => {
     expect(res.json.errors[0].detail).toMatch(/permission denied/);
   });
 
-  it('csv and xlsx hand out a token carrying the format (the files: dashboard-data-report-formats.test.ts)', async () => {
+  it('csv and xlsx hand out a token carrying the format (the files: dashboard-data/report-formats.test.ts)', async () => {
     const res = await data(byChart('table').id, { data_format: 'csv' });
     expect(res.status).toBe(200);
     const claims = await verifyDataToken(res.json.data_access_token, env.DATA_TOKEN_SECRET, { region: 'eu', kind: 'data' });

@@ -3,12 +3,12 @@ import { env } from 'cloudflare:test';
 import postgres from 'postgres';
 import { desc, eq } from 'drizzle-orm';
 import { sqlAlertResults, sqlAlerts } from '@cairn/db';
-import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, only } from './fixtures.ts';
-import { appCall, eventually, makeDatasource, roomForDatasources } from './engine-fixtures.ts';
-import { evaluateTrigger, mailDue } from '../src/engine/alert-evaluate.ts';
-import { resultAttachment } from '../src/engine/alert-mail.ts';
+import { call, db, jsonApi, makeKey, makeOrg, makeRawKey, only } from '../../../test/fixtures.ts';
+import { appCall, eventually, makeDatasource, roomForDatasources } from '../../../test/engine-fixtures.ts';
+import { evaluateTrigger, mailDue } from '../../engine/alert-evaluate.ts';
+import { resultAttachment } from '../../engine/alert-mail.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { datasourceGateStub } from '../src/durable/stubs.ts';
+import { datasourceGateStub } from '../../durable/stubs.ts';
 
 let org: CreateOrganizationResult;
 let key: string;
@@ -210,7 +210,7 @@ describe('runs, cancellation and access', () => {
   it('the statement timeout is internal_timeout for the alert', async () => {
     const id = await makeAlert({ sql_query: 'select 1' });
     // The gate's follow-up turns timed_out into internal_timeout; run the job with a short timeout directly.
-    const { prepareAlertRun } = await import('../src/engine/alert-run.ts');
+    const { prepareAlertRun } = await import('../../engine/alert-run.ts');
     const sql = postgres(env.HYPERDRIVE.connectionString, { max: 1, fetch_types: false });
     await db().update(sqlAlerts).set({ sql_query: 'select pg_sleep(5)' }).where(eq(sqlAlerts.id, id));
     const job = await prepareAlertRun(sql, env, await alertRow(id), null);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { zonedInstant as zonedTime } from '@cairn/core';
-import { formatRunAt, nextRunAt, parseRunAt, parseTime } from '../src/resources/sql-alerts/schedule.ts';
+import { formatRunAt, nextRunAt, parseRunAt, parseTime } from './schedule.ts';
 
 describe('SQL alert run times', () => {
   it('reads 24-hour and 12-hour times', () => {

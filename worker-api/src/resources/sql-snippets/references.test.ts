@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customVariables, readReferences } from '../src/resources/sql-snippets/references.ts';
+import { customVariables, readReferences } from './references.ts';
 
 /** How saving reads SQL (core's walker): which snippets a text calls and which variables it reaches. */
 const snippets = [

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, jsonApi, makeKey, makeOrg, makeUser } from './fixtures.ts';
-import { expectJsonApiDocument } from './jsonapi-schema.ts';
+import { call, jsonApi, makeKey, makeOrg, makeUser } from '../../../test/fixtures.ts';
+import { expectJsonApiDocument } from '../../../test/jsonapi-schema.ts';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
 
 let org: CreateOrganizationResult;
