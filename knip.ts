@@ -19,7 +19,7 @@ const config: KnipConfig = {
     },
     'worker-api': {
       // The cpu-features shim is an alias in wrangler.toml (ssh2's optional native addon, D51).
-      entry: ['src/shims/cpu-features.ts', 'vitest.*.ts', 'test/**/*.test.ts'],
+      entry: ['src/shims/cpu-features.ts', 'vitest.*.ts', 'src/**/*.test.ts', 'test/**/*.test.ts'],
       project: ['src/**/*.{ts,js}', 'test/**/*.ts', '*.ts'],
       // test/env.d.ts references vite/client for import.meta types (vite comes with vitest).
       ignoreDependencies: ['vite'],

@@ -1,7 +1,7 @@
 /**
  * `/dashboard_groups/sort` as the reference documents it: GET with a JSON body. Node's fetch (like
  * workerd's) refuses a body on GET, so this test speaks HTTP through node:http; the POST form is covered
- * by worker-api/test/dashboard-groups.test.ts.
+ * by worker-api/src/resources/dashboard-groups/dashboard-groups.test.ts.
  */
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';

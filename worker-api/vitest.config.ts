@@ -11,9 +11,9 @@ import { workersTestConfig } from '../vitest.workers.ts';
  * lacks `node:process`). Bundled deployments (wrangler/esbuild) need none of this.
  */
 /** Run by vitest.clickhouse.ts, which starts a ClickHouse server for them. */
-export const CLICKHOUSE_TESTS = 'test/connectors-clickhouse.test.ts';
+export const CLICKHOUSE_TESTS = 'src/engine/connectors/clickhouse.test.ts';
 /** Run by vitest.sshd.ts, which starts an OpenSSH server for them. */
-export const SSHD_TESTS = 'test/connectors-ssh-tunnel.test.ts';
+export const SSHD_TESTS = 'src/engine/connectors/ssh-tunnel.test.ts';
 
 const processShim = fileURLToPath(new URL('./test/shims/process.cjs', import.meta.url));
 const missingShim = fileURLToPath(new URL('./test/shims/missing-module.cjs', import.meta.url));
@@ -42,13 +42,13 @@ export default mergeConfig(
     // is exercised by the end-to-end suite, which runs with the default.
     AUTH_CACHE_MS: '0',
     // The same for the read cache: every read asks for the organization's version (the cache itself
-    // still runs); test/read-cache.test.ts checks the trust window with its own setting.
+    // still runs); src/lib/read-cache.test.ts checks the trust window with its own setting.
     READ_CACHE_TRUST_MS: '0',
     POLL_REUSE_MS: '0',
     // Datasource guards (engine/connectors/target-guard.ts): the tests connect to 127.0.0.1, so private
     // networks are allowed here (production turns BLOCK_PRIVATE_NETWORKS on); tests that need it on pass it.
     BLOCK_PRIVATE_NETWORKS: '0',
-    // A shorter execution lease than production's 45 s (engine/lease.ts), so test/execution-lease.test.ts
+    // A shorter execution lease than production's 45 s (engine/lease.ts), so src/engine/lease.test.ts
     // can watch a live run renew it; long enough that a busy machine's renewals still arrive in time.
     EXECUTION_LEASE_MS: '10000',
     // Failed job messages are tried again at once (production waits 30 s × attempt: src/jobs/consume.ts).
@@ -61,6 +61,11 @@ export default mergeConfig(
   {
     plugins: [commonJsRequires],
     // The ClickHouse connector's tests need a real clickhouse-server: they run with vitest.clickhouse.ts.
-    test: { globalSetup: ['./vitest.peers.ts'], exclude: ['**/node_modules/**', CLICKHOUSE_TESTS, SSHD_TESTS] },
+    // Tests live beside what they test (src/**), cross-cutting suites and shared fixtures in test/.
+    test: {
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      globalSetup: ['./vitest.peers.ts'],
+      exclude: ['**/node_modules/**', CLICKHOUSE_TESTS, SSHD_TESTS],
+    },
   },
 );

@@ -9,7 +9,7 @@ import { startSmtpCatcher } from '../scripts/lib/smtp-catcher.ts';
 
 /**
  * Peers that accept a connection but never speak a database protocol, for the connection-test bound
- * (test/datasource-targets.test.ts): tests inside workerd cannot listen, so vitest's global setup (in
+ * (src/resources/datasources/targets.test.ts): tests inside workerd cannot listen, so vitest's global setup (in
  * Node) opens them on free ports and hands the ports to the tests (`inject('silentPort')`, `inject('httpPort')`).
  * - silent: accepts and never writes a byte;
  * - http: a plain Node HTTP server (the case that held a connection test for more than 300 s).
@@ -32,7 +32,7 @@ export default async function setup(project: TestProject) {
     });
   project.provide('silentPort', await listen(silent));
   project.provide('httpPort', await listen(http));
-  // A real SMTP server for the job queue's sends (test/jobs-queue.test.ts): the test passes its port as
+  // A real SMTP server for the job queue's sends (src/jobs/queue.test.ts): the test passes its port as
   // SMTP_PORT and reads what arrived through the catcher's HTTP inbox.
   const catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0 });
   project.provide('smtpPort', catcher.smtpPort);
@@ -45,7 +45,7 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** Throwaway identity-provider keys and certificates for test/sso.test.ts (openssl, made per run, never stored). */
+/** Throwaway identity-provider keys and certificates for src/auth/sso/sso.test.ts (openssl, made per run, never stored). */
 function samlKeys() {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-saml-keys-'));
   try {

@@ -4,7 +4,7 @@ import { findFreePort } from '../scripts/lib/ports.ts';
 import { startSshd } from '../scripts/lib/sshd-server.ts';
 
 /**
- * Starts sshd for test/connectors-ssh-tunnel.test.ts (workerd can neither spawn processes nor write
+ * Starts sshd for src/engine/connectors/ssh-tunnel.test.ts (workerd can neither spawn processes nor write
  * files): the tests read an organization's public key through the API and hand the authorized_keys
  * line to a small HTTP endpoint here (POST /authorize), which appends it to the server's file.
  */

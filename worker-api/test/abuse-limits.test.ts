@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword, newId } from '@cairn/core';
-import { users } from '@cairn/db';
 import type { CreateOrganizationResult } from '@cairn/db/seed/organization';
-import { call, db, jsonApi, makeKey, makeOrg } from './fixtures.ts';
+import { addUser, call, jsonApi, makeKey, makeOrg } from './fixtures.ts';
 import { clientAddress } from '../src/auth/failures.ts';
 
 /** Budgets of failures (auth/failures.ts): per client address, and bounded per e-mail and per link. */
@@ -28,12 +26,7 @@ describe('client addresses', () => {
 
 describe('sign-in lockout', () => {
   async function user() {
-    const id = newId('user');
-    const email = `lock-${id}@example.test`;
-    await db()
-      .insert(users)
-      .values({ id, organization_id: org.organization.id, email, role: 'viewer', password_hash: await hashPassword('the right one') });
-    return email;
+    return (await addUser(org.organization.id, { password: 'the right one' })).email;
   }
   const signIn = (email: string, password: string, ip: string | null) =>
     call('/auth/sessions', { method: 'POST', body: { email, password }, headers: from(ip) });

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
-import { createDb, type Db } from '@cairn/db';
+import { apiKeys, createDb, sessions, users, type Db } from '@cairn/db';
 import { createOrganization, type CreateOrganizationResult } from '@cairn/db/seed/organization';
 import { createApiKey } from '@cairn/db/seed/api-keys';
-import { parseApiKey, PERMISSIONS, randomString, type Grant, type Permission } from '@cairn/core';
+import { generateApiKey, hashPassword, newId, parseApiKey, PERMISSIONS, randomString, sha256Hex, type Grant, type Permission } from '@cairn/core';
 import worker from '../src/index.ts';
 
 let client: Db | null = null;
@@ -70,13 +70,31 @@ export function jsonApi(path: string, method: 'POST' | 'PATCH', data: unknown, k
   return call(path, { ...o, method, body: { data }, contentType: 'application/vnd.api+json' });
 }
 
+type Role = 'viewer' | 'analyst' | 'admin';
+
+/** What a test may set on a user row: any column but the organization, and a password (stored hashed). */
+export type UserFields = Partial<Omit<typeof users.$inferInsert, 'organization_id' | 'password_hash'>> & { password?: string };
+
+/**
+ * A user row of the organization and nothing else (no session): a viewer unless `role` says otherwise,
+ * an address of its own unless `email` is given, a password only when one is given. For tests that sign
+ * in through the API or count sessions; makeUser adds a signed-in session.
+ */
+export async function addUser(organizationId: string, fields: UserFields = {}): Promise<{ id: string; email: string }> {
+  const { password, ...columns } = fields;
+  const id = columns.id ?? newId('user');
+  const role: Role = columns.role ?? 'viewer';
+  const email = columns.email ?? `${role}-${randomString(10).toLowerCase()}@example.test`;
+  const passwordHash = password === undefined ? {} : { password_hash: await hashPassword(password) };
+  await db()
+    .insert(users)
+    .values({ ...columns, ...passwordHash, id, organization_id: organizationId, email, role });
+  return { id, email };
+}
+
 /** A user of the organization with a signed-in session; `session` goes to `call(…, { session })`. */
-export async function makeUser(organizationId: string, role: 'viewer' | 'analyst' | 'admin' = 'viewer') {
-  const { newId, sha256Hex } = await import('@cairn/core');
-  const { users, sessions } = await import('@cairn/db');
-  const id = newId('user');
-  const email = `${role}-${randomString(10).toLowerCase()}@example.test`;
-  await db().insert(users).values({ id, organization_id: organizationId, email, role, firstname: 'Test', lastname: role });
+export async function makeUser(organizationId: string, role: Role = 'viewer') {
+  const { id, email } = await addUser(organizationId, { role, firstname: 'Test', lastname: role });
   const session = randomString(48);
   await db()
     .insert(sessions)
@@ -91,8 +109,6 @@ export async function makeUser(organizationId: string, role: 'viewer' | 'analyst
 
 /** A key inserted as is, without checking that restricted resources exist (for restrictions to ids that do not). */
 export async function makeRawKey(organizationId: string, grants: Grant[]): Promise<string> {
-  const { generateApiKey, newId, sha256Hex } = await import('@cairn/core');
-  const { apiKeys } = await import('@cairn/db');
   const k = generateApiKey();
   await db()
     .insert(apiKeys)

@@ -156,7 +156,7 @@ describe('isolation between organizations, every route of the OpenAPI document',
       /^\/auth\/sso\/(start|oidc\/callback|saml\/acs|saml\/metadata|connection)$/,
       // A running agent's WebSocket (D50): it names its agent and proves it with the agent's own secret.
       /^\/agent\/connect$/,
-      // Organization-wide security (D65–D66): an admin's session, scoped to its organization (test/org-security.test.ts).
+      // Organization-wide security (D65–D66): an admin's session, scoped to its organization (src/auth/org-security.test.ts).
       /^\/auth\/(organization\/security|audit-log|users\/\{id\}\/two-factor\/reset)$/,
     ];
     const documented = new Set(ops.map((o) => `${o.method} ${o.path}`));

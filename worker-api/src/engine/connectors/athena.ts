@@ -54,7 +54,7 @@ function cell(v: { VarCharValue?: string }, c: EncodedColumn): unknown {
  * only its workgroup's limit), which calls StopQueryExecution, as cancel does. Bound values are
  * refused (D48).
  *
- * Proven against recorded exchanges that follow the published API (test/connectors-warehouses.test.ts),
+ * Proven against recorded exchanges that follow the published API (warehouses.test.ts),
  * not against a real AWS account: none can be reached from the test machines.
  */
 export class AthenaConnector implements Connector {

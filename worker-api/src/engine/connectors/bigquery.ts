@@ -135,7 +135,7 @@ function writerValue(v: unknown, f: Field): unknown {
  * `pageToken`, always with the job's own location. Cancel is `jobs.cancel`. The default dataset is the
  * datasource's `default_schema_name`. Bound values are refused (D48).
  *
- * Proven against recorded exchanges that follow Google's published API (test/connectors-warehouses.test.ts),
+ * Proven against recorded exchanges that follow Google's published API (warehouses.test.ts),
  * not against a real project: none can be reached from the test machines.
  */
 export class BigqueryConnector implements Connector {

@@ -100,7 +100,7 @@ function warehouseIdOf(httpPath: string): string | null {
  * cancels the statement when the statement timeout passes. Cancel is POST …/statements/{id}/cancel.
  * Bound values are refused (D48).
  *
- * Proven against recorded exchanges that follow the published API (test/connectors-warehouses.test.ts),
+ * Proven against recorded exchanges that follow the published API (warehouses.test.ts),
  * not against a real workspace: none can be reached from the test machines.
  */
 export class DatabricksConnector implements Connector {

@@ -127,7 +127,7 @@ function pemBody(pem: string): Uint8Array {
  * are read one after the other. The statement timeout is the request's `timeout`; cancel is
  * POST …/statements/{handle}/cancel. Bound values are refused (D48).
  *
- * Proven against recorded exchanges that follow the published SQL API (test/connectors-warehouses.test.ts),
+ * Proven against recorded exchanges that follow the published SQL API (warehouses.test.ts),
  * not against a real account: none can be reached from the test machines.
  */
 export class SnowflakeConnector implements Connector {

@@ -47,7 +47,7 @@ const SETUP_ERRORS = new Set(['CATALOG_NOT_FOUND', 'MISSING_CATALOG_NAME', 'PERM
  * `query_max_execution_time`. Cancel is a DELETE of the current nextUri. Big integers keep their digits
  * (JSON.parse's source text). Bound values: refused with a query_error (no literal is ever spliced).
  *
- * Proven against recorded exchanges that follow the published protocol (test/connectors-trino.test.ts),
+ * Proven against recorded exchanges that follow the published protocol (trino.test.ts),
  * not against a running server: none can run on the test machines.
  */
 export class TrinoConnector implements Connector {
