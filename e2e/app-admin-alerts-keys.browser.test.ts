@@ -116,8 +116,10 @@ describe('SQL alerts in the app', () => {
       expect((await apiFetch(`/sql_alerts/${id}`)).body.data.attributes).toMatchObject({ cc_emails: null, run_at: '07:30,14:00' });
 
       // A query that fails: Run now shows the query's error.
-      await page.reload();
+      // Filled only once the page has hydrated: a field filled before then ended up holding the old query too (seen in CI).
+      await page.reload({ waitUntil: 'networkidle' });
       await page.fill('[data-testid="alert-sql"]', 'SELECT count(*) FROM no_such_table');
+      expect(await page.inputValue('[data-testid="alert-sql"]')).toBe('SELECT count(*) FROM no_such_table');
       await page.click('[data-testid="alert-save"]');
       await page.locator('[data-testid="alert-saved"]').waitFor();
       await page.click('[data-testid="alert-run"]');
