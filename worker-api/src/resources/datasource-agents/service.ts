@@ -8,7 +8,7 @@ import { requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
-import { showsCredentials, visibleDatasources } from '../datasources/access.ts';
+import { showsCredentials, visibleDatasources } from '../../lib/datasource-access.ts';
 import { agentsOf, datasourcesOf } from '../datasources/links.ts';
 import { serializeDatasource } from '../datasources/serialize.ts';
 import type { agentBody } from './schema.ts';

@@ -10,7 +10,7 @@ import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeAgent } from '../datasource-agents/serialize.ts';
-import { showsCredentials, visibleDatasources } from './access.ts';
+import { showsCredentials, visibleDatasources } from '../../lib/datasource-access.ts';
 import { agentsOf, checkAgents, datasourcesOf } from './links.ts';
 import { datasourceProblems, defaultPort, DEFAULT_SSH_PORT, throwProblems, type DatasourceState } from './validate.ts';
 import type { datasourceBody } from './schema.ts';

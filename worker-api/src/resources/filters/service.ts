@@ -8,9 +8,9 @@ import { changed } from '../../lib/audit.ts';
 import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
-import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../reports/datasource.ts';
-import { linked, loadDashboards } from '../reports/included.ts';
-import { throwAll } from '../reports/problems.ts';
+import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../../lib/datasource-use.ts';
+import { linked, loadDashboards } from '../../lib/include.ts';
+import { throwAll } from '../../lib/problems.ts';
 import { analyzeSql, recordSnippetUses } from '../sql-snippets/references.ts';
 import { loadSnippets } from '../sql-snippets/load.ts';
 import {
