@@ -255,7 +255,7 @@ export async function linkStatus(
     await take(ctx, `link-refresh:${link.id}:${clientAddress(caller.ip) ?? 'no-address'}`, 1 / 10, 3, 'refreshes');
   }
   const { parameters } = effectiveParameters(link, filterList, caller, body.parameters);
-  const build = async () => forViewer(await dashboardStatus(as, dashboard.id, { parameters, refresh_data: body.refresh_data ?? false }));
+  const build = async () => forViewer(await dashboardStatus({ ctx: as, id: dashboard.id, input: { parameters, refresh_data: body.refresh_data ?? false } }));
   if (body.refresh_data) {
     try {
       return await sharedAnswer(ctx.env, link.organization_id, null, '', null, build);
