@@ -16,7 +16,7 @@ import { parseRange } from '@cairn/core/sql/ranges';
 import { dashboardFilters, filters, reports } from '@cairn/db';
 import type { ServiceContext } from '../lib/context.ts';
 import { organizationSnippets, readReferences } from '../resources/sql-snippets/references.ts';
-import { throwAll } from '../resources/reports/problems.ts';
+import { throwAll } from '../lib/problems.ts';
 
 const BUILT_INS = ['timerange', 'aggregation'] as const;
 

@@ -31,7 +31,7 @@ defineRoute(
   }),
   async (c) => {
     const page = parseListQuery(c, sortFields(API_KEY_LIST));
-    return sendList(c, page, await listKeys(serviceContext(c), page));
+    return sendList(c, page, await listKeys({ ctx: serviceContext(c), page }));
   },
 );
 
@@ -49,7 +49,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, apiKeyBody, 'create');
-    return sendDocument(c, { data: await createKey(serviceContext(c), body.attributes) }, 201);
+    return sendDocument(c, { data: await createKey({ ctx: serviceContext(c), input: body.attributes }) }, 201);
   },
 );
 
@@ -65,7 +65,7 @@ defineRoute(
     request: { params: idParam },
     responses: { 200: oneDocument('The key (never its secret)', ApiKey), ...errorResponses(401, 403, 404, 429) },
   }),
-  async (c) => sendDocument(c, { data: await getKey(serviceContext(c), c.req.param('id')!) }),
+  async (c) => sendDocument(c, { data: await getKey({ ctx: serviceContext(c), id: c.req.param('id')! }) }),
 );
 
 defineRoute(
@@ -83,7 +83,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, apiKeyBody, 'update', id);
-    return sendDocument(c, { data: await updateKey(serviceContext(c), id, body.attributes) });
+    return sendDocument(c, { data: await updateKey({ ctx: serviceContext(c), id, input: body.attributes }) });
   },
 );
 
@@ -100,7 +100,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    await deleteKey(serviceContext(c), c.req.param('id')!);
+    await deleteKey({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

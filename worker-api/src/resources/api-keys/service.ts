@@ -53,7 +53,9 @@ async function findKey(ctx: ServiceContext, id: string) {
   return row;
 }
 
-export async function listKeys(ctx: ServiceContext, page: Page) {
+type KeyInput = { name?: string; permissions?: Grant[]; enabled?: boolean };
+
+export async function listKeys({ ctx, page }: { ctx: ServiceContext; page: Page }) {
   requireAdminUser(ctx.principal);
   const where = and(eq(apiKeys.organization_id, ctx.principal.organizationId), nameFilter(API_KEY_LIST, page));
   const [rows, [total]] = await Promise.all([
@@ -69,13 +71,13 @@ export async function listKeys(ctx: ServiceContext, page: Page) {
   return { data: rows.map((k) => serialize(ctx.baseUrl, ctx.env.REGION, k)), total: total?.n ?? 0 };
 }
 
-export async function getKey(ctx: ServiceContext, id: string) {
+export async function getKey({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requireAdminUser(ctx.principal);
   return serialize(ctx.baseUrl, ctx.env.REGION, await findKey(ctx, id));
 }
 
 /** Restricted resources must exist in the organization (checked by the seed's createApiKey, which also audits). */
-export async function createKey(ctx: ServiceContext, attrs: { name?: string; permissions?: Grant[]; enabled?: boolean }) {
+export async function createKey({ ctx, input: attrs }: { ctx: ServiceContext; input: KeyInput }) {
   requireAdminUser(ctx.principal);
   const userId = ctx.principal.kind === 'user' ? ctx.principal.userId : null;
   const { apiKey, secret } = await createApiKey(
@@ -96,7 +98,8 @@ export async function createKey(ctx: ServiceContext, attrs: { name?: string; per
   return serialize(ctx.baseUrl, ctx.env.REGION, row, secret);
 }
 
-export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?: string; permissions?: Grant[]; enabled?: boolean }) {
+export async function updateKey({ ctx, id, input }: { ctx: ServiceContext; id: string; input: KeyInput }) {
+  let attrs = input;
   requireAdminUser(ctx.principal);
   forgetApiKey((await findKey(ctx, id)).key_id);
   if (attrs.permissions) {
@@ -112,7 +115,7 @@ export async function updateKey(ctx: ServiceContext, id: string, attrs: { name?:
   return serialize(ctx.baseUrl, ctx.env.REGION, row!);
 }
 
-export async function deleteKey(ctx: ServiceContext, id: string) {
+export async function deleteKey({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requireAdminUser(ctx.principal);
   forgetApiKey((await findKey(ctx, id)).key_id);
   await ctx.db.delete(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organization_id, ctx.principal.organizationId)));

@@ -37,7 +37,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, dashboardDataBody, 'action');
-    const res = await dashboardData(serviceContext(c), c.req.param('id')!, body);
+    const res = await dashboardData({ ctx: serviceContext(c), id: c.req.param('id')!, input: body });
     if (!res) return c.body(null, 204);
     return c.json(res, 200);
   },

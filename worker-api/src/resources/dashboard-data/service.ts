@@ -60,7 +60,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
  * off are left out, and so are reports whose query fails (named under `skipped`). Null (→ 204) when
  * no report has rows; a 422 when none has rows because their queries failed.
  */
-export async function dashboardData(ctx: ServiceContext, id: string, body: DashboardDataBody) {
+export async function dashboardData({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: DashboardDataBody }) {
   requirePermission(ctx.principal, 'view_dashboards');
   const dashboard = await findDashboard(ctx, id);
   requirePermission(ctx.principal, 'view_dashboards', { type: 'dashboards', id: dashboard.id });

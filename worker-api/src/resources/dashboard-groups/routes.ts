@@ -40,7 +40,7 @@ for (const method of ['get', 'post'] as const) {
     }),
     async (c) => {
       const body = await readBody(c, sortBody, 'action');
-      await sortDashboardGroups(serviceContext(c), body.dashboard_group_ids);
+      await sortDashboardGroups({ ctx: serviceContext(c), ids: body.dashboard_group_ids });
       return c.body(null, 204);
     },
   );
@@ -62,7 +62,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(DASHBOARD_GROUP_LIST));
     const include = parseInclude(c, DASHBOARD_GROUP_INCLUDES);
-    return sendList(c, page, await listDashboardGroups(serviceContext(c), page, include), include);
+    return sendList(c, page, await listDashboardGroups({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -81,7 +81,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, dashboardGroupBody, 'create');
-    const res = await createDashboardGroup(serviceContext(c), body);
+    const res = await createDashboardGroup({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -101,7 +101,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, DASHBOARD_GROUP_INCLUDES);
-    const res = await getDashboardGroup(serviceContext(c), c.req.param('id')!, include);
+    const res = await getDashboardGroup({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -122,7 +122,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, dashboardGroupBody, 'update', id);
-    const res = await updateDashboardGroup(serviceContext(c), id, body);
+    const res = await updateDashboardGroup({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -140,7 +140,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    await deleteDashboardGroup(serviceContext(c), c.req.param('id')!);
+    await deleteDashboardGroup({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

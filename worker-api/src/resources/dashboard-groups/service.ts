@@ -78,7 +78,7 @@ async function serializeGroups(ctx: ServiceContext, rows: (typeof dashboardGroup
   return { data, included };
 }
 
-export async function listDashboardGroups(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listDashboardGroups({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   const where = and(visibleGroups(ctx), nameFilter(DASHBOARD_GROUP_LIST, page));
   const [rows, [total]] = await Promise.all([
@@ -94,7 +94,7 @@ export async function listDashboardGroups(ctx: ServiceContext, page: Page, inclu
   return { ...(await serializeGroups(ctx, rows, include)), total: total?.n ?? 0 };
 }
 
-export async function getDashboardGroup(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getDashboardGroup({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   const row = await findGroup(ctx, id);
   const res = await serializeGroups(ctx, [row], include);
@@ -132,7 +132,7 @@ type GroupBody = {
   relationships: Record<string, string | string[] | null>;
 };
 
-export async function createDashboardGroup(ctx: ServiceContext, body: GroupBody) {
+export async function createDashboardGroup({ ctx, input: body }: { ctx: ServiceContext; input: GroupBody }) {
   const p = ctx.principal;
   const personal = body.attributes.personal === true;
   if (personal && p.kind !== 'user') {
@@ -162,10 +162,10 @@ export async function createDashboardGroup(ctx: ServiceContext, body: GroupBody)
     }
     await audit('create', 'dashboard_groups', id, changed(body.attributes, body.relationships));
   });
-  return getDashboardGroup(ctx, id, new Set());
+  return getDashboardGroup({ ctx, id, include: new Set() });
 }
 
-export async function updateDashboardGroup(ctx: ServiceContext, id: string, body: GroupBody) {
+export async function updateDashboardGroup({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: GroupBody }) {
   requirePermission(ctx.principal, 'view_dashboards');
   const group = await findGroup(ctx, id);
   if (group.personal_user_id && ctx.principal.kind !== 'user') throw notFound('dashboard group', id);
@@ -189,10 +189,10 @@ export async function updateDashboardGroup(ctx: ServiceContext, id: string, body
     }
     await audit('update', 'dashboard_groups', id, changed(body.attributes, body.relationships));
   });
-  return getDashboardGroup(ctx, id, new Set());
+  return getDashboardGroup({ ctx, id, include: new Set() });
 }
 
-export async function deleteDashboardGroup(ctx: ServiceContext, id: string) {
+export async function deleteDashboardGroup({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'view_dashboards');
   const group = await findGroup(ctx, id);
   requireGroupWrite(ctx, group.personal_user_id !== null);
@@ -201,7 +201,7 @@ export async function deleteDashboardGroup(ctx: ServiceContext, id: string) {
 }
 
 /** Orders the organization's shared groups: the listed ones first, in that order, then the rest as they were. */
-export async function sortDashboardGroups(ctx: ServiceContext, ids: string[]) {
+export async function sortDashboardGroups({ ctx, ids }: { ctx: ServiceContext; ids: string[] }) {
   requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const unique = [...new Set(ids)];
   if (unique.length !== ids.length) {

@@ -39,7 +39,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(SCHEDULE_LIST));
     const include = parseInclude(c, SCHEDULE_INCLUDES);
-    return sendList(c, page, await listSchedules(serviceContext(c), page, include), include);
+    return sendList(c, page, await listSchedules({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -57,7 +57,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, scheduleBody, 'create');
-    const res = await createSchedule(serviceContext(c), body);
+    const res = await createSchedule({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -76,7 +76,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, SCHEDULE_INCLUDES);
-    const res = await getSchedule(serviceContext(c), c.req.param('id')!, include);
+    const res = await getSchedule({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -96,7 +96,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, scheduleBody, 'update', id);
-    const res = await updateSchedule(serviceContext(c), id, body);
+    const res = await updateSchedule({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -114,7 +114,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    await deleteSchedule(serviceContext(c), c.req.param('id')!);
+    await deleteSchedule({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );
@@ -137,6 +137,6 @@ defineRoute(
   }),
   async (c) => {
     await readBody(c, sendNowBody, 'action');
-    return c.json(await sendScheduleNow(serviceContext(c), c.req.param('id')!), 200);
+    return c.json(await sendScheduleNow({ ctx: serviceContext(c), id: c.req.param('id')! }), 200);
   },
 );

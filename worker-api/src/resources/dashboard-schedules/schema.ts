@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { SCHEDULE_ATTACH_AS as ATTACH_AS } from '@cairn/core';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
-import { name, text, timestamp } from '../reports/fields.ts';
+import { name, text, timestamp } from '../../lib/field-checks.ts';
 import { inputParametersSchema } from '../reports/schema.ts';
 
 export const MAX_RECIPIENTS = 50;

@@ -15,7 +15,7 @@ import { defineRoute } from '../../lib/routes.ts';
 import { errorResponses, jsonApiBody } from '../../lib/openapi.ts';
 import { requirePermission } from '../../auth/principal.ts';
 import { audit } from '../../lib/audit.ts';
-import { throwAll } from '../reports/problems.ts';
+import { throwAll } from '../../lib/problems.ts';
 import { resolveTarget } from './access.ts';
 import { deliverSchedule } from './deliver.ts';
 import { scheduleBody, sendNowAnswer } from './schema.ts';

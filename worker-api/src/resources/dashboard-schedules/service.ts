@@ -7,8 +7,8 @@ import { canAny, requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
-import { linked, loadDashboards, loadReports } from '../reports/included.ts';
-import { throwAll } from '../reports/problems.ts';
+import { linked, loadDashboards, loadReports } from '../../lib/include.ts';
+import { throwAll } from '../../lib/problems.ts';
 import { findSchedule, resolveTarget, scheduleColumns, scheduleDashboards } from './access.ts';
 import type { scheduleBody } from './schema.ts';
 import { nextSendAt, serializeSchedule } from './serialize.ts';
@@ -44,7 +44,7 @@ async function included(ctx: ServiceContext, data: ResourceObject[], include: Se
   return parts.flat();
 }
 
-export async function listSchedules(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listSchedules({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_schedules');
   requireIncludePermissions(ctx, include);
   const where = and(eq(dashboardSchedules.organization_id, ctx.principal.organizationId), scheduleDashboards(ctx.principal), nameFilter(SCHEDULE_LIST, page));
@@ -66,7 +66,7 @@ export async function listSchedules(ctx: ServiceContext, page: Page, include: Se
   return { data, included: include.size ? await included(ctx, data, include) : [], total: total?.n ?? 0 };
 }
 
-export async function getSchedule(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getSchedule({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_schedules');
   requireIncludePermissions(ctx, include);
   const row = await findSchedule(ctx, id);
@@ -94,7 +94,7 @@ async function orgTimeZone(ctx: ServiceContext) {
   return o?.tz ?? 'UTC';
 }
 
-export async function createSchedule(ctx: ServiceContext, body: Body) {
+export async function createSchedule({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   requirePermission(ctx.principal, 'manage_schedules');
   const attributes = checkAttributes(body.attributes);
   const target = await resolveTarget(ctx, body.relationships as { dashboard?: string | null; report?: string | null });
@@ -120,7 +120,7 @@ export async function createSchedule(ctx: ServiceContext, body: Body) {
     next_send_at: next,
   });
   await audit(ctx, 'create', 'dashboard_schedules', id, changed(body.attributes, body.relationships));
-  return getSchedule(ctx, id, new Set());
+  return getSchedule({ ctx, id, include: new Set() });
 }
 
 /**
@@ -128,7 +128,7 @@ export async function createSchedule(ctx: ServiceContext, body: Body) {
  * report (and its dashboard); a dashboard sent alone makes it send that whole dashboard (the report
  * is cleared); report null alone keeps the dashboard and stops sending the report.
  */
-export async function updateSchedule(ctx: ServiceContext, id: string, body: Body) {
+export async function updateSchedule({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   requirePermission(ctx.principal, 'manage_schedules');
   const current = await findSchedule(ctx, id);
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });
@@ -170,10 +170,10 @@ export async function updateSchedule(ctx: ServiceContext, id: string, body: Body
     .set({ ...attributes, ...(target ?? {}), ...timing, updated_at: new Date() })
     .where(and(eq(dashboardSchedules.id, id), eq(dashboardSchedules.organization_id, ctx.principal.organizationId)));
   await audit(ctx, 'update', 'dashboard_schedules', id, changed(body.attributes, body.relationships));
-  return getSchedule(ctx, id, new Set());
+  return getSchedule({ ctx, id, include: new Set() });
 }
 
-export async function deleteSchedule(ctx: ServiceContext, id: string) {
+export async function deleteSchedule({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_schedules');
   const current = await findSchedule(ctx, id);
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });
@@ -185,7 +185,7 @@ export async function deleteSchedule(ctx: ServiceContext, id: string) {
  * send_now: builds and sends the schedule's e-mail now (deliver.ts) and answers the delivery; the
  * regular cadence (next_send_at) is left alone. Audited as `send_now` with the outcome.
  */
-export async function sendScheduleNow(ctx: ServiceContext, id: string) {
+export async function sendScheduleNow({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_schedules');
   const current = await findSchedule(ctx, id);
   requirePermission(ctx.principal, 'manage_schedules', { type: 'dashboards', id: current.schedule.dashboard_id! });

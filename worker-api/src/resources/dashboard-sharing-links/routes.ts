@@ -29,7 +29,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(SHARING_LINK_LIST));
     const include = parseInclude(c, SHARING_LINK_INCLUDES);
-    return sendList(c, page, await listSharingLinks(serviceContext(c), page, include), include);
+    return sendList(c, page, await listSharingLinks({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -47,7 +47,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, sharingLinkBody, 'create');
-    const res = await createSharingLink(serviceContext(c), body);
+    const res = await createSharingLink({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -66,7 +66,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, SHARING_LINK_INCLUDES);
-    const res = await getSharingLink(serviceContext(c), c.req.param('id')!, include);
+    const res = await getSharingLink({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -86,7 +86,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, sharingLinkBody, 'update', id);
-    const res = await updateSharingLink(serviceContext(c), id, body);
+    const res = await updateSharingLink({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -104,7 +104,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    await deleteSharingLink(serviceContext(c), c.req.param('id')!);
+    await deleteSharingLink({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

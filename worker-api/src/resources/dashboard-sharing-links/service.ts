@@ -71,7 +71,7 @@ async function withIncluded(ctx: ServiceContext, rows: LinkRow[], include: Set<s
   return { data, included: ds.map((d) => serializeDashboard(ctx.baseUrl, d, rels.get(d.id)!)) };
 }
 
-export async function listSharingLinks(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listSharingLinks({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   const where = and(
     eq(dashboardSharingLinks.organization_id, ctx.principal.organizationId),
@@ -101,7 +101,7 @@ export async function listSharingLinks(ctx: ServiceContext, page: Page, include:
   };
 }
 
-export async function getSharingLink(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getSharingLink({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   const link = await findLink(ctx, id);
   const res = await withIncluded(ctx, [link], include);
   return { data: res.data[0]!, included: res.included };
@@ -136,7 +136,7 @@ async function toColumns(attrs: SharingLinkWrite['attributes']) {
 /** Audit details: attribute names only (the password is never logged). */
 const auditDetails = (body: SharingLinkWrite) => changed(body.attributes, body.relationships);
 
-export async function createSharingLink(ctx: ServiceContext, body: SharingLinkWrite) {
+export async function createSharingLink({ ctx, input: body }: { ctx: ServiceContext; input: SharingLinkWrite }) {
   const dashboardId = body.relationships.dashboard as string;
   requirePermission(ctx.principal, 'manage_dashboards', { type: 'dashboards', id: dashboardId });
   const [dash] = await ctx.db
@@ -168,7 +168,7 @@ export async function createSharingLink(ctx: ServiceContext, body: SharingLinkWr
     token: newLinkToken(),
   });
   await audit(ctx, 'create', 'dashboard_sharing_links', id, auditDetails(body));
-  return getSharingLink(ctx, id, new Set());
+  return getSharingLink({ ctx, id, include: new Set() });
 }
 
 /**
@@ -176,7 +176,7 @@ export async function createSharingLink(ctx: ServiceContext, body: SharingLinkWr
  * transaction holding the row (SELECT … FOR UPDATE), so two concurrent updates can never combine into
  * a filter bar without toolbar or parameters.
  */
-export async function updateSharingLink(ctx: ServiceContext, id: string, body: SharingLinkWrite) {
+export async function updateSharingLink({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: SharingLinkWrite }) {
   await findLink(ctx, id);
   const cols = await toColumns(body.attributes);
   const org = ctx.principal.organizationId;
@@ -198,7 +198,7 @@ export async function updateSharingLink(ctx: ServiceContext, id: string, body: S
       .where(and(eq(dashboardSharingLinks.id, id), eq(dashboardSharingLinks.organization_id, org)));
     await audit('update', 'dashboard_sharing_links', id, auditDetails(body));
   });
-  return getSharingLink(ctx, id, new Set());
+  return getSharingLink({ ctx, id, include: new Set() });
 }
 
 /** The switches a request sets (left out when not sent, so the stored values stand). */
@@ -206,7 +206,7 @@ function pick(o: Record<string, unknown>, keys: string[]): Record<string, boolea
   return Object.fromEntries(keys.filter((k) => typeof o[k] === 'boolean').map((k) => [k, o[k] as boolean]));
 }
 
-export async function deleteSharingLink(ctx: ServiceContext, id: string) {
+export async function deleteSharingLink({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await findLink(ctx, id);
   await ctx.db
     .delete(dashboardSharingLinks)

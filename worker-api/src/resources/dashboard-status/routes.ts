@@ -38,7 +38,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, statusBody, 'action');
-    return c.json(await dashboardStatus(serviceContext(c), c.req.param('id')!, body, 'values'));
+    return c.json(await dashboardStatus({ ctx: serviceContext(c), id: c.req.param('id')!, input: body, rules: 'values' }));
   },
 );
 
@@ -57,7 +57,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, paramsBody, 'action');
-    await refreshDashboard(serviceContext(c), c.req.param('id')!, body.parameters);
+    await refreshDashboard({ ctx: serviceContext(c), id: c.req.param('id')!, parameters: body.parameters });
     return c.body(null, 204);
   },
 );
@@ -80,6 +80,6 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, paramsBody, 'action');
-    return c.json(await refreshReport(serviceContext(c), c.req.param('id')!, body.parameters));
+    return c.json(await refreshReport({ ctx: serviceContext(c), id: c.req.param('id')!, parameters: body.parameters }));
   },
 );

@@ -45,12 +45,17 @@ async function poll(ctx: ServiceContext, dashboardId: string, given: InputParame
 }
 
 /** POST /dashboards/{id}/status: where each report's and dynamic filter's data stands, with tokens for what is ready. */
-export async function dashboardStatus(
-  ctx: ServiceContext,
-  dashboardId: string,
-  body: { parameters?: InputParameters; refresh_data?: boolean },
-  rules: RuleMode = 'none',
-) {
+export async function dashboardStatus({
+  ctx,
+  id: dashboardId,
+  input: body,
+  rules = 'none',
+}: {
+  ctx: ServiceContext;
+  id: string;
+  input: { parameters?: InputParameters; refresh_data?: boolean };
+  rules?: RuleMode;
+}) {
   const polled = await poll(ctx, dashboardId, body.parameters, body.refresh_data ?? false, rules);
   const { updated_at, missing } = polled;
   // A report waits for its dashboard's required filters: no data, an error item naming them.
@@ -101,7 +106,7 @@ export async function dashboardStatus(
 }
 
 /** POST /dashboards/{id}/refresh: re-runs every report and dynamic filter with these parameters. */
-export async function refreshDashboard(ctx: ServiceContext, dashboardId: string, parameters: InputParameters | undefined) {
+export async function refreshDashboard({ ctx, id: dashboardId, parameters }: { ctx: ServiceContext; id: string; parameters: InputParameters | undefined }) {
   await poll(ctx, dashboardId, parameters, true, 'all');
 }
 
@@ -109,7 +114,7 @@ export async function refreshDashboard(ctx: ServiceContext, dashboardId: string,
  * POST /reports/{id}/refresh: re-runs this report alone (its dashboard's other reports and filters are
  * left as they are) with these parameters, under the dashboard's filter rules, and returns its execution id.
  */
-export async function refreshReport(ctx: ServiceContext, reportId: string, given: InputParameters | undefined) {
+export async function refreshReport({ ctx, id: reportId, parameters: given }: { ctx: ServiceContext; id: string; parameters: InputParameters | undefined }) {
   const [row] = await ctx.db
     .select({ dashboard_id: reports.dashboard_id, refresh_enabled: reports.refresh_enabled, sql_query: reports.sql_query })
     .from(reports)

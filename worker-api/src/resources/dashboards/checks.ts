@@ -23,7 +23,7 @@ export async function unchangedError(tx: Tx, org: string, id: string): Promise<A
  * Creating a dashboard (also by duplicating or restoring) is organization-wide: a key whose Manage
  * Dashboards is restricted cannot, and an unrestricted grant also reaches every datasource the copied
  * reports and filters use. (Reports and SQL-driven filters check their datasource in
- * reports/datasource.ts requireDatasourceUse.)
+ * lib/datasource-use.ts requireDatasourceUse.)
  */
 export function requireDashboardCreation(ctx: ServiceContext) {
   requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);

@@ -68,7 +68,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, dashboardBody, 'create');
-    const res = await createDashboard(serviceContext(c), body);
+    const res = await createDashboard({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -158,7 +158,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, dashboardBody, 'update', id);
-    const res = await updateDashboard(serviceContext(c), id, body);
+    const res = await updateDashboard({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -176,7 +176,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deleteDashboard(serviceContext(c), c.req.param('id')!);
+    await deleteDashboard({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );
@@ -198,7 +198,7 @@ for (const method of ['post', 'delete'] as const) {
       responses: { 200: dashboardAnswer('The dashboard, with is_locked set'), ...errorResponses(401, 403, 404, 429) },
     }),
     async (c) => {
-      const res = await setLock(serviceContext(c), c.req.param('id')!, locking);
+      const res = await setLock({ ctx: serviceContext(c), id: c.req.param('id')!, locked: locking });
       return sendDocument(c, { data: res.data });
     },
   );
@@ -237,7 +237,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, layoutBody, 'action');
-    const res = await putLayout(serviceContext(c), c.req.param('id')!, body);
+    const res = await putLayout({ ctx: serviceContext(c), id: c.req.param('id')!, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -260,7 +260,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, seriesColorsBody, 'action');
-    return c.json(await assignSeriesColors(serviceContext(c), c.req.param('id')!, body));
+    return c.json(await assignSeriesColors({ ctx: serviceContext(c), id: c.req.param('id')!, input: body }));
   },
 );
 

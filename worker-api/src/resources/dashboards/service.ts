@@ -126,7 +126,7 @@ const linksOf = (body: DashboardWrite) => ({
   sql_snippets: body.relationships.sql_snippets as string[] | undefined,
 });
 
-export async function createDashboard(ctx: ServiceContext, body: DashboardWrite) {
+export async function createDashboard({ ctx, input: body }: { ctx: ServiceContext; input: DashboardWrite }) {
   const id = newId('dashboard');
   requireDashboardCreation(ctx);
   const links = linksOf(body);
@@ -151,7 +151,7 @@ export async function createDashboard(ctx: ServiceContext, body: DashboardWrite)
  * Writes only the attributes sent. A locked dashboard refuses changes unless the same request unlocks
  * it (`is_locked: false`); the lock is checked in the UPDATE itself, so a concurrent lock wins cleanly.
  */
-export async function updateDashboard(ctx: ServiceContext, id: string, body: DashboardWrite) {
+export async function updateDashboard({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: DashboardWrite }) {
   await findManagedDashboard(ctx, id);
   const links = linksOf(body);
   await Promise.all([checkFilterIds(ctx, links.filters ?? []), checkSnippetIds(ctx, links.sql_snippets ?? [])]);
@@ -175,7 +175,7 @@ export async function updateDashboard(ctx: ServiceContext, id: string, body: Das
  * jobs, group memberships and custom shares (foreign keys cascade; snippet uses are removed here). The
  * filters and snippets themselves are organization resources and stay. A locked dashboard is refused.
  */
-export async function deleteDashboard(ctx: ServiceContext, id: string) {
+export async function deleteDashboard({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await findManagedDashboard(ctx, id);
   const org = ctx.principal.organizationId;
   await withTransaction(ctx, async ({ tx, audit }) => {
@@ -206,7 +206,7 @@ export async function deleteDashboard(ctx: ServiceContext, id: string) {
 }
 
 /** Locks (true) or unlocks (false) a dashboard; repeating either is harmless. */
-export async function setLock(ctx: ServiceContext, id: string, locked: boolean) {
+export async function setLock({ ctx, id, locked }: { ctx: ServiceContext; id: string; locked: boolean }) {
   await findManagedDashboard(ctx, id);
   await ctx.db
     .update(dashboards)
@@ -264,7 +264,7 @@ function checkLayout(tiles: LayoutTile[], reportIds: Set<string>, floating: bool
  * PUT /dashboards/{id}/layout: replaces the tiles (and floating_enabled when sent). The dashboard row is
  * locked for the check and the write, so the reports checked are the reports the layout is stored with.
  */
-export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<typeof layoutBody>) {
+export async function putLayout({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: z.infer<typeof layoutBody> }) {
   await findManagedDashboard(ctx, id);
   const org = ctx.principal.organizationId;
   await withTransaction(ctx, async ({ tx, audit }) => {
@@ -296,7 +296,7 @@ export async function putLayout(ctx: ServiceContext, id: string, body: z.infer<t
  * viewers' charts never give two values one ordinal. Needs View Dashboards on it: viewing a chart is
  * what shows a value; a locked dashboard still learns colours, and updated_at does not move.
  */
-export async function assignSeriesColors(ctx: ServiceContext, id: string, body: z.infer<typeof seriesColorsBody>) {
+export async function assignSeriesColors({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: z.infer<typeof seriesColorsBody> }) {
   await requirePermissionOn(ctx.principal, 'view_dashboards', { type: 'dashboards', id }, () => findDashboard(ctx, id));
   await findDashboard(ctx, id);
   const org = ctx.principal.organizationId;

@@ -28,7 +28,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(AGENT_LIST));
     const include = parseInclude(c, AGENT_INCLUDES);
-    return sendList(c, page, await listAgents(serviceContext(c), page, include), include);
+    return sendList(c, page, await listAgents({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -51,7 +51,11 @@ defineRoute(
   async (c) => {
     const body = await readResourceBody(c, agentBody, 'create');
     // meta.agent_server: the --server the agent starts with (this region's public API base URL).
-    return sendDocument(c, { ...(await createAgent(serviceContext(c), body)), meta: { agent_server: regionUrls(c.env, c.env.REGION).api } }, 201);
+    return sendDocument(
+      c,
+      { ...(await createAgent({ ctx: serviceContext(c), input: body })), meta: { agent_server: regionUrls(c.env, c.env.REGION).api } },
+      201,
+    );
   },
 );
 
@@ -69,7 +73,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, AGENT_INCLUDES);
-    const res = await getAgent(serviceContext(c), c.req.param('id')!, include);
+    const res = await getAgent({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -90,7 +94,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, agentBody, 'update', id);
-    const res = await updateAgent(serviceContext(c), id, body);
+    const res = await updateAgent({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -108,7 +112,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deleteAgent(serviceContext(c), c.req.param('id')!);
+    await deleteAgent({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

@@ -8,7 +8,7 @@ import { requirePermission } from '../../auth/principal.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
-import { showsCredentials, visibleDatasources } from '../datasources/access.ts';
+import { showsCredentials, visibleDatasources } from '../../lib/datasource-access.ts';
 import { agentsOf, datasourcesOf } from '../datasources/links.ts';
 import { serializeDatasource } from '../datasources/serialize.ts';
 import type { agentBody } from './schema.ts';
@@ -59,7 +59,7 @@ async function serializeAgents(ctx: ServiceContext, rows: AgentRow[], include: S
   return { data, included };
 }
 
-export async function listAgents(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listAgents({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_datasources');
   const where = and(eq(datasourceAgents.organization_id, ctx.principal.organizationId), nameFilter(AGENT_LIST, page));
   const [rows, [total]] = await Promise.all([
@@ -75,7 +75,7 @@ export async function listAgents(ctx: ServiceContext, page: Page, include: Set<s
   return { ...(await serializeAgents(ctx, rows, include)), total: total?.n ?? 0 };
 }
 
-export async function getAgent(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getAgent({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_datasources');
   const res = await serializeAgents(ctx, [await findAgent(ctx, id)], include);
   return { data: res.data[0]!, included: res.included };
@@ -86,7 +86,7 @@ export async function getAgent(ctx: ServiceContext, id: string, include: Set<str
  * unrestricted Manage Datasources. Creates an agent with a fresh public agent id and secret key; the
  * key is in this answer only.
  */
-export async function createAgent(ctx: ServiceContext, body: Body) {
+export async function createAgent({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const secretKey = randomString(48);
   const [row] = await ctx.db
@@ -105,7 +105,7 @@ export async function createAgent(ctx: ServiceContext, body: Body) {
   return { data: serializeAgent(ctx.baseUrl, row!, [], secretKey) };
 }
 
-export async function updateAgent(ctx: ServiceContext, id: string, body: Body) {
+export async function updateAgent({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   await findAgent(ctx, id);
   // Only the attributes sent are written, so concurrent updates of different fields both survive.
@@ -115,10 +115,10 @@ export async function updateAgent(ctx: ServiceContext, id: string, body: Body) {
     .where(inOrg(ctx, id));
   await audit(ctx, 'update', 'datasource_agents', id, changed(body.attributes));
   if (body.attributes.enabled === false) await refuseAgent(ctx.env, id, 'The agent was disabled in Cairn.');
-  return getAgent(ctx, id, new Set());
+  return getAgent({ ctx, id, include: new Set() });
 }
 
-export async function deleteAgent(ctx: ServiceContext, id: string) {
+export async function deleteAgent({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const agent = await findAgent(ctx, id);
   const [user] = await ctx.db

@@ -3,7 +3,7 @@ import { ApiError } from '@cairn/core';
 import { datasourceAgentLinks, datasourceAgents, datasources } from '@cairn/db';
 import type { Executor } from '@cairn/db/seed/audit';
 import type { ServiceContext } from '../../lib/context.ts';
-import { visibleDatasources } from './access.ts';
+import { visibleDatasources } from '../../lib/datasource-access.ts';
 
 type Reader = ServiceContext['db'] | Executor;
 

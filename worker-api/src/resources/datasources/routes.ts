@@ -32,7 +32,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(DATASOURCE_LIST));
     const include = parseInclude(c, DATASOURCE_INCLUDES);
-    return sendList(c, page, await listDatasources(serviceContext(c), page, include), include);
+    return sendList(c, page, await listDatasources({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -57,7 +57,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, datasourceBody, 'create');
-    const res = await createDatasource(serviceContext(c), body);
+    const res = await createDatasource({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -76,7 +76,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, DATASOURCE_INCLUDES);
-    const res = await getDatasource(serviceContext(c), c.req.param('id')!, include);
+    const res = await getDatasource({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -97,7 +97,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, datasourceBody, 'update', id);
-    const res = await updateDatasource(serviceContext(c), id, body);
+    const res = await updateDatasource({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -116,7 +116,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deleteDatasource(serviceContext(c), c.req.param('id')!);
+    await deleteDatasource({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

@@ -10,7 +10,7 @@ import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
 import { serializeAgent } from '../datasource-agents/serialize.ts';
-import { showsCredentials, visibleDatasources } from './access.ts';
+import { showsCredentials, visibleDatasources } from '../../lib/datasource-access.ts';
 import { agentsOf, checkAgents, datasourcesOf } from './links.ts';
 import { datasourceProblems, defaultPort, DEFAULT_SSH_PORT, throwProblems, type DatasourceState } from './validate.ts';
 import type { datasourceBody } from './schema.ts';
@@ -67,7 +67,7 @@ async function serializeDatasources(ctx: ServiceContext, rows: DatasourceRow[], 
   return { data, included };
 }
 
-export async function listDatasources(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listDatasources({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_datasources');
   const where = and(visibleDatasources(ctx.principal), nameFilter(DATASOURCE_LIST, page));
   const [rows, [total]] = await Promise.all([
@@ -83,7 +83,7 @@ export async function listDatasources(ctx: ServiceContext, page: Page, include: 
   return { ...(await serializeDatasources(ctx, rows, include)), total: total?.n ?? 0 };
 }
 
-export async function getDatasource(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getDatasource({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   await requirePermissionOn(ctx.principal, 'view_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const row = await findDatasource(ctx, id);
   const res = await serializeDatasources(ctx, [row], include);
@@ -152,7 +152,7 @@ async function lockPlan(tx: Executor, organizationId: string) {
   }
 }
 
-export async function createDatasource(ctx: ServiceContext, body: Body) {
+export async function createDatasource({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   // Organization-wide: a key whose Manage Datasources is restricted to named resources cannot add others.
   requirePermission(ctx.principal, 'manage_datasources', ORGANIZATION);
   const id = newId('datasource');
@@ -169,10 +169,10 @@ export async function createDatasource(ctx: ServiceContext, body: Body) {
     if (agentIds.length) await tx.insert(datasourceAgentLinks).values(agentIds.map((a) => ({ organization_id: org, datasource_id: id, agent_id: a })));
     await audit('create', 'datasources', id, changed(body.attributes, body.relationships));
   });
-  return getDatasource(ctx, id, new Set());
+  return getDatasource({ ctx, id, include: new Set() });
 }
 
-export async function updateDatasource(ctx: ServiceContext, id: string, body: Body) {
+export async function updateDatasource({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const org = ctx.principal.organizationId;
   const sent = await columnsOf(ctx, body.attributes);
@@ -208,7 +208,7 @@ export async function updateDatasource(ctx: ServiceContext, id: string, body: Bo
     }
     await audit('update', 'datasources', id, changed(body.attributes, body.relationships));
   });
-  return getDatasource(ctx, id, new Set());
+  return getDatasource({ ctx, id, include: new Set() });
 }
 
 /** The first report, filter or SQL alert that uses the datasource, named for the error message. */
@@ -237,7 +237,7 @@ async function firstUser(ctx: ServiceContext, id: string): Promise<string | null
   return null;
 }
 
-export async function deleteDatasource(ctx: ServiceContext, id: string) {
+export async function deleteDatasource({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await requirePermissionOn(ctx.principal, 'manage_datasources', { type: 'datasources', id }, () => findDatasource(ctx, id));
   const org = ctx.principal.organizationId;
   const [row] = await ctx.db

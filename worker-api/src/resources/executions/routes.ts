@@ -27,7 +27,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, runBody, 'action');
-    return c.json(await runAdHoc(serviceContext(c), c.req.param('id')!, body), 201);
+    return c.json(await runAdHoc({ ctx: serviceContext(c), datasourceId: c.req.param('id')!, input: body }), 201);
   },
 );
 
@@ -44,7 +44,7 @@ defineRoute(
     request: { params: idParam },
     responses: { 200: json(Execution, 'The execution'), ...errorResponses(401, 403, 404, 429) },
   }),
-  async (c) => c.json(await getExecution(serviceContext(c), c.req.param('id')!)),
+  async (c) => c.json(await getExecution({ ctx: serviceContext(c), id: c.req.param('id')! })),
 );
 
 defineRoute(
@@ -61,7 +61,7 @@ defineRoute(
     responses: { 204: noContent('Cancelled, or already finished'), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    await cancelExecution(serviceContext(c), c.req.param('id')!);
+    await cancelExecution({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );
@@ -85,7 +85,7 @@ defineRoute(
     responses: { 200: json(dataHandle, 'Where and how to fetch the rows'), 204: noContent('No data'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    const res = await executionData(serviceContext(c), c.req.param('id')!, c.req.query('data_format'));
+    const res = await executionData({ ctx: serviceContext(c), id: c.req.param('id')!, dataFormat: c.req.query('data_format') });
     return res ? c.json(res) : c.body(null, 204);
   },
 );

@@ -43,11 +43,15 @@ function requireRunAccess(ctx: ServiceContext, datasourceId: string) {
   }
 }
 
-export async function runAdHoc(
-  ctx: ServiceContext,
-  datasourceId: string,
-  body: { sql_query: string; r_query?: string | null; parameters?: InputParameters; dashboard_id?: string },
-) {
+export async function runAdHoc({
+  ctx,
+  datasourceId,
+  input: body,
+}: {
+  ctx: ServiceContext;
+  datasourceId: string;
+  input: { sql_query: string; r_query?: string | null; parameters?: InputParameters; dashboard_id?: string };
+}) {
   requireRunAccess(ctx, datasourceId);
   const ds = await loadDatasource(ctx, datasourceId).catch(() => {
     throw notFound('datasource', datasourceId);
@@ -87,7 +91,7 @@ export async function runAdHoc(
   const job = await createExecution(ctx, ds, input, compiled, paramsHash);
   // Runs on after the answer; the caller polls GET /executions/{id}.
   ctx.waitUntil(dispatch(ctx, job).catch((err) => console.error(`[${ctx.requestId}] execution ${job.executionId} failed to dispatch`, err)));
-  return getExecution(ctx, job.executionId);
+  return getExecution({ ctx, id: job.executionId });
 }
 
 /** An execution of the caller's organization that the caller may see, or change (cancel): see access.ts. */
@@ -103,12 +107,12 @@ async function findExecution(ctx: ServiceContext, id: string, mode: 'see' | 'cha
   return settleLease(poolStatement(ctx.env), row, async () => (await ctx.db.select().from(executions).where(eq(executions.id, id)).limit(1))[0]);
 }
 
-export async function getExecution(ctx: ServiceContext, id: string) {
+export async function getExecution({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return serializeExecution(await findExecution(ctx, id));
 }
 
 /** Cancels a waiting or running execution (in the database itself); a finished one is left as it is. */
-export async function cancelExecution(ctx: ServiceContext, id: string) {
+export async function cancelExecution({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const row = await findExecution(ctx, id, 'change');
   if ((FINISHED_STATUSES as readonly string[]).includes(row.execution_status) || !row.datasource_id) return;
   const found = await gateOf(ctx, row.datasource_id).cancel(id);
@@ -129,7 +133,7 @@ const EXECUTION_FORMATS = ['json', 'csv', 'xlsx'] as const;
  * download of SQL not yet saved), named after the execution's report, else "Query results"; a report
  * whose data_download_enabled is off refuses it as its own data call does.
  */
-export async function executionData(ctx: ServiceContext, id: string, dataFormat?: string) {
+export async function executionData({ ctx, id, dataFormat }: { ctx: ServiceContext; id: string; dataFormat?: string }) {
   const format = dataFormat ?? 'json';
   if (!(EXECUTION_FORMATS as readonly string[]).includes(format)) {
     throw new ApiError('invalid_attribute', `data_format must be one of ${EXECUTION_FORMATS.join(', ')}; got "${format.slice(0, 40)}".`, {

@@ -159,6 +159,6 @@ defineRoute(
   async (c) => {
     const { claims, ctx } = await open(c);
     // The PDF goes to the schedule's recipients: no database text in it (see forViewer).
-    return c.json(forViewer(await dashboardStatus(ctx, claims.dashboard, { parameters: claims.parameters, refresh_data: false })));
+    return c.json(forViewer(await dashboardStatus({ ctx, id: claims.dashboard, input: { parameters: claims.parameters, refresh_data: false } })));
   },
 );

@@ -28,7 +28,7 @@ defineRoute(
     responses: { 200: oneDocument('The job', ExportJob), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    const res = await getExportJob(serviceContext(c), c.req.param('id')!);
+    const res = await getExportJob({ ctx: serviceContext(c), id: c.req.param('id')! });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -47,7 +47,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    await deleteExportJob(serviceContext(c), c.req.param('id')!);
+    await deleteExportJob({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

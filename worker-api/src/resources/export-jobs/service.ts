@@ -65,7 +65,7 @@ async function writeOffIfLost(ctx: ServiceContext, j: JobRow): Promise<JobRow> {
   return row ?? j;
 }
 
-export async function getExportJob(ctx: ServiceContext, id: string) {
+export async function getExportJob({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const job = await writeOffIfLost(ctx, (await findJob(ctx, id)).job);
   return { data: serializeExportJob(ctx.baseUrl, job, await fileUrl(ctx, job)) };
 }
@@ -74,7 +74,7 @@ export async function getExportJob(ctx: ServiceContext, id: string) {
  * Deletes a job (a running one is abandoned; its file, if any, is no longer handed out). Allowed with
  * Manage Dashboards on the job's dashboard, or to the key or user that started the job.
  */
-export async function deleteExportJob(ctx: ServiceContext, id: string) {
+export async function deleteExportJob({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const { job, dashboardId } = await findJob(ctx, id);
   const manages = can(ctx.principal, 'manage_dashboards', dashboardId ? { type: 'dashboards', id: dashboardId } : ORGANIZATION);
   if (!manages && job.created_by !== actorOf(ctx.principal).actor_id) {

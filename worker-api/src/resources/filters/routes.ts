@@ -46,7 +46,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(FILTER_LIST));
     const include = parseInclude(c, FILTER_INCLUDES);
-    return sendList(c, page, await listFilters(serviceContext(c), page, include), include);
+    return sendList(c, page, await listFilters({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -64,7 +64,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, filterBodyReader, 'create');
-    const res = await createFilter(serviceContext(c), body);
+    const res = await createFilter({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -85,7 +85,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, FILTER_INCLUDES);
-    const res = await getFilter(serviceContext(c), c.req.param('id')!, include);
+    const res = await getFilter({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -105,7 +105,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, filterBodyReader, 'update', id);
-    const res = await updateFilter(serviceContext(c), id, body);
+    const res = await updateFilter({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -124,7 +124,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deleteFilter(serviceContext(c), c.req.param('id')!);
+    await deleteFilter({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { AGGREGATIONS, CONTROL_TYPES, VALUE_TYPES, type ControlType } from '@cairn/core';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
-import { noNul, refreshRate, text, timestamp } from '../reports/fields.ts';
+import { noNul, refreshRate, text, timestamp } from '../../lib/field-checks.ts';
 
 /** Controls that select at most one value. */
 export const SINGLE_VALUE_CONTROL_TYPES: readonly ControlType[] = [

@@ -8,9 +8,9 @@ import { changed } from '../../lib/audit.ts';
 import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
-import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../reports/datasource.ts';
-import { linked, loadDashboards } from '../reports/included.ts';
-import { throwAll } from '../reports/problems.ts';
+import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../../lib/datasource-use.ts';
+import { linked, loadDashboards } from '../../lib/include.ts';
+import { throwAll } from '../../lib/problems.ts';
 import { analyzeSql, recordSnippetUses } from '../sql-snippets/references.ts';
 import { loadSnippets } from '../sql-snippets/load.ts';
 import {
@@ -57,7 +57,7 @@ async function included(ctx: ServiceContext, data: ResourceObject[], include: Se
   return parts.flat().filter((r) => !(r.type === 'filters' && own.has(r.id)));
 }
 
-export async function listFilters(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listFilters({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
   const where = and(visibleFilters(ctx.principal), nameFilter(FILTER_LIST, page));
@@ -75,7 +75,7 @@ export async function listFilters(ctx: ServiceContext, page: Page, include: Set<
   return { data, included: include.size ? await included(ctx, data, include) : [], total: total?.n ?? 0 };
 }
 
-export async function getFilter(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getFilter({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
   const row = await findFilter(ctx, id);
@@ -125,7 +125,7 @@ async function putOnDashboards(tx: Tx, org: string, filterId: string, added: str
   }
 }
 
-export async function createFilter(ctx: ServiceContext, body: Body) {
+export async function createFilter({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   refuseSnippetRelationship(body);
   const { set, problems } = planFilterWrite(null, body.attributes, body.relationships);
@@ -160,10 +160,10 @@ export async function createFilter(ctx: ServiceContext, body: Body) {
     if (set.sql_query) await recordFilterSql(tx, org, id, set.sql_query as string);
     await audit('create', 'filters', id, changed(body.attributes, body.relationships));
   });
-  return getFilter(ctx, id, new Set());
+  return getFilter({ ctx, id, include: new Set() });
 }
 
-export async function updateFilter(ctx: ServiceContext, id: string, body: Body) {
+export async function updateFilter({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   const current = await findFilter(ctx, id);
   const memberships = await visibleMemberships(ctx, id);
@@ -197,7 +197,7 @@ export async function updateFilter(ctx: ServiceContext, id: string, body: Body) 
     if (set.sql_query !== undefined) await recordFilterSql(tx, org, id, set.sql_query as string | null);
     await audit('update', 'filters', id, changed(body.attributes, body.relationships));
   });
-  return getFilter(ctx, id, new Set());
+  return getFilter({ ctx, id, include: new Set() });
 }
 
 /**
@@ -205,7 +205,7 @@ export async function updateFilter(ctx: ServiceContext, id: string, body: Body) 
  * parent lose their parent. Reports that mention its variable then see it unset (their conditions
  * become TRUE) until it is defined again.
  */
-export async function deleteFilter(ctx: ServiceContext, id: string) {
+export async function deleteFilter({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   await findFilter(ctx, id);
   const memberships = await visibleMemberships(ctx, id);

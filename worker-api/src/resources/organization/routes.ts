@@ -24,7 +24,7 @@ defineRoute(
     'x-permissions': ['manage_users'],
     responses: { 200: oneDocument('The organization', Organization), ...errorResponses(401, 403, 429) },
   }),
-  async (c) => sendDocument(c, { data: await getOrganization(serviceContext(c)) }),
+  async (c) => sendDocument(c, { data: await getOrganization({ ctx: serviceContext(c) }) }),
 );
 
 defineRoute(
@@ -43,6 +43,6 @@ defineRoute(
   async (c) => {
     const ctx = serviceContext(c);
     const body = await readResourceBody(c, organizationBody, 'update', ctx.principal.organizationId);
-    return sendDocument(c, { data: await updateOrganization(ctx, body.attributes) });
+    return sendDocument(c, { data: await updateOrganization({ ctx, input: body.attributes }) });
   },
 );

@@ -42,7 +42,7 @@ async function usage(ctx: ServiceContext) {
  * GET /organization: the caller's organization with its plan limits and their use. Needs Manage
  * Users (admins hold it; a key with it can check seats before inviting).
  */
-export async function getOrganization(ctx: ServiceContext) {
+export async function getOrganization({ ctx }: { ctx: ServiceContext }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const [[row], use, sshKey] = await Promise.all([
     ctx.db.select().from(organizations).where(eq(organizations.id, ctx.principal.organizationId)).limit(1),
@@ -56,7 +56,7 @@ export async function getOrganization(ctx: ServiceContext) {
 }
 
 /** PATCH /organization: name and time zone, only the attributes sent. */
-export async function updateOrganization(ctx: ServiceContext, attrs: { name?: string; time_zone?: string }) {
+export async function updateOrganization({ ctx, input: attrs }: { ctx: ServiceContext; input: { name?: string; time_zone?: string } }) {
   requireAdminSession(ctx.principal);
   if (Object.keys(attrs).length) {
     await ctx.db
@@ -65,5 +65,5 @@ export async function updateOrganization(ctx: ServiceContext, attrs: { name?: st
       .where(eq(organizations.id, ctx.principal.organizationId));
     await audit(ctx, 'update', 'organizations', ctx.principal.organizationId, changed(attrs));
   }
-  return getOrganization(ctx);
+  return getOrganization({ ctx });
 }

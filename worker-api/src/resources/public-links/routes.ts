@@ -105,7 +105,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, openBody, 'action');
-    return c.body(await openLink(publicContext(c), c.req.param('token')!, caller(c, body.query)), 200, JSON_TYPE);
+    return c.body(await openLink({ ctx: publicContext(c), token: c.req.param('token')!, caller: caller(c, body.query) }), 200, JSON_TYPE);
   },
 );
 
@@ -125,7 +125,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, passwordBody, 'action');
-    return c.json(await unlockLink(publicContext(c), c.req.param('token')!, caller(c, body.query), body.password));
+    return c.json(await unlockLink({ ctx: publicContext(c), token: c.req.param('token')!, caller: caller(c, body.query), password: body.password }));
   },
 );
 
@@ -144,7 +144,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, statusBody, 'action');
-    return c.body(await linkStatus(publicContext(c), c.req.param('token')!, caller(c, body.query), body), 200, JSON_TYPE);
+    return c.body(await linkStatus({ ctx: publicContext(c), token: c.req.param('token')!, caller: caller(c, body.query), input: body }), 200, JSON_TYPE);
   },
 );
 
@@ -163,7 +163,13 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, dataBody, 'action');
-    const res = await linkReportData(publicContext(c), c.req.param('token')!, c.req.param('id')!, caller(c, body.query), body);
+    const res = await linkReportData({
+      ctx: publicContext(c),
+      token: c.req.param('token')!,
+      id: c.req.param('id')!,
+      caller: caller(c, body.query),
+      input: body,
+    });
     return res ? c.json(res) : c.body(null, 204);
   },
 );

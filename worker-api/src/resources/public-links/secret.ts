@@ -12,7 +12,7 @@ import { loadLink, sharingSecretOf } from './access.ts';
  * reading and rolling it need Manage Dashboards on the link's dashboard, like reading the link itself.
  */
 async function managedLink(ctx: ServiceContext, id: string) {
-  const link = await getSharingLink(ctx, id, new Set());
+  const link = await getSharingLink({ ctx, id, include: new Set() });
   return loadLink(ctx.db, String(link.data.attributes.token));
 }
 

@@ -182,7 +182,7 @@ function builtInsUsed(rows: ReportRow[], filterList: FilterRow[]) {
  * (lib/read-cache.ts sharedAnswer): a crowd opening one link costs one build. The link's rules are
  * checked for every caller before (openFor).
  */
-export async function openLink(ctx: PublicContext, token: string, caller: Caller): Promise<Uint8Array<ArrayBuffer>> {
+export async function openLink({ ctx, token, caller }: { ctx: PublicContext; token: string; caller: Caller }): Promise<Uint8Array<ArrayBuffer>> {
   const kept = await openFor(ctx, token, caller);
   // A view of the dashboard (thumbnails, D62): once an hour per dashboard at most, cheap in between.
   await touchDashboard(ctx.env, kept.link.organization_id, kept.dashboard.id);
@@ -240,12 +240,17 @@ export function forViewer<
  * burst of first polls waits for the one that starts the executions. refresh_data is never answered
  * from memory, and drops what was kept for the organization.
  */
-export async function linkStatus(
-  ctx: PublicContext,
-  token: string,
-  caller: Caller,
-  body: { parameters?: InputParameters; refresh_data?: boolean },
-): Promise<Uint8Array<ArrayBuffer>> {
+export async function linkStatus({
+  ctx,
+  token,
+  caller,
+  input: body,
+}: {
+  ctx: PublicContext;
+  token: string;
+  caller: Caller;
+  input: { parameters?: InputParameters; refresh_data?: boolean };
+}): Promise<Uint8Array<ArrayBuffer>> {
   const { link, dashboard, filters: filterList, as, version } = await openFor(ctx, token, caller);
   if (body.refresh_data) {
     if (!link.refresh_enabled) {
@@ -255,7 +260,7 @@ export async function linkStatus(
     await take(ctx, `link-refresh:${link.id}:${clientAddress(caller.ip) ?? 'no-address'}`, 1 / 10, 3, 'refreshes');
   }
   const { parameters } = effectiveParameters(link, filterList, caller, body.parameters);
-  const build = async () => forViewer(await dashboardStatus(as, dashboard.id, { parameters, refresh_data: body.refresh_data ?? false }));
+  const build = async () => forViewer(await dashboardStatus({ ctx: as, id: dashboard.id, input: { parameters, refresh_data: body.refresh_data ?? false } }));
   if (body.refresh_data) {
     try {
       return await sharedAnswer(ctx.env, link.organization_id, null, '', null, build);
@@ -268,13 +273,19 @@ export async function linkStatus(
 }
 
 /** POST /public/links/{token}/reports/{id}/data: a CSV or XLSX download of one report, when link and report allow it. */
-export async function linkReportData(
-  ctx: PublicContext,
-  token: string,
-  reportId: string,
-  caller: Caller,
-  body: { parameters?: InputParameters; data_format: 'csv' | 'xlsx' },
-) {
+export async function linkReportData({
+  ctx,
+  token,
+  id: reportId,
+  caller,
+  input: body,
+}: {
+  ctx: PublicContext;
+  token: string;
+  id: string;
+  caller: Caller;
+  input: { parameters?: InputParameters; data_format: 'csv' | 'xlsx' };
+}) {
   const { link, dashboard, filters: filterList, as } = await openFor(ctx, token, caller);
   const [report] = await as.db
     .select()
@@ -312,7 +323,7 @@ const LINK_BUDGET = { rate: LINK_DAILY_FAILURES / 86_400, burst: LINK_DAILY_FAIL
  * link's budget (auth/failures.ts). The allow-list and the signature are checked first, so nobody
  * outside them can even try.
  */
-export async function unlockLink(ctx: PublicContext, token: string, caller: Caller, password: string) {
+export async function unlockLink({ ctx, token, caller, password }: { ctx: PublicContext; token: string; caller: Caller; password: string }) {
   const { link } = await loadLink(ctx.db, token, ctx.env);
   if (!link.sharing_password_hash) {
     throw new ApiError('invalid_state', 'This sharing link has no password.', { source: { pointer: '/password' } });

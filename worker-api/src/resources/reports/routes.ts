@@ -32,7 +32,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(REPORT_LIST));
     const include = parseInclude(c, REPORT_INCLUDES);
-    return sendList(c, page, await listReports(serviceContext(c), page, include), include);
+    return sendList(c, page, await listReports({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -59,7 +59,7 @@ defineRoute(
   async (c) => {
     const ctx = serviceContext(c);
     const body = await readResourceBody(c, bodyReaderFor(ctx), 'create');
-    const res = await createReport(ctx, body);
+    const res = await createReport({ ctx, input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -79,7 +79,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, REPORT_INCLUDES);
-    const res = await getReport(serviceContext(c), c.req.param('id')!, include);
+    const res = await getReport({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -101,7 +101,7 @@ defineRoute(
     const id = c.req.param('id')!;
     const ctx = serviceContext(c);
     const body = await readResourceBody(c, bodyReaderFor(ctx), 'update', id);
-    const res = await updateReport(ctx, id, body);
+    const res = await updateReport({ ctx, id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -120,7 +120,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deleteReport(serviceContext(c), c.req.param('id')!);
+    await deleteReport({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );
@@ -140,7 +140,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, duplicateBody, 'action');
-    const res = await duplicateReport(serviceContext(c), c.req.param('id')!, body.name);
+    const res = await duplicateReport({ ctx: serviceContext(c), id: c.req.param('id')!, name: body.name });
     return sendDocument(c, { data: res.data }, 201);
   },
 );

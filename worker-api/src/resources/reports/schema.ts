@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { AGGREGATIONS, canonicalTimeZone } from '@cairn/core';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
-import { hhmm, name, refreshRate, text, timestamp } from './fields.ts';
+import { hhmm, name, refreshRate, text, timestamp } from '../../lib/field-checks.ts';
 
 /**
  * A filter's values. The schema says what core/src/sql/selection.ts and ranges.ts accept; the zod check

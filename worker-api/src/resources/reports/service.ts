@@ -15,8 +15,8 @@ import { checkParameterNames } from '../../engine/parameter-names.ts';
 import { dashboardFilterDefinitions } from '../filters/definitions.ts';
 import { enforceFilterRules } from '../filters/enforce.ts';
 import { downloadClaims } from './data-format.ts';
-import { requireDatasourceInclude, requireDatasourceUse } from './datasource.ts';
-import { reportIncluded, serializeReports } from './included.ts';
+import { requireDatasourceInclude, requireDatasourceUse } from '../../lib/datasource-use.ts';
+import { reportIncluded, serializeReports } from '../../lib/include.ts';
 import { appendTile, lockUnlockedDashboard, removeTile } from './layout.ts';
 import { linkReportSql } from './links.ts';
 import { DEFAULT_TILE, DERIVED_REPORT_RELATIONSHIPS, type reportBody } from './schema.ts';
@@ -112,7 +112,7 @@ function refuseDerived(body: Body) {
   }
 }
 
-export async function listReports(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listReports({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
   const where = and(eq(reports.organization_id, ctx.principal.organizationId), visibleDashboards(ctx.principal), nameFilter(REPORT_LIST, page));
@@ -131,7 +131,15 @@ export async function listReports(ctx: ServiceContext, page: Page, include: Set<
   return { data, included: include.size ? await reportIncluded(ctx, data, include) : [], total: total?.n ?? 0 };
 }
 
-export async function getReport(ctx: ServiceContext, id: string, include: Set<string>): Promise<{ data: ResourceObject; included: ResourceObject[] }> {
+export async function getReport({
+  ctx,
+  id,
+  include,
+}: {
+  ctx: ServiceContext;
+  id: string;
+  include: Set<string>;
+}): Promise<{ data: ResourceObject; included: ResourceObject[] }> {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
   const { report, dashboard } = await findReport(ctx, id);
@@ -161,7 +169,7 @@ async function auditAdHoc(ctx: ServiceContext, filterIds: string[], reportId: st
   for (const id of filterIds) await audit(ctx, 'create', 'filters', id, { ad_hoc: true, report_id: reportId });
 }
 
-export async function createReport(ctx: ServiceContext, body: Body) {
+export async function createReport({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   refuseDerived(body);
   const dashboardId = body.relationships.dashboard as string;
@@ -187,10 +195,10 @@ export async function createReport(ctx: ServiceContext, body: Body) {
   });
   await audit(ctx, 'create', 'reports', id, changed(body.attributes, body.relationships));
   await auditAdHoc(ctx, adHoc, id);
-  return getReport(ctx, id, new Set());
+  return getReport({ ctx, id, include: new Set() });
 }
 
-export async function updateReport(ctx: ServiceContext, id: string, body: Body) {
+export async function updateReport({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   refuseDerived(body);
   const { report } = await findReport(ctx, id);
@@ -211,10 +219,10 @@ export async function updateReport(ctx: ServiceContext, id: string, body: Body) 
   });
   await audit(ctx, 'update', 'reports', id, changed(body.attributes, body.relationships));
   await auditAdHoc(ctx, adHoc, id);
-  return getReport(ctx, id, new Set());
+  return getReport({ ctx, id, include: new Set() });
 }
 
-export async function deleteReport(ctx: ServiceContext, id: string) {
+export async function deleteReport({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   const { report } = await findReport(ctx, id);
   requirePermission(ctx.principal, 'manage_dashboards', [onDashboard(report.dashboard_id), onDatasource(report.datasource_id)]);
@@ -231,7 +239,7 @@ export async function deleteReport(ctx: ServiceContext, id: string) {
 }
 
 /** A copy on the same dashboard (same SQL, settings, chart and tile size), placed below the other tiles. */
-export async function duplicateReport(ctx: ServiceContext, id: string, name: string | undefined) {
+export async function duplicateReport({ ctx, id, name }: { ctx: ServiceContext; id: string; name: string | undefined }) {
   requirePermission(ctx.principal, 'manage_dashboards');
   const { report, dashboard } = await findReport(ctx, id);
   requirePermission(ctx.principal, 'manage_dashboards', [onDashboard(dashboard.id), onDatasource(report.datasource_id)]);
@@ -250,5 +258,5 @@ export async function duplicateReport(ctx: ServiceContext, id: string, name: str
       where owner_type = 'report' and owner_id = ${id} and organization_id = ${org}`);
     await audit('create', 'reports', copyId, { duplicate_of: id });
   });
-  return getReport(ctx, copyId, new Set());
+  return getReport({ ctx, id: copyId, include: new Set() });
 }

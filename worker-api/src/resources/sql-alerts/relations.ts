@@ -5,7 +5,7 @@ import type { Executor } from '@cairn/db/seed/audit';
 import type { ServiceContext } from '../../lib/context.ts';
 import { grantScope } from '../../auth/access.ts';
 import { agentsOf } from '../datasources/links.ts';
-import { showsCredentials } from '../datasources/access.ts';
+import { showsCredentials } from '../../lib/datasource-access.ts';
 import { serializeDatasource } from '../datasources/serialize.ts';
 import { serializeSnippet } from '../sql-snippets/serialize.ts';
 

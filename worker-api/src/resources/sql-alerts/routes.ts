@@ -31,7 +31,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(SQL_ALERT_LIST));
     const include = parseInclude(c, SQL_ALERT_INCLUDES);
-    return sendList(c, page, await listAlerts(serviceContext(c), page, include), include);
+    return sendList(c, page, await listAlerts({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -53,7 +53,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, sqlAlertBody, 'create');
-    const res = await createAlert(serviceContext(c), body);
+    const res = await createAlert({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -94,7 +94,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, SQL_ALERT_INCLUDES);
-    const res = await getAlert(serviceContext(c), c.req.param('id')!, include);
+    const res = await getAlert({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -114,7 +114,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, sqlAlertBody, 'update', id);
-    const res = await updateAlert(serviceContext(c), id, body);
+    const res = await updateAlert({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -132,7 +132,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 429) },
   }),
   async (c) => {
-    await deleteAlert(serviceContext(c), c.req.param('id')!);
+    await deleteAlert({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

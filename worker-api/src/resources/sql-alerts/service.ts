@@ -64,7 +64,7 @@ async function serializeAlerts(ctx: ServiceContext, rows: AlertRow[], include: S
   return { data, included };
 }
 
-export async function listAlerts(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listAlerts({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_alerts');
   checkInclude(ctx, include);
   const where = and(visibleAlerts(ctx.principal), nameFilter(SQL_ALERT_LIST, page));
@@ -81,7 +81,7 @@ export async function listAlerts(ctx: ServiceContext, page: Page, include: Set<s
   return { ...(await serializeAlerts(ctx, rows, include)), total: total?.n ?? 0 };
 }
 
-export async function getAlert(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getAlert({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_alerts');
   await requireAlertRead(ctx, id);
   checkInclude(ctx, include);
@@ -111,7 +111,7 @@ const stateOf = (v: Values): AlertState => ({
 
 const SCHEDULE_FIELDS = ['run_schedule', 'run_at', 'run_every'] as const;
 
-export async function createAlert(ctx: ServiceContext, body: Body) {
+export async function createAlert({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   requirePermission(ctx.principal, 'manage_alerts');
   const id = newId('sql_alert');
   const org = ctx.principal.organizationId;
@@ -133,7 +133,7 @@ export async function createAlert(ctx: ServiceContext, body: Body) {
   return written(ctx, id);
 }
 
-export async function updateAlert(ctx: ServiceContext, id: string, body: Body) {
+export async function updateAlert({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   requireAnyAlertWrite(ctx.principal);
   const org = ctx.principal.organizationId;
   const sent = normalized(body.attributes) as Values;
@@ -166,7 +166,7 @@ export async function updateAlert(ctx: ServiceContext, id: string, body: Body) {
   return written(ctx, id);
 }
 
-export async function deleteAlert(ctx: ServiceContext, id: string) {
+export async function deleteAlert({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requireAnyAlertWrite(ctx.principal);
   const [row] = await ctx.db.select({ datasource_id: sqlAlerts.datasource_id }).from(sqlAlerts).where(inOrg(ctx, id)).limit(1);
   if (!row) throw notFound('SQL alert', id);

@@ -36,7 +36,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(SNIPPET_LIST));
     const include = parseInclude(c, SNIPPET_INCLUDES);
-    return sendList(c, page, await listSnippets(serviceContext(c), page, include), include);
+    return sendList(c, page, await listSnippets({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -54,7 +54,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, snippetBody, 'create');
-    const res = await createSnippet(serviceContext(c), body);
+    const res = await createSnippet({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data }, 201);
   },
 );
@@ -74,7 +74,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, SNIPPET_INCLUDES);
-    const res = await getSnippet(serviceContext(c), c.req.param('id')!, include);
+    const res = await getSnippet({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -94,7 +94,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, snippetBody, 'update', id);
-    const res = await updateSnippet(serviceContext(c), id, body);
+    const res = await updateSnippet({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -113,7 +113,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deleteSnippet(serviceContext(c), c.req.param('id')!);
+    await deleteSnippet({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

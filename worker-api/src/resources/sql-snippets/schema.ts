@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { ResourceBodySpec } from '../../lib/resource-body.ts';
 import { resourceObjectSchema } from '../../lib/openapi.ts';
-import { text, timestamp } from '../reports/fields.ts';
+import { text, timestamp } from '../../lib/field-checks.ts';
 
 /** Snippet chains may be at most this many levels deep (a snippet using one that uses one … ). */
 export const MAX_SNIPPET_DEPTH = 10;

@@ -8,8 +8,8 @@ import { changed } from '../../lib/audit.ts';
 import { withTransaction } from '../../lib/transaction.ts';
 import { offsetOf, type ListQuery } from '../../lib/jsonapi.ts';
 import { listOrder, nameFilter, type ListSpec } from '../../lib/list.ts';
-import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../reports/datasource.ts';
-import { linked } from '../reports/included.ts';
+import { includedDatasources, requireDatasourceInclude, requireDatasourceUse } from '../../lib/datasource-use.ts';
+import { linked } from '../../lib/include.ts';
 import { checkSnippetGraph, type SnippetNode } from './graph.ts';
 import { loadSnippets, serializeSnippets } from './load.ts';
 import { readReferences, recordSnippetUses } from './references.ts';
@@ -54,7 +54,7 @@ async function included(ctx: ServiceContext, data: ResourceObject[], include: Se
   return parts.flat();
 }
 
-export async function listSnippets(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listSnippets({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
   const where = and(inOrg(ctx), nameFilter(SNIPPET_LIST, page));
@@ -72,7 +72,7 @@ export async function listSnippets(ctx: ServiceContext, page: Page, include: Set
   return { data, included: include.size ? await included(ctx, data, include) : [], total: total?.n ?? 0 };
 }
 
-export async function getSnippet(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getSnippet({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_dashboards');
   requireDatasourceInclude(ctx, include);
   const [data] = await serializeSnippets(ctx, [await findSnippet(ctx, id)]);
@@ -132,7 +132,7 @@ async function plan(tx: Tx, org: string, self: { id: string; name: string; text:
 }
 
 /** SQL snippets are the organization's shared definitions: creating, changing and deleting them needs unrestricted Manage Dashboards. */
-export async function createSnippet(ctx: ServiceContext, body: Body) {
+export async function createSnippet({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const datasourceId = body.relationships.datasource as string | null | undefined;
   if (datasourceId) await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource/data/id', { requireEnabled: false });
@@ -151,10 +151,10 @@ export async function createSnippet(ctx: ServiceContext, body: Body) {
     await recordSnippetUses(tx, org, 'sql_snippet', id, uses);
     await audit('create', 'sql_snippets', id, changed(body.attributes, body.relationships));
   });
-  return getSnippet(ctx, id, new Set());
+  return getSnippet({ ctx, id, include: new Set() });
 }
 
-export async function updateSnippet(ctx: ServiceContext, id: string, body: Body) {
+export async function updateSnippet({ ctx, id, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const datasourceId = body.relationships.datasource as string | null | undefined;
   if (datasourceId) await requireDatasourceUse(ctx, datasourceId, '/data/relationships/datasource/data/id', { requireEnabled: false });
@@ -192,7 +192,7 @@ export async function updateSnippet(ctx: ServiceContext, id: string, body: Body)
       .where(and(eq(sqlSnippets.id, id), eq(sqlSnippets.organization_id, org)));
     await audit('update', 'sql_snippets', id, changed(body.attributes, body.relationships));
   });
-  return getSnippet(ctx, id, new Set());
+  return getSnippet({ ctx, id, include: new Set() });
 }
 
 /** Names of whatever still uses a snippet (recorded uses, and other snippets whose text names it). */
@@ -251,7 +251,7 @@ async function usersOf(tx: Tx, org: string, snippet: SnippetRow): Promise<string
  * Deleting a snippet that something still uses is refused (422 invalid_state naming the users):
  * their SQL would otherwise keep a `[name]` that no longer expands.
  */
-export async function deleteSnippet(ctx: ServiceContext, id: string) {
+export async function deleteSnippet({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_dashboards', ORGANIZATION);
   const org = ctx.principal.organizationId;
   await withTransaction(ctx, async ({ tx, audit }) => {

@@ -35,7 +35,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(USER_GROUP_LIST));
     const include = parseInclude(c, USER_GROUP_INCLUDES);
-    return sendList(c, page, await listUserGroups(serviceContext(c), page, include), include);
+    return sendList(c, page, await listUserGroups({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -53,7 +53,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readResourceBody(c, userGroupBody, 'create');
-    return sendDocument(c, { data: (await createUserGroup(serviceContext(c), body)).data }, 201);
+    return sendDocument(c, { data: (await createUserGroup({ ctx: serviceContext(c), input: body })).data }, 201);
   },
 );
 
@@ -71,7 +71,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, USER_GROUP_INCLUDES);
-    const res = await getUserGroup(serviceContext(c), c.req.param('id')!, include);
+    const res = await getUserGroup({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -90,9 +90,9 @@ defineRoute(
   }),
   async (c) => {
     const id = c.req.param('id')!;
-    const group = await getUserGroup(serviceContext(c), id, new Set());
+    const group = await getUserGroup({ ctx: serviceContext(c), id, include: new Set() });
     const body = await readResourceBody(c, userGroupBody, 'update', group.data.id);
-    return sendDocument(c, { data: (await updateUserGroup(serviceContext(c), id, body)).data });
+    return sendDocument(c, { data: (await updateUserGroup({ ctx: serviceContext(c), id, input: body })).data });
   },
 );
 
@@ -109,7 +109,7 @@ defineRoute(
     responses: { 204: noContent('Deleted'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deleteUserGroup(serviceContext(c), c.req.param('id')!);
+    await deleteUserGroup({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );

@@ -102,7 +102,7 @@ async function serializeGroups(ctx: ServiceContext, rows: GroupRow[], include: S
   return { data, included };
 }
 
-export async function listUserGroups(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listUserGroups({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const where = and(eq(userGroups.organization_id, ctx.principal.organizationId), nameFilter(USER_GROUP_LIST, page));
   const [rows, [total]] = await Promise.all([
@@ -118,7 +118,7 @@ export async function listUserGroups(ctx: ServiceContext, page: Page, include: S
   return { ...(await serializeGroups(ctx, rows, include)), total: total?.n ?? 0 };
 }
 
-export async function getUserGroup(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getUserGroup({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const res = await serializeGroups(ctx, [await findUserGroup(ctx, id)], include);
   return { data: res.data[0]!, included: res.included };
@@ -154,7 +154,7 @@ async function uniqueName(ctx: ServiceContext, name: string, exceptId?: string) 
   if (dup) throw new ApiError('conflict', `A user group named "${name}" already exists.`, { source: { pointer: '/data/attributes/name' } });
 }
 
-export async function createUserGroup(ctx: ServiceContext, body: Body) {
+export async function createUserGroup({ ctx, input: body }: { ctx: ServiceContext; input: Body }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   await uniqueName(ctx, body.attributes.name!);
   const members = (body.relationships.users as string[] | undefined) ?? [];
@@ -166,10 +166,10 @@ export async function createUserGroup(ctx: ServiceContext, body: Body) {
     if (members.length) await tx.insert(userGroupMembers).values(members.map((u) => ({ organization_id: org, user_group_id: id, user_id: u })));
     await audit('create', 'user_groups', id, changed(body.attributes, body.relationships));
   });
-  return getUserGroup(ctx, id, new Set());
+  return getUserGroup({ ctx, id, include: new Set() });
 }
 
-export async function updateUserGroup(ctx: ServiceContext, idOrAlias: string, body: Body) {
+export async function updateUserGroup({ ctx, id: idOrAlias, input: body }: { ctx: ServiceContext; id: string; input: Body }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const group = await findUserGroup(ctx, idOrAlias);
   const members = body.relationships.users as string[] | undefined;
@@ -194,10 +194,10 @@ export async function updateUserGroup(ctx: ServiceContext, idOrAlias: string, bo
     }
     await audit('update', 'user_groups', group.id, changed(body.attributes, body.relationships));
   });
-  return getUserGroup(ctx, group.id, new Set());
+  return getUserGroup({ ctx, id: group.id, include: new Set() });
 }
 
-export async function deleteUserGroup(ctx: ServiceContext, idOrAlias: string) {
+export async function deleteUserGroup({ ctx, id: idOrAlias }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const group = await findUserGroup(ctx, idOrAlias);
   if (group.built_in_behavior) throw new ApiError('invalid_state', `The built-in group "${group.name}" cannot be deleted.`);

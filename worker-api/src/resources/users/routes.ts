@@ -53,7 +53,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, inviteBody, 'action');
-    const res = await inviteUser(serviceContext(c), body);
+    const res = await inviteUser({ ctx: serviceContext(c), input: body });
     return sendDocument(c, { data: res.data, meta: { mail: mailMeta(res.mail) } }, 201);
   },
 );
@@ -75,7 +75,7 @@ for (const [method, summary, run] of [
       responses: { 204: method === 'post' ? resentAnswer : noContent(), ...errorResponses(401, 403, 404, 422, 429) },
     }),
     async (c) => {
-      const mail = await run(serviceContext(c), c.req.param('id')!);
+      const mail = await run({ ctx: serviceContext(c), id: c.req.param('id')! });
       if (mail) setMailHeaders(c, mail);
       return c.body(null, 204);
     },
@@ -98,7 +98,7 @@ defineRoute(
   async (c) => {
     const page = parseListQuery(c, sortFields(USER_LIST));
     const include = parseInclude(c, USER_INCLUDES);
-    return sendList(c, page, await listUsers(serviceContext(c), page, include), include);
+    return sendList(c, page, await listUsers({ ctx: serviceContext(c), page, include }), include);
   },
 );
 
@@ -116,7 +116,7 @@ defineRoute(
   }),
   async (c) => {
     const include = parseInclude(c, USER_INCLUDES);
-    const res = await getUser(serviceContext(c), c.req.param('id')!, include);
+    const res = await getUser({ ctx: serviceContext(c), id: c.req.param('id')!, include });
     return sendDocument(c, { data: res.data, ...(include.size ? { included: res.included } : {}) });
   },
 );
@@ -136,7 +136,7 @@ defineRoute(
   async (c) => {
     const id = c.req.param('id')!;
     const body = await readResourceBody(c, userBody, 'update', id);
-    const res = await updateUser(serviceContext(c), id, body);
+    const res = await updateUser({ ctx: serviceContext(c), id, input: body });
     return sendDocument(c, { data: res.data });
   },
 );
@@ -154,7 +154,7 @@ defineRoute(
     responses: { 204: noContent('Deactivated (or already was)'), ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {
-    await deactivateUser(serviceContext(c), c.req.param('id')!);
+    await deactivateUser({ ctx: serviceContext(c), id: c.req.param('id')! });
     return c.body(null, 204);
   },
 );
@@ -173,7 +173,7 @@ defineRoute(
   }),
   async (c) => {
     const body = await readBody(c, activateBody, 'action');
-    await activateUser(serviceContext(c), c.req.param('id')!, body.role);
+    await activateUser({ ctx: serviceContext(c), id: c.req.param('id')!, role: body.role });
     return c.body(null, 204);
   },
 );

@@ -94,7 +94,7 @@ async function serializeUsers(ctx: ServiceContext, rows: UserRow[], include: Set
   return { data, included };
 }
 
-export async function listUsers(ctx: ServiceContext, page: Page, include: Set<string>) {
+export async function listUsers({ ctx, page, include }: { ctx: ServiceContext; page: Page; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const where = and(eq(users.organization_id, ctx.principal.organizationId), nameFilter(USER_LIST, page));
   const [rows, [total]] = await Promise.all([
@@ -110,7 +110,7 @@ export async function listUsers(ctx: ServiceContext, page: Page, include: Set<st
   return { ...(await serializeUsers(ctx, rows, include)), total: total?.n ?? 0 };
 }
 
-export async function getUser(ctx: ServiceContext, id: string, include: Set<string>) {
+export async function getUser({ ctx, id, include }: { ctx: ServiceContext; id: string; include: Set<string> }) {
   requirePermission(ctx.principal, 'view_users', ORGANIZATION);
   const res = await serializeUsers(ctx, [await findUser(ctx, id)], include);
   return { data: res.data[0]!, included: res.included };
@@ -153,11 +153,15 @@ async function requireAnalystSeat(tx: Pick<ReturnType<ServiceContext['direct']>[
   }
 }
 
-export async function updateUser(
-  ctx: ServiceContext,
-  id: string,
-  body: { attributes: { role?: Role }; relationships: Record<string, string | string[] | null> },
-) {
+export async function updateUser({
+  ctx,
+  id,
+  input: body,
+}: {
+  ctx: ServiceContext;
+  id: string;
+  input: { attributes: { role?: Role }; relationships: Record<string, string | string[] | null> };
+}) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const target = await findUser(ctx, id);
   const role = body.attributes.role;
@@ -183,7 +187,7 @@ export async function updateUser(
     }
     await audit('update', 'users', id, { ...(role ? { role } : {}), ...(explicit ? { user_groups: explicit } : {}) });
   });
-  return getUser(ctx, id, new Set());
+  return getUser({ ctx, id, include: new Set() });
 }
 
 /** An organization always keeps at least one active admin. */
@@ -193,7 +197,7 @@ async function requireAnotherAdmin(tx: Pick<ReturnType<ServiceContext['direct']>
   if (!row || row.n === 0) throw new ApiError('invalid_state', 'This is the last active admin of the organization; make someone else an admin first.');
 }
 
-export async function deactivateUser(ctx: ServiceContext, id: string) {
+export async function deactivateUser({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const target = await findUser(ctx, id);
   guardAdmin(ctx, target, undefined, 'deactivate');
@@ -213,7 +217,7 @@ export async function deactivateUser(ctx: ServiceContext, id: string) {
 }
 
 /** Reactivates as viewer or analyst (a former admin comes back as viewer unless told otherwise); analyst needs a free seat. */
-export async function activateUser(ctx: ServiceContext, id: string, wanted: 'viewer' | 'analyst' | undefined) {
+export async function activateUser({ ctx, id, role: wanted }: { ctx: ServiceContext; id: string; role: 'viewer' | 'analyst' | undefined }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const target = await findUser(ctx, id);
   if (!target.deactivated_at) {
@@ -241,7 +245,13 @@ export async function activateUser(ctx: ServiceContext, id: string, wanted: 'vie
  * account anywhere); an address belongs to one account, so accepting is refused there and then, to
  * the address's owner (invitations/service.ts).
  */
-export async function inviteUser(ctx: ServiceContext, input: { email: string; firstname?: string; lastname?: string; role: Role; user_group_ids: string[] }) {
+export async function inviteUser({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { email: string; firstname?: string; lastname?: string; role: Role; user_group_ids: string[] };
+}) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   if (input.role === 'admin' && ctx.principal.kind === 'api_key') {
     throw new ApiError('forbidden', 'API keys cannot invite admins; invite as analyst or viewer.', { source: { pointer: '/role' } });
@@ -274,7 +284,7 @@ export async function inviteUser(ctx: ServiceContext, input: { email: string; fi
   });
   // The invitation stands whether or not the e-mail leaves; the answer says which (meta.mail).
   const mail = await sendInvitationMail(ctx, input, token);
-  return { ...(await getUser(ctx, id, new Set())), mail };
+  return { ...(await getUser({ ctx, id, include: new Set() })), mail };
 }
 
 async function findInvitation(ctx: ServiceContext, id: string) {
@@ -286,7 +296,7 @@ async function findInvitation(ctx: ServiceContext, id: string) {
 }
 
 /** A fresh invitation token (the old link stops working) and a new invitation time. */
-export async function resendInvitation(ctx: ServiceContext, id: string) {
+export async function resendInvitation({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   const invitee = await findInvitation(ctx, id);
   const token = regionToken(ctx.env.REGION, 40);
@@ -299,7 +309,7 @@ export async function resendInvitation(ctx: ServiceContext, id: string) {
 }
 
 /** Revoking removes the invited user (nothing else refers to someone who never signed in). */
-export async function revokeInvitation(ctx: ServiceContext, id: string) {
+export async function revokeInvitation({ ctx, id }: { ctx: ServiceContext; id: string }) {
   requirePermission(ctx.principal, 'manage_users', ORGANIZATION);
   await findInvitation(ctx, id);
   await ctx.db.delete(users).where(and(eq(users.id, id), eq(users.organization_id, ctx.principal.organizationId), isNull(users.invitation_accepted_at)));

@@ -1,11 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { ApiError, type ResourceObject, type ResourceRef } from '@cairn/core';
 import { datasources } from '@cairn/db';
-import type { ServiceContext } from '../../lib/context.ts';
-import { canAny, requirePermission } from '../../auth/principal.ts';
-import { serializeDatasource } from '../datasources/serialize.ts';
-import { agentsOf } from '../datasources/links.ts';
-import { showsCredentials } from '../datasources/access.ts';
+import type { ServiceContext } from './context.ts';
+import { canAny, requirePermission } from '../auth/principal.ts';
+import { serializeDatasource } from '../resources/datasources/serialize.ts';
+import { agentsOf } from '../resources/datasources/links.ts';
+import { showsCredentials } from './datasource-access.ts';
 
 /**
  * "Creating or changing reports and SQL-driven filters needs access to the datasource" (spec 01 §5):

@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import { datasources } from '@cairn/db';
-import { can, type Principal } from '../../auth/principal.ts';
-import { grantScope } from '../../auth/access.ts';
+import { can, type Principal } from '../auth/principal.ts';
+import { grantScope } from '../auth/access.ts';
 
 /** Datasources of the caller's organization that View (or Manage) Datasources reaches. */
 export function visibleDatasources(p: Principal): SQL {

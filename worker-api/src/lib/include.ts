@@ -1,15 +1,15 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { ResourceObject } from '@cairn/core';
 import { dashboards, reportFilters, reports, type LayoutTile } from '@cairn/db';
-import type { ServiceContext } from '../../lib/context.ts';
-import { visibleDashboards } from '../../auth/access.ts';
-import { serializeDashboard } from '../dashboards/serialize.ts';
-import { dashboardRelationships } from '../dashboards/relations.ts';
-import { loadFilters } from '../filters/load.ts';
-import { loadSnippets } from '../sql-snippets/load.ts';
-import { snippetUsesOf } from '../sql-snippets/references.ts';
-import { includedDatasources } from './datasource.ts';
-import { serializeReport } from './serialize.ts';
+import type { ServiceContext } from './context.ts';
+import { visibleDashboards } from '../auth/access.ts';
+import { serializeDashboard } from '../resources/dashboards/serialize.ts';
+import { dashboardRelationships } from '../resources/dashboards/relations.ts';
+import { loadFilters } from '../resources/filters/load.ts';
+import { loadSnippets } from '../resources/sql-snippets/load.ts';
+import { snippetUsesOf } from '../resources/sql-snippets/references.ts';
+import { includedDatasources } from './datasource-use.ts';
+import { serializeReport } from '../resources/reports/serialize.ts';
 
 type ReportRow = typeof reports.$inferSelect;
 export type ReportWithLayout = { report: ReportRow; layout: LayoutTile[] };
