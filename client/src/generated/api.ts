@@ -5609,6 +5609,229 @@ export interface paths {
         };
         trace?: never;
     };
+    "/filters/{id}/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a dropdown filter’s options
+         * @description Manual dropdowns: the stored values and value_names. Dropdowns with SQL: the options from the filter’s query run for `dashboard_id` with `parameters` (first column values, second labels, optional third the parent filter’s value); parent filters are variables of that SQL, so a child’s options follow the parent’s selection. A result within the filter’s data_refresh_rate is reused (shared with the dashboard’s status polling); otherwise the query runs now and the call waits for it. Unavailable — 422 invalid_state — when the query has not run successfully within the last 24 hours. Other controls have no options (422 invalid_state). Needs View Dashboards (and access to the dashboard).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["FilterOptionsRequest"];
+                };
+            };
+            responses: {
+                /** @description The options */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FilterOptions"];
+                    };
+                };
+                /** @description Malformed request: bad JSON, unknown include or query parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No, malformed, unknown or disabled API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No such resource in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Unsupported media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Invalid input, plan limit, or the resource's current state */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/filters/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a dropdown filter’s options
+         * @description Re-runs the filter’s SQL now for `dashboard_id` (default: the first dashboard showing the filter) with `parameters`, and answers with the execution id to follow with GET /executions/{id}. 204 for manual dropdowns and filters without SQL. A filter on no dashboard runs on its own and needs Manage Dashboards. Needs View Dashboards.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["FilterOptionsRequest"];
+                };
+            };
+            responses: {
+                /** @description The run started */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FilterRefresh"];
+                    };
+                };
+                /** @description Nothing to refresh (manual dropdown, no SQL) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Malformed request: bad JSON, unknown include or query parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No, malformed, unknown or disabled API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No such resource in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Unsupported media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Invalid input, plan limit, or the resource's current state */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sql_snippets": {
         parameters: {
             query?: never;
@@ -7696,6 +7919,452 @@ export interface paths {
         };
         trace?: never;
     };
+    "/datasources/{id}/test_connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a datasource connection
+         * @description Connects with the stored settings and answers within 10 s: `ok`, or `error` with the database’s own message (or “no answer within 10 s” for a port that never speaks the database’s protocol). An ok test records the server_version. Disabled datasources can be tested. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. A datasource that points at Cairn’s own metadata database, or at a private network where the operator blocks those, is a 422 invalid_state with meta.refused. Needs Manage Datasources. No request body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The outcome of the test */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionTest"];
+                    };
+                };
+                /** @description No, malformed, unknown or disabled API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No such resource in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Invalid input, plan limit, or the resource's current state */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasources/test_connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test unsaved datasource settings
+         * @description Tests settings before they are saved, the way POST /datasources/{id}/test_connection tests stored ones, and saves nothing. The body is a datasource document as for create (`database_type` and `connection_mode` required, `name` optional). With `data.id` it tests the edits of that datasource: the sent attributes over the stored ones (a password that is not sent is the stored one). The per-type rules of create/update apply first (422 for what a save would refuse). Answers within 10 s: `ok`, or `error` with the database’s own message. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. Needs Manage Datasources (with `data.id`, on that datasource).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "datasources";
+                            attributes?: {
+                                name?: string;
+                                /** @enum {string} */
+                                database_type: "postgres" | "redshift" | "mysql" | "mariadb" | "oracle" | "mssql" | "bigquery" | "athena" | "presto" | "trino" | "snowflake" | "vertica" | "mongodb" | "mongodbatlas" | "databricks" | "clickhouse";
+                                /** @enum {string} */
+                                connection_mode: "direct" | "ssh_tunnel" | "agent";
+                                /** @description Database server (for agents: as the agent sees it). Not used by bigquery, athena and snowflake. */
+                                host?: string | null;
+                                /** @description Defaults per database type (postgres 5432, mysql/mariadb 3306, …); null restores the default. */
+                                port?: number | null;
+                                /** @description Credential: shown only with Manage Datasources. */
+                                username?: string | null;
+                                /** @description Write-only; stored encrypted. null removes it. Databricks: the personal access token or OAuth secret; Athena: the AWS secret access key. */
+                                password?: string | null;
+                                database?: string | null;
+                                ssh_tunnel_host?: string | null;
+                                /** @description Default 22 when connection_mode is ssh_tunnel. */
+                                ssh_tunnel_port?: number | null;
+                                /** @description Credential: shown only with Manage Datasources. */
+                                ssh_tunnel_user?: string | null;
+                                /**
+                                 * @description Time zone of timestamps without zone in this database. Default UTC.
+                                 * @example Europe/Berlin
+                                 */
+                                data_time_zone?: string;
+                                require_ssl?: boolean;
+                                verify_ssl?: boolean;
+                                enabled?: boolean;
+                                default_schema_name?: string | null;
+                                max_concurrent_executions?: number;
+                                update_schema_nightly?: boolean;
+                                update_schema_row_counts?: boolean;
+                                /** @description Names to show in the schema browser; null shows all. */
+                                included_databases?: string[] | null;
+                                /** @description Names to show in the schema browser; null shows all. */
+                                included_schemas?: string[] | null;
+                                athena_s3_output_location?: string | null;
+                                athena_region?: string;
+                                athena_workgroup?: string;
+                                databricks_http_path?: string | null;
+                                /** @enum {string} */
+                                databricks_auth_mode?: "pat" | "oauth_m2m";
+                                /**
+                                 * Format: date-time
+                                 * @description Expiry of the OAuth secret; required with databricks_auth_mode oauth_m2m.
+                                 */
+                                databricks_auth_expires_at?: string | null;
+                                snowflake_identifier?: string | null;
+                                snowflake_region?: string | null;
+                                snowflake_warehouse?: string | null;
+                                /** @description Write-only: the service account key file (JSON text or object); stored encrypted. */
+                                bigquery_service_key?: string | {
+                                    [key: string]: unknown;
+                                } | null;
+                                bigquery_public_project_ids?: string[] | null;
+                            };
+                            relationships?: {
+                                agents?: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "datasource_agents";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The outcome of the test */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionTest"];
+                    };
+                };
+                /** @description Malformed request: bad JSON, unknown include or query parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No, malformed, unknown or disabled API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No such resource in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Unsupported media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Invalid input, plan limit, or the resource's current state */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasources/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a datasource’s schema
+         * @description Reads the schema again in the background — the included_schemas / included_databases, with row counts when update_schema_row_counts is on — and updates schema_updated_at, total_row_count and total_row_count_exact. Answers with the execution (type almanach_query) to follow with GET /executions/{id}. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. Needs Manage Datasources. No request body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The refresh started */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DatasourceRefresh"];
+                    };
+                };
+                /** @description No, malformed, unknown or disabled API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No such resource in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Invalid input, plan limit, or the resource's current state */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasources/{id}/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a datasource’s schema (data key)
+         * @description A data key and token for the data server’s GET /schema/{data_key}, which returns schemas → tables → columns (name, db_type, data_type). The schema is cached for a day: when the cache is older (or empty) this call reads it first and waits for it (422 invalid_state with the database’s message when that fails). With `name`, the token returns that one schema. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. Needs View Datasources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this schema (Postgres) or database (MySQL); 404 when the datasource has none of that name. */
+                    name?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Where and how to fetch the schema */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SchemaHandle"];
+                    };
+                };
+                /** @description Malformed request: bad JSON, unknown include or query parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No, malformed, unknown or disabled API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No such resource in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Invalid input, plan limit, or the resource's current state */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/datasource_agents": {
         parameters: {
             query?: never;
@@ -8958,6 +9627,92 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/sql_alerts/{id}/run_query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a SQL alert now
+         * @description Runs the alert's SQL on its datasource now, whatever its run_schedule, and answers at once with the execution id. When the query has finished, the trigger condition is evaluated (has_results, no_results, or a comparison of the single value with trigger_value), e-mails are sent per email_condition (error_emails when the run could not be evaluated), a result is recorded (ok, alert_triggered, alert_error, query_error, internal_error, internal_timeout, cancelled) and the alert's last_* fields are updated. While it runs, the alert shows `running_execution_id`; a second run meanwhile is a 422 invalid_state. A datasource that cannot run queries (no driver for its type, disabled) and SQL that does not compile (a snippet cycle) are 422s. Needs Manage Alerts, reaching the alert and its datasource. No request body.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The run started */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SqlAlertRun"];
+                    };
+                };
+                /** @description No, malformed, unknown or disabled API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description No such resource in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Invalid input, plan limit, or the resource's current state */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": components["schemas"]["Errors"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/users/invite": {
@@ -11544,761 +12299,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/datasources/{id}/test_connection": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test a datasource connection
-         * @description Connects with the stored settings and answers within 10 s: `ok`, or `error` with the database’s own message (or “no answer within 10 s” for a port that never speaks the database’s protocol). An ok test records the server_version. Disabled datasources can be tested. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. A datasource that points at Cairn’s own metadata database, or at a private network where the operator blocks those, is a 422 invalid_state with meta.refused. Needs Manage Datasources. No request body.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The outcome of the test */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ConnectionTest"];
-                    };
-                };
-                /** @description No, malformed, unknown or disabled API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No such resource in this organization */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Invalid input, plan limit, or the resource's current state */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/datasources/test_connection": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test unsaved datasource settings
-         * @description Tests settings before they are saved, the way POST /datasources/{id}/test_connection tests stored ones, and saves nothing. The body is a datasource document as for create (`database_type` and `connection_mode` required, `name` optional). With `data.id` it tests the edits of that datasource: the sent attributes over the stored ones (a password that is not sent is the stored one). The per-type rules of create/update apply first (422 for what a save would refuse). Answers within 10 s: `ok`, or `error` with the database’s own message. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. Needs Manage Datasources (with `data.id`, on that datasource).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/vnd.api+json": {
-                        data: {
-                            /** @enum {string} */
-                            type: "datasources";
-                            attributes?: {
-                                name?: string;
-                                /** @enum {string} */
-                                database_type: "postgres" | "redshift" | "mysql" | "mariadb" | "oracle" | "mssql" | "bigquery" | "athena" | "presto" | "trino" | "snowflake" | "vertica" | "mongodb" | "mongodbatlas" | "databricks" | "clickhouse";
-                                /** @enum {string} */
-                                connection_mode: "direct" | "ssh_tunnel" | "agent";
-                                /** @description Database server (for agents: as the agent sees it). Not used by bigquery, athena and snowflake. */
-                                host?: string | null;
-                                /** @description Defaults per database type (postgres 5432, mysql/mariadb 3306, …); null restores the default. */
-                                port?: number | null;
-                                /** @description Credential: shown only with Manage Datasources. */
-                                username?: string | null;
-                                /** @description Write-only; stored encrypted. null removes it. Databricks: the personal access token or OAuth secret; Athena: the AWS secret access key. */
-                                password?: string | null;
-                                database?: string | null;
-                                ssh_tunnel_host?: string | null;
-                                /** @description Default 22 when connection_mode is ssh_tunnel. */
-                                ssh_tunnel_port?: number | null;
-                                /** @description Credential: shown only with Manage Datasources. */
-                                ssh_tunnel_user?: string | null;
-                                /**
-                                 * @description Time zone of timestamps without zone in this database. Default UTC.
-                                 * @example Europe/Berlin
-                                 */
-                                data_time_zone?: string;
-                                require_ssl?: boolean;
-                                verify_ssl?: boolean;
-                                enabled?: boolean;
-                                default_schema_name?: string | null;
-                                max_concurrent_executions?: number;
-                                update_schema_nightly?: boolean;
-                                update_schema_row_counts?: boolean;
-                                /** @description Names to show in the schema browser; null shows all. */
-                                included_databases?: string[] | null;
-                                /** @description Names to show in the schema browser; null shows all. */
-                                included_schemas?: string[] | null;
-                                athena_s3_output_location?: string | null;
-                                athena_region?: string;
-                                athena_workgroup?: string;
-                                databricks_http_path?: string | null;
-                                /** @enum {string} */
-                                databricks_auth_mode?: "pat" | "oauth_m2m";
-                                /**
-                                 * Format: date-time
-                                 * @description Expiry of the OAuth secret; required with databricks_auth_mode oauth_m2m.
-                                 */
-                                databricks_auth_expires_at?: string | null;
-                                snowflake_identifier?: string | null;
-                                snowflake_region?: string | null;
-                                snowflake_warehouse?: string | null;
-                                /** @description Write-only: the service account key file (JSON text or object); stored encrypted. */
-                                bigquery_service_key?: string | {
-                                    [key: string]: unknown;
-                                } | null;
-                                bigquery_public_project_ids?: string[] | null;
-                            };
-                            relationships?: {
-                                agents?: {
-                                    data: {
-                                        /** @enum {string} */
-                                        type: "datasource_agents";
-                                        id: string;
-                                    }[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description The outcome of the test */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ConnectionTest"];
-                    };
-                };
-                /** @description Malformed request: bad JSON, unknown include or query parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No, malformed, unknown or disabled API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No such resource in this organization */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Unsupported media type */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Invalid input, plan limit, or the resource's current state */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/datasources/{id}/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refresh a datasource’s schema
-         * @description Reads the schema again in the background — the included_schemas / included_databases, with row counts when update_schema_row_counts is on — and updates schema_updated_at, total_row_count and total_row_count_exact. Answers with the execution (type almanach_query) to follow with GET /executions/{id}. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. Needs Manage Datasources. No request body.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The refresh started */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DatasourceRefresh"];
-                    };
-                };
-                /** @description No, malformed, unknown or disabled API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No such resource in this organization */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Invalid input, plan limit, or the resource's current state */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/datasources/{id}/schema": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a datasource’s schema (data key)
-         * @description A data key and token for the data server’s GET /schema/{data_key}, which returns schemas → tables → columns (name, db_type, data_type). The schema is cached for a day: when the cache is older (or empty) this call reads it first and waits for it (422 invalid_state with the database’s message when that fails). With `name`, the token returns that one schema. A database type without a driver yet, an SSH tunnel or an agent connection: 422 invalid_state naming what is missing. Needs View Datasources.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only this schema (Postgres) or database (MySQL); 404 when the datasource has none of that name. */
-                    name?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Where and how to fetch the schema */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SchemaHandle"];
-                    };
-                };
-                /** @description Malformed request: bad JSON, unknown include or query parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No, malformed, unknown or disabled API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No such resource in this organization */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Invalid input, plan limit, or the resource's current state */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sql_alerts/{id}/run_query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Run a SQL alert now
-         * @description Runs the alert's SQL on its datasource now, whatever its run_schedule, and answers at once with the execution id. When the query has finished, the trigger condition is evaluated (has_results, no_results, or a comparison of the single value with trigger_value), e-mails are sent per email_condition (error_emails when the run could not be evaluated), a result is recorded (ok, alert_triggered, alert_error, query_error, internal_error, internal_timeout, cancelled) and the alert's last_* fields are updated. While it runs, the alert shows `running_execution_id`; a second run meanwhile is a 422 invalid_state. A datasource that cannot run queries (no driver for its type, disabled) and SQL that does not compile (a snippet cycle) are 422s. Needs Manage Alerts, reaching the alert and its datasource. No request body.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The run started */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SqlAlertRun"];
-                    };
-                };
-                /** @description No, malformed, unknown or disabled API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No such resource in this organization */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Invalid input, plan limit, or the resource's current state */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/filters/{id}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Get a dropdown filter’s options
-         * @description Manual dropdowns: the stored values and value_names. Dropdowns with SQL: the options from the filter’s query run for `dashboard_id` with `parameters` (first column values, second labels, optional third the parent filter’s value); parent filters are variables of that SQL, so a child’s options follow the parent’s selection. A result within the filter’s data_refresh_rate is reused (shared with the dashboard’s status polling); otherwise the query runs now and the call waits for it. Unavailable — 422 invalid_state — when the query has not run successfully within the last 24 hours. Other controls have no options (422 invalid_state). Needs View Dashboards (and access to the dashboard).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["FilterOptionsRequest"];
-                };
-            };
-            responses: {
-                /** @description The options */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FilterOptions"];
-                    };
-                };
-                /** @description Malformed request: bad JSON, unknown include or query parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No, malformed, unknown or disabled API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No such resource in this organization */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Unsupported media type */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Invalid input, plan limit, or the resource's current state */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/filters/{id}/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refresh a dropdown filter’s options
-         * @description Re-runs the filter’s SQL now for `dashboard_id` (default: the first dashboard showing the filter) with `parameters`, and answers with the execution id to follow with GET /executions/{id}. 204 for manual dropdowns and filters without SQL. A filter on no dashboard runs on its own and needs Manage Dashboards. Needs View Dashboards.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["FilterOptionsRequest"];
-                };
-            };
-            responses: {
-                /** @description The run started */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FilterRefresh"];
-                    };
-                };
-                /** @description Nothing to refresh (manual dropdown, no SQL) */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed request: bad JSON, unknown include or query parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No, malformed, unknown or disabled API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description The key lacks the permission, or access to the resource; or the organization is in the other region (wrong_region) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description No such resource in this organization */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Unsupported media type */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Invalid input, plan limit, or the resource's current state */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/vnd.api+json": components["schemas"]["Errors"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/dashboards/{id}/data": {
         parameters: {
             query?: never;
@@ -13626,6 +13626,28 @@ export interface components {
                 self: string;
             };
         };
+        FilterOptions: {
+            /** @description When the options were computed (manual dropdowns: when the filter was last changed). */
+            data_timestamp: string | null;
+            /** @description Option sets: one per parent value when the query returns a third column, else one. */
+            options: components["schemas"]["FilterOptionSet"][];
+        };
+        FilterOptionSet: {
+            /** @description Option values: what reaches SQL when selected (first column of the filter’s query). */
+            values: unknown[];
+            /** @description Labels in the same order (second column; the value’s text when there is none). */
+            value_names: string[];
+            /** @description The parent filter’s value these options belong to (third column of the query), or empty. */
+            parent_values: unknown[];
+        };
+        FilterOptionsRequest: {
+            /** @description The dashboard the options are for: its filters, default parameters and time zone apply. Required for dropdowns whose options come from SQL. */
+            dashboard_id?: string;
+            parameters?: components["schemas"]["InputParameters"] & unknown;
+        };
+        FilterRefresh: {
+            execution_id: string | null;
+        };
         SqlSnippet: {
             /** @enum {string} */
             type: "sql_snippets";
@@ -13829,6 +13851,21 @@ export interface components {
                 self: string;
             };
         };
+        ConnectionTest: {
+            /** @enum {string} */
+            status: "ok" | "error";
+            /** @description The database’s or the network’s own message when status is error. */
+            error_message: string | null;
+        };
+        DatasourceRefresh: {
+            execution_id: string;
+        };
+        SchemaHandle: {
+            data_key: string;
+            /** @description A schema token for GET /schema/{data_key} on this region’s data server (`Authorization: Data <token>`); expires within minutes. */
+            data_access_token: string;
+            data_url: string;
+        };
         DatasourceAgent: {
             /** @enum {string} */
             type: "datasource_agents";
@@ -13979,6 +14016,10 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             }[];
+        };
+        SqlAlertRun: {
+            /** @description Follow it with GET /executions/{id}; the alert result appears in GET /sql_alerts/{id}/results once it has been evaluated. */
+            execution_id: string;
         };
         User: {
             /** @enum {string} */
@@ -14176,47 +14217,6 @@ export interface components {
         };
         RefreshRequest: {
             parameters?: components["schemas"]["InputParameters"];
-        };
-        ConnectionTest: {
-            /** @enum {string} */
-            status: "ok" | "error";
-            /** @description The database’s or the network’s own message when status is error. */
-            error_message: string | null;
-        };
-        DatasourceRefresh: {
-            execution_id: string;
-        };
-        SchemaHandle: {
-            data_key: string;
-            /** @description A schema token for GET /schema/{data_key} on this region’s data server (`Authorization: Data <token>`); expires within minutes. */
-            data_access_token: string;
-            data_url: string;
-        };
-        SqlAlertRun: {
-            /** @description Follow it with GET /executions/{id}; the alert result appears in GET /sql_alerts/{id}/results once it has been evaluated. */
-            execution_id: string;
-        };
-        FilterOptions: {
-            /** @description When the options were computed (manual dropdowns: when the filter was last changed). */
-            data_timestamp: string | null;
-            /** @description Option sets: one per parent value when the query returns a third column, else one. */
-            options: components["schemas"]["FilterOptionSet"][];
-        };
-        FilterOptionSet: {
-            /** @description Option values: what reaches SQL when selected (first column of the filter’s query). */
-            values: unknown[];
-            /** @description Labels in the same order (second column; the value’s text when there is none). */
-            value_names: string[];
-            /** @description The parent filter’s value these options belong to (third column of the query), or empty. */
-            parent_values: unknown[];
-        };
-        FilterOptionsRequest: {
-            /** @description The dashboard the options are for: its filters, default parameters and time zone apply. Required for dropdowns whose options come from SQL. */
-            dashboard_id?: string;
-            parameters?: components["schemas"]["InputParameters"] & unknown;
-        };
-        FilterRefresh: {
-            execution_id: string | null;
         };
         DashboardDataHandle: {
             /** @description Send it as `data_access_token` to `POST /process` on the data server of the same region within 5 minutes. */
