@@ -16,6 +16,7 @@ import { isStale } from '../engine/staleness.ts';
 import { compileIdentified } from '../engine/identity.ts';
 import { latestResult, queryJob, recordExecution } from '../engine/execution-row.ts';
 import { dispatch } from '../engine/execute.ts';
+import type { StatusFields } from '../resources/dashboard-status/schema.ts';
 
 /** One poller's question to the object: the dashboard, its parameters, and whether to re-run. */
 export interface StatusRequest {
@@ -29,21 +30,15 @@ export interface StatusRequest {
   context: Pick<SqlContext, 'userEmail' | 'userFirstname' | 'userLastname' | 'userRole'>;
 }
 
-export interface StatusEntry {
+/**
+ * One report's or filter's entry as the object keeps it: the answer's fields (resources/dashboard-status/
+ * schema.ts) without the data token, which is signed per answer, plus what the entry is for.
+ */
+export type StatusEntry = Omit<StatusFields, 'data_access_token' | 'error'> & {
   id: string;
   kind: 'report' | 'filter';
-  result_status: 'success' | 'no_data' | 'running' | 'error';
-  data_key: string | null;
-  data_timestamp: string | null;
-  /** The data is within the report's refresh rate. */
-  data_current: boolean;
-  execution_id: string | null;
-  execution_status: string | null;
-  /** An execution for this entry is under way (older data may still be shown). */
-  running: boolean;
-  row_count: number | null;
-  error: { code: string; message: string } | null;
-}
+  error: NonNullable<StatusFields['error']> | null;
+};
 
 interface Source {
   id: string;

@@ -13,6 +13,9 @@ const entry = {
   row_count: z.number().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 };
+/** One entry's fields as the answer types them (the status object keeps its entries in this shape, D80). */
+export type StatusFields = z.infer<z.ZodObject<typeof entry>>;
+
 /** The status poll's answer; sharing links and the print view of exports answer the same shape (to their viewers). */
 export const DashboardStatus = z
   .object({
